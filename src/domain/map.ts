@@ -1,0 +1,136 @@
+/** Cross-city rows and map features: daily category maxima (decisions.md, "Cross-city rows" and "Map"). */
+import { featureCollection, point } from '@turf/helpers';
+import type { Feature, FeatureCollection, Point } from 'geojson';
+import type { City } from './cities.js';
+import { dayString } from './dates.js';
+import { max, peakRisk } from './pollen-rows.js';
+import { grade, severity, type Risk } from './risk.js';
+import type { StoredHour } from '../store/store.js';
+
+export const MAP_AGGREGATION = 'daily-category-maxima';
+
+export interface CrossCityRow {
+  city: string;
+  date: string;
+  count: number;
+  source: string;
+  is_forecast: false;
+  max_weed: number;
+}
+
+/** Daily maxima of one city-day. */
+export interface DayMaxima {
+  tree: number | null;
+  grass: number | null;
+  weed: number | null;
+  ragweed: number | null;
+}
+
+export interface MapDay extends DayMaxima {
+  date: string;
+  risk_tree: Risk | null;
+  risk_grass: Risk | null;
+  risk_weed: Risk | null;
+  risk_ragweed: Risk | null;
+  timezone: string | null;
+}
+
+export interface MapProperties extends DayMaxima {
+  city: string;
+  value_basis: typeof MAP_AGGREGATION;
+  count: number;
+  max_weed: number;
+  risk_tree: Risk | null;
+  risk_grass: Risk | null;
+  risk_weed: Risk | null;
+  risk_ragweed: Risk | null;
+  sev_tree: number;
+  sev_grass: number;
+  sev_weed: number;
+  sev_ragweed: number;
+  sev_total: number;
+  timezone: string | null;
+  series: MapDay[];
+}
+
+export type MapCollection = FeatureCollection<Point, MapProperties> & { date: string; aggregation: typeof MAP_AGGREGATION };
+
+const ragweedOf = (h: StoredHour): number | null => {
+  const weed = h.species?.Weed;
+  const v = weed !== null && typeof weed === 'object' ? weed.Ragweed : undefined;
+  return typeof v === 'number' ? v : null;
+};
+
+/** Hourly maxima of each category, and of the Ragweed allergen under Weed. */
+export function dayMaxima(hours: readonly StoredHour[]): DayMaxima {
+  return {
+    tree: max(hours.map((h) => h.tree)),
+    grass: max(hours.map((h) => h.grass)),
+    weed: max(hours.map((h) => h.weed)),
+    ragweed: max(hours.map(ragweedOf)),
+  };
+}
+
+/** Sum of the three category maxima, nulls counting as 0. */
+const countOf = (m: DayMaxima): number => (m.tree ?? 0) + (m.grass ?? 0) + (m.weed ?? 0);
+
+/** The cross-city row of one city-day with data. */
+export function crossCityRow(city: string, day: number, hours: readonly StoredHour[]): CrossCityRow {
+  const m = dayMaxima(hours);
+  return { city, date: dayString(day), count: countOf(m), source: hours[0]?.source ?? 'unknown', is_forecast: false, max_weed: m.weed ?? 0 };
+}
+
+/**
+ * A series day: category maxima, and as risks the day's highest hourly risk (highest-allergen
+ * rule, as `peak_risk_*` on daily rows); every value null for a day without data.
+ */
+export function mapDay(day: number, hours: readonly StoredHour[]): MapDay {
+  const m = dayMaxima(hours);
+  return {
+    date: dayString(day),
+    ...m,
+    risk_tree: peakRisk('tree', hours),
+    risk_grass: peakRisk('grass', hours),
+    risk_weed: peakRisk('weed', hours),
+    risk_ragweed: grade('ragweed', m.ragweed),
+    timezone: hours.find((h) => h.timezone !== null)?.timezone ?? null,
+  };
+}
+
+/**
+ * The map feature of a city on `day`; `days` holds the hours of day-2, day-1 and day.
+ * Its risks are the day's worst hour, so the map never shows a day milder than it was.
+ */
+export function mapFeature(city: City, day: number, days: readonly [StoredHour[], StoredHour[], StoredHour[]]): Feature<Point, MapProperties> {
+  const series = days.map((hours, i) => mapDay(day - 2 + i, hours));
+  const today = series[2]!;
+  const sev = {
+    sev_tree: severity(today.risk_tree),
+    sev_grass: severity(today.risk_grass),
+    sev_weed: severity(today.risk_weed),
+    sev_ragweed: severity(today.risk_ragweed),
+  };
+  return point([city.lon, city.lat], {
+    city: city.slug,
+    value_basis: MAP_AGGREGATION,
+    count: countOf(today),
+    tree: today.tree,
+    grass: today.grass,
+    weed: today.weed,
+    ragweed: today.ragweed,
+    max_weed: today.weed ?? 0,
+    risk_tree: today.risk_tree,
+    risk_grass: today.risk_grass,
+    risk_weed: today.risk_weed,
+    risk_ragweed: today.risk_ragweed,
+    ...sev,
+    sev_total: Math.max(...Object.values(sev)),
+    timezone: today.timezone ?? city.timezone,
+    series,
+  });
+}
+
+/** The map's FeatureCollection for a resolved date. */
+export function mapCollection(day: number, features: Feature<Point, MapProperties>[]): MapCollection {
+  return { ...featureCollection(features), date: dayString(day), aggregation: MAP_AGGREGATION };
+}

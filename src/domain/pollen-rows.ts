@@ -1,0 +1,179 @@
+/** Hourly rows as the API shows them, and their daily aggregation (decisions.md, "Daily rows"). */
+import { dayString, isoHour } from './dates.js';
+import { CATEGORIES, categoryRisk, worse, type Category, type Risk } from './risk.js';
+import type { Species, SpeciesGroup } from './species.js';
+import type { StoredHour } from '../store/store.js';
+
+export interface HourlyPollen {
+  ts: string;
+  tree: number | null;
+  grass: number | null;
+  weed: number | null;
+  total: number;
+  species: Species | null;
+  risk_tree: Risk | null;
+  risk_grass: Risk | null;
+  risk_weed: Risk | null;
+  timezone: string | null;
+}
+
+/** The daily mean values and their risks, shared by `/api/pollen?city=` and `aggregate=day`. */
+export interface DailyMeans {
+  tree: number | null;
+  grass: number | null;
+  weed: number | null;
+  total: number | null;
+  species: Species | null;
+  risk_tree: Risk | null;
+  risk_grass: Risk | null;
+  risk_weed: Risk | null;
+  timezone: string | null;
+}
+
+export interface DailyPollen extends DailyMeans {
+  date: string;
+  peak_tree: number | null;
+  peak_grass: number | null;
+  peak_weed: number | null;
+  peak_total: number | null;
+  peak_risk_tree: Risk | null;
+  peak_risk_grass: Risk | null;
+  peak_risk_weed: Risk | null;
+}
+
+/** One stored hour as an HourlyPollen row. */
+export function hourlyRow(h: StoredHour): HourlyPollen {
+  return {
+    ts: isoHour(h.hour),
+    tree: h.tree,
+    grass: h.grass,
+    weed: h.weed,
+    total: h.total,
+    species: h.species,
+    risk_tree: categoryRisk('tree', h.tree, h.species),
+    risk_grass: categoryRisk('grass', h.grass, h.species),
+    risk_weed: categoryRisk('weed', h.weed, h.species),
+    timezone: h.timezone,
+  };
+}
+
+/** Mean of the numbers in a list, skipping nulls; null when there are none. */
+export function mean(values: Iterable<number | null>): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const v of values) if (v !== null) (sum += v), n++;
+  return n === 0 ? null : sum / n;
+}
+
+/** Largest number in a list, skipping nulls; null when there are none. */
+export function max(values: Iterable<number | null>): number | null {
+  let best: number | null = null;
+  for (const v of values) if (v !== null && (best === null || v > best)) best = v;
+  return best;
+}
+
+const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
+
+/**
+ * Per-allergen means over several payloads, unrounded. Keys keep their first-seen order; a leaf
+ * is averaged over the hours that report a number for it; a category seen both as a number and
+ * as an object keeps its first form.
+ */
+export function meanSpecies(payloads: ReadonlyArray<Species | null>): Species | null {
+  type Acc = { sum: number; n: number };
+  const groups = new Map<string, Acc | Map<string, Acc>>();
+  const add = (acc: Acc, v: unknown) => {
+    if (typeof v === 'number') (acc.sum += v), acc.n++;
+  };
+  let any = false;
+  for (const s of payloads) {
+    if (s === null) continue;
+    any = true;
+    for (const [category, group] of Object.entries(s)) {
+      const isObject = group !== null && typeof group === 'object';
+      let acc = groups.get(category);
+      if (acc === undefined) groups.set(category, (acc = isObject ? new Map() : { sum: 0, n: 0 }));
+      if (acc instanceof Map) {
+        if (!isObject) continue;
+        for (const [k, v] of Object.entries(group)) {
+          let leaf = acc.get(k);
+          if (leaf === undefined) acc.set(k, (leaf = { sum: 0, n: 0 }));
+          add(leaf, v);
+        }
+      } else if (!isObject) add(acc, group);
+    }
+  }
+  if (!any) return null;
+  const avg = (a: Acc) => (a.n === 0 ? null : a.sum / a.n);
+  return Object.fromEntries(
+    [...groups].map(([category, acc]): [string, SpeciesGroup] => [
+      category,
+      acc instanceof Map ? Object.fromEntries([...acc].map(([k, a]) => [k, avg(a)])) : avg(acc),
+    ]),
+  );
+}
+
+/** Species values rounded to whole numbers, as daily rows publish them. */
+export function roundSpecies(s: Species | null): Species | null {
+  if (s === null) return null;
+  return Object.fromEntries(
+    Object.entries(s).map(([c, g]): [string, SpeciesGroup] => [
+      c,
+      g !== null && typeof g === 'object' ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, round(v)])) : round(g),
+    ]),
+  );
+}
+
+/** Means of a set of hours: rounded values and species, risks graded on the unrounded means. */
+export function dailyMeans(hours: readonly StoredHour[]): DailyMeans {
+  const m = {
+    tree: mean(hours.map((h) => h.tree)),
+    grass: mean(hours.map((h) => h.grass)),
+    weed: mean(hours.map((h) => h.weed)),
+  };
+  const species = meanSpecies(hours.map((h) => h.species));
+  return {
+    tree: round(m.tree),
+    grass: round(m.grass),
+    weed: round(m.weed),
+    total: round(mean(hours.map((h) => h.total))),
+    species: roundSpecies(species),
+    risk_tree: categoryRisk('tree', m.tree, species),
+    risk_grass: categoryRisk('grass', m.grass, species),
+    risk_weed: categoryRisk('weed', m.weed, species),
+    timezone: hours.find((h) => h.timezone !== null)?.timezone ?? null,
+  };
+}
+
+/** The highest hourly risk of a category over a set of hours. */
+export function peakRisk(category: Category, hours: readonly StoredHour[]): Risk | null {
+  return hours.reduce<Risk | null>((r, h) => worse(r, categoryRisk(category, h[category], h.species)), null);
+}
+
+/** A DailyPollen row for one UTC day's hours. */
+export function dailyRow(day: number, hours: readonly StoredHour[]): DailyPollen {
+  const [tree, grass, weed] = CATEGORIES.map((c) => peakRisk(c, hours));
+  return {
+    date: dayString(day),
+    ...dailyMeans(hours),
+    peak_tree: max(hours.map((h) => h.tree)),
+    peak_grass: max(hours.map((h) => h.grass)),
+    peak_weed: max(hours.map((h) => h.weed)),
+    peak_total: max(hours.map((h) => h.total)),
+    peak_risk_tree: tree ?? null,
+    peak_risk_grass: grass ?? null,
+    peak_risk_weed: weed ?? null,
+  };
+}
+
+/** Groups ascending hours by UTC day, in ascending day order. */
+export function byDay<T extends { hour: number }>(hours: readonly T[]): Map<number, T[]> {
+  const days = new Map<number, T[]>();
+  for (const h of hours) {
+    const day = Math.floor(h.hour / 24);
+    const list = days.get(day);
+    if (list) list.push(h);
+    else days.set(day, [h]);
+  }
+  return days;
+}

@@ -1,0 +1,67 @@
+/** NAB risk grading (decisions.md, "Risk"). */
+import type { Species } from './species.js';
+
+export const RISK_LABELS = ['None', 'Low', 'Moderate', 'High', 'Very High'] as const;
+export type Risk = (typeof RISK_LABELS)[number];
+
+export type Category = 'tree' | 'grass' | 'weed';
+export type Graded = Category | 'ragweed';
+export const CATEGORIES: readonly Category[] = ['tree', 'grass', 'weed'];
+
+/** NAB thresholds [t1, t2, t3] in grains/m³; a value equal to a threshold takes the higher label. */
+export const THRESHOLDS: Readonly<Record<Graded, readonly [number, number, number]>> = {
+  tree: [15, 90, 1500],
+  grass: [5, 20, 200],
+  weed: [10, 50, 500],
+  ragweed: [10, 50, 500],
+};
+
+/** The key of each category in a provider's species object. */
+export const SPECIES_KEY: Readonly<Record<Category, string>> = { tree: 'Tree', grass: 'Grass', weed: 'Weed' };
+
+/** NAB label of a concentration: null stays null, 0 is None, thresholds belong to the higher label. */
+export function grade(category: Graded, value: number | null): Risk | null {
+  if (value === null) return null;
+  if (value === 0) return 'None';
+  const [t1, t2, t3] = THRESHOLDS[category];
+  if (value < t1) return 'Low';
+  if (value < t2) return 'Moderate';
+  if (value < t3) return 'High';
+  return 'Very High';
+}
+
+/** `sev_*` integers on the map: null and None are 0, Very High is 4. */
+export function severity(risk: Risk | null): number {
+  return risk === null ? 0 : RISK_LABELS.indexOf(risk);
+}
+
+/** The worse of two labels; null only when both are null. */
+export function worse(a: Risk | null, b: Risk | null): Risk | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return RISK_LABELS.indexOf(a) >= RISK_LABELS.indexOf(b) ? a : b;
+}
+
+/**
+ * The value NAB grades for a category: its highest single allergen when the species object has
+ * numbers for that category, otherwise the category value itself.
+ */
+export function gradedValue(category: Category, value: number | null, species: Species | null): number | null {
+  const group = species?.[SPECIES_KEY[category]];
+  if (group !== null && typeof group === 'object') {
+    let max: number | null = null;
+    for (const v of Object.values(group)) if (typeof v === 'number' && (max === null || v > max)) max = v;
+    if (max !== null) return max;
+  }
+  return value;
+}
+
+/** The label of a category in one row, by the highest-allergen rule. */
+export function categoryRisk(category: Category, value: number | null, species: Species | null): Risk | null {
+  return grade(category, gradedValue(category, value, species));
+}
+
+/** A provider number accepted at ingest: finite and not negative; anything else is stored as missing. */
+export function measurement(raw: unknown): number | null {
+  return typeof raw === 'number' && Number.isFinite(raw) && raw >= 0 ? raw : null;
+}

@@ -1,0 +1,71 @@
+/** `ingest` arguments checked before anything is opened, so a bad call writes nothing. */
+import { CITIES, cityBySlug, type City } from '../domain/cities.js';
+import { dayNumber, isIsoDate } from '../domain/dates.js';
+import type { DaySpan } from '../providers/provider.js';
+import { PROVIDER_IDS } from '../providers/registry.js';
+
+export interface RawIngestArgs {
+  provider?: string;
+  from?: string;
+  to?: string;
+  days?: string;
+  cities?: string;
+  db?: string;
+  refresh?: boolean;
+}
+
+export interface IngestArgs {
+  provider: string;
+  span: DaySpan;
+  cities: City[];
+  db: string;
+  refresh: boolean;
+}
+
+export class UsageError extends Error {}
+
+/** Most days one run may cover. */
+export const MAX_DAYS = 3660;
+export const DEFAULT_DAYS = 365;
+
+/**
+ * Validated arguments. Without dates: the `DEFAULT_DAYS` UTC days ending yesterday (today is
+ * still being observed). `--to` is inclusive and must be a past day.
+ */
+export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: string): IngestArgs {
+  const provider = raw.provider ?? 'sample';
+  if (!PROVIDER_IDS.includes(provider)) throw new UsageError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(provider)})`);
+
+  const date = (flag: string, value: string) => {
+    if (!isIsoDate(value)) throw new UsageError(`${flag} must be a date in YYYY-MM-DD format (got ${JSON.stringify(value)})`);
+    return dayNumber(value);
+  };
+  let span: DaySpan;
+  if (raw.days !== undefined) {
+    if (raw.from !== undefined || raw.to !== undefined) throw new UsageError('--days cannot be combined with --from or --to');
+    if (!/^\d+$/.test(raw.days) || Number(raw.days) < 1 || Number(raw.days) > MAX_DAYS) {
+      throw new UsageError(`--days must be a whole number from 1 to ${MAX_DAYS} (got ${JSON.stringify(raw.days)})`);
+    }
+    span = { from: today - Number(raw.days), to: today - 1 };
+  } else if (raw.from !== undefined || raw.to !== undefined) {
+    if (raw.from === undefined || raw.to === undefined) throw new UsageError('--from and --to go together');
+    span = { from: date('--from', raw.from), to: date('--to', raw.to) };
+    if (span.from > span.to) throw new UsageError('--from must not be later than --to');
+    if (span.to >= today) throw new UsageError('--to must be a past day (today is still being observed)');
+    if (span.to - span.from + 1 > MAX_DAYS) throw new UsageError(`the window must be at most ${MAX_DAYS} days`);
+  } else {
+    span = { from: today - DEFAULT_DAYS, to: today - 1 };
+  }
+
+  let cities = [...CITIES];
+  if (raw.cities !== undefined) {
+    const slugs = raw.cities.split(',').map((s) => s.trim());
+    const unknown = slugs.find((s) => !cityBySlug(s));
+    if (unknown !== undefined) throw new UsageError(`--cities: unsupported city ${JSON.stringify(unknown)}; supported: ${CITIES.map((c) => c.slug).join(', ')}`);
+    cities = [...new Set(slugs)].map((s) => cityBySlug(s)!);
+  }
+
+  const db = raw.db ?? defaultDb;
+  if (db.trim() === '') throw new UsageError('--db must be a file path');
+  return { provider, span, cities, db, refresh: raw.refresh ?? false };
+}

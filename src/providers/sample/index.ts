@@ -1,0 +1,49 @@
+/**
+ * The bundled sample provider: simulated, deterministic, keyless and offline. Its data is
+ * plausible but invented; it exists to run and demo the service without any account.
+ */
+import type { City } from '../../domain/cities.js';
+import { HOUR_MS } from '../../domain/dates.js';
+import type { DaySpan, PollenBatch, PollenProvider, RawWeatherDay, WeatherProvider } from '../provider.js';
+import { pollenModel, type SampleCityModel } from './pollen.js';
+import { weatherModel } from './weather.js';
+
+export const SAMPLE_ID = 'sample';
+
+/** The sample provider, which serves both pollen and weather. */
+export class SampleProvider implements PollenProvider, WeatherProvider {
+  readonly id = SAMPLE_ID;
+  readonly maxDaysPerCall = 31;
+  private readonly models = new Map<string, SampleCityModel>();
+
+  private model(city: City): SampleCityModel {
+    let m = this.models.get(city.slug);
+    if (!m) this.models.set(city.slug, (m = pollenModel(city)));
+    return m;
+  }
+
+  private hours(city: City, first: number, count: number): PollenBatch {
+    const model = this.model(city);
+    const hours = [];
+    for (let h = first; h < first + count; h++) {
+      const row = model.hourly(h);
+      if (row) hours.push(row);
+    }
+    return { timezone: city.timezone, hours };
+  }
+
+  async pollenHistory(city: City, span: DaySpan): Promise<PollenBatch> {
+    return this.hours(city, span.from * 24, (span.to - span.from + 1) * 24);
+  }
+
+  async pollenForecast(city: City, now: number): Promise<PollenBatch> {
+    return this.hours(city, Math.floor(now / HOUR_MS), 48);
+  }
+
+  async weatherHistory(city: City, span: DaySpan): Promise<RawWeatherDay[]> {
+    const model = weatherModel(city);
+    const days: RawWeatherDay[] = [];
+    for (let day = span.from; day <= span.to; day++) days.push({ day, values: model(day) });
+    return days;
+  }
+}

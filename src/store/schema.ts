@@ -1,0 +1,81 @@
+/**
+ * Versioned schema. Each entry upgrades the store by one `user_version`; entries are never edited
+ * once released, only appended.
+ *
+ * Compactness matters because the file ships inside the functions: hourly rows are keyed
+ * WITHOUT ROWID by (city, hour number), whole-number REAL values are stored by SQLite as small
+ * integers, species are split into a shared key shape and a packed value blob, and what is the
+ * same for every hour of a city-day (source, time zone, fetch time) lives once in `pollen_day`.
+ */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE city (id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE);
+  CREATE TABLE source (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+  CREATE TABLE species_shape (id INTEGER PRIMARY KEY, keys TEXT NOT NULL UNIQUE);
+
+  -- One row per city and UTC day fetched; its presence marks the day as complete.
+  CREATE TABLE pollen_day (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    day INTEGER NOT NULL,              -- days since 1970-01-01
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    timezone TEXT,
+    hours INTEGER NOT NULL,            -- hourly rows stored for the day
+    fetched_at INTEGER NOT NULL,       -- ms since epoch
+    PRIMARY KEY (city_id, day)
+  ) WITHOUT ROWID;
+  CREATE INDEX pollen_day_by_day ON pollen_day (day);
+
+  CREATE TABLE pollen_hour (
+    city_id INTEGER NOT NULL,
+    hour INTEGER NOT NULL,             -- hours since 1970-01-01T00:00Z
+    tree REAL, grass REAL, weed REAL,
+    total REAL NOT NULL,
+    shape_id INTEGER REFERENCES species_shape(id),
+    species BLOB,                      -- packed values; NULL with shape_id NULL when none
+    PRIMARY KEY (city_id, hour)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE weather_day (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    day INTEGER NOT NULL,
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    fetched_at INTEGER NOT NULL,
+    tz TEXT, timezone TEXT,
+    temp_min_c REAL, temp_max_c REAL, temp_day_c REAL, feels_like_day_c REAL,
+    humidity INTEGER, pressure_hpa INTEGER, wind_speed_ms REAL, wind_deg INTEGER,
+    clouds_pct INTEGER, precip_mm REAL, uvi REAL, weather_main TEXT, weather_desc TEXT,
+    aqi INTEGER CHECK (aqi BETWEEN 1 AND 5),
+    aqi_pm2_5 REAL, aqi_pm10 REAL, aqi_o3 REAL, aqi_no2 REAL, aqi_so2 REAL, aqi_co REAL,
+    PRIMARY KEY (city_id, day)
+  ) WITHOUT ROWID;
+  CREATE INDEX weather_day_by_day ON weather_day (day);
+
+  CREATE TABLE forecast_cache (
+    city_id INTEGER PRIMARY KEY REFERENCES city(id),
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    fetched_at INTEGER NOT NULL,
+    rows TEXT NOT NULL                 -- JSON array of forecast rows
+  );
+
+  -- Upstream calls per provider, UTC day and purpose, for daily budgets.
+  CREATE TABLE upstream_call (
+    provider TEXT NOT NULL,
+    day TEXT NOT NULL,
+    purpose TEXT NOT NULL CHECK (purpose IN ('ingest', 'forecast')),
+    calls INTEGER NOT NULL,
+    PRIMARY KEY (provider, day, purpose)
+  ) WITHOUT ROWID;
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Tables holding observed data, in checksum order, each with its key columns. */
+export const DATA_TABLES: ReadonlyArray<readonly [table: string, orderBy: string]> = [
+  ['city', 'id'],
+  ['source', 'id'],
+  ['species_shape', 'id'],
+  ['pollen_day', 'city_id, day'],
+  ['pollen_hour', 'city_id, hour'],
+  ['weather_day', 'city_id, day'],
+];

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/store.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const WINDOW = ['--from', '2025-01-01', '--to', '2025-06-30'];
+const CITIES = ['--cities', 'austin,anchorage,honolulu,wichita,scranton,richmond,tulsa,dallas'];
+
+describe('build ingest', () => {
+  it.each([
+    [['--days', '0'], /--days must be a whole number from 1 to 3660/],
+    [['--days', 'ten'], /--days must be a whole number/],
+    [['--days', '5', '--from', '2025-01-01'], /--days cannot be combined/],
+    [['--from', '2025-02-30', '--to', '2025-03-01'], /--from must be a date in YYYY-MM-DD format/],
+    [['--from', '2025-03-01'], /--from and --to go together/],
+    [['--from', '2025-03-02', '--to', '2025-03-01'], /--from must not be later than --to/],
+    [['--from', '2025-03-01', '--to', '2999-01-01'], /--to must be a past day/],
+    [['--cities', 'austin,atlantis'], /unsupported city "atlantis"/],
+    [['--provider', 'nope'], /--provider must be one of: sample/],
+    [['--bogus'], /unknown option '--bogus'/],
+  ])('rejects %j with exit code 2 and writes nothing', async (args, message) => {
+    const db = join(tempDir(), 'x.db');
+    const r = await runCli(['ingest', '--db', db, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('ends a run killed halfway, then re-run, with exactly the tables of an uninterrupted run', async () => {
+    const dir = tempDir();
+    const killed = join(dir, 'killed.db');
+    const whole = join(dir, 'whole.db');
+
+    const interrupted = await runCli(['ingest', ...WINDOW, ...CITIES, '--db', killed], { killWhen: /ingest: 50%/ });
+    expect(interrupted.signal).toBe('SIGKILL');
+    const half = openStore(killed);
+    expect(half.integrity()).toBe('ok');
+    expect(half.incompleteDays()).toEqual([]); // every city-day is whole or absent
+    const partial = half.counts().pollen_day;
+    half.close();
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(8 * 181);
+
+    const resumed = await runCli(['ingest', ...WINDOW, ...CITIES, '--db', killed]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toMatch(new RegExp(`${partial} of 1448 already complete`));
+    expect((await runCli(['ingest', ...WINDOW, ...CITIES, '--db', whole])).code).toBe(0);
+
+    const [a, b] = [openStore(killed, { readonly: true }), openStore(whole, { readonly: true })];
+    expect(a.counts()).toEqual(b.counts());
+    expect(a.checksum(['fetched_at'])).toBe(b.checksum(['fetched_at']));
+    a.close();
+    b.close();
+  });
+
+  it('adds and changes nothing when run again over the same window', async () => {
+    const db = join(tempDir(), 'again.db');
+    const args = ['ingest', '--from', '2025-07-01', '--to', '2025-07-31', '--cities', 'miami,seattle', '--db', db];
+    const first = await runCli(args);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/ingested 62 city-days .* 0 failed/);
+    const store = openStore(db, { readonly: true });
+    const [counts, sum] = [store.counts(), store.checksum()];
+    store.close();
+
+    const second = await runCli(args);
+    expect(second.stdout).toMatch(/ingested 0 city-days .* 62 of 62 already complete; 0 provider calls/);
+    const after = openStore(db, { readonly: true });
+    expect(after.counts()).toEqual(counts);
+    expect(after.checksum()).toBe(sum);
+    after.close();
+  });
+
+  it('reads the store path from POLLEN_DB', async () => {
+    const db = join(tempDir(), 'env.db');
+    const r = await runCli(['ingest', '--from', '2025-07-01', '--to', '2025-07-02', '--cities', 'boise'], { env: { POLLEN_DB: db } });
+    expect(r.code).toBe(0);
+    expect(existsSync(db)).toBe(true);
+  });
+});

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { aqiFromConcentrations } from '../../src/domain/aqi.js';
+import { cityBySlug, type City } from '../../src/domain/cities.js';
+import { dayNumber, dayOfYear, utcOffset, DAY_MS } from '../../src/domain/dates.js';
+import { categoryRisk, CATEGORIES, RISK_LABELS } from '../../src/domain/risk.js';
+import { normalizeHour } from '../../src/ingest/normalize.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+
+const sample = new SampleProvider();
+const city = (slug: string): City => cityBySlug(slug)!;
+const YEAR = { from: dayNumber('2025-01-01'), to: dayNumber('2025-12-31') };
+
+/** Daily means of a category (or of one allergen) over a year. */
+async function dailySeries(slug: string, pick: (h: ReturnType<typeof normalizeHour>) => number | null) {
+  const batch = await sample.pollenHistory(city(slug), YEAR);
+  const sums = new Map<number, { s: number; n: number }>();
+  for (const raw of batch.hours) {
+    const h = normalizeHour(raw);
+    const v = pick(h);
+    if (v === null) continue;
+    const day = Math.floor(h.hour / 24);
+    const acc = sums.get(day) ?? { s: 0, n: 0 };
+    acc.s += v;
+    acc.n++;
+    sums.set(day, acc);
+  }
+  return new Map([...sums].map(([d, a]) => [d, a.s / a.n]));
+}
+const peakDayOfYear = (series: Map<number, number>) => dayOfYear([...series].reduce((a, b) => (b[1] > a[1] ? b : a))[0]);
+const monthMean = (series: Map<number, number>, month: number) => {
+  const vals = [...series].filter(([d]) => new Date(d * DAY_MS).getUTCMonth() + 1 === month).map(([, v]) => v);
+  return vals.reduce((a, b) => a + b, 0) / vals.length;
+};
+const allergen = (category: string, name: string) => (h: ReturnType<typeof normalizeHour>) => {
+  const g = h.species?.[category];
+  const v = g !== null && typeof g === 'object' ? g[name] : undefined;
+  return typeof v === 'number' ? v : null;
+};
+
+describe('sample provider', () => {
+  it('is deterministic: the same city and hours give the same values', async () => {
+    const span = { from: dayNumber('2025-04-01'), to: dayNumber('2025-04-03') };
+    const a = await new SampleProvider().pollenHistory(city('tulsa'), span);
+    const b = await new SampleProvider().pollenHistory(city('tulsa'), span);
+    expect(a).toEqual(b);
+    expect(await sample.weatherHistory(city('tulsa'), span)).toEqual(await new SampleProvider().weatherHistory(city('tulsa'), span));
+  });
+
+  it('sends a provider-like payload: named allergens and Others as a plain number', async () => {
+    const { hours, timezone } = await sample.pollenHistory(city('richmond'), { from: dayNumber('2025-04-15'), to: dayNumber('2025-04-15') });
+    expect(timezone).toBe('America/New_York');
+    const species = hours.find((h) => h.species !== null)!.species as Record<string, unknown>;
+    expect(Object.keys(species)).toEqual(['Grass', 'Others', 'Tree', 'Weed']);
+    expect(typeof species.Others).toBe('number');
+    expect(Object.keys(species.Tree as object)).toEqual(['Alder', 'Birch', 'Cypress / Juniper / Cedar', 'Elm', 'Maple', 'Mulberry', 'Oak', 'Pine', 'Poplar / Cottonwood', 'Ash']);
+    expect(Object.keys(species.Weed as object)).toEqual(['Chenopod', 'Mugwort', 'Nettle', 'Plantain', 'Ragweed']);
+    expect(Object.keys(species.Grass as object)).toEqual(['Grass / Poaceae']);
+  });
+
+  it('starts the tree season earlier in the south than in the north', async () => {
+    const miami = peakDayOfYear(await dailySeries('miami', (h) => h.tree));
+    const atlanta = peakDayOfYear(await dailySeries('atlanta', (h) => h.tree));
+    const minneapolis = peakDayOfYear(await dailySeries('minneapolis', (h) => h.tree));
+    expect(miami).toBeLessThan(atlanta);
+    expect(atlanta).toBeLessThan(minneapolis);
+    expect(atlanta).toBeGreaterThan(59); // spring: March ...
+    expect(atlanta).toBeLessThan(121); // ... or April
+  });
+
+  it('brings mountain cedar to central Texas in winter', async () => {
+    const cedar = await dailySeries('austin', allergen('Tree', 'Cypress / Juniper / Cedar'));
+    expect(monthMean(cedar, 1)).toBeGreaterThan(10 * monthMean(cedar, 7) + 100);
+  });
+
+  it('peaks grass in early summer and ragweed between August and October', async () => {
+    const grass = peakDayOfYear(await dailySeries('chicago', (h) => h.grass));
+    expect(grass).toBeGreaterThan(121);
+    expect(grass).toBeLessThan(197);
+    const ragweed = peakDayOfYear(await dailySeries('wichita', allergen('Weed', 'Ragweed')));
+    expect(ragweed).toBeGreaterThanOrEqual(213);
+    expect(ragweed).toBeLessThanOrEqual(304);
+  });
+
+  it('is near zero in a northern winter and follows a daily cycle', async () => {
+    const total = await dailySeries('minneapolis', (h) => h.total);
+    expect(monthMean(total, 1)).toBeLessThan(5);
+    const { hours } = await sample.pollenHistory(city('atlanta'), { from: dayNumber('2025-03-20'), to: dayNumber('2025-04-10') });
+    const byLocalHour = (local: number) => hours.filter((h) => (new Date(h.time).getUTCHours() + 19) % 24 === local).reduce((s, h) => s + (h.tree as number), 0);
+    expect(byLocalHour(11)).toBeGreaterThan(2 * byLocalHour(23));
+  });
+
+  it('reaches every risk level of every category somewhere in a year, and leaves some hours and values missing', async () => {
+    const seen = { tree: new Set<string | null>(), grass: new Set<string | null>(), weed: new Set<string | null>() };
+    let missingHours = 0;
+    let missingValues = 0;
+    for (const slug of ['atlanta', 'austin', 'wichita', 'portland', 'honolulu', 'minneapolis']) {
+      const { hours } = await sample.pollenHistory(city(slug), YEAR);
+      missingHours += (YEAR.to - YEAR.from + 1) * 24 - hours.length;
+      for (const raw of hours) {
+        const h = normalizeHour(raw);
+        if (h.weed === null || h.species === null) missingValues++;
+        for (const c of CATEGORIES) seen[c].add(categoryRisk(c, h[c], h.species));
+      }
+    }
+    for (const c of CATEGORIES) for (const label of RISK_LABELS) expect(seen[c].has(label), `${c} ${label}`).toBe(true);
+    expect(missingHours).toBeGreaterThan(0);
+    expect(missingValues).toBeGreaterThan(0);
+  });
+
+  it('reports daily weather with an AQI computed from its pollutant concentrations', async () => {
+    const days = await sample.weatherHistory(city('phoenix'), YEAR);
+    expect(days).toHaveLength(365);
+    const levels = new Set<number>();
+    for (const { day, values: v } of days) {
+      expect(v.timezone).toBe('America/Phoenix');
+      expect(v.tz).toBe(utcOffset('America/Phoenix', day * DAY_MS));
+      expect(v.temp_min_c as number).toBeLessThan(v.temp_max_c as number);
+      if (v.aqi === undefined) continue;
+      levels.add(v.aqi as number);
+      expect(v.aqi).toBe(aqiFromConcentrations({ pm2_5: v.aqi_pm2_5 as number, pm10: v.aqi_pm10 as number, o3: v.aqi_o3 as number, no2: v.aqi_no2 as number, so2: v.aqi_so2 as number, co: v.aqi_co as number }));
+    }
+    expect(levels.size).toBeGreaterThanOrEqual(3);
+    expect(days.some((d) => d.values.aqi === undefined)).toBe(true);
+  });
+});
