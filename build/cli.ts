@@ -1,45 +1,89 @@
 #!/usr/bin/env node
 /** The command line: parses flags and calls library functions, nothing more. */
+import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { dayString } from '../src/domain/dates.js';
 import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { runIngest } from '../src/ingest/run.js';
-import { DEFAULT_DB_PATH } from '../src/store/store.js';
+import { formatRender, render } from '../src/render/render.js';
+import { serve } from '../src/server/server.js';
+import { DEFAULT_DB_PATH, openStore } from '../src/store/store.js';
 
+const ROOT = resolve(import.meta.dirname, '..');
 const defaultDb = () => process.env.POLLEN_DB ?? DEFAULT_DB_PATH;
 const today = () => Math.floor(Date.now() / 86_400_000);
+const DEFAULT_PUBLISH = 'publish';
 
 const program = new Command('pollen')
   .description('Build, inspect and serve the pollen, weather and air-quality API.')
   .exitOverride()
   .showHelpAfterError();
 
+const ingestOptions = (command: Command) =>
+  command
+    .option('--provider <id>', 'data provider', 'sample')
+    .option('--from <date>', 'first UTC day, YYYY-MM-DD')
+    .option('--to <date>', 'last UTC day (inclusive), YYYY-MM-DD')
+    .option('--days <n>', 'the N days ending yesterday (default 365 when no dates are given)')
+    .option('--cities <slugs>', 'comma-separated city slugs (default: all)')
+    .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
+    .option('--refresh', 'fetch and overwrite days already stored');
+
+ingestOptions(program.command('ingest').description('Pull provider data into the SQLite store, skipping city-days already complete.')).action(
+  async (raw: RawIngestArgs) => {
+    const summary = await runIngest(parseIngestArgs(raw, today(), defaultDb()), process.stderr, process.stdout);
+    if (summary.failures.length > 0) process.exitCode = 1;
+  },
+);
+
+const renderTo = (db: string, publish: string) => {
+  const store = openStore(db, { readonly: true });
+  try {
+    process.stdout.write(formatRender(render(store, publish)));
+  } finally {
+    store.close();
+  }
+};
+
 program
-  .command('ingest')
-  .description('Pull provider data into the SQLite store, skipping city-days already complete.')
-  .option('--provider <id>', 'data provider', 'sample')
-  .option('--from <date>', 'first UTC day, YYYY-MM-DD')
-  .option('--to <date>', 'last UTC day (inclusive), YYYY-MM-DD')
-  .option('--days <n>', 'the N days ending yesterday (default 365 when no dates are given)')
-  .option('--cities <slugs>', 'comma-separated city slugs (default: all)')
+  .command('render')
+  .description('Write every enumerable answer and _redirects into the publish folder, atomically.')
   .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
-  .option('--refresh', 'fetch and overwrite days already stored')
-  .action(async (raw: RawIngestArgs) => {
+  .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
+  .action((o: { db?: string; publish: string }) => renderTo(o.db ?? defaultDb(), o.publish));
+
+ingestOptions(program.command('build').description('ingest, then render: what the scheduled deploy runs.'))
+  .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
+  .action(async (raw: RawIngestArgs & { publish: string }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
     const summary = await runIngest(args, process.stderr, process.stdout);
+    renderTo(args.db, raw.publish);
     if (summary.failures.length > 0) process.exitCode = 1;
   });
 
-program
-  .command('start')
-  .description('Fill an empty store with a year of sample data, ready to serve.')
-  .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
-  .action(async (raw: { db?: string }) => {
-    const args = parseIngestArgs({ provider: 'sample', db: raw.db }, today(), defaultDb());
-    const summary = await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true });
-    if (summary.failures.length > 0) process.exitCode = 1;
-    process.stdout.write(`store ready: ${args.db} (sample data through ${dayString(args.span.to)})\n`);
-  });
+const serveOptions = (command: Command) =>
+  command
+    .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
+    .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
+    .option('--port <n>', 'port', '8888')
+    .option('--host <address>', 'address to listen on', '127.0.0.1');
+
+type ServeFlags = { db?: string; publish: string; port: string; host: string };
+const startServer = async (o: ServeFlags) => {
+  if (!/^\d+$/.test(o.port) || Number(o.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got ${JSON.stringify(o.port)})`);
+  process.env.POLLEN_DB = resolve(o.db ?? defaultDb()); // read by the functions, in this process
+  const running = await serve({ root: ROOT, publishDir: resolve(o.publish), host: o.host, port: Number(o.port) });
+  process.stdout.write(`serving ${o.publish} on ${running.url}  (try ${running.url}/api/cities)\n`);
+};
+
+serveOptions(program.command('serve').description("Serve the publish folder and functions on Netlify's request chain.")).action(startServer);
+
+serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(async (o: ServeFlags) => {
+  const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
+  const summary = await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true });
+  if (summary.failures.length > 0) process.exitCode = 1;
+  renderTo(args.db, o.publish);
+  await startServer(o);
+});
 
 try {
   await program.parseAsync();

@@ -36,8 +36,13 @@ export function hourOf(ms: number): number {
 }
 
 /** RFC 3339 UTC with milliseconds, the only date-time form responses use. */
+export function isoTime(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The start of an hour number, as `isoTime` writes it. */
 export function isoHour(hour: number): string {
-  return new Date(hour * HOUR_MS).toISOString();
+  return isoTime(hour * HOUR_MS);
 }
 
 /** Day of the year, 1..366, of a day number. */

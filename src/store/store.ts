@@ -149,6 +149,9 @@ export class Store {
       weatherOne: db.prepare('SELECT * FROM weather_day WHERE city_id = ? AND day = ?'),
       weatherForCity: db.prepare('SELECT * FROM weather_day WHERE city_id = ? ORDER BY day DESC LIMIT ?'),
       weatherForDay: db.prepare('SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ?'),
+      pollenDaysByCity: db.prepare('SELECT c.slug, d.day FROM pollen_day d JOIN city c ON c.id = d.city_id WHERE d.hours > 0 ORDER BY c.slug, d.day DESC'),
+      weatherDaysByCity: db.prepare('SELECT c.slug, w.day FROM weather_day w JOIN city c ON c.id = w.city_id ORDER BY c.slug, w.day DESC'),
+      weatherDays: db.prepare('SELECT DISTINCT day FROM weather_day ORDER BY day DESC').pluck(),
       latestWeatherDay: db.prepare('SELECT max(day) FROM weather_day').pluck(),
       forecast: db.prepare('SELECT source_id, fetched_at, rows FROM forecast_cache WHERE city_id = ?'),
       putForecast: db.prepare(
@@ -291,6 +294,23 @@ export class Store {
   /** Every city's weather on one day, in no particular order. */
   weatherForDay(day: number): StoredWeather[] {
     return (this.stmt.weatherForDay.all(day) as Row[]).map((r) => this.toWeather(r.slug as string, r));
+  }
+
+  /** The days with data of every city that has any, newest first. */
+  daysByCity(kind: 'pollen' | 'weather'): Map<string, number[]> {
+    const out = new Map<string, number[]>();
+    const stmt = kind === 'pollen' ? this.stmt.pollenDaysByCity : this.stmt.weatherDaysByCity;
+    for (const { slug, day } of stmt.all() as Array<{ slug: string; day: number }>) {
+      const list = out.get(slug);
+      if (list) list.push(day);
+      else out.set(slug, [day]);
+    }
+    return out;
+  }
+
+  /** Every day with a weather row, newest first. */
+  weatherDays(): number[] {
+    return this.stmt.weatherDays.all() as number[];
   }
 
   /** The latest day with a weather row, or null. */

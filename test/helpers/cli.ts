@@ -20,17 +20,27 @@ export interface CliResult {
 }
 
 /** Runs the CLI to the end. `killWhen` sends SIGKILL as soon as stderr matches it. */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; killWhen?: RegExp } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; killWhen?: RegExp | (() => boolean) } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = startCli(args, options.env);
     let stdout = '';
     let stderr = '';
+    const { killWhen } = options;
+    let poll: NodeJS.Timeout | undefined;
+    if (typeof killWhen === 'function') {
+      poll = setInterval(() => {
+        if (killWhen()) child.kill('SIGKILL');
+      }, 10);
+    }
     child.stdout!.on('data', (d: Buffer) => (stdout += d));
     child.stderr!.on('data', (d: Buffer) => {
       stderr += d;
-      if (options.killWhen?.test(stderr)) child.kill('SIGKILL');
+      if (killWhen instanceof RegExp && killWhen.test(stderr)) child.kill('SIGKILL');
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      clearInterval(poll);
+      resolve({ code, signal, stdout, stderr });
+    });
   });
 }

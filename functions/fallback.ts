@@ -1,0 +1,11 @@
+/**
+ * Answers what the CDN has no file for: rewrites that land on a missing file under /data/
+ * (a malformed date, a date outside the snapshot) and the rules that send unsupported cities
+ * and unknown /api/ paths here. Existing files win (`preferStatic`).
+ */
+import type { Config } from '@netlify/functions';
+import { answer } from '../src/api/netlify.js';
+
+export default (request: Request): Response => answer(request);
+
+export const config: Config = { path: '/data/*', preferStatic: true };

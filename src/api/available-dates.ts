@@ -1,0 +1,5 @@
+/** GET /api/available-dates */
+import { dayString } from '../domain/dates.js';
+import type { Handler } from './handler.js';
+
+export const availableDates: Handler = (_query, { store }) => ({ body: { dates: store.daysWithData().map(dayString) } });

@@ -1,0 +1,27 @@
+/** The discovery documents: the OpenAPI document and llms.txt. */
+import { CITIES } from '../domain/cities.js';
+import type { Handler } from './handler.js';
+import { openApiDocument } from './openapi.js';
+
+const LLMS = `# Pollen, weather and air-quality API
+
+> Read-only JSON for ${CITIES.length} supported US cities: hourly and daily pollen (tree, grass, weed and species, grains/m³) with NAB risk labels, a cross-city GeoJSON map, and daily weather and air quality. No key needed; every endpoint is a GET.
+
+## Endpoints
+- [OpenAPI 3.1 document](/openapi.json): every endpoint, parameter and schema
+- /api/cities: supported cities ({name, slug}); use the slug everywhere else
+- /api/available-dates and /api/latest-date: which UTC dates have data
+- /api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city
+- /api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series
+- /api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)
+
+## Notes
+- Dates are UTC calendar dates; an unsupported city gives 404 with code UNSUPPORTED_CITY.
+- Risk labels: None, Low, Moderate, High, Very High (NAB thresholds; a category is graded by its highest allergen).
+- MCP: a read-only Model Context Protocol server is planned at /mcp with the tool list_cities.
+`;
+
+export const discovery: { openapi: Handler; llms: Handler } = {
+  openapi: () => ({ body: openApiDocument() }),
+  llms: () => ({ body: LLMS, contentType: 'text/plain; charset=utf-8' }),
+};

@@ -1,0 +1,31 @@
+/** The one error type of the API: it knows its status and its JSON body. */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly extra: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+
+  toJSON(): Record<string, string> {
+    return { error: this.message, ...this.extra };
+  }
+}
+
+/** 400 with the spec's message shape. */
+export const invalidParameter = (name: string, expected: string): ApiError =>
+  new ApiError(400, `Invalid parameter '${name}': expected ${expected}`);
+
+/** 404 UNSUPPORTED_CITY, pointing to where supported slugs are listed. */
+export const unsupportedCity = (slug: string): ApiError =>
+  new ApiError(404, `Unsupported city '${slug}'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.`, {
+    code: 'UNSUPPORTED_CITY',
+    city: slug,
+    supportedCities: '/api/cities',
+    mcpTool: 'list_cities',
+  });
+
+/** 404 for a store with no observations yet. */
+export const noData = (): ApiError => new ApiError(404, 'No observations are available yet');

@@ -1,0 +1,77 @@
+/**
+ * Turns a request into a response with the same rules everywhere: the render step, the fallback
+ * function and the local server all answer through `respond`.
+ */
+import type { Store } from '../store/store.js';
+import { ApiError } from './error.js';
+import { JSON_TYPE } from './handler.js';
+import { findRoute } from './routes.js';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+export const DATA_CACHE = 'public, max-age=300, s-maxage=300, stale-while-revalidate=600';
+export const ERROR_CACHE = 'no-store';
+export const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
+
+/** Log sink for failures whose details must not reach clients. */
+export type ErrorLog = (message: string, error: unknown) => void;
+const defaultLog: ErrorLog = (message, error) => console.error(message, error);
+
+/** The answer to one request. Never throws. */
+export function respond(req: ApiRequest, store: () => Store, log: ErrorLog = defaultLog): ApiResponse {
+  const method = req.method.toUpperCase();
+  if (method === 'OPTIONS') {
+    return {
+      status: 204,
+      headers: {
+        ...CORS,
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        'Access-Control-Allow-Headers': '*',
+        'Access-Control-Max-Age': '86400',
+        Allow: ALLOWED_METHODS,
+        'Cache-Control': 'public, max-age=86400',
+      },
+      body: '',
+    };
+  }
+  let response: ApiResponse;
+  try {
+    if (method !== 'GET' && method !== 'HEAD') {
+      const refused = errorResponse(new ApiError(405, `Method ${method} is not allowed: this API is read-only (use GET)`));
+      refused.headers.Allow = ALLOWED_METHODS;
+      return refused;
+    }
+    const route = findRoute(req.path);
+    if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
+    const answer = route.handler(req.query, { store: store() });
+    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    response = {
+      status: 200,
+      headers: { ...CORS, 'Content-Type': answer.contentType ?? JSON_TYPE, 'Cache-Control': DATA_CACHE, 'X-Content-Type-Options': 'nosniff' },
+      body,
+    };
+  } catch (error) {
+    if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
+    response = errorResponse(error instanceof ApiError ? error : new ApiError(500, 'Internal server error'));
+  }
+  return method === 'HEAD' ? { ...response, body: '' } : response;
+}
+
+function errorResponse(error: ApiError): ApiResponse {
+  return {
+    status: error.status,
+    headers: { ...CORS, 'Content-Type': JSON_TYPE, 'Cache-Control': ERROR_CACHE, 'X-Content-Type-Options': 'nosniff' },
+    body: JSON.stringify(error),
+  };
+}

@@ -1,0 +1,88 @@
+/** The OpenAPI 3.1 document, generated from the zod schemas the API is built on. */
+import * as z from 'zod';
+import { THRESHOLDS } from '../domain/risk.js';
+import { MAX_DAILY_ROWS } from './pollen.js';
+import { EXPECTED } from './params.js';
+import { registry } from './schemas.js';
+import { MAX_WEATHER_ROWS } from './weather.js';
+
+export const API_VERSION = '2.5.1';
+
+type Json = Record<string, unknown>;
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+const METHODOLOGY = [
+  `Risk follows NAB thresholds [t1, t2, t3] in grains/m³: tree ${THRESHOLDS.tree.join('/')}, grass ${THRESHOLDS.grass.join('/')}, weed and ragweed ${THRESHOLDS.weed.join('/')}.`,
+  'null stays null; 0 is None; below t1 Low; from t1 Moderate; from t2 High; from t3 Very High (a threshold value takes the higher label).',
+  'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
+  'Daily rows: rounded means of the UTC day\'s hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
+  'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
+  'Negative or non-numeric provider values are stored as missing. All dates are UTC; date-times are YYYY-MM-DDTHH:mm:ss.sssZ.',
+].join(' ');
+
+const param = (name: string, description: string, schema: Json, required = false): Json => ({ name, in: 'query', required, description, schema });
+const cityParam = param('city', `City slug (${EXPECTED.city}).`, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' });
+const dateParam = param('date', `UTC calendar date (${EXPECTED.date}).`, { type: 'string', format: 'date' });
+
+const json = (schema: Json, type = 'application/json') => ({ content: { [type]: { schema } } });
+const errors = (withCity: boolean): Json => ({
+  '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.", ...json(ref('Error')) },
+  ...(withCity ? { '404': { description: 'Unsupported city (UNSUPPORTED_CITY).', ...json(ref('UnsupportedCityError')) } } : {}),
+  '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ref('Error')) },
+  '500': { description: 'Internal server error (sanitized).', ...json(ref('Error')) },
+});
+const get = (summary: string, description: string, parameters: Json[], ok: Json, withCity: boolean, type?: string): Json => ({
+  get: {
+    summary,
+    description,
+    parameters,
+    responses: { '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(ok, type) }, ...errors(withCity) },
+  },
+});
+
+/** The whole document. */
+export function openApiDocument(): Json {
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' });
+  const components = Object.fromEntries(
+    Object.entries(schemas).map(([id, s]) => {
+      const { $schema: _s, $id: _i, ...rest } = s as Json;
+      return [id, rest];
+    }),
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Pollen, weather and air-quality API',
+      version: API_VERSION,
+      description: `Read-only data for supported US cities. Version 2.2.1 of the contract describes the same endpoints. ${METHODOLOGY} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp.`,
+    },
+    paths: {
+      '/api/cities': get('Supported cities', 'Every supported city, alphabetised by name.', [], ref('CitiesResponse'), false),
+      '/api/available-dates': get('Dates with data', 'All UTC dates with pollen observations, newest first.', [], ref('AvailableDatesResponse'), false),
+      '/api/latest-date': get('Latest date', 'The latest UTC observation date; 404 while there is none.', [], ref('LatestDateResponse'), false),
+      '/api/pollen': get(
+        'Pollen observations',
+        `city and date: the hourly rows of that UTC date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows.`,
+        [cityParam, dateParam],
+        { oneOf: [ref('PollenCityDateResponse'), ref('PollenCityResponse'), ref('PollenDateResponse')] },
+        true,
+      ),
+      '/api/map-data': get(
+        'Map of daily maxima',
+        'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
+        [param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, { anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }], default: 'latest' })],
+        ref('MapFeatureCollection'),
+        false,
+        'application/geo+json',
+      ),
+      '/api/weather': get(
+        'Weather and air quality',
+        `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
+        [cityParam, dateParam],
+        ref('WeatherResponse'),
+        true,
+      ),
+    },
+    components: { schemas: components },
+  };
+}

@@ -1,0 +1,44 @@
+/** Query parameters: each parser returns a checked value or throws an ApiError naming the parameter. */
+import { cityBySlug, type City } from '../domain/cities.js';
+import { dayNumber, isIsoDate } from '../domain/dates.js';
+import { invalidParameter, unsupportedCity } from './error.js';
+
+export const EXPECTED = {
+  city: 'a city slug from GET /api/cities',
+  date: 'a valid date in YYYY-MM-DD format',
+  mapDate: "a valid date in YYYY-MM-DD format or 'latest'",
+} as const;
+
+/**
+ * The value of a parameter, undefined when absent. When it is repeated the last value counts:
+ * that is the one Netlify's rules engine matches, so static files and functions agree.
+ */
+export function lastValue(query: URLSearchParams, name: string): string | undefined {
+  return query.getAll(name).at(-1);
+}
+
+/** A supported city, or undefined when `city` is absent. */
+export function parseCity(query: URLSearchParams): City | undefined {
+  const slug = lastValue(query, 'city');
+  if (slug === undefined) return undefined;
+  if (slug.trim() === '') throw invalidParameter('city', EXPECTED.city);
+  const city = cityBySlug(slug);
+  if (!city) throw unsupportedCity(slug);
+  return city;
+}
+
+/** A UTC day number, or undefined when `date` is absent. */
+export function parseDate(query: URLSearchParams, name = 'date'): number | undefined {
+  const text = lastValue(query, name);
+  if (text === undefined) return undefined;
+  if (!isIsoDate(text)) throw invalidParameter(name, EXPECTED.date);
+  return dayNumber(text);
+}
+
+/** A UTC day number or `'latest'` (the default). */
+export function parseMapDate(query: URLSearchParams): number | 'latest' {
+  const text = lastValue(query, 'date');
+  if (text === undefined || text === 'latest') return 'latest';
+  if (!isIsoDate(text)) throw invalidParameter('date', EXPECTED.mapDate);
+  return dayNumber(text);
+}

@@ -1,0 +1,141 @@
+/**
+ * Response schemas (zod), registered under the names the OpenAPI document uses. The document is
+ * generated from them, and the tests validate every response body against that document.
+ */
+import * as z from 'zod';
+import { RISK_LABELS } from '../domain/risk.js';
+import { WEATHER_FIELDS } from '../domain/weather.js';
+
+export const registry = z.registry<{ id: string; description?: string }>();
+const named = <T extends z.ZodType>(id: string, description: string, schema: T): T => {
+  registry.add(schema, { id, description });
+  return schema;
+};
+
+const num = z.number();
+const numOrNull = num.nullable();
+const Day = z.iso.date();
+const DateTime = z.iso.datetime();
+
+export const PollenRisk = named('PollenRisk', 'NAB risk label; null when the value is missing.', z.enum(RISK_LABELS).nullable());
+export const Species = named(
+  'Species',
+  'Provider species payload: category -> allergen -> grains/m³, or category -> number (for example Others). Null when not supplied.',
+  z.record(z.string(), z.union([numOrNull, z.record(z.string(), numOrNull)])).nullable(),
+);
+export const ErrorBody = named('Error', 'An error.', z.object({ error: z.string() }));
+export const UnsupportedCityError = named(
+  'UnsupportedCityError',
+  'The city slug is not supported.',
+  z.object({
+    error: z.string(),
+    code: z.literal('UNSUPPORTED_CITY'),
+    city: z.string(),
+    supportedCities: z.literal('/api/cities'),
+    mcpTool: z.literal('list_cities'),
+  }),
+);
+
+export const City = named('City', 'A supported city.', z.object({ name: z.string(), slug: z.string() }));
+
+const pollenValues = {
+  tree: numOrNull,
+  grass: numOrNull,
+  weed: numOrNull,
+};
+const risks = { risk_tree: PollenRisk, risk_grass: PollenRisk, risk_weed: PollenRisk };
+
+export const HourlyPollen = named(
+  'HourlyPollen',
+  'One hour of observations (grains/m³).',
+  z.object({ ts: DateTime, ...pollenValues, total: num, species: Species, ...risks, timezone: z.string().nullable() }),
+);
+export const DailyPollen = named(
+  'DailyPollen',
+  'Daily means (rounded; risks grade the unrounded means by the highest species mean) with the daily peaks.',
+  z.object({
+    date: Day,
+    ...pollenValues,
+    total: numOrNull,
+    species: Species,
+    ...risks,
+    timezone: z.string().nullable(),
+    peak_tree: numOrNull,
+    peak_grass: numOrNull,
+    peak_weed: numOrNull,
+    peak_total: numOrNull,
+    peak_risk_tree: PollenRisk,
+    peak_risk_grass: PollenRisk,
+    peak_risk_weed: PollenRisk,
+  }),
+);
+export const CrossCityPollen = named(
+  'CrossCityPollen',
+  "One city's day in the cross-city view: count is the sum of the daily category maxima.",
+  z.object({ city: z.string(), date: Day, count: num, source: z.string(), is_forecast: z.literal(false), max_weed: num }),
+);
+
+const mapValues = { tree: numOrNull, grass: numOrNull, weed: numOrNull, ragweed: numOrNull };
+const mapRisks = { ...risks, risk_ragweed: PollenRisk };
+export const MapDay = named('MapDay', 'Daily maxima of one day of the three-day series.', z.object({ date: Day, ...mapValues, ...mapRisks, timezone: z.string().nullable() }));
+const sev = z.number().int().min(0).max(4);
+export const MapFeature = named(
+  'MapFeature',
+  'One city on the map.',
+  z.object({
+    type: z.literal('Feature'),
+    geometry: z.object({ type: z.literal('Point'), coordinates: z.tuple([num, num]) }),
+    properties: z.object({
+      city: z.string(),
+      value_basis: z.literal('daily-category-maxima'),
+      count: num,
+      ...mapValues,
+      max_weed: num,
+      ...mapRisks,
+      sev_tree: sev,
+      sev_grass: sev,
+      sev_weed: sev,
+      sev_ragweed: sev,
+      sev_total: sev,
+      timezone: z.string().nullable(),
+      series: z.array(MapDay).length(3),
+    }),
+  }),
+);
+export const MapCollection = named(
+  'MapFeatureCollection',
+  'Daily category maxima of every city with data on the resolved date.',
+  z.object({ type: z.literal('FeatureCollection'), date: Day, aggregation: z.literal('daily-category-maxima'), features: z.array(MapFeature) }),
+);
+
+const weatherField = (f: (typeof WEATHER_FIELDS)[number]) =>
+  ['tz', 'timezone', 'weather_main', 'weather_desc'].includes(f)
+    ? z.string()
+    : f === 'aqi'
+      ? z.number().int().min(1).max(5)
+      : ['humidity', 'pressure_hpa', 'wind_deg', 'clouds_pct'].includes(f)
+        ? z.number().int()
+        : num;
+export const WeatherRow = named(
+  'WeatherRow',
+  'Daily weather and air quality; unmeasured fields are omitted, never null.',
+  z.object({
+    city_slug: z.string(),
+    date: Day,
+    ...Object.fromEntries(WEATHER_FIELDS.map((f) => [f, weatherField(f).optional()])),
+    source: z.string().optional(),
+    created_at: DateTime.optional(),
+  }),
+);
+
+export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(City) }));
+export const AvailableDatesResponse = named('AvailableDatesResponse', 'UTC dates with pollen observations, newest first.', z.object({ dates: z.array(Day) }));
+export const LatestDateResponse = named('LatestDateResponse', 'The latest UTC observation date.', z.object({ date: Day }));
+export const PollenCityDateResponse = named('PollenCityDateResponse', 'Hourly observations of one city on one UTC date.', z.object({ city: z.string(), date: Day, rows: z.array(HourlyPollen) }));
+export const PollenCityResponse = named('PollenCityResponse', 'Daily rows of one city, newest first, up to 720.', z.object({ city: z.string(), rows: z.array(DailyPollen) }));
+export const PollenDateResponse = named('PollenDateResponse', 'One row per city with data on the date, by slug.', z.object({ date: Day, rows: z.array(CrossCityPollen) }));
+export const WeatherResponse = named(
+  'WeatherResponse',
+  'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
+  z.object({ city: z.string().optional(), date: Day.optional(), rows: z.array(WeatherRow) }),
+);

@@ -1,0 +1,113 @@
+/**
+ * `build render`: every enumerable answer written to a fresh folder, which then replaces the
+ * served one in a single atomic rename of the `publish` symlink. A killed render leaves the
+ * previous folder whole and served. Files whose bytes did not change are hard-linked from the
+ * previous render instead of being written again.
+ */
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { respond } from '../api/http.js';
+import { fileFor, ROUTES, type Params } from '../api/routes.js';
+import type { Store } from '../store/store.js';
+import { redirectsFile } from './redirects.js';
+
+export interface RenderSummary {
+  files: number;
+  bytes: number;
+  /** Files new or changed since the previous render, relative to the publish folder. */
+  written: string[];
+  unchanged: number;
+  /** Files of the previous render that no longer exist. */
+  removed: number;
+  seconds: number;
+  folder: string;
+}
+
+/** Renders the store into `publishDir` (a symlink to the current render). */
+export function render(store: Store, publishDir: string, options: { onFile?: (done: number) => void } = {}): RenderSummary {
+  const started = performance.now();
+  const rendersDir = `${publishDir}.renders`;
+  mkdirSync(rendersDir, { recursive: true });
+  const previous = currentRender(publishDir, rendersDir);
+  const folder = join(rendersDir, `r${Date.now()}-${process.pid}`);
+  mkdirSync(folder);
+
+  const summary: RenderSummary = { files: 0, bytes: 0, written: [], unchanged: 0, removed: 0, seconds: 0, folder };
+  const made = new Set<string>();
+  const written = new Set<string>();
+  const put = (file: string, body: string) => {
+    written.add(file);
+    const path = join(folder, file);
+    const dir = dirname(path);
+    if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    const bytes = Buffer.from(body);
+    const old = previous && join(previous, file);
+    if (old && existsSync(old) && readFileSync(old).equals(bytes)) {
+      linkSync(old, path);
+      summary.unchanged++;
+    } else {
+      writeFileSync(path, bytes);
+      summary.written.push(file);
+    }
+    summary.files++;
+    summary.bytes += bytes.length;
+    options.onFile?.(summary.files);
+  };
+
+  const storeOnce = () => store;
+  for (const route of ROUTES) {
+    for (const form of route.forms) {
+      for (const params of form.enumerate(store)) {
+        const answer = respond({ method: 'GET', path: route.path, query: new URLSearchParams(params as Params) }, storeOnce);
+        if (answer.status === 200) put(fileFor(form, params), answer.body);
+      }
+    }
+  }
+  put('_redirects', redirectsFile());
+
+  if (previous) summary.removed = listFiles(previous).filter((f) => !written.has(f)).length;
+  swap(publishDir, folder);
+  for (const name of readdirSync(rendersDir)) {
+    if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
+  }
+  summary.seconds = (performance.now() - started) / 1000;
+  return summary;
+}
+
+/** The folder `publishDir` serves now, moving a plain folder into `rendersDir` first. */
+function currentRender(publishDir: string, rendersDir: string): string | undefined {
+  if (!existsSync(publishDir)) return undefined;
+  if (lstatSync(publishDir).isSymbolicLink()) return realpathSync(publishDir);
+  const moved = join(rendersDir, `adopted-${Date.now()}`);
+  renameSync(publishDir, moved);
+  return moved;
+}
+
+/** Points `publishDir` at `folder` with one rename, which replaces the old link atomically. */
+function swap(publishDir: string, folder: string): void {
+  const link = `${publishDir}.next-${process.pid}`;
+  rmSync(link, { force: true });
+  symlinkSync(relative(dirname(publishDir), folder), link, 'dir');
+  renameSync(link, publishDir);
+}
+
+/** Every file below `dir`, relative to it. */
+export function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
+}
+
+/** A short account of what a render wrote. */
+export function formatRender(s: RenderSummary): string {
+  const byFolder = new Map<string, number>();
+  for (const f of s.written) byFolder.set(dirname(f), (byFolder.get(dirname(f)) ?? 0) + 1);
+  const lines = [
+    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}: ` +
+      `${s.written.length} written (new or changed), ${s.unchanged} unchanged, ${s.removed} removed`,
+  ];
+  if (s.unchanged > 0 || s.written.length <= 50) {
+    for (const [folder, n] of [...byFolder].sort()) lines.push(`  written in ${folder}/: ${n}${n <= 3 ? ` (${s.written.filter((f) => dirname(f) === folder).map((f) => basename(f)).join(', ')})` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,147 @@
+/**
+ * The local server: Netlify's request chain on 127.0.0.1. A file at the path; else the first
+ * rule of `_redirects` then netlify.toml, matched by netlify-redirector (Netlify's own engine);
+ * else the function whose `path` matches, respecting `preferStatic`; netlify.toml headers on
+ * static files. Functions run in-process on web Request/Response.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import redirector, { type RedirectMatcher } from 'netlify-redirector';
+import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
+import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
+import { staticFile } from './static.js';
+
+export interface ServeOptions {
+  /** Folder of netlify.toml and the functions folder. */
+  root: string;
+  /** The publish folder; defaults to netlify.toml's. */
+  publishDir?: string;
+  host?: string;
+  port?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  close: () => Promise<void>;
+}
+
+/** Starts the server; port 0 picks a free one. */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const config = readNetlifyConfig(join(options.root, 'netlify.toml'));
+  const publishDir = options.publishDir ?? join(options.root, config.publishDir);
+  const functions = await loadFunctions(join(options.root, config.functionsDir));
+  const rules = rulesLoader(publishDir, config);
+
+  const server = createServer((req, res) => {
+    handle(req, res, { publishDir, config, functions, rules }).catch((error: unknown) => {
+      console.error('local server failure', error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+      res.end(JSON.stringify({ error: 'Internal server error' }));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8888, options.host ?? '127.0.0.1', resolve);
+  });
+  const { address, port } = server.address() as AddressInfo;
+  return {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    server,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+interface Site {
+  publishDir: string;
+  config: NetlifyConfig;
+  functions: LoadedFunction[];
+  rules: () => Promise<RedirectMatcher>;
+}
+
+/** The matcher for the current `_redirects` plus netlify.toml, rebuilt when a render replaces the file. */
+function rulesLoader(publishDir: string, config: NetlifyConfig): () => Promise<RedirectMatcher> {
+  let cached: { key: string; matcher: Promise<RedirectMatcher> } | undefined;
+  return () => {
+    const file = join(publishDir, '_redirects');
+    const key = existsSync(file) ? `${statSync(file).ino}:${statSync(file).mtimeMs}` : 'none';
+    if (cached?.key !== key) {
+      const generated = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      cached = { key, matcher: redirector.parsePlain([generated, ...config.redirects].join('\n'), {}) };
+    }
+    return cached.matcher;
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const method = req.method ?? 'GET';
+  const readOnly = method === 'GET' || method === 'HEAD';
+
+  const serveFile = (paths: string[]): boolean => {
+    const file = readOnly ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
+    if (!file) return false;
+    const headers = { 'Content-Type': file.contentType, 'Content-Length': String(file.body.length), ...headersFor(site.config.headers, paths) };
+    res.writeHead(200, headers);
+    res.end(method === 'HEAD' ? undefined : file.body);
+    return true;
+  };
+  const callFunction = async (path: string, search: string, viaStatic: boolean): Promise<boolean> => {
+    const fn = functionFor(site.functions, path);
+    if (!fn || (viaStatic && !fn.preferStatic)) return false;
+    const request = new Request(new URL(path + search, `http://${req.headers.host ?? 'localhost'}`), { method, headers: toHeaders(req) });
+    const response = await fn.handler(request, {});
+    const body = method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    res.end(body);
+    return true;
+  };
+
+  // 1. A function without preferStatic shadows files; one with it lets an existing file win.
+  const direct = functionFor(site.functions, url.pathname);
+  if (direct && !direct.preferStatic && (await callFunction(url.pathname, url.search, false))) return;
+  if (serveFile([url.pathname])) return;
+
+  // 2. The first matching rule.
+  const match = (await site.rules()).match({
+    scheme: 'http',
+    host: url.hostname,
+    path: url.pathname,
+    query: url.search.slice(1),
+    headers: {},
+    cookieValues: {},
+    getHeader: (name) => String(req.headers[name.toLowerCase()] ?? ''),
+    getCookie: () => '',
+  });
+  if (match && match.status >= 300 && match.status < 400) {
+    res.writeHead(match.status, { Location: match.to });
+    res.end();
+    return;
+  }
+  if (match && match.status === 200) {
+    const target = new URL(match.to, 'http://localhost');
+    if (serveFile([url.pathname, target.pathname])) return;
+    if (await callFunction(target.pathname, target.search || url.search, true)) return;
+    return notFound(res);
+  }
+
+  // 3. A function on the path, where no file was.
+  if (await callFunction(url.pathname, url.search, true)) return;
+  notFound(res);
+}
+
+function notFound(res: ServerResponse): void {
+  res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
+  res.end('<!doctype html><title>Not Found</title><h1>Page not found</h1>');
+}
+
+function toHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value);
+  }
+  return headers;
+}

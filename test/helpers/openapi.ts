@@ -1,0 +1,29 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { expect } from 'vitest';
+import { openApiDocument } from '../../src/api/openapi.js';
+
+type Json = Record<string, any>;
+const doc = openApiDocument() as Json;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
+
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/** Asserts that a body is what the OpenAPI document promises for this path and status. */
+export function expectMatchesOpenApi(path: string, status: number, body: unknown): void {
+  const operation = doc.paths[path]?.get;
+  expect(operation, `no operation for ${path} in the OpenAPI document`).toBeDefined();
+  const response = operation.responses[String(status)];
+  expect(response, `no ${status} response for ${path} in the OpenAPI document`).toBeDefined();
+  const [, media] = Object.entries(response.content as Json)[0]!;
+  const key = `${path} ${status}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    const schema = JSON.parse(JSON.stringify(media.schema).replaceAll('"#/components/', '"openapi#/components/'));
+    validators.set(key, (validate = ajv.compile(schema)));
+  }
+  const ok = validate(body);
+  expect(ok, `${key}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}

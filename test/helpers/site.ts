@@ -1,0 +1,55 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { cityBySlug } from '../../src/domain/cities.js';
+import { dayNumber } from '../../src/domain/dates.js';
+import { ingest } from '../../src/ingest/ingest.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { render, type RenderSummary } from '../../src/render/render.js';
+import { serve, type RunningServer } from '../../src/server/server.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { ROOT } from './cli.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+export const SITE_CITIES = ['austin', 'honolulu', 'scranton', 'wichita'];
+export const SITE_SPAN = { from: dayNumber('2025-04-01'), to: dayNumber('2025-04-10') };
+
+export interface Site {
+  dir: string;
+  db: string;
+  publish: string;
+  store: Store;
+  rendered: RenderSummary;
+  server: RunningServer;
+  get: (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
+}
+
+/** Fills a small sample store of its own, renders it and serves it on 127.0.0.1 for the suite. */
+export async function buildStore(dir: string, cities = SITE_CITIES, span = SITE_SPAN): Promise<string> {
+  const db = join(dir, 'pollen.db');
+  const store = openStore(db);
+  const sample = new SampleProvider();
+  await ingest({ store, pollen: sample, weather: sample, cities: cities.map((c) => cityBySlug(c)!), span });
+  store.close();
+  return db;
+}
+
+export function useSite(): Site {
+  const site = {} as Site;
+  beforeAll(async () => {
+    site.dir = mkdtempSync(join(tmpdir(), 'pollen-site-'));
+    site.db = await buildStore(site.dir);
+    site.store = openStore(site.db, { readonly: true });
+    site.publish = join(site.dir, 'publish');
+    site.rendered = render(site.store, site.publish);
+    process.env.POLLEN_DB = site.db;
+    site.server = await serve({ root: ROOT, publishDir: site.publish, port: 0 });
+    site.get = (p, init) => fetch(site.server.url + p, init);
+  });
+  afterAll(async () => {
+    await site.server?.close();
+    site.store?.close();
+    rmSync(site.dir, { recursive: true, force: true });
+  });
+  return site;
+}
