@@ -35,10 +35,10 @@ ingestOptions(program.command('ingest').description('Pull provider data into the
   },
 );
 
-const renderTo = (db: string, publish: string) => {
+const renderTo = async (db: string, publish: string) => {
   const store = openStore(db, { readonly: true });
   try {
-    process.stdout.write(formatRender(render(store, publish)));
+    process.stdout.write(formatRender(await render(store, publish)));
   } finally {
     store.close();
   }
@@ -56,7 +56,7 @@ ingestOptions(program.command('build').description('ingest, then render: what th
   .action(async (raw: RawIngestArgs & { publish: string }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
     const summary = await runIngest(args, process.stderr, process.stdout);
-    renderTo(args.db, raw.publish);
+    await renderTo(args.db, raw.publish);
     if (summary.failures.length > 0) process.exitCode = 1;
   });
 
@@ -81,7 +81,7 @@ serveOptions(program.command('start').description('Ingest a year of sample data 
   const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
   const summary = await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true });
   if (summary.failures.length > 0) process.exitCode = 1;
-  renderTo(args.db, o.publish);
+  await renderTo(args.db, o.publish);
   await startServer(o);
 });
 

@@ -6,6 +6,6 @@
 import type { Config } from '@netlify/functions';
 import { answer } from '../src/api/netlify.js';
 
-export default (request: Request): Response => answer(request);
+export default (request: Request): Promise<Response> => answer(request);
 
 export const config: Config = { path: '/data/*', preferStatic: true };

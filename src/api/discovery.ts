@@ -14,6 +14,8 @@ const LLMS = `# Pollen, weather and air-quality API
 - /api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city
 - /api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series
 - /api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)
+- /api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times)
+- /api/forecast?city=SLUG: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it
 
 ## Notes
 - Dates are UTC calendar dates; an unsupported city gives 404 with code UNSUPPORTED_CITY.

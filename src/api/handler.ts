@@ -1,17 +1,27 @@
-/** What an endpoint handler is: a parsed query and the store in, a body out. */
+/** What an endpoint handler is: a parsed query and its context in, a body out. */
+import type { ForecastService } from '../forecast/service.js';
 import type { Store } from '../store/store.js';
 
+/** What handlers may use; each is opened on first use. */
 export interface ApiContext {
-  store: Store;
+  readonly store: Store;
+  readonly forecast: ForecastService;
+}
+
+/** A body produced piece by piece, so a large answer is never held whole. */
+export class Chunks {
+  constructor(readonly read: () => Iterable<string>) {}
 }
 
 export interface Answer {
+  /** A JSON value, text, or `Chunks` of text. */
   body: unknown;
   /** Defaults to `application/json`. */
   contentType?: string;
+  headers?: Record<string, string>;
 }
 
-export type Handler = (query: URLSearchParams, ctx: ApiContext) => Answer;
+export type Handler = (query: URLSearchParams, ctx: ApiContext) => Answer | Promise<Answer>;
 
 export const JSON_TYPE = 'application/json';
 export const GEOJSON_TYPE = 'application/geo+json';

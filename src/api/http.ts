@@ -1,10 +1,9 @@
 /**
- * Turns a request into a response with the same rules everywhere: the render step, the fallback
- * function and the local server all answer through `respond`.
+ * Turns a request into a response with the same rules everywhere: the render step, the functions
+ * and the local server all answer through `respond`.
  */
-import type { Store } from '../store/store.js';
 import { ApiError } from './error.js';
-import { JSON_TYPE } from './handler.js';
+import { Chunks, JSON_TYPE, type ApiContext } from './handler.js';
 import { findRoute } from './routes.js';
 
 export interface ApiRequest {
@@ -16,7 +15,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, or pieces of text read lazily (a streamed answer). */
+  body: string | Iterable<string>;
 }
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
@@ -28,8 +28,8 @@ export const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
 export type ErrorLog = (message: string, error: unknown) => void;
 const defaultLog: ErrorLog = (message, error) => console.error(message, error);
 
-/** The answer to one request. Never throws. */
-export function respond(req: ApiRequest, store: () => Store, log: ErrorLog = defaultLog): ApiResponse {
+/** The answer to one request. Never rejects. */
+export async function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
   const method = req.method.toUpperCase();
   if (method === 'OPTIONS') {
     return {
@@ -48,17 +48,15 @@ export function respond(req: ApiRequest, store: () => Store, log: ErrorLog = def
   let response: ApiResponse;
   try {
     if (method !== 'GET' && method !== 'HEAD') {
-      const refused = errorResponse(new ApiError(405, `Method ${method} is not allowed: this API is read-only (use GET)`));
-      refused.headers.Allow = ALLOWED_METHODS;
-      return refused;
+      throw new ApiError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, {}, { Allow: ALLOWED_METHODS });
     }
     const route = findRoute(req.path);
     if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
-    const answer = route.handler(req.query, { store: store() });
-    const body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const answer = await route.handler(req.query, ctx);
+    const body = answer.body instanceof Chunks ? answer.body.read() : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     response = {
       status: 200,
-      headers: { ...CORS, 'Content-Type': answer.contentType ?? JSON_TYPE, 'Cache-Control': DATA_CACHE, 'X-Content-Type-Options': 'nosniff' },
+      headers: { ...CORS, 'Content-Type': answer.contentType ?? JSON_TYPE, 'Cache-Control': DATA_CACHE, 'X-Content-Type-Options': 'nosniff', ...answer.headers },
       body,
     };
   } catch (error) {
@@ -71,7 +69,7 @@ export function respond(req: ApiRequest, store: () => Store, log: ErrorLog = def
 function errorResponse(error: ApiError): ApiResponse {
   return {
     status: error.status,
-    headers: { ...CORS, 'Content-Type': JSON_TYPE, 'Cache-Control': ERROR_CACHE, 'X-Content-Type-Options': 'nosniff' },
+    headers: { ...CORS, 'Content-Type': JSON_TYPE, 'Cache-Control': ERROR_CACHE, 'X-Content-Type-Options': 'nosniff', ...error.headers },
     body: JSON.stringify(error),
   };
 }

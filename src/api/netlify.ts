@@ -1,26 +1,44 @@
 /** The Netlify Functions adapter: a web Request in, the shared `respond` out, as a web Response. */
-import { resolve } from 'node:path';
-import { openStore, DEFAULT_DB_PATH, type Store } from '../store/store.js';
-import { respond } from './http.js';
+import { Readable } from 'node:stream';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+import { environmentContext } from './context.js';
+import type { ApiContext } from './handler.js';
+import { respond, type ApiResponse } from './http.js';
 import { requestForFile } from './routes.js';
 
-const opened = new Map<string, Store>();
-
-/** The read-only store at `$POLLEN_DB` (or the default path), opened once per process. */
-export function functionStore(): Store {
-  const path = resolve(process.env.POLLEN_DB ?? DEFAULT_DB_PATH);
-  let store = opened.get(path);
-  if (!store) opened.set(path, (store = openStore(path, { readonly: true })));
-  return store;
-}
-
 /**
- * Answers a request the CDN had no file for: an `/api/...` URL as it is, or a publish-folder path
- * (`/data/...`, where rewrites land) as the API request that path stands for.
+ * Answers a request: an `/api/...` URL as it is, or a publish-folder path (`/data/...`, where
+ * rewrites land) as the API request that path stands for.
  */
-export function answer(request: Request, store: () => Store = functionStore): Response {
+export async function answer(request: Request, ctx: ApiContext = environmentContext()): Promise<Response> {
   const url = new URL(request.url);
   const mapped = url.pathname.startsWith('/api/') ? undefined : requestForFile(url.pathname, url.searchParams);
-  const r = respond({ method: request.method, path: url.pathname, query: url.searchParams, ...mapped }, store);
-  return new Response(r.body === '' ? null : r.body, { status: r.status, headers: r.headers });
+  const r = await respond({ method: request.method, path: url.pathname, query: url.searchParams, ...mapped }, ctx);
+  return toResponse(r, request.headers.get('accept-encoding') ?? '');
+}
+
+/** A web Response; a streamed body is compressed with brotli or gzip when the client accepts it. */
+export function toResponse(r: ApiResponse, acceptEncoding: string): Response {
+  if (typeof r.body === 'string') return new Response(r.body === '' ? null : r.body, { status: r.status, headers: r.headers });
+  const encoding = pickEncoding(acceptEncoding);
+  let stream = Readable.from(r.body, { objectMode: false });
+  const headers: Record<string, string> = { ...r.headers, Vary: 'Accept-Encoding' };
+  if (encoding === 'br') stream = stream.pipe(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }));
+  if (encoding === 'gzip') stream = stream.pipe(createGzip({ level: 6 }));
+  if (encoding) headers['Content-Encoding'] = encoding;
+  return new Response(Readable.toWeb(stream) as ReadableStream, { status: r.status, headers });
+}
+
+/** `br` or `gzip` when accepted (q > 0), brotli first; undefined for identity. */
+export function pickEncoding(acceptEncoding: string): 'br' | 'gzip' | undefined {
+  const accepted = new Map(
+    acceptEncoding.split(',').map((part) => {
+      const [name, ...params] = part.trim().toLowerCase().split(';');
+      const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
+      return [name!, q === undefined ? 1 : Number(q)] as const;
+    }),
+  );
+  if ((accepted.get('br') ?? 0) > 0) return 'br';
+  if ((accepted.get('gzip') ?? 0) > 0) return 'gzip';
+  return undefined;
 }

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { THRESHOLDS } from '../domain/risk.js';
 import { MAX_DAILY_ROWS } from './pollen.js';
 import { EXPECTED } from './params.js';
+import { DEFAULT_LIMIT, MAX_LIMIT, RANGE_EXPECTED } from './range-params.js';
 import { registry } from './schemas.js';
 import { MAX_WEATHER_ROWS } from './weather.js';
 
@@ -75,6 +76,37 @@ export function openApiDocument(): Json {
         false,
         'application/geo+json',
       ),
+      '/api/pollen-range': {
+        get: {
+          summary: 'Pollen over any window',
+          description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC. Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted. X-Truncated and X-Total-Rows headers repeat what the body says.`,
+          parameters: [
+            param('from', `Inclusive start: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
+            param('to', `Exclusive end, later than from: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
+            param('city', 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.', { type: 'string' }),
+            param('aggregate', "'none' (hourly) or 'day'.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
+            param('limit', `Most rows returned, 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
+            param('format', "'json' or 'csv' (the same rows as text/csv, species omitted).", { type: 'string', enum: ['json', 'csv'], default: 'json' }),
+          ],
+          responses: {
+            '200': { description: 'OK.', content: { 'application/json': { schema: ref('PollenRangeResponse') }, 'text/csv': { schema: { type: 'string' } } } },
+            ...errors(true),
+          },
+        },
+      },
+      '/api/forecast': {
+        get: {
+          summary: 'The 48-hour forecast',
+          description:
+            'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id; when a refresh fails or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
+          parameters: [param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true)],
+          responses: {
+            '200': { description: 'OK.', ...json(ref('ForecastResponse')) },
+            ...errors(true),
+            '503': { description: 'No cached forecast and the provider could not be reached; see Retry-After.', ...json(ref('Error')) },
+          },
+        },
+      },
       '/api/weather': get(
         'Weather and air quality',
         `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,

@@ -10,10 +10,12 @@ import type { Store } from '../store/store.js';
 import { availableDates } from './available-dates.js';
 import { cities } from './cities.js';
 import { discovery } from './discovery.js';
+import { forecast } from './forecast.js';
 import type { Handler } from './handler.js';
 import { latestDate } from './latest-date.js';
 import { mapData } from './map-data.js';
 import { pollen } from './pollen.js';
+import { pollenRange } from './pollen-range.js';
 import { weather } from './weather.js';
 
 export type Params = Record<string, string>;
@@ -75,6 +77,9 @@ export const ROUTES: readonly Route[] = [
       { file: `${DATA_PREFIX}/weather/{city}.json`, enumerate: everyCity },
     ],
   },
+  // Not enumerable: answered by their own functions at request time.
+  { path: '/api/pollen-range', handler: pollenRange, forms: [] },
+  { path: '/api/forecast', handler: forecast, forms: [] },
   { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', enumerate: none }] },
   { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', enumerate: none }] },
   { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', enumerate: none }] },

@@ -139,3 +139,31 @@ export const WeatherResponse = named(
   'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
   z.object({ city: z.string().optional(), date: Day.optional(), rows: z.array(WeatherRow) }),
 );
+
+export const PollenRangeRow = named(
+  'PollenRangeRow',
+  'One hour (aggregate=none) or one UTC day (aggregate=day, daily-row rules, no peaks) of a city.',
+  z.object({ city: z.string(), periodStart: DateTime, ...pollenValues, total: numOrNull, timezone: z.string().nullable(), species: Species, ...risks }),
+);
+export const PollenRangeResponse = named(
+  'PollenRangeResponse',
+  'Rows ordered by city slug, then periodStart; truncated is true when limit cut them.',
+  z.object({ from: DateTime, to: DateTime, cities: z.array(z.string()), aggregate: z.enum(['none', 'day']), truncated: z.boolean(), rows: z.array(PollenRangeRow) }),
+);
+export const ForecastPollen = named(
+  'ForecastPollen',
+  'One forecast hour; the zone field is tz.',
+  z.object({ ts: DateTime, ...pollenValues, total: numOrNull, species: Species, ...risks, tz: z.string().nullable() }),
+);
+export const ForecastResponse = named(
+  'ForecastResponse',
+  'Hourly rows from the current UTC hour, up to 48, with their freshness.',
+  z.object({
+    city: z.string(),
+    source: z.string(),
+    stale: z.boolean(),
+    quotaExhausted: z.literal(true).optional(),
+    fetchedAt: DateTime.nullable(),
+    rows: z.array(ForecastPollen),
+  }),
+);

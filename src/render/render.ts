@@ -6,6 +6,7 @@
  */
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { storeContext } from '../api/context.js';
 import { respond } from '../api/http.js';
 import { fileFor, ROUTES, type Params } from '../api/routes.js';
 import type { Store } from '../store/store.js';
@@ -24,7 +25,7 @@ export interface RenderSummary {
 }
 
 /** Renders the store into `publishDir` (a symlink to the current render). */
-export function render(store: Store, publishDir: string, options: { onFile?: (done: number) => void } = {}): RenderSummary {
+export async function render(store: Store, publishDir: string, options: { onFile?: (done: number) => void } = {}): Promise<RenderSummary> {
   const started = performance.now();
   const rendersDir = `${publishDir}.renders`;
   mkdirSync(rendersDir, { recursive: true });
@@ -54,12 +55,12 @@ export function render(store: Store, publishDir: string, options: { onFile?: (do
     options.onFile?.(summary.files);
   };
 
-  const storeOnce = () => store;
+  const ctx = storeContext(store);
   for (const route of ROUTES) {
     for (const form of route.forms) {
       for (const params of form.enumerate(store)) {
-        const answer = respond({ method: 'GET', path: route.path, query: new URLSearchParams(params as Params) }, storeOnce);
-        if (answer.status === 200) put(fileFor(form, params), answer.body);
+        const answer = await respond({ method: 'GET', path: route.path, query: new URLSearchParams(params as Params) }, ctx);
+        if (answer.status === 200 && typeof answer.body === 'string') put(fileFor(form, params), answer.body);
       }
     }
   }

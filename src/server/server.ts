@@ -5,9 +5,12 @@
  * static files. Functions run in-process on web Request/Response.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import redirector, { type RedirectMatcher } from 'netlify-redirector';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
 import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
@@ -41,6 +44,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
       res.end(JSON.stringify({ error: 'Internal server error' }));
     });
+  });
+  // Requests node refuses before routing (oversized URL or headers, malformed HTTP) still get JSON and CORS.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ error: status === 431 ? 'Request URL or headers too large' : 'Malformed HTTP request' });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\n` +
+        `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -88,14 +101,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     res.end(method === 'HEAD' ? undefined : file.body);
     return true;
   };
-  const callFunction = async (path: string, search: string, viaStatic: boolean): Promise<boolean> => {
+  /** Calls the function routed at `path`, with the request at `requestPath` (the same unless given). */
+  const callFunction = async (path: string, search: string, viaStatic: boolean, requestPath = path): Promise<boolean> => {
     const fn = functionFor(site.functions, path);
     if (!fn || (viaStatic && !fn.preferStatic)) return false;
-    const request = new Request(new URL(path + search, `http://${req.headers.host ?? 'localhost'}`), { method, headers: toHeaders(req) });
+    const request = new Request(new URL(requestPath + search, `http://${req.headers.host ?? 'localhost'}`), { method, headers: toHeaders(req) });
     const response = await fn.handler(request, {});
-    const body = method === 'HEAD' ? undefined : Buffer.from(await response.arrayBuffer());
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(body);
+    if (method === 'HEAD' || !response.body) res.end();
+    else await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
     return true;
   };
 
@@ -121,7 +135,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     return;
   }
   if (match && match.status === 200) {
+    // A placeholder value such as `../../cities` must not walk the rewrite to another file: such a
+    // target goes to the function as the original request, which rejects the value itself.
+    const rawTarget = match.to.split('?')[0]!;
     const target = new URL(match.to, 'http://localhost');
+    if (hasDotSegment(rawTarget)) {
+      if (await callFunction(target.pathname, url.search, true, url.pathname)) return;
+      return notFound(res);
+    }
     if (serveFile([url.pathname, target.pathname])) return;
     if (await callFunction(target.pathname, target.search || url.search, true)) return;
     return notFound(res);
@@ -130,6 +151,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   // 3. A function on the path, where no file was.
   if (await callFunction(url.pathname, url.search, true)) return;
   notFound(res);
+}
+
+/** True when a path, raw or percent-decoded, has a `.` or `..` segment. */
+function hasDotSegment(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return true;
+  }
+  return /(^|\/)\.{1,2}(\/|$)/.test(path) || /(^|\/)\.{1,2}(\/|$)/.test(decoded);
 }
 
 function notFound(res: ServerResponse): void {

@@ -141,6 +141,8 @@ export class Store {
          FROM pollen_hour h JOIN pollen_day d ON d.city_id = h.city_id AND d.day = h.hour / 24
          WHERE h.city_id = ? AND h.hour >= ? AND h.hour < ? ORDER BY h.hour`,
       ),
+      countHours: db.prepare('SELECT count(*) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
+      countHourDays: db.prepare('SELECT count(DISTINCT hour / 24) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
       daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE hours > 0 ORDER BY day DESC').pluck(),
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE hours > 0').pluck(),
       cityDaysWithData: db.prepare(
@@ -249,8 +251,26 @@ export class Store {
   /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
   hours(city: string, fromHour: number, toHour: number): StoredHour[] {
     const id = this.idOf('city', city);
-    if (id === undefined) return [];
-    return (this.stmt.hours.all(id, fromHour, toHour) as Row[]).map((r) => ({
+    return id === undefined ? [] : (this.stmt.hours.all(id, fromHour, toHour) as Row[]).map((r) => this.toHour(r));
+  }
+
+  /** The same rows as `hours`, read one at a time, so a large range is never held whole. */
+  *iterateHours(city: string, fromHour: number, toHour: number): Generator<StoredHour> {
+    const id = this.idOf('city', city);
+    if (id === undefined) return;
+    // A statement of its own: concurrent streams would otherwise share one cursor and clash.
+    const stmt = this.db.prepare(this.stmt.hours.source);
+    for (const r of stmt.iterate(id, fromHour, toHour) as Iterable<Row>) yield this.toHour(r);
+  }
+
+  /** How many hourly rows, or distinct UTC days with rows, a city has in [fromHour, toHour). */
+  countHours(city: string, fromHour: number, toHour: number, per: 'hour' | 'day' = 'hour'): number {
+    const id = this.idOf('city', city);
+    return id === undefined ? 0 : ((per === 'hour' ? this.stmt.countHours : this.stmt.countHourDays).get(id, fromHour, toHour) as number);
+  }
+
+  private toHour(r: Row): StoredHour {
+    return {
       hour: r.hour as number,
       tree: r.tree as number | null,
       grass: r.grass as number | null,
@@ -259,7 +279,7 @@ export class Store {
       species: r.shape_id === null ? null : decodeSpecies(this.shape(r.shape_id as number), r.species as Uint8Array),
       timezone: r.timezone as string | null,
       source: this.sourceName(r.source_id as number),
-    }));
+    };
   }
 
   /** Every UTC day with at least one pollen observation, newest first. */

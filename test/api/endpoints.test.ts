@@ -227,3 +227,17 @@ describe('rewrite rules', () => {
     expect((await site.get('/nothing-here')).status).toBe(404);
   });
 });
+
+describe('placeholder values that look like paths', () => {
+  it.each([
+    '/api/pollen?date=../../cities',
+    '/api/pollen?date=..%2F..%2Fcities',
+    '/api/pollen?city=austin&date=../../../cities',
+    '/api/pollen?date=../latest',
+    '/api/weather?date=../../latest-date',
+  ])('never reach another file: %s is a 400', async (url) => {
+    const res = await site.get(url);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^Invalid parameter 'date'/);
+  });
+});

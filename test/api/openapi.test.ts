@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
+import { ROUTES } from '../../src/api/routes.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 
 describe('the OpenAPI document', () => {
   it('describes every API route with its parameters and error responses', () => {
     const doc = openApiDocument() as { paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, unknown> } }> };
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/available-dates', '/api/cities', '/api/latest-date', '/api/map-data', '/api/pollen', '/api/weather']);
+    const apiRoutes = ROUTES.map((r) => r.path).filter((p) => p.startsWith('/api/'));
+    expect(Object.keys(doc.paths).sort()).toEqual(apiRoutes.sort());
+    expect(doc.paths['/api/pollen-range']!.get.parameters.map((p) => p.name)).toEqual(['from', 'to', 'city', 'aggregate', 'limit', 'format']);
+    expect(Object.keys(doc.paths['/api/forecast']!.get.responses)).toEqual(['200', '400', '404', '405', '500', '503']);
     expect(doc.paths['/api/pollen']!.get.parameters.map((p) => p.name)).toEqual(['city', 'date']);
     expect(Object.keys(doc.paths['/api/weather']!.get.responses)).toEqual(['200', '400', '404', '405', '500']);
   });

@@ -41,8 +41,9 @@ export function useSite(): Site {
     site.db = await buildStore(site.dir);
     site.store = openStore(site.db, { readonly: true });
     site.publish = join(site.dir, 'publish');
-    site.rendered = render(site.store, site.publish);
+    site.rendered = await render(site.store, site.publish);
     process.env.POLLEN_DB = site.db;
+    process.env.FORECAST_CACHE_DB = join(site.dir, 'forecast-cache.db');
     site.server = await serve({ root: ROOT, publishDir: site.publish, port: 0 });
     site.get = (p, init) => fetch(site.server.url + p, init);
   });

@@ -42,11 +42,11 @@ describe('build render', () => {
     expect(Math.max(...perFolder.values())).toBeLessThan(54_000);
   });
 
-  it('is deterministic: the same store renders byte-identical trees', () => {
+  it('is deterministic: the same store renders byte-identical trees', async () => {
     const dir = tempDir();
     const [a, b] = [join(dir, 'a'), join(dir, 'b')];
-    render(site.store, a);
-    render(site.store, b);
+    await render(site.store, a);
+    await render(site.store, b);
     const files = listFiles(a).sort();
     expect(listFiles(b).sort()).toEqual(files);
     for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
@@ -57,7 +57,7 @@ describe('build render', () => {
     const db = await buildStore(dir);
     const publish = join(dir, 'publish');
     let store = openStore(db, { readonly: true });
-    const first = render(store, publish);
+    const first = await render(store, publish);
     store.close();
 
     const next = SITE_SPAN.to + 1;
@@ -66,7 +66,7 @@ describe('build render', () => {
     await ingest({ store, pollen: sample, weather: sample, cities: SITE_CITIES.map((c) => cityBySlug(c)!), span: { from: next, to: next } });
     store.close();
     store = openStore(db, { readonly: true });
-    const second = render(store, publish);
+    const second = await render(store, publish);
     store.close();
 
     const date = dayString(next);

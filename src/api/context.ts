@@ -1,0 +1,74 @@
+/** Handler contexts: each service is created on first use, so a request opens only what it needs. */
+import { resolve } from 'node:path';
+import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
+import { ForecastService } from '../forecast/service.js';
+import { providersFor } from '../providers/registry.js';
+import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
+import type { ApiContext } from './handler.js';
+
+export interface ContextParts {
+  store: () => Store;
+  forecast: () => ForecastService;
+}
+
+/** A context whose services are built by `parts` when first read. */
+export function lazyContext(parts: ContextParts): ApiContext {
+  let store: Store | undefined;
+  let forecast: ForecastService | undefined;
+  return {
+    get store() {
+      return (store ??= parts.store());
+    },
+    get forecast() {
+      return (forecast ??= parts.forecast());
+    },
+  };
+}
+
+export const DEFAULT_FORECAST_CACHE_PATH = 'snapshots/forecast-cache.db';
+
+const stores = new Map<string, Store>();
+const shared = (path: string, readonly: boolean): Store => {
+  const key = `${readonly ? 'r' : 'w'}:${resolve(path)}`;
+  let store = stores.get(key);
+  if (!store) stores.set(key, (store = openStore(resolve(path), { readonly })));
+  return store;
+};
+
+const services = new Map<string, ForecastService>();
+
+/**
+ * The context functions use, from the environment: the read-only store at `$POLLEN_DB`; the
+ * forecast from `$POLLEN_PROVIDER` (default `sample`), cached in Netlify Blobs when deployed and
+ * in `$FORECAST_CACHE_DB` otherwise, within `$FORECAST_DAILY_BUDGET` calls a day (default: none).
+ */
+export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiContext {
+  return lazyContext({
+    store: () => shared(env.POLLEN_DB ?? DEFAULT_DB_PATH, true),
+    forecast: () => {
+      const providerId = env.POLLEN_PROVIDER ?? 'sample';
+      const onNetlify = Boolean(env.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
+      const cachePath = env.FORECAST_CACHE_DB ?? DEFAULT_FORECAST_CACHE_PATH;
+      const key = `${providerId}|${onNetlify ? 'blobs' : cachePath}|${env.FORECAST_DAILY_BUDGET ?? ''}`;
+      let service = services.get(key);
+      if (!service) {
+        const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(shared(cachePath, false));
+        const budget = env.FORECAST_DAILY_BUDGET === undefined ? null : Number(env.FORECAST_DAILY_BUDGET);
+        const provider = providersFor(providerId);
+        if (!provider) throw new Error(`unknown POLLEN_PROVIDER ${JSON.stringify(providerId)}`);
+        services.set(key, (service = new ForecastService({ provider: provider.pollen, cache, dailyBudget: Number.isFinite(budget) ? budget : null })));
+      }
+      return service;
+    },
+  });
+}
+
+/** The context of a render: the store it renders, and no forecast (never rendered). */
+export function storeContext(store: Store): ApiContext {
+  return lazyContext({
+    store: () => store,
+    forecast: () => {
+      throw new Error('the forecast is not part of a render');
+    },
+  });
+}

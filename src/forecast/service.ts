@@ -1,0 +1,152 @@
+/**
+ * The forecast and its freshness (spec section 3): a cache of up to 6 hours per city; a refresh
+ * when it is older; the stale cache when a refresh fails or is blocked; 503 when there is nothing.
+ * Concurrent requests for one city share one refresh.
+ */
+import { cityBySlug } from '../domain/cities.js';
+import { dayString, HOUR_MS, isoHour } from '../domain/dates.js';
+import { categoryRisk, type Risk } from '../domain/risk.js';
+import type { Species } from '../domain/species.js';
+import { normalizeHour } from '../ingest/normalize.js';
+import { ProviderError, type PollenProvider } from '../providers/provider.js';
+import type { ForecastCache } from './cache.js';
+
+export const CACHE_LIMIT_MS = 6 * HOUR_MS;
+export const HORIZON_HOURS = 48;
+export const TIMEOUT_MS = 10_000;
+
+export interface ForecastRow {
+  ts: string;
+  tree: number | null;
+  grass: number | null;
+  weed: number | null;
+  total: number | null;
+  species: Species | null;
+  risk_tree: Risk | null;
+  risk_grass: Risk | null;
+  risk_weed: Risk | null;
+  tz: string | null;
+}
+
+export interface Forecast {
+  city: string;
+  source: string;
+  stale: boolean;
+  quotaExhausted?: true;
+  fetchedAt: string | null;
+  rows: ForecastRow[];
+}
+
+/** No forecast can be given: nothing cached and the refresh failed. */
+export class ForecastUnavailable extends Error {
+  constructor(
+    readonly failure: ProviderError,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`no cached forecast and the refresh failed: ${failure.message}`, { cause: failure });
+  }
+}
+
+export interface ForecastOptions {
+  provider: PollenProvider;
+  cache: ForecastCache;
+  /** Upstream calls allowed per provider and UTC day; null for no limit. */
+  dailyBudget: number | null;
+  now?: () => number;
+  timeoutMs?: number;
+}
+
+export class ForecastService {
+  private readonly inFlight = new Map<string, Promise<Forecast>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: ForecastOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The forecast of a supported city slug. Rejects with ForecastUnavailable or an unexpected error. */
+  get(city: string): Promise<Forecast> {
+    let pending = this.inFlight.get(city);
+    if (!pending) {
+      pending = this.resolve(city).finally(() => this.inFlight.delete(city));
+      this.inFlight.set(city, pending);
+    }
+    return pending;
+  }
+
+  private async resolve(city: string): Promise<Forecast> {
+    const { cache, provider } = this.options;
+    const now = this.now();
+    const cached = await cache.read(city);
+    const fromCache = (stale: boolean, quotaExhausted: boolean): Forecast => ({
+      city,
+      source: 'cache',
+      stale,
+      ...(quotaExhausted ? { quotaExhausted: true as const } : {}),
+      fetchedAt: new Date(cached!.fetchedAt).toISOString(),
+      rows: trim(cached!.rows as ForecastRow[], now),
+    });
+    if (cached && now - cached.fetchedAt < CACHE_LIMIT_MS) return fromCache(false, false);
+
+    let failure: ProviderError;
+    const today = dayString(Math.floor(now / 86_400_000));
+    const budget = this.options.dailyBudget;
+    if (budget !== null && (await cache.callsOn(provider.id, today)) >= budget) {
+      failure = new ProviderError(provider.id, 'quota', `daily budget of ${budget} calls reached`);
+    } else {
+      try {
+        await cache.countCall(provider.id, today);
+        const rows = await this.fetch(city, now);
+        await cache.write(city, { source: provider.id, fetchedAt: now, rows });
+        return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), rows: trim(rows, now) };
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        failure = error;
+      }
+    }
+    if (cached) return fromCache(true, failure.failure === 'quota');
+    throw new ForecastUnavailable(failure, failure.retryAfterSeconds ?? 300);
+  }
+
+  private async fetch(city: string, now: number): Promise<ForecastRow[]> {
+    const { provider } = this.options;
+    const signal = AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS);
+    let batch;
+    try {
+      batch = await Promise.race([
+        provider.pollenForecast(cityBySlug(city)!, now, signal),
+        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ProviderError(provider.id, 'unavailable', 'forecast request timed out')))),
+      ]);
+    } catch (error) {
+      if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
+        throw new ProviderError(provider.id, 'unavailable', 'forecast request timed out', { cause: error });
+      }
+      throw error;
+    }
+    if (!batch || !Array.isArray(batch.hours)) throw new ProviderError(provider.id, 'bad_payload', 'forecast has no hours');
+    return batch.hours
+      .filter((h) => typeof h.time === 'number' && Number.isFinite(h.time))
+      .map((raw) => {
+        const h = normalizeHour(raw);
+        return {
+          ts: isoHour(h.hour),
+          tree: h.tree,
+          grass: h.grass,
+          weed: h.weed,
+          total: h.total,
+          species: h.species,
+          risk_tree: categoryRisk('tree', h.tree, h.species),
+          risk_grass: categoryRisk('grass', h.grass, h.species),
+          risk_weed: categoryRisk('weed', h.weed, h.species),
+          tz: batch.timezone,
+        };
+      })
+      .sort((a, b) => (a.ts < b.ts ? -1 : 1));
+  }
+}
+
+/** Rows from the current UTC hour on, at most 48. */
+function trim(rows: readonly ForecastRow[], now: number): ForecastRow[] {
+  const from = isoHour(Math.floor(now / HOUR_MS));
+  return rows.filter((r) => r.ts >= from).slice(0, HORIZON_HOURS);
+}

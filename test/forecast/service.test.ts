@@ -1,0 +1,141 @@
+import { join } from 'node:path';
+import { getStore } from '@netlify/blobs';
+import { BlobsServer } from '@netlify/blobs/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../../src/forecast/cache.js';
+import { CACHE_LIMIT_MS, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
+import { ProviderError, type PollenBatch, type PollenProvider } from '../../src/providers/provider.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { openStore } from '../../src/store/store.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+
+const T0 = Date.parse('2026-05-01T10:20:00Z');
+const HOUR = 3_600_000;
+const sample = new SampleProvider();
+
+type Behaviour = 'ok' | 'timeout' | '5xx' | '429' | 'malformed';
+
+/** A provider whose next answers are scripted: the sample forecast, or one of the failures real ones have. */
+function scripted() {
+  const state = { calls: 0, next: 'ok' as Behaviour };
+  const provider: PollenProvider = {
+    id: 'pollenprov',
+    maxDaysPerCall: 1,
+    pollenHistory: () => Promise.reject(new Error('not used')),
+    async pollenForecast(city, now, signal): Promise<PollenBatch> {
+      state.calls++;
+      switch (state.next) {
+        case 'ok':
+          return sample.pollenForecast(city, now);
+        case 'timeout':
+          return new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason)));
+        case '5xx':
+          throw new ProviderError('pollenprov', 'unavailable', 'HTTP 502');
+        case '429':
+          throw new ProviderError('pollenprov', 'quota', 'HTTP 429', { retryAfterSeconds: 3600 });
+        case 'malformed':
+          throw new ProviderError('pollenprov', 'bad_payload', 'invalid JSON');
+      }
+    },
+  };
+  return { state, provider };
+}
+
+/** Each cache implementation runs the same transitions. */
+const scratch = mkdtempSync(join(tmpdir(), 'forecast-test-'));
+let made = 0;
+const caches: Array<[string, () => Promise<ForecastCache>]> = [
+  ['SQLite', async () => new SqliteForecastCache(openStore(join(scratch, `cache-${made++}.db`)))],
+  ['Netlify Blobs', async () => new BlobsForecastCache(getStore({ name: `forecast-${Math.random()}`, siteID: 'site', token: 'token', edgeURL: blobsUrl }))],
+];
+
+let blobsServer: BlobsServer;
+let blobsUrl = '';
+beforeAll(async () => {
+  blobsServer = new BlobsServer({ directory: join(scratch, 'blobs'), token: 'token', logger: () => {} });
+  const { port } = await blobsServer.start();
+  blobsUrl = `http://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  await blobsServer.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
+  const setup = async (dailyBudget: number | null = null) => {
+    const clock = { now: T0 };
+    const { state, provider } = scripted();
+    const service = new ForecastService({ provider, cache: await makeCache(), dailyBudget, now: () => clock.now, timeoutMs: 50 });
+    return { clock, state, service };
+  };
+
+  it('refreshes a cold city, then serves the cache until it is 6 hours old', async () => {
+    const { clock, state, service } = await setup();
+    const first = await service.get('austin');
+    expect(first).toMatchObject({ city: 'austin', source: 'pollenprov', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
+    expect(first.rows).toHaveLength(48);
+    expect(first.rows[0]!.ts).toBe('2026-05-01T10:00:00.000Z');
+    expect(first.rows[0]!.tz).toBe('America/Chicago');
+    expect(first).not.toHaveProperty('quotaExhausted');
+
+    clock.now = T0 + 2 * HOUR;
+    const cached = await service.get('austin');
+    expect(cached).toMatchObject({ source: 'cache', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
+    expect(cached.rows[0]!.ts).toBe('2026-05-01T12:00:00.000Z'); // trimmed to hours not yet past
+    expect(cached.rows).toHaveLength(46);
+    expect(state.calls).toBe(1);
+
+    clock.now = T0 + CACHE_LIMIT_MS;
+    expect((await service.get('austin')).source).toBe('pollenprov');
+    expect(state.calls).toBe(2);
+  });
+
+  it.each<[Behaviour, boolean]>([
+    ['timeout', false],
+    ['5xx', false],
+    ['malformed', false],
+    ['429', true],
+  ])('serves the stale cache when a refresh meets %s (quotaExhausted: %s), then recovers', async (behaviour, quota) => {
+    const { clock, state, service } = await setup();
+    await service.get('tulsa');
+    clock.now = T0 + 7 * HOUR;
+    state.next = behaviour;
+    const stale = await service.get('tulsa');
+    expect(stale).toMatchObject({ source: 'cache', stale: true, fetchedAt: '2026-05-01T10:20:00.000Z' });
+    expect(stale.quotaExhausted).toBe(quota ? true : undefined);
+    expect(stale.rows[0]!.ts).toBe('2026-05-01T17:00:00.000Z');
+
+    state.next = 'ok';
+    const fresh = await service.get('tulsa');
+    expect(fresh).toMatchObject({ source: 'pollenprov', stale: false, fetchedAt: '2026-05-01T17:20:00.000Z' });
+    expect(state.calls).toBe(3);
+  });
+
+  it('is unavailable, with a retry delay, when nothing is cached and the refresh fails', async () => {
+    const { state, service } = await setup();
+    state.next = '429';
+    const error = await service.get('boise').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForecastUnavailable);
+    expect((error as ForecastUnavailable).retryAfterSeconds).toBe(3600);
+    state.next = '5xx';
+    expect(((await service.get('boise').catch((e: unknown) => e)) as ForecastUnavailable).retryAfterSeconds).toBe(300);
+  });
+
+  it('stops calling upstream once the daily budget is spent, like a quota refusal', async () => {
+    const { clock, state, service } = await setup(2);
+    await service.get('miami');
+    await service.get('dallas');
+    clock.now = T0 + 7 * HOUR;
+    const blocked = await service.get('miami');
+    expect(blocked).toMatchObject({ source: 'cache', stale: true, quotaExhausted: true });
+    expect(state.calls).toBe(2);
+  });
+
+  it('makes exactly one upstream call for 100 concurrent requests for a cold city', async () => {
+    const { state, service } = await setup();
+    const answers = await Promise.all(Array.from({ length: 100 }, () => service.get('wichita')));
+    expect(state.calls).toBe(1);
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+  });
+});
