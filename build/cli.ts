@@ -2,7 +2,9 @@
 /** The command line: parses flags and calls library functions, nothing more. */
 import { resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { environmentContext } from '../src/api/context.js';
 import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
+import { serveStdio } from '../src/mcp/stdio.js';
 import { runIngest } from '../src/ingest/run.js';
 import { formatRender, render } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
@@ -84,6 +86,16 @@ serveOptions(program.command('start').description('Ingest a year of sample data 
   await renderTo(args.db, o.publish);
   await startServer(o);
 });
+
+program
+  .command('mcp')
+  .description('Serve the MCP tools over stdio, for desktop MCP clients.')
+  .requiredOption('--stdio', 'use stdin/stdout (the only transport of this command; /mcp serves HTTP)')
+  .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
+  .action(async (o: { db?: string }) => {
+    if (o.db) process.env.POLLEN_DB = resolve(o.db);
+    await serveStdio(environmentContext());
+  });
 
 try {
   await program.parseAsync();

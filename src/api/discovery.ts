@@ -20,7 +20,10 @@ const LLMS = `# Pollen, weather and air-quality API
 ## Notes
 - Dates are UTC calendar dates; an unsupported city gives 404 with code UNSUPPORTED_CITY.
 - Risk labels: None, Low, Moderate, High, Very High (NAB thresholds; a category is graded by its highest allergen).
-- MCP: a read-only Model Context Protocol server is planned at /mcp with the tool list_cities.
+
+## MCP
+- A read-only Model Context Protocol server is at /mcp (streamable HTTP, stateless, JSON responses; POST with Accept: application/json, text/event-stream).
+- Tools: list_cities, get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_weather, explain_risk. Every tool is read-only and returns structuredContent plus a JSON text copy.
 `;
 
 export const discovery: { openapi: Handler; llms: Handler } = {

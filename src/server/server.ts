@@ -105,13 +105,25 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   const callFunction = async (path: string, search: string, viaStatic: boolean, requestPath = path): Promise<boolean> => {
     const fn = functionFor(site.functions, path);
     if (!fn || (viaStatic && !fn.preferStatic)) return false;
-    const request = new Request(new URL(requestPath + search, `http://${req.headers.host ?? 'localhost'}`), { method, headers: toHeaders(req) });
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    const request = new Request(new URL(requestPath + search, `http://${req.headers.host ?? 'localhost'}`), {
+      method,
+      headers: toHeaders(req),
+      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+    } as RequestInit);
     const response = await fn.handler(request, {});
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (method === 'HEAD' || !response.body) res.end();
     else await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
     return true;
   };
+
+  // 0. On this machine, MCP answers only pages and clients of this machine (DNS rebinding).
+  if (url.pathname === '/mcp' && !isLocalRequest(req)) {
+    res.writeHead(403, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: Host and Origin must be this local server' }, id: null }));
+    return;
+  }
 
   // 1. A function without preferStatic shadows files; one with it lets an existing file win.
   const direct = functionFor(site.functions, url.pathname);
@@ -151,6 +163,28 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   // 3. A function on the path, where no file was.
   if (await callFunction(url.pathname, url.search, true)) return;
   notFound(res);
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Host names a loopback address, and Origin, when sent, is a page served from loopback. */
+function isLocalRequest(req: IncomingMessage): boolean {
+  const hostname = (host: string) => {
+    try {
+      return new URL(`http://${host}`).hostname;
+    } catch {
+      return '';
+    }
+  };
+  if (!LOOPBACK_NAMES.has(hostname(req.headers.host ?? ''))) return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    const o = new URL(origin);
+    return (o.protocol === 'http:' || o.protocol === 'https:') && LOOPBACK_NAMES.has(o.hostname);
+  } catch {
+    return false;
+  }
 }
 
 /** True when a path, raw or percent-decoded, has a `.` or `..` segment. */

@@ -1,0 +1,130 @@
+/**
+ * The MCP server: read-only tools that ask the same handlers as the HTTP API, so an agent and a
+ * browser get the same answers. Each tool returns `structuredContent` and a JSON text copy.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import type { ApiContext } from '../api/handler.js';
+import { respond } from '../api/http.js';
+import { API_VERSION } from '../api/openapi.js';
+import * as S from '../api/schemas.js';
+import { RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
+
+/** Rows one `get_pollen_range` call returns at most; the HTTP endpoint goes to 50,000. */
+export const MCP_RANGE_CAP = 2000;
+
+const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
+const citySlug = z.string().describe('City slug, for example "tulsa"; list_cities gives them all.');
+const date = z.string().describe('UTC date, YYYY-MM-DD.');
+
+type Args = Record<string, string | number | undefined>;
+
+/** Calls the API and turns its answer into a tool result; an API error becomes a tool error naming the argument. */
+async function ask(ctx: ApiContext, path: string, args: Args, argNames: Record<string, string> = {}): Promise<CallToolResult> {
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(args)) if (v !== undefined) query.set(k, String(v));
+  const r = await respond({ method: 'GET', path, query }, ctx);
+  const text = typeof r.body === 'string' ? r.body : [...r.body].join('');
+  const body = JSON.parse(text) as Record<string, unknown>;
+  if (r.status !== 200) {
+    let message = String(body.error).replace(/parameter '(\w+)'/, (_, p: string) => `argument '${argNames[p] ?? p}'`);
+    if (body.code === 'UNSUPPORTED_CITY') message = `${message} (argument '${argNames.city ?? 'city'}': call list_cities for the supported slugs)`;
+    return { isError: true, content: [{ type: 'text', text: message }] };
+  }
+  return { structuredContent: body, content: [{ type: 'text', text }] };
+}
+
+const EXPLANATION = {
+  scale: 'NAB (allergy-reporting bureau) risk labels, grains/m³',
+  labels: [...RISK_LABELS],
+  thresholds: { tree: [...THRESHOLDS.tree], grass: [...THRESHOLDS.grass], weed: [...THRESHOLDS.weed], ragweed: [...THRESHOLDS.ragweed] },
+  rules: [
+    'null (no measurement) stays null; 0 is None.',
+    'Below t1 is Low; from t1 Moderate; from t2 High; from t3 Very High. A value equal to a threshold takes the higher label.',
+    'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
+    'Daily rows average the UTC day\'s hours (nulls skipped), rounded; risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
+    'Map and cross-city values are daily maxima; map risks are the worst hourly risk; sev_* run from 0 (null or None) to 4 (Very High).',
+  ],
+};
+
+/** A fresh server with every tool; the HTTP transport builds one per request. */
+export function createMcpServer(ctx: ApiContext): McpServer {
+  const server = new McpServer({ name: 'pollen-api', version: API_VERSION });
+
+  server.registerTool('list_cities', {
+    title: 'List supported cities',
+    description: 'Every supported US city with its slug. Call this first: every other tool takes these slugs.',
+    outputSchema: S.CitiesResponse,
+    annotations: READ_ONLY,
+  }, () => ask(ctx, '/api/cities', {}));
+
+  server.registerTool('get_latest_date', {
+    title: 'Latest date with data',
+    description: 'The latest UTC date with pollen observations; use it as the default date.',
+    outputSchema: S.LatestDateResponse,
+    annotations: READ_ONLY,
+  }, () => ask(ctx, '/api/latest-date', {}));
+
+  server.registerTool('get_pollen', {
+    title: 'Pollen for a city and/or date',
+    description:
+      'city and date: the 24 hourly rows of that UTC day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to 720 daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date.',
+    inputSchema: { city: citySlug.optional(), date: date.optional() },
+    outputSchema: z.object({ city: z.string().optional(), date: z.string().optional(), rows: z.array(z.union([S.HourlyPollen, S.DailyPollen, S.CrossCityPollen])) }),
+    annotations: READ_ONLY,
+  }, (a) => ask(ctx, '/api/pollen', a));
+
+  server.registerTool('get_pollen_range', {
+    title: 'Pollen over a time window',
+    description: `Hourly (aggregate "none") or daily ("day") rows for a window: from inclusive, to exclusive, each a YYYY-MM-DD date or an RFC 3339 date-time with offset. At most ${MCP_RANGE_CAP} rows per call; when truncated is true, narrow the window or the cities, or use aggregate "day".`,
+    inputSchema: {
+      from: z.string().describe('Start (inclusive): YYYY-MM-DD or RFC 3339, e.g. 2025-04-01T06:00:00-05:00.'),
+      to: z.string().describe('End (exclusive), later than from.'),
+      cities: z.array(citySlug).optional().describe('City slugs; all cities when omitted.'),
+      aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
+      limit: z.number().int().min(1).max(MCP_RANGE_CAP).optional().describe(`Most rows, 1 to ${MCP_RANGE_CAP} (default ${MCP_RANGE_CAP}).`),
+    },
+    outputSchema: S.PollenRangeResponse.extend({ hint: z.string().optional() }),
+    annotations: READ_ONLY,
+  }, async ({ cities, limit, ...rest }) => {
+    const result = await ask(ctx, '/api/pollen-range', { ...rest, city: cities?.join(','), limit: limit ?? MCP_RANGE_CAP }, { city: 'cities' });
+    const body = result.structuredContent as { truncated?: boolean } | undefined;
+    if (!body?.truncated) return result;
+    const withHint = { ...body, hint: `More rows than this call returns (${limit ?? MCP_RANGE_CAP}). Narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).` };
+    return { structuredContent: withHint, content: [{ type: 'text', text: JSON.stringify(withHint) }] };
+  });
+
+  server.registerTool('get_pollen_map', {
+    title: 'Map of every city on a date',
+    description: 'GeoJSON points, one per city with data: daily maxima of tree, grass, weed and ragweed, their NAB risks and severities (0-4), and a 3-day series. date is YYYY-MM-DD or "latest" (default).',
+    inputSchema: { date: z.string().optional().describe('YYYY-MM-DD or "latest".') },
+    outputSchema: S.MapCollection,
+    annotations: READ_ONLY,
+  }, (a) => ask(ctx, '/api/map-data', a));
+
+  server.registerTool('get_forecast', {
+    title: '48-hour pollen forecast',
+    description: 'Hourly forecast from the current hour, 48 hours. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent).',
+    inputSchema: { city: citySlug },
+    outputSchema: S.ForecastResponse,
+    annotations: { ...READ_ONLY, idempotentHint: true, openWorldHint: true },
+  }, (a) => ask(ctx, '/api/forecast', a));
+
+  server.registerTool('get_weather', {
+    title: 'Weather and air quality',
+    description: 'Daily weather and AQI (1 good to 5 very poor). city only: up to 365 days, newest first. city and date: that day. date only: a compact row per city. Neither: the latest date. Unmeasured fields are omitted.',
+    inputSchema: { city: citySlug.optional(), date: date.optional() },
+    outputSchema: S.WeatherResponse,
+    annotations: READ_ONLY,
+  }, (a) => ask(ctx, '/api/weather', a));
+
+  server.registerTool('explain_risk', {
+    title: 'How risk levels are graded',
+    description: 'The NAB thresholds per category and the rules that turn grains/m³ into None, Low, Moderate, High or Very High.',
+    outputSchema: z.object({ scale: z.string(), labels: z.array(z.string()), thresholds: z.record(z.string(), z.array(z.number())), rules: z.array(z.string()) }),
+    annotations: READ_ONLY,
+  }, () => ({ structuredContent: EXPLANATION, content: [{ type: 'text', text: JSON.stringify(EXPLANATION) }] }));
+
+  return server;
+}

@@ -1,0 +1,158 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { useSite } from '../helpers/site.js';
+
+const site = useSite();
+type Json = Record<string, any>;
+const TOOLS = ['list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_weather', 'explain_risk'];
+
+let client: Client;
+beforeAll(async () => {
+  client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${site.server.url}/mcp`)));
+});
+afterAll(async () => client?.close());
+
+const api = async (path: string) => (await (await site.get(path)).json()) as Json;
+async function call(name: string, args: Json = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as { structuredContent?: Json; content: Array<{ type: string; text: string }>; isError?: boolean };
+  if (!result.isError) expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
+  return result;
+}
+
+describe('MCP over streamable HTTP at /mcp', () => {
+  it('lists every tool, read-only and idempotent, with input and output schemas', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.annotations?.idempotentHint, tool.name).toBe(true);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description!.length, tool.name).toBeGreaterThan(40);
+    }
+  });
+
+  it.each([
+    ['list_cities', {}, '/api/cities'],
+    ['get_latest_date', {}, '/api/latest-date'],
+    ['get_pollen', { city: 'austin', date: '2025-04-03' }, '/api/pollen?city=austin&date=2025-04-03'],
+    ['get_pollen', { city: 'wichita' }, '/api/pollen?city=wichita'],
+    ['get_pollen', { date: '2025-04-05' }, '/api/pollen?date=2025-04-05'],
+    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', cities: ['scranton', 'austin'], aggregate: 'day' }, '/api/pollen-range?from=2025-04-02&to=2025-04-03&city=scranton,austin&aggregate=day&limit=2000'],
+    ['get_pollen_map', { date: '2025-04-05' }, '/api/map-data?date=2025-04-05'],
+    ['get_pollen_map', {}, '/api/map-data'],
+    ['get_weather', { city: 'honolulu', date: '2025-04-06' }, '/api/weather?city=honolulu&date=2025-04-06'],
+    ['get_weather', { date: '2025-04-06' }, '/api/weather?date=2025-04-06'],
+  ])('%s %j answers what %s answers', async (name, args, path) => {
+    const result = await call(name, args);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await api(path));
+  });
+
+  it('caps a range call and says how to narrow it', async () => {
+    const result = await call('get_pollen_range', { from: '2025-04-01', to: '2025-04-11', limit: 30 });
+    expect(result.structuredContent!.rows).toHaveLength(30);
+    expect(result.structuredContent!.truncated).toBe(true);
+    expect(result.structuredContent!.hint).toMatch(/Narrow from\/to or cities/);
+    const { hint: _hint, ...rest } = result.structuredContent!;
+    expect(rest).toEqual(await api('/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=30'));
+  });
+
+  it('gives the forecast the HTTP endpoint gives', async () => {
+    const result = await call('get_forecast', { city: 'tulsa' });
+    expect(result.structuredContent).toMatchObject({ city: 'tulsa', stale: false });
+    expect(result.structuredContent!.rows).toEqual((await api('/api/forecast?city=tulsa')).rows);
+  });
+
+  it('explains the risk scale', async () => {
+    const result = await call('explain_risk');
+    expect(result.structuredContent!.thresholds).toEqual({ tree: [15, 90, 1500], grass: [5, 20, 200], weed: [10, 50, 500], ragweed: [10, 50, 500] });
+  });
+
+  it.each([
+    ['get_pollen', { city: 'atlantis' }, /Unsupported city 'atlantis'.*argument 'city': call list_cities/],
+    ['get_weather', { city: 'atlantis', date: '2025-04-01' }, /argument 'city': call list_cities/],
+    ['get_pollen', { city: 'austin', date: '2025-13-01' }, /^Invalid argument 'date': expected a valid date in YYYY-MM-DD format$/],
+    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', cities: ['austin', 'atlantis'] }, /argument 'cities': call list_cities/],
+    ['get_pollen_range', { from: '2025-04-03', to: '2025-04-02' }, /^Invalid argument 'to': expected a time later than 'from'$/],
+    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', limit: 5000 }, /limit/],
+    ['get_pollen_range', { to: '2025-04-03' }, /from/],
+    ['get_forecast', {}, /city/],
+    ['get_pollen_map', { date: 'soon' }, /^Invalid argument 'date'/],
+  ])('%s %j is a tool error naming the argument', async (name, args, message) => {
+    const result = await call(name, args);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(message);
+  });
+});
+
+/** A raw HTTP request, so that Host and bodies can be anything. */
+function raw(method: string, headers: Record<string, string>, body?: string | Buffer) {
+  const url = new URL(`${site.server.url}/mcp`);
+  return new Promise<{ status: number; headers: Record<string, unknown>; text: string }>((resolve, reject) => {
+    const req = httpRequest({ host: url.hostname, port: url.port, path: '/mcp', method, headers, agent: false }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+const RPC = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+const ACCEPT = 'application/json, text/event-stream';
+
+describe('the /mcp endpoint over raw HTTP', () => {
+  it.each([
+    ['malformed JSON', 'POST', { 'content-type': 'application/json', accept: ACCEPT }, '{"jsonrpc": "2.0", "id": 1,', 400],
+    ['a body that is not JSON-RPC', 'POST', { 'content-type': 'application/json', accept: ACCEPT }, '{"hello": "world"}', 400],
+    ['a wrong Accept header', 'POST', { 'content-type': 'application/json', accept: 'text/html' }, RPC, 406],
+    ['a wrong Content-Type', 'POST', { 'content-type': 'text/plain', accept: ACCEPT }, RPC, 415],
+    ['an oversized body', 'POST', { 'content-type': 'application/json', accept: ACCEPT }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(200_000) } }), 413],
+    ['GET', 'GET', { accept: 'text/event-stream' }, undefined, 405],
+    ['DELETE', 'DELETE', {}, undefined, 405],
+  ])('refuses %s with the right 4xx and CORS', async (_what, method, headers, body, status) => {
+    const res = await raw(method, headers, body);
+    expect(res.status).toBe(status);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('answers a browser preflight, allowing mcp-protocol-version', async () => {
+    const res = await raw('OPTIONS', { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' });
+    expect(res.status).toBe(204);
+    expect(String(res.headers['access-control-allow-headers'])).toMatch(/Mcp-Protocol-Version/i);
+  });
+
+  it.each([
+    ['a foreign Host', { host: 'attacker.example' }],
+    ['a foreign Origin', { origin: 'https://attacker.example' }],
+    ['a malformed Origin', { origin: 'null' }],
+  ])('refuses %s on the local server', async (_what, headers) => {
+    const res = await raw('POST', { 'content-type': 'application/json', accept: ACCEPT, ...headers }, RPC);
+    expect(res.status).toBe(403);
+  });
+
+  it('accepts a page served from this machine', async () => {
+    const res = await raw('POST', { 'content-type': 'application/json', accept: ACCEPT, origin: site.server.url }, RPC);
+    expect(res.status).toBe(200);
+    expect((JSON.parse(res.text) as Json).result.tools).toHaveLength(TOOLS.length);
+  });
+});
+
+describe('MCP over stdio', () => {
+  it('lists the tools and answers as HTTP does', async () => {
+    const stdio = new Client({ name: 'desktop', version: '1.0.0' });
+    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'build/cli.ts', 'mcp', '--stdio', '--db', site.db], cwd: ROOT, stderr: 'pipe' }));
+    try {
+      expect((await stdio.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
+      const result = (await stdio.callTool({ name: 'get_pollen', arguments: { city: 'scranton', date: '2025-04-07' } })) as { structuredContent: Json };
+      expect(result.structuredContent).toEqual(await api('/api/pollen?city=scranton&date=2025-04-07'));
+    } finally {
+      await stdio.close();
+    }
+  });
+});
