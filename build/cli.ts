@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The command line: parses flags and calls library functions, nothing more. */
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { environmentContext } from '../src/api/context.js';
 import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
@@ -8,6 +9,7 @@ import { serveStdio } from '../src/mcp/stdio.js';
 import { runIngest } from '../src/ingest/run.js';
 import { formatRender, render } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
+import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
 import { DEFAULT_DB_PATH, openStore } from '../src/store/store.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -22,7 +24,8 @@ const program = new Command('pollen')
 
 const ingestOptions = (command: Command) =>
   command
-    .option('--provider <id>', 'data provider', 'sample')
+    .option('--provider <id>', 'pollen provider: sample or ambee', 'sample')
+    .option('--weather <id>', 'weather provider: sample, open-meteo or openweathermap (default: sample with sample pollen; else openweathermap when OPENWEATHER_API_KEY is set, else open-meteo)')
     .option('--from <date>', 'first UTC day, YYYY-MM-DD')
     .option('--to <date>', 'last UTC day (inclusive), YYYY-MM-DD')
     .option('--days <n>', 'the N days ending yesterday (default 365 when no dates are given)')
@@ -95,6 +98,26 @@ program
   .action(async (o: { db?: string }) => {
     if (o.db) process.env.POLLEN_DB = resolve(o.db);
     await serveStdio(environmentContext());
+  });
+
+const snapshot = program.command('snapshot').description("Pull or push the store's history kept in Netlify Blobs (NETLIFY_SITE_ID, NETLIFY_AUTH_TOKEN).");
+snapshot
+  .command('pull')
+  .description('Download the latest snapshot over the local store, if there is one.')
+  .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
+  .action(async (o: { db?: string }) => {
+    const db = o.db ?? defaultDb();
+    mkdirSync(dirname(resolve(db)), { recursive: true });
+    const found = await pullSnapshot(snapshotStore(), db);
+    process.stdout.write(found ? `pulled the snapshot into ${db}\n` : 'no snapshot yet: starting from an empty store\n');
+  });
+snapshot
+  .command('push')
+  .description('Upload the local store as the latest snapshot (never one with fewer hourly rows).')
+  .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
+  .action(async (o: { db?: string }) => {
+    const rows = await pushSnapshot(snapshotStore(), o.db ?? defaultDb(), new Date().toISOString().slice(0, 10));
+    process.stdout.write(`pushed the snapshot: ${rows} hourly rows\n`);
   });
 
 try {

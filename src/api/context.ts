@@ -2,7 +2,8 @@
 import { resolve } from 'node:path';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastService } from '../forecast/service.js';
-import { providersFor } from '../providers/registry.js';
+import { AMBEE_ID } from '../providers/ambee.js';
+import { createProviders, DEFAULT_FORECAST_RESERVE } from '../providers/registry.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
 import type { ApiContext } from './handler.js';
 
@@ -53,10 +54,13 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
       let service = services.get(key);
       if (!service) {
         const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(shared(cachePath, false));
-        const budget = env.FORECAST_DAILY_BUDGET === undefined ? null : Number(env.FORECAST_DAILY_BUDGET);
-        const provider = providersFor(providerId);
-        if (!provider) throw new Error(`unknown POLLEN_PROVIDER ${JSON.stringify(providerId)}`);
-        services.set(key, (service = new ForecastService({ provider: provider.pollen, cache, dailyBudget: Number.isFinite(budget) ? budget : null })));
+        // Forecasts spend the part of the provider's budget that ingest leaves them (its reserve).
+        const reserve = providerId === AMBEE_ID ? (env.AMBEE_FORECAST_RESERVE ?? String(DEFAULT_FORECAST_RESERVE)) : undefined;
+        const budgetText = env.FORECAST_DAILY_BUDGET ?? reserve;
+        const budget = budgetText === undefined ? null : Number(budgetText);
+        // The service counts its calls against the budget itself, so the client gets no ledger.
+        const { pollen } = createProviders({ pollen: providerId, weather: 'sample', env });
+        services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: Number.isFinite(budget) ? budget : null })));
       }
       return service;
     },

@@ -2,10 +2,11 @@
 import { CITIES, cityBySlug, type City } from '../domain/cities.js';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
 import type { DaySpan } from '../providers/provider.js';
-import { PROVIDER_IDS } from '../providers/registry.js';
+import { checkProviders, ConfigError } from '../providers/registry.js';
 
 export interface RawIngestArgs {
   provider?: string;
+  weather?: string;
   from?: string;
   to?: string;
   days?: string;
@@ -16,6 +17,7 @@ export interface RawIngestArgs {
 
 export interface IngestArgs {
   provider: string;
+  weather?: string;
   span: DaySpan;
   cities: City[];
   db: string;
@@ -32,9 +34,14 @@ export const DEFAULT_DAYS = 365;
  * Validated arguments. Without dates: the `DEFAULT_DAYS` UTC days ending yesterday (today is
  * still being observed). `--to` is inclusive and must be a past day.
  */
-export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: string): IngestArgs {
+export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: string, env: NodeJS.ProcessEnv = process.env): IngestArgs {
   const provider = raw.provider ?? 'sample';
-  if (!PROVIDER_IDS.includes(provider)) throw new UsageError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(provider)})`);
+  try {
+    checkProviders(provider, raw.weather, env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
 
   const date = (flag: string, value: string) => {
     if (!isIsoDate(value)) throw new UsageError(`${flag} must be a date in YYYY-MM-DD format (got ${JSON.stringify(value)})`);
@@ -67,5 +74,5 @@ export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: st
 
   const db = raw.db ?? defaultDb;
   if (db.trim() === '') throw new UsageError('--db must be a file path');
-  return { provider, span, cities, db, refresh: raw.refresh ?? false };
+  return { provider, weather: raw.weather, span, cities, db, refresh: raw.refresh ?? false };
 }

@@ -44,8 +44,11 @@ export interface IngestSummary {
   written: number;
   hourlyRows: number;
   weatherRows: number;
+  /** Provider fetches made (each may be several HTTP requests). */
   calls: number;
   failures: IngestFailure[];
+  /** Providers this run stopped calling, with why: a quota refusal or a spent daily budget. */
+  stopped: Record<string, string>;
   seconds: number;
 }
 
@@ -55,7 +58,7 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
   const days = span.to - span.from + 1;
   const summary: IngestSummary = {
-    cityDays: cities.length * days, skipped: 0, written: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], seconds: 0,
+    cityDays: cities.length * days, skipped: 0, written: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0,
   };
   let done = 0;
   const progress = (n: number) => {
@@ -63,14 +66,21 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
     options.onProgress?.({ done, total: summary.cityDays, failed: summary.failures.length });
   };
 
+  // Once a provider refuses for quota (or its budget is spent), every later window fails at once.
+  const exhausted = new Map<string, ProviderError>();
   const call = async <T>(provider: { id: string }, fetch: () => Promise<T>): Promise<T | ProviderError> => {
+    const refused = exhausted.get(provider.id);
+    if (refused) return refused;
     summary.calls++;
-    store.recordCalls(provider.id, dayString(Math.floor(now() / 86_400_000)), 'ingest');
     try {
       return await fetch();
     } catch (error) {
-      if (error instanceof ProviderError) return error;
-      throw error;
+      if (!(error instanceof ProviderError)) throw error;
+      if (error.failure === 'quota') {
+        exhausted.set(provider.id, error);
+        summary.stopped[provider.id] = error.message;
+      }
+      return error;
     }
   };
 

@@ -1,6 +1,6 @@
 /** `ingest` as the CLI runs it: open the store, ingest with progress, print the summary. */
 import { dayString } from '../domain/dates.js';
-import { providersFor } from '../providers/registry.js';
+import { createProviders } from '../providers/registry.js';
 import { openStore } from '../store/store.js';
 import type { IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
@@ -13,14 +13,14 @@ export async function runIngest(
   out: NodeJS.WritableStream,
   options: { onlyIfEmpty?: boolean } = {},
 ): Promise<IngestSummary> {
-  const providers = providersFor(args.provider)!;
   const store = openStore(args.db);
   try {
+    const providers = createProviders({ pollen: args.provider, weather: args.weather, store, purpose: 'ingest' });
     if (options.onlyIfEmpty && store.latestDay() !== null) {
       out.write(`store ${args.db} already has data through ${dayString(store.latestDay()!)}; not ingesting\n`);
-      return { cityDays: 0, skipped: 0, written: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], seconds: 0 };
+      return { cityDays: 0, skipped: 0, written: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0 };
     }
-    log.write(`ingest: ${args.provider}, ${args.cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
+    log.write(`ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${args.cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
     const summary = await ingest({
       store,
       pollen: providers.pollen,
@@ -44,6 +44,7 @@ export function formatSummary(s: IngestSummary): string {
     `ingested ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s; ` +
       `${s.skipped} of ${s.cityDays} already complete; ${s.calls} provider calls; ${s.failures.length} failed`,
   ];
+  for (const [provider, why] of Object.entries(s.stopped)) lines.push(`stopped calling ${provider}: ${why}`);
   for (const f of s.failures) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);
   return lines.join('\n') + '\n';
 }

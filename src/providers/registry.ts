@@ -1,23 +1,109 @@
-/** Providers by id, as `--provider` names them. */
+/**
+ * Providers by id, configured only from the environment (`.env.example` lists every variable).
+ * A missing key is a ConfigError naming the variable; keys go to the clients and nowhere else.
+ */
+import type { Dispatcher } from 'undici';
+import type { CallPurpose, Store } from '../store/store.js';
+import { AmbeeProvider, AMBEE_ID } from './ambee.js';
+import { StoreLedger } from './budget.js';
+import { HttpClient, type HttpPolicy } from './http.js';
+import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
+import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';
 import type { PollenProvider, WeatherProvider } from './provider.js';
 import { SampleProvider, SAMPLE_ID } from './sample/index.js';
+
+/** Ids accepted by `--provider` (pollen) and `--weather`. */
+export const PROVIDER_IDS: readonly string[] = [SAMPLE_ID, AMBEE_ID];
+export const WEATHER_IDS: readonly string[] = [SAMPLE_ID, OPEN_METEO_ID, OPENWEATHERMAP_ID];
+
+export class ConfigError extends Error {}
 
 export interface ProviderPair {
   pollen: PollenProvider;
   weather: WeatherProvider;
 }
 
-const FACTORIES: Record<string, () => ProviderPair> = {
-  [SAMPLE_ID]: () => {
-    const sample = new SampleProvider();
-    return { pollen: sample, weather: sample };
-  },
-};
+export interface ProviderRequest {
+  pollen: string;
+  /** Defaults: `sample` with the sample pollen provider; else OpenWeatherMap when its key is set, else Open-Meteo. */
+  weather?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Where calls are counted against daily budgets; without one nothing is counted here. */
+  store?: Store;
+  purpose?: CallPurpose;
+  dispatcher?: Dispatcher;
+  sleep?: (ms: number) => Promise<void>;
+}
 
-/** Ids accepted by `--provider`. */
-export const PROVIDER_IDS: readonly string[] = Object.keys(FACTORIES);
+/** Default daily budgets: the free tiers' limits. */
+export const DEFAULT_BUDGETS: Record<string, number> = { [AMBEE_ID]: 100, [OPENWEATHERMAP_ID]: 1000, [OPEN_METEO_ID]: 10_000 };
+export const DEFAULT_FORECAST_RESERVE = 40;
 
-/** The pollen and weather providers for an id, or undefined for an unknown one. */
-export function providersFor(id: string): ProviderPair | undefined {
-  return Object.hasOwn(FACTORIES, id) ? FACTORIES[id]!() : undefined;
+/** The weather provider id a request resolves to. */
+export function weatherIdFor(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv): string {
+  return weather ?? env.WEATHER_PROVIDER ?? (pollen === SAMPLE_ID ? SAMPLE_ID : env.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID);
+}
+
+/** Checks ids and keys without building anything, so a CLI can refuse before it writes. */
+export function checkProviders(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  if (!PROVIDER_IDS.includes(pollen)) throw new ConfigError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(pollen)})`);
+  const w = weatherIdFor(pollen, weather, env);
+  if (!WEATHER_IDS.includes(w)) throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
+  if (pollen === AMBEE_ID) key(env, 'AMBEE_API_KEY', 'the ambee pollen provider');
+  if (w === OPENWEATHERMAP_ID) key(env, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
+  policyFrom(env);
+}
+
+/** The providers for a request. */
+export function createProviders(req: ProviderRequest): ProviderPair {
+  const env = req.env ?? process.env;
+  checkProviders(req.pollen, req.weather, env);
+  const policy = policyFrom(env);
+  const http = (provider: string, secret?: string) =>
+    new HttpClient({
+      provider,
+      policy,
+      dispatcher: req.dispatcher,
+      sleep: req.sleep,
+      secrets: secret ? [secret] : [],
+      ledger: req.store
+        ? new StoreLedger(req.store, provider, { daily: number(env, `${envName(provider)}_DAILY_BUDGET`, DEFAULT_BUDGETS[provider]!), forecastReserve: provider === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : 0 }, req.purpose ?? 'ingest')
+        : undefined,
+    });
+  const sample = new SampleProvider();
+  const pollen =
+    req.pollen === AMBEE_ID
+      ? new AmbeeProvider({ apiKey: env.AMBEE_API_KEY!, http: http(AMBEE_ID, env.AMBEE_API_KEY), baseUrl: env.AMBEE_BASE_URL, daysPerCall: number(env, 'AMBEE_DAYS_PER_CALL', 7) })
+      : sample;
+  const w = weatherIdFor(req.pollen, req.weather, env);
+  const weather =
+    w === OPENWEATHERMAP_ID
+      ? new OpenWeatherMapProvider({ apiKey: env.OPENWEATHER_API_KEY!, http: http(OPENWEATHERMAP_ID, env.OPENWEATHER_API_KEY), baseUrl: env.OPENWEATHER_BASE_URL })
+      : w === OPEN_METEO_ID
+        ? new OpenMeteoProvider({ http: http(OPEN_METEO_ID), archiveUrl: env.OPEN_METEO_ARCHIVE_URL, airQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL })
+        : sample;
+  return { pollen, weather };
+}
+
+const envName = (provider: string) => ({ [AMBEE_ID]: 'AMBEE', [OPENWEATHERMAP_ID]: 'OPENWEATHER', [OPEN_METEO_ID]: 'OPEN_METEO' })[provider] ?? provider.toUpperCase();
+
+function key(env: NodeJS.ProcessEnv, name: string, forWhat: string): string {
+  const value = env[name];
+  if (!value || value.trim() === '') throw new ConfigError(`${name} is not set: ${forWhat} needs an API key (see .env.example)`);
+  return value;
+}
+
+function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+function policyFrom(env: NodeJS.ProcessEnv): Partial<HttpPolicy> {
+  return {
+    timeoutMs: number(env, 'HTTP_TIMEOUT_MS', 15_000),
+    retries: number(env, 'HTTP_RETRIES', 3),
+    concurrency: Math.max(1, number(env, 'HTTP_CONCURRENCY', 4)),
+  };
 }

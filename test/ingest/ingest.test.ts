@@ -100,11 +100,21 @@ describe('ingest', () => {
     store.close();
   });
 
-  it('counts every provider call in the ledger', async () => {
+  it('counts provider fetches, one per window and kind of data', async () => {
     const store = openStore(join(tempDir(), 'f.db'));
-    const run = await ingest({ store, pollen: sample, weather: sample, cities, span, now: () => Date.parse('2026-01-02T05:00:00Z') });
-    expect(run.calls).toBe(cities.length * 2 * 1); // one 20-day window per city, for pollen and for weather
-    expect(store.callsOn('sample', '2026-01-02').ingest).toBe(run.calls);
+    const run = await ingest({ store, pollen: sample, weather: sample, cities, span });
+    expect(run.calls).toBe(cities.length * 2); // one 20-day window per city, for pollen and for weather
+    store.close();
+  });
+
+  it('stops calling a provider after a quota refusal, failing its remaining windows at once', async () => {
+    const store = openStore(join(tempDir(), 'g.db'));
+    let asked = 0;
+    const quota = flaky(() => (asked++, new ProviderError('sample', 'quota', 'HTTP 429')));
+    const run = await ingest({ store, pollen: quota, weather: null, cities, span, concurrency: 1 });
+    expect(asked).toBe(1);
+    expect(run.failures).toHaveLength(60);
+    expect(run.stopped).toEqual({ sample: 'sample: HTTP 429' });
     store.close();
   });
 });

@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestForFile } from '../../src/api/routes.js';
+import { dayNumber } from '../../src/domain/dates.js';
+import { listFiles, render } from '../../src/render/render.js';
+import { openStore } from '../../src/store/store.js';
+import { runCli } from '../helpers/cli.js';
+import { expectMatchesOpenApi } from '../helpers/openapi.js';
+import { startReplayServer } from '../helpers/replay-server.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const KEY = 'replay-key-93b1';
+const ARGS = ['--from', '2025-04-01', '--to', '2025-04-09', '--cities', 'austin,anchorage,richmond'];
+let replay: Awaited<ReturnType<typeof startReplayServer>>;
+beforeAll(async () => (replay = await startReplayServer(KEY)));
+afterAll(async () => replay.close());
+
+const env = () => ({ AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url, HTTP_RETRIES: '0' });
+
+describe('ingest through the real clients against recorded-format responses on loopback', () => {
+  it('fills the store as the sample provider does, and renders an API valid against the OpenAPI document', async () => {
+    const dir = tempDir();
+    const [real, sample] = [join(dir, 'real.db'), join(dir, 'sample.db')];
+    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', real], { env: env() });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr).toContain('ingest: ambee pollen, open-meteo weather');
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expect((await runCli(['ingest', ...ARGS, '--db', sample])).code).toBe(0);
+
+    const [a, b] = [openStore(real, { readonly: true }), openStore(sample, { readonly: true })];
+    for (const city of ['austin', 'anchorage', 'richmond']) {
+      const strip = (store: typeof a) => store.hours(city, 0, 1e9).map(({ source: _s, ...h }) => h);
+      const hours = strip(a);
+      expect(hours.length).toBeGreaterThan(200);
+      expect(hours).toEqual(strip(b));
+      expect(a.hours(city, 0, 1e9)[0]!.source).toBe('ambee');
+    }
+    expect(a.counts().weather_day).toBe(27);
+    expect(a.weather('austin', dayNumber('2025-04-01'))?.source).toBe('open-meteo');
+    expect(a.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(6); // 3 cities x 2 windows of 7 and 2 days
+
+    const publish = join(dir, 'publish');
+    await render(a, publish);
+    for (const file of listFiles(publish).filter((f) => f.startsWith('data/'))) {
+      const request = requestForFile(`/${file}`, new URLSearchParams())!;
+      expectMatchesOpenApi(request.path, 200, JSON.parse(readFileSync(join(publish, file), 'utf8')));
+    }
+    a.close();
+    b.close();
+  });
+
+  it('names the missing key and exits 2 before writing anything', async () => {
+    const db = join(tempDir(), 'none.db');
+    const run = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', db], { env: { AMBEE_API_KEY: '' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)');
+  });
+
+  it('reports every city-day of a refused provider and keeps the rest', async () => {
+    const db = join(tempDir(), 'refused.db');
+    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], { env: { ...env(), AMBEE_API_KEY: 'wrong-key' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/failed: austin 2025-04-01 pollen: unauthorized: ambee: HTTP 401/);
+    expect(run.stdout).not.toContain('wrong-key');
+    const store = openStore(db, { readonly: true });
+    expect(store.counts()).toMatchObject({ pollen_day: 0, weather_day: 27 });
+    store.close();
+  });
+
+  it('stops calling a provider when its daily budget is spent, and says so', async () => {
+    const db = join(tempDir(), 'budget.db');
+    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], { env: { ...env(), AMBEE_DAILY_BUDGET: '3', AMBEE_FORECAST_RESERVE: '1' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/stopped calling ambee: ambee: daily budget spent: 2 of 3 calls used/);
+    const store = openStore(db, { readonly: true });
+    expect(store.counts().pollen_day).toBe(14); // the first 7-day window of two of the three cities, fetched side by side
+    store.close();
+  });
+});
