@@ -10,6 +10,7 @@ import { storeContext } from '../api/context.js';
 import { respond } from '../api/http.js';
 import { fileFor, ROUTES, type Params } from '../api/routes.js';
 import type { Store } from '../store/store.js';
+import { siteFiles } from '../site/build.js';
 import { redirectsFile } from './redirects.js';
 
 export interface RenderSummary {
@@ -36,7 +37,7 @@ export async function render(store: Store, publishDir: string, options: { onFile
   const summary: RenderSummary = { files: 0, bytes: 0, written: [], unchanged: 0, removed: 0, seconds: 0, folder };
   const made = new Set<string>();
   const written = new Set<string>();
-  const put = (file: string, body: string) => {
+  const put = (file: string, body: string | Uint8Array) => {
     written.add(file);
     const path = join(folder, file);
     const dir = dirname(path);
@@ -65,6 +66,7 @@ export async function render(store: Store, publishDir: string, options: { onFile
     }
   }
   put('_redirects', redirectsFile());
+  for (const [file, body] of await siteFiles()) put(file, body);
 
   if (previous) summary.removed = listFiles(previous).filter((f) => !written.has(f)).length;
   swap(publishDir, folder);

@@ -1,0 +1,39 @@
+/** Small SVG charts, drawn by hand: a line chart of the three categories over time. */
+import type { HourRow } from './api.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+export const SERIES = [
+  { key: 'tree', label: 'Tree', colour: '#1b9e77', dash: '' },
+  { key: 'grass', label: 'Grass', colour: '#7570b3', dash: '6 3' },
+  { key: 'weed', label: 'Weed', colour: '#d95f02', dash: '2 3' },
+] as const;
+
+function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  parent?.appendChild(node);
+  return node;
+}
+
+/** A line chart of tree, grass and weed by hour; dashes tell the lines apart without colour. */
+export function hourlyChart(rows: readonly HourRow[], title: string): SVGSVGElement {
+  const [w, h, pad] = [560, 220, 36];
+  const svg = el('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', class: 'chart', 'aria-label': title });
+  el('title', {}, svg).textContent = title;
+  const max = Math.max(1, ...rows.flatMap((r) => SERIES.map((s) => r[s.key] ?? 0)));
+  const x = (i: number) => pad + (rows.length <= 1 ? 0 : (i / (rows.length - 1)) * (w - 2 * pad));
+  const y = (v: number) => h - pad - (v / max) * (h - 2 * pad);
+  el('line', { x1: pad, y1: h - pad, x2: w - pad, y2: h - pad, class: 'axis' }, svg);
+  el('line', { x1: pad, y1: pad, x2: pad, y2: h - pad, class: 'axis' }, svg);
+  el('text', { x: pad - 4, y: pad + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = String(Math.round(max));
+  el('text', { x: pad - 4, y: h - pad, 'text-anchor': 'end', class: 'tick' }, svg).textContent = '0';
+  rows.forEach((r, i) => {
+    if (i % Math.max(1, Math.ceil(rows.length / 8)) !== 0) return;
+    el('text', { x: x(i), y: h - pad + 16, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = `${r.ts.slice(11, 13)}h${rows.length > 24 ? ` ${r.ts.slice(8, 10)}` : ''}`;
+  });
+  for (const s of SERIES) {
+    const points = rows.map((r, i) => (r[s.key] === null ? null : `${x(i).toFixed(1)},${y(r[s.key]!).toFixed(1)}`)).filter((p): p is string => p !== null);
+    if (points.length > 0) el('polyline', { points: points.join(' '), fill: 'none', stroke: s.colour, 'stroke-width': 2, 'stroke-dasharray': s.dash, class: `series series-${s.key}` }, svg);
+  }
+  return svg;
+}

@@ -1,0 +1,62 @@
+/** The landing page: the map of a date, a list of cities, and the panel of the selected one. */
+import type { Topology } from 'topojson-specification';
+import { getJson, type MapFeature } from './api.js';
+import { drawMarkers, drawStates } from './map.js';
+import { showCity } from './panel.js';
+import { colourOf, riskOfSeverity } from './risk.js';
+
+const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
+
+async function start(): Promise<void> {
+  const picker = $<HTMLSelectElement>('#date');
+  const svg = $<SVGSVGElement>('#map');
+  const layer = $<SVGGElement>('#markers');
+  const list = $<HTMLUListElement>('#city-list');
+  const panel = $<HTMLElement>('#panel');
+  const status = $<HTMLElement>('#map-status');
+
+  const [{ cities }, { dates }, topology] = await Promise.all([
+    getJson<{ cities: Array<{ name: string; slug: string }> }>('/api/cities'),
+    getJson<{ dates: string[] }>('/api/available-dates'),
+    getJson<Topology>('/assets/us-states.json'),
+  ]);
+  const names = new Map(cities.map((c) => [c.slug, c.name]));
+  drawStates(svg, topology);
+  picker.replaceChildren(...dates.map((d) => new Option(d, d)));
+
+  let selected: string | undefined;
+  const select = (slug: string) => {
+    selected = slug;
+    void showCity(panel, slug, names.get(slug) ?? slug, picker.value);
+  };
+
+  const showDate = async (date: string) => {
+    status.textContent = `Loading ${date}…`;
+    const map = await getJson<{ date: string; features: MapFeature[] }>(`/api/map-data?date=${encodeURIComponent(date)}`);
+    drawMarkers(layer, map.features, names, select);
+    list.replaceChildren(
+      ...map.features.map((f) => {
+        const risk = riskOfSeverity(f.properties.sev_total);
+        const li = document.createElement('li');
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.dataset.city = f.properties.city;
+        button.textContent = `${names.get(f.properties.city) ?? f.properties.city}: ${risk}`;
+        button.style.borderLeftColor = colourOf(risk);
+        button.addEventListener('click', () => select(f.properties.city));
+        li.append(button);
+        return li;
+      }),
+    );
+    status.textContent = `${map.features.length} cities on ${map.date}`;
+    if (selected) select(selected);
+  };
+
+  picker.addEventListener('change', () => void showDate(picker.value));
+  await showDate(dates[0] ?? 'latest');
+}
+
+start().catch((error: unknown) => {
+  const status = document.querySelector('#map-status');
+  if (status) status.textContent = `Could not load the map: ${error instanceof Error ? error.message : String(error)}`;
+});

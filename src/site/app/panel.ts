@@ -1,0 +1,109 @@
+/** The city panel: the day's hours, the last 30 days, top species, weather and the forecast. */
+import { getJson, type DayRow, type Forecast, type HourRow, type Risk, type WeatherRow } from './api.js';
+import { hourlyChart, SERIES } from './charts.js';
+import { colourOf, inkOn, worst } from './risk.js';
+
+const h = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+};
+
+const badge = (risk: Risk) => {
+  const span = h('span', risk ?? 'no data', { class: 'badge' });
+  span.style.background = colourOf(risk);
+  span.style.color = inkOn(risk);
+  return span;
+};
+
+function legend(): HTMLElement {
+  const ul = h('ul', undefined, { class: 'series-legend' });
+  for (const s of SERIES) {
+    const li = h('li');
+    const swatch = h('span', undefined, { class: 'swatch', 'aria-hidden': 'true' });
+    swatch.style.borderTop = `3px ${s.dash ? 'dashed' : 'solid'} ${s.colour}`;
+    li.append(swatch, s.label);
+    ul.append(li);
+  }
+  return ul;
+}
+
+function topSpecies(day: DayRow | undefined): HTMLElement {
+  const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>
+    group !== null && typeof group === 'object' ? Object.entries(group).map(([name, v]) => [`${name} (${category})`, v] as const) : [[category, group] as const],
+  );
+  const top = list.filter((e): e is readonly [string, number] => typeof e[1] === 'number' && e[1] > 0).sort((a, b) => b[1] - a[1]).slice(0, 5);
+  if (top.length === 0) return h('p', 'No species reported for this day.');
+  const ol = h('ol', undefined, { class: 'species' });
+  for (const [name, v] of top) ol.append(h('li', `${name}: ${v} grains/m³`));
+  return ol;
+}
+
+function weatherList(w: WeatherRow | undefined): HTMLElement {
+  if (!w) return h('p', 'No weather for this day.');
+  const dl = h('dl', undefined, { class: 'weather' });
+  const add = (term: string, value: string | undefined) => {
+    if (value === undefined) return;
+    dl.append(h('dt', term), h('dd', value));
+  };
+  add('Sky', w.weather_desc);
+  add('Temperature', w.temp_min_c !== undefined && w.temp_max_c !== undefined ? `${w.temp_min_c} to ${w.temp_max_c} °C` : undefined);
+  add('Humidity', w.humidity !== undefined ? `${w.humidity} %` : undefined);
+  add('Wind', w.wind_speed_ms !== undefined ? `${w.wind_speed_ms} m/s` : undefined);
+  add('Precipitation', w.precip_mm !== undefined ? `${w.precip_mm} mm` : undefined);
+  add('Air quality', w.aqi !== undefined ? `AQI ${w.aqi} of 5 (${['', 'good', 'fair', 'moderate', 'poor', 'very poor'][w.aqi]})` : undefined);
+  return dl;
+}
+
+function last30(rows: readonly DayRow[]): HTMLElement {
+  const table = h('table', undefined, { class: 'days' });
+  table.append(h('caption', 'Daily means with the worst hour of each day'));
+  const head = h('tr');
+  for (const c of ['Date', 'Tree', 'Grass', 'Weed', 'Worst hour']) head.append(h('th', c, { scope: 'col' }));
+  table.append(h('thead'), h('tbody'));
+  table.tHead!.append(head);
+  for (const r of rows) {
+    const tr = h('tr');
+    tr.append(h('th', r.date, { scope: 'row' }), h('td', String(r.tree ?? '–')), h('td', String(r.grass ?? '–')), h('td', String(r.weed ?? '–')));
+    const td = h('td');
+    td.append(badge(worst(r.peak_risk_tree, r.peak_risk_grass, r.peak_risk_weed)));
+    tr.append(td);
+    table.tBodies[0]!.append(tr);
+  }
+  return table;
+}
+
+/** Fills the panel for a city and date, and moves focus to its heading. */
+export async function showCity(panel: HTMLElement, slug: string, name: string, date: string): Promise<void> {
+  panel.hidden = false;
+  panel.replaceChildren(h('h2', `${name}, ${date}`, { tabindex: '-1', id: 'panel-title' }), h('p', 'Loading…', { role: 'status' }));
+  (panel.querySelector('#panel-title') as HTMLElement).focus();
+  const q = encodeURIComponent;
+  const [day, daily, weather, forecast] = await Promise.all([
+    getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}`),
+    getJson<{ rows: DayRow[] }>(`/api/pollen?city=${q(slug)}`),
+    getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
+    getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
+  ]);
+  const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
+
+  const sections: HTMLElement[] = [];
+  const section = (title: string, ...content: Node[]) => {
+    const s = h('section');
+    s.append(h('h3', title), ...content);
+    sections.push(s);
+  };
+  section('Hourly pollen (grains/m³, UTC)', day.rows.length ? hourlyChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}`) : h('p', 'No observations this day.'), legend());
+  section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
+  section('Weather and air quality', weatherList(weather.rows[0]));
+  if (forecast instanceof Error) section('48-hour forecast', h('p', `Forecast unavailable: ${forecast.message}`, { class: 'notice' }));
+  else {
+    const note = forecast.stale
+      ? h('p', `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`, { class: 'notice stale', role: 'note' })
+      : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
+    section('48-hour forecast', hourlyChart(forecast.rows, `48-hour forecast for ${name}`), note);
+  }
+  section('Last 30 days', last30(upTo));
+  panel.replaceChildren(panel.firstElementChild!, ...sections);
+}

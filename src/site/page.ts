@@ -1,0 +1,70 @@
+/** The landing page's HTML and the API reference page, generated at render time. */
+import { THRESHOLDS } from '../domain/risk.js';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const SWATCHES: Array<[string, string]> = [['None', '#f1eef6'], ['Low', '#fed976'], ['Moderate', '#fd8d3c'], ['High', '#e31a1c'], ['Very High', '#800026']];
+
+/** index.html: a static shell that the script fills from the public API. */
+export function landingPage(scriptPath: string, stylePath: string): string {
+  const row = (label: string, [t1, t2, t3]: readonly number[]) =>
+    `<tr><th scope="row">${label}</th><td>1–${t1! - 1}</td><td>${t1}–${t2! - 1}</td><td>${t2}–${t3! - 1}</td><td>${t3}+</td></tr>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>US pollen map: tree, grass and weed pollen by city</title>
+<meta name="description" content="Daily and hourly pollen, NAB risk levels, weather and air quality for 40 US cities. A free read-only API.">
+<link rel="stylesheet" href="${stylePath}">
+<link rel="icon" href="data:,">
+</head>
+<body>
+<header>
+  <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for its hours, last 30 days, species, weather and forecast.</p></div>
+  <div><label for="date">Date (UTC)</label> <select id="date" aria-describedby="map-status"></select></div>
+</header>
+<main>
+  <div class="layout">
+    <figure style="margin:0">
+      <svg id="map" viewBox="0 0 975 610" role="group" aria-labelledby="map-caption"><g id="markers"></g></svg>
+      <figcaption id="map-caption"><span id="map-status" role="status">Loading the map…</span> Each marker shows the day's highest level as a number (0 none to 4 very high).</figcaption>
+    </figure>
+    <div>
+      <section class="legend" aria-labelledby="legend-title">
+        <h2 id="legend-title">Risk levels (grains/m³)</h2>
+        <ul class="series-legend">${SWATCHES.map(([label, colour], i) => `<li><span class="badge" style="background:${colour};color:${i >= 3 ? '#fff' : '#1a1a1a'}">${i} ${label}</span></li>`).join('')}</ul>
+        <table><caption class="sr-only">NAB thresholds per category</caption>
+          <thead><tr><th scope="col">Category</th><th scope="col">Low</th><th scope="col">Moderate</th><th scope="col">High</th><th scope="col">Very High</th></tr></thead>
+          <tbody>${row('Tree', THRESHOLDS.tree)}${row('Grass', THRESHOLDS.grass)}${row('Weed', THRESHOLDS.weed)}${row('Ragweed', THRESHOLDS.ragweed)}</tbody>
+        </table>
+        <p class="fine">0 is None. A category takes the level of its highest single allergen.</p>
+      </section>
+      <nav aria-labelledby="list-title"><h2 id="list-title">Cities</h2><ul id="city-list"></ul></nav>
+    </div>
+  </div>
+  <section id="panel" aria-live="polite" hidden></section>
+</main>
+<footer>
+  <h2>Use the data</h2>
+  <p>Everything here comes from the public, read-only API: <a href="/openapi.json">OpenAPI document</a>, <a href="/api-reference.html">API reference</a>, <a href="/llms.txt">llms.txt</a> for agents.</p>
+  <p>MCP for AI agents: streamable HTTP at <code>/mcp</code> (tools <code>list_cities</code>, <code>get_pollen</code>, <code>get_forecast</code> and more), or stdio with <code>npx pollen-api mcp --stdio</code>. Add <code>{"mcpServers": {"pollen": {"type": "http", "url": "&lt;this site&gt;/mcp"}}}</code> to your client.</p>
+  <p>Sample deployments show simulated data; real deployments use Ambee pollen and Open-Meteo or OpenWeatherMap weather.</p>
+</footer>
+<script type="module" src="${scriptPath}"></script>
+</body>
+</html>
+`;
+}
+
+type Json = Record<string, any>;
+
+/** api-reference.html: every path, parameter and response of the OpenAPI document. */
+export function referencePage(doc: Json): string {
+  const ops = Object.entries(doc.paths as Json).map(([path, item]) => {
+    const op = (item as Json).get as Json;
+    const params = (op.parameters as Json[]).map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' (required)' : ''}</td><td>${esc(p.description ?? '')}</td></tr>`).join('');
+    const responses = Object.entries(op.responses as Json).map(([status, r]) => `<li><strong>${status}</strong> ${esc((r as Json).description ?? '')}</li>`).join('');
+    return `<section><h2 id="${esc(path.replace(/\W+/g, '-'))}"><code>GET ${esc(path)}</code></h2><p><strong>${esc(op.summary ?? '')}.</strong> ${esc(op.description ?? '')}</p>${params ? `<table><thead><tr><th>Parameter</th><th>Meaning</th></tr></thead><tbody>${params}</tbody></table>` : '<p>No parameters.</p>'}<ul>${responses}</ul></section>`;
+  });
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>API reference</title><link rel="stylesheet" href="/assets/app.css"></head><body><header><div><h1>${esc(doc.info.title)} ${esc(doc.info.version)}</h1><p class="lede">${esc(doc.info.description)}</p></div></header><main>${ops.join('\n')}<p><a href="/openapi.json">The OpenAPI document</a> · <a href="/">The map</a></p></main></body></html>\n`;
+}

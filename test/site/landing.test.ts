@@ -1,0 +1,80 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { siteFiles } from '../../src/site/build.js';
+import { ROOT } from '../helpers/cli.js';
+import { useSite } from '../helpers/site.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn(`landing page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+
+describe('the landing page bundle', () => {
+  it('keeps its JavaScript under 100 KB gzipped, apart from the map geometry', async () => {
+    const files = await siteFiles();
+    expect(gzipSync(files.get('assets/app.js')!).length).toBeLessThan(100 * 1024);
+    expect(files.get('index.html')).toContain('<a href="/openapi.json">');
+    expect(files.get('api-reference.html')).toContain('GET /api/pollen-range');
+  });
+});
+
+describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
+  const site = useSite();
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  });
+  afterAll(async () => browser?.close());
+
+  it('draws a marker per map feature, opens a city from the keyboard, and follows the date picker', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${site.server.url}/`);
+
+    const map = (await (await site.get('/api/map-data')).json()) as { features: unknown[] };
+    await page.waitForSelector('#markers .marker');
+    expect(await page.locator('#markers .marker').count()).toBe(map.features.length);
+    const before = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(before[0]).toMatch(/^Austin: highest risk (None|Low|Moderate|High|Very High) \(tree/);
+
+    // From the date picker, Tab reaches the first marker; Enter opens its panel.
+    await page.focus('#date');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-city'))).toBe('austin');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#panel svg.chart polyline');
+    expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-10');
+    expect(await page.locator('#panel svg.chart').count()).toBe(2); // the day's hours and the forecast
+    expect(await page.locator('#panel table.days tbody tr').count()).toBe(10);
+    expect(await page.locator('#panel ol.species li').count()).toBeGreaterThan(0);
+    expect(await page.textContent('#panel dl.weather')).toMatch(/AQI [1-5] of 5/);
+
+    await page.selectOption('#date', '2025-04-01');
+    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('2025-04-01'));
+    const after = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    expect(after).toHaveLength(before.length);
+    expect(after).not.toEqual(before);
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-01');
+
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'landing.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works at phone width, with the city list as a way in', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#city-list button');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+    await page.click('#city-list button[data-city="wichita"]');
+    await page.waitForSelector('#panel svg.chart');
+    expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-10');
+    await page.close();
+  });
+});
