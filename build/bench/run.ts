@@ -1,22 +1,40 @@
-/** `npm run bench`: every benchmark, one table, saved as JSON. Exits non-zero only when it cannot run. */
+/** `npm run bench`: every benchmark on all cities x 730 days, one table, saved as JSON. Exits non-zero only when it cannot run. */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { storeBenchmarks, type Measure } from './store.js';
+import { join, resolve } from 'node:path';
+import { functionBenchmarks } from './functions.js';
+import { httpBenchmarks } from './http.js';
+import type { Measure } from './measure.js';
+import { renderBenchmarks } from './render.js';
+import { storeBenchmarks } from './store.js';
 
+const root = resolve(import.meta.dirname, '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'pollen-bench-'));
+const only = process.argv[2]?.split(',');
+const want = (id: string) => !only || only.includes(id);
 try {
-  const measures: Measure[] = [...(await storeBenchmarks(dir))];
+  const db = join(dir, 'bench.db');
+  const publish = join(dir, 'publish');
+  const measures: Measure[] = [];
+  const step = async (label: string, work: () => Promise<Measure[]>) => {
+    process.stderr.write(`bench: ${label}\n`);
+    measures.push(...(await work()));
+  };
+  await step('B5, B8: ingest and store size', () => storeBenchmarks(dir, db));
+  if (want('B1') || want('B2') || want('B3') || want('B4') || want('B7')) await step('B1, B2: render', () => renderBenchmarks(dir, db, publish));
+  if (want('B3') || want('B4') || want('B7')) await step('B3, B4, B7: local HTTP', () => httpBenchmarks(root, dir, db, publish));
+  if (want('B6') || want('B8')) await step('B6, B8: functions', () => functionBenchmarks(root, dir, db, join(dir, 'cold-forecast.db')));
+
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const lines = [
     `machine: ${machine}`,
     '| id | what | value | baseline | ratio | target | met |',
     '|---|---|---|---|---|---|---|',
-    ...measures.map((m) => `| ${m.id} | ${m.what} | ${m.value} ${m.unit} | ${m.baseline} ${m.unit} | ${m.ratio.toFixed(2)}x | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`),
+    ...measures.sort((a, b) => a.id.localeCompare(b.id)).map((m) => `| ${m.id} | ${m.what} | ${m.value} | ${m.baseline} | ${m.ratio === null ? '-' : `${m.ratio.toFixed(2)}x`} | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`),
   ];
   process.stdout.write(lines.join('\n') + '\n');
-  mkdirSync('bench-results', { recursive: true });
-  writeFileSync('bench-results/latest.json', JSON.stringify({ ranAt: new Date().toISOString(), machine, measures }, null, 2) + '\n');
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  writeFileSync(join(root, 'bench-results', 'latest.json'), JSON.stringify({ ranAt: new Date().toISOString(), machine, measures }, null, 2) + '\n');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

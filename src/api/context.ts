@@ -5,11 +5,13 @@ import { ForecastService } from '../forecast/service.js';
 import { AMBEE_ID } from '../providers/ambee.js';
 import { createProviders, DEFAULT_FORECAST_RESERVE } from '../providers/registry.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
+import type { DailyPollen } from '../domain/pollen-rows.js';
 import type { ApiContext } from './handler.js';
 
 export interface ContextParts {
   store: () => Store;
   forecast: () => ForecastService;
+  dailyRows?: Map<string, DailyPollen>;
 }
 
 /** A context whose services are built by `parts` when first read. */
@@ -17,6 +19,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let store: Store | undefined;
   let forecast: ForecastService | undefined;
   return {
+    dailyRows: parts.dailyRows,
     get store() {
       return (store ??= parts.store());
     },
@@ -67,9 +70,10 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
   });
 }
 
-/** The context of a render: the store it renders, and no forecast (never rendered). */
-export function storeContext(store: Store): ApiContext {
+/** The context of a render: the store it renders, its daily-row memo, and no forecast (never rendered). */
+export function storeContext(store: Store, dailyRows?: Map<string, DailyPollen>): ApiContext {
   return lazyContext({
+    dailyRows,
     store: () => store,
     forecast: () => {
       throw new Error('the forecast is not part of a render');

@@ -1,4 +1,5 @@
 /** What an endpoint handler is: a parsed query and its context in, a body out. */
+import type { DailyPollen } from '../domain/pollen-rows.js';
 import type { ForecastService } from '../forecast/service.js';
 import type { Store } from '../store/store.js';
 
@@ -6,6 +7,11 @@ import type { Store } from '../store/store.js';
 export interface ApiContext {
   readonly store: Store;
   readonly forecast: ForecastService;
+  /**
+   * Daily rows already computed, keyed `city|day|fetchedAt` so an entry can never be stale.
+   * Only a render keeps one (between renders); functions compute every row.
+   */
+  readonly dailyRows?: Map<string, DailyPollen>;
 }
 
 /** A body produced piece by piece, so a large answer is never held whole. */

@@ -55,8 +55,6 @@ export function shapeKey(species: Species): string {
   return key;
 }
 
-const slotCount = (shape: Shape): number => shape.reduce((n, e) => n + (e.length === 2 ? e[1].length : 1), 0);
-
 // Token tags in the low two bits of each varint.
 const TAG_INT = 0;
 const TAG_FLOAT = 1;
@@ -87,11 +85,18 @@ export function encodeValues(species: Species): Uint8Array {
   return Uint8Array.from(out);
 }
 
+/** Sets a property as data, so that a key such as `__proto__` stays an ordinary key. */
+function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 /** The payload rebuilt from its shape and packed values, keys in their original order. */
 export function decodeSpecies(shape: Shape, blob: Uint8Array): Species {
-  const bitmapBytes = Math.ceil(slotCount(shape) / 8);
   let slot = 0;
-  let pos = bitmapBytes;
+  let pos = 0;
+  for (const e of shape) pos += e.length === 2 ? e[1].length : 1;
+  pos = Math.ceil(pos / 8); // values start after the bitmap
   const next = (): SpeciesLeaf => {
     const i = slot++;
     if (!(blob[i >> 3]! & (1 << (i & 7)))) return 0;
@@ -110,12 +115,15 @@ export function decodeSpecies(shape: Shape, blob: Uint8Array): Species {
     pos += 8;
     return v;
   };
-  // Object.fromEntries defines own properties, so a key such as `__proto__` survives intact.
-  return Object.fromEntries(
-    shape.map((e): [string, SpeciesGroup] =>
-      e.length === 2 ? [e[0], Object.fromEntries(e[1].map((k) => [k, next()]))] : [e[0], next()],
-    ),
-  );
+  const out: Species = {};
+  for (const e of shape) {
+    if (e.length === 2) {
+      const group: Record<string, SpeciesLeaf> = {};
+      for (const k of e[1]) setKey(group, k, next());
+      setKey(out, e[0], group);
+    } else setKey(out, e[0], next());
+  }
+  return out;
 }
 
 function writeVarint(out: number[], n: number): void {

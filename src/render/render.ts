@@ -4,13 +4,16 @@
  * previous folder whole and served. Files whose bytes did not change are hard-linked from the
  * previous render instead of being written again.
  */
-import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { basename, dirname, join, relative } from 'node:path';
 import { storeContext } from '../api/context.js';
 import { respond } from '../api/http.js';
 import { fileFor, ROUTES, type Params } from '../api/routes.js';
+import type { DailyPollen } from '../domain/pollen-rows.js';
 import type { Store } from '../store/store.js';
-import { siteFiles } from '../site/build.js';
+import { SITE_FILES, siteFiles } from '../site/build.js';
+import { codeFingerprint, diff, emptyChanges, type RenderState } from './changes.js';
 import { redirectsFile } from './redirects.js';
 
 export interface RenderSummary {
@@ -56,25 +59,67 @@ export async function render(store: Store, publishDir: string, options: { onFile
     options.onFile?.(summary.files);
   };
 
-  const ctx = storeContext(store);
+  // Files whose answers cannot have changed since the previous render are linked, not computed.
+  const statePath = `${publishDir}.state.json`;
+  const state: RenderState = { code: codeFingerprint(SRC_DIR), fetched: Object.fromEntries(store.fetchTimes()) };
+  const before = previous ? readJson<RenderState>(statePath) : undefined;
+  const changes = before && before.code === state.code ? diff(new Map(Object.entries(before.fetched)), new Map(Object.entries(state.fetched))) : emptyChanges(false);
+  const keep = (file: string): boolean => {
+    const old = previous && join(previous, file);
+    const stat = old ? statSync(old, { throwIfNoEntry: false }) : undefined;
+    if (!old || !stat) return false;
+    const path = join(folder, file);
+    if (!made.has(dirname(path))) mkdirSync(dirname(path), { recursive: true }), made.add(dirname(path));
+    linkSync(old, path);
+    written.add(file);
+    summary.unchanged++;
+    summary.files++;
+    summary.bytes += stat.size;
+    return true;
+  };
+
+  // Daily rows of unchanged city-days come from the previous render (keys carry the fetch time).
+  const memoPath = `${publishDir}.daily-rows.json`;
+  const previousMemo = changes.known ? readJson<Record<string, DailyPollen>>(memoPath) : undefined;
+  const dailyRows = new Map(Object.entries(previousMemo ?? {}));
+  const ctx = storeContext(store, dailyRows);
   for (const route of ROUTES) {
     for (const form of route.forms) {
       for (const params of form.enumerate(store)) {
+        const file = fileFor(form, params);
+        if (changes.known && form.changesWith && !form.changesWith(params, changes) && keep(file)) continue;
         const answer = await respond({ method: 'GET', path: route.path, query: new URLSearchParams(params as Params) }, ctx);
-        if (answer.status === 200 && typeof answer.body === 'string') put(fileFor(form, params), answer.body);
+        if (answer.status === 200 && typeof answer.body === 'string') put(file, answer.body);
       }
     }
   }
   put('_redirects', redirectsFile());
-  for (const [file, body] of await siteFiles()) put(file, body);
+  // The landing page depends on the code alone.
+  if (!changes.known || !SITE_FILES.every(keep)) for (const [file, body] of await siteFiles()) put(file, body);
 
   if (previous) summary.removed = listFiles(previous).filter((f) => !written.has(f)).length;
   swap(publishDir, folder);
+  writeFileSync(`${statePath}.next`, JSON.stringify(state));
+  renameSync(`${statePath}.next`, statePath);
+  const live = new Set(Object.entries(state.fetched).filter(([k]) => k.startsWith('pollen|')).map(([k, t]) => `${k.slice('pollen|'.length)}|${t}`));
+  writeFileSync(`${memoPath}.next`, JSON.stringify(Object.fromEntries([...dailyRows].filter(([k]) => live.has(k)))));
+  renameSync(`${memoPath}.next`, memoPath);
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+const SRC_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+/** A JSON file written by an earlier render, or undefined when missing or unreadable. */
+function readJson<T>(path: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The folder `publishDir` serves now, moving a plain folder into `rendersDir` first. */

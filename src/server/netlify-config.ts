@@ -5,6 +5,8 @@ import { parse } from 'smol-toml';
 export interface HeaderRule {
   for: string;
   values: Record<string, string>;
+  /** `for` compiled once. */
+  pattern?: RegExp;
 }
 
 export interface NetlifyConfig {
@@ -34,7 +36,7 @@ export function readNetlifyConfig(path: string): NetlifyConfig {
     redirects: (toml.redirects ?? []).map((r) =>
       [r.from, ...Object.entries(r.query ?? {}).map(([k, v]) => `${k}=${v}`), r.to, `${r.status ?? 301}${r.force ? '!' : ''}`].join(' '),
     ),
-    headers: toml.headers ?? [],
+    headers: (toml.headers ?? []).map((h) => ({ ...h, pattern: pathPattern(h.for) })),
     functionsDir: toml.build?.functions ?? 'netlify/functions',
     publishDir: toml.build?.publish ?? '.',
   };
@@ -53,7 +55,7 @@ export function pathPattern(pattern: string): RegExp {
 export function headersFor(rules: readonly HeaderRule[], paths: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const rule of rules) {
-    const re = pathPattern(rule.for);
+    const re = rule.pattern ?? pathPattern(rule.for);
     if (paths.some((p) => re.test(p))) Object.assign(out, rule.values);
   }
   return out;

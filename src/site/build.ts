@@ -8,6 +8,9 @@ import { landingPage, referencePage } from './page.js';
 
 const require = createRequire(import.meta.url);
 
+/** The files `siteFiles` makes. */
+export const SITE_FILES: readonly string[] = ['index.html', 'api-reference.html', 'assets/app.js', 'assets/app.css', 'assets/us-states.json'];
+
 /** Every file of the site, by path under the publish folder. */
 export async function siteFiles(): Promise<Map<string, string | Uint8Array>> {
   const result = await build({

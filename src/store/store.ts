@@ -137,10 +137,10 @@ export class Store {
       pollenDaysIn: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?').pluck(),
       weatherDaysIn: db.prepare('SELECT day FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?').pluck(),
       hours: db.prepare(
-        `SELECT h.hour, h.tree, h.grass, h.weed, h.total, h.shape_id, h.species, d.timezone, d.source_id
-         FROM pollen_hour h JOIN pollen_day d ON d.city_id = h.city_id AND d.day = h.hour / 24
-         WHERE h.city_id = ? AND h.hour >= ? AND h.hour < ? ORDER BY h.hour`,
+        `SELECT hour, tree, grass, weed, total, shape_id, species FROM pollen_hour
+         WHERE city_id = ? AND hour >= ? AND hour < ? ORDER BY hour`,
       ),
+      daysMeta: db.prepare('SELECT day, timezone, source_id FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       countHours: db.prepare('SELECT count(*) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
       countHourDays: db.prepare('SELECT count(DISTINCT hour / 24) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
       daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE hours > 0 ORDER BY day DESC').pluck(),
@@ -153,6 +153,11 @@ export class Store {
       weatherForDay: db.prepare('SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ?'),
       pollenDaysByCity: db.prepare('SELECT c.slug, d.day FROM pollen_day d JOIN city c ON c.id = d.city_id WHERE d.hours > 0 ORDER BY c.slug, d.day DESC'),
       weatherDaysByCity: db.prepare('SELECT c.slug, w.day FROM weather_day w JOIN city c ON c.id = w.city_id ORDER BY c.slug, w.day DESC'),
+      fetchTimes: db.prepare(
+        `SELECT 'pollen' AS kind, c.slug, d.day, d.fetched_at FROM pollen_day d JOIN city c ON c.id = d.city_id
+         UNION ALL SELECT 'weather', c.slug, w.day, w.fetched_at FROM weather_day w JOIN city c ON c.id = w.city_id`,
+      ),
+      pollenDayVersions: db.prepare('SELECT day, fetched_at FROM pollen_day WHERE city_id = ? AND hours > 0'),
       weatherDays: db.prepare('SELECT DISTINCT day FROM weather_day ORDER BY day DESC').pluck(),
       latestWeatherDay: db.prepare('SELECT max(day) FROM weather_day').pluck(),
       forecast: db.prepare('SELECT source_id, fetched_at, rows FROM forecast_cache WHERE city_id = ?'),
@@ -251,7 +256,15 @@ export class Store {
   /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
   hours(city: string, fromHour: number, toHour: number): StoredHour[] {
     const id = this.idOf('city', city);
-    return id === undefined ? [] : (this.stmt.hours.all(id, fromHour, toHour) as Row[]).map((r) => this.toHour(r));
+    if (id === undefined) return [];
+    const meta = this.dayMeta(id, fromHour, toHour);
+    return (this.stmt.hours.all(id, fromHour, toHour) as Row[]).map((r) => this.toHour(r, meta));
+  }
+
+  /** Time zone and source of each city-day in an hour range, read once rather than joined per hour. */
+  private dayMeta(id: number, fromHour: number, toHour: number): Map<number, { timezone: string | null; source: string }> {
+    const rows = this.stmt.daysMeta.all(id, Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)) as Row[];
+    return new Map(rows.map((r) => [r.day as number, { timezone: r.timezone as string | null, source: this.sourceName(r.source_id as number) }]));
   }
 
   /** The same rows as `hours`, read one at a time, so a large range is never held whole. */
@@ -260,7 +273,8 @@ export class Store {
     if (id === undefined) return;
     // A statement of its own: concurrent streams would otherwise share one cursor and clash.
     const stmt = this.db.prepare(this.stmt.hours.source);
-    for (const r of stmt.iterate(id, fromHour, toHour) as Iterable<Row>) yield this.toHour(r);
+    const meta = this.dayMeta(id, fromHour, toHour);
+    for (const r of stmt.iterate(id, fromHour, toHour) as Iterable<Row>) yield this.toHour(r, meta);
   }
 
   /** How many hourly rows, or distinct UTC days with rows, a city has in [fromHour, toHour). */
@@ -269,7 +283,8 @@ export class Store {
     return id === undefined ? 0 : ((per === 'hour' ? this.stmt.countHours : this.stmt.countHourDays).get(id, fromHour, toHour) as number);
   }
 
-  private toHour(r: Row): StoredHour {
+  private toHour(r: Row, meta: Map<number, { timezone: string | null; source: string }>): StoredHour {
+    const day = meta.get(Math.floor((r.hour as number) / 24));
     return {
       hour: r.hour as number,
       tree: r.tree as number | null,
@@ -277,8 +292,8 @@ export class Store {
       weed: r.weed as number | null,
       total: r.total as number,
       species: r.shape_id === null ? null : decodeSpecies(this.shape(r.shape_id as number), r.species as Uint8Array),
-      timezone: r.timezone as string | null,
-      source: this.sourceName(r.source_id as number),
+      timezone: day?.timezone ?? null,
+      source: day?.source ?? 'unknown',
     };
   }
 
@@ -326,6 +341,19 @@ export class Store {
       else out.set(slug, [day]);
     }
     return out;
+  }
+
+  /** When each stored city-day was fetched, keyed `kind|city|day`: what a render compares to find changes. */
+  fetchTimes(): Map<string, number> {
+    const rows = this.stmt.fetchTimes.all() as Array<{ kind: string; slug: string; day: number; fetched_at: number }>;
+    return new Map(rows.map((r) => [`${r.kind}|${r.slug}|${r.day}`, r.fetched_at]));
+  }
+
+  /** When each of a city's days with pollen data was fetched: the version of that day's answers. */
+  pollenDayVersions(city: string): Map<number, number> {
+    const id = this.idOf('city', city);
+    const rows = id === undefined ? [] : (this.stmt.pollenDayVersions.all(id) as Array<{ day: number; fetched_at: number }>);
+    return new Map(rows.map((r) => [r.day, r.fetched_at]));
   }
 
   /** Every day with a weather row, newest first. */

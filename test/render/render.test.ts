@@ -8,13 +8,14 @@ import { dayString } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { listFiles, render } from '../../src/render/render.js';
+import { SITE_FILES } from '../../src/site/build.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { buildStore, SITE_CITIES, SITE_SPAN, useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const site = useSite();
-const siteFileNames = new Set(['index.html', 'api-reference.html', 'assets/app.js', 'assets/app.css', 'assets/us-states.json']);
+const siteFileNames = new Set(SITE_FILES);
 
 /** The API URL a rendered file answers. */
 function apiUrlFor(file: string): string {
@@ -83,6 +84,15 @@ describe('build render', () => {
     expect(second.written.length).toBeLessThanOrEqual(SITE_CITIES.length * 8 + 20);
     expect(second.files).toBe(first.files + 2 * SITE_CITIES.length + 3);
     expect(second.removed).toBe(0);
+
+    // Skipping unaffected files must not change the result: a fresh full render is identical.
+    store = openStore(db, { readonly: true });
+    const fresh = join(dir, 'fresh');
+    await render(store, fresh);
+    store.close();
+    const names = listFiles(publish).sort();
+    expect(listFiles(fresh).sort()).toEqual(names);
+    for (const f of names) expect(readFileSync(join(fresh, f)).equals(readFileSync(join(publish, f))), f).toBe(true);
   });
 
   it('leaves the previous render whole and served when killed midway', async () => {
@@ -106,5 +116,33 @@ describe('build render', () => {
     // The next render finishes and clears the half-written folder.
     expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
     expect(readdirSync(renders)).toHaveLength(1);
+  });
+});
+
+describe('an incremental render after a past day changes', () => {
+  it('rewrites that day, its city lists and the three maps that show it, matching a full render', async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir);
+    const publish = join(dir, 'publish');
+    let store = openStore(db, { readonly: true });
+    await render(store, publish);
+    store.close();
+
+    const day = SITE_SPAN.from + 3;
+    store = openStore(db);
+    const hours = store.hours('wichita', day * 24, day * 24 + 24).map(({ timezone: _t, source: _s, ...h }) => ({ ...h, tree: (h.tree ?? 0) * 2 + 1 }));
+    store.writeCityDay({ city: 'wichita', day, pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.now(), hours } });
+    store.close();
+    store = openStore(db, { readonly: true });
+    const again = await render(store, publish);
+    const fresh = join(dir, 'fresh');
+    await render(store, fresh);
+    store.close();
+
+    const d = (k: number) => dayString(day + k);
+    expect(again.written.sort()).toEqual(
+      [`data/pollen/wichita/${d(0)}.json`, 'data/pollen/wichita.json', `data/pollen/by-date/${d(0)}.json`, `data/map-data/${d(0)}.json`, `data/map-data/${d(1)}.json`, `data/map-data/${d(2)}.json`].sort(),
+    );
+    for (const f of listFiles(fresh)) expect(readFileSync(join(fresh, f)).equals(readFileSync(join(publish, f))), f).toBe(true);
   });
 });

@@ -1,0 +1,169 @@
+/**
+ * B3 (the largest range answer over local HTTP), B4 (forecast single flight and warm latency) and
+ * B7 (static reads under load), against the local server in a child process of its own, so its
+ * memory can be read from /proc.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, realpathSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { CITIES } from '../../src/domain/cities.js';
+import { HOUR_MS, dayString } from '../../src/domain/dates.js';
+import { hourlyRow } from '../../src/domain/pollen-rows.js';
+import { openStore } from '../../src/store/store.js';
+import { mb, ms, percentile, type Measure } from './measure.js';
+import { BENCH_SPAN } from './workload.js';
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+}
+
+async function startChild(args: string[], env: NodeJS.ProcessEnv, cwd: string, ready: RegExp): Promise<Child> {
+  const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d;
+      const m = ready.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+  return { url, process: child };
+}
+
+/** kB of a /proc/<pid>/status field. */
+const procStatus = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+/** One GET, timed, counting the bytes on the wire. */
+function get(url: string, headers: Record<string, string> = {}): Promise<{ ms: number; bytes: number; status: number }> {
+  const t = performance.now();
+  return new Promise((resolve, reject) => {
+    request(url, { headers, agent: false }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => (bytes += c.length));
+      res.on('end', () => resolve({ ms: performance.now() - t, bytes, status: res.statusCode! }));
+    }).on('error', reject).end();
+  });
+}
+
+async function sequential(n: number, url: string, headers: Record<string, string> = {}) {
+  const runs = [];
+  for (let i = 0; i < n; i++) runs.push(await get(url, headers));
+  if (runs.some((r) => r.status !== 200)) throw new Error(`non-200 answers from ${url}`);
+  return runs;
+}
+
+export async function httpBenchmarks(root: string, dir: string, db: string, publish: string): Promise<Measure[]> {
+  const forecastDb = join(dir, 'bench-forecast.db');
+  const server = await startChild(['--import', 'tsx', 'build/cli.ts', 'serve', '--db', db, '--publish', publish, '--port', '0'], { FORECAST_CACHE_DB: forecastDb }, root, /on (http:\/\/127\.0\.0\.1:\d+)/);
+  const pid = server.process.pid!;
+  const measures: Measure[] = [];
+  try {
+    // B3: 50,000 hourly rows of every city, species included.
+    const from = dayString(BENCH_SPAN.from);
+    const to = dayString(BENCH_SPAN.from + 60);
+    const rangeUrl = `${server.url}/api/pollen-range?from=${from}&to=${to}&limit=50000`;
+    await get(rangeUrl); // warm the statement caches once
+    const rssBefore = procStatus(pid, 'VmRSS');
+    const identity = await sequential(20, rangeUrl);
+    const gzip = await sequential(20, rangeUrl, { 'accept-encoding': 'gzip' });
+    const rssGrowth = procStatus(pid, 'VmHWM') - rssBefore;
+
+    const store = openStore(db, { readonly: true });
+    const [fromHour, toHour] = [Date.parse(`${from}T00:00:00Z`) / HOUR_MS, Date.parse(`${to}T00:00:00Z`) / HOUR_MS];
+    const baseline = Array.from({ length: 5 }, () => {
+      const t = performance.now();
+      const rows = [];
+      for (const c of [...CITIES].sort((a, b) => (a.slug < b.slug ? -1 : 1))) {
+        for (const h of store.hours(c.slug, fromHour, toHour)) {
+          if (rows.length >= 50_000) break;
+          rows.push({ city: c.slug, ...hourlyRow(h) });
+        }
+      }
+      JSON.stringify({ rows });
+      return performance.now() - t;
+    });
+    store.close();
+    const p50 = percentile(identity.map((r) => r.ms), 50);
+    const base = percentile(baseline, 50);
+    measures.push(
+      {
+        id: 'B3',
+        what: `pollen-range limit=50000, hourly, all cities: identity p50 (p95 ${ms(percentile(identity.map((r) => r.ms), 95))}), ${mb(identity[0]!.bytes)}`,
+        value: ms(p50),
+        baseline: `${ms(base)} (rows read and JSON.stringify in one process)`,
+        ratio: p50 / base,
+        target: '<= 1.5x',
+        met: p50 / base <= 1.5,
+      },
+      {
+        id: 'B3',
+        what: `the same with gzip: p50 ${ms(percentile(gzip.map((r) => r.ms), 50))}, p95 ${ms(percentile(gzip.map((r) => r.ms), 95))}; body bytes`,
+        value: mb(gzip[0]!.bytes),
+        baseline: `${mb(identity[0]!.bytes)} identity`,
+        ratio: gzip[0]!.bytes / identity[0]!.bytes,
+        target: '<= 6 MB',
+        met: gzip[0]!.bytes <= 6 * 1024 * 1024,
+      },
+      {
+        id: 'B3',
+        what: 'peak RSS growth of the server process over the 40 requests',
+        value: mb(rssGrowth),
+        baseline: `${mb(rssBefore)} before`,
+        ratio: null,
+        target: '<= 64 MB',
+        met: rssGrowth <= 64 * 1024 * 1024,
+      },
+    );
+
+    // B4: 200 concurrent requests for a cold city, then warm latency against a static read.
+    const cold = await Promise.all(Array.from({ length: 200 }, () => get(`${server.url}/api/forecast?city=wichita`)));
+    if (cold.some((r) => r.status !== 200)) throw new Error('a forecast request failed');
+    const cache = openStore(forecastDb, { readonly: true });
+    const upstream = cache.callsOn('sample', new Date().toISOString().slice(0, 10)).forecast;
+    cache.close();
+    const warm = percentile((await sequential(50, `${server.url}/api/forecast?city=wichita`)).map((r) => r.ms), 50);
+    const staticP50 = percentile((await sequential(50, `${server.url}/api/cities`)).map((r) => r.ms), 50);
+    measures.push({
+      id: 'B4',
+      what: `forecast: 200 concurrent requests for a cold city made ${upstream} upstream call(s); then warm p50`,
+      value: ms(warm),
+      baseline: `${ms(staticP50)} (a static read, same server)`,
+      ratio: warm / staticP50,
+      target: 'exactly 1 upstream call; warm p50 <= 2x',
+      met: upstream === 1 && warm / staticP50 <= 2,
+    });
+
+    // B7: static reads under load, against node's http serving the same file.
+    const file = join(realpathSync(publish), 'data', 'cities.json');
+    const plain = await startChild(
+      ['-e', `const fs=require('fs'),http=require('http');http.createServer((q,s)=>fs.readFile(${JSON.stringify(file)},(e,b)=>{s.writeHead(200,{'content-type':'application/json'});s.end(b)})).listen(0,'127.0.0.1',function(){console.log('on http://127.0.0.1:'+this.address().port)})`],
+      {},
+      root,
+      /on (http:\/\/127\.0\.0\.1:\d+)/,
+    );
+    try {
+      const load = (url: string) => autocannon({ url, connections: 10, duration: 10 });
+      const ours = await load(`${server.url}/api/cities`);
+      const theirs = await load(`${plain.url}/`);
+      if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`static load saw ${ours.non2xx} non-2xx and ${ours.errors} errors`);
+      measures.push({
+        id: 'B7',
+        what: `static reads (/api/cities through the rules), autocannon 10 s x 10 connections: p99 ${ms(ours.latency.p99)}`,
+        value: `${Math.round(ours.requests.average)} req/s`,
+        baseline: `${Math.round(theirs.requests.average)} req/s, p99 ${ms(theirs.latency.p99)} (node http, same file)`,
+        ratio: theirs.requests.average / ours.requests.average,
+        target: 'reported',
+        met: null,
+      });
+    } finally {
+      plain.process.kill();
+    }
+  } finally {
+    server.process.kill();
+  }
+  return measures;
+}
