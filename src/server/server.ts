@@ -23,6 +23,9 @@ export interface ServeOptions {
   publishDir?: string;
   host?: string;
   port?: number;
+  /** A client must send its headers within this time, its whole request within `requestTimeoutMs`. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -38,7 +41,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const functions = await loadFunctions(join(options.root, config.functionsDir));
   const rules = rulesLoader(publishDir, config);
 
-  const server = createServer((req, res) => {
+  // Slow clients are dropped: checked every second rather than node's default 30 s.
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout + 1);
+  const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, { publishDir, config, functions, rules }).catch((error: unknown) => {
       console.error('local server failure', error);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
@@ -48,11 +54,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Requests node refuses before routing (oversized URL or headers, malformed HTTP) still get JSON and CORS.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ error: status === 431 ? 'Request URL or headers too large' : 'Malformed HTTP request' });
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ error: status === 431 ? 'Request URL or headers too large' : status === 408 ? 'Request not received in time' : 'Malformed HTTP request' });
+    // Closed for good once written: a client still sending would otherwise keep it half open.
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\n` +
         `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
   await new Promise<void>((resolve, reject) => {
@@ -92,6 +100,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   const url = new URL(req.url ?? '/', 'http://localhost');
   const method = req.method ?? 'GET';
   const readOnly = method === 'GET' || method === 'HEAD';
+
+  // Methods a web Request cannot carry (so no function can see them): refused here, as the CDN does.
+  if (method === 'TRACE' || method === 'TRACK' || method === 'CONNECT') {
+    res.writeHead(405, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', Allow: 'GET, HEAD, OPTIONS' });
+    res.end(JSON.stringify({ error: `Method ${method} is not allowed: this API is read-only (use GET)` }));
+    return;
+  }
 
   const serveFile = (paths: string[]): boolean => {
     const file = readOnly ? staticFile(site.publishDir, paths.at(-1)!) : undefined;

@@ -8,12 +8,53 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
  * A loopback server answering in the recorded formats of Ambee and Open-Meteo, with the sample
  * model's values, so an ingest through the real clients can be compared with a sample ingest.
  */
-export async function startReplayServer(apiKey: string): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+export type Fault = 'timeout' | 'reset' | '5xx' | '429' | 'malformed' | 'truncated';
+
+/** What a request met: the fault injected, or none. */
+export interface Served {
+  url: string;
+  fault: Fault | undefined;
+}
+
+export interface ReplayServer {
+  url: string;
+  requests: string[];
+  served: Served[];
+  /** Decides, per request, whether to inject a fault instead of the answer. */
+  fault: (url: URL) => Fault | undefined;
+  close: () => Promise<void>;
+}
+
+export async function startReplayServer(apiKey: string): Promise<ReplayServer> {
   const sample = new SampleProvider();
   const requests: string[] = [];
+  const served: Served[] = [];
+  const replay = { fault: (() => undefined) as ReplayServer['fault'] };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(url.pathname);
+    const fault = replay.fault(url);
+    served.push({ url: url.pathname + url.search, fault });
+    switch (fault) {
+      case 'timeout':
+        return; // never answer; the client's timeout ends it
+      case 'reset':
+        return req.socket.destroy();
+      case '5xx':
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return res.end('{"message":"Service Unavailable"}');
+      case '429':
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        return res.end('{"message":"Quota exceeded"}');
+      case 'malformed':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"message":"success","data":[{"time":');
+      case 'truncated':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+        res.write('{"message":"success","data":[');
+        return setTimeout(() => req.socket.destroy(), 5);
+      default:
+    }
     const q = url.searchParams;
     const city = CITIES.find((c) => String(c.lat) === (q.get('lat') ?? q.get('latitude')) && String(c.lon) === (q.get('lng') ?? q.get('longitude')));
     const send = (status: number, body: unknown) => {
@@ -21,6 +62,11 @@ export async function startReplayServer(apiKey: string): Promise<{ url: string; 
       res.end(JSON.stringify(body));
     };
     if (!city) return send(404, { message: 'Location not covered' });
+    if (url.pathname === '/v3/pollen/forecast/48hrs') {
+      if (req.headers['x-api-key'] !== apiKey) return send(401, { message: 'Unauthorized' });
+      const batch = await sample.pollenForecast(city, Date.now());
+      return send(200, { message: 'success', data: batch.hours.map((h) => ({ time: h.time / 1000, timezone: batch.timezone, Count: { grass_pollen: h.grass, tree_pollen: h.tree, weed_pollen: h.weed }, Species: h.species })) });
+    }
     if (url.pathname === '/v3/pollen/history') {
       if (req.headers['x-api-key'] !== apiKey) return send(401, { message: 'Unauthorized' });
       const from = Date.parse(`${q.get('from')!.replace(' ', 'T')}Z`);
@@ -71,5 +117,20 @@ export async function startReplayServer(apiKey: string): Promise<{ url: string; 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    served,
+    get fault() {
+      return replay.fault;
+    },
+    set fault(f) {
+      replay.fault = f;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -1,0 +1,81 @@
+import { existsSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listFiles } from '../../src/render/render.js';
+import { openStore } from '../../src/store/store.js';
+import { runCli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
+import { count } from './counters.js';
+
+const KILLS = 20;
+const MAX_ATTEMPTS = 60;
+const INGEST = ['--from', '2025-01-01', '--to', '2025-05-31', '--cities', 'austin,anchorage,honolulu,wichita,scranton,richmond,tulsa,dallas,boise,miami'];
+const randomDelay = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
+
+/** Runs the CLI and SIGKILLs it after `delay` ms unless it ended first; true when the kill landed. */
+async function killAfter(args: string[], delay: number): Promise<boolean> {
+  const started = Date.now();
+  const result = await runCli(args, { killWhen: () => Date.now() - started >= delay });
+  return result.signal === 'SIGKILL';
+}
+
+describe('crash safety', () => {
+  it(`survives ${KILLS} SIGKILLs of ingest at random points: a sound file, whole city-days, and the same tables in the end`, async () => {
+    const dir = tempDir();
+    const reference = join(dir, 'reference.db');
+    expect((await runCli(['ingest', ...INGEST, '--db', reference])).code).toBe(0);
+    const victim = join(dir, 'victim.db');
+    let kills = 0;
+    for (let attempt = 0; kills < KILLS && attempt < MAX_ATTEMPTS; attempt++) {
+      const landed = await killAfter(['ingest', ...INGEST, '--db', victim], randomDelay(300, 2500));
+      if (!landed) {
+        // It finished before the kill: start over so the next kill lands mid-run.
+        for (const f of readdirSync(dir).filter((n) => n.startsWith('victim.db'))) rmSync(join(dir, f));
+        continue;
+      }
+      kills++;
+      if (!existsSync(victim)) continue; // killed before it created the file
+      const store = openStore(victim);
+      expect(store.integrity()).toBe('ok');
+      expect(store.incompleteDays()).toEqual([]);
+      store.close();
+    }
+    count({ kills });
+    expect(kills).toBe(KILLS);
+    expect((await runCli(['ingest', ...INGEST, '--db', victim])).code).toBe(0);
+    const [a, b] = [openStore(victim, { readonly: true }), openStore(reference, { readonly: true })];
+    expect(a.counts()).toEqual(b.counts());
+    expect(a.checksum(['fetched_at'])).toBe(b.checksum(['fetched_at']));
+    a.close();
+    b.close();
+  });
+
+  it(`survives ${KILLS} SIGKILLs of render at random points: the served folder is always a complete render`, async () => {
+    const dir = tempDir();
+    const db = join(dir, 'store.db');
+    expect((await runCli(['ingest', ...INGEST, '--db', db])).code).toBe(0);
+    const [reference, publish] = [join(dir, 'reference'), join(dir, 'publish')];
+    expect((await runCli(['render', '--db', db, '--publish', reference])).code).toBe(0);
+    const expected = new Map(listFiles(reference).map((f) => [f, readFileSync(join(reference, f))]));
+    const complete = () => {
+      const files = listFiles(publish);
+      expect(files.length).toBe(expected.size);
+      for (const f of files) expect(readFileSync(join(publish, f)).equals(expected.get(f)!), f).toBe(true);
+    };
+
+    expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
+    let kills = 0;
+    for (let attempt = 0; kills < KILLS && attempt < MAX_ATTEMPTS; attempt++) {
+      // Remove the render state now and then, so that some renders are full ones and take longer.
+      if (attempt % 2 === 0) rmSync(`${publish}.state.json`, { force: true });
+      if (await killAfter(['render', '--db', db, '--publish', publish], randomDelay(400, 3000))) kills++;
+      complete();
+      expect(realpathSync(publish).startsWith(realpathSync(`${publish}.renders`))).toBe(true);
+    }
+    count({ kills });
+    expect(kills).toBe(KILLS);
+    expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
+    complete();
+    expect(readdirSync(`${publish}.renders`)).toHaveLength(1);
+  });
+});

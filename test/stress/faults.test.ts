@@ -1,0 +1,135 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cityBySlug } from '../../src/domain/cities.js';
+import { HOUR_MS, isoHour } from '../../src/domain/dates.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { serve } from '../../src/server/server.js';
+import { openStore } from '../../src/store/store.js';
+import { ROOT, runCli } from '../helpers/cli.js';
+import { startReplayServer, type Fault, type ReplayServer } from '../helpers/replay-server.js';
+import { buildStore } from '../helpers/site.js';
+import { tempDir } from '../helpers/tmp.js';
+import { count } from './counters.js';
+
+const KEY = 'fault-test-key';
+const CITIES = ['austin', 'anchorage', 'richmond', 'tulsa', 'boise', 'miami'];
+const ARGS = ['--from', '2025-03-01', '--to', '2025-04-30', '--cities', CITIES.join(','), '--weather', 'open-meteo'];
+const RETRYABLE: Fault[] = ['timeout', 'reset', '5xx', 'truncated'];
+
+let replay: ReplayServer;
+beforeAll(async () => (replay = await startReplayServer(KEY)));
+afterAll(async () => replay.close());
+
+/** A reproducible stream of faults: about a third of requests meet one. */
+function seeded(seed: number, kinds: Fault[], share: number): () => Fault | undefined {
+  let x = seed;
+  const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (next() < share ? kinds[Math.floor(next() * kinds.length)] : undefined);
+}
+
+const env = (extra: Record<string, string> = {}) => ({
+  AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url,
+  HTTP_RETRIES: '2', HTTP_TIMEOUT_MS: '400', AMBEE_DAILY_BUDGET: '1000', ...extra,
+});
+
+describe('provider faults during ingest', () => {
+  it('retries what is retryable, writes nothing from a bad payload, and converges once the faults stop', async () => {
+    const dir = tempDir();
+    const [db, reference] = [join(dir, 'faulty.db'), join(dir, 'reference.db')];
+    expect((await runCli(['ingest', ...ARGS, '--weather', 'sample', '--db', reference])).code).toBe(0);
+
+    replay.served.length = 0;
+    const faults = seeded(7, [...RETRYABLE, 'malformed'], 0.35);
+    replay.fault = () => faults();
+    const run = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', db], { env: env() });
+    replay.fault = () => undefined;
+    const injected = replay.served.filter((s) => s.fault).length;
+    count({ faults: injected, requests: replay.served.length });
+    expect(injected).toBeGreaterThan(20);
+
+    // Each request URL was tried at most retries + 1 times, and never again after a bad payload.
+    const byUrl = new Map<string, Array<Fault | undefined>>();
+    for (const s of replay.served) byUrl.set(s.url, [...(byUrl.get(s.url) ?? []), s.fault]);
+    for (const [url, outcomes] of byUrl) {
+      expect(outcomes.length, url).toBeLessThanOrEqual(3);
+      const bad = outcomes.indexOf('malformed');
+      if (bad >= 0) expect(outcomes.length, url).toBe(bad + 1);
+      for (const [i, o] of outcomes.entries()) if (i < outcomes.length - 1) expect(o, `${url} was retried after ${o}`).toBeDefined();
+    }
+
+    // What was written is exactly what the provider meant; what failed is named.
+    const [a, ref] = [openStore(db), openStore(reference, { readonly: true })];
+    expect(a.integrity()).toBe('ok');
+    for (const city of CITIES) {
+      const strip = (hs: ReturnType<typeof a.hours>) => hs.map(({ source: _s, ...h }) => h);
+      const stored = new Set(a.storedDays(city, 0, 1e6).pollen);
+      const expected = strip(ref.hours(city, 0, 1e9)).filter((h) => stored.has(Math.floor(h.hour / 24)));
+      expect(strip(a.hours(city, 0, 1e9))).toEqual(expected);
+    }
+    const failures = (run.stdout.match(/^failed: /gm) ?? []).length;
+    expect(a.counts().pollen_day! + a.counts().weather_day! + failures).toBe(2 * CITIES.length * 61);
+    a.close();
+
+    expect((await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', db], { env: env() })).code).toBe(0);
+    const b = openStore(db, { readonly: true });
+    for (const city of CITIES) expect(b.hours(city, 0, 1e9).map((h) => h.tree)).toEqual(ref.hours(city, 0, 1e9).map((h) => h.tree));
+    b.close();
+    ref.close();
+  });
+
+  it('stops at a quota refusal and keeps within the daily budget', async () => {
+    const dir = tempDir();
+    replay.served.length = 0;
+    const budgeted = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', join(dir, 'budget.db')], { env: env({ AMBEE_DAILY_BUDGET: '12', AMBEE_FORECAST_RESERVE: '4' }) });
+    const ambeeCalls = replay.served.filter((s) => s.url.startsWith('/v3/')).length;
+    expect(ambeeCalls).toBe(8);
+    expect(budgeted.stdout).toMatch(/stopped calling ambee: ambee: daily budget spent: 8 of 12 calls used/);
+
+    replay.served.length = 0;
+    replay.fault = (url) => (url.pathname.startsWith('/v3/') ? '429' : undefined);
+    const refused = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', join(dir, 'quota.db')], { env: env({ HTTP_RETRIES: '3' }) });
+    replay.fault = () => undefined;
+    const asked = replay.served.filter((s) => s.url.startsWith('/v3/')).length;
+    count({ faults: asked, requests: replay.served.length });
+    expect(asked).toBeLessThanOrEqual(4); // the windows already in flight when the first refusal came back
+    expect(refused.stdout).toMatch(/stopped calling ambee: ambee: HTTP 429/);
+  });
+});
+
+describe('provider faults during forecasts', () => {
+  it('serves the stale cache through every kind of fault, and 503 with Retry-After where there is none', async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa'], { from: 20100, to: 20101 });
+    const cacheDb = join(dir, 'forecast-cache.db');
+    const cache = openStore(cacheDb);
+    const now = Date.now();
+    const batch = await new SampleProvider().pollenForecast(cityBySlug('tulsa')!, now - 7 * HOUR_MS);
+    const rows = batch.hours.map((h) => ({ ts: isoHour(h.time / HOUR_MS), tree: h.tree, grass: h.grass, weed: h.weed, total: 0, species: h.species, risk_tree: null, risk_grass: null, risk_weed: null, tz: batch.timezone }));
+    cache.putForecast('tulsa', { source: 'ambee', fetchedAt: now - 7 * HOUR_MS, rows });
+    cache.close();
+    Object.assign(process.env, env({ POLLEN_PROVIDER: 'ambee', POLLEN_DB: db, FORECAST_CACHE_DB: cacheDb, HTTP_RETRIES: '1', HTTP_TIMEOUT_MS: '300' }));
+    const server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
+    try {
+      let injected = 0;
+      for (const fault of [...RETRYABLE, 'malformed', '429'] as Fault[]) {
+        replay.fault = (url) => (url.pathname.includes('forecast') ? (injected++, fault) : undefined);
+        const res = await fetch(`${server.url}/api/forecast?city=tulsa`);
+        const body = (await res.json()) as { stale: boolean; source: string; quotaExhausted?: boolean; rows: unknown[] };
+        expect(res.status, fault).toBe(200);
+        expect(body, fault).toMatchObject({ source: 'cache', stale: true });
+        expect(body.quotaExhausted, fault).toBe(fault === '429' ? true : undefined);
+        expect(body.rows.length, fault).toBeGreaterThan(30);
+      }
+      replay.fault = (url) => (url.pathname.includes('forecast') ? (injected++, '5xx') : undefined);
+      const none = await fetch(`${server.url}/api/forecast?city=miami`);
+      expect(none.status).toBe(503);
+      expect(none.headers.get('retry-after')).toBe('300');
+      replay.fault = () => undefined;
+      const fresh = (await (await fetch(`${server.url}/api/forecast?city=tulsa`)).json()) as { stale: boolean; source: string };
+      expect(fresh).toMatchObject({ source: 'ambee', stale: false });
+      count({ faults: injected, requests: 9 });
+    } finally {
+      await server.close();
+    }
+  });
+});
