@@ -5,7 +5,8 @@
  */
 import { cityBySlug } from '../domain/cities.js';
 import { dayString, HOUR_MS, isoHour } from '../domain/dates.js';
-import { categoryRisk, type Risk } from '../domain/risk.js';
+import { hourlyRow } from '../domain/pollen-rows.js';
+import type { Risk } from '../domain/risk.js';
 import type { Species } from '../domain/species.js';
 import { normalizeHour } from '../ingest/normalize.js';
 import { ProviderError, type PollenProvider } from '../providers/provider.js';
@@ -126,20 +127,10 @@ export class ForecastService {
     if (!batch || !Array.isArray(batch.hours)) throw new ProviderError(provider.id, 'bad_payload', 'forecast has no hours');
     return batch.hours
       .filter((h) => typeof h.time === 'number' && Number.isFinite(h.time))
-      .map((raw) => {
-        const h = normalizeHour(raw);
-        return {
-          ts: isoHour(h.hour),
-          tree: h.tree,
-          grass: h.grass,
-          weed: h.weed,
-          total: h.total,
-          species: h.species,
-          risk_tree: categoryRisk('tree', h.tree, h.species),
-          risk_grass: categoryRisk('grass', h.grass, h.species),
-          risk_weed: categoryRisk('weed', h.weed, h.species),
-          tz: batch.timezone,
-        };
+      .map((raw): ForecastRow => {
+        // The hourly row of the API, with its zone field named `tz` as the spec's forecast rows have it.
+        const { timezone, ...row } = hourlyRow({ ...normalizeHour(raw), timezone: batch.timezone, source: provider.id });
+        return { ...row, tz: timezone };
       })
       .sort((a, b) => (a.ts < b.ts ? -1 : 1));
   }
