@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { environmentContext } from '../src/api/context.js';
+import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
 import { runIngest } from '../src/ingest/run.js';
@@ -14,7 +15,7 @@ import { DEFAULT_DB_PATH, openStore } from '../src/store/store.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const defaultDb = () => process.env.POLLEN_DB ?? DEFAULT_DB_PATH;
-const today = () => Math.floor(Date.now() / 86_400_000);
+const today = () => dayOf(Date.now());
 const DEFAULT_PUBLISH = 'publish';
 
 const program = new Command('pollen')

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastService } from '../forecast/service.js';
 import { AMBEE_ID } from '../providers/ambee.js';
-import { createProviders, DEFAULT_FORECAST_RESERVE } from '../providers/registry.js';
+import { createProviders, DEFAULT_FORECAST_RESERVE, number } from '../providers/registry.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
 import type { DailyPollen } from '../domain/pollen-rows.js';
 import type { ApiContext } from './handler.js';
@@ -58,12 +58,12 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
       if (!service) {
         const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(shared(cachePath, false));
         // Forecasts spend the part of the provider's budget that ingest leaves them (its reserve).
-        const reserve = providerId === AMBEE_ID ? (env.AMBEE_FORECAST_RESERVE ?? String(DEFAULT_FORECAST_RESERVE)) : undefined;
-        const budgetText = env.FORECAST_DAILY_BUDGET ?? reserve;
-        const budget = budgetText === undefined ? null : Number(budgetText);
-        // The service counts its calls against the budget itself, so the client gets no ledger.
-        const { pollen } = createProviders({ pollen: providerId, weather: 'sample', env });
-        services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: Number.isFinite(budget) ? budget : null })));
+        const reserve = providerId === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : null;
+        const budget = env.FORECAST_DAILY_BUDGET ? number(env, 'FORECAST_DAILY_BUDGET', 0) : reserve;
+        // The service counts one call per refresh, so the client makes exactly one: no retries
+        // (a failed refresh serves the stale cache, and the next request tries again).
+        const { pollen } = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } });
+        services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: budget })));
       }
       return service;
     },

@@ -1,9 +1,9 @@
 /** The Netlify Functions adapter: a web Request in, the shared `respond` out, as a web Response. */
-import { Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { environmentContext } from './context.js';
 import type { ApiContext } from './handler.js';
-import { respond, type ApiResponse } from './http.js';
+import { respond, type ApiResponse, type ErrorLog } from './http.js';
 import { requestForFile } from './routes.js';
 
 /**
@@ -18,14 +18,16 @@ export async function answer(request: Request, ctx: ApiContext = environmentCont
 }
 
 /** A web Response; a streamed body is compressed with brotli or gzip when the client accepts it. */
-export function toResponse(r: ApiResponse, acceptEncoding: string): Response {
+export function toResponse(r: ApiResponse, acceptEncoding: string, log: ErrorLog = (m, e) => console.error(m, e)): Response {
   if (typeof r.body === 'string') return new Response(r.body === '' ? null : r.body, { status: r.status, headers: r.headers });
   const encoding = pickEncoding(acceptEncoding);
-  let stream = Readable.from(r.body, { objectMode: false });
+  const source = Readable.from(r.body, { objectMode: false });
   const headers: Record<string, string> = { ...r.headers, Vary: 'Accept-Encoding' };
-  if (encoding === 'br') stream = stream.pipe(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }));
-  if (encoding === 'gzip') stream = stream.pipe(createGzip({ level: 6 }));
   if (encoding) headers['Content-Encoding'] = encoding;
+  const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : encoding === 'gzip' ? createGzip({ level: 6 }) : undefined;
+  // pipeline, not pipe: a failing row errors the response, and a client that goes away closes
+  // the row generator (and with it the SQLite cursor) instead of leaving it suspended.
+  const stream = compressor ? pipeline(source, compressor, (error) => error && log('streamed response failed', error)) : source;
   return new Response(Readable.toWeb(stream) as ReadableStream, { status: r.status, headers });
 }
 

@@ -26,18 +26,23 @@ const cityParam = param('city', `City slug (${EXPECTED.city}).`, { type: 'string
 const dateParam = param('date', `UTC calendar date (${EXPECTED.date}).`, { type: 'string', format: 'date' });
 
 const json = (schema: Json, type = 'application/json') => ({ content: { [type]: { schema } } });
-const errors = (withCity: boolean): Json => ({
+const NO_DATA = 'No observations at all yet (an empty store): Error "No observations are available yet".';
+const errors = (withCity: boolean, latest = false): Json => ({
   '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.", ...json(ref('Error')) },
-  ...(withCity ? { '404': { description: 'Unsupported city (UNSUPPORTED_CITY).', ...json(ref('UnsupportedCityError')) } } : {}),
+  ...(withCity
+    ? { '404': { description: `Unsupported city (UNSUPPORTED_CITY).${latest ? ` Or, without city and date: ${NO_DATA}` : ''}`, ...json(latest ? { oneOf: [ref('UnsupportedCityError'), ref('Error')] } : ref('UnsupportedCityError')) } }
+    : latest
+      ? { '404': { description: NO_DATA, ...json(ref('Error')) } }
+      : {}),
   '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ref('Error')) },
   '500': { description: 'Internal server error (sanitized).', ...json(ref('Error')) },
 });
-const get = (summary: string, description: string, parameters: Json[], ok: Json, withCity: boolean, type?: string): Json => ({
+const get = (summary: string, description: string, parameters: Json[], ok: Json, withCity: boolean, type?: string, latest = false): Json => ({
   get: {
     summary,
     description,
     parameters,
-    responses: { '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(ok, type) }, ...errors(withCity) },
+    responses: { '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(ok, type) }, ...errors(withCity, latest) },
   },
 });
 
@@ -60,12 +65,14 @@ export function openApiDocument(): Json {
     paths: {
       '/api/cities': get('Supported cities', 'Every supported city, alphabetised by name.', [], ref('CitiesResponse'), false),
       '/api/available-dates': get('Dates with data', 'All UTC dates with pollen observations, newest first.', [], ref('AvailableDatesResponse'), false),
-      '/api/latest-date': get('Latest date', 'The latest UTC observation date; 404 while there is none.', [], ref('LatestDateResponse'), false),
+      '/api/latest-date': get('Latest date', 'The latest UTC observation date; 404 while there is none.', [], ref('LatestDateResponse'), false, undefined, true),
       '/api/pollen': get(
         'Pollen observations',
         `city and date: the hourly rows of that UTC date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows.`,
         [cityParam, dateParam],
         { oneOf: [ref('PollenCityDateResponse'), ref('PollenCityResponse'), ref('PollenDateResponse')] },
+        true,
+        undefined,
         true,
       ),
       '/api/map-data': get(
@@ -75,6 +82,7 @@ export function openApiDocument(): Json {
         ref('MapFeatureCollection'),
         false,
         'application/geo+json',
+        true,
       ),
       '/api/pollen-range': {
         get: {
@@ -112,6 +120,8 @@ export function openApiDocument(): Json {
         `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
         [cityParam, dateParam],
         ref('WeatherResponse'),
+        true,
+        undefined,
         true,
       ),
     },

@@ -1,6 +1,6 @@
 /** The parameters of /api/pollen-range, strictly checked: each may be given once. */
 import { CITIES, cityBySlug, type City } from '../domain/cities.js';
-import { isIsoDate } from '../domain/dates.js';
+import { dayNumber, isIsoDate, DAY_MS } from '../domain/dates.js';
 import { invalidParameter, unsupportedCity } from './error.js';
 
 export const RANGE_EXPECTED = {
@@ -28,14 +28,15 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([
 
 /** Milliseconds since epoch of a `YYYY-MM-DD` (midnight UTC) or an RFC 3339 date-time; undefined if neither. */
 export function parseInstant(text: string): number | undefined {
-  if (isIsoDate(text)) return Date.parse(`${text}T00:00:00Z`);
+  if (isIsoDate(text)) return dayNumber(text) * DAY_MS;
   const m = DATE_TIME.exec(text);
   if (!m || !isIsoDate(m[1]!)) return undefined;
   const [h, min, s] = [Number(m[2]), Number(m[3]), Number(m[4])];
   if (h > 23 || min > 59 || s > 59) return undefined;
   if (m[7] && (Number(m[8]) > 23 || Number(m[9]) > 59)) return undefined;
   const ms = Date.parse(text.toUpperCase());
-  return Number.isFinite(ms) ? ms : undefined;
+  // An offset can push an instant past year 9999, where it could no longer be echoed as YYYY-MM-DD...
+  return Number.isFinite(ms) && /^\d{4}-/.test(new Date(ms).toISOString()) ? ms : undefined;
 }
 
 function once(query: URLSearchParams, name: string, expected: string): string | undefined {

@@ -1,6 +1,7 @@
 /** GET /api/weather: a city's days, one city-day, or the compact cross-city snapshot of a date. */
 import { dayString, isoTime } from '../domain/dates.js';
 import type { StoredWeather } from '../store/store.js';
+import { noData } from './error.js';
 import type { Handler } from './handler.js';
 import { parseCity, parseDate } from './params.js';
 
@@ -17,7 +18,7 @@ export const weather: Handler = (query, { store }) => {
   }
   if (city) return { body: { city: city.slug, rows: store.weatherForCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
   const date = day ?? store.latestWeatherDay();
-  if (date === null) return { body: { rows: [] } };
+  if (date === null) throw noData();
   const rows = store
     .weatherForDay(date)
     .sort((a, b) => (a.city < b.city ? -1 : 1))

@@ -10,7 +10,8 @@ export function isIsoDate(text: string): boolean {
   const m = DATE_RE.exec(text);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = new Date(Date.UTC(y, mo - 1, d));
+  const t = new Date(0);
+  t.setUTCFullYear(y, mo - 1, d); // Date.UTC would read years 0-99 as 1900-1999
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
 }
 

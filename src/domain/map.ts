@@ -3,7 +3,7 @@ import { featureCollection, point } from '@turf/helpers';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import type { City } from './cities.js';
 import { dayString } from './dates.js';
-import { max, peakRisk } from './pollen-rows.js';
+import { dayMaxima, firstTimezone, peakRisk, type DayMaxima } from './pollen-rows.js';
 import { grade, severity, type Risk } from './risk.js';
 import type { StoredHour } from '../store/store.js';
 
@@ -16,14 +16,6 @@ export interface CrossCityRow {
   source: string;
   is_forecast: false;
   max_weed: number;
-}
-
-/** Daily maxima of one city-day. */
-export interface DayMaxima {
-  tree: number | null;
-  grass: number | null;
-  weed: number | null;
-  ragweed: number | null;
 }
 
 export interface MapDay extends DayMaxima {
@@ -55,22 +47,6 @@ export interface MapProperties extends DayMaxima {
 
 export type MapCollection = FeatureCollection<Point, MapProperties> & { date: string; aggregation: typeof MAP_AGGREGATION };
 
-const ragweedOf = (h: StoredHour): number | null => {
-  const weed = h.species?.Weed;
-  const v = weed !== null && typeof weed === 'object' ? weed.Ragweed : undefined;
-  return typeof v === 'number' ? v : null;
-};
-
-/** Hourly maxima of each category, and of the Ragweed allergen under Weed. */
-export function dayMaxima(hours: readonly StoredHour[]): DayMaxima {
-  return {
-    tree: max(hours.map((h) => h.tree)),
-    grass: max(hours.map((h) => h.grass)),
-    weed: max(hours.map((h) => h.weed)),
-    ragweed: max(hours.map(ragweedOf)),
-  };
-}
-
 /** Sum of the three category maxima, nulls counting as 0. */
 const countOf = (m: DayMaxima): number => (m.tree ?? 0) + (m.grass ?? 0) + (m.weed ?? 0);
 
@@ -93,7 +69,7 @@ export function mapDay(day: number, hours: readonly StoredHour[]): MapDay {
     risk_grass: peakRisk('grass', hours),
     risk_weed: peakRisk('weed', hours),
     risk_ragweed: grade('ragweed', m.ragweed),
-    timezone: hours.find((h) => h.timezone !== null)?.timezone ?? null,
+    timezone: firstTimezone(hours),
   };
 }
 

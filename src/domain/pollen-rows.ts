@@ -74,6 +74,33 @@ export function max(values: Iterable<number | null>): number | null {
 
 const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
 
+/** Daily maxima of one city-day. */
+export interface DayMaxima {
+  tree: number | null;
+  grass: number | null;
+  weed: number | null;
+  ragweed: number | null;
+}
+
+const ragweedOf = (h: StoredHour): number | null => {
+  const weed = h.species?.Weed;
+  const v = weed !== null && typeof weed === 'object' ? weed.Ragweed : undefined;
+  return typeof v === 'number' ? v : null;
+};
+
+/** Hourly maxima of each category, and of the Ragweed allergen under Weed. */
+export function dayMaxima(hours: readonly StoredHour[]): DayMaxima {
+  return {
+    tree: max(hours.map((h) => h.tree)),
+    grass: max(hours.map((h) => h.grass)),
+    weed: max(hours.map((h) => h.weed)),
+    ragweed: max(hours.map(ragweedOf)),
+  };
+}
+
+/** The zone the first hour that has one reports. */
+export const firstTimezone = (hours: readonly StoredHour[]): string | null => hours.find((h) => h.timezone !== null)?.timezone ?? null;
+
 /**
  * Per-allergen means over several payloads, unrounded. Keys keep their first-seen order; a leaf
  * is averaged over the hours that report a number for it; a category seen both as a number and
@@ -141,7 +168,7 @@ export function dailyMeans(hours: readonly StoredHour[]): DailyMeans {
     risk_tree: categoryRisk('tree', m.tree, species),
     risk_grass: categoryRisk('grass', m.grass, species),
     risk_weed: categoryRisk('weed', m.weed, species),
-    timezone: hours.find((h) => h.timezone !== null)?.timezone ?? null,
+    timezone: firstTimezone(hours),
   };
 }
 
@@ -153,12 +180,13 @@ export function peakRisk(category: Category, hours: readonly StoredHour[]): Risk
 /** A DailyPollen row for one UTC day's hours. */
 export function dailyRow(day: number, hours: readonly StoredHour[]): DailyPollen {
   const [tree, grass, weed] = CATEGORIES.map((c) => peakRisk(c, hours));
+  const peaks = dayMaxima(hours);
   return {
     date: dayString(day),
     ...dailyMeans(hours),
-    peak_tree: max(hours.map((h) => h.tree)),
-    peak_grass: max(hours.map((h) => h.grass)),
-    peak_weed: max(hours.map((h) => h.weed)),
+    peak_tree: peaks.tree,
+    peak_grass: peaks.grass,
+    peak_weed: peaks.weed,
     peak_total: max(hours.map((h) => h.total)),
     peak_risk_tree: tree ?? null,
     peak_risk_grass: grass ?? null,

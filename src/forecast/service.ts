@@ -4,7 +4,7 @@
  * Concurrent requests for one city share one refresh.
  */
 import { cityBySlug } from '../domain/cities.js';
-import { dayString, HOUR_MS, isoHour } from '../domain/dates.js';
+import { dayOf, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
 import { hourlyRow } from '../domain/pollen-rows.js';
 import type { Risk } from '../domain/risk.js';
 import type { Species } from '../domain/species.js';
@@ -55,6 +55,8 @@ export interface ForecastOptions {
   dailyBudget: number | null;
   now?: () => number;
   timeoutMs?: number;
+  /** Where cache failures are reported (they never fail a request). */
+  log?: (message: string, error: unknown) => void;
 }
 
 export class ForecastService {
@@ -78,7 +80,8 @@ export class ForecastService {
   private async resolve(city: string): Promise<Forecast> {
     const { cache, provider } = this.options;
     const now = this.now();
-    const cached = await cache.read(city);
+    // The cache helps but must never stop a forecast: if it fails, carry on as if it were empty.
+    const cached = await cache.read(city).catch((error: unknown) => this.warn('forecast cache read failed', error));
     const fromCache = (stale: boolean, quotaExhausted: boolean): Forecast => ({
       city,
       source: 'cache',
@@ -90,15 +93,16 @@ export class ForecastService {
     if (cached && now - cached.fetchedAt < CACHE_LIMIT_MS) return fromCache(false, false);
 
     let failure: ProviderError;
-    const today = dayString(Math.floor(now / 86_400_000));
+    const today = dayString(dayOf(now));
     const budget = this.options.dailyBudget;
-    if (budget !== null && (await cache.callsOn(provider.id, today)) >= budget) {
+    const used = budget === null ? 0 : await cache.callsOn(provider.id, today).catch((error: unknown) => (this.warn('forecast call count failed', error), 0));
+    if (budget !== null && used >= budget) {
       failure = new ProviderError(provider.id, 'quota', `daily budget of ${budget} calls reached`);
     } else {
       try {
-        await cache.countCall(provider.id, today);
+        await cache.countCall(provider.id, today).catch((error: unknown) => this.warn('forecast call count failed', error));
         const rows = await this.fetch(city, now);
-        await cache.write(city, { source: provider.id, fetchedAt: now, rows });
+        await cache.write(city, { source: provider.id, fetchedAt: now, rows }).catch((error: unknown) => this.warn('forecast cache write failed', error));
         return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), rows: trim(rows, now) };
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
@@ -107,6 +111,11 @@ export class ForecastService {
     }
     if (cached) return fromCache(true, failure.failure === 'quota');
     throw new ForecastUnavailable(failure, failure.retryAfterSeconds ?? 300);
+  }
+
+  private warn(message: string, error: unknown): undefined {
+    (this.options.log ?? console.error)(message, error);
+    return undefined;
   }
 
   private async fetch(city: string, now: number): Promise<ForecastRow[]> {

@@ -44,6 +44,8 @@ export interface IngestSummary {
   written: number;
   hourlyRows: number;
   weatherRows: number;
+  /** City-days the provider had no pollen hours for: not stored, asked again next run. */
+  empty: number;
   /** Provider fetches made (each may be several HTTP requests). */
   calls: number;
   failures: IngestFailure[];
@@ -58,7 +60,7 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const started = performance.now();
   const days = span.to - span.from + 1;
   const summary: IngestSummary = {
-    cityDays: cities.length * days, skipped: 0, written: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0,
+    cityDays: cities.length * days, skipped: 0, written: 0, empty: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0,
   };
   let done = 0;
   const progress = (n: number) => {
@@ -115,7 +117,9 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
         let weatherWrite: WeatherValues | undefined;
         if (want.pollen && pollen !== null) {
           if (pollen instanceof ProviderError) fail('pollen', pollen);
-          else pollenWrite = { timezone: pollen.timezone, hours: pollen.days.get(day) ?? [] };
+          else if (pollen.days.has(day)) pollenWrite = { timezone: pollen.timezone, hours: pollen.days.get(day)! };
+          // A day the provider has no hours for yet is not stored, so a later run asks again.
+          else summary.empty++;
         }
         if (want.weather && weather !== null) {
           if (weather instanceof ProviderError) fail('weather', weather);

@@ -18,7 +18,7 @@ export async function runIngest(
     const providers = createProviders({ pollen: args.provider, weather: args.weather, store, purpose: 'ingest' });
     if (options.onlyIfEmpty && store.latestDay() !== null) {
       out.write(`store ${args.db} already has data through ${dayString(store.latestDay()!)}; not ingesting\n`);
-      return { cityDays: 0, skipped: 0, written: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0 };
+      return { cityDays: 0, skipped: 0, written: 0, empty: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0 };
     }
     log.write(`ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${args.cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
     const summary = await ingest({
@@ -40,9 +40,10 @@ export async function runIngest(
 /** The closing lines of an ingest: what was written, how fast, and every city-day that failed. */
 export function formatSummary(s: IngestSummary): string {
   const rate = s.seconds > 0 ? Math.round(s.hourlyRows / s.seconds) : 0;
+  const empty = s.empty > 0 ? `; ${s.empty} city-days had no pollen data yet (asked again next run)` : '';
   const lines = [
     `ingested ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s; ` +
-      `${s.skipped} of ${s.cityDays} already complete; ${s.calls} provider calls; ${s.failures.length} failed`,
+      `${s.skipped} of ${s.cityDays} already complete; ${s.calls} provider calls; ${s.failures.length} failed${empty}`,
   ];
   for (const [provider, why] of Object.entries(s.stopped)) lines.push(`stopped calling ${provider}: ${why}`);
   for (const f of s.failures) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);

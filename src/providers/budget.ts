@@ -1,5 +1,5 @@
 /** Daily call budgets kept in the store's ledger: ingest stops short of a reserve kept for forecasts. */
-import { dayString } from '../domain/dates.js';
+import { dayOf, dayString } from '../domain/dates.js';
 import type { CallPurpose, Store } from '../store/store.js';
 import type { CallLedger } from './http.js';
 import { ProviderError } from './provider.js';
@@ -22,7 +22,7 @@ export class StoreLedger implements CallLedger {
   ) {}
 
   reserve(): void {
-    const day = dayString(Math.floor(this.now() / 86_400_000));
+    const day = dayString(dayOf(this.now()));
     const { daily, forecastReserve } = this.budget;
     if (daily !== null) {
       const used = this.store.callsOn(this.provider, day);

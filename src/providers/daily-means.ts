@@ -1,10 +1,11 @@
 /** Hourly provider samples folded into UTC-day values. */
+import { dayOf } from '../domain/dates.js';
 
 /** Means of each named series per UTC day, skipping missing samples. */
 export function dailyMeans<K extends string>(samples: ReadonlyArray<{ time: number; values: Partial<Record<K, unknown>> }>, keys: readonly K[]): Map<number, Partial<Record<K, number>>> {
   const acc = new Map<number, Map<K, { sum: number; n: number }>>();
   for (const s of samples) {
-    const day = Math.floor(s.time / 86_400_000);
+    const day = dayOf(s.time);
     let perKey = acc.get(day);
     if (!perKey) acc.set(day, (perKey = new Map()));
     for (const k of keys) {

@@ -93,7 +93,8 @@ function key(env: NodeJS.ProcessEnv, name: string, forWhat: string): string {
   return value;
 }
 
-function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+/** A whole-number variable: its default when unset or empty, a ConfigError when not a whole number. */
+export function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number (got ${JSON.stringify(text)})`);

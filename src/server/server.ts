@@ -121,7 +121,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     const fn = functionFor(site.functions, path);
     if (!fn || (viaStatic && !fn.preferStatic)) return false;
     const hasBody = method !== 'GET' && method !== 'HEAD';
-    const request = new Request(new URL(requestPath + search, `http://${req.headers.host ?? 'localhost'}`), {
+    // A fixed base: the Host header is forwarded, but a malformed one must not break the URL.
+    const request = new Request(new URL(requestPath + search, 'http://localhost'), {
       method,
       headers: toHeaders(req),
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),

@@ -34,3 +34,14 @@ describe('GET /api/forecast', () => {
     expect(body).toEqual(expected);
   });
 });
+
+describe('forecast configuration', () => {
+  it('treats an empty FORECAST_DAILY_BUDGET as unset, not as a budget of zero', async () => {
+    const { environmentContext } = await import('../../src/api/context.js');
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const ctx = environmentContext({ POLLEN_DB: site.db, FORECAST_CACHE_DB: join(mkdtempSync(join(tmpdir(), 'fc-')), 'cache.db'), FORECAST_DAILY_BUDGET: '' });
+    expect(await ctx.forecast.get('boise')).toMatchObject({ source: 'sample', stale: false });
+  });
+});

@@ -139,3 +139,21 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
   });
 });
+
+describe('a failing forecast cache', () => {
+  it('never stops a refresh: reads count as empty, failed writes and counts are reported and skipped', async () => {
+    const { state, provider } = scripted();
+    const logged: string[] = [];
+    const broken: ForecastCache = {
+      read: () => Promise.reject(new Error('blobs down')),
+      write: () => Promise.reject(new Error('blobs down')),
+      callsOn: () => Promise.reject(new Error('blobs down')),
+      countCall: () => Promise.reject(new Error('blobs down')),
+    };
+    const service = new ForecastService({ provider, cache: broken, dailyBudget: 10, now: () => T0, log: (m) => logged.push(m) });
+    const forecast = await service.get('austin');
+    expect(forecast).toMatchObject({ source: 'pollenprov', stale: false });
+    expect(state.calls).toBe(1);
+    expect(logged).toEqual(['forecast cache read failed', 'forecast call count failed', 'forecast call count failed', 'forecast cache write failed']);
+  });
+});

@@ -72,6 +72,19 @@ describe('ingest', () => {
     store.close();
   });
 
+  it('leaves a day the provider has no hours for unstored, and fetches it again next time', async () => {
+    const store = openStore(join(tempDir(), 'lag.db'));
+    const one = { from: span.from, to: span.from + 1 };
+    const lagging = flaky((city) => (city === 'austin' ? { timezone: 'America/Chicago', hours: [] } : undefined));
+    const first = await ingest({ store, pollen: lagging, weather: sample, cities: [cityBySlug('austin')!], span: one });
+    expect(first).toMatchObject({ empty: 2, failures: [], weatherRows: 2 });
+    expect(store.counts().pollen_day).toBe(0);
+    const second = await ingest({ store, pollen: sample, weather: sample, cities: [cityBySlug('austin')!], span: one });
+    expect(second).toMatchObject({ empty: 0, written: 2, weatherRows: 0 });
+    expect(store.counts().pollen_day).toBe(2);
+    store.close();
+  });
+
   it('stores invalid provider numbers as missing values', async () => {
     const store = openStore(join(tempDir(), 'd.db'));
     const t = span.from * 24 * 3_600_000;

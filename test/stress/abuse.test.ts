@@ -100,6 +100,13 @@ describe('abuse of the local server', () => {
     }
   });
 
+  it('answers a malformed Host header without a 5xx', async () => {
+    for (const path of ['/api/pollen-range?from=2025-04-01&to=2025-04-02&city=austin', '/api/forecast?city=tulsa', '/api/nope', '/api/cities']) {
+      const res = await raw('GET', path, { host: 'a b' });
+      expect(res.status, path).toBeLessThan(500);
+    }
+  });
+
   it('refuses huge query strings and bodies with a 4xx and CORS', async () => {
     const longQuery = await raw('GET', `/api/pollen?city=${'a'.repeat(100_000)}`);
     expect(longQuery.status).toBe(431);

@@ -1,0 +1,37 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { toResponse } from '../../src/api/netlify.js';
+
+describe('streamed responses', () => {
+  it.each(['gzip', 'br', 'identity'])('fail the body, not the process, when a row throws (%s)', async (encoding) => {
+    const logged: unknown[] = [];
+    function* rows() {
+      yield '{"rows":[';
+      throw new Error('disk gone');
+    }
+    const res = toResponse({ status: 200, headers: {}, body: rows() }, encoding, (_m, e) => logged.push(e));
+    await expect(res.arrayBuffer()).rejects.toThrow();
+  });
+
+  it('closes the row generator when the client cancels a compressed stream', async () => {
+    let closed = false;
+    function* rows() {
+      try {
+        for (let i = 0; ; i++) yield `${'x'.repeat(1000)}${i}`;
+      } finally {
+        closed = true;
+      }
+    }
+    const res = toResponse({ status: 200, headers: {}, body: rows() }, 'gzip', () => {});
+    const reader = res.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(closed).toBe(true);
+  });
+
+  it('compresses a whole body that gunzips to the same text', async () => {
+    const res = toResponse({ status: 200, headers: {}, body: ['{"a":', '1}'][Symbol.iterator]() }, 'gzip');
+    expect(gunzipSync(Buffer.from(await res.arrayBuffer())).toString()).toBe('{"a":1}');
+  });
+});
