@@ -5,9 +5,7 @@
  */
 import { cityBySlug } from '../domain/cities.js';
 import { dayOf, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
-import { hourlyRow } from '../domain/pollen-rows.js';
-import type { Risk } from '../domain/risk.js';
-import type { Species } from '../domain/species.js';
+import { hourlyRow, type HourlyPollen } from '../domain/pollen-rows.js';
 import { normalizeHour } from '../ingest/normalize.js';
 import { ProviderError, type PollenProvider } from '../providers/provider.js';
 import type { ForecastCache } from './cache.js';
@@ -16,18 +14,8 @@ export const CACHE_LIMIT_MS = 6 * HOUR_MS;
 export const HORIZON_HOURS = 48;
 export const TIMEOUT_MS = 10_000;
 
-export interface ForecastRow {
-  ts: string;
-  tree: number | null;
-  grass: number | null;
-  weed: number | null;
-  total: number | null;
-  species: Species | null;
-  risk_tree: Risk | null;
-  risk_grass: Risk | null;
-  risk_weed: Risk | null;
-  tz: string | null;
-}
+/** An hourly row whose zone field is named `tz` and whose total may be missing (spec 2.8). */
+export type ForecastRow = Omit<HourlyPollen, 'timezone' | 'total'> & { total: number | null; tz: string | null };
 
 export interface Forecast {
   city: string;
