@@ -3,7 +3,7 @@
  * written out in pieces, so even the largest answer is never held whole.
  */
 import { HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
-import { dailyMeans, hourlyRow } from '../domain/pollen-rows.js';
+import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour, Store } from '../store/store.js';
 import { Chunks, type Handler } from './handler.js';
 import { parseRangeQuery, type RangeQuery } from './range-params.js';
@@ -45,23 +45,25 @@ export const pollenRange: Handler = (query, { store }) => {
   return { body: new Chunks(() => pieces([head], rows(), row, [']}'])), headers };
 };
 
+/** The range's flat row, in its field order, from an hourly row or daily means. */
+const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow => ({
+  city, periodStart, tree: v.tree, grass: v.grass, weed: v.weed, total: v.total, timezone: v.timezone, species: v.species,
+  risk_tree: v.risk_tree, risk_grass: v.risk_grass, risk_weed: v.risk_weed,
+});
+
 /** Rows in city-slug order, then by period start. */
 function* rangeRows(store: Store, q: RangeQuery, fromHour: number, toHour: number): Generator<RangeRow> {
   for (const city of q.cities) {
     const hours = store.iterateHours(city.slug, fromHour, toHour);
     if (q.aggregate === 'none') {
       for (const h of hours) {
-        const { ts, timezone, species, tree, grass, weed, total, risk_tree, risk_grass, risk_weed } = hourlyRow(h);
-        yield { city: city.slug, periodStart: ts, tree, grass, weed, total, timezone, species, risk_tree, risk_grass, risk_weed };
+        const row = hourlyRow(h);
+        yield rangeRow(city.slug, row.ts, row);
       }
       continue;
     }
     let day: StoredHour[] = [];
-    const flush = (): RangeRow => {
-      const m = dailyMeans(day);
-      const start = isoHour(Math.floor(day[0]!.hour / 24) * 24);
-      return { city: city.slug, periodStart: start, tree: m.tree, grass: m.grass, weed: m.weed, total: m.total, timezone: m.timezone, species: m.species, risk_tree: m.risk_tree, risk_grass: m.risk_grass, risk_weed: m.risk_weed };
-    };
+    const flush = (): RangeRow => rangeRow(city.slug, isoHour(Math.floor(day[0]!.hour / 24) * 24), dailyMeans(day));
     for (const h of hours) {
       if (day.length > 0 && Math.floor(h.hour / 24) !== Math.floor(day[0]!.hour / 24)) {
         yield flush();

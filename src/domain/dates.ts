@@ -31,11 +31,6 @@ export function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS);
 }
 
-/** The UTC hour number containing an instant (ms since epoch). */
-export function hourOf(ms: number): number {
-  return Math.floor(ms / HOUR_MS);
-}
-
 /** RFC 3339 UTC with milliseconds, the only date-time form responses use. */
 export function isoTime(ms: number): string {
   return new Date(ms).toISOString();

@@ -29,7 +29,7 @@ export interface RenderSummary {
 }
 
 /** Renders the store into `publishDir` (a symlink to the current render). */
-export async function render(store: Store, publishDir: string, options: { onFile?: (done: number) => void } = {}): Promise<RenderSummary> {
+export async function render(store: Store, publishDir: string): Promise<RenderSummary> {
   const started = performance.now();
   const rendersDir = `${publishDir}.renders`;
   mkdirSync(rendersDir, { recursive: true });
@@ -40,23 +40,27 @@ export async function render(store: Store, publishDir: string, options: { onFile
   const summary: RenderSummary = { files: 0, bytes: 0, written: [], unchanged: 0, removed: 0, seconds: 0, folder };
   const made = new Set<string>();
   const written = new Set<string>();
-  const put = (file: string, body: string | Uint8Array) => {
+  /** The path of a file in the new folder, its folder created once; the file counts as rendered. */
+  const place = (file: string, size: number): string => {
     written.add(file);
     const path = join(folder, file);
     const dir = dirname(path);
     if (!made.has(dir)) mkdirSync(dir, { recursive: true }), made.add(dir);
+    summary.files++;
+    summary.bytes += size;
+    return path;
+  };
+  /** Links the previous render's copy of a file into the new folder, unchanged. */
+  const link = (old: string, file: string, size: number) => {
+    linkSync(old, place(file, size));
+    summary.unchanged++;
+  };
+  const put = (file: string, body: string | Uint8Array) => {
     const bytes = Buffer.from(body);
     const old = previous && join(previous, file);
-    if (old && existsSync(old) && readFileSync(old).equals(bytes)) {
-      linkSync(old, path);
-      summary.unchanged++;
-    } else {
-      writeFileSync(path, bytes);
-      summary.written.push(file);
-    }
-    summary.files++;
-    summary.bytes += bytes.length;
-    options.onFile?.(summary.files);
+    if (old && existsSync(old) && readFileSync(old).equals(bytes)) return link(old, file, bytes.length);
+    writeFileSync(place(file, bytes.length), bytes);
+    summary.written.push(file);
   };
 
   // Files whose answers cannot have changed since the previous render are linked, not computed.
@@ -68,13 +72,7 @@ export async function render(store: Store, publishDir: string, options: { onFile
     const old = previous && join(previous, file);
     const stat = old ? statSync(old, { throwIfNoEntry: false }) : undefined;
     if (!old || !stat) return false;
-    const path = join(folder, file);
-    if (!made.has(dirname(path))) mkdirSync(dirname(path), { recursive: true }), made.add(dirname(path));
-    linkSync(old, path);
-    written.add(file);
-    summary.unchanged++;
-    summary.files++;
-    summary.bytes += stat.size;
+    link(old, file, stat.size);
     return true;
   };
 

@@ -445,11 +445,6 @@ export class Store {
     return (this.db.pragma('integrity_check', { simple: true }) as string) ?? 'unknown';
   }
 
-  /** Rewrites the file without free pages, for the smallest file to ship. */
-  vacuum(): void {
-    this.db.exec('VACUUM');
-  }
-
   /** Closes the store; a writer first folds the WAL back so the file stands alone, as functions open it. */
   close(): void {
     if (!this.readonly && this.db.open) {
