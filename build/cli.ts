@@ -7,7 +7,10 @@ import { environmentContext } from '../src/api/context.js';
 import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
-import { runIngest } from '../src/ingest/run.js';
+import { cityBySlug } from '../src/domain/cities.js';
+import { doctor, formatDoctor } from '../src/providers/doctor.js';
+import { checkProviders, ConfigError } from '../src/providers/registry.js';
+import { ingestExitCode, runIngest } from '../src/ingest/run.js';
 import { formatRender, render } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
@@ -32,14 +35,42 @@ const ingestOptions = (command: Command) =>
     .option('--days <n>', 'the N days ending yesterday (default 365 when no dates are given)')
     .option('--cities <slugs>', 'comma-separated city slugs (default: all)')
     .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
-    .option('--refresh', 'fetch and overwrite days already stored');
+    .option('--refresh', 'fetch and overwrite days already stored')
+    .option('--json', 'print {counts, failed, stopped} as JSON on stdout (progress stays on stderr)');
 
-ingestOptions(program.command('ingest').description('Pull provider data into the SQLite store, skipping city-days already complete.')).action(
-  async (raw: RawIngestArgs) => {
-    const summary = await runIngest(parseIngestArgs(raw, today(), defaultDb()), process.stderr, process.stdout);
-    if (summary.failures.length > 0) process.exitCode = 1;
+ingestOptions(program.command('ingest').description('Pull provider data into the SQLite store, planned per city-day: newest first, within each provider\'s window and budget.')).action(
+  async (raw: RawIngestArgs & { json?: boolean }) => {
+    const summary = await runIngest(parseIngestArgs(raw, today(), defaultDb()), process.stderr, process.stdout, { json: raw.json });
+    process.exitCode = ingestExitCode(summary);
   },
 );
+
+program
+  .command('doctor')
+  .description("Check the configured providers with at most three requests each: reachable, authorized, fields, window, budget.")
+  .option('--provider <id>', 'pollen provider (default: $POLLEN_PROVIDER, else ambee when AMBEE_API_KEY is set, else sample)')
+  .option('--weather <id>', 'weather provider (default as for ingest)')
+  .option('--city <slug>', 'the city to ask about', 'tulsa')
+  .option('--db <path>', 'store file whose ledger counts the calls (default: $POLLEN_DB or snapshots/pollen.db)')
+  .action(async (o: { provider?: string; weather?: string; city: string; db?: string }) => {
+    const provider = o.provider ?? (process.env.POLLEN_PROVIDER || (process.env.AMBEE_API_KEY ? 'ambee' : 'sample'));
+    const city = cityBySlug(o.city);
+    if (!city) throw new UsageError(`--city: unsupported city ${JSON.stringify(o.city)}`);
+    try {
+      checkProviders(provider, o.weather);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(error.message);
+      throw error;
+    }
+    const store = openStore(o.db ?? defaultDb());
+    try {
+      const checks = await doctor({ store, city, pollen: provider, weather: o.weather, now: Date.now });
+      process.stdout.write(formatDoctor(checks, Date.now()));
+      process.exitCode = checks.every((c) => c.usable) ? 0 : 1;
+    } finally {
+      store.close();
+    }
+  });
 
 const renderTo = async (db: string, publish: string) => {
   const store = openStore(db, { readonly: true });
@@ -59,11 +90,11 @@ program
 
 ingestOptions(program.command('build').description('ingest, then render: what the scheduled deploy runs.'))
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
-  .action(async (raw: RawIngestArgs & { publish: string }) => {
+  .action(async (raw: RawIngestArgs & { publish: string; json?: boolean }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
-    const summary = await runIngest(args, process.stderr, process.stdout);
+    const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json });
     await renderTo(args.db, raw.publish);
-    if (summary.failures.length > 0) process.exitCode = 1;
+    process.exitCode = ingestExitCode(summary);
   });
 
 const serveOptions = (command: Command) =>
@@ -85,8 +116,7 @@ serveOptions(program.command('serve').description("Serve the publish folder and 
 
 serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(async (o: ServeFlags) => {
   const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
-  const summary = await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true });
-  if (summary.failures.length > 0) process.exitCode = 1;
+  process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
   await renderTo(args.db, o.publish);
   await startServer(o);
 });

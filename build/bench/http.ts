@@ -123,7 +123,7 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     const cold = await Promise.all(Array.from({ length: 200 }, () => get(`${server.url}/api/forecast?city=wichita`)));
     if (cold.some((r) => r.status !== 200)) throw new Error('a forecast request failed');
     const cache = openStore(forecastDb, { readonly: true });
-    const upstream = cache.callsOn('sample', new Date().toISOString().slice(0, 10)).forecast;
+    const upstream = cache.ledger.callsOn('sample', new Date().toISOString().slice(0, 10)).forecast;
     cache.close();
     const warm = percentile((await sequential(50, `${server.url}/api/forecast?city=wichita`)).map((r) => r.ms), 50);
     const staticP50 = percentile((await sequential(50, `${server.url}/api/cities`)).map((r) => r.ms), 50);

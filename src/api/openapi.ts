@@ -106,12 +106,12 @@ export function openApiDocument(): Json {
         get: {
           summary: 'The 48-hour forecast',
           description:
-            'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id; when a refresh fails or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
+            'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (by default the provider of the stored history); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
           parameters: [param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true)],
           responses: {
             '200': { description: 'OK.', ...json(ref('ForecastResponse')) },
             ...errors(true),
-            '503': { description: 'No cached forecast and the provider could not be reached; see Retry-After.', ...json(ref('Error')) },
+            '503': { description: "No cached forecast and the provider could not be reached, or this deployment's forecast provider lacks its key (the message names the variable); see Retry-After.", ...json(ref('Error')) },
           },
         },
       },

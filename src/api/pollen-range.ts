@@ -4,7 +4,8 @@
  */
 import { HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
-import type { StoredHour, Store } from '../store/store.js';
+import type { StoredHour } from '../domain/hours.js';
+import type { Store } from '../store/store.js';
 import { Chunks, type Handler } from './handler.js';
 import { parseRangeQuery, type RangeQuery } from './range-params.js';
 

@@ -1,6 +1,6 @@
 /** GET /api/weather: a city's days, one city-day, or the compact cross-city snapshot of a date. */
 import { dayString, isoTime } from '../domain/dates.js';
-import type { StoredWeather } from '../store/store.js';
+import type { StoredWeather } from '../domain/weather.js';
 import { noData } from './error.js';
 import type { Handler } from './handler.js';
 import { parseCity, parseDate } from './params.js';

@@ -5,7 +5,7 @@ import type { City } from './cities.js';
 import { dayString } from './dates.js';
 import { dayMaxima, firstTimezone, peakRisk, type DayMaxima } from './pollen-rows.js';
 import { grade, severity, type Risk } from './risk.js';
-import type { StoredHour } from '../store/store.js';
+import type { StoredHour } from './hours.js';
 
 export const MAP_AGGREGATION = 'daily-category-maxima';
 

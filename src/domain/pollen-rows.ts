@@ -2,7 +2,7 @@
 import { dayString, isoHour } from './dates.js';
 import { CATEGORIES, categoryRisk, worse, type Category, type Risk } from './risk.js';
 import type { Species, SpeciesGroup } from './species.js';
-import type { StoredHour } from '../store/store.js';
+import type { StoredHour } from './hours.js';
 
 export interface HourlyPollen {
   ts: string;

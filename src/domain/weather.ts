@@ -16,6 +16,15 @@ const INTEGER_FIELDS = new Set<WeatherField>(['humidity', 'pressure_hpa', 'wind_
 /** What a provider reports for one city-day: any subset of the measured fields. */
 export type WeatherValues = { [K in WeatherField]?: K extends 'tz' | 'timezone' | 'weather_main' | 'weather_desc' ? string : number };
 
+/** A stored weather row: one city's UTC day. */
+export interface StoredWeather {
+  city: string;
+  day: number;
+  source: string;
+  fetchedAt: number;
+  values: WeatherValues;
+}
+
 /** The measured fields a provider sent, with every invalid value dropped (omitted, never null). */
 export function sanitizeWeather(raw: Partial<Record<WeatherField, unknown>>): WeatherValues {
   const out: Record<string, string | number> = {};

@@ -18,28 +18,32 @@ export class SqliteForecastCache implements ForecastCache {
   constructor(private readonly store: Store) {}
 
   async read(city: string) {
-    return this.store.cachedForecast(city);
+    return this.store.forecasts.get(city);
   }
 
   async write(city: string, forecast: CachedForecast) {
-    this.store.putForecast(city, forecast);
+    this.store.forecasts.put(city, forecast);
   }
 
   async callsOn(provider: string, day: string) {
-    const calls = this.store.callsOn(provider, day);
+    const calls = this.store.ledger.callsOn(provider, day);
     return calls.ingest + calls.forecast;
   }
 
   async countCall(provider: string, day: string) {
-    this.store.recordCalls(provider, day, 'forecast');
+    this.store.ledger.record(provider, day, 'forecast');
   }
 }
 
 type BlobStore = ReturnType<typeof getStore>;
 
+/** Attempts at a counter increment before giving up (each loses only to another instance's increment). */
+const COUNTER_ATTEMPTS = 8;
+
 /**
- * The cache in Netlify Blobs, one JSON blob per city and one counter per provider-day. Counters
- * are read-modify-write, so concurrent instances may undercount slightly; the budget keeps a margin.
+ * The cache in Netlify Blobs, one JSON blob per city and one counter per provider-day. A counter
+ * is incremented with a conditional write (`onlyIfNew`, then `onlyIfMatch` on the ETag read), so
+ * two instances counting at once both count: the one that loses the race reads again and retries.
  */
 export class BlobsForecastCache implements ForecastCache {
   private readonly blobs: BlobStore;
@@ -61,6 +65,20 @@ export class BlobsForecastCache implements ForecastCache {
   }
 
   async countCall(provider: string, day: string) {
-    await this.blobs.setJSON(`calls/${provider}/${day}`, (await this.callsOn(provider, day)) + 1);
+    const key = `calls/${provider}/${day}`;
+    for (let attempt = 0; attempt < COUNTER_ATTEMPTS; attempt++) {
+      // The ETag comes from the listing (a read of the local BlobsServer carries none), taken before
+      // the value: the value read is then as new as the ETag or newer, never older, so a write
+      // from a stale value always fails its condition.
+      const listed = (await this.blobs.list({ prefix: key })).blobs.find((b) => b.key === key);
+      const result = listed
+        ? await this.blobs.setJSON(key, Number(await this.blobs.get(key, { type: 'json' })) + 1, { onlyIfMatch: listed.etag })
+        : await this.blobs.setJSON(key, 1, { onlyIfNew: true });
+      // @netlify/blobs reports a conditional write refused for any status but 412 as modified with
+      // no ETag (its store.ts), so only a write that came back with one has counted.
+      if (result.modified && result.etag) return;
+      if (result.modified) throw new Error(`the call counter ${key} could not be written`);
+    }
+    throw new Error(`the call counter ${key} kept changing: ${COUNTER_ATTEMPTS} attempts lost to other instances`);
   }
 }

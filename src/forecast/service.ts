@@ -5,14 +5,16 @@
  */
 import { cityBySlug } from '../domain/cities.js';
 import { dayOf, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
+import { normalizeHour } from '../domain/hours.js';
 import { hourlyRow, type HourlyPollen } from '../domain/pollen-rows.js';
-import { normalizeHour } from '../ingest/normalize.js';
 import { ProviderError, type PollenProvider } from '../providers/provider.js';
 import type { ForecastCache } from './cache.js';
 
 export const CACHE_LIMIT_MS = 6 * HOUR_MS;
 export const HORIZON_HOURS = 48;
 export const TIMEOUT_MS = 10_000;
+/** A forecast answer with fewer usable hours than this is a bad payload: the stale cache keeps serving. */
+export const MIN_FORECAST_HOURS = 24;
 
 /** An hourly row whose zone field is named `tz` and whose total may be missing (spec 2.8). */
 export type ForecastRow = Omit<HourlyPollen, 'timezone' | 'total'> & { total: number | null; tz: string | null };
@@ -33,6 +35,16 @@ export class ForecastUnavailable extends Error {
     readonly retryAfterSeconds: number,
   ) {
     super(`no cached forecast and the refresh failed: ${failure.message}`, { cause: failure });
+  }
+}
+
+/** The forecast's provider cannot be built here: its key (named in the message) is not set. */
+export class ForecastMisconfigured extends Error {
+  constructor(
+    readonly provider: string,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
@@ -97,7 +109,7 @@ export class ForecastService {
         failure = error;
       }
     }
-    if (cached) return fromCache(true, failure.failure === 'quota');
+    if (cached) return fromCache(true, failure.failure === 'quota' || failure.failure === 'throttled');
     throw new ForecastUnavailable(failure, failure.retryAfterSeconds ?? 300);
   }
 
@@ -122,7 +134,7 @@ export class ForecastService {
       throw error;
     }
     if (!batch || !Array.isArray(batch.hours)) throw new ProviderError(provider.id, 'bad_payload', 'forecast has no hours');
-    return batch.hours
+    const rows = batch.hours
       .filter((h) => typeof h.time === 'number' && Number.isFinite(h.time))
       .map((raw): ForecastRow => {
         // The hourly row of the API, with its zone field named `tz` as the spec's forecast rows have it.
@@ -130,6 +142,9 @@ export class ForecastService {
         return { ...row, tz: timezone };
       })
       .sort((a, b) => (a.ts < b.ts ? -1 : 1));
+    const usable = trim(rows, now).length;
+    if (usable < MIN_FORECAST_HOURS) throw new ProviderError(provider.id, 'bad_payload', `forecast has ${usable} hours from now, fewer than ${MIN_FORECAST_HOURS}`);
+    return rows;
   }
 }
 

@@ -1,10 +1,16 @@
-/** Pulls provider data into the store, one transaction per city-day, skipping what is complete. */
+/**
+ * Pulls provider data into the store by the plan (plan.ts): each request's answer is written one
+ * transaction per city-day, and every (city, day, kind) of the run ends with one status.
+ */
 import type { City } from '../domain/cities.js';
-import { dayString } from '../domain/dates.js';
+import type { PollenHour } from '../domain/hours.js';
 import type { WeatherValues } from '../domain/weather.js';
+import { dayString } from '../domain/dates.js';
+import { DAY_STATUSES, type DataKind, type DayStatus } from '../domain/status.js';
 import { ProviderError, type DaySpan, type PollenProvider, type ProviderFailure, type WeatherProvider } from '../providers/provider.js';
-import type { PollenHour, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import { hoursByDay, weatherByDay } from './normalize.js';
+import { plan, type KindPlan, type Task } from './plan.js';
 
 export interface IngestOptions {
   store: Store;
@@ -13,9 +19,9 @@ export interface IngestOptions {
   cities: readonly City[];
   /** Inclusive span of UTC day numbers. */
   span: DaySpan;
-  /** Re-fetch and overwrite days already stored. */
+  /** Ask again for days already complete (inside the providers' windows). */
   refresh?: boolean;
-  /** Cities fetched at the same time. */
+  /** Requests in flight at once. */
   concurrency?: number;
   now?: () => number;
   onProgress?: (progress: IngestProgress) => void;
@@ -30,142 +36,124 @@ export interface IngestProgress {
 export interface IngestFailure {
   city: string;
   date: string;
-  data: 'pollen' | 'weather';
+  data: DataKind;
   failure: ProviderFailure;
   message: string;
 }
 
 export interface IngestSummary {
-  /** City-days in the requested window. */
-  cityDays: number;
-  /** City-days already complete, not fetched. */
-  skipped: number;
-  /** City-days written (at least one kind of data). */
+  /** Every (city, day, kind of data) of the run, by the status it ended with. */
+  counts: Record<DayStatus, number>;
+  failed: IngestFailure[];
+  /** Providers this run stopped calling, with why: a quota refusal or a spent daily budget. */
+  stopped: Record<string, string>;
+  /** Provider requests made (each may be several HTTP requests). */
+  calls: number;
+  /** City-days written, and the hourly and weather rows they hold. */
   written: number;
   hourlyRows: number;
   weatherRows: number;
-  /** City-days the provider had no pollen hours for: not stored, asked again next run. */
-  empty: number;
-  /** Provider fetches made (each may be several HTTP requests). */
-  calls: number;
-  failures: IngestFailure[];
-  /** Providers this run stopped calling, with why: a quota refusal or a spent daily budget. */
-  stopped: Record<string, string>;
   seconds: number;
 }
+
+export const emptyCounts = (): Record<DayStatus, number> => Object.fromEntries(DAY_STATUSES.map((s) => [s, 0])) as Record<DayStatus, number>;
 
 /** Runs an ingest and reports what it did; provider failures are collected, not thrown. */
 export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const { store, cities, span, refresh = false, now = Date.now } = options;
   const started = performance.now();
-  const days = span.to - span.from + 1;
-  const summary: IngestSummary = {
-    cityDays: cities.length * days, skipped: 0, written: 0, empty: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0,
-  };
-  let done = 0;
-  const progress = (n: number) => {
-    done += n;
-    options.onProgress?.({ done, total: summary.cityDays, failed: summary.failures.length });
-  };
+  const at = now();
+  const kinds: KindPlan[] = [kindPlan('pollen', options.pollen, at, store, span)];
+  if (options.weather) kinds.push(kindPlan('weather', options.weather, at, store, span));
+  const { tasks, settled } = plan(span, cities, kinds, refresh);
 
-  // Once a provider refuses for quota (or its budget is spent), every later window fails at once.
-  const exhausted = new Map<string, ProviderError>();
-  const call = async <T>(provider: { id: string }, fetch: () => Promise<T>): Promise<T | ProviderError> => {
-    const refused = exhausted.get(provider.id);
-    if (refused) return refused;
+  const summary: IngestSummary = { counts: emptyCounts(), failed: [], stopped: {}, calls: 0, written: 0, hourlyRows: 0, weatherRows: 0, seconds: 0 };
+  const total = cities.length * (span.to - span.from + 1) * kinds.length;
+  for (const status of settled.values()) summary.counts[status]++;
+  let done = settled.size;
+  const progress = () => options.onProgress?.({ done, total, failed: summary.failed.length });
+  const settle = (status: DayStatus, n = 1) => {
+    summary.counts[status] += n;
+    done += n;
+    progress();
+  };
+  progress();
+
+  // Once a provider refuses for quota (or its budget is spent), what is left for it is deferred.
+  const stopped = new Map<string, ProviderError>();
+  const run = async (task: Task) => {
+    const provider = task.kind === 'pollen' ? options.pollen : options.weather!;
+    const each = (status: DayStatus) => settle(status, task.days.length);
+    if (stopped.has(provider.id)) return each('deferred');
     summary.calls++;
     try {
-      return await fetch();
+      write(task, await fetchTask(task, options));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      if (error.failure === 'quota') {
-        exhausted.set(provider.id, error);
-        summary.stopped[provider.id] = error.message;
-      }
-      return error;
-    }
-  };
-
-  const ingestCity = async (city: City) => {
-    const stored = refresh ? { pollen: new Set<number>(), weather: new Set<number>() } : store.storedDays(city.slug, span.from, span.to);
-    const wanted = (day: number) => ({ pollen: !stored.pollen.has(day), weather: options.weather !== null && !stored.weather.has(day) });
-    const maxDays = Math.min(options.pollen.maxDaysPerCall, options.weather?.maxDaysPerCall ?? Infinity);
-
-    for (const window of windows(span, maxDays, (d) => wanted(d).pollen || wanted(d).weather)) {
-      if (window.skip) {
-        summary.skipped += window.to - window.from + 1;
-        progress(window.to - window.from + 1);
-        continue;
-      }
-      const needPollen = range(window).some((d) => wanted(d).pollen);
-      const needWeather = range(window).some((d) => wanted(d).weather);
-      const [pollen, weather] = await Promise.all([
-        needPollen
-          ? call(options.pollen, async () => {
-              const batch = await options.pollen.pollenHistory(city, window);
-              return { timezone: batch.timezone, days: hoursByDay(options.pollen.id, batch) };
-            })
-          : null,
-        needWeather && options.weather ? call(options.weather, async () => weatherByDay(await options.weather!.weatherHistory(city, window))) : null,
-      ]);
-
-      for (const day of range(window)) {
-        const want = wanted(day);
-        const fail = (data: IngestFailure['data'], e: ProviderError) =>
-          summary.failures.push({ city: city.slug, date: dayString(day), data, failure: e.failure, message: e.message });
-        let pollenWrite: { timezone: string | null; hours: PollenHour[] } | undefined;
-        let weatherWrite: WeatherValues | undefined;
-        if (want.pollen && pollen !== null) {
-          if (pollen instanceof ProviderError) fail('pollen', pollen);
-          else if (pollen.days.has(day)) pollenWrite = { timezone: pollen.timezone, hours: pollen.days.get(day)! };
-          // A day the provider has no hours for yet is not stored, so a later run asks again.
-          else summary.empty++;
-        }
-        if (want.weather && weather !== null) {
-          if (weather instanceof ProviderError) fail('weather', weather);
-          else weatherWrite = weather.get(day);
-        }
-
-        if (pollenWrite || weatherWrite) {
-          const fetchedAt = now();
-          store.writeCityDay({
-            city: city.slug,
-            day,
-            pollen: pollenWrite && { source: options.pollen.id, fetchedAt, ...pollenWrite },
-            weather: weatherWrite && { source: options.weather!.id, fetchedAt, values: weatherWrite },
-          });
-          summary.written++;
-          summary.hourlyRows += pollenWrite?.hours.length ?? 0;
-          summary.weatherRows += weatherWrite ? 1 : 0;
-        }
-        progress(1);
+      switch (error.failure) {
+        case 'quota':
+        case 'throttled':
+          if (!stopped.has(provider.id)) (stopped.set(provider.id, error), (summary.stopped[provider.id] = error.message));
+          return each('deferred');
+        case 'outside_window':
+          return each('outside_window');
+        case 'not_covered': // the provider has no data for this place: the days are empty
+          return write(task, task.kind === 'pollen' ? { kind: 'pollen', timezone: null, days: new Map() } : { kind: 'weather', days: new Map() });
+        default:
+          for (const day of task.days) summary.failed.push({ city: task.city.slug, date: dayString(day), data: task.kind, failure: error.failure, message: error.message });
+          return each('failed');
       }
     }
   };
 
-  await forEachConcurrently(cities, options.concurrency ?? 4, ingestCity);
+  /** Writes each day of a request's answer, one transaction a city-day, and settles it with its status. */
+  const write = (task: Task, fetched: Fetched) => {
+    const fetchedAt = now();
+    for (const day of task.days) {
+      let status: DayStatus;
+      if (fetched.kind === 'pollen') {
+        // Only the hours asked for are replaced: hours of the day outside them are kept.
+        const asked = { from: Math.max(day * 24, task.hours.from), to: Math.min(day * 24 + 24, task.hours.to) };
+        const hours = (fetched.days.get(day) ?? []).filter((h) => h.hour >= asked.from && h.hour < asked.to);
+        status = store.writeCityDay({ city: task.city.slug, day, pollen: { source: options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked } }).pollen!;
+        summary.hourlyRows += hours.length;
+      } else {
+        const values = fetched.days.get(day) ?? {};
+        status = store.writeCityDay({ city: task.city.slug, day, weather: { source: options.weather!.id, fetchedAt, values } }).weather!;
+        if (status === 'complete') summary.weatherRows++;
+      }
+      summary.written++;
+      settle(status);
+    }
+  };
+
+  await forEachConcurrently(tasks, options.concurrency ?? 4, run);
   summary.seconds = (performance.now() - started) / 1000;
+  store.recordIngestRun({ startedAt: at, finishedAt: now(), pollen: options.pollen.id, weather: options.weather?.id ?? null, counts: summary.counts });
   return summary;
 }
 
-interface Window extends DaySpan {
-  skip: boolean;
+function kindPlan(kind: DataKind, provider: PollenProvider | WeatherProvider, now: number, store: Store, span: DaySpan): KindPlan {
+  return {
+    kind,
+    coverage: provider.coverage(now),
+    maxDaysPerCall: provider.maxDaysPerCall,
+    stored: (city) => store.statuses(city.slug, kind, span.from, span.to),
+  };
 }
 
-/** Splits a span into runs of days that need fetching (at most `maxDays` long) and runs that do not. */
-export function windows(span: DaySpan, maxDays: number, needed: (day: number) => boolean): Window[] {
-  const out: Window[] = [];
-  for (let day = span.from; day <= span.to; day++) {
-    const skip = !needed(day);
-    const last = out.at(-1);
-    if (last && last.skip === skip && (skip || day - last.from < maxDays)) last.to = day;
-    else out.push({ from: day, to: day, skip });
+/** One request's answer by UTC day: pollen hours (with the zone the provider gave), or weather values. */
+type Fetched = { kind: 'pollen'; timezone: string | null; days: Map<number, PollenHour[]> } | { kind: 'weather'; days: Map<number, WeatherValues> };
+
+async function fetchTask(task: Task, options: IngestOptions): Promise<Fetched> {
+  if (task.kind === 'pollen') {
+    const batch = await options.pollen.pollenHistory(task.city, task.hours);
+    return { kind: 'pollen', timezone: batch.timezone, days: hoursByDay(options.pollen.id, batch) };
   }
-  return out;
+  return { kind: 'weather', days: weatherByDay(await options.weather!.weatherHistory(task.city, { from: task.days[0]!, to: task.days.at(-1)! })) };
 }
 
-const range = (span: DaySpan): number[] => Array.from({ length: span.to - span.from + 1 }, (_, i) => span.from + i);
-
+/** Runs `work` over the items in order, at most `limit` at a time. */
 async function forEachConcurrently<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {

@@ -1,7 +1,7 @@
 /** Progress output: a redrawn bar on a terminal, a line every tenth of the way otherwise. */
 import type { IngestProgress } from './ingest.js';
 
-export function progressReporter(stream: NodeJS.WriteStream, label: string): (p: IngestProgress) => void {
+export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boolean }, label: string): (p: IngestProgress) => void {
   let lastTenth = -1;
   let lastDraw = 0;
   return ({ done, total, failed }) => {

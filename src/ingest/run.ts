@@ -1,24 +1,31 @@
-/** `ingest` as the CLI runs it: open the store, ingest with progress, print the summary. */
+/** `ingest` as the CLI runs it: open the store, ingest with progress, report the outcome. */
+import type { Dispatcher } from 'undici';
 import { dayString } from '../domain/dates.js';
+import { DAY_STATUSES } from '../domain/status.js';
 import { createProviders } from '../providers/registry.js';
 import { openStore } from '../store/store.js';
 import type { IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
 import { progressReporter } from './progress.js';
 
-/** Runs an ingest; with `onlyIfEmpty`, a store that already has data is left alone. */
-export async function runIngest(
-  args: IngestArgs,
-  log: NodeJS.WriteStream,
-  out: NodeJS.WritableStream,
-  options: { onlyIfEmpty?: boolean } = {},
-): Promise<IngestSummary> {
+export interface RunOptions {
+  /** Leave a store that already has data alone (`npm start`). */
+  onlyIfEmpty?: boolean;
+  /** Print `{counts, failed, stopped}` as JSON instead of the human summary. */
+  json?: boolean;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  dispatcher?: Dispatcher;
+}
+
+/** Runs an ingest; undefined when `onlyIfEmpty` found data and did nothing. */
+export async function runIngest(args: IngestArgs, log: NodeJS.WritableStream & { isTTY?: boolean }, out: NodeJS.WritableStream, options: RunOptions = {}): Promise<IngestSummary | undefined> {
   const store = openStore(args.db);
   try {
-    const providers = createProviders({ pollen: args.provider, weather: args.weather, store, purpose: 'ingest' });
+    const providers = createProviders({ pollen: args.provider, weather: args.weather, store, purpose: 'ingest', env: options.env, now: options.now, dispatcher: options.dispatcher });
     if (options.onlyIfEmpty && store.latestDay() !== null) {
       out.write(`store ${args.db} already has data through ${dayString(store.latestDay()!)}; not ingesting\n`);
-      return { cityDays: 0, skipped: 0, written: 0, empty: 0, hourlyRows: 0, weatherRows: 0, calls: 0, failures: [], stopped: {}, seconds: 0 };
+      return undefined;
     }
     log.write(`ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${args.cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
     const summary = await ingest({
@@ -28,24 +35,33 @@ export async function runIngest(
       cities: args.cities,
       span: args.span,
       refresh: args.refresh,
+      now: options.now,
       onProgress: progressReporter(log, 'ingest'),
     });
-    out.write(formatSummary(summary));
+    out.write(options.json ? `${JSON.stringify(jsonSummary(summary))}\n` : formatSummary(summary));
     return summary;
   } finally {
     store.close();
   }
 }
 
-/** The closing lines of an ingest: what was written, how fast, and every city-day that failed. */
+/** The machine-readable outcome `--json` prints. */
+export function jsonSummary(s: IngestSummary): Pick<IngestSummary, 'counts' | 'failed' | 'stopped'> {
+  return { counts: s.counts, failed: s.failed, stopped: s.stopped };
+}
+
+/** The closing lines of an ingest: every status, what was written, and every city-day that failed. */
 export function formatSummary(s: IngestSummary): string {
+  const total = DAY_STATUSES.reduce((n, k) => n + s.counts[k], 0);
   const rate = s.seconds > 0 ? Math.round(s.hourlyRows / s.seconds) : 0;
-  const empty = s.empty > 0 ? `; ${s.empty} city-days had no pollen data yet (asked again next run)` : '';
   const lines = [
-    `ingested ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s; ` +
-      `${s.skipped} of ${s.cityDays} already complete; ${s.calls} provider calls; ${s.failures.length} failed${empty}`,
+    `${total} city-days (pollen and weather counted apart): ${DAY_STATUSES.map((k) => `${s.counts[k]} ${k.replace('_', ' ')}`).join(', ')}`,
+    `wrote ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s, with ${s.calls} provider requests`,
   ];
-  for (const [provider, why] of Object.entries(s.stopped)) lines.push(`stopped calling ${provider}: ${why}`);
-  for (const f of s.failures) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);
+  for (const [provider, why] of Object.entries(s.stopped)) lines.push(`stopped calling ${provider}: ${why}; what is left is deferred to the next run`);
+  for (const f of s.failed) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);
   return lines.join('\n') + '\n';
 }
+
+/** The exit code of an ingest: 1 when a city-day failed (deferred and outside the window are not failures). */
+export const ingestExitCode = (s: IngestSummary | undefined): number => (s && s.failed.length > 0 ? 1 : 0);

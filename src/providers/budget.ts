@@ -21,16 +21,26 @@ export class StoreLedger implements CallLedger {
     private readonly now: () => number = Date.now,
   ) {}
 
-  reserve(): void {
+  /** Records a call of `weight` (rounded up, as the provider counts it), unless that would exceed the budget. */
+  reserve(weight = 1): void {
     const day = dayString(dayOf(this.now()));
+    const calls = Math.ceil(weight);
     const { daily, forecastReserve } = this.budget;
     if (daily !== null) {
-      const used = this.store.callsOn(this.provider, day);
+      const used = this.store.ledger.callsOn(this.provider, day);
       const limit = this.purpose === 'ingest' ? daily - forecastReserve : daily;
-      if (used.ingest + used.forecast >= limit) {
-        throw new ProviderError(this.provider, 'quota', `daily budget spent: ${used.ingest + used.forecast} of ${daily} calls used on ${day}${this.purpose === 'ingest' ? `, ${forecastReserve} kept for forecasts` : ''}`);
+      if (used.ingest + used.forecast + calls > limit) {
+        throw new ProviderError(this.provider, 'quota', `daily budget spent: ${used.ingest + used.forecast} of ${daily} calls used on ${day}${this.purpose === 'ingest' ? `, ${forecastReserve} kept for forecasts` : ''}${calls > 1 ? `; the next call weighs ${calls}` : ''}`);
       }
     }
-    this.store.recordCalls(this.provider, day, this.purpose);
+    this.store.ledger.record(this.provider, day, this.purpose, calls);
+  }
+
+  /** Calls left today for this purpose; null without a limit. */
+  left(): number | null {
+    const { daily, forecastReserve } = this.budget;
+    if (daily === null) return null;
+    const used = this.store.ledger.callsOn(this.provider, dayString(dayOf(this.now())));
+    return Math.max(0, (this.purpose === 'ingest' ? daily - forecastReserve : daily) - used.ingest - used.forecast);
   }
 }

@@ -2,18 +2,47 @@
  * Open-Meteo's historical weather and air-quality APIs: no key. Daily weather comes as UTC days;
  * air quality comes hourly and is averaged per UTC day, its index computed from the
  * concentrations with OpenWeatherMap's breakpoints (decisions.md).
+ *
+ * What the server does, from its source (open-meteo/open-meteo):
+ * - a call weighs `max(1, variables / 10 x max(1, days / 14))` against the free 10,000 a day
+ *   (`ForecastApiResult.swift`, `calculateQueryWeight`; `RateLimiter.swift`);
+ * - 429 `{"error": true, "reason": ...}` says which limit: the daily and hourly ones are a quota,
+ *   "Minutely API request limit exceeded" and "Too many concurrent requests" pass within a
+ *   minute (`RateLimiter.swift`, `RateLimitError.reason`); a date outside the archive is
+ *   400 "Parameter 'start_date' is out of allowed range ..." (`ForecastapiQuery.swift`);
+ * - the archive serves 1940-01-01 to today; its newest days can still be null while the
+ *   reanalysis catches up ("Daily with 5 days delay", historical-weather-api docs; issue #2122);
+ * - US air quality comes from CAMS global, "August 2022 onwards" (air-quality-api docs).
  */
 import { aqiFromConcentrations } from '../domain/aqi.js';
 import type { City } from '../domain/cities.js';
 import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
 import { dailyMeans } from './daily-means.js';
-import type { HttpClient } from './http.js';
-import { ProviderError, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
+import { commonVerdict, type HttpClient, type Verdict } from './http.js';
+import { ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPEN_METEO_ID = 'open-meteo';
 export const OPEN_METEO_ARCHIVE_URL = 'https://archive-api.open-meteo.com';
 export const OPEN_METEO_AIR_URL = 'https://air-quality-api.open-meteo.com';
+/** The archive's first day. */
+export const ARCHIVE_START = dayNumber('1940-01-01');
+/** The first day of air quality for US locations (CAMS global). */
+export const US_AIR_QUALITY_START = dayNumber('2022-08-01');
+/** Days the archive may take to fill a day (ERA5's delay): a day still null is asked again until then. */
+export const ARCHIVE_LAG_DAYS = 5;
+
+/** What a call weighs against the daily limit, as the server counts it. */
+export function callWeight(variables: number, days: number): number {
+  return Math.max(1, (variables / 10) * Math.max(1, days / 14));
+}
+
+/** Open-Meteo's statuses: its 429 reason says which limit was hit; a 400 out of range is its window. */
+export function openMeteoVerdict(status: number, body: string): Verdict {
+  if (status === 429) return /minutely|concurrent/i.test(body) ? { ok: false, failure: 'throttled', retryAfterSeconds: 60 } : { ok: false, failure: 'quota' };
+  if (status === 400 && /out of allowed range/i.test(body)) return { ok: false, failure: 'outside_window' };
+  return commonVerdict(status);
+}
 
 const DAILY = [
   'temperature_2m_min', 'temperature_2m_max', 'temperature_2m_mean', 'apparent_temperature_mean', 'relative_humidity_2m_mean',
@@ -49,6 +78,12 @@ export class OpenMeteoProvider implements WeatherProvider {
 
   constructor(private readonly options: OpenMeteoOptions) {}
 
+  /** The archive up to yesterday; a day it has not filled yet is asked again for `ARCHIVE_LAG_DAYS`. */
+  coverage(now: number): Coverage {
+    const today = Math.floor(now / DAY_MS);
+    return { oldestHour: ARCHIVE_START * 24, newestHour: today * 24, retryFromHour: (today - ARCHIVE_LAG_DAYS) * 24 };
+  }
+
   async weatherHistory(city: City, span: DaySpan, signal?: AbortSignal): Promise<RawWeatherDay[]> {
     const common = (base: string, path: string) => {
       const url = new URL(path, base);
@@ -65,7 +100,15 @@ export class OpenMeteoProvider implements WeatherProvider {
     const airUrl = common(this.options.airQualityUrl ?? OPEN_METEO_AIR_URL, '/v1/air-quality');
     airUrl.searchParams.set('hourly', HOURLY_AIR.join(','));
 
-    const [weather, air] = await Promise.all([this.options.http.getJson(weatherUrl, {}, signal), this.options.http.getJson(airUrl, {}, signal)]);
+    // US air quality starts in August 2022: earlier days are not asked for it.
+    const airFrom = Math.max(span.from, US_AIR_QUALITY_START);
+    if (airFrom > span.from) airUrl.searchParams.set('start_date', dayString(airFrom));
+    const days = span.to - span.from + 1;
+    const get = (url: URL, variables: number, n: number) => this.options.http.getJson(url, { signal, weight: callWeight(variables, n), classify: openMeteoVerdict });
+    const [weather, air] = await Promise.all([
+      get(weatherUrl, DAILY.length, days),
+      airFrom <= span.to ? get(airUrl, HOURLY_AIR.length, span.to - airFrom + 1) : { hourly: { time: [] } },
+    ]);
     const daily = this.series(weather, 'daily', DAILY);
     const hourly = this.series(air, 'hourly', HOURLY_AIR);
     const airByDay = dailyMeans(hourly.map(({ time, values }) => ({ time: Date.parse(`${time}Z`), values })), HOURLY_AIR);
@@ -73,6 +116,8 @@ export class OpenMeteoProvider implements WeatherProvider {
     return daily.flatMap(({ time, values: d }): RawWeatherDay[] => {
       const day = dayNumber(time.slice(0, 10));
       if (day < span.from || day > span.to) return [];
+      // A day the archive has not filled yet comes back as nulls: it is left out, to be asked again.
+      if (DAILY.every((k) => d[k] === null || d[k] === undefined)) return [];
       const a = airByDay.get(day) ?? {};
       const described = typeof d.weather_code === 'number' ? describeWeatherCode(d.weather_code) : undefined;
       const round = (v: unknown) => (typeof v === 'number' ? Math.round(v) : undefined);

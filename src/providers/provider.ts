@@ -1,24 +1,16 @@
 /** What every data provider offers, and the one error type its failures take. */
 import type { City } from '../domain/cities.js';
+import type { RawPollenHour } from '../domain/hours.js';
 import type { WeatherField } from '../domain/weather.js';
 
-/** One hour as a provider reports it; numbers are checked at ingest, not trusted. */
-export interface RawPollenHour {
-  /** Start of the hour, ms since epoch (UTC). */
-  time: number;
-  tree: unknown;
-  grass: unknown;
-  weed: unknown;
-  /** The provider's total when it sends one; otherwise the sum of the categories. */
-  total?: unknown;
-  /** The species payload exactly as sent. */
-  species: unknown;
-}
+export type { RawPollenHour };
 
 export interface PollenBatch {
   /** IANA zone the provider reports for the location, if any. */
   timezone: string | null;
   hours: RawPollenHour[];
+  /** The field names the provider's items carried, for `doctor`. */
+  itemFields?: string[];
 }
 
 /** One city-day of weather and air quality as a provider reports it. */
@@ -34,11 +26,41 @@ export interface DaySpan {
   to: number;
 }
 
+/** A half-open span of hour numbers (hours since 1970-01-01T00:00Z): `from` included, `to` not. */
+export interface HourSpan {
+  from: number;
+  to: number;
+}
+
+/**
+ * The hours a provider serves at a moment, as it declares them: requests never reach outside.
+ * A partial or empty day is asked again while it ends after `retryFromHour`; after that it is final.
+ */
+export interface Coverage {
+  /** The first hour served; null when history reaches back further than anyone asks. */
+  oldestHour: number | null;
+  /** The hour after the newest one served. */
+  newestHour: number;
+  /** The provider's history window when it has one (a 48-hour plan), else 3 days before `newestHour`. */
+  retryFromHour: number;
+}
+
+/** Days a partial or empty day is asked again for, before the newest day served, when a provider has no history window. */
+export const RETRY_DAYS = 3;
+
+/** Coverage of a provider without a history window: everything up to `newestHour`. */
+export function openCoverage(newestHour: number, oldestHour: number | null = null): Coverage {
+  return { oldestHour, newestHour, retryFromHour: newestHour - RETRY_DAYS * 24 };
+}
+
 export interface PollenProvider {
   readonly id: string;
-  /** Most days one history call may cover. */
+  /** Most days one history request may cover. */
   readonly maxDaysPerCall: number;
-  pollenHistory(city: City, span: DaySpan, signal?: AbortSignal): Promise<PollenBatch>;
+  /** What history the provider serves at `now` (ms since epoch). */
+  coverage(now: number): Coverage;
+  /** The hours of a span; the planner only asks for hours inside `coverage`. */
+  pollenHistory(city: City, hours: HourSpan, signal?: AbortSignal): Promise<PollenBatch>;
   /** Hourly forecast from the current hour, 48 hours. */
   pollenForecast(city: City, now: number, signal?: AbortSignal): Promise<PollenBatch>;
 }
@@ -46,18 +68,28 @@ export interface PollenProvider {
 export interface WeatherProvider {
   readonly id: string;
   readonly maxDaysPerCall: number;
+  /** What history the provider serves at `now`; a weather day is asked only when all its hours are inside. */
+  coverage(now: number): Coverage;
   weatherHistory(city: City, span: DaySpan, signal?: AbortSignal): Promise<RawWeatherDay[]>;
 }
 
 /**
- * How a provider call failed, which decides what the caller does: `unavailable` is retried,
- * `quota` ends calls to that provider for the day, the rest are reported and skipped.
+ * How a provider call failed, which decides what happens next:
+ * - `unavailable` (timeout, reset, 5xx) is retried with backoff; `throttled` (a per-minute or
+ *   concurrency limit) is retried after the wait the provider asks for, however long;
+ * - `quota` (the provider's daily quota, or our budget for it) stops calls to it for the run:
+ *   what is left is deferred to the next run;
+ * - `not_covered` (no data for the location) and `outside_window` (history the plan does not
+ *   serve) are answers, not failures: the day is empty, or outside the window;
+ * - `unauthorized`, `rejected` (another 4xx) and `bad_payload` fail the city-day.
  */
-export type ProviderFailure = 'quota' | 'unauthorized' | 'not_covered' | 'unavailable' | 'bad_payload';
+export type ProviderFailure = 'quota' | 'throttled' | 'unauthorized' | 'not_covered' | 'outside_window' | 'unavailable' | 'rejected' | 'bad_payload';
 
 /** A failed provider call. Messages never contain credentials. */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
+  readonly retryAfterSeconds: number | undefined;
+
   constructor(
     readonly provider: string,
     readonly failure: ProviderFailure,
@@ -68,10 +100,8 @@ export class ProviderError extends Error {
     this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
-  readonly retryAfterSeconds: number | undefined;
-
-  /** Only an unavailable provider is worth asking again. */
+  /** Worth asking again in this run: an unavailable or throttled provider. */
   get retryable(): boolean {
-    return this.failure === 'unavailable';
+    return this.failure === 'unavailable' || this.failure === 'throttled';
   }
 }

@@ -4,8 +4,8 @@
  */
 import type { Dispatcher } from 'undici';
 import type { CallPurpose, Store } from '../store/store.js';
-import { AmbeeProvider, AMBEE_ID } from './ambee.js';
-import { StoreLedger } from './budget.js';
+import { AmbeeProvider, AMBEE_ID, DEFAULT_HISTORY_HOURS } from './ambee.js';
+import { StoreLedger, type Budget } from './budget.js';
 import { HttpClient, type HttpPolicy } from './http.js';
 import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
 import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';
@@ -33,11 +33,23 @@ export interface ProviderRequest {
   purpose?: CallPurpose;
   dispatcher?: Dispatcher;
   sleep?: (ms: number) => Promise<void>;
+  /** The clock the ledger counts UTC days by. */
+  now?: () => number;
 }
 
 /** Default daily budgets: the free tiers' limits. */
 export const DEFAULT_BUDGETS: Record<string, number> = { [AMBEE_ID]: 100, [OPENWEATHERMAP_ID]: 1000, [OPEN_METEO_ID]: 10_000 };
 export const DEFAULT_FORECAST_RESERVE = 40;
+
+/**
+ * Upstream forecast calls a provider may make per UTC day: `FORECAST_DAILY_BUDGET` when set,
+ * else the part of the provider's budget that ingest leaves to forecasts (Ambee's reserve), else
+ * none. The sample provider has no budget.
+ */
+export function forecastBudget(provider: string, env: NodeJS.ProcessEnv): number | null {
+  if (env.FORECAST_DAILY_BUDGET) return number(env, 'FORECAST_DAILY_BUDGET', 0);
+  return provider === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : null;
+}
 
 /** The weather provider id a request resolves to. */
 export function weatherIdFor(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -49,7 +61,7 @@ export function checkProviders(pollen: string, weather: string | undefined, env:
   if (!PROVIDER_IDS.includes(pollen)) throw new ConfigError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(pollen)})`);
   const w = weatherIdFor(pollen, weather, env);
   if (!WEATHER_IDS.includes(w)) throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
-  if (pollen === AMBEE_ID) key(env, 'AMBEE_API_KEY', 'the ambee pollen provider');
+  if (pollen === AMBEE_ID) (key(env, 'AMBEE_API_KEY', 'the ambee pollen provider'), historyHours(env));
   if (w === OPENWEATHERMAP_ID) key(env, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
   policyFrom(env);
 }
@@ -66,14 +78,12 @@ export function createProviders(req: ProviderRequest): ProviderPair {
       dispatcher: req.dispatcher,
       sleep: req.sleep,
       secrets: secret ? [secret] : [],
-      ledger: req.store
-        ? new StoreLedger(req.store, provider, { daily: number(env, `${envName(provider)}_DAILY_BUDGET`, DEFAULT_BUDGETS[provider]!), forecastReserve: provider === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : 0 }, req.purpose ?? 'ingest')
-        : undefined,
+      ledger: req.store ? new StoreLedger(req.store, provider, budgetFor(provider, env), req.purpose ?? 'ingest', req.now) : undefined,
     });
   const sample = new SampleProvider();
   const pollen =
     req.pollen === AMBEE_ID
-      ? new AmbeeProvider({ apiKey: env.AMBEE_API_KEY!, http: http(AMBEE_ID, env.AMBEE_API_KEY), baseUrl: env.AMBEE_BASE_URL, daysPerCall: number(env, 'AMBEE_DAYS_PER_CALL', 7) })
+      ? new AmbeeProvider({ apiKey: env.AMBEE_API_KEY!, http: http(AMBEE_ID, env.AMBEE_API_KEY), baseUrl: env.AMBEE_BASE_URL, historyHours: historyHours(env) })
       : sample;
   const w = weatherIdFor(req.pollen, req.weather, env);
   const weather =
@@ -83,6 +93,16 @@ export function createProviders(req: ProviderRequest): ProviderPair {
         ? new OpenMeteoProvider({ http: http(OPEN_METEO_ID), archiveUrl: env.OPEN_METEO_ARCHIVE_URL, airQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL })
         : sample;
   return { pollen, weather };
+}
+
+/** A provider's daily budget from the environment (`<PROVIDER>_DAILY_BUDGET`), with Ambee's forecast reserve. */
+export function budgetFor(provider: string, env: NodeJS.ProcessEnv): Budget {
+  const name = `${envName(provider)}_DAILY_BUDGET`;
+  const fallback = DEFAULT_BUDGETS[provider];
+  return {
+    daily: fallback === undefined && !env[name] ? null : number(env, name, fallback ?? 0),
+    forecastReserve: provider === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : 0,
+  };
 }
 
 const envName = (provider: string) => ({ [AMBEE_ID]: 'AMBEE', [OPENWEATHERMAP_ID]: 'OPENWEATHER', [OPEN_METEO_ID]: 'OPEN_METEO' })[provider] ?? provider.toUpperCase();
@@ -99,6 +119,13 @@ export function number(env: NodeJS.ProcessEnv, name: string, fallback: number): 
   if (text === undefined || text === '') return fallback;
   if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number (got ${JSON.stringify(text)})`);
   return Number(text);
+}
+
+/** Hours of history the deployer's Ambee plan serves (48 on the free plan). */
+function historyHours(env: NodeJS.ProcessEnv): number {
+  const hours = number(env, 'AMBEE_HISTORY_HOURS', DEFAULT_HISTORY_HOURS);
+  if (hours < 1) throw new ConfigError(`AMBEE_HISTORY_HOURS must be at least 1 (got ${hours})`);
+  return hours;
 }
 
 function policyFrom(env: NodeJS.ProcessEnv): Partial<HttpPolicy> {

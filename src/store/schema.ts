@@ -66,6 +66,26 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (provider, day, purpose)
   ) WITHOUT ROWID;
   `,
+  // 2: the status ingest gave each city-day (1 complete, 2 partial, 3 empty; see domain/status.ts),
+  // derived for existing rows from what they hold, and a log of ingest runs.
+  `
+  ALTER TABLE pollen_day ADD COLUMN status INTEGER NOT NULL DEFAULT 1 CHECK (status IN (1, 2, 3));
+  UPDATE pollen_day SET status = CASE WHEN hours >= 24 THEN 1 WHEN hours > 0 THEN 2 ELSE 3 END;
+  ALTER TABLE weather_day ADD COLUMN status INTEGER NOT NULL DEFAULT 1 CHECK (status IN (1, 3));
+  UPDATE weather_day SET status = CASE WHEN coalesce(
+    temp_min_c, temp_max_c, temp_day_c, feels_like_day_c, humidity, pressure_hpa, wind_speed_ms, wind_deg,
+    clouds_pct, precip_mm, uvi, weather_main, weather_desc, aqi, aqi_pm2_5, aqi_pm10, aqi_o3, aqi_no2, aqi_so2, aqi_co
+  ) IS NULL THEN 3 ELSE 1 END;
+
+  CREATE TABLE ingest_run (
+    id INTEGER PRIMARY KEY,
+    started_at INTEGER NOT NULL,       -- ms since epoch
+    finished_at INTEGER NOT NULL,
+    pollen TEXT NOT NULL,              -- provider ids
+    weather TEXT,
+    counts TEXT NOT NULL               -- JSON: city-days per status
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -14,7 +14,7 @@ const T0 = Date.parse('2026-05-01T10:20:00Z');
 const HOUR = 3_600_000;
 const sample = new SampleProvider();
 
-type Behaviour = 'ok' | 'timeout' | '5xx' | '429' | 'malformed';
+type Behaviour = 'ok' | 'timeout' | '5xx' | '429' | 'malformed' | 'short';
 
 /** A provider whose next answers are scripted: the sample forecast, or one of the failures real ones have. */
 function scripted() {
@@ -22,6 +22,7 @@ function scripted() {
   const provider: PollenProvider = {
     id: 'pollenprov',
     maxDaysPerCall: 1,
+    coverage: (now) => sample.coverage(now),
     pollenHistory: () => Promise.reject(new Error('not used')),
     async pollenForecast(city, now, signal): Promise<PollenBatch> {
       state.calls++;
@@ -36,6 +37,11 @@ function scripted() {
           throw new ProviderError('pollenprov', 'quota', 'HTTP 429', { retryAfterSeconds: 3600 });
         case 'malformed':
           throw new ProviderError('pollenprov', 'bad_payload', 'invalid JSON');
+        case 'short': {
+          // A well-formed answer that stops after 12 hours: not a forecast to cache.
+          const full = await sample.pollenForecast(city, now);
+          return { ...full, hours: full.hours.slice(0, 12) };
+        }
       }
     },
   };
@@ -95,6 +101,7 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     ['timeout', false],
     ['5xx', false],
     ['malformed', false],
+    ['short', false],
     ['429', true],
   ])('serves the stale cache when a refresh meets %s (quotaExhausted: %s), then recovers', async (behaviour, quota) => {
     const { clock, state, service } = await setup();
@@ -137,6 +144,49 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     const answers = await Promise.all(Array.from({ length: 100 }, () => service.get('wichita')));
     expect(state.calls).toBe(1);
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+  });
+});
+
+describe('the call counter in Netlify Blobs', () => {
+  it('counts both of two instances that read the same ETag and write at once: the loser retries', async () => {
+    const blobs = getStore({ name: `counter-${Math.random()}`, siteID: 'site', token: 'token', edgeURL: blobsUrl });
+    // Both instances read before either writes, and the writes reach the server one after the
+    // other (the local BlobsServer checks and writes in separate steps): the second write carries
+    // a stale ETag and must lose.
+    let reads = 0;
+    let release!: () => void;
+    const bothRead = new Promise<void>((resolve) => (release = resolve));
+    let writing = Promise.resolve();
+    const gated = new Proxy(blobs, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (prop === 'list') {
+          return async (...args: Parameters<typeof blobs.list>) => {
+            const result = await (value as (...a: typeof args) => ReturnType<typeof blobs.list>).apply(target, args);
+            if (++reads === 2) release();
+            await bothRead;
+            return result;
+          };
+        }
+        if (prop === 'setJSON') {
+          return (...args: Parameters<typeof blobs.setJSON>) => {
+            const write = writing.then(() => (value as typeof blobs.setJSON).apply(target, args));
+            writing = write.then(() => undefined);
+            return write;
+          };
+        }
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await blobs.setJSON('calls/ambee/2026-05-01', 5);
+    const [a, b] = [new BlobsForecastCache(gated), new BlobsForecastCache(gated)];
+    await Promise.all([a.countCall('ambee', '2026-05-01'), b.countCall('ambee', '2026-05-01')]);
+    expect(reads).toBe(3); // the loser read again
+    expect(await a.callsOn('ambee', '2026-05-01')).toBe(7);
+
+    const fresh = new BlobsForecastCache(blobs);
+    for (let i = 0; i < 3; i++) await fresh.countCall('ambee', '2026-05-02');
+    expect(await fresh.callsOn('ambee', '2026-05-02')).toBe(3); // onlyIfNew for the first, onlyIfMatch after
   });
 });
 

@@ -38,14 +38,14 @@ describe('build ingest', () => {
     const half = openStore(killed);
     expect(half.integrity()).toBe('ok');
     expect(half.incompleteDays()).toEqual([]); // every city-day is whole or absent
-    const partial = half.counts().pollen_day;
+    const stored = half.counts().pollen_day! + half.counts().weather_day!;
     half.close();
-    expect(partial).toBeGreaterThan(0);
-    expect(partial).toBeLessThan(8 * 181);
+    expect(stored).toBeGreaterThan(0);
+    expect(stored).toBeLessThan(2 * 8 * 181);
 
     const resumed = await runCli(['ingest', ...WINDOW, ...CITIES, '--db', killed]);
     expect(resumed.code).toBe(0);
-    expect(resumed.stdout).toMatch(new RegExp(`${partial} of 1448 already complete`));
+    expect(resumed.stdout).toMatch(new RegExp(`wrote ${2 * 1448 - stored} city-days`));
     expect((await runCli(['ingest', ...WINDOW, ...CITIES, '--db', whole])).code).toBe(0);
 
     const [a, b] = [openStore(killed, { readonly: true }), openStore(whole, { readonly: true })];
@@ -60,13 +60,13 @@ describe('build ingest', () => {
     const args = ['ingest', '--from', '2025-07-01', '--to', '2025-07-31', '--cities', 'miami,seattle', '--db', db];
     const first = await runCli(args);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/ingested 62 city-days .* 0 failed/);
+    expect(first.stdout).toMatch(/^124 city-days \(pollen and weather counted apart\): \d+ complete, \d+ partial, 0 empty, 0 deferred, 0 outside window, 0 failed\nwrote 124 city-days/);
     const store = openStore(db, { readonly: true });
     const [counts, sum] = [store.counts(), store.checksum()];
     store.close();
 
     const second = await runCli(args);
-    expect(second.stdout).toMatch(/ingested 0 city-days .* 62 of 62 already complete; 0 provider calls/);
+    expect(second.stdout).toMatch(/wrote 0 city-days .* with 0 provider requests/);
     const after = openStore(db, { readonly: true });
     expect(after.counts()).toEqual(counts);
     expect(after.checksum()).toBe(sum);

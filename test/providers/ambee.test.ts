@@ -1,35 +1,41 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cityBySlug } from '../../src/domain/cities.js';
-import { dayNumber } from '../../src/domain/dates.js';
-import { AmbeeProvider } from '../../src/providers/ambee.js';
+import { HOUR_MS } from '../../src/domain/dates.js';
+import { AmbeeProvider, itemTime } from '../../src/providers/ambee.js';
 import { StoreLedger } from '../../src/providers/budget.js';
 import { HttpClient } from '../../src/providers/http.js';
 import { ProviderError } from '../../src/providers/provider.js';
 import { openStore } from '../../src/store/store.js';
-import { fixture, mockAgent } from '../helpers/fixtures.js';
+import { fixture } from '../helpers/fixtures.js';
+import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'test-key-4f9a1c';
-const BASE = 'https://api.ambeedata.com';
 const austin = cityBySlug('austin')!;
-const span = { from: dayNumber('2025-04-01'), to: dayNumber('2025-04-01') };
+const H0 = Date.parse('2025-04-01T00:00:00Z') / HOUR_MS;
+const day = { from: H0, to: H0 + 24 };
 
-function setup(options: { retries?: number; ledger?: StoreLedger; timeoutMs?: number } = {}) {
-  const agent = mockAgent();
+let server: ScriptedServer;
+beforeEach(async () => (server = await scriptedServer()));
+afterEach(async () => {
+  expect(server.unexpected).toEqual([]);
+  await server.close();
+});
+
+function setup(options: { retries?: number; ledger?: StoreLedger; timeoutMs?: number; historyHours?: number } = {}) {
   const sleeps: number[] = [];
   const http = new HttpClient({
     provider: 'ambee',
     policy: { retries: options.retries ?? 2, backoffMs: 500, maxBackoffMs: 8000, timeoutMs: options.timeoutMs ?? 2000 },
-    dispatcher: agent,
     secrets: [KEY],
     ledger: options.ledger,
     random: () => 0.5,
     sleep: async (ms) => void sleeps.push(ms),
   });
-  return { agent, pool: agent.get(BASE), sleeps, http, ambee: new AmbeeProvider({ apiKey: KEY, http }) };
+  return { sleeps, http, ambee: new AmbeeProvider({ apiKey: KEY, http, baseUrl: server.url, historyHours: options.historyHours }) };
 }
-const history = { path: (p: string) => p.startsWith('/v3/pollen/history?'), method: 'GET' };
+const history = (url: URL) => url.pathname === '/v3/pollen/history';
 const failure = async (promise: Promise<unknown>) => {
   const error = await promise.then(() => undefined, (e: unknown) => e);
   expect(error).toBeInstanceOf(ProviderError);
@@ -38,72 +44,100 @@ const failure = async (promise: Promise<unknown>) => {
 };
 
 describe('Ambee client', () => {
-  it('asks for the window by latitude and longitude with the key in x-api-key, and maps every field', async () => {
-    const { pool, ambee } = setup();
-    let seen: { path: string; headers: Record<string, string> } | undefined;
-    pool.intercept(history).reply((req) => {
-      seen = { path: req.path, headers: req.headers as Record<string, string> };
-      return { statusCode: 200, data: fixture('ambee-history.json') };
-    });
-    const batch = await ambee.pollenHistory(austin, span);
-    const url = new URL(seen!.path, BASE);
-    expect(url.searchParams.get('lat')).toBe('30.2672');
-    expect(url.searchParams.get('lng')).toBe('-97.7431');
-    expect(url.searchParams.get('from')).toBe('2025-04-01 00:00:00');
-    expect(url.searchParams.get('to')).toBe('2025-04-01 23:59:59');
-    expect(seen!.headers['x-api-key']).toBe(KEY);
+  it('asks v3 history by latitude and longitude, with the key in x-api-key, and reads the v3 shape (no time field)', async () => {
+    const { ambee } = setup();
+    const v3 = fixture('ambee-v3-history.json');
+    server.on(history, { status: 200, body: v3 });
+    const batch = await ambee.pollenHistory(austin, day);
+    const { url, headers } = server.seen[0]!;
+    expect(Object.fromEntries(url.searchParams)).toEqual({ lat: '30.2672', lng: '-97.7431', speciesRisk: 'true', from: '2025-04-01 00:00:00', to: '2025-04-01 23:59:59' });
+    expect(headers['x-api-key']).toBe(KEY);
     expect(batch.timezone).toBe('America/Chicago');
+    expect(batch.itemFields).toEqual(['Count', 'Risk', 'Species', 'extraField', 'timestamp', 'unixTs']);
     const [first, second] = batch.hours;
-    expect(first).toEqual({ time: Date.parse('2025-04-01T00:00:00Z'), tree: 2472, grass: 45, weed: 0, species: fixture('ambee-history.json').data[0].Species });
+    expect(first).toEqual({ time: Date.parse('2025-04-01T00:00:00Z'), tree: 2472, grass: 45, weed: 0, species: v3.data[0].Species });
     expect(second).toMatchObject({ time: Date.parse('2025-04-01T01:00:00Z'), tree: 2001, grass: 38.5, weed: null });
-    expect(JSON.stringify(second!.species)).toBe(JSON.stringify(fixture('ambee-history.json').data[1].Species));
+    expect(JSON.stringify(second!.species)).toBe(JSON.stringify(v3.data[1].Species));
   });
 
-  it('reads the forecast endpoint', async () => {
-    const { pool, ambee } = setup();
-    pool.intercept({ path: (p) => p.startsWith('/v3/pollen/forecast/48hrs?lat=30.2672&lng=-97.7431'), method: 'GET' }).reply(200, fixture('ambee-history.json'));
-    expect((await ambee.pollenForecast(austin, Date.now())).hours).toHaveLength(2);
+  it('reads v2 items: the hour from time in seconds, the zone from each item', async () => {
+    const { ambee } = setup();
+    server.on((u) => u.pathname === '/v3/pollen/forecast/48hrs', { status: 200, body: fixture('ambee-v2-forecast.json') });
+    const batch = await ambee.pollenForecast(cityBySlug('los-angeles')!, Date.now());
+    expect(batch.timezone).toBe('America/Los_Angeles');
+    expect(batch.hours.map((h) => new Date(h.time).toISOString())).toEqual(['2024-11-17T03:00:00.000Z', '2024-11-17T06:00:00.000Z']);
+    expect(batch.hours[1]).toMatchObject({ tree: 4, grass: 1, weed: 46 });
+    server.on(history, { status: 200, body: fixture('ambee-v2-history.json') });
+    const ny = Date.parse('2024-11-16T00:00:00Z') / HOUR_MS;
+    const v2 = await ambee.pollenHistory(cityBySlug('new-york')!, { from: ny, to: ny + 24 });
+    expect(v2.hours.map((h) => new Date(h.time).toISOString())).toEqual(['2024-11-16T22:00:00.000Z']);
+    expect(v2.timezone).toBe('America/New_York');
   });
 
   it.each([
-    [401, 'unauthorized'],
-    [403, 'unauthorized'],
-    [404, 'not_covered'],
-    [429, 'quota'],
-    [400, 'bad_payload'],
-  ])('maps HTTP %i to %s without retrying', async (status, kind) => {
-    const { pool, ambee, http } = setup();
-    pool.intercept(history).reply(status, { message: `refused for key ${KEY}` }, { headers: { 'retry-after': '120' } });
-    const error = await failure(ambee.pollenHistory(austin, span));
+    ['timestamp (ISO)', { timestamp: '2025-04-01T05:00:00.000Z' }, '2025-04-01T05:00:00.000Z'],
+    ['unixTs (seconds)', { unixTs: 1743483600 }, '2025-04-01T05:00:00.000Z'],
+    ['createdAt (ISO, v2 history)', { createdAt: '2025-04-01T05:00:00.000Z' }, '2025-04-01T05:00:00.000Z'],
+    ['time (seconds, v2)', { time: 1743483600 }, '2025-04-01T05:00:00.000Z'],
+    ['time (seconds as text)', { time: '1743483600' }, '2025-04-01T05:00:00.000Z'],
+    ['timestamp before the others', { timestamp: '2025-04-01T05:00:00Z', unixTs: 1, createdAt: '1999-01-01T00:00:00Z', time: 2 }, '2025-04-01T05:00:00.000Z'],
+    ['unixTs before createdAt and time', { unixTs: 1743483600, createdAt: '1999-01-01T00:00:00Z', time: 2 }, '2025-04-01T05:00:00.000Z'],
+    ['createdAt before time', { createdAt: '2025-04-01T05:00:00Z', time: 2 }, '2025-04-01T05:00:00.000Z'],
+    ['an unusable timestamp, then unixTs', { timestamp: 'soon', unixTs: 1743483600 }, '2025-04-01T05:00:00.000Z'],
+  ])('takes the hour of an item from %s', (_what, item, expected) => {
+    expect(new Date(itemTime(item)).toISOString()).toBe(expected);
+  });
+
+  it.each([
+    [206, { message: 'success', data: [] }, 'quota'],
+    [422, { message: 'Quota exceeded' }, 'quota'],
+    [401, { message: `refused for key ${KEY}` }, 'unauthorized'],
+    [403, { message: 'Forbidden' }, 'unauthorized'],
+    [404, { message: 'Data not available!', data: [] }, 'not_covered'],
+    [400, { message: 'Only past 2 days data available!' }, 'outside_window'],
+    [400, { message: "Invalid 'from'" }, 'rejected'],
+    [299, { message: 'deprecated' }, 'rejected'],
+  ])('maps HTTP %i %j to %s, without retrying', async (status, body, kind) => {
+    const { ambee, http } = setup();
+    server.on(history, { status, body, headers: { 'retry-after': '120' } });
+    const error = await failure(ambee.pollenHistory(austin, day));
     expect(error.failure).toBe(kind);
-    expect(error.message).toContain('***');
     expect(http.attempts).toBe(1);
-    if (status === 429) expect(error.retryAfterSeconds).toBe(120);
+    if (status === 401) expect(error.message).toContain('***');
+  });
+
+  it('treats 429 as a rate limit: waits what Retry-After says, however long, then asks again', async () => {
+    const { ambee, http, sleeps } = setup({ retries: 2 });
+    server.on(history, { status: 429, body: { message: 'Too many requests' }, headers: { 'retry-after': '90' } });
+    server.on(history, { status: 200, body: fixture('ambee-v3-history.json') });
+    expect((await ambee.pollenHistory(austin, day)).hours).toHaveLength(2);
+    expect(http.attempts).toBe(2);
+    expect(sleeps).toEqual([90_000]); // not capped at maxBackoffMs (8 s)
   });
 
   it('retries 5xx with exponential backoff and jitter, then succeeds', async () => {
-    const { pool, ambee, http, sleeps } = setup({ retries: 3 });
-    pool.intercept(history).reply(503, 'busy');
-    pool.intercept(history).reply(502, 'bad gateway');
-    pool.intercept(history).reply(200, fixture('ambee-history.json'));
-    expect((await ambee.pollenHistory(austin, span)).hours).toHaveLength(2);
+    const { ambee, http, sleeps } = setup({ retries: 3 });
+    server.on(history, { status: 503, body: 'busy' });
+    server.on(history, { status: 502, body: 'bad gateway' });
+    server.on(history, { status: 200, body: fixture('ambee-v3-history.json') });
+    expect((await ambee.pollenHistory(austin, day)).hours).toHaveLength(2);
     expect(http.attempts).toBe(3);
     expect(sleeps).toEqual([250, 500]); // 500 ms x 2^attempt, times a jitter of 0.5
   });
 
   it('gives up as unavailable after the last retry', async () => {
-    const { pool, ambee, http, sleeps } = setup({ retries: 2 });
-    pool.intercept(history).reply(500, 'down').times(3);
-    expect((await failure(ambee.pollenHistory(austin, span))).failure).toBe('unavailable');
+    const { ambee, http, sleeps } = setup({ retries: 2 });
+    server.on(history, { status: 500, body: 'down' }, 3);
+    expect((await failure(ambee.pollenHistory(austin, day))).failure).toBe('unavailable');
     expect(http.attempts).toBe(3);
     expect(sleeps).toHaveLength(2);
   });
 
   it('treats a timeout and a reset connection as retryable', async () => {
-    const { pool, ambee, http } = setup({ retries: 1, timeoutMs: 50 });
-    pool.intercept(history).reply(200, fixture('ambee-history.json')).delay(500);
-    pool.intercept(history).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-    const error = await failure(ambee.pollenHistory(austin, span));
+    const { ambee, http } = setup({ retries: 1, timeoutMs: 50 });
+    server.on(history, { status: 200, body: fixture('ambee-v3-history.json'), delayMs: 500 });
+    server.on(history, { status: 0, reset: true });
+    const error = await failure(ambee.pollenHistory(austin, day));
     expect(error.failure).toBe('unavailable');
     expect(http.attempts).toBe(2);
   });
@@ -112,33 +146,48 @@ describe('Ambee client', () => {
     ['a body that is not JSON', '{"data": [', 'not JSON'],
     ['no data list', { message: 'success' }, 'no data list'],
     ['an item without a time', { data: [{ Count: { tree_pollen: 1 } }] }, 'no valid time'],
+    ['an item with only a v2 `time` it cannot read', { data: [{ time: 'yesterday' }] }, 'no valid time'],
   ])('rejects %s as a bad payload, without retrying', async (_what, body, message) => {
-    const { pool, ambee, http } = setup();
-    pool.intercept(history).reply(200, body as never);
-    const error = await failure(ambee.pollenHistory(austin, span));
+    const { ambee, http } = setup();
+    server.on(history, { status: 200, body });
+    const error = await failure(ambee.pollenHistory(austin, day));
     expect(error.failure).toBe('bad_payload');
     expect(error.message).toContain(message);
     expect(http.attempts).toBe(1);
   });
 
-  it('accepts items with missing or extra fields', async () => {
-    const { pool, ambee } = setup();
-    pool.intercept(history).reply(200, { data: [{ time: 1743465600, surprise: true }], timezone: 'America/Chicago' });
-    expect((await ambee.pollenHistory(austin, span)).hours).toEqual([{ time: 1743465600000, tree: null, grass: null, weed: null, species: null }]);
+  it('accepts items with missing or extra fields, and leaves out hours it was not asked for', async () => {
+    const { ambee } = setup();
+    server.on(history, { status: 200, body: { data: [{ unixTs: H0 * 3600, surprise: true }, { unixTs: (H0 + 30) * 3600 }], timezone: 'America/Chicago' } });
+    expect((await ambee.pollenHistory(austin, day)).hours).toEqual([{ time: H0 * HOUR_MS, tree: null, grass: null, weed: null, species: null }]);
+  });
+
+  it('declares the past 48 hours by default, with a margin at the old edge, and more when the plan serves more', () => {
+    const now = Date.parse('2026-03-10T06:30:00Z');
+    const nowHour = Math.floor(now / HOUR_MS);
+    expect(setup().ambee.coverage(now)).toEqual({ oldestHour: nowHour - 47, newestHour: nowHour, retryFromHour: nowHour - 47 });
+    expect(setup().ambee.coverage(Date.parse('2026-03-10T06:55:00Z')).oldestHour).toBe(nowHour - 46);
+    expect(setup({ historyHours: 24 * 30 }).ambee.coverage(now).oldestHour).toBe(nowHour - 24 * 30 + 1);
+  });
+
+  it('never asks for more than 48 hours in one request', async () => {
+    const { ambee } = setup();
+    await expect(ambee.pollenHistory(austin, { from: H0, to: H0 + 49 })).rejects.toThrow(/at most 48 hours/);
+    expect(server.seen).toHaveLength(0);
   });
 
   it('stops before the call once the daily budget (less the forecast reserve) is spent', async () => {
     const store = openStore(join(tempDir(), 'ledger.db'));
     const now = () => Date.parse('2026-03-01T12:00:00Z');
-    const { pool, ambee, http } = setup({ ledger: new StoreLedger(store, 'ambee', { daily: 3, forecastReserve: 1 }, 'ingest', now) });
-    pool.intercept(history).reply(200, fixture('ambee-history.json')).times(2);
-    await ambee.pollenHistory(austin, span);
-    await ambee.pollenHistory(austin, span);
-    const error = await failure(ambee.pollenHistory(austin, span));
+    const { ambee, http } = setup({ ledger: new StoreLedger(store, 'ambee', { daily: 3, forecastReserve: 1 }, 'ingest', now) });
+    server.on(history, { status: 200, body: fixture('ambee-v3-history.json') }, 2);
+    await ambee.pollenHistory(austin, day);
+    await ambee.pollenHistory(austin, day);
+    const error = await failure(ambee.pollenHistory(austin, day));
     expect(error.failure).toBe('quota');
     expect(error.message).toMatch(/daily budget spent: 2 of 3 calls used on 2026-03-01, 1 kept for forecasts/);
     expect(http.attempts).toBe(2);
-    expect(store.callsOn('ambee', '2026-03-01')).toEqual({ ingest: 2, forecast: 0 });
+    expect(store.ledger.callsOn('ambee', '2026-03-01')).toEqual({ ingest: 2, forecast: 0 });
     store.close();
   });
 });

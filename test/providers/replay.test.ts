@@ -12,11 +12,16 @@ import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'replay-key-93b1';
 const ARGS = ['--from', '2025-04-01', '--to', '2025-04-09', '--cities', 'austin,anchorage,richmond'];
+// A plan whose history reaches back far enough for these fixed dates (Ambee's free plan serves 48 hours).
+const HISTORY_HOURS = 24 * 4000;
 let replay: Awaited<ReturnType<typeof startReplayServer>>;
-beforeAll(async () => (replay = await startReplayServer(KEY)));
+beforeAll(async () => (replay = await startReplayServer(KEY, { ambeeHistoryHours: HISTORY_HOURS })));
 afterAll(async () => replay.close());
 
-const env = () => ({ AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url, HTTP_RETRIES: '0' });
+const env = () => ({
+  AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, AMBEE_HISTORY_HOURS: String(HISTORY_HOURS),
+  OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url, HTTP_RETRIES: '0',
+});
 
 describe('ingest through the real clients against recorded-format responses on loopback', () => {
   it('fills the store as the sample provider does, and renders an API valid against the OpenAPI document', async () => {
@@ -38,7 +43,7 @@ describe('ingest through the real clients against recorded-format responses on l
     }
     expect(a.counts().weather_day).toBe(27);
     expect(a.weather('austin', dayNumber('2025-04-01'))?.source).toBe('open-meteo');
-    expect(a.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(6); // 3 cities x 2 windows of 7 and 2 days
+    expect(a.ledger.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(15); // 3 cities x 5 requests of at most 48 hours
 
     const publish = join(dir, 'publish');
     await render(a, publish);
@@ -62,19 +67,23 @@ describe('ingest through the real clients against recorded-format responses on l
     const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], { env: { ...env(), AMBEE_API_KEY: 'wrong-key' } });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/failed: austin 2025-04-01 pollen: unauthorized: ambee: HTTP 401/);
+    expect(run.stdout.match(/^failed: /gm)).toHaveLength(27);
     expect(run.stdout).not.toContain('wrong-key');
     const store = openStore(db, { readonly: true });
     expect(store.counts()).toMatchObject({ pollen_day: 0, weather_day: 27 });
     store.close();
   });
 
-  it('stops calling a provider when its daily budget is spent, and says so', async () => {
+  it('stops calling a provider when its daily budget is spent, says so, and defers the rest (exit 0)', async () => {
     const db = join(tempDir(), 'budget.db');
     const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], { env: { ...env(), AMBEE_DAILY_BUDGET: '3', AMBEE_FORECAST_RESERVE: '1' } });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/stopped calling ambee: ambee: daily budget spent: 2 of 3 calls used/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/stopped calling ambee: ambee: daily budget spent: 2 of 3 calls used.*deferred to the next run/);
+    expect(run.stdout).toMatch(/ 23 deferred, /);
     const store = openStore(db, { readonly: true });
-    expect(store.counts().pollen_day).toBe(14); // the first 7-day window of two of the three cities, fetched side by side
+    // Two requests of two days each, the newest: 2025-04-08 and -09 of the first two cities.
+    expect(store.counts().pollen_day).toBe(4);
+    expect(store.statuses('austin', 'pollen', 0, 1e6).has(dayNumber('2025-04-09'))).toBe(true);
     store.close();
   });
 });

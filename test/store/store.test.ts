@@ -1,8 +1,10 @@
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
+import type { PollenHour } from '../../src/domain/hours.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
-import { openStore, StoreVersionError, type PollenHour } from '../../src/store/store.js';
+import { openStore, StoreVersionError } from '../../src/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const D = dayNumber('2025-05-01');
@@ -17,9 +19,55 @@ describe('store', () => {
     openStore(path).close();
     const ro = openStore(path, { readonly: true });
     expect(ro.counts()).toMatchObject({ pollen_hour: 0 });
+    expect(ro.schemaVersion()).toBe(SCHEMA_VERSION);
     ro.close();
     openStore(path).close(); // a second open must not re-run migration 1 (it would fail on existing tables)
-    expect(SCHEMA_VERSION).toBeGreaterThan(0);
+    const again = openStore(path, { readonly: true });
+    expect(again.schemaVersion()).toBe(SCHEMA_VERSION);
+    again.close();
+  });
+
+  it('upgrades a store of the first format in place, losslessly, deriving each city-day\'s status', () => {
+    const path = join(tempDir(), 'v1.db');
+    copyFileSync(new URL('../fixtures/store-v1.db', import.meta.url), path);
+    expect(() => openStore(path, { readonly: true })).toThrow(/schema version 1, this code reads \d+; run `npm run ingest` once to upgrade it/);
+    const old = openStore(path);
+    expect(old.schemaVersion()).toBe(SCHEMA_VERSION);
+    const day = dayNumber('2025-04-01');
+    // Written by the first release: 3 days of austin and honolulu, one honolulu day with 22 hours.
+    expect(old.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, pollen_hour: 142 });
+    expect(old.statuses('austin', 'pollen', day, day + 2)).toEqual(new Map([[day, 'complete'], [day + 1, 'complete'], [day + 2, 'complete']]));
+    expect(old.statuses('honolulu', 'pollen', day, day + 2)).toEqual(new Map([[day, 'partial'], [day + 1, 'complete'], [day + 2, 'complete']]));
+    expect(old.statuses('honolulu', 'weather', day, day + 2)).toEqual(new Map([[day, 'complete'], [day + 1, 'complete'], [day + 2, 'complete']]));
+    expect(old.hours('honolulu', day * 24, day * 24 + 24)).toHaveLength(22);
+    expect(old.hours('austin', day * 24, day * 24 + 1)[0]).toMatchObject({ source: 'sample', timezone: 'America/Chicago' });
+    expect(old.weather('austin', day)?.values.timezone).toBe('America/Chicago');
+    expect(old.integrity()).toBe('ok');
+    old.close();
+  });
+
+  it('keeps the status its content gives each city-day, and serves no empty weather row', () => {
+    const store = openStore(join(tempDir(), 'status.db'));
+    store.writeCityDay({ city: 'austin', day: D, pollen: pollen(Array.from({ length: 24 }, (_, h) => hourAt(h))) });
+    store.writeCityDay({ city: 'austin', day: D + 1, pollen: pollen([{ ...hourAt(0), hour: (D + 1) * 24 }]) });
+    store.writeCityDay({ city: 'austin', day: D + 2, pollen: pollen([]), weather: { source: 'sample', fetchedAt: 1, values: { tz: '-05:00', timezone: 'America/Chicago' } } });
+    expect(store.statuses('austin', 'pollen', D, D + 5)).toEqual(new Map([[D, 'complete'], [D + 1, 'partial'], [D + 2, 'empty']]));
+    expect(store.statuses('austin', 'weather', D, D + 5)).toEqual(new Map([[D + 2, 'empty']]));
+    expect(store.weather('austin', D + 2)).toBeUndefined();
+    expect(store.weatherForCity('austin', 10)).toEqual([]);
+    expect(store.latestWeatherDay()).toBeNull();
+    store.close();
+  });
+
+  it('replaces only the hours asked for, keeping the rest of the day', () => {
+    const store = openStore(join(tempDir(), 'asked.db'));
+    store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0), hourAt(1), hourAt(20)]) });
+    store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(20, { grass: 1 }), hourAt(21)], 2000), asked: { from: D * 24 + 12, to: D * 24 + 24 } } });
+    expect(store.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([[0, 17], [1, 17], [20, 1], [21, 17]]);
+    expect(store.statuses('austin', 'pollen', D, D).get(D)).toBe('partial');
+    expect(store.incompleteDays()).toEqual([]);
+    expect(() => store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(2)]), asked: { from: D * 24 + 12, to: D * 24 + 24 } } })).toThrow(/outside the hours asked/);
+    store.close();
   });
 
   it('refuses a read-only open of a missing file, and writes through a read-only store', () => {
@@ -76,20 +124,20 @@ describe('store', () => {
 
   it('counts upstream calls per provider, UTC day and purpose', () => {
     const store = openStore(join(tempDir(), 'g.db'));
-    store.recordCalls('ambee', '2025-05-01', 'ingest', 3);
-    store.recordCalls('ambee', '2025-05-01', 'forecast');
-    store.recordCalls('ambee', '2025-05-02', 'ingest');
-    expect(store.callsOn('ambee', '2025-05-01')).toEqual({ ingest: 3, forecast: 1 });
-    expect(store.callsOn('other', '2025-05-01')).toEqual({ ingest: 0, forecast: 0 });
+    store.ledger.record('ambee', '2025-05-01', 'ingest', 3);
+    store.ledger.record('ambee', '2025-05-01', 'forecast');
+    store.ledger.record('ambee', '2025-05-02', 'ingest');
+    expect(store.ledger.callsOn('ambee', '2025-05-01')).toEqual({ ingest: 3, forecast: 1 });
+    expect(store.ledger.callsOn('other', '2025-05-01')).toEqual({ ingest: 0, forecast: 0 });
     store.close();
   });
 
   it('caches one forecast per city', () => {
     const store = openStore(join(tempDir(), 'h.db'));
-    expect(store.cachedForecast('austin')).toBeUndefined();
-    store.putForecast('austin', { source: 'sample', fetchedAt: 10, rows: [{ a: 1 }] });
-    store.putForecast('austin', { source: 'sample', fetchedAt: 20, rows: [{ a: 2 }] });
-    expect(store.cachedForecast('austin')).toEqual({ source: 'sample', fetchedAt: 20, rows: [{ a: 2 }] });
+    expect(store.forecasts.get('austin')).toBeUndefined();
+    store.forecasts.put('austin', { source: 'sample', fetchedAt: 10, rows: [{ a: 1 }] });
+    store.forecasts.put('austin', { source: 'sample', fetchedAt: 20, rows: [{ a: 2 }] });
+    expect(store.forecasts.get('austin')).toEqual({ source: 'sample', fetchedAt: 20, rows: [{ a: 2 }] });
     store.close();
   });
 
@@ -102,7 +150,8 @@ describe('store', () => {
     expect(store.daysWithData()).toEqual([D + 1, D]);
     expect(store.latestDay()).toBe(D + 1);
     expect(store.cityDaysWithData('tulsa', 10)).toEqual([D + 1]);
-    expect(store.storedDays('tulsa', D, D + 5).pollen).toEqual(new Set([D + 1, D + 2]));
+    expect(store.statuses('tulsa', 'pollen', D, D + 5)).toEqual(new Map([[D + 1, 'partial'], [D + 2, 'empty']]));
+    expect(store.latestSource()).toBe('sample');
     store.close();
   });
 });

@@ -166,7 +166,8 @@ describe('secrets', () => {
   it('never show a planted key in any response, header or log line', async () => {
     // Failing provider calls (a wrong key) make the clients build error messages around the key.
     const db = join(tempDir(), 'secrets.db');
-    const env = { ...SECRETS, AMBEE_BASE_URL: replay.url, OPENWEATHER_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, HTTP_RETRIES: '0' };
+    // A plan whose history reaches these fixed dates, so that Ambee is asked (and refuses the key).
+    const env = { ...SECRETS, AMBEE_HISTORY_HOURS: String(24 * 4000), AMBEE_BASE_URL: replay.url, OPENWEATHER_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, HTTP_RETRIES: '0' };
     const logs: string[] = [];
     for (const weather of ['openweathermap', 'open-meteo']) {
       const run = await runCli(['ingest', '--provider', 'ambee', '--weather', weather, '--from', '2025-04-01', '--to', '2025-04-02', '--cities', 'austin', '--db', db], { env });

@@ -4,7 +4,7 @@
  */
 import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
-import type { DaySpan, PollenBatch, PollenProvider, RawWeatherDay, WeatherProvider } from '../provider.js';
+import { openCoverage, type Coverage, type DaySpan, type HourSpan, type PollenBatch, type PollenProvider, type RawWeatherDay, type WeatherProvider } from '../provider.js';
 import { pollenModel, type SampleCityModel } from './pollen.js';
 import { weatherModel } from './weather.js';
 
@@ -32,8 +32,13 @@ export class SampleProvider implements PollenProvider, WeatherProvider {
     return { timezone: city.timezone, hours };
   }
 
-  async pollenHistory(city: City, span: DaySpan): Promise<PollenBatch> {
-    return this.hours(city, span.from * 24, (span.to - span.from + 1) * 24);
+  /** Every hour up to the last whole one; weather up to yesterday. */
+  coverage(now: number): Coverage {
+    return openCoverage(Math.floor(now / HOUR_MS));
+  }
+
+  async pollenHistory(city: City, hours: HourSpan): Promise<PollenBatch> {
+    return this.hours(city, hours.from, hours.to - hours.from);
   }
 
   async pollenForecast(city: City, now: number): Promise<PollenBatch> {

@@ -23,17 +23,19 @@ const AMPLITUDE: Record<ClimateRegion, { tree: number; grass: number; weed: numb
   hawaii: { tree: 25, grass: 45, weed: 15 },
 };
 
-/** Tree allergens: days from the regional tree peak, and relative weight. */
+/**
+ * Tree allergens (days from the regional tree peak, and relative weight), with the names and order
+ * of Ambee's US payloads: Tree {Ash, Birch, Cypress / Juniper / Cedar, Elm, Maple, Mulberry, Oak,
+ * Pine, Poplar / Cottonwood}, Grass {Grass / Poaceae}, Weed {Ragweed}, Others a plain number
+ * (andrewliu6868/PollenTracker `frontend/data/forecastData.js`, 40 Los Angeles items, 2024).
+ */
 const TREES: ReadonlyArray<[name: string, offset: number, weight: number]> = [
-  ['Alder', -20, 0.25], ['Birch', -3, 0.45], ['Cypress / Juniper / Cedar', -12, 0.3], ['Elm', -16, 0.3],
-  ['Maple', -12, 0.4], ['Mulberry', 10, 0.3], ['Oak', 8, 0.75], ['Pine', 20, 0.25],
-  ['Poplar / Cottonwood', 2, 0.35], ['Ash', 0, 0.35],
+  ['Ash', 0, 0.35], ['Birch', -3, 0.45], ['Cypress / Juniper / Cedar', -12, 0.3], ['Elm', -16, 0.3],
+  ['Maple', -12, 0.4], ['Mulberry', 10, 0.3], ['Oak', 8, 0.75], ['Pine', 20, 0.25], ['Poplar / Cottonwood', 2, 0.35],
 ];
 
-/** Weed allergens: peak day of year (shifted by latitude) and relative weight. */
-const WEEDS: ReadonlyArray<[name: string, peak: number, weight: number]> = [
-  ['Chenopod', 205, 0.2], ['Mugwort', 225, 0.15], ['Nettle', 170, 0.12], ['Plantain', 160, 0.12], ['Ragweed', 250, 1],
-];
+/** Ragweed's peak day of year (shifted by latitude): late summer. */
+const RAGWEED_PEAK = 250;
 
 /** Cities whose winters bring mountain cedar, with its peak concentration. */
 const MOUNTAIN_CEDAR: Record<string, number> = {
@@ -77,9 +79,7 @@ export function pollenModel(city: City): SampleCityModel {
         }),
       );
       const grass = { 'Grass / Poaceae': count(amp.grass * (bump(doy, grassPeak, 28) + 0.08 * bump(doy, grassPeak + 110, 20)) * f) };
-      const weed = Object.fromEntries(
-        WEEDS.map(([name, peak, weight]) => [name, count(amp.weed * weight * bump(doy, peak + weedShift, 17) * f)]),
-      );
+      const weed = { Ragweed: count(amp.weed * bump(doy, RAGWEED_PEAK + weedShift, 17) * f) };
       const others = count(4 * bump(doy, treePeak + 30, 60) * f + unit(seed, hour, 6) * 2);
       const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
       const speciesMissing = unit(seed, hour, 8) < 0.002;

@@ -1,0 +1,143 @@
+/**
+ * `doctor`: checks the configured providers against the real thing with at most three requests
+ * each (a recent history window, one just beyond the configured window, the forecast), counted in
+ * the ledger as ingest. This machine reaches no provider, so this is what a deployer runs once.
+ */
+import type { City } from '../domain/cities.js';
+import { dayString, DAY_MS, HOUR_MS, isoHour } from '../domain/dates.js';
+import type { Store } from '../store/store.js';
+import { StoreLedger } from './budget.js';
+import { ProviderError, type PollenBatch, type PollenProvider, type WeatherProvider } from './provider.js';
+import { budgetFor, createProviders, type ProviderRequest } from './registry.js';
+import { SAMPLE_ID } from './sample/index.js';
+
+export interface ProviderCheck {
+  provider: string;
+  data: 'pollen' | 'weather';
+  /** The provider answered (any HTTP status). */
+  reachable: boolean;
+  authorized: boolean;
+  /** Recent history could be read: ingest can run with this provider. */
+  usable: boolean;
+  /** What was seen, as label and text, in print order. */
+  facts: Array<[string, string]>;
+}
+
+export interface DoctorOptions extends Omit<ProviderRequest, 'store' | 'purpose'> {
+  store: Store;
+  city: City;
+  now: () => number;
+}
+
+/** Checks the pollen provider and the weather provider of a configuration. */
+export async function doctor(options: DoctorOptions): Promise<ProviderCheck[]> {
+  const { pollen, weather } = createProviders({ ...options, purpose: 'ingest' });
+  const left = (id: string) => new StoreLedger(options.store, id, budgetFor(id, options.env ?? process.env), 'ingest', options.now).left();
+  const checks = [await checkPollen(pollen, options.city, options.now())];
+  if (!(pollen.id === SAMPLE_ID && weather.id === SAMPLE_ID)) checks.push(await checkWeather(weather, options.city, options.now()));
+  for (const c of checks) {
+    if (c.provider === SAMPLE_ID) continue;
+    const calls = left(c.provider);
+    c.facts.push(['budget', calls === null ? 'no daily limit configured' : `${calls} calls left today for ingest (after this check)`]);
+  }
+  return checks;
+}
+
+/** How a request went, in words, and what it says of the provider. */
+function outcome(error: unknown): { reachable: boolean; authorized: boolean; text: string } {
+  if (!(error instanceof ProviderError)) throw error;
+  return {
+    reachable: error.failure !== 'unavailable',
+    authorized: error.failure !== 'unauthorized',
+    text: `${error.failure}: ${error.message}`,
+  };
+}
+
+const span = (from: number, to: number) => `${isoHour(from)} to ${isoHour(to)}`;
+
+async function checkPollen(provider: PollenProvider, city: City, now: number): Promise<ProviderCheck> {
+  const check: ProviderCheck = { provider: provider.id, data: 'pollen', reachable: true, authorized: true, usable: true, facts: [] };
+  if (provider.id === SAMPLE_ID) {
+    check.facts.push(['data', 'simulated by the bundled sample provider: nothing to check']);
+    return check;
+  }
+  const c = provider.coverage(now);
+  const recent = { from: c.newestHour - 3, to: c.newestHour };
+  try {
+    const batch = await provider.pollenHistory(city, recent);
+    check.facts.push(['history', `${batch.hours.length} hours for ${city.slug}, ${span(recent.from, recent.to)}`]);
+    describeBatch(batch, check);
+  } catch (error) {
+    const o = outcome(error);
+    Object.assign(check, { reachable: o.reachable, authorized: o.authorized, usable: (error as ProviderError).failure === 'not_covered' });
+    check.facts.push(['history', o.text]);
+  }
+  if (!check.reachable || !check.authorized) return check;
+
+  if (c.oldestHour === null) check.facts.push(['window', 'none declared: history reaches back further than ingest asks']);
+  else {
+    const beyond = { from: c.oldestHour - 2, to: c.oldestHour - 1 };
+    const hours = String(c.newestHour - c.oldestHour + 1); // through the current hour
+    try {
+      const batch = await provider.pollenHistory(city, beyond);
+      check.facts.push([
+        'window',
+        batch.hours.length > 0
+          ? `wider than the ${hours} hours configured: ${span(beyond.from, beyond.to)} answered ${batch.hours.length} hours (raise AMBEE_HISTORY_HOURS to use them)`
+          : `not confirmed: ${span(beyond.from, beyond.to)} answered no hours, and no refusal`,
+      ]);
+    } catch (error) {
+      const failure = error instanceof ProviderError ? error.failure : undefined;
+      check.facts.push(['window', failure === 'outside_window' ? `confirmed: ${hours} hours (an hour before it is refused as outside the window)` : `not confirmed: ${outcome(error).text}`]);
+    }
+  }
+
+  try {
+    const batch = await provider.pollenForecast(city, now);
+    const fromNow = batch.hours.filter((h) => h.time >= Math.floor(now / HOUR_MS) * HOUR_MS).length;
+    check.facts.push(['forecast', `${batch.hours.length} hours (${fromNow} from the current hour)`]);
+  } catch (error) {
+    check.facts.push(['forecast', outcome(error).text]);
+  }
+  return check;
+}
+
+/** Field names and species categories of a batch. */
+function describeBatch(batch: PollenBatch, check: ProviderCheck): void {
+  if (batch.itemFields) check.facts.push(['item fields', batch.itemFields.join(', ') || 'none']);
+  const categories = new Set<string>();
+  for (const h of batch.hours) if (h.species && typeof h.species === 'object') for (const k of Object.keys(h.species)) categories.add(k);
+  check.facts.push(['species', categories.size > 0 ? [...categories].join(', ') : 'none sent']);
+  if (batch.timezone) check.facts.push(['time zone', batch.timezone]);
+}
+
+async function checkWeather(provider: WeatherProvider, city: City, now: number): Promise<ProviderCheck> {
+  const check: ProviderCheck = { provider: provider.id, data: 'weather', reachable: true, authorized: true, usable: true, facts: [] };
+  if (provider.id === SAMPLE_ID) {
+    check.facts.push(['data', 'simulated by the bundled sample provider: nothing to check']);
+    return check;
+  }
+  const newest = Math.floor(provider.coverage(now).newestHour / 24) - 1;
+  try {
+    const [day] = await provider.weatherHistory(city, { from: newest, to: newest });
+    const fields = Object.keys(day?.values ?? {}).filter((k) => (day!.values as Record<string, unknown>)[k] !== undefined);
+    check.facts.push(['history', day ? `${dayString(newest)} for ${city.slug}: ${fields.join(', ')}` : `${dayString(newest)} for ${city.slug}: no values yet (the archive may lag)`]);
+  } catch (error) {
+    const o = outcome(error);
+    Object.assign(check, { reachable: o.reachable, authorized: o.authorized, usable: (error as ProviderError).failure === 'not_covered' });
+    check.facts.push(['history', o.text]);
+  }
+  check.facts.push(['window', `served up to ${dayString(newest)} (newest day asked)`]);
+  return check;
+}
+
+/** The checks as a table, one block per provider; never a key. */
+export function formatDoctor(checks: readonly ProviderCheck[], now: number): string {
+  const lines = [`doctor: ${new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10)}`];
+  for (const c of checks) {
+    lines.push('', `${c.provider} (${c.data}): ${c.usable ? 'usable' : 'NOT USABLE'}`);
+    lines.push(`  ${'reachable'.padEnd(12)} ${c.reachable ? 'yes' : 'no'}`, `  ${'authorized'.padEnd(12)} ${c.authorized ? 'yes' : 'no'}`);
+    for (const [label, text] of c.facts) lines.push(`  ${label.padEnd(12)} ${text}`);
+  }
+  return lines.join('\n') + '\n';
+}

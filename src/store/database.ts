@@ -1,0 +1,89 @@
+/** Opening the SQLite file: pragmas, the schema version, and its migrations. */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+export type Db = Database.Database;
+export type Row = Record<string, unknown>;
+
+/** Default store location, overridable with POLLEN_DB. */
+export const DEFAULT_DB_PATH = 'snapshots/pollen.db';
+
+/** A store that is missing or written by another version of this code. */
+export class StoreVersionError extends Error {}
+
+/**
+ * Opens the file. A writer creates it and brings it to the current schema, each migration in its
+ * own transaction; a reader only accepts a file already at the current version.
+ */
+export function openDatabase(path: string, readonly: boolean): Db {
+  if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (readonly && !existsSync(path)) throw new StoreVersionError(`no store at ${path}; run \`npm run ingest\` first`);
+  const db = new Database(path, { readonly, fileMustExist: readonly });
+  if (readonly) {
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version !== SCHEMA_VERSION) {
+      db.close();
+      throw new StoreVersionError(`store ${path} has schema version ${version}, this code reads ${SCHEMA_VERSION}${version < SCHEMA_VERSION ? '; run `npm run ingest` once to upgrade it' : ''}`);
+    }
+    return db;
+  }
+  // WAL keeps per-day commits cheap and is crash-safe; close() folds it back into one file.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    db.close();
+    throw new StoreVersionError(`store ${path} has schema version ${current}, newer than this code (${SCHEMA_VERSION})`);
+  }
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return db;
+}
+
+/** Ids of the small lookup tables (cities, sources), cached; a writer adds names it has not seen. */
+export class Names {
+  private readonly ids = new Map<string, number>();
+  private readonly names = new Map<string, string>();
+  private readonly stmt;
+
+  constructor(
+    db: Db,
+    private readonly readonly: boolean,
+  ) {
+    this.stmt = {
+      city: [db.prepare('SELECT id FROM city WHERE slug = ?').pluck(), db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING')],
+      source: [db.prepare('SELECT id FROM source WHERE name = ?').pluck(), db.prepare('INSERT INTO source (name) VALUES (?) ON CONFLICT (name) DO NOTHING')],
+      sourceName: db.prepare('SELECT name FROM source WHERE id = ?').pluck(),
+    } as const;
+  }
+
+  /** Id of a named row, created when writing and missing; undefined when reading and missing. */
+  id(kind: 'city' | 'source', name: string): number | undefined {
+    const key = `${kind}:${name}`;
+    const known = this.ids.get(key);
+    if (known !== undefined) return known;
+    const [find, add] = this.stmt[kind];
+    let id = find.get(name) as number | undefined;
+    if (id === undefined && !this.readonly) {
+      add.run(name);
+      id = find.get(name) as number;
+    }
+    if (id !== undefined) this.ids.set(key, id);
+    return id;
+  }
+
+  /** The name of a source id. */
+  source(id: number): string {
+    const key = String(id);
+    let name = this.names.get(key);
+    if (name === undefined) this.names.set(key, (name = this.stmt.sourceName.get(id) as string));
+    return name;
+  }
+}
