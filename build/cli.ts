@@ -9,9 +9,10 @@ import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/a
 import { serveStdio } from '../src/mcp/stdio.js';
 import { cityBySlug } from '../src/domain/cities.js';
 import { doctor, formatDoctor } from '../src/providers/doctor.js';
+import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
 import { checkProviders, ConfigError } from '../src/providers/registry.js';
 import { ingestExitCode, runIngest } from '../src/ingest/run.js';
-import { formatRender, render } from '../src/render/render.js';
+import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
 import { DEFAULT_DB_PATH, openStore } from '../src/store/store.js';
@@ -72,10 +73,35 @@ program
     }
   });
 
-const renderTo = async (db: string, publish: string) => {
+/** Renders; a request that does not answer 200 fails the command (exit 1), the previous render still served. */
+program
+  .command('smoke')
+  .description('Check a deployment (local or real) end to end: every endpoint and mode, errors, headers, health, MCP.')
+  .argument('[base-url]', 'the site, such as https://your-site.netlify.app or http://127.0.0.1:8888')
+  .option('--expect-node <major>', 'the Node.js major the functions must run on (from /api/health)')
+  .action(async (base: string | undefined, o: { expectNode?: string }) => {
+    let url: URL;
+    try {
+      url = parseBase(base);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+    if (o.expectNode !== undefined && !/^\d+$/.test(o.expectNode)) throw new UsageError(`--expect-node must be a major version such as 22 (got ${JSON.stringify(o.expectNode)})`);
+    const checks = await smoke(url.origin, { expectNode: o.expectNode === undefined ? undefined : Number(o.expectNode) });
+    process.stdout.write(formatSmoke(url.origin, checks));
+    process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
+  });
+
+const renderTo = async (db: string, publish: string): Promise<boolean> => {
   const store = openStore(db, { readonly: true });
   try {
     process.stdout.write(formatRender(await render(store, publish)));
+    return true;
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error;
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exitCode = 1;
+    return false;
   } finally {
     store.close();
   }
@@ -86,15 +112,14 @@ program
   .description('Write every enumerable answer and _redirects into the publish folder, atomically.')
   .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
-  .action((o: { db?: string; publish: string }) => renderTo(o.db ?? defaultDb(), o.publish));
+  .action(async (o: { db?: string; publish: string }) => void (await renderTo(o.db ?? defaultDb(), o.publish)));
 
 ingestOptions(program.command('build').description('ingest, then render: what the scheduled deploy runs.'))
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
   .action(async (raw: RawIngestArgs & { publish: string; json?: boolean }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
     const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json });
-    await renderTo(args.db, raw.publish);
-    process.exitCode = ingestExitCode(summary);
+    if (await renderTo(args.db, raw.publish)) process.exitCode = ingestExitCode(summary);
   });
 
 const serveOptions = (command: Command) =>
@@ -117,7 +142,7 @@ serveOptions(program.command('serve').description("Serve the publish folder and 
 serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(async (o: ServeFlags) => {
   const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
   process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
-  await renderTo(args.db, o.publish);
+  if (!(await renderTo(args.db, o.publish))) return;
   await startServer(o);
 });
 

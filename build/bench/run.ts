@@ -21,7 +21,7 @@ try {
     measures.push(...(await work()));
   };
   await step('B5, B8: ingest and store size', () => storeBenchmarks(dir, db));
-  if (want('B1') || want('B2') || want('B3') || want('B4') || want('B7')) await step('B1, B2: render', () => renderBenchmarks(dir, db, publish));
+  if (want('B1') || want('B3') || want('B4') || want('B7')) await step('B1: render', () => renderBenchmarks(dir, db, publish));
   if (want('B3') || want('B4') || want('B7')) await step('B3, B4, B7: local HTTP', () => httpBenchmarks(root, dir, db, publish));
   if (want('B6') || want('B8')) await step('B6, B8: functions', () => functionBenchmarks(root, dir, db, join(dir, 'cold-forecast.db')));
 

@@ -2,15 +2,16 @@
 import { resolve } from 'node:path';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastMisconfigured, ForecastService } from '../forecast/service.js';
-import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
+import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
+import { readSiteFile, siteFilePath } from '../store/site-file.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
-import type { DailyPollen } from '../domain/pollen-rows.js';
-import type { ApiContext } from './handler.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
+import type { ApiContext, Settings } from './handler.js';
 
 export interface ContextParts {
   store: () => Store;
   forecast: () => ForecastService;
-  dailyRows?: Map<string, DailyPollen>;
+  settings?: Partial<Settings>;
 }
 
 /** A context whose services are built by `parts` when first read. */
@@ -18,7 +19,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let store: Store | undefined;
   let forecast: ForecastService | undefined;
   return {
-    dailyRows: parts.dailyRows,
+    settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, ...parts.settings },
     get store() {
       return (store ??= parts.store());
     },
@@ -42,15 +43,17 @@ const services = new Map<string, ForecastService>();
 
 /**
  * The context functions use, from the environment: the read-only store at `$POLLEN_DB`; the
- * forecast from `$POLLEN_PROVIDER`, by default the provider that filled the store (so real
- * history never comes with simulated forecasts), cached in Netlify Blobs when deployed and in
+ * forecast from `$POLLEN_PROVIDER`, by default the provider that filled the store as the site
+ * file beside it says (so real history never comes with simulated forecasts, and the forecast
+ * function carries that small file, not the store), cached in Netlify Blobs when deployed and in
  * `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget (`forecastBudget`).
  */
 export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiContext {
-  const ctx: ApiContext = lazyContext({
+  return lazyContext({
+    settings: { healthMaxAgeHours: number(env, 'HEALTH_MAX_AGE_HOURS', DEFAULT_HEALTH_MAX_AGE_HOURS) },
     store: () => shared(env.POLLEN_DB ?? DEFAULT_DB_PATH, true),
     forecast: () => {
-      const providerId = env.POLLEN_PROVIDER || ctx.store.latestSource() || 'sample';
+      const providerId = env.POLLEN_PROVIDER || readSiteFile(siteFilePath(env.POLLEN_DB ?? DEFAULT_DB_PATH))?.provider || 'sample';
       const onNetlify = Boolean(env.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
       const cachePath = env.FORECAST_CACHE_DB ?? DEFAULT_FORECAST_CACHE_PATH;
       const key = `${providerId}|${onNetlify ? 'blobs' : cachePath}|${env.FORECAST_DAILY_BUDGET ?? ''}`;
@@ -71,13 +74,11 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
       return service;
     },
   });
-  return ctx;
 }
 
-/** The context of a render: the store it renders, its daily-row memo, and no forecast (never rendered). */
-export function storeContext(store: Store, dailyRows?: Map<string, DailyPollen>): ApiContext {
+/** The context of a render: the store it renders, and no forecast (never rendered). */
+export function storeContext(store: Store): ApiContext {
   return lazyContext({
-    dailyRows,
     store: () => store,
     forecast: () => {
       throw new Error('the forecast is not part of a render');

@@ -16,6 +16,7 @@ const LLMS = `# Pollen, weather and air-quality API
 - /api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)
 - /api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times)
 - /api/forecast?city=SLUG: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it
+- /api/health: how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider
 
 ## Notes
 - Dates are UTC calendar dates; an unsupported city gives 404 with code UNSUPPORTED_CITY.

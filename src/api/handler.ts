@@ -1,17 +1,19 @@
 /** What an endpoint handler is: a parsed query and its context in, a body out. */
-import type { DailyPollen } from '../domain/pollen-rows.js';
 import type { ForecastService } from '../forecast/service.js';
 import type { Store } from '../store/store.js';
+
+/** Settings handlers read, settled once from the environment. */
+export interface Settings {
+  now: () => number;
+  /** `/api/health` is `ok` while the newest stored hour is at most this old. */
+  healthMaxAgeHours: number;
+}
 
 /** What handlers may use; each is opened on first use. */
 export interface ApiContext {
   readonly store: Store;
   readonly forecast: ForecastService;
-  /**
-   * Daily rows already computed, keyed `city|day|fetchedAt` so an entry can never be stale.
-   * Only a render keeps one (between renders); functions compute every row.
-   */
-  readonly dailyRows?: Map<string, DailyPollen>;
+  readonly settings: Settings;
 }
 
 /** A body produced piece by piece, so a large answer is never held whole. */
@@ -20,6 +22,8 @@ export class Chunks {
 }
 
 export interface Answer {
+  /** Defaults to 200; a handler answers another status without an error (`/api/health`'s 503). */
+  status?: number;
   /** A JSON value, text, or `Chunks` of text. */
   body: unknown;
   /** Defaults to `application/json`. */

@@ -4,7 +4,7 @@
  */
 import { ApiError } from './error.js';
 import { Chunks, JSON_TYPE, type ApiContext } from './handler.js';
-import { findRoute } from './routes.js';
+import { findRoute, type Route } from './routes.js';
 
 export interface ApiRequest {
   method: string;
@@ -21,6 +21,8 @@ export interface ApiResponse {
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export const DATA_CACHE = 'public, max-age=300, s-maxage=300, stale-while-revalidate=600';
+/** Netlify caches a function's answer at the CDN only with this header (durable: one function call per URL and period). */
+export const CDN_CACHE = 'public, durable, s-maxage=300, stale-while-revalidate=600';
 export const ERROR_CACHE = 'no-store';
 export const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
 
@@ -28,8 +30,13 @@ export const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
 export type ErrorLog = (message: string, error: unknown) => void;
 const defaultLog: ErrorLog = (message, error) => console.error(message, error);
 
-/** The answer to one request. Never rejects. */
-export async function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
+/** The answer to one request, by the route at its path. Never rejects. */
+export function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
+  return respondWith(findRoute(req.path), req, ctx, log);
+}
+
+/** The answer to one request by a given route (undefined: no endpoint at that path). Never rejects. */
+export async function respondWith(route: Route | undefined, req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
   const method = req.method.toUpperCase();
   if (method === 'OPTIONS') {
     return {
@@ -50,13 +57,19 @@ export async function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = 
     if (method !== 'GET' && method !== 'HEAD') {
       throw new ApiError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, {}, { Allow: ALLOWED_METHODS });
     }
-    const route = findRoute(req.path);
     if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
     const answer = await route.handler(req.query, ctx);
     const body = answer.body instanceof Chunks ? answer.body.read() : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     response = {
-      status: 200,
-      headers: { ...CORS, 'Content-Type': answer.contentType ?? JSON_TYPE, 'Cache-Control': DATA_CACHE, 'X-Content-Type-Options': 'nosniff', ...answer.headers },
+      status: answer.status ?? 200,
+      headers: {
+        ...CORS,
+        'Content-Type': answer.contentType ?? JSON_TYPE,
+        'Cache-Control': DATA_CACHE,
+        'Netlify-CDN-Cache-Control': CDN_CACHE,
+        'X-Content-Type-Options': 'nosniff',
+        ...answer.headers,
+      },
       body,
     };
   } catch (error) {

@@ -27,7 +27,8 @@ export function toResponse(r: ApiResponse, acceptEncoding: string, log: ErrorLog
   const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : encoding === 'gzip' ? createGzip({ level: 6 }) : undefined;
   // pipeline, not pipe: a failing row errors the response, and a client that goes away closes
   // the row generator (and with it the SQLite cursor) instead of leaving it suspended.
-  const stream = compressor ? pipeline(source, compressor, (error) => error && log('streamed response failed', error)) : source;
+  const failed = (error: Error | null | undefined) => error && log('streamed response failed', error);
+  const stream = compressor ? pipeline(source, compressor, failed) : source.on('error', failed);
   return new Response(Readable.toWeb(stream) as ReadableStream, { status: r.status, headers });
 }
 

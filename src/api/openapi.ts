@@ -1,6 +1,7 @@
 /** The OpenAPI 3.1 document, generated from the zod schemas the API is built on. */
 import * as z from 'zod';
 import { THRESHOLDS } from '../domain/risk.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
 import { MAX_DAILY_ROWS } from './pollen.js';
 import { EXPECTED } from './params.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, RANGE_EXPECTED } from './range-params.js';
@@ -27,8 +28,8 @@ const dateParam = param('date', `UTC calendar date (${EXPECTED.date}).`, { type:
 
 const json = (schema: Json, type = 'application/json') => ({ content: { [type]: { schema } } });
 const NO_DATA = 'No observations at all yet (an empty store): Error "No observations are available yet".';
-const errors = (withCity: boolean, latest = false): Json => ({
-  '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.", ...json(ref('Error')) },
+const errors = (withCity: boolean, latest = false, withParameters = true): Json => ({
+  ...(withParameters ? { '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.", ...json(ref('Error')) } } : {}),
   ...(withCity
     ? { '404': { description: `Unsupported city (UNSUPPORTED_CITY).${latest ? ` Or, without city and date: ${NO_DATA}` : ''}`, ...json(latest ? { oneOf: [ref('UnsupportedCityError'), ref('Error')] } : ref('UnsupportedCityError')) } }
     : latest
@@ -37,12 +38,23 @@ const errors = (withCity: boolean, latest = false): Json => ({
   '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ref('Error')) },
   '500': { description: 'Internal server error (sanitized).', ...json(ref('Error')) },
 });
-const get = (summary: string, description: string, parameters: Json[], ok: Json, withCity: boolean, type?: string, latest = false): Json => ({
+interface Operation {
+  operationId: string;
+  summary: string;
+  description: string;
+  parameters?: Json[];
+  ok: Json;
+  withCity?: boolean;
+  type?: string;
+  latest?: boolean;
+}
+const get = (o: Operation): Json => ({
   get: {
-    summary,
-    description,
-    parameters,
-    responses: { '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(ok, type) }, ...errors(withCity, latest) },
+    operationId: o.operationId,
+    summary: o.summary,
+    description: o.description,
+    parameters: o.parameters ?? [],
+    responses: { '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(o.ok, o.type) }, ...errors(o.withCity ?? false, o.latest, (o.parameters?.length ?? 0) > 0) },
   },
 });
 
@@ -60,32 +72,37 @@ export function openApiDocument(): Json {
     info: {
       title: 'Pollen, weather and air-quality API',
       version: API_VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
       description: `Read-only data for supported US cities. Version 2.2.1 of the contract describes the same endpoints. ${METHODOLOGY} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp.`,
     },
+    // The deployment that serves this document; every endpoint is public, with no credential.
+    servers: [{ url: '/', description: 'This deployment' }],
+    security: [],
     paths: {
-      '/api/cities': get('Supported cities', 'Every supported city, alphabetised by name.', [], ref('CitiesResponse'), false),
-      '/api/available-dates': get('Dates with data', 'All UTC dates with pollen observations, newest first.', [], ref('AvailableDatesResponse'), false),
-      '/api/latest-date': get('Latest date', 'The latest UTC observation date; 404 while there is none.', [], ref('LatestDateResponse'), false, undefined, true),
-      '/api/pollen': get(
-        'Pollen observations',
-        `city and date: the hourly rows of that UTC date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows.`,
-        [cityParam, dateParam],
-        { oneOf: [ref('PollenCityDateResponse'), ref('PollenCityResponse'), ref('PollenDateResponse')] },
-        true,
-        undefined,
-        true,
-      ),
-      '/api/map-data': get(
-        'Map of daily maxima',
-        'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
-        [param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, { anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }], default: 'latest' })],
-        ref('MapFeatureCollection'),
-        false,
-        'application/geo+json',
-        true,
-      ),
+      '/api/cities': get({ operationId: 'listCities', summary: 'Supported cities', description: 'Every supported city, alphabetised by name.', ok: ref('CitiesResponse') }),
+      '/api/available-dates': get({ operationId: 'listAvailableDates', summary: 'Dates with data', description: 'All UTC dates with pollen observations, newest first.', ok: ref('AvailableDatesResponse') }),
+      '/api/latest-date': get({ operationId: 'getLatestDate', summary: 'Latest date', description: 'The latest UTC observation date; 404 while there is none.', ok: ref('LatestDateResponse'), latest: true }),
+      '/api/pollen': get({
+        operationId: 'getPollen',
+        summary: 'Pollen observations',
+        description: `city and date: the hourly rows of that UTC date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows.`,
+        parameters: [cityParam, dateParam],
+        ok: { oneOf: [ref('PollenCityDateResponse'), ref('PollenCityResponse'), ref('PollenDateResponse')] },
+        withCity: true,
+        latest: true,
+      }),
+      '/api/map-data': get({
+        operationId: 'getPollenMap',
+        summary: 'Map of daily maxima',
+        description: 'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
+        parameters: [param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, { anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }], default: 'latest' })],
+        ok: ref('MapFeatureCollection'),
+        type: 'application/geo+json',
+        latest: true,
+      }),
       '/api/pollen-range': {
         get: {
+          operationId: 'getPollenRange',
           summary: 'Pollen over any window',
           description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC. Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted. X-Truncated and X-Total-Rows headers repeat what the body says.`,
           parameters: [
@@ -104,6 +121,7 @@ export function openApiDocument(): Json {
       },
       '/api/forecast': {
         get: {
+          operationId: 'getForecast',
           summary: 'The 48-hour forecast',
           description:
             'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (by default the provider of the stored history); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
@@ -115,15 +133,29 @@ export function openApiDocument(): Json {
           },
         },
       },
-      '/api/weather': get(
-        'Weather and air quality',
-        `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
-        [cityParam, dateParam],
-        ref('WeatherResponse'),
-        true,
-        undefined,
-        true,
-      ),
+      '/api/weather': get({
+        operationId: 'getWeather',
+        summary: 'Weather and air quality',
+        description: `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. date is the UTC day for every provider; temp_day_c is the day's mean temperature. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
+        parameters: [cityParam, dateParam],
+        ok: ref('WeatherResponse'),
+        withCity: true,
+        latest: true,
+      }),
+      '/api/health': {
+        get: {
+          operationId: 'getHealth',
+          summary: 'Data freshness',
+          description: `For uptime monitors: status "ok" (200) while the newest stored hour is at most HEALTH_MAX_AGE_HOURS (default ${DEFAULT_HEALTH_MAX_AGE_HOURS}) old, else "stale" (503; an empty store included, with nulls). Cache-Control: no-store.`,
+          parameters: [],
+          responses: {
+            '200': { description: 'The data is fresh.', ...json(ref('HealthResponse')) },
+            '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ref('Error')) },
+            '500': { description: 'Internal server error (sanitized).', ...json(ref('Error')) },
+            '503': { description: 'The data is stale, or there is none yet.', ...json(ref('HealthResponse')) },
+          },
+        },
+      },
     },
     components: { schemas: components },
   };

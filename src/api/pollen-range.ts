@@ -9,8 +9,6 @@ import type { Store } from '../store/store.js';
 import { Chunks, type Handler } from './handler.js';
 import { parseRangeQuery, type RangeQuery } from './range-params.js';
 
-/** Lets the CDN cache repeated windows (function responses are cached only with this header). */
-export const RANGE_CDN_CACHE = 'public, durable, s-maxage=300, stale-while-revalidate=600';
 const PIECE = 64 * 1024;
 
 export interface RangeRow {
@@ -35,7 +33,7 @@ export const pollenRange: Handler = (query, { store }) => {
   const total = q.cities.reduce((n, c) => n + store.countHours(c.slug, fromHour, toHour, q.aggregate === 'day' ? 'day' : 'hour'), 0);
   const truncated = total > q.limit;
   const rows = () => limited(rangeRows(store, q, fromHour, toHour), q.limit);
-  const headers = { 'Netlify-CDN-Cache-Control': RANGE_CDN_CACHE, 'X-Truncated': String(truncated), 'X-Total-Rows': String(Math.min(total, q.limit)) };
+  const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(Math.min(total, q.limit)) };
 
   if (q.format === 'csv') {
     return { body: new Chunks(() => pieces([CSV_COLUMNS.join(',') + '\n'], rows(), (r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n', [])), contentType: 'text/csv; charset=utf-8', headers };

@@ -5,14 +5,14 @@
  * function maps a file path back to its request with them.
  */
 import { CITIES } from '../domain/cities.js';
-import { dayNumber, dayString } from '../domain/dates.js';
-import type { Changes } from '../render/changes.js';
+import { dayString } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
 import { availableDates } from './available-dates.js';
 import { cities } from './cities.js';
 import { discovery } from './discovery.js';
 import { forecast } from './forecast.js';
 import type { Handler } from './handler.js';
+import { health } from './health.js';
 import { latestDate } from './latest-date.js';
 import { mapData } from './map-data.js';
 import { pollen } from './pollen.js';
@@ -26,8 +26,6 @@ export interface StaticForm {
   file: string;
   /** Every parameter set to render in this form. */
   enumerate: (store: Store) => Iterable<Params>;
-  /** Whether a file's answer can differ after these store changes; without it, it is always rendered. */
-  changesWith?: (params: Params, changes: Changes) => boolean;
 }
 
 export interface Route {
@@ -41,6 +39,12 @@ export interface Route {
 export const DATA_PREFIX = 'data';
 
 const none = (): Params[] => [{}];
+/**
+ * Rendered only when the store has data: an empty store's latest date is the fallback's 404.
+ * (The parameterless forms of routes that take parameters are not rendered at all: see
+ * netlify.toml, they reach the fallback function whatever their query.)
+ */
+const ifData = (store: Store): Params[] => (store.latestDay() === null ? [] : [{}]);
 const everyCity = (): Params[] => CITIES.map((c) => ({ city: c.slug }));
 const pollenDates = (store: Store): string[] => store.daysWithData().map(dayString);
 const weatherDates = (store: Store): string[] => store.weatherDays().map(dayString);
@@ -48,57 +52,42 @@ const weatherDates = (store: Store): string[] => store.weatherDays().map(dayStri
 const cityDates = (kind: 'pollen' | 'weather') => (store: Store) =>
   [...store.daysByCity(kind)].flatMap(([city, days]) => days.map((day) => ({ city, date: dayString(day) })));
 
-// Which store changes each kind of file depends on.
-const never = () => false;
-const anyPollen = (_: Params, c: Changes) => c.pollenDays.size > 0;
-const anyWeather = (_: Params, c: Changes) => c.weatherDays.size > 0;
-const pollenOn = (p: Params, c: Changes) => c.pollenDays.has(dayNumber(p.date!));
-const weatherOn = (p: Params, c: Changes) => c.weatherDays.has(dayNumber(p.date!));
-const pollenOfCityDay = (p: Params, c: Changes) => c.pollenPairs.has(`${p.city}|${dayNumber(p.date!)}`);
-const weatherOfCityDay = (p: Params, c: Changes) => c.weatherPairs.has(`${p.city}|${dayNumber(p.date!)}`);
-const pollenOfCity = (p: Params, c: Changes) => c.pollenCities.has(p.city!);
-const weatherOfCity = (p: Params, c: Changes) => c.weatherCities.has(p.city!);
-/** A map shows its date and the two days before it. */
-const mapDays = (p: Params, c: Changes) => [0, 1, 2].some((k) => c.pollenDays.has(dayNumber(p.date!) - k));
-
 export const ROUTES: readonly Route[] = [
-  { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, enumerate: none, changesWith: never }] },
-  { path: '/api/available-dates', handler: availableDates, forms: [{ file: `${DATA_PREFIX}/available-dates.json`, enumerate: none, changesWith: anyPollen }] },
-  { path: '/api/latest-date', handler: latestDate, forms: [{ file: `${DATA_PREFIX}/latest-date.json`, enumerate: none, changesWith: anyPollen }] },
+  { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, enumerate: none }] },
+  { path: '/api/available-dates', handler: availableDates, forms: [{ file: `${DATA_PREFIX}/available-dates.json`, enumerate: none }] },
+  { path: '/api/latest-date', handler: latestDate, forms: [{ file: `${DATA_PREFIX}/latest-date.json`, enumerate: ifData }] },
   {
     path: '/api/pollen',
     handler: pollen,
     forms: [
-      { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, enumerate: (s) => pollenDates(s).map((date) => ({ date })), changesWith: pollenOn },
-      { file: `${DATA_PREFIX}/pollen/latest.json`, enumerate: none, changesWith: anyPollen },
-      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, enumerate: cityDates('pollen'), changesWith: pollenOfCityDay },
-      { file: `${DATA_PREFIX}/pollen/{city}.json`, enumerate: everyCity, changesWith: pollenOfCity },
+      { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, enumerate: (s) => pollenDates(s).map((date) => ({ date })) },
+      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, enumerate: cityDates('pollen') },
+      { file: `${DATA_PREFIX}/pollen/{city}.json`, enumerate: everyCity },
     ],
   },
   {
     path: '/api/map-data',
     handler: mapData,
     forms: [
-      { file: `${DATA_PREFIX}/map-data/{date}.json`, enumerate: (s) => pollenDates(s).map((date) => ({ date })), changesWith: mapDays },
-      { file: `${DATA_PREFIX}/map-data/latest.json`, enumerate: none, changesWith: anyPollen },
+      { file: `${DATA_PREFIX}/map-data/{date}.json`, enumerate: (s) => pollenDates(s).map((date) => ({ date })) },
     ],
   },
   {
     path: '/api/weather',
     handler: weather,
     forms: [
-      { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, enumerate: (s) => weatherDates(s).map((date) => ({ date })), changesWith: weatherOn },
-      { file: `${DATA_PREFIX}/weather/latest.json`, enumerate: none, changesWith: anyWeather },
-      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, enumerate: cityDates('weather'), changesWith: weatherOfCityDay },
-      { file: `${DATA_PREFIX}/weather/{city}.json`, enumerate: everyCity, changesWith: weatherOfCity },
+      { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, enumerate: (s) => weatherDates(s).map((date) => ({ date })) },
+      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, enumerate: cityDates('weather') },
+      { file: `${DATA_PREFIX}/weather/{city}.json`, enumerate: everyCity },
     ],
   },
   // Not enumerable: answered by their own functions at request time.
   { path: '/api/pollen-range', handler: pollenRange, forms: [] },
   { path: '/api/forecast', handler: forecast, forms: [] },
-  { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', enumerate: none, changesWith: never }] },
-  { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', enumerate: none, changesWith: never }] },
-  { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', enumerate: none, changesWith: never }] },
+  { path: '/api/health', handler: health, forms: [] },
+  { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', enumerate: none }] },
+  { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', enumerate: none }] },
+  { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', enumerate: none }] },
 ];
 
 const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));

@@ -84,7 +84,9 @@ export const MapFeature = named(
   'One city on the map.',
   z.object({
     type: z.literal('Feature'),
-    geometry: z.object({ type: z.literal('Point'), coordinates: z.tuple([num, num]) }),
+    // Two numbers, longitude first. Written as items with a length, not prefixItems (a tuple),
+    // which common validators and type generators read wrongly.
+    geometry: z.object({ type: z.literal('Point'), coordinates: z.array(num).min(2).max(2).describe('[longitude, latitude]') }),
     properties: z.object({
       city: z.string(),
       value_basis: z.literal('daily-category-maxima'),
@@ -165,5 +167,20 @@ export const ForecastResponse = named(
     quotaExhausted: z.literal(true).optional(),
     fetchedAt: DateTime.nullable(),
     rows: z.array(ForecastPollen),
+  }),
+);
+
+export const HealthResponse = named(
+  'HealthResponse',
+  'How fresh the data is. Dates and numbers are null for an empty store.',
+  z.object({
+    status: z.enum(['ok', 'stale']),
+    latestDate: Day.nullable(),
+    latestHour: DateTime.nullable(),
+    dataAgeHours: num.nullable(),
+    cities: z.number().int(),
+    provider: z.string().nullable(),
+    lastIngest: DateTime.nullable(),
+    node: z.string(),
   }),
 );

@@ -1,8 +1,13 @@
 /**
- * `_redirects`, generated from the route list. Netlify's rules engine takes the first match and
- * ignores extra query parameters, so for each route: per-city literal rules (two parameters before
- * one), then a rule sending any other `city` to the fallback function (so an unsupported city is a
- * 404, not another form's file), then date-only rules, then the parameterless form.
+ * `_redirects`, generated from the route list. First match wins. The rules engine ignores extra
+ * query parameters, while Netlify's guidance says a query rule may match only exactly its
+ * parameters; the rules give the right answer under both readings:
+ * - per route, per-city literal rules (two parameters before one, for the lenient reading), then
+ *   a rule sending any other `city` to the fallback function (an unsupported city is a 404, never
+ *   another form's file), then date-only rules;
+ * - no parameterless file rule for these routes: whatever matches none of the above (no
+ *   parameters, or parameters no rule takes exactly) reaches the fallback function through
+ *   netlify.toml's `/api/*`, and the function answers the original request from the same handler.
  */
 import { CITIES } from '../domain/cities.js';
 import { DATA_PREFIX, formParams, ROUTES, type Route } from '../api/routes.js';

@@ -26,6 +26,12 @@ export interface ServeOptions {
   /** A client must send its headers within this time, its whole request within `requestTimeoutMs`. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * How a rule with query conditions matches: `lenient` as the rules engine does (extra parameters
+   * are ignored), or `exact` as Netlify's guidance reads (only URLs with exactly those parameters).
+   * The routes must give the same answers under both; tests switch to `exact` to prove it.
+   */
+  queryMatching?: 'lenient' | 'exact';
 }
 
 export interface RunningServer {
@@ -39,7 +45,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const config = readNetlifyConfig(join(options.root, 'netlify.toml'));
   const publishDir = options.publishDir ?? join(options.root, config.publishDir);
   const functions = await loadFunctions(join(options.root, config.functionsDir));
-  const rules = rulesLoader(publishDir, config);
+  const rules = rulesLoader(publishDir, config, options.queryMatching ?? 'lenient');
 
   // Slow clients are dropped: checked every second rather than node's default 30 s.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -47,7 +53,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, { publishDir, config, functions, rules }).catch((error: unknown) => {
       console.error('local server failure', error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' });
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
       res.end(JSON.stringify({ error: 'Internal server error' }));
     });
   });
@@ -79,21 +85,40 @@ interface Site {
   publishDir: string;
   config: NetlifyConfig;
   functions: LoadedFunction[];
-  rules: () => Promise<RedirectMatcher>;
+  /** The matcher for a request with these query parameter names. */
+  rules: (queryNames: readonly string[]) => Promise<RedirectMatcher>;
 }
 
-/** The matcher for the current `_redirects` plus netlify.toml, rebuilt when a render replaces the file. */
-function rulesLoader(publishDir: string, config: NetlifyConfig): () => Promise<RedirectMatcher> {
-  let cached: { key: string; matcher: Promise<RedirectMatcher> } | undefined;
-  return () => {
+/**
+ * The matcher for the current `_redirects` plus netlify.toml, rebuilt when a render replaces the
+ * file. In `exact` mode a rule with query conditions is kept only for requests whose parameter
+ * names are exactly its own.
+ */
+function rulesLoader(publishDir: string, config: NetlifyConfig, queryMatching: 'lenient' | 'exact'): Site['rules'] {
+  let cached: { key: string; lines: string[]; matchers: Map<string, Promise<RedirectMatcher>> } | undefined;
+  return (queryNames) => {
     const file = join(publishDir, '_redirects');
     const key = existsSync(file) ? `${statSync(file).ino}:${statSync(file).mtimeMs}` : 'none';
     if (cached?.key !== key) {
       const generated = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      cached = { key, matcher: redirector.parsePlain([generated, ...config.redirects].join('\n'), {}) };
+      cached = { key, lines: [...generated.split('\n'), ...config.redirects], matchers: new Map() };
     }
-    return cached.matcher;
+    const names = queryMatching === 'exact' ? [...new Set(queryNames)].sort().join('&') : '*';
+    let matcher = cached.matchers.get(names);
+    if (!matcher) {
+      const lines = queryMatching === 'exact' ? cached.lines.filter((line) => exactly(line, names)) : cached.lines;
+      cached.matchers.set(names, (matcher = redirector.parsePlain(lines.join('\n'), {})));
+    }
+    return matcher;
   };
+}
+
+/** Whether a `_redirects` line applies to a request with these parameter names under the exact reading. */
+function exactly(line: string, names: string): boolean {
+  const tokens = line.trim().split(/\s+/);
+  if (tokens.length < 3 || tokens[0]!.startsWith('#')) return true;
+  const conditions = tokens.slice(1, -2).filter((t) => t.includes('='));
+  return conditions.length === 0 || conditions.map((c) => c.slice(0, c.indexOf('='))).sort().join('&') === names;
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Promise<void> {
@@ -116,13 +141,14 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     res.end(method === 'HEAD' ? undefined : file.body);
     return true;
   };
-  /** Calls the function routed at `path`, with the request at `requestPath` (the same unless given). */
-  const callFunction = async (path: string, search: string, viaStatic: boolean, requestPath = path): Promise<boolean> => {
-    const fn = functionFor(site.functions, path);
-    if (!fn || (viaStatic && !fn.preferStatic)) return false;
+  /**
+   * Calls a function with the original request: on Netlify a function reached through a rewrite
+   * sees the URL and query that were asked for, not the rewrite's target.
+   */
+  const callFunction = async (fn: LoadedFunction): Promise<void> => {
     const hasBody = method !== 'GET' && method !== 'HEAD';
     // A fixed base: the Host header is forwarded, but a malformed one must not break the URL.
-    const request = new Request(new URL(requestPath + search, 'http://localhost'), {
+    const request = new Request(new URL(url.pathname + url.search, 'http://localhost'), {
       method,
       headers: toHeaders(req),
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
@@ -131,7 +157,6 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (method === 'HEAD' || !response.body) res.end();
     else await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
-    return true;
   };
 
   // 0. On this machine, MCP answers only pages and clients of this machine (DNS rebinding).
@@ -141,13 +166,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     return;
   }
 
-  // 1. A function without preferStatic shadows files; one with it lets an existing file win.
+  // 1. Functions whose path matches come before redirects: without preferStatic a function shadows
+  //    files; with it an existing file wins, and a missing one reaches the function.
   const direct = functionFor(site.functions, url.pathname);
-  if (direct && !direct.preferStatic && (await callFunction(url.pathname, url.search, false))) return;
+  if (direct && !direct.preferStatic) return callFunction(direct);
   if (serveFile([url.pathname])) return;
+  if (direct) return callFunction(direct);
 
-  // 2. The first matching rule.
-  const match = (await site.rules()).match({
+  // 2. The first matching rule. A rewrite to a function's path runs it by the same logic, once.
+  const match = (await site.rules([...url.searchParams.keys()])).match({
     scheme: 'http',
     host: url.hostname,
     path: url.pathname,
@@ -163,21 +190,15 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     return;
   }
   if (match && match.status === 200) {
-    // A placeholder value such as `../../cities` must not walk the rewrite to another file: such a
-    // target goes to the function as the original request, which rejects the value itself.
     const rawTarget = match.to.split('?')[0]!;
     const target = new URL(match.to, 'http://localhost');
-    if (hasDotSegment(rawTarget)) {
-      if (await callFunction(target.pathname, url.search, true, url.pathname)) return;
-      return notFound(res);
-    }
-    if (serveFile([url.pathname, target.pathname])) return;
-    if (await callFunction(target.pathname, target.search || url.search, true)) return;
-    return notFound(res);
+    const fn = functionFor(site.functions, target.pathname);
+    if (fn && !fn.preferStatic) return callFunction(fn);
+    // A placeholder value such as `../../cities` must not walk the rewrite to another file: such a
+    // target goes to the function, which rejects the value of the original request itself.
+    if (!hasDotSegment(rawTarget) && serveFile([url.pathname, target.pathname])) return;
+    if (fn) return callFunction(fn);
   }
-
-  // 3. A function on the path, where no file was.
-  if (await callFunction(url.pathname, url.search, true)) return;
   notFound(res);
 }
 

@@ -1,12 +1,20 @@
-/** The landing page's files, built with esbuild: the same sources always give the same bytes. */
-import { readFileSync } from 'node:fs';
+/**
+ * The landing page's files, built with esbuild, and the API reference page, rendered from the
+ * OpenAPI document by Redoc (`@redocly/cli build-docs`): the same sources always give the same bytes.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { openApiDocument } from '../api/openapi.js';
-import { landingPage, referencePage } from './page.js';
+import { landingPage } from './page.js';
 
 const require = createRequire(import.meta.url);
+const run = promisify(execFile);
 
 /** The files `siteFiles` makes. */
 export const SITE_FILES: readonly string[] = ['index.html', 'api-reference.html', 'assets/app.js', 'assets/app.css', 'assets/us-states.json'];
@@ -26,9 +34,31 @@ export async function siteFiles(): Promise<Map<string, string | Uint8Array>> {
   const script = result.outputFiles[0]!.contents;
   return new Map<string, string | Uint8Array>([
     ['index.html', landingPage('/assets/app.js', '/assets/app.css')],
-    ['api-reference.html', referencePage(openApiDocument())],
+    ['api-reference.html', await referencePage(openApiDocument())],
     ['assets/app.js', script],
     ['assets/app.css', readFileSync(new URL('./style.css', import.meta.url), 'utf8')],
     ['assets/us-states.json', readFileSync(require.resolve('us-atlas/states-albers-10m.json'), 'utf8')],
   ]);
+}
+
+/**
+ * api-reference.html: Redoc's page for the document, with Redoc inlined (`--inlineBundle`) and a
+ * template whose Content-Security-Policy refuses anything from elsewhere, so the page loads
+ * nothing from a CDN. Telemetry and update checks are off.
+ */
+async function referencePage(doc: object): Promise<string> {
+  const cli = join(dirname(require.resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+  const dir = mkdtempSync(join(tmpdir(), 'pollen-reference-'));
+  try {
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
+    const template = fileURLToPath(new URL('./reference.hbs', import.meta.url));
+    const out = join(dir, 'reference.html');
+    await run(process.execPath, [cli, 'build-docs', join(dir, 'openapi.json'), '--inlineBundle', '-t', template, '--title', 'API reference: pollen, weather and air quality', '-o', out], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return readFileSync(out, 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,7 +1,6 @@
 /** The landing page's HTML and the API reference page, generated at render time. */
 import { THRESHOLDS } from '../domain/risk.js';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const SWATCHES: Array<[string, string]> = [['None', '#f1eef6'], ['Low', '#fed976'], ['Moderate', '#fd8d3c'], ['High', '#e31a1c'], ['Very High', '#800026']];
 
 /** index.html: a static shell that the script fills from the public API. */
@@ -20,7 +19,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 </head>
 <body>
 <header>
-  <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for its hours, last 30 days, species, weather and forecast.</p></div>
+  <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for its hours, last 30 days, species, weather and forecast.</p><p id="freshness" class="fine" role="status"></p></div>
   <div><label for="date">Date (UTC)</label> <select id="date" aria-describedby="map-status"></select></div>
 </header>
 <main>
@@ -54,17 +53,4 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 </body>
 </html>
 `;
-}
-
-type Json = Record<string, any>;
-
-/** api-reference.html: every path, parameter and response of the OpenAPI document. */
-export function referencePage(doc: Json): string {
-  const ops = Object.entries(doc.paths as Json).map(([path, item]) => {
-    const op = (item as Json).get as Json;
-    const params = (op.parameters as Json[]).map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' (required)' : ''}</td><td>${esc(p.description ?? '')}</td></tr>`).join('');
-    const responses = Object.entries(op.responses as Json).map(([status, r]) => `<li><strong>${status}</strong> ${esc((r as Json).description ?? '')}</li>`).join('');
-    return `<section><h2 id="${esc(path.replace(/\W+/g, '-'))}"><code>GET ${esc(path)}</code></h2><p><strong>${esc(op.summary ?? '')}.</strong> ${esc(op.description ?? '')}</p>${params ? `<table><thead><tr><th>Parameter</th><th>Meaning</th></tr></thead><tbody>${params}</tbody></table>` : '<p>No parameters.</p>'}<ul>${responses}</ul></section>`;
-  });
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>API reference</title><link rel="stylesheet" href="/assets/app.css"></head><body><header><div><h1>${esc(doc.info.title)} ${esc(doc.info.version)}</h1><p class="lede">${esc(doc.info.description)}</p></div></header><main>${ops.join('\n')}<p><a href="/openapi.json">The OpenAPI document</a> · <a href="/">The map</a></p></main></body></html>\n`;
 }

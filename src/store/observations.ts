@@ -78,6 +78,10 @@ export class Observations {
       countHourDays: db.prepare('SELECT count(DISTINCT hour / 24) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
       daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE hours > 0 ORDER BY day DESC').pluck(),
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE hours > 0').pluck(),
+      latestHour: db.prepare(
+        `SELECT max((SELECT max(hour) FROM pollen_hour h WHERE h.city_id = d.city_id AND h.hour >= d.day * 24 AND h.hour < d.day * 24 + 24))
+         FROM pollen_day d WHERE d.day = (SELECT max(day) FROM pollen_day WHERE hours > 0)`,
+      ).pluck(),
       latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE hours > 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
       cityDaysWithData: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND hours > 0 ORDER BY day DESC LIMIT ?').pluck(),
       weatherOne: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
@@ -210,6 +214,11 @@ export class Observations {
   /** The latest UTC day with a pollen observation, or null for an empty store. */
   latestDay(): number | null {
     return (this.stmt.latestDay.get() as number | null) ?? null;
+  }
+
+  /** The newest stored hour (hours since epoch), or null for an empty store. */
+  latestHour(): number | null {
+    return (this.stmt.latestHour.get() as number | null) ?? null;
   }
 
   /** The provider of the newest pollen day: the one that fills this store. */

@@ -3,7 +3,7 @@
  * until deleted, not tied to a deploy): pulled before ingest, pushed after. A push never replaces
  * a snapshot with one holding fewer hourly rows, and keeps a dated copy of the last seven days.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { getStore } from '@netlify/blobs';
 import { openStore } from './store.js';
 
@@ -25,13 +25,17 @@ export async function pullSnapshot(blobs: BlobStore, path: string): Promise<bool
   const data = await blobs.get(SNAPSHOT_KEY, { type: 'arrayBuffer' });
   if (data === null) return false;
   const partial = `${path}.pull-${process.pid}`;
-  writeFileSync(partial, Buffer.from(data));
-  const check = openStore(partial, { readonly: true });
-  const ok = check.integrity();
-  check.close();
-  if (ok !== 'ok') throw new Error(`the downloaded snapshot fails its integrity check: ${ok}`);
-  renameSync(partial, path);
-  return true;
+  try {
+    writeFileSync(partial, Buffer.from(data));
+    const check = openStore(partial, { readonly: true });
+    const ok = check.integrity();
+    check.close();
+    if (ok !== 'ok') throw new Error(`the downloaded snapshot fails its integrity check: ${ok}`);
+    renameSync(partial, path);
+    return true;
+  } finally {
+    rmSync(partial, { force: true }); // nothing left behind after a failure (after success it is already renamed)
+  }
 }
 
 /** Uploads the store at `path`, refusing one that has lost rows. Returns the rows it holds. */

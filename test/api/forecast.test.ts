@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentContext } from '../../src/api/context.js';
@@ -5,6 +6,7 @@ import { respond } from '../../src/api/http.js';
 import { cityBySlug } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
+import { siteFilePath, writeSiteFile } from '../../src/store/site-file.js';
 import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
@@ -55,13 +57,14 @@ describe('forecast configuration', () => {
 });
 
 describe('the forecast provider', () => {
-  /** A store whose newest day came from `source`. */
+  /** A rendered store whose newest day came from `source`: the site file says so, beside it. */
   const storeFrom = (source: string) => {
     const dir = tempDir();
     const db = join(dir, 'store.db');
     const store = openStore(db);
     const day = dayOf(Date.now()) - 1;
     store.writeCityDay({ city: 'tulsa', day, pollen: { source, timezone: 'America/Chicago', fetchedAt: 1, hours: [{ hour: day * 24, tree: 1, grass: 1, weed: 1, total: 3, species: null }] } });
+    writeSiteFile(siteFilePath(db), { provider: store.latestSource() });
     store.close();
     return { db, cache: join(dir, 'cache.db') };
   };
@@ -69,6 +72,7 @@ describe('the forecast provider', () => {
 
   it("defaults to the provider that filled the store, and without its key answers 503 naming the variable", async () => {
     const { db, cache } = storeFrom('ambee');
+    rmSync(db); // the forecast function carries the site file, never the store
     const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB: cache });
     expect(r.status).toBe(503);
     expect(JSON.parse(r.body as string)).toEqual({

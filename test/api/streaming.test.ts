@@ -11,6 +11,8 @@ describe('streamed responses', () => {
     }
     const res = toResponse({ status: 200, headers: {}, body: rows() }, encoding, (_m, e) => logged.push(e));
     await expect(res.arrayBuffer()).rejects.toThrow();
+    expect(logged).toHaveLength(1);
+    expect((logged[0] as Error).message).toBe('disk gone');
   });
 
   it('closes the row generator when the client cancels a compressed stream', async () => {

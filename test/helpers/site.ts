@@ -24,7 +24,7 @@ export interface Site {
   get: (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
 }
 
-/** Fills a small sample store of its own, renders it and serves it on 127.0.0.1 for the suite. */
+/** Fills a small sample store. */
 export async function buildStore(dir: string, cities = SITE_CITIES, span = SITE_SPAN): Promise<string> {
   const db = join(dir, 'pollen.db');
   const store = openStore(db);
@@ -34,17 +34,24 @@ export async function buildStore(dir: string, cities = SITE_CITIES, span = SITE_
   return db;
 }
 
-export function useSite(): Site {
+export interface SiteOptions {
+  cities?: string[];
+  span?: { from: number; to: number };
+  queryMatching?: 'lenient' | 'exact';
+}
+
+/** A sample store of its own, rendered and served on 127.0.0.1 for the suite (by default 4 cities, 2025-04-01..10). */
+export function useSite(options: SiteOptions = {}): Site {
   const site = {} as Site;
   beforeAll(async () => {
     site.dir = mkdtempSync(join(tmpdir(), 'pollen-site-'));
-    site.db = await buildStore(site.dir);
+    site.db = await buildStore(site.dir, options.cities, options.span);
     site.store = openStore(site.db, { readonly: true });
     site.publish = join(site.dir, 'publish');
     site.rendered = await render(site.store, site.publish);
     process.env.POLLEN_DB = site.db;
     process.env.FORECAST_CACHE_DB = join(site.dir, 'forecast-cache.db');
-    site.server = await serve({ root: ROOT, publishDir: site.publish, port: 0 });
+    site.server = await serve({ root: ROOT, publishDir: site.publish, port: 0, queryMatching: options.queryMatching });
     site.get = (p, init) => fetch(site.server.url + p, init);
   });
   afterAll(async () => {

@@ -1,17 +1,14 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import fallback from '../../functions/fallback.js';
-import { findRoute, requestForFile } from '../../src/api/routes.js';
-import { cityBySlug } from '../../src/domain/cities.js';
-import { dayString } from '../../src/domain/dates.js';
-import { ingest } from '../../src/ingest/ingest.js';
-import { SampleProvider } from '../../src/providers/sample/index.js';
+import { findRoute, requestForFile, ROUTES, type Route } from '../../src/api/routes.js';
 import { listFiles, render } from '../../src/render/render.js';
 import { SITE_FILES } from '../../src/site/build.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
-import { buildStore, SITE_CITIES, SITE_SPAN, useSite } from '../helpers/site.js';
+import { buildStore, SITE_SPAN, useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const site = useSite();
@@ -28,9 +25,10 @@ describe('build render', () => {
   it('writes a file for every enumerable answer, each byte-identical to the fallback function’s answer', async () => {
     const files = listFiles(site.publish).filter((f) => f !== '_redirects' && !siteFileNames.has(f));
     expect(listFiles(site.publish).filter((f) => siteFileNames.has(f))).toHaveLength(siteFileNames.size);
-    // For pollen and weather: 4 cities x 10 days, 10 dates, all 40 cities' daily lists, latest;
-    // then 10 maps and latest, cities/available-dates/latest-date, and 3 discovery files.
-    expect(files.length).toBe(2 * (4 * 10 + 10 + 40 + 1) + 11 + 3 + 3);
+    // For pollen and weather: 4 cities x 10 days, 10 dates, all 40 cities' daily lists; then 10
+    // maps, cities/available-dates/latest-date, and 3 discovery files. (Parameterless pollen,
+    // map and weather requests are the fallback function's, whatever their query.)
+    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3);
     process.env.POLLEN_DB = site.db;
     for (const file of files) {
       const res = await fallback(new Request(`http://localhost${apiUrlFor(file)}`));
@@ -55,46 +53,6 @@ describe('build render', () => {
     for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
   });
 
-  it('rewrites only the files whose answer changed after one more day is ingested', async () => {
-    const dir = tempDir();
-    const db = await buildStore(dir);
-    const publish = join(dir, 'publish');
-    let store = openStore(db, { readonly: true });
-    const first = await render(store, publish);
-    store.close();
-
-    const next = SITE_SPAN.to + 1;
-    store = openStore(db);
-    const sample = new SampleProvider();
-    await ingest({ store, pollen: sample, weather: sample, cities: SITE_CITIES.map((c) => cityBySlug(c)!), span: { from: next, to: next } });
-    store.close();
-    store = openStore(db, { readonly: true });
-    const second = await render(store, publish);
-    store.close();
-
-    const date = dayString(next);
-    const expected = [
-      ...SITE_CITIES.flatMap((c) => [`data/pollen/${c}/${date}.json`, `data/pollen/${c}.json`, `data/weather/${c}/${date}.json`, `data/weather/${c}.json`]),
-      `data/pollen/by-date/${date}.json`, 'data/pollen/latest.json',
-      `data/weather/by-date/${date}.json`, 'data/weather/latest.json',
-      `data/map-data/${date}.json`, 'data/map-data/latest.json',
-      'data/available-dates.json', 'data/latest-date.json',
-    ];
-    expect(second.written.sort()).toEqual(expected.sort());
-    expect(second.written.length).toBeLessThanOrEqual(SITE_CITIES.length * 8 + 20);
-    expect(second.files).toBe(first.files + 2 * SITE_CITIES.length + 3);
-    expect(second.removed).toBe(0);
-
-    // Skipping unaffected files must not change the result: a fresh full render is identical.
-    store = openStore(db, { readonly: true });
-    const fresh = join(dir, 'fresh');
-    await render(store, fresh);
-    store.close();
-    const names = listFiles(publish).sort();
-    expect(listFiles(fresh).sort()).toEqual(names);
-    for (const f of names) expect(readFileSync(join(fresh, f)).equals(readFileSync(join(publish, f))), f).toBe(true);
-  });
-
   it('leaves the previous render whole and served when killed midway', async () => {
     const dir = tempDir();
     const db = await buildStore(dir, ['atlanta', 'boise', 'chicago', 'dallas', 'denver', 'miami', 'tulsa', 'seattle'], { from: SITE_SPAN.from - 60, to: SITE_SPAN.to });
@@ -117,32 +75,50 @@ describe('build render', () => {
     expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
     expect(readdirSync(renders)).toHaveLength(1);
   });
-});
 
-describe('an incremental render after a past day changes', () => {
-  it('rewrites that day, its city lists and the three maps that show it, matching a full render', async () => {
+  it('fails when an enumerated request does not answer 200, leaving the previous render served', async () => {
     const dir = tempDir();
-    const db = await buildStore(dir);
     const publish = join(dir, 'publish');
-    let store = openStore(db, { readonly: true });
+    await render(site.store, publish);
+    const served = readlinkSync(publish);
+    const broken: Route[] = ROUTES.map((r) => (r.path === '/api/weather' ? { ...r, handler: () => Promise.reject(new Error('disk error')) } : r));
+    await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(/\/api\/weather\?date=2025-04-10 answered 500: \{"error":"Internal server error"\}; the previous render stays served/);
+    expect(readlinkSync(publish)).toBe(served);
+    expect(readdirSync(`${publish}.renders`)).toEqual([served.split('/').pop()]);
+  });
+
+  it('exits 1 from the command line when a request fails, and 0 for a publish folder written with a trailing slash', async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa'], { from: SITE_SPAN.from, to: SITE_SPAN.from });
+    const ok = await runCli(['render', '--db', db, '--publish', `${join(dir, 'publish')}/`]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'publish', 'data', 'cities.json'), 'utf8')).toContain('tulsa');
+    expect(JSON.parse(readFileSync(join(dir, 'site.json'), 'utf8'))).toEqual({ provider: 'sample' });
+    corruptSpecies(db);
+    const failed = await runCli(['render', '--db', db, '--publish', join(dir, 'publish')]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/error: \/api\/pollen\?date=.* answered 500/);
+  });
+
+  it('renders an empty store without the latest date, which the fallback answers 404', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'empty.db');
+    openStore(db).close();
+    const store = openStore(db, { readonly: true });
+    const publish = join(dir, 'publish');
     await render(store, publish);
     store.close();
-
-    const day = SITE_SPAN.from + 3;
-    store = openStore(db);
-    const hours = store.hours('wichita', day * 24, day * 24 + 24).map(({ timezone: _t, source: _s, ...h }) => ({ ...h, tree: (h.tree ?? 0) * 2 + 1 }));
-    store.writeCityDay({ city: 'wichita', day, pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.now(), hours } });
-    store.close();
-    store = openStore(db, { readonly: true });
-    const again = await render(store, publish);
-    const fresh = join(dir, 'fresh');
-    await render(store, fresh);
-    store.close();
-
-    const d = (k: number) => dayString(day + k);
-    expect(again.written.sort()).toEqual(
-      [`data/pollen/wichita/${d(0)}.json`, 'data/pollen/wichita.json', `data/pollen/by-date/${d(0)}.json`, `data/map-data/${d(0)}.json`, `data/map-data/${d(1)}.json`, `data/map-data/${d(2)}.json`].sort(),
-    );
-    for (const f of listFiles(fresh)) expect(readFileSync(join(fresh, f)).equals(readFileSync(join(publish, f))), f).toBe(true);
+    const files = listFiles(publish);
+    expect(files).not.toContain('data/latest-date.json');
+    expect(JSON.parse(readFileSync(join(publish, 'data', 'available-dates.json'), 'utf8'))).toEqual({ dates: [] });
+    expect(JSON.parse(readFileSync(join(publish, 'data', 'pollen', 'tulsa.json'), 'utf8'))).toEqual({ city: 'tulsa', rows: [] });
+    expect(files.filter((f) => /\d{4}-\d{2}-\d{2}/.test(f))).toEqual([]);
   });
 });
+
+/** Damages the species shapes of a store, as a bad disk or a bug would: decoding them then throws. */
+function corruptSpecies(db: string): void {
+  const raw = new Database(db);
+  raw.prepare("UPDATE species_shape SET keys = 'not json'").run();
+  raw.close();
+}

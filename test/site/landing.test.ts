@@ -16,7 +16,10 @@ describe('the landing page bundle', () => {
     const files = await siteFiles();
     expect(gzipSync(files.get('assets/app.js')!).length).toBeLessThan(100 * 1024);
     expect(files.get('index.html')).toContain('<a href="/openapi.json">');
-    expect(files.get('api-reference.html')).toContain('GET /api/pollen-range');
+    const reference = String(files.get('api-reference.html'));
+    expect(reference).toContain('/api/pollen-range');
+    expect(reference).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    expect(reference).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
   });
 });
 
@@ -31,7 +34,8 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   it('draws a marker per map feature, opens a city from the keyboard, and follows the date picker', async () => {
     const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
     const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    // /api/health answers 503 for this old sample data, by design; the browser logs that status.
+    page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/api/health') && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${site.server.url}/`);
 
@@ -60,8 +64,37 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(after).not.toEqual(before);
     await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-01');
 
+    // The freshness line comes from /api/health: the sample store's data is old, so it says stale.
+    expect(await page.textContent('#freshness')).toBe('Stale: simulated sample data through 2025-04-10 23:00 UTC (' + (await page.evaluate(async () => Math.round(((await (await fetch('/api/health')).json()) as { dataAgeHours: number }).dataAgeHours / 24))) + ' days ago).');
+
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'landing.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the API reference from the OpenAPI document, loading nothing from elsewhere', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    // Redoc's page names one image on a CDN (its badge); the page's Content-Security-Policy
+    // refuses it, so nothing from elsewhere is ever loaded.
+    const foreign = (url: string) => !['data:', 'blob:'].includes(new URL(url).protocol) && new URL(url).origin !== site.server.url;
+    const loaded: string[] = [];
+    page.on('requestfinished', (r) => foreign(r.url()) && loaded.push(r.url()));
+    page.on('requestfailed', (r) => foreign(r.url()) && !/csp/i.test(r.failure()?.errorText ?? '') && loaded.push(`${r.url()} (${r.failure()?.errorText}, not refused by the policy)`));
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${site.server.url}/api-reference.html`);
+    await page.getByText('/api/cities', { exact: true }).first().waitFor();
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'api-reference.png') });
+    // Every operation is listed; Redoc draws each one's schemas and example as it comes into view.
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const summary of ['Supported cities', 'Pollen observations', 'Map of daily maxima', 'Pollen over any window', 'The 48-hour forecast', 'Weather and air quality', 'Data freshness']) expect(text).toContain(summary);
+    expect(text).toContain('/api/cities');
+    expect(text).toContain('"cities": [');
+    await page.getByText('Pollen over any window').first().click();
+    await page.getByText('/api/pollen-range', { exact: true }).first().waitFor();
+    expect(loaded).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
@@ -12,10 +12,12 @@ import { tmpdir } from 'node:os';
 const scratch = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
 let server: BlobsServer;
 let blobs: ReturnType<typeof getStore>;
+let edgeURL = '';
 beforeAll(async () => {
   server = new BlobsServer({ directory: join(scratch, 'blobs'), token: 'tok', logger: () => {} });
   const { port } = await server.start();
-  blobs = getStore({ name: 'pollen-snapshots', siteID: 'site', token: 'tok', edgeURL: `http://127.0.0.1:${port}` });
+  edgeURL = `http://127.0.0.1:${port}`;
+  blobs = getStore({ name: 'pollen-snapshots', siteID: 'site', token: 'tok', edgeURL });
 });
 afterAll(async () => {
   await server.stop();
@@ -33,6 +35,14 @@ describe('store snapshots in Netlify Blobs', () => {
     expect(await pullSnapshot(blobs, copy)).toBe(true);
     expect(readFileSync(copy).equals(readFileSync(db))).toBe(true);
     expect((await blobs.list({ prefix: 'daily/' })).blobs.map((b) => b.key)).toEqual(['daily/2026-01-02.db']);
+  });
+
+  it('refuses a damaged download and leaves nothing behind', async () => {
+    const dir = tempDir();
+    const damaged = getStore({ name: 'damaged-snapshots', siteID: 'site', token: 'tok', edgeURL });
+    await damaged.set('pollen.db', new TextEncoder().encode('this is not a SQLite file').buffer as ArrayBuffer);
+    await expect(pullSnapshot(damaged, join(dir, 'pulled.db'))).rejects.toThrow();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('never replaces a snapshot with a store that has fewer hourly rows', async () => {

@@ -1,6 +1,7 @@
 /** The landing page: the map of a date, a list of cities, and the panel of the selected one. */
 import type { Topology } from 'topojson-specification';
 import { getJson, type MapFeature } from './api.js';
+import { freshnessText, loadHealth } from './freshness.js';
 import { drawMarkers, drawStates } from './map.js';
 import { showCity } from './panel.js';
 import { colourOf, riskOfSeverity } from './risk.js';
@@ -14,6 +15,11 @@ async function start(): Promise<void> {
   const list = $<HTMLUListElement>('#city-list');
   const panel = $<HTMLElement>('#panel');
   const status = $<HTMLElement>('#map-status');
+  const freshness = $<HTMLElement>('#freshness');
+  loadHealth().then(
+    (h) => ((freshness.textContent = freshnessText(h)), freshness.classList.toggle('stale', h.status === 'stale')),
+    () => (freshness.textContent = ''),
+  );
 
   const [{ cities }, { dates }, topology] = await Promise.all([
     getJson<{ cities: Array<{ name: string; slug: string }> }>('/api/cities'),

@@ -1,0 +1,23 @@
+/** The freshness line: how old the newest data is, from /api/health (which answers 503 when stale). */
+
+export interface Health {
+  status: 'ok' | 'stale';
+  latestHour: string | null;
+  dataAgeHours: number | null;
+  provider: string | null;
+}
+
+/** One sentence a person reads at a glance; `stale` says so plainly. */
+export function freshnessText(h: Health): string {
+  if (h.latestHour === null || h.dataAgeHours === null) return 'No data yet.';
+  const through = `${h.latestHour.slice(0, 10)} ${h.latestHour.slice(11, 16)} UTC`;
+  const age = h.dataAgeHours < 48 ? `${Math.round(h.dataAgeHours)} hours ago` : `${Math.round(h.dataAgeHours / 24)} days ago`;
+  const source = h.provider === 'sample' ? 'simulated sample data' : `data from ${h.provider ?? 'the provider'}`;
+  return `${h.status === 'stale' ? 'Stale: ' : ''}${source} through ${through} (${age}).`;
+}
+
+/** Reads /api/health, whose body is the same JSON whether fresh (200) or stale (503). */
+export async function loadHealth(): Promise<Health> {
+  const res = await fetch('/api/health', { headers: { accept: 'application/json' } });
+  return (await res.json()) as Health;
+}

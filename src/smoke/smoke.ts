@@ -1,0 +1,246 @@
+/**
+ * `smoke`: conformance of any deployment, local or real, from the outside. This machine reaches
+ * no Netlify site, so this is the check a deployer (and the scheduled rebuild, against its draft
+ * deploy) runs: every endpoint and mode, the errors, CORS and cache headers present exactly once,
+ * extra parameters harmless, placeholder traversal refused, health on the expected Node major, a
+ * store-backed function answering, MCP, and at most one forecast request.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { DAY_MS } from '../domain/dates.js';
+
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface SmokeOptions {
+  /** The Node.js major the functions must run on (from /api/health). */
+  expectNode?: number;
+  timeoutMs?: number;
+}
+
+interface Got {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: () => Record<string, any>;
+}
+
+type Json = Record<string, any>;
+
+/** A check failed for this reason. */
+class Failure extends Error {}
+const must = (condition: unknown, why: string): void => {
+  if (!condition) throw new Failure(why);
+};
+
+/** Runs every check against `base` (an http or https URL without a path). */
+export async function smoke(base: string, options: SmokeOptions = {}): Promise<Check[]> {
+  const checks: Check[] = [];
+  const timeout = options.timeoutMs ?? 20_000;
+  const get = async (path: string, init: RequestInit = {}): Promise<Got> => {
+    const res = await fetch(new URL(path, base), { redirect: 'manual', ...init, signal: AbortSignal.timeout(timeout) });
+    const text = await res.text();
+    return {
+      status: res.status,
+      headers: res.headers,
+      text,
+      json: () => {
+        try {
+          return JSON.parse(text) as Json;
+        } catch {
+          throw new Failure(`${path}: HTTP ${res.status} is not JSON (${text.slice(0, 80).replace(/\s+/g, ' ')})`);
+        }
+      },
+    };
+  };
+  const check = async (name: string, run: () => Promise<string>) => {
+    try {
+      checks.push({ name, ok: true, detail: await run() });
+    } catch (error) {
+      const detail = error instanceof Failure ? error.message : `${error instanceof Error ? error.message : String(error)}`;
+      checks.push({ name, ok: false, detail });
+    }
+  };
+  /** A data answer: 200, JSON of this type, CORS `*` once, a cache policy given once. */
+  const data = async (path: string, type = 'application/json'): Promise<Json> => {
+    const r = await get(path);
+    must(r.status === 200, `${path}: HTTP ${r.status} ${r.text.slice(0, 120)}`);
+    must((r.headers.get('content-type') ?? '').startsWith(type), `${path}: Content-Type ${r.headers.get('content-type')}, expected ${type}`);
+    headersOnce(path, r.headers);
+    return r.json();
+  };
+  /** An error answer: this status, a JSON body with `error`, CORS once, never cached. */
+  const problem = async (path: string, status: number, init?: RequestInit): Promise<Json> => {
+    const r = await get(path, init);
+    must(r.status === status, `${path}: HTTP ${r.status}, expected ${status}`);
+    const body = r.json();
+    must(typeof body.error === 'string', `${path}: no error message in ${r.text.slice(0, 120)}`);
+    must(r.headers.get('access-control-allow-origin') === '*', `${path}: Access-Control-Allow-Origin ${JSON.stringify(r.headers.get('access-control-allow-origin'))}`);
+    must(r.headers.get('cache-control') === 'no-store', `${path}: Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`);
+    return body;
+  };
+
+  let city = '';
+  let date = '';
+  await check('health: fresh data, on the expected Node.js', async () => {
+    const r = await get('/api/health');
+    const h = r.json();
+    must(r.headers.get('cache-control') === 'no-store', `Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`);
+    must(r.status === 200 && h.status === 'ok', `HTTP ${r.status}, status ${JSON.stringify(h.status)}: newest hour ${h.latestHour}, ${h.dataAgeHours} hours old`);
+    const major = Number(/^v(\d+)\./.exec(String(h.node))?.[1]);
+    if (options.expectNode !== undefined) must(major === options.expectNode, `functions run Node ${h.node}, expected ${options.expectNode}`);
+    return `${h.status}, ${h.dataAgeHours} h old, ${h.cities} cities, provider ${h.provider}, Node ${h.node}`;
+  });
+  const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
+  await check('latest date and available dates', async () => {
+    date = String((await data('/api/latest-date')).date);
+    const { dates } = await data('/api/available-dates');
+    must(Array.isArray(dates) && dates[0] === date, `available-dates starts ${dates?.[0]}, latest-date is ${date}`);
+    return `${date}, ${dates.length} dates`;
+  });
+  await check('cities', async () => {
+    const body = await data('/api/cities');
+    must(Array.isArray(body.cities) && body.cities.length > 0, 'no cities');
+    // The checks read a city with data on the latest date.
+    const withData = (await data(`/api/pollen?${q({ date })}`)).rows?.[0]?.city;
+    must(typeof withData === 'string' && body.cities.some((c: Json) => c.slug === withData), `no listed city has data on ${date}`);
+    city = withData;
+    return `${body.cities.length} cities; checking ${city}`;
+  });
+
+  await check('pollen: a city-day, a city, a date, and neither', async () => {
+    const hourly = await data(`/api/pollen?${q({ city, date })}`);
+    must(hourly.rows?.length > 0 && typeof hourly.rows[0].ts === 'string', 'no hourly rows');
+    const daily = await data(`/api/pollen?${q({ city })}`);
+    must(daily.rows?.length > 0 && daily.rows[0].date === date, `daily rows start ${daily.rows?.[0]?.date}`);
+    const cross = await data(`/api/pollen?${q({ date })}`);
+    must(cross.rows?.length > 0, 'no cross-city rows');
+    const latest = await data('/api/pollen');
+    must(JSON.stringify(latest) === JSON.stringify(cross), 'the parameterless answer is not the latest date');
+    return `${hourly.rows.length} hours, ${daily.rows.length} days, ${cross.rows.length} cities`;
+  });
+  await check('map: a date and latest, as GeoJSON', async () => {
+    const map = await data(`/api/map-data?${q({ date })}`, 'application/geo+json');
+    must(map.type === 'FeatureCollection' && map.date === date, `not the map of ${date}`);
+    const latest = await data('/api/map-data', 'application/geo+json');
+    must(latest.date === date, `latest map is of ${latest.date}`);
+    return `${map.features.length} features`;
+  });
+  await check('weather: a city, a city-day, a date, and neither', async () => {
+    const byCity = await data(`/api/weather?${q({ city })}`);
+    must(Array.isArray(byCity.rows), 'no rows');
+    const day = byCity.rows[0]?.date as string | undefined;
+    if (day) must((await data(`/api/weather?${q({ city, date: day })}`)).rows.length === 1, `no row for ${city} on ${day}`);
+    const latest = await data('/api/weather');
+    must(Array.isArray(latest.rows), 'no rows');
+    if (latest.date) must(Array.isArray((await data(`/api/weather?${q({ date: latest.date })}`)).rows), 'no rows');
+    return `${byCity.rows.length} days for ${city}, newest ${day ?? 'none'}`;
+  });
+  await check('pollen-range: hourly, daily, CSV (a store-backed function)', async () => {
+    const to = new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+    const hourly = await data(`/api/pollen-range?${q({ from: date, to, city })}`);
+    must(hourly.rows?.length > 0, 'no rows');
+    const daily = await data(`/api/pollen-range?${q({ from: date, to, city, aggregate: 'day' })}`);
+    must(daily.rows?.length === 1, `${daily.rows?.length} daily rows`);
+    const csv = await get(`/api/pollen-range?${q({ from: date, to, city, format: 'csv' })}`);
+    must(csv.status === 200 && (csv.headers.get('content-type') ?? '').startsWith('text/csv'), `CSV: HTTP ${csv.status} ${csv.headers.get('content-type')}`);
+    return `${hourly.rows.length} hours, CSV ${csv.text.split('\n').length - 2} lines`;
+  });
+  await check('pollen-range repeated: CDN cache status', async () => {
+    const path = `/api/pollen-range?${q({ from: date, to: `${date}T06:00:00Z`, city, aggregate: 'none' })}`;
+    await get(path);
+    const again = await get(path);
+    must(again.status === 200, `HTTP ${again.status}`);
+    return again.headers.get('cache-status') ?? 'the host sends no Cache-Status (a local server has no CDN)';
+  });
+  await check('the fallback function: a day outside the snapshot is empty rows', async () => {
+    const body = await data(`/api/pollen?${q({ city, date: '1999-01-01' })}`);
+    must(Array.isArray(body.rows) && body.rows.length === 0, `rows: ${JSON.stringify(body.rows)?.slice(0, 80)}`);
+    return '200 with empty rows';
+  });
+  await check('forecast (the only forecast request)', async () => {
+    const body = await data(`/api/forecast?${q({ city })}`);
+    must(Array.isArray(body.rows) && body.rows.length > 0, 'no rows');
+    return `${body.rows.length} hours from ${body.source}${body.stale ? ', stale' : ''}`;
+  });
+  await check('errors: 400 naming the parameter, 404 UNSUPPORTED_CITY, 405, unknown path', async () => {
+    const bad = await problem(`/api/pollen?${q({ city, date: '2025-02-30' })}`, 400);
+    must(/'date'/.test(bad.error), `400 names no parameter: ${bad.error}`);
+    const unknown = await problem(`/api/pollen?${q({ city: 'atlantis-smoke' })}`, 404);
+    must(unknown.code === 'UNSUPPORTED_CITY' && unknown.city === 'atlantis-smoke', `404 body ${JSON.stringify(unknown)}`);
+    const post = await get('/api/cities', { method: 'POST' });
+    must(post.status === 405 && post.headers.get('allow') !== null, `POST: HTTP ${post.status}, Allow ${post.headers.get('allow')}`);
+    await problem('/api/no-such-endpoint', 404);
+    return '400, 404, 405, 404';
+  });
+  await check('extra query parameters change nothing', async () => {
+    for (const [path, type] of [[`/api/pollen?${q({ city, date })}`, 'application/json'], [`/api/pollen?${q({ city })}`, 'application/json'], [`/api/map-data?${q({ date })}`, 'application/geo+json'], [`/api/weather?${q({ city })}`, 'application/json']] as const) {
+      const plain = JSON.stringify(await data(path, type));
+      must(JSON.stringify(await data(`${path}&utm_source=smoke`, type)) === plain, `${path} answers differently with &utm_source=smoke`);
+    }
+    return '4 forms';
+  });
+  await check('placeholder traversal refused', async () => {
+    const cities = (await get('/api/cities')).text;
+    for (const path of [`/api/pollen?city=${city}&date=..%2F..%2Fcities`, '/api/pollen?city=..%2Fcities&date=' + date, '/api/map-data?date=..%2Fcities']) {
+      const r = await get(path);
+      must(r.status >= 400 && r.status < 500 && r.text !== cities && typeof r.json().error === 'string', `${path}: HTTP ${r.status} ${r.text.slice(0, 80)}`);
+    }
+    return 'each a JSON 4xx';
+  });
+  await check('discovery: OpenAPI, llms.txt, the landing page', async () => {
+    const doc = await data('/openapi.json');
+    must(doc.openapi === '3.1.0' && typeof doc.paths?.['/api/pollen'] === 'object', 'not the OpenAPI 3.1 document');
+    const llms = await get('/llms.txt');
+    must(llms.status === 200 && llms.text.includes('/api/pollen'), `llms.txt: HTTP ${llms.status}`);
+    const page = await get('/');
+    must(page.status === 200 && (page.headers.get('content-type') ?? '').startsWith('text/html'), `/: HTTP ${page.status}`);
+    return `OpenAPI ${doc.info?.version}`;
+  });
+  await check('MCP: tools/list', async () => {
+    const client = new Client({ name: 'pollen-api-smoke', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
+      const { tools } = await client.listTools();
+      must(tools.some((t) => t.name === 'list_cities'), `tools: ${tools.map((t) => t.name).join(', ')}`);
+      return `${tools.length} tools`;
+    } finally {
+      await client.close();
+    }
+  });
+  return checks;
+}
+
+/** CORS `*` and the cache policy each given once: a CDN joining two rules' values would show `*, *`. */
+function headersOnce(path: string, headers: Headers): void {
+  const origin = headers.get('access-control-allow-origin');
+  must(origin === '*', `${path}: Access-Control-Allow-Origin ${JSON.stringify(origin)}, expected exactly *`);
+  const cache = headers.get('cache-control') ?? '';
+  must(cache !== '', `${path}: no Cache-Control`);
+  const directives = cache.split(',').map((d) => d.trim().split('=')[0]);
+  must(new Set(directives).size === directives.length, `${path}: Cache-Control given twice: ${cache}`);
+}
+
+/** The checks as a table. */
+export function formatSmoke(base: string, checks: readonly Check[]): string {
+  const failed = checks.filter((c) => !c.ok).length;
+  const rows = checks.map((c) => `| ${c.name} | ${c.ok ? 'pass' : '**FAIL**'} | ${c.detail.replace(/\|/g, '\\|')} |`);
+  return [`smoke: ${base}`, '', '| check | result | detail |', '|---|---|---|', ...rows, '', `smoke: ${checks.length - failed} of ${checks.length} checks passed`, ''].join('\n');
+}
+
+/** The base URL of a deployment, or an error saying why this is not one. */
+export function parseBase(text: string | undefined): URL {
+  if (!text) throw new RangeError('a deployment URL is required, such as https://your-site.netlify.app');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RangeError(`not a URL: ${JSON.stringify(text)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RangeError(`not an http(s) URL: ${JSON.stringify(text)}`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) throw new RangeError(`give the site's root, without a path or query: ${JSON.stringify(text)}`);
+  return url;
+}

@@ -1,0 +1,96 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headersFor, pathPattern, readNetlifyConfig } from '../../src/server/netlify-config.js';
+import { serve, type RunningServer } from '../../src/server/server.js';
+import { ROOT } from '../helpers/cli.js';
+import { useSite } from '../helpers/site.js';
+import { tempDir } from '../helpers/tmp.js';
+
+describe("the local server follows Netlify's request chain", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    // A site of its own: an echo function on /data/* (preferStatic), one file, and two rules.
+    const root = tempDir();
+    mkdirSync(join(root, 'functions'));
+    mkdirSync(join(root, 'publish', 'data'), { recursive: true });
+    writeFileSync(join(root, 'netlify.toml'), '[build]\n  publish = "publish"\n  functions = "functions"\n\n[[redirects]]\n  from = "/data/*"\n  to = "/elsewhere.json"\n  status = 200\n');
+    writeFileSync(join(root, 'publish', '_redirects'), '/api/thing q=:q /data/thing/:q.json 200\n');
+    writeFileSync(join(root, 'publish', 'data', 'here.json'), '{"file":true}');
+    writeFileSync(join(root, 'publish', 'elsewhere.json'), '{"rule":true}');
+    writeFileSync(
+      join(root, 'functions', 'echo.mjs'),
+      "export default (request) => Response.json({ url: request.url });\nexport const config = { path: '/data/*', preferStatic: true };\n",
+    );
+    server = await serve({ root, port: 0 });
+  });
+  afterAll(async () => server.close());
+  const get = async (path: string) => (await fetch(server.url + path)).json() as Promise<Record<string, unknown>>;
+
+  it('hands a function reached through a rewrite the original URL and query, as Netlify does', async () => {
+    expect(await get('/api/thing?q=7&extra=1')).toEqual({ url: 'http://localhost/api/thing?q=7&extra=1' });
+  });
+
+  it('runs a function whose path matches before the redirects, an existing file winning with preferStatic', async () => {
+    expect(await get('/data/here.json')).toEqual({ file: true });
+    expect(await get('/data/missing.json')).toEqual({ url: 'http://localhost/data/missing.json' }); // not the /data/* rule's file
+  });
+});
+
+describe('query rules, read leniently (the rules engine) or exactly (Netlify\'s guidance)', () => {
+  const lenient = useSite({ cities: ['tulsa'] });
+  let exact: RunningServer;
+  beforeAll(async () => (exact = await serve({ root: ROOT, publishDir: lenient.publish, port: 0, queryMatching: 'exact' })));
+  afterAll(async () => exact?.close());
+
+  it.each([
+    '/api/pollen?city=tulsa&date=2025-04-03&utm_source=x',
+    '/api/pollen?utm_source=x&city=tulsa',
+    '/api/map-data?date=2025-04-03&utm_source=x',
+    '/api/weather?date=2025-04-03&utm_source=x',
+    '/api/pollen?utm_source=x',
+  ])('answer %s the same: a file under one reading, the fallback function under the other', async (path) => {
+    const [a, b] = await Promise.all([fetch(lenient.server.url + path), fetch(exact.url + path)]);
+    const plain = await fetch(lenient.server.url + path.replace(/&?utm_source=x/, '').replace('?&', '?').replace(/\?$/, ''));
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    const body = await plain.text();
+    expect(await a.text()).toBe(body);
+    expect(await b.text()).toBe(body);
+    // A function's answer carries Netlify-CDN-Cache-Control; a file Netlify serves does not.
+    if (!path.startsWith('/api/pollen?utm')) expect(a.headers.get('netlify-cdn-cache-control')).toBeNull();
+    expect(b.headers.get('netlify-cdn-cache-control')).toMatch(/durable/);
+  });
+});
+
+describe('netlify.toml headers', () => {
+  const { headers } = readNetlifyConfig(join(ROOT, 'netlify.toml'));
+  const paths = [
+    '/', '/index.html', '/assets/app.js', '/api-reference.html', '/openapi.json', '/.well-known/openapi.json', '/llms.txt',
+    '/api/cities', '/api/pollen', '/api/map-data', '/api/weather', '/api/latest-date',
+    '/data/cities.json', '/data/pollen/tulsa.json', '/data/pollen/tulsa/2025-04-01.json', '/data/pollen/by-date/2025-04-01.json',
+    '/data/map-data/2025-04-01.json', '/data/weather/tulsa.json',
+  ];
+
+  it.each(paths)('sets each header of %s by one rule only', (path) => {
+    const setBy = new Map<string, string[]>();
+    for (const rule of headers) {
+      if (!pathPattern(rule.for).test(path)) continue;
+      for (const name of Object.keys(rule.values)) setBy.set(name.toLowerCase(), [...(setBy.get(name.toLowerCase()) ?? []), rule.for]);
+    }
+    for (const [name, rules] of setBy) expect(rules, `${path} ${name}`).toHaveLength(1);
+  });
+
+  it('gives every API answer and data file CORS, nosniff and the cache policy, and the map GeoJSON', () => {
+    for (const path of paths.filter((p) => p.startsWith('/api/') || p.startsWith('/data/'))) {
+      expect(headersFor(headers, [path]), path).toMatchObject({
+        'Access-Control-Allow-Origin': '*',
+        'X-Content-Type-Options': 'nosniff',
+        'Cache-Control': 'public, max-age=300, s-maxage=300, stale-while-revalidate=600',
+      });
+    }
+    expect(headersFor(headers, ['/data/map-data/2025-04-01.json'])['Content-Type']).toBe('application/geo+json');
+    expect(headersFor(headers, ['/api/map-data'])['Content-Type']).toBe('application/geo+json');
+    expect(headersFor(headers, ['/data/pollen/tulsa.json'])['Content-Type']).toBeUndefined(); // .json: Netlify's own application/json
+  });
+});

@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayOf } from '../../src/domain/dates.js';
+import { formatSmoke, smoke } from '../../src/smoke/smoke.js';
+import { runCli } from '../helpers/cli.js';
+import { useSite } from '../helpers/site.js';
+
+// Fresh data (yesterday and the day before), so /api/health is ok.
+const today = dayOf(Date.now());
+const fresh = { cities: ['tulsa', 'honolulu'], span: { from: today - 2, to: today - 1 } };
+const NODE = Number(process.versions.node.split('.')[0]);
+
+describe('smoke against the local server', () => {
+  const site = useSite(fresh);
+
+  it('passes every check, and prints a pass/fail table', async () => {
+    const checks = await smoke(site.server.url, { expectNode: NODE });
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+    expect(checks.length).toBeGreaterThanOrEqual(15);
+    const table = formatSmoke(site.server.url, checks);
+    expect(table).toContain('| health: fresh data, on the expected Node.js | pass | ok,');
+    expect(table).toMatch(/\| MCP: tools\/list \| pass \| 8 tools \|/);
+    expect(table).toMatch(/smoke: (\d+) of \1 checks passed/);
+  });
+
+  it('fails the health check when the functions run another Node.js major', async () => {
+    const checks = await smoke(site.server.url, { expectNode: NODE + 1 });
+    expect(checks.filter((c) => !c.ok).map((c) => c.detail)).toEqual([expect.stringMatching(new RegExp(`functions run Node v${NODE}\\..*, expected ${NODE + 1}`))]);
+  });
+
+  it('exits 0 from the command line, and 2 without a usable URL', async () => {
+    const ok = await runCli(['smoke', site.server.url, '--expect-node', String(NODE)]);
+    expect(ok.code, ok.stdout).toBe(0);
+    for (const args of [[], ['ftp://example.org'], ['not a url'], [`${site.server.url}/api/cities`], [site.server.url, '--expect-node', 'latest']]) {
+      const bad = await runCli(['smoke', ...args]);
+      expect(bad.code, args.join(' ')).toBe(2);
+      expect(bad.stderr).toMatch(/^error: /);
+    }
+  });
+});
+
+describe('smoke when query rules match only exactly their parameters', () => {
+  const site = useSite({ ...fresh, queryMatching: 'exact' });
+
+  it('still passes: a request with an extra parameter never gets another form\'s file', async () => {
+    const checks = await smoke(site.server.url);
+    expect(checks.filter((c) => !c.ok)).toEqual([]);
+  });
+});
+
+describe('smoke against a server that is not this API', () => {
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('fails, and the command exits 1', async () => {
+    const checks = await smoke(url, { timeoutMs: 2000 });
+    expect(checks.filter((c) => c.ok)).toEqual([]);
+    const run = await runCli(['smoke', url]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/\| cities \| \*\*FAIL\*\* \|/);
+  });
+});
