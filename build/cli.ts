@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /** The command line: parses flags and calls library functions, nothing more. */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { environmentContext } from '../src/api/context.js';
 import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
-import { cityBySlug } from '../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../src/domain/cities.js';
 import { doctor, formatDoctor } from '../src/providers/doctor.js';
 import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
 import { checkProviders, ConfigError } from '../src/providers/registry.js';
@@ -34,7 +34,8 @@ const ingestOptions = (command: Command) =>
     .option('--from <date>', 'first UTC day, YYYY-MM-DD')
     .option('--to <date>', 'last UTC day (inclusive), YYYY-MM-DD')
     .option('--days <n>', 'the N days ending yesterday (default 365 when no dates are given)')
-    .option('--cities <slugs>', 'comma-separated city slugs (default: all)')
+    .option('--cities <slugs>', 'comma-separated city slugs within the set (default: all of it)')
+    .option('--cities-file <path>', 'the city set: a JSON array of {name, slug, state, lat, lon, timezone} (default: $CITIES_FILE, else the set in the store, else the built-in 40)')
     .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
     .option('--refresh', 'fetch and overwrite days already stored')
     .option('--json', 'print {counts, failed, stopped} as JSON on stdout (progress stays on stderr)');
@@ -55,17 +56,21 @@ program
   .option('--db <path>', 'store file whose ledger counts the calls (default: $POLLEN_DB or snapshots/pollen.db)')
   .action(async (o: { provider?: string; weather?: string; city: string; db?: string }) => {
     const provider = o.provider ?? (process.env.POLLEN_PROVIDER || (process.env.AMBEE_API_KEY ? 'ambee' : 'sample'));
-    const city = cityBySlug(o.city);
-    if (!city) throw new UsageError(`--city: unsupported city ${JSON.stringify(o.city)}`);
     try {
       checkProviders(provider, o.weather);
     } catch (error) {
       if (error instanceof ConfigError) throw new UsageError(error.message);
       throw error;
     }
-    const store = openStore(o.db ?? defaultDb());
+    const db = o.db ?? defaultDb();
+    const set = existsSync(db) ? undefined : DEFAULT_CITIES;
+    if (set && !set.get(o.city)) throw new UsageError(`--city: unsupported city ${JSON.stringify(o.city)}`);
+    const store = openStore(db);
     try {
-      const checks = await doctor({ store, city, pollen: provider, weather: o.weather, now: Date.now });
+      const cities = store.cities.set();
+      const city = cities.get(o.city);
+      if (!city) throw new UsageError(`--city: unsupported city ${JSON.stringify(o.city)}; the store's set has ${cities.slugs.join(', ')}`);
+      const checks = await doctor({ store, city, cities: cities.size, pollen: provider, weather: o.weather, now: Date.now });
       process.stdout.write(formatDoctor(checks, Date.now()));
       process.exitCode = checks.every((c) => c.usable) ? 0 : 1;
     } finally {

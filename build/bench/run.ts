@@ -1,17 +1,25 @@
-/** `npm run bench`: every benchmark on all cities x 730 days, one table, saved as JSON. Exits non-zero only when it cannot run. */
+/**
+ * `npm run bench [-- [B1,B3,...] [--cities-file cities/us-top-200.json]]`: every benchmark on a
+ * city set (the built-in 40 by default) x 730 days, one table, saved as JSON. Exits non-zero only
+ * when it cannot run.
+ */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { functionBenchmarks } from './functions.js';
 import { httpBenchmarks } from './http.js';
 import type { Measure } from './measure.js';
 import { renderBenchmarks } from './render.js';
 import { storeBenchmarks } from './store.js';
+import { workloadOf } from './workload.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'pollen-bench-'));
-const only = process.argv[2]?.split(',');
+const args = parseArgs({ allowPositionals: true, options: { 'cities-file': { type: 'string' } } });
+const workload = workloadOf(args.values['cities-file']);
+const only = args.positionals[0]?.split(',');
 const want = (id: string) => !only || only.includes(id);
+const dir = mkdtempSync(join(tmpdir(), 'pollen-bench-'));
 try {
   const db = join(dir, 'bench.db');
   const publish = join(dir, 'publish');
@@ -20,13 +28,15 @@ try {
     process.stderr.write(`bench: ${label}\n`);
     measures.push(...(await work()));
   };
-  await step('B5, B8: ingest and store size', () => storeBenchmarks(dir, db));
-  if (want('B1') || want('B3') || want('B4') || want('B7')) await step('B1: render', () => renderBenchmarks(dir, db, publish));
+  await step(`B5, B8: ingest ${workload.label} and store size`, () => storeBenchmarks(dir, db, workload));
+  // Every later step needs a render: it writes the served store functions carry.
+  await step('B1: render', () => renderBenchmarks(root, dir, db, publish, workload));
   if (want('B3') || want('B4') || want('B7')) await step('B3, B4, B7: local HTTP', () => httpBenchmarks(root, dir, db, publish));
-  if (want('B6') || want('B8')) await step('B6, B8: functions', () => functionBenchmarks(root, dir, db, join(dir, 'cold-forecast.db')));
+  if (want('B6') || want('B8')) await step('B6, B8: functions', () => functionBenchmarks(root, db, join(dir, 'cold-forecast.db')));
 
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const lines = [
+    `workload: ${workload.label}`,
     `machine: ${machine}`,
     '| id | what | value | baseline | ratio | target | met |',
     '|---|---|---|---|---|---|---|',
@@ -34,7 +44,8 @@ try {
   ];
   process.stdout.write(lines.join('\n') + '\n');
   mkdirSync(join(root, 'bench-results'), { recursive: true });
-  writeFileSync(join(root, 'bench-results', 'latest.json'), JSON.stringify({ ranAt: new Date().toISOString(), machine, measures }, null, 2) + '\n');
+  const name = args.values['cities-file'] ? basename(args.values['cities-file'], '.json') : 'latest';
+  writeFileSync(join(root, 'bench-results', `${name}.json`), JSON.stringify({ ranAt: new Date().toISOString(), workload: workload.label, machine, measures }, null, 2) + '\n');
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,15 +1,18 @@
 /** Handler contexts: each service is created on first use, so a request opens only what it needs. */
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { cityOf, CitySet, DEFAULT_CITIES } from '../domain/cities.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
-import { readSiteFile, siteFilePath } from '../store/site-file.js';
+import { readSiteFile, siteFilePath, storeToServe } from '../store/site-file.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
 import type { ApiContext, Settings } from './handler.js';
 
 export interface ContextParts {
   store: () => Store;
+  cities: () => CitySet;
   forecast: () => ForecastService;
   settings?: Partial<Settings>;
 }
@@ -17,11 +20,15 @@ export interface ContextParts {
 /** A context whose services are built by `parts` when first read. */
 export function lazyContext(parts: ContextParts): ApiContext {
   let store: Store | undefined;
+  let cities: CitySet | undefined;
   let forecast: ForecastService | undefined;
   return {
     settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, ...parts.settings },
     get store() {
       return (store ??= parts.store());
+    },
+    get cities() {
+      return (cities ??= parts.cities());
     },
     get forecast() {
       return (forecast ??= parts.forecast());
@@ -42,18 +49,26 @@ const shared = (path: string, readonly: boolean): Store => {
 const services = new Map<string, ForecastService>();
 
 /**
- * The context functions use, from the environment: the read-only store at `$POLLEN_DB`; the
- * forecast from `$POLLEN_PROVIDER`, by default the provider that filled the store as the site
- * file beside it says (so real history never comes with simulated forecasts, and the forecast
- * function carries that small file, not the store), cached in Netlify Blobs when deployed and in
- * `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget (`forecastBudget`).
+ * The context functions use, from the environment: the served store a render wrote beside
+ * `$POLLEN_DB` (read-only; the store itself before any render); its city set, or where there is
+ * no store (the forecast function) the site file's; the forecast from `$POLLEN_PROVIDER`, by
+ * default the provider that filled the store as the site file says (so real history never comes
+ * with simulated forecasts), cached in Netlify Blobs when deployed and in `$FORECAST_CACHE_DB`
+ * otherwise, within the provider's forecast budget (`forecastBudget`).
  */
 export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiContext {
-  return lazyContext({
+  const db = env.POLLEN_DB ?? DEFAULT_DB_PATH;
+  const site = () => readSiteFile(siteFilePath(db));
+  const ctx: ApiContext = lazyContext({
     settings: { healthMaxAgeHours: number(env, 'HEALTH_MAX_AGE_HOURS', DEFAULT_HEALTH_MAX_AGE_HOURS) },
-    store: () => shared(env.POLLEN_DB ?? DEFAULT_DB_PATH, true),
+    store: () => shared(storeToServe(db), true),
+    cities: () => {
+      if (existsSync(storeToServe(db))) return ctx.store.cities.set();
+      const file = site();
+      return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
+    },
     forecast: () => {
-      const providerId = env.POLLEN_PROVIDER || readSiteFile(siteFilePath(env.POLLEN_DB ?? DEFAULT_DB_PATH))?.provider || 'sample';
+      const providerId = env.POLLEN_PROVIDER || site()?.provider || 'sample';
       const onNetlify = Boolean(env.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
       const cachePath = env.FORECAST_CACHE_DB ?? DEFAULT_FORECAST_CACHE_PATH;
       const key = `${providerId}|${onNetlify ? 'blobs' : cachePath}|${env.FORECAST_DAILY_BUDGET ?? ''}`;
@@ -74,12 +89,14 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
       return service;
     },
   });
+  return ctx;
 }
 
 /** The context of a render: the store it renders, and no forecast (never rendered). */
 export function storeContext(store: Store): ApiContext {
   return lazyContext({
     store: () => store,
+    cities: () => store.cities.set(),
     forecast: () => {
       throw new Error('the forecast is not part of a render');
     },

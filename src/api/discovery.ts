@@ -1,33 +1,33 @@
 /** The discovery documents: the OpenAPI document and llms.txt. */
-import { CITIES } from '../domain/cities.js';
 import type { Handler } from './handler.js';
 import { openApiDocument } from './openapi.js';
 
-const LLMS = `# Pollen, weather and air-quality API
+const llms = (cities: number) => `# Pollen, weather and air-quality API
 
-> Read-only JSON for ${CITIES.length} supported US cities: hourly and daily pollen (tree, grass, weed and species, grains/m³) with NAB risk labels, a cross-city GeoJSON map, and daily weather and air quality. No key needed; every endpoint is a GET.
+> Read-only JSON for ${cities} supported US cities: hourly and daily pollen (tree, grass, weed and species, grains/m³) with NAB risk labels, a cross-city GeoJSON map, and daily weather and air quality. No key needed; every endpoint is a GET.
 
 ## Endpoints
 - [OpenAPI 3.1 document](/openapi.json): every endpoint, parameter and schema
-- /api/cities: supported cities ({name, slug}); use the slug everywhere else
+- /api/cities: supported cities ({name, slug, state}); use the slug everywhere else
 - /api/available-dates and /api/latest-date: which UTC dates have data
 - /api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city
 - /api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series
 - /api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)
 - /api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times)
-- /api/forecast?city=SLUG: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it
+- /api/forecast?city=SLUG&aggregate=none|day: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow)
 - /api/health: how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider
 
 ## Notes
-- Dates are UTC calendar dates; an unsupported city gives 404 with code UNSUPPORTED_CITY.
+- Dates are UTC calendar dates by default. Add timezone=local to /api/pollen, /api/map-data, /api/pollen-range and /api/forecast for each city's local days (its IANA zone, daylight saving included: 23 or 25 hours on change days); timestamps stay UTC, the body says "timezone": "local", and local daily rows say how many hours they hold.
+- An unsupported city gives 404 with code UNSUPPORTED_CITY.
 - Risk labels: None, Low, Moderate, High, Very High (NAB thresholds; a category is graded by its highest allergen).
 
 ## MCP
 - A read-only Model Context Protocol server is at /mcp (streamable HTTP, stateless, JSON responses; POST with Accept: application/json, text/event-stream).
-- Tools: list_cities, get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_weather, explain_risk. Every tool is read-only and returns structuredContent plus a JSON text copy.
+- Tools: list_cities, get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_weather, explain_risk. get_pollen, get_pollen_range, get_pollen_map and get_forecast take timezone ("UTC" or "local"); get_forecast takes aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
 `;
 
 export const discovery: { openapi: Handler; llms: Handler } = {
   openapi: () => ({ body: openApiDocument() }),
-  llms: () => ({ body: LLMS, contentType: 'text/plain; charset=utf-8' }),
+  llms: (_query, ctx) => ({ body: llms(ctx.cities.size), contentType: 'text/plain; charset=utf-8' }),
 };

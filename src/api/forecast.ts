@@ -1,15 +1,32 @@
-/** GET /api/forecast: the next 48 hours of a city, cached up to 6 hours (spec section 3). */
-import { ForecastMisconfigured, ForecastUnavailable } from '../forecast/service.js';
+/**
+ * GET /api/forecast: the next 48 hours of a city, cached up to 6 hours (spec section 3); with
+ * `aggregate=day`, one row per UTC or local day those hours touch: the "today and tomorrow" of an
+ * allergy app.
+ */
+import type { City } from '../domain/cities.js';
+import { HOUR_MS } from '../domain/dates.js';
+import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
+import { dailyRow, type DailyPollen, type DayHour } from '../domain/pollen-rows.js';
+import { ForecastMisconfigured, ForecastUnavailable, type Forecast, type ForecastRow } from '../forecast/service.js';
 import { ApiError, invalidParameter } from './error.js';
 import type { Handler } from './handler.js';
-import { EXPECTED, parseCity } from './params.js';
+import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
+
+export const FORECAST_EXPECTED = { aggregate: "'none' or 'day'" } as const;
+
+/** A forecast day: the daily-row fields, the hours of the day the forecast holds, and the day's UTC offset. */
+export type ForecastDay = DailyPollen & { hours: number; tz: string };
 
 export const forecast: Handler = async (query, ctx) => {
   const service = () => ctx.forecast;
-  const city = parseCity(query);
+  const city = parseCity(query, ctx.cities);
   if (!city) throw invalidParameter('city', EXPECTED.city);
+  const cut = parseDayCut(query);
+  const aggregate = lastValue(query, 'aggregate');
+  if (aggregate !== undefined && aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', FORECAST_EXPECTED.aggregate);
+  let answer: Forecast;
   try {
-    return { body: await service().get(city.slug) };
+    answer = await service().get(city);
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
       // Says which variable the deployer must set; never a value.
@@ -20,4 +37,13 @@ export const forecast: Handler = async (query, ctx) => {
       'Retry-After': String(error.retryAfterSeconds),
     });
   }
+  if (aggregate === undefined && cut === 'UTC') return { body: answer };
+  const { rows, ...head } = answer;
+  return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows: aggregate === 'day' ? forecastDays(rows, city, cut) : rows } };
 };
+
+/** One row per day of the cut that the forecast's hours touch, ascending. */
+export function forecastDays(rows: readonly ForecastRow[], city: City, cut: DayCut): ForecastDay[] {
+  const hours = rows.map((r): DayHour & { hour: number } => ({ hour: Date.parse(r.ts) / HOUR_MS, tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));
+  return [...groupByDay(cut, city.timezone, hours)].map(([day, list]) => Object.assign(dailyRow(day, list), { hours: list.length, tz: dayOffset(cut, city.timezone, day) }));
+}

@@ -1,4 +1,5 @@
 /** What an endpoint handler is: a parsed query and its context in, a body out. */
+import type { CitySet } from '../domain/cities.js';
 import type { ForecastService } from '../forecast/service.js';
 import type { Store } from '../store/store.js';
 
@@ -12,6 +13,8 @@ export interface Settings {
 /** What handlers may use; each is opened on first use. */
 export interface ApiContext {
   readonly store: Store;
+  /** The cities served: the store's set (or the site file's, where there is no store). */
+  readonly cities: CitySet;
   readonly forecast: ForecastService;
   readonly settings: Settings;
 }

@@ -2,14 +2,13 @@
  * GET /api/health: how fresh the data is, for an uptime monitor. 200 `ok` while the newest stored
  * hour is at most `maxAgeHours` old, else 503 `stale` (an empty store included). Never cached.
  */
-import { CITIES } from '../domain/cities.js';
 import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
 import type { Handler } from './handler.js';
 
 export const DEFAULT_HEALTH_MAX_AGE_HOURS = 36;
 const NO_STORE = { 'Cache-Control': 'no-store', 'Netlify-CDN-Cache-Control': 'no-store' };
 
-export const health: Handler = (_query, { store, settings }) => {
+export const health: Handler = (_query, { store, cities, settings }) => {
   const now = settings.now();
   const latestHour = store.latestHour();
   const ageHours = latestHour === null ? null : Math.round(((now - latestHour * HOUR_MS) / HOUR_MS) * 10) / 10;
@@ -20,7 +19,7 @@ export const health: Handler = (_query, { store, settings }) => {
     latestDate: latestHour === null ? null : dayString(Math.floor(latestHour / 24)),
     latestHour: latestHour === null ? null : isoHour(latestHour),
     dataAgeHours: ageHours,
-    cities: CITIES.length,
+    cities: cities.size,
     provider: store.latestSource(),
     lastIngest: run ? isoTime(run.finishedAt) : null,
     node: process.version,

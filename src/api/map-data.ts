@@ -1,20 +1,23 @@
-/** GET /api/map-data: one GeoJSON point per city with data on the date. */
-import { SLUGS_IN_ORDER, cityBySlug } from '../domain/cities.js';
+/** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
+import { dayHours, groupByDay } from '../domain/days.js';
 import { mapCollection, mapFeature } from '../domain/map.js';
-import { byDay } from '../domain/pollen-rows.js';
+import { latestDay } from './day-cut.js';
 import { noData } from './error.js';
 import { GEOJSON_TYPE, type Handler } from './handler.js';
-import { parseMapDate } from './params.js';
+import { cutField, parseDayCut, parseMapDate } from './params.js';
 
-export const mapData: Handler = (query, { store }) => {
+export const mapData: Handler = (query, { store, cities }) => {
   const requested = parseMapDate(query);
-  const day = requested === 'latest' ? store.latestDay() : requested;
+  const cut = parseDayCut(query);
+  const day = requested === 'latest' ? latestDay(store, cities, cut) : requested;
   if (day === null) throw noData();
-  const features = SLUGS_IN_ORDER.flatMap((slug) => {
-    const days = byDay(store.hours(slug, (day - 2) * 24, (day + 1) * 24));
+  const features = cities.slugs.flatMap((slug) => {
+    const city = cities.get(slug)!;
+    const [first, last] = [dayHours(cut, city.timezone, day - 2), dayHours(cut, city.timezone, day)];
+    const days = groupByDay(cut, city.timezone, store.hours(slug, first.from, last.to));
     const today = days.get(day);
     if (!today) return [];
-    return [mapFeature(cityBySlug(slug)!, day, [days.get(day - 2) ?? [], days.get(day - 1) ?? [], today])];
+    return [mapFeature(city, day, [days.get(day - 2) ?? [], days.get(day - 1) ?? [], today])];
   });
-  return { body: mapCollection(day, features), contentType: GEOJSON_TYPE };
+  return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
 };

@@ -19,12 +19,16 @@ const METHODOLOGY = [
   'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
   'Daily rows: rounded means of the UTC day\'s hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
   'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
-  'Negative or non-numeric provider values are stored as missing. All dates are UTC; date-times are YYYY-MM-DDTHH:mm:ss.sssZ.',
+  'Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city\'s local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.',
+  'Local days (timezone=local on /api/pollen, /api/map-data, /api/pollen-range and /api/forecast, an extension of the contract): each city\'s calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.',
 ].join(' ');
 
 const param = (name: string, description: string, schema: Json, required = false): Json => ({ name, in: 'query', required, description, schema });
 const cityParam = param('city', `City slug (${EXPECTED.city}).`, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' });
 const dateParam = param('date', `UTC calendar date (${EXPECTED.date}).`, { type: 'string', format: 'date' });
+const dayParam = param('date', `Calendar date (${EXPECTED.date}): a UTC day, or with timezone=local each city's local day.`, { type: 'string', format: 'date' });
+const timezoneParam = (what: string) =>
+  param('timezone', `${EXPECTED.timezone}: how days are cut. UTC (the default; answers as without the parameter) or local: ${what} An extension of the contract.`, { type: 'string', enum: ['UTC', 'local'], default: 'UTC' });
 
 const json = (schema: Json, type = 'application/json') => ({ content: { [type]: { schema } } });
 const NO_DATA = 'No observations at all yet (an empty store): Error "No observations are available yet".';
@@ -85,8 +89,8 @@ export function openApiDocument(): Json {
       '/api/pollen': get({
         operationId: 'getPollen',
         summary: 'Pollen observations',
-        description: `city and date: the hourly rows of that UTC date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows.`,
-        parameters: [cityParam, dateParam],
+        description: `city and date: the hourly rows of that date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows. With timezone=local the body carries "timezone": "local", daily rows carry hours, and latest is the newest local day complete for every city.`,
+        parameters: [cityParam, dayParam, timezoneParam("each city's own local calendar day (23, 24 or 25 hours).")],
         ok: { oneOf: [ref('PollenCityDateResponse'), ref('PollenCityResponse'), ref('PollenDateResponse')] },
         withCity: true,
         latest: true,
@@ -95,7 +99,10 @@ export function openApiDocument(): Json {
         operationId: 'getPollenMap',
         summary: 'Map of daily maxima',
         description: 'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
-        parameters: [param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, { anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }], default: 'latest' })],
+        parameters: [
+          param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, { anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }], default: 'latest' }),
+          timezoneParam("each city's own local day, and the series in local days; latest is the newest local day complete for every city."),
+        ],
         ok: ref('MapFeatureCollection'),
         type: 'application/geo+json',
         latest: true,
@@ -104,7 +111,7 @@ export function openApiDocument(): Json {
         get: {
           operationId: 'getPollenRange',
           summary: 'Pollen over any window',
-          description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC. Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted. X-Truncated and X-Total-Rows headers repeat what the body says.`,
+          description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted. X-Truncated and X-Total-Rows headers repeat what the body says.`,
           parameters: [
             param('from', `Inclusive start: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
             param('to', `Exclusive end, later than from: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
@@ -112,6 +119,7 @@ export function openApiDocument(): Json {
             param('aggregate', "'none' (hourly) or 'day'.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
             param('limit', `Most rows returned, 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
             param('format', "'json' or 'csv' (the same rows as text/csv, species omitted).", { type: 'string', enum: ['json', 'csv'], default: 'json' }),
+            timezoneParam("aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given."),
           ],
           responses: {
             '200': { description: 'OK.', content: { 'application/json': { schema: ref('PollenRangeResponse') }, 'text/csv': { schema: { type: 'string' } } } },
@@ -125,7 +133,11 @@ export function openApiDocument(): Json {
           summary: 'The 48-hour forecast',
           description:
             'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (by default the provider of the stored history); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
-          parameters: [param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true)],
+          parameters: [
+            param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true),
+            param('aggregate', "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
+            timezoneParam("with aggregate=day, the days are the city's local days."),
+          ],
           responses: {
             '200': { description: 'OK.', ...json(ref('ForecastResponse')) },
             ...errors(true),

@@ -1,12 +1,14 @@
 /** Query parameters: each parser returns a checked value or throws an ApiError naming the parameter. */
-import { cityBySlug, type City } from '../domain/cities.js';
+import type { City, CitySet } from '../domain/cities.js';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
+import type { DayCut } from '../domain/days.js';
 import { invalidParameter, unsupportedCity } from './error.js';
 
 export const EXPECTED = {
   city: 'a city slug from GET /api/cities',
   date: 'a valid date in YYYY-MM-DD format',
   mapDate: "a valid date in YYYY-MM-DD format or 'latest'",
+  timezone: "'UTC' or 'local'",
 } as const;
 
 /**
@@ -17,12 +19,12 @@ export function lastValue(query: URLSearchParams, name: string): string | undefi
   return query.getAll(name).at(-1);
 }
 
-/** A supported city, or undefined when `city` is absent. */
-export function parseCity(query: URLSearchParams): City | undefined {
+/** A supported city of the set, or undefined when `city` is absent. */
+export function parseCity(query: URLSearchParams, cities: CitySet): City | undefined {
   const slug = lastValue(query, 'city');
   if (slug === undefined) return undefined;
   if (slug.trim() === '') throw invalidParameter('city', EXPECTED.city);
-  const city = cityBySlug(slug);
+  const city = cities.get(slug);
   if (!city) throw unsupportedCity(slug);
   return city;
 }
@@ -42,3 +44,13 @@ export function parseMapDate(query: URLSearchParams): number | 'latest' {
   if (!isIsoDate(text)) throw invalidParameter('date', EXPECTED.mapDate);
   return dayNumber(text);
 }
+
+/** How days are cut: `UTC` (the default) or each city's `local` days. */
+export function parseDayCut(query: URLSearchParams, value = lastValue(query, 'timezone')): DayCut {
+  if (value === undefined || value === 'UTC') return 'UTC';
+  if (value === 'local') return 'local';
+  throw invalidParameter('timezone', EXPECTED.timezone);
+}
+
+/** What a body carries for a cut: nothing for UTC (answers as the spec has them), else `timezone: "local"`. */
+export const cutField = (cut: DayCut): { timezone?: 'local' } => (cut === 'local' ? { timezone: 'local' } : {});

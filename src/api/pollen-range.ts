@@ -2,7 +2,9 @@
  * GET /api/pollen-range: hourly or daily rows of any window, read from SQLite row by row and
  * written out in pieces, so even the largest answer is never held whole.
  */
-import { HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
+import type { City } from '../domain/cities.js';
+import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
+import { dayHours, dayOfHour, localMidnight } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour } from '../domain/hours.js';
 import type { Store } from '../store/store.js';
@@ -27,18 +29,39 @@ export interface RangeRow {
 
 export const CSV_COLUMNS = ['city', 'periodStart', 'tree', 'grass', 'weed', 'total', 'timezone', 'risk_tree', 'risk_grass', 'risk_weed'] as const;
 
-export const pollenRange: Handler = (query, { store }) => {
-  const q = parseRangeQuery(query);
-  const [fromHour, toHour] = [Math.ceil(q.from / HOUR_MS), Math.ceil(q.to / HOUR_MS)];
-  const total = q.cities.reduce((n, c) => n + store.countHours(c.slug, fromHour, toHour, q.aggregate === 'day' ? 'day' : 'hour'), 0);
-  const truncated = total > q.limit;
-  const rows = () => limited(rangeRows(store, q, fromHour, toHour), q.limit);
-  const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(Math.min(total, q.limit)) };
+/** A city's hours of the range: a date-only `from` or `to` is the city's own midnight with local days. */
+interface CityWindow {
+  city: City;
+  from: number;
+  to: number;
+}
+
+export const pollenRange: Handler = (query, { store, cities }) => {
+  const q = parseRangeQuery(query, cities);
+  const edge = (city: City, ms: number, date: number | undefined) => (q.cut === 'local' && date !== undefined ? localMidnight(city.timezone, date) : Math.ceil(ms / HOUR_MS));
+  const windows: CityWindow[] = q.cities.map((city) => ({ city, from: edge(city, q.from, q.fromDate), to: edge(city, q.to, q.toDate) }));
+  // The head goes out before the rows, so whether the limit cuts them is decided first, from the
+  // days' hour masks, stopping at the limit rather than counting the whole window.
+  // Days counted as the rows group them; the zone is asked only when an hour leaves the day before.
+  const dayOf = (city: City) => {
+    if (q.aggregate === 'none') return undefined;
+    let [day, span] = [0, { from: Infinity, to: -Infinity }];
+    return (hour: number) => {
+      if (hour < span.from || hour >= span.to) span = dayHours(q.cut, city.timezone, (day = dayOfHour(q.cut, city.timezone, hour)));
+      return day;
+    };
+  };
+  const { count, more: truncated } = store.countUpTo(windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
+  const rows = () => limited(rangeRows(store, q, windows), q.limit);
+  const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
 
   if (q.format === 'csv') {
     return { body: new Chunks(() => pieces([CSV_COLUMNS.join(',') + '\n'], rows(), (r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n', [])), contentType: 'text/csv; charset=utf-8', headers };
   }
-  const head = `{"from":${JSON.stringify(isoTime(q.from))},"to":${JSON.stringify(isoTime(q.to))},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}","truncated":${truncated},"rows":[`;
+  // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
+  const echo = (ms: number, date: number | undefined) => JSON.stringify(q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
+  const local = q.cut === 'local' ? ',"timezone":"local"' : '';
+  const head = `{"from":${echo(q.from, q.fromDate)},"to":${echo(q.to, q.toDate)},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}"${local},"truncated":${truncated},"rows":[`;
   let first = true;
   const row = (r: RangeRow) => (first ? ((first = false), '') : ',') + JSON.stringify(r);
   return { body: new Chunks(() => pieces([head], rows(), row, [']}'])), headers };
@@ -50,10 +73,10 @@ const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow =>
   risk_tree: v.risk_tree, risk_grass: v.risk_grass, risk_weed: v.risk_weed,
 });
 
-/** Rows in city-slug order, then by period start. */
-function* rangeRows(store: Store, q: RangeQuery, fromHour: number, toHour: number): Generator<RangeRow> {
-  for (const city of q.cities) {
-    const hours = store.iterateHours(city.slug, fromHour, toHour);
+/** Rows in city-slug order, then by period start; a day's period starts at its (UTC or local) midnight. */
+function* rangeRows(store: Store, q: RangeQuery, windows: readonly CityWindow[]): Generator<RangeRow> {
+  for (const { city, from, to } of windows) {
+    const hours = store.iterateHours(city.slug, from, to);
     if (q.aggregate === 'none') {
       for (const h of hours) {
         const row = hourlyRow(h);
@@ -62,11 +85,14 @@ function* rangeRows(store: Store, q: RangeQuery, fromHour: number, toHour: numbe
       continue;
     }
     let day: StoredHour[] = [];
-    const flush = (): RangeRow => rangeRow(city.slug, isoHour(Math.floor(day[0]!.hour / 24) * 24), dailyMeans(day));
+    let end = -Infinity;
+    let start = 0;
+    const flush = (): RangeRow => rangeRow(city.slug, isoHour(start), dailyMeans(day));
     for (const h of hours) {
-      if (day.length > 0 && Math.floor(h.hour / 24) !== Math.floor(day[0]!.hour / 24)) {
-        yield flush();
-        day = [];
+      if (h.hour >= end) {
+        if (day.length > 0) yield flush();
+        const d = dayHours(q.cut, city.timezone, dayOfHour(q.cut, city.timezone, h.hour));
+        [start, end, day] = [d.from, d.to, []];
       }
       day.push(h);
     }

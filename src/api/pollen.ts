@@ -1,40 +1,44 @@
-/** GET /api/pollen: a city-day's hours, a city's daily rows, or a date across cities. */
-import { SLUGS_IN_ORDER, type City } from '../domain/cities.js';
+/** GET /api/pollen: a city-day's hours, a city's daily rows, or a date across cities, by UTC or local days. */
+import type { City, CitySet } from '../domain/cities.js';
 import { dayString } from '../domain/dates.js';
+import { groupByDay, type DayCut } from '../domain/days.js';
 import { crossCityRow } from '../domain/map.js';
-import { byDay, dailyRow, hourlyRow, type DailyPollen } from '../domain/pollen-rows.js';
+import { dailyRow, hourlyRow, type DailyPollen } from '../domain/pollen-rows.js';
 import type { Store } from '../store/store.js';
+import { hoursOfDay, latestDay } from './day-cut.js';
 import { noData } from './error.js';
 import type { Handler } from './handler.js';
-import { parseCity, parseDate } from './params.js';
+import { cutField, parseCity, parseDate, parseDayCut } from './params.js';
 
 /** Daily rows kept for one city. */
 export const MAX_DAILY_ROWS = 720;
 
-export const pollen: Handler = (query, { store }) => {
-  const city = parseCity(query);
+export const pollen: Handler = (query, { store, cities }) => {
+  const city = parseCity(query, cities);
   const day = parseDate(query);
+  const cut = parseDayCut(query);
   if (city && day !== undefined) {
-    return { body: { city: city.slug, date: dayString(day), rows: store.hours(city.slug, day * 24, day * 24 + 24).map(hourlyRow) } };
+    return { body: { city: city.slug, date: dayString(day), ...cutField(cut), rows: hoursOfDay(store, city, cut, day).map(hourlyRow) } };
   }
-  if (city) return { body: { city: city.slug, rows: dailyRows(store, city) } };
-  const date = day ?? store.latestDay();
+  if (city) return { body: { city: city.slug, ...cutField(cut), rows: dailyRows(store, city, cut) } };
+  const date = day ?? latestDay(store, cities, cut);
   if (date === null) throw noData();
-  return { body: { date: dayString(date), rows: crossCityRows(store, date) } };
+  return { body: { date: dayString(date), ...cutField(cut), rows: crossCityRows(store, cities, date, cut) } };
 };
 
-/** A city's most recent days with data, newest first. */
-function dailyRows(store: Store, city: City): DailyPollen[] {
-  const days = store.cityDaysWithData(city.slug, MAX_DAILY_ROWS);
+/** A city's most recent days with data, newest first; local days say how many hours they hold. */
+function dailyRows(store: Store, city: City, cut: DayCut): Array<DailyPollen & { hours?: number }> {
+  const days = store.cityDaysWithData(city.slug, MAX_DAILY_ROWS + 1);
   if (days.length === 0) return [];
-  const hours = byDay(store.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
-  return days.map((d) => dailyRow(d, hours.get(d) ?? []));
+  const byDay = groupByDay(cut, city.timezone, store.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
+  if (cut === 'UTC') return days.slice(0, MAX_DAILY_ROWS).map((d) => dailyRow(d, byDay.get(d) ?? []));
+  return [...byDay].reverse().slice(0, MAX_DAILY_ROWS).map(([d, hours]) => Object.assign(dailyRow(d, hours), { hours: hours.length }));
 }
 
-/** One row per city with data on the day, by slug. */
-function crossCityRows(store: Store, day: number) {
-  return SLUGS_IN_ORDER.flatMap((slug) => {
-    const hours = store.hours(slug, day * 24, day * 24 + 24);
+/** One row per city with data on the day (each city's own day when local), by slug. */
+function crossCityRows(store: Store, cities: CitySet, day: number, cut: DayCut) {
+  return cities.slugs.flatMap((slug) => {
+    const hours = hoursOfDay(store, cities.get(slug)!, cut, day);
     return hours.length === 0 ? [] : [crossCityRow(slug, day, hours)];
   });
 }

@@ -1,7 +1,9 @@
 /** The parameters of /api/pollen-range, strictly checked: each may be given once. */
-import { CITIES, cityBySlug, type City } from '../domain/cities.js';
+import type { City, CitySet } from '../domain/cities.js';
 import { dayNumber, isIsoDate, DAY_MS } from '../domain/dates.js';
+import type { DayCut } from '../domain/days.js';
 import { invalidParameter, unsupportedCity } from './error.js';
+import { parseDayCut } from './params.js';
 
 export const RANGE_EXPECTED = {
   time: 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00',
@@ -10,6 +12,7 @@ export const RANGE_EXPECTED = {
   aggregate: "'none' or 'day'",
   limit: 'an integer from 1 to 50000',
   format: "'json' or 'csv'",
+  timezone: "'UTC' or 'local'",
 } as const;
 
 export const MAX_LIMIT = 50_000;
@@ -18,6 +21,10 @@ export const DEFAULT_LIMIT = 20_000;
 export interface RangeQuery {
   from: number;
   to: number;
+  /** The day of a date-only `from` or `to`: with local days, each city's own midnight of it. */
+  fromDate?: number;
+  toDate?: number;
+  cut: DayCut;
   cities: City[];
   aggregate: 'none' | 'day';
   limit: number;
@@ -46,7 +53,7 @@ function once(query: URLSearchParams, name: string, expected: string): string | 
 }
 
 /** The checked range request. */
-export function parseRangeQuery(query: URLSearchParams): RangeQuery {
+export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuery {
   const instant = (name: 'from' | 'to') => {
     const text = once(query, name, RANGE_EXPECTED.time);
     const ms = text === undefined ? undefined : parseInstant(text);
@@ -56,15 +63,19 @@ export function parseRangeQuery(query: URLSearchParams): RangeQuery {
   const from = instant('from');
   const to = instant('to');
   if (from >= to) throw invalidParameter('to', RANGE_EXPECTED.to);
+  const dateOf = (name: 'from' | 'to') => {
+    const text = query.get(name)!;
+    return isIsoDate(text) ? dayNumber(text) : undefined;
+  };
 
   const cityText = once(query, 'city', RANGE_EXPECTED.city);
-  let cities = [...CITIES];
+  let cities = [...set.list];
   if (cityText !== undefined) {
     const slugs = cityText.split(',');
     if (slugs.some((s) => s.trim() === '')) throw invalidParameter('city', RANGE_EXPECTED.city);
-    const unknown = slugs.find((s) => !cityBySlug(s));
+    const unknown = slugs.find((s) => !set.get(s));
     if (unknown !== undefined) throw unsupportedCity(unknown);
-    cities = [...new Set(slugs)].map((s) => cityBySlug(s)!);
+    cities = [...new Set(slugs)].map((s) => set.get(s)!);
   }
   cities.sort((a, b) => (a.slug < b.slug ? -1 : 1));
 
@@ -78,5 +89,7 @@ export function parseRangeQuery(query: URLSearchParams): RangeQuery {
   const format = once(query, 'format', RANGE_EXPECTED.format) ?? 'json';
   if (format !== 'json' && format !== 'csv') throw invalidParameter('format', RANGE_EXPECTED.format);
 
-  return { from, to, cities, aggregate, limit, format };
+  const cut = parseDayCut(query, once(query, 'timezone', RANGE_EXPECTED.timezone));
+
+  return { from, to, fromDate: dateOf('from'), toDate: dateOf('to'), cut, cities, aggregate, limit, format };
 }

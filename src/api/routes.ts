@@ -1,10 +1,10 @@
 /**
  * The one route list. Each route names its handler and the static forms of its answers: which
  * query parameters a form has, the file it is rendered to, and the parameter values to render.
- * The renderer loops over the forms, `_redirects` is generated from them, and the fallback
- * function maps a file path back to its request with them.
+ * The renderer renders unit by unit (each city, each date, and the files made once), asking each
+ * form for its parameter sets within a unit; `_redirects` is generated from the forms, and the
+ * fallback function maps a file path back to its request with them.
  */
-import { CITIES } from '../domain/cities.js';
 import { dayString } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
 import { availableDates } from './available-dates.js';
@@ -21,11 +21,22 @@ import { weather } from './weather.js';
 
 export type Params = Record<string, string>;
 
+/**
+ * A piece of a render: the files made once, or those of one city, or of one UTC day (with
+ * whether the store has pollen and weather on it). Units are independent of each other, so
+ * workers render them side by side.
+ */
+export type Unit = { kind: 'once' } | { kind: 'city'; city: string } | { kind: 'date'; day: number; pollen: boolean; weather: boolean };
+
 export interface StaticForm {
   /** The file under the publish folder, with `{name}` for each parameter. */
   file: string;
-  /** Every parameter set to render in this form. */
-  enumerate: (store: Store) => Iterable<Params>;
+  /** Parameters with one value in every request of the form (`timezone=local`). */
+  fixed?: Params;
+  /** The kind of unit whose render writes this form's files. */
+  unit: Unit['kind'];
+  /** The parameter sets to render in this form within a unit of its kind. */
+  enumerate: (store: Store, unit: Unit) => Iterable<Params>;
 }
 
 export interface Route {
@@ -38,56 +49,65 @@ export interface Route {
 /** Where rendered API answers live under the publish folder; the fallback function serves its misses. */
 export const DATA_PREFIX = 'data';
 
-const none = (): Params[] => [{}];
+/** The local-day forms' fixed parameter. */
+export const LOCAL: Params = { timezone: 'local' };
+
+const once = (): Params[] => [{}];
 /**
  * Rendered only when the store has data: an empty store's latest date is the fallback's 404.
  * (The parameterless forms of routes that take parameters are not rendered at all: see
  * netlify.toml, they reach the fallback function whatever their query.)
  */
 const ifData = (store: Store): Params[] => (store.latestDay() === null ? [] : [{}]);
-const everyCity = (): Params[] => CITIES.map((c) => ({ city: c.slug }));
-const pollenDates = (store: Store): string[] => store.daysWithData().map(dayString);
-const weatherDates = (store: Store): string[] => store.weatherDays().map(dayString);
-/** Each city-day with data; other city-days answer empty rows from the fallback function. */
-const cityDates = (kind: 'pollen' | 'weather') => (store: Store) =>
-  [...store.daysByCity(kind)].flatMap(([city, days]) => days.map((day) => ({ city, date: dayString(day) })));
+const theCity = (_: Store, u: Unit): Params[] => (u.kind === 'city' ? [{ city: u.city }] : []);
+const ifPollen = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.pollen ? [{ date: dayString(u.day) }] : []);
+const ifWeather = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.weather ? [{ date: dayString(u.day) }] : []);
+/** Each of the city's days with data; other city-days answer empty rows from the fallback function. */
+const cityDays = (kind: 'pollen' | 'weather') => (store: Store, u: Unit): Params[] =>
+  u.kind !== 'city' ? [] : (kind === 'pollen' ? store.cityDaysWithData(u.city, Number.MAX_SAFE_INTEGER) : store.cityWeatherDays(u.city)).map((day) => ({ city: u.city, date: dayString(day) }));
 
 export const ROUTES: readonly Route[] = [
-  { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, enumerate: none }] },
-  { path: '/api/available-dates', handler: availableDates, forms: [{ file: `${DATA_PREFIX}/available-dates.json`, enumerate: none }] },
-  { path: '/api/latest-date', handler: latestDate, forms: [{ file: `${DATA_PREFIX}/latest-date.json`, enumerate: ifData }] },
+  { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, unit: 'once', enumerate: once }] },
+  { path: '/api/available-dates', handler: availableDates, forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }] },
+  { path: '/api/latest-date', handler: latestDate, forms: [{ file: `${DATA_PREFIX}/latest-date.json`, unit: 'once', enumerate: ifData }] },
   {
     path: '/api/pollen',
     handler: pollen,
     forms: [
-      { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, enumerate: (s) => pollenDates(s).map((date) => ({ date })) },
-      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, enumerate: cityDates('pollen') },
-      { file: `${DATA_PREFIX}/pollen/{city}.json`, enumerate: everyCity },
+      { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, unit: 'date', enumerate: ifPollen },
+      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, unit: 'city', enumerate: cityDays('pollen') },
+      { file: `${DATA_PREFIX}/pollen/{city}.json`, unit: 'city', enumerate: theCity },
+      // Local days: a city's daily rows and each date across cities. A city's hours of one local
+      // day are the fallback function's (CDN-cached): rendered, they would add a file per
+      // city-day, half again the deploy at 200 cities (README, "How it is served").
+      { file: `${DATA_PREFIX}/pollen-local/by-date/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
+      { file: `${DATA_PREFIX}/pollen-local/{city}.json`, fixed: LOCAL, unit: 'city', enumerate: theCity },
     ],
   },
   {
     path: '/api/map-data',
     handler: mapData,
     forms: [
-      { file: `${DATA_PREFIX}/map-data/{date}.json`, enumerate: (s) => pollenDates(s).map((date) => ({ date })) },
+      { file: `${DATA_PREFIX}/map-data/{date}.json`, unit: 'date', enumerate: ifPollen },
+      { file: `${DATA_PREFIX}/map-data-local/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
     ],
   },
   {
     path: '/api/weather',
     handler: weather,
     forms: [
-      { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, enumerate: (s) => weatherDates(s).map((date) => ({ date })) },
-      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, enumerate: cityDates('weather') },
-      { file: `${DATA_PREFIX}/weather/{city}.json`, enumerate: everyCity },
+      { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, unit: 'date', enumerate: ifWeather },
+      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, unit: 'city', enumerate: cityDays('weather') },
+      { file: `${DATA_PREFIX}/weather/{city}.json`, unit: 'city', enumerate: theCity },
     ],
   },
   // Not enumerable: answered by their own functions at request time.
   { path: '/api/pollen-range', handler: pollenRange, forms: [] },
   { path: '/api/forecast', handler: forecast, forms: [] },
   { path: '/api/health', handler: health, forms: [] },
-  { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', enumerate: none }] },
-  { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', enumerate: none }] },
-  { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', enumerate: none }] },
+  { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }] },
+  { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }] },
+  { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }] },
 ];
 
 const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
@@ -95,6 +115,15 @@ const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 /** The route at a path, if any. */
 export function findRoute(path: string): Route | undefined {
   return BY_PATH.get(path);
+}
+
+/** The units of a render of this store: once, each city served, each UTC day with data. */
+export function* unitsOf(store: Store, cities: readonly string[]): Generator<Unit> {
+  yield { kind: 'once' };
+  for (const city of cities) yield { kind: 'city', city };
+  const pollenDays = new Set(store.daysWithData());
+  const weatherDays = new Set(store.weatherDays());
+  for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => a - b)) yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day) };
 }
 
 /** The parameter names of a form, in the order they appear in its file. */
@@ -110,6 +139,7 @@ export function fileFor(form: StaticForm, params: Params): string {
 const FILE_PATTERNS = ROUTES.flatMap((route) =>
   route.forms.map((form) => ({
     route,
+    fixed: form.fixed ?? {},
     names: formParams(form),
     pattern: new RegExp(`^/${form.file.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]*)')}$`), // empty values too: 400, not 404
   })),
@@ -117,17 +147,19 @@ const FILE_PATTERNS = ROUTES.flatMap((route) =>
 
 /**
  * The API request a publish-folder path stands for: `/data/pollen/austin/2025-04-01.json` is
- * `/api/pollen?city=austin&date=2025-04-01`, `/data/fallback/pollen` is `/api/pollen` with the
- * query it came with. Path values win over query values. Undefined for any other path.
+ * `/api/pollen?city=austin&date=2025-04-01`, `/data/pollen-local/austin.json` is
+ * `/api/pollen?city=austin&timezone=local`, `/data/fallback/pollen` is `/api/pollen` with the
+ * query it came with. Path values and fixed values win over query values. Undefined for any other path.
  */
 export function requestForFile(path: string, query: URLSearchParams): { path: string; query: URLSearchParams } | undefined {
   const fallback = new RegExp(`^/${DATA_PREFIX}/fallback(/.*)$`).exec(path);
   if (fallback) return { path: `/api${fallback[1]}`, query };
-  for (const { route, names, pattern } of FILE_PATTERNS) {
+  for (const { route, fixed, names, pattern } of FILE_PATTERNS) {
     const m = pattern.exec(path);
     if (!m || !route.path.startsWith('/api/')) continue;
     const merged = new URLSearchParams(query);
     names.forEach((name, i) => merged.set(name, safeDecode(m[i + 1]!)));
+    for (const [name, value] of Object.entries(fixed)) merged.set(name, value);
     return { path: route.path, query: merged };
   }
   return undefined;

@@ -36,7 +36,16 @@ export const UnsupportedCityError = named(
   }),
 );
 
-export const City = named('City', 'A supported city.', z.object({ name: z.string(), slug: z.string() }));
+export const City = named(
+  'City',
+  'A supported city.',
+  z.object({
+    name: z.string(),
+    slug: z.string(),
+    // An extension of the spec: several US cities share a name (Columbus, Springfield, Aurora).
+    state: z.string().regex(/^[A-Z]{2}$/).describe("The USPS code of the city's state, or DC: tells apart cities that share a name. An extension of the spec."),
+  }),
+);
 
 const pollenValues = {
   tree: numOrNull,
@@ -44,6 +53,12 @@ const pollenValues = {
   weed: numOrNull,
 };
 const risks = { risk_tree: PollenRisk, risk_grass: PollenRisk, risk_weed: PollenRisk };
+/** In a body answering `timezone=local`: an extension of the spec (decisions.md, "Local days"). */
+const localDays = {
+  timezone: z.literal('local').optional().describe("Present when the request asked for timezone=local: days are each city's local calendar days (timestamps stay UTC instants)."),
+};
+/** How many hours a local day holds (23, 24 or 25; fewer while its last hours are not ingested yet). */
+const dayHourCount = z.number().int().min(0).max(25);
 
 export const HourlyPollen = named(
   'HourlyPollen',
@@ -67,6 +82,7 @@ export const DailyPollen = named(
     peak_risk_tree: PollenRisk,
     peak_risk_grass: PollenRisk,
     peak_risk_weed: PollenRisk,
+    hours: dayHourCount.optional().describe('With timezone=local only: the hours the local day holds.'),
   }),
 );
 export const CrossCityPollen = named(
@@ -107,7 +123,7 @@ export const MapFeature = named(
 export const MapCollection = named(
   'MapFeatureCollection',
   'Daily category maxima of every city with data on the resolved date.',
-  z.object({ type: z.literal('FeatureCollection'), date: Day, aggregation: z.literal('daily-category-maxima'), features: z.array(MapFeature) }),
+  z.object({ type: z.literal('FeatureCollection'), date: Day, aggregation: z.literal('daily-category-maxima'), features: z.array(MapFeature), ...localDays }),
 );
 
 const weatherField = (f: (typeof WEATHER_FIELDS)[number]) =>
@@ -133,9 +149,9 @@ export const WeatherRow = named(
 export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(City) }));
 export const AvailableDatesResponse = named('AvailableDatesResponse', 'UTC dates with pollen observations, newest first.', z.object({ dates: z.array(Day) }));
 export const LatestDateResponse = named('LatestDateResponse', 'The latest UTC observation date.', z.object({ date: Day }));
-export const PollenCityDateResponse = named('PollenCityDateResponse', 'Hourly observations of one city on one UTC date.', z.object({ city: z.string(), date: Day, rows: z.array(HourlyPollen) }));
-export const PollenCityResponse = named('PollenCityResponse', 'Daily rows of one city, newest first, up to 720.', z.object({ city: z.string(), rows: z.array(DailyPollen) }));
-export const PollenDateResponse = named('PollenDateResponse', 'One row per city with data on the date, by slug.', z.object({ date: Day, rows: z.array(CrossCityPollen) }));
+export const PollenCityDateResponse = named('PollenCityDateResponse', 'Hourly observations of one city on one UTC date.', z.object({ city: z.string(), date: Day, ...localDays, rows: z.array(HourlyPollen) }));
+export const PollenCityResponse = named('PollenCityResponse', 'Daily rows of one city, newest first, up to 720.', z.object({ city: z.string(), ...localDays, rows: z.array(DailyPollen) }));
+export const PollenDateResponse = named('PollenDateResponse', 'One row per city with data on the date, by slug.', z.object({ date: Day, ...localDays, rows: z.array(CrossCityPollen) }));
 export const WeatherResponse = named(
   'WeatherResponse',
   'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
@@ -144,29 +160,44 @@ export const WeatherResponse = named(
 
 export const PollenRangeRow = named(
   'PollenRangeRow',
-  'One hour (aggregate=none) or one UTC day (aggregate=day, daily-row rules, no peaks) of a city.',
+  'One hour (aggregate=none) or one day (aggregate=day: a UTC day, or with timezone=local the city\'s local day from its local midnight; daily-row rules, no peaks) of a city.',
   z.object({ city: z.string(), periodStart: DateTime, ...pollenValues, total: numOrNull, timezone: z.string().nullable(), species: Species, ...risks }),
 );
 export const PollenRangeResponse = named(
   'PollenRangeResponse',
-  'Rows ordered by city slug, then periodStart; truncated is true when limit cut them.',
-  z.object({ from: DateTime, to: DateTime, cities: z.array(z.string()), aggregate: z.enum(['none', 'day']), truncated: z.boolean(), rows: z.array(PollenRangeRow) }),
+  'Rows ordered by city slug, then periodStart; truncated is true when limit cut them. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city\'s local midnight).',
+  z.object({
+    from: z.union([DateTime, Day]),
+    to: z.union([DateTime, Day]),
+    cities: z.array(z.string()),
+    aggregate: z.enum(['none', 'day']),
+    ...localDays,
+    truncated: z.boolean(),
+    rows: z.array(PollenRangeRow),
+  }),
 );
 export const ForecastPollen = named(
   'ForecastPollen',
   'One forecast hour; the zone field is tz.',
   z.object({ ts: DateTime, ...pollenValues, total: numOrNull, species: Species, ...risks, tz: z.string().nullable() }),
 );
+export const ForecastDay = named(
+  'ForecastDay',
+  'One (UTC or local) day the forecast touches: the daily-row fields over its forecast hours, how many there are, and the day\'s UTC offset at its start.',
+  DailyPollen.omit({ hours: true }).extend({ hours: dayHourCount, tz: z.string().regex(/^[+-]\d{2}:\d{2}$/) }),
+);
 export const ForecastResponse = named(
   'ForecastResponse',
-  'Hourly rows from the current UTC hour, up to 48, with their freshness.',
+  'Hourly rows from the current UTC hour, up to 48, with their freshness; with aggregate=day, one row per day they touch.',
   z.object({
     city: z.string(),
     source: z.string(),
     stale: z.boolean(),
     quotaExhausted: z.literal(true).optional(),
     fetchedAt: DateTime.nullable(),
-    rows: z.array(ForecastPollen),
+    aggregate: z.enum(['none', 'day']).optional().describe('Echoes the aggregate parameter when given.'),
+    ...localDays,
+    rows: z.union([z.array(ForecastPollen), z.array(ForecastDay)]),
   }),
 );
 

@@ -9,8 +9,8 @@ import { parseCity, parseDate } from './params.js';
 export const MAX_WEATHER_ROWS = 365;
 const COMPACT = ['temp_day_c', 'humidity', 'wind_speed_ms', 'aqi'] as const;
 
-export const weather: Handler = (query, { store }) => {
-  const city = parseCity(query);
+export const weather: Handler = (query, { store, cities }) => {
+  const city = parseCity(query, cities);
   const day = parseDate(query);
   if (city && day !== undefined) {
     const row = store.weather(city.slug, day);

@@ -41,6 +41,9 @@ export interface DailyPollen extends DailyMeans {
   peak_risk_weed: Risk | null;
 }
 
+/** What daily aggregation reads of an hour (a forecast hour's total may be missing). */
+export type DayHour = Pick<StoredHour, 'tree' | 'grass' | 'weed' | 'species' | 'timezone'> & { total: number | null };
+
 /** One stored hour as an HourlyPollen row. */
 export function hourlyRow(h: StoredHour): HourlyPollen {
   return {
@@ -82,14 +85,14 @@ export interface DayMaxima {
   ragweed: number | null;
 }
 
-const ragweedOf = (h: StoredHour): number | null => {
+const ragweedOf = (h: DayHour): number | null => {
   const weed = h.species?.Weed;
   const v = weed !== null && typeof weed === 'object' ? weed.Ragweed : undefined;
   return typeof v === 'number' ? v : null;
 };
 
 /** Hourly maxima of each category, and of the Ragweed allergen under Weed. */
-export function dayMaxima(hours: readonly StoredHour[]): DayMaxima {
+export function dayMaxima(hours: readonly DayHour[]): DayMaxima {
   return {
     tree: max(hours.map((h) => h.tree)),
     grass: max(hours.map((h) => h.grass)),
@@ -99,7 +102,7 @@ export function dayMaxima(hours: readonly StoredHour[]): DayMaxima {
 }
 
 /** The zone the first hour that has one reports. */
-export const firstTimezone = (hours: readonly StoredHour[]): string | null => hours.find((h) => h.timezone !== null)?.timezone ?? null;
+export const firstTimezone = (hours: readonly DayHour[]): string | null => hours.find((h) => h.timezone !== null)?.timezone ?? null;
 
 /**
  * Per-allergen means over several payloads, unrounded. Keys keep their first-seen order; a leaf
@@ -152,7 +155,7 @@ export function roundSpecies(s: Species | null): Species | null {
 }
 
 /** Means of a set of hours: rounded values and species, risks graded on the unrounded means. */
-export function dailyMeans(hours: readonly StoredHour[]): DailyMeans {
+export function dailyMeans(hours: readonly DayHour[]): DailyMeans {
   const m = {
     tree: mean(hours.map((h) => h.tree)),
     grass: mean(hours.map((h) => h.grass)),
@@ -173,12 +176,12 @@ export function dailyMeans(hours: readonly StoredHour[]): DailyMeans {
 }
 
 /** The highest hourly risk of a category over a set of hours. */
-export function peakRisk(category: Category, hours: readonly StoredHour[]): Risk | null {
+export function peakRisk(category: Category, hours: readonly DayHour[]): Risk | null {
   return hours.reduce<Risk | null>((r, h) => worse(r, categoryRisk(category, h[category], h.species)), null);
 }
 
-/** A DailyPollen row for one UTC day's hours. */
-export function dailyRow(day: number, hours: readonly StoredHour[]): DailyPollen {
+/** A DailyPollen row for one day's hours. */
+export function dailyRow(day: number, hours: readonly DayHour[]): DailyPollen {
   const [tree, grass, weed] = CATEGORIES.map((c) => peakRisk(c, hours));
   const peaks = dayMaxima(hours);
   return {

@@ -3,7 +3,7 @@
  * when it is older; the stale cache when a refresh fails or is blocked; 503 when there is nothing.
  * Concurrent requests for one city share one refresh.
  */
-import { cityBySlug } from '../domain/cities.js';
+import type { City } from '../domain/cities.js';
 import { dayOf, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
 import { hourlyRow, type HourlyPollen } from '../domain/pollen-rows.js';
@@ -67,17 +67,18 @@ export class ForecastService {
     this.now = options.now ?? Date.now;
   }
 
-  /** The forecast of a supported city slug. Rejects with ForecastUnavailable or an unexpected error. */
-  get(city: string): Promise<Forecast> {
-    let pending = this.inFlight.get(city);
+  /** The forecast of a supported city. Rejects with ForecastUnavailable or an unexpected error. */
+  get(place: City): Promise<Forecast> {
+    let pending = this.inFlight.get(place.slug);
     if (!pending) {
-      pending = this.resolve(city).finally(() => this.inFlight.delete(city));
-      this.inFlight.set(city, pending);
+      pending = this.resolve(place).finally(() => this.inFlight.delete(place.slug));
+      this.inFlight.set(place.slug, pending);
     }
     return pending;
   }
 
-  private async resolve(city: string): Promise<Forecast> {
+  private async resolve(place: City): Promise<Forecast> {
+    const city = place.slug;
     const { cache, provider } = this.options;
     const now = this.now();
     // The cache helps but must never stop a forecast: if it fails, carry on as if it were empty.
@@ -101,7 +102,7 @@ export class ForecastService {
     } else {
       try {
         await cache.countCall(provider.id, today).catch((error: unknown) => this.warn('forecast call count failed', error));
-        const rows = await this.fetch(city, now);
+        const rows = await this.fetch(place, now);
         await cache.write(city, { source: provider.id, fetchedAt: now, rows }).catch((error: unknown) => this.warn('forecast cache write failed', error));
         return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), rows: trim(rows, now) };
       } catch (error) {
@@ -118,13 +119,13 @@ export class ForecastService {
     return undefined;
   }
 
-  private async fetch(city: string, now: number): Promise<ForecastRow[]> {
+  private async fetch(city: City, now: number): Promise<ForecastRow[]> {
     const { provider } = this.options;
     const signal = AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS);
     let batch;
     try {
       batch = await Promise.race([
-        provider.pollenForecast(cityBySlug(city)!, now, signal),
+        provider.pollenForecast(city, now, signal),
         new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ProviderError(provider.id, 'unavailable', 'forecast request timed out')))),
       ]);
     } catch (error) {

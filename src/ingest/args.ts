@@ -1,5 +1,6 @@
 /** `ingest` arguments checked before anything is opened, so a bad call writes nothing. */
-import { CITIES, cityBySlug, type City } from '../domain/cities.js';
+import { CityFileError, readCityFile } from '../domain/city-file.js';
+import type { City } from '../domain/cities.js';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
 import type { DaySpan } from '../providers/provider.js';
 import { checkProviders, ConfigError } from '../providers/registry.js';
@@ -11,6 +12,7 @@ export interface RawIngestArgs {
   to?: string;
   days?: string;
   cities?: string;
+  citiesFile?: string;
   db?: string;
   refresh?: boolean;
 }
@@ -19,7 +21,10 @@ export interface IngestArgs {
   provider: string;
   weather?: string;
   span: DaySpan;
-  cities: City[];
+  /** The city set a cities file chooses (checked whole), if one was given. */
+  citySet?: City[];
+  /** `--cities`: the slugs to ingest, within the set. */
+  only?: string[];
   db: string;
   refresh: boolean;
 }
@@ -64,15 +69,22 @@ export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: st
     span = { from: today - DEFAULT_DAYS, to: today - 1 };
   }
 
-  let cities = [...CITIES];
-  if (raw.cities !== undefined) {
-    const slugs = raw.cities.split(',').map((s) => s.trim());
-    const unknown = slugs.find((s) => !cityBySlug(s));
-    if (unknown !== undefined) throw new UsageError(`--cities: unsupported city ${JSON.stringify(unknown)}; supported: ${CITIES.map((c) => c.slug).join(', ')}`);
-    cities = [...new Set(slugs)].map((s) => cityBySlug(s)!);
+  const only = raw.cities === undefined ? undefined : [...new Set(raw.cities.split(',').map((s) => s.trim()))];
+  if (only?.some((s) => s === '')) throw new UsageError('--cities must be comma-separated city slugs');
+
+  // `--cities-file`, else $CITIES_FILE: every bad entry named, before anything is opened.
+  const file = raw.citiesFile ?? (env.CITIES_FILE || undefined);
+  let citySet: City[] | undefined;
+  if (file !== undefined) {
+    try {
+      citySet = readCityFile(file);
+    } catch (error) {
+      if (error instanceof CityFileError) throw new UsageError(`--cities-file ${error.message}`);
+      throw error;
+    }
   }
 
   const db = raw.db ?? defaultDb;
   if (db.trim() === '') throw new UsageError('--db must be a file path');
-  return { provider, weather: raw.weather, span, cities, db, refresh: raw.refresh ?? false };
+  return { provider, weather: raw.weather, span, citySet, only, db, refresh: raw.refresh ?? false };
 }

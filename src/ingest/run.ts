@@ -2,9 +2,11 @@
 import type { Dispatcher } from 'undici';
 import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES } from '../domain/status.js';
-import { createProviders } from '../providers/registry.js';
-import { openStore } from '../store/store.js';
-import type { IngestArgs } from './args.js';
+import { existsSync } from 'node:fs';
+import { DEFAULT_CITIES, type City } from '../domain/cities.js';
+import { budgetWarnings, createProviders } from '../providers/registry.js';
+import { CityConflictError, openStore } from '../store/store.js';
+import { UsageError, type IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
 import { progressReporter } from './progress.js';
 
@@ -18,8 +20,23 @@ export interface RunOptions {
   dispatcher?: Dispatcher;
 }
 
+/**
+ * The city set of a run: the cities file's, else the one already in the store, else the built-in
+ * 40; `--cities` picks within it. Unknown slugs are a UsageError before a new store is created.
+ */
+function citiesOf(args: IngestArgs, stored: City[] | undefined): { set: City[]; cities: City[] } {
+  const set = args.citySet ?? stored ?? [...DEFAULT_CITIES.list];
+  if (!args.only) return { set, cities: set };
+  const bySlug = new Map(set.map((c) => [c.slug, c]));
+  const unknown = args.only.find((s) => !bySlug.has(s));
+  if (unknown !== undefined) throw new UsageError(`--cities: unsupported city ${JSON.stringify(unknown)}; the set has ${set.length}: ${set.map((c) => c.slug).join(', ')}`);
+  return { set, cities: args.only.map((s) => bySlug.get(s)!) };
+}
+
 /** Runs an ingest; undefined when `onlyIfEmpty` found data and did nothing. */
 export async function runIngest(args: IngestArgs, log: NodeJS.WritableStream & { isTTY?: boolean }, out: NodeJS.WritableStream, options: RunOptions = {}): Promise<IngestSummary | undefined> {
+  // A store that does not exist yet is created only once the arguments are known to be good.
+  if (!existsSync(args.db)) citiesOf(args, undefined);
   const store = openStore(args.db);
   try {
     const providers = createProviders({ pollen: args.provider, weather: args.weather, store, purpose: 'ingest', env: options.env, now: options.now, dispatcher: options.dispatcher });
@@ -27,23 +44,41 @@ export async function runIngest(args: IngestArgs, log: NodeJS.WritableStream & {
       out.write(`store ${args.db} already has data through ${dayString(store.latestDay()!)}; not ingesting\n`);
       return undefined;
     }
-    log.write(`ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${args.cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
+    const stored = store.cities.stored();
+    const { set, cities } = citiesOf(args, stored);
+    if (args.citySet || !stored) {
+      try {
+        const change = store.cities.replace(set);
+        if (stored && (change.added.length > 0 || change.removed.length > 0)) {
+          log.write(`ingest: the city set now has ${set.length} cities: ${change.added.length} added, ${change.removed.length} no longer served (their data is kept)\n`);
+        }
+      } catch (error) {
+        if (error instanceof CityConflictError) throw new UsageError(error.message);
+        throw error;
+      }
+    }
+    for (const warning of budgetWarnings(set.length, providers, options.env ?? process.env)) log.write(`ingest: warning: ${warning}\n`);
+    log.write(`ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
     const summary = await ingest({
       store,
       pollen: providers.pollen,
       weather: providers.weather,
-      cities: args.cities,
+      cities,
       span: args.span,
       refresh: args.refresh,
       now: options.now,
       onProgress: progressReporter(log, 'ingest'),
     });
+    const compacted = store.compactIfLoose();
+    if (compacted) log.write(`ingest: compacted the store from ${mb(compacted.before)} to ${mb(compacted.after)}\n`);
     out.write(options.json ? `${JSON.stringify(jsonSummary(summary))}\n` : formatSummary(summary));
     return summary;
   } finally {
     store.close();
   }
 }
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The machine-readable outcome `--json` prints. */
 export function jsonSummary(s: IngestSummary): Pick<IngestSummary, 'counts' | 'failed' | 'stopped'> {

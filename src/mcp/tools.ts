@@ -17,6 +17,11 @@ export const MCP_RANGE_CAP = 2000;
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
 const citySlug = z.string().describe('City slug, for example "tulsa"; list_cities gives them all.');
 const date = z.string().describe('UTC date, YYYY-MM-DD.');
+const day = z.string().describe('Date, YYYY-MM-DD: a UTC day, or with timezone "local" each city\'s local day.');
+const timezone = z
+  .enum(['UTC', 'local'])
+  .optional()
+  .describe('"UTC" (default) or "local": cut days at each city\'s local midnight in its own time zone, daylight saving included (timestamps stay UTC).');
 
 type Args = Record<string, string | number | undefined>;
 
@@ -43,7 +48,7 @@ const EXPLANATION = {
     'null (no measurement) stays null; 0 is None.',
     'Below t1 is Low; from t1 Moderate; from t2 High; from t3 Very High. A value equal to a threshold takes the higher label.',
     'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
-    'Daily rows average the UTC day\'s hours (nulls skipped), rounded; risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
+    'Daily rows average the day\'s hours (a UTC day, or with timezone "local" the city\'s local day), nulls skipped, rounded; risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
     'Map and cross-city values are daily maxima; map risks are the worst hourly risk; sev_* run from 0 (null or None) to 4 (Very High).',
   ],
 };
@@ -69,9 +74,9 @@ export function createMcpServer(ctx: ApiContext): McpServer {
   server.registerTool('get_pollen', {
     title: 'Pollen for a city and/or date',
     description:
-      'city and date: the 24 hourly rows of that UTC day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to 720 daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date.',
-    inputSchema: { city: citySlug.optional(), date: date.optional() },
-    outputSchema: z.object({ city: z.string().optional(), date: z.string().optional(), rows: z.array(z.union([S.HourlyPollen, S.DailyPollen, S.CrossCityPollen])) }),
+      'city and date: the hourly rows of that day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to 720 daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date. Days are UTC days unless timezone is "local" (then daily rows say how many hours each local day holds).',
+    inputSchema: { city: citySlug.optional(), date: day.optional(), timezone },
+    outputSchema: z.object({ city: z.string().optional(), date: z.string().optional(), timezone: z.literal('local').optional(), rows: z.array(z.union([S.HourlyPollen, S.DailyPollen, S.CrossCityPollen])) }),
     annotations: READ_ONLY,
   }, (a) => ask(ctx, '/api/pollen', a));
 
@@ -83,6 +88,7 @@ export function createMcpServer(ctx: ApiContext): McpServer {
       to: z.string().describe('End (exclusive), later than from.'),
       cities: z.array(citySlug).optional().describe('City slugs; all cities when omitted.'),
       aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
+      timezone: timezone.describe('"UTC" (default) or "local": aggregate "day" groups by each city\'s local day, and a date-only from/to means each city\'s local midnight.'),
       limit: z.number().int().min(1).max(MCP_RANGE_CAP).optional().describe(`Most rows, 1 to ${MCP_RANGE_CAP} (default ${MCP_RANGE_CAP}).`),
     },
     outputSchema: S.PollenRangeResponse.extend({ hint: z.string().optional() }),
@@ -97,16 +103,17 @@ export function createMcpServer(ctx: ApiContext): McpServer {
 
   server.registerTool('get_pollen_map', {
     title: 'Map of every city on a date',
-    description: 'GeoJSON points, one per city with data: daily maxima of tree, grass, weed and ragweed, their NAB risks and severities (0-4), and a 3-day series. date is YYYY-MM-DD or "latest" (default).',
-    inputSchema: { date: z.string().optional().describe('YYYY-MM-DD or "latest".') },
+    description: 'GeoJSON points, one per city with data: daily maxima of tree, grass, weed and ragweed, their NAB risks and severities (0-4), and a 3-day series. date is YYYY-MM-DD or "latest" (default); with timezone "local" each city\'s own local day.',
+    inputSchema: { date: z.string().optional().describe('YYYY-MM-DD or "latest".'), timezone },
     outputSchema: S.MapCollection,
     annotations: READ_ONLY,
   }, (a) => ask(ctx, '/api/map-data', a));
 
   server.registerTool('get_forecast', {
     title: '48-hour pollen forecast',
-    description: 'Hourly forecast from the current hour, 48 hours. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent).',
-    inputSchema: { city: citySlug },
+    description:
+      'Hourly forecast from the current hour, 48 hours; with aggregate "day", one row per day those hours touch (today and tomorrow), in UTC days or with timezone "local" the city\'s local days. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent).',
+    inputSchema: { city: citySlug, aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'), timezone },
     outputSchema: S.ForecastResponse,
     annotations: { ...READ_ONLY, idempotentHint: true, openWorldHint: true },
   }, (a) => ask(ctx, '/api/forecast', a));

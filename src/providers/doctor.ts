@@ -8,7 +8,7 @@ import { dayString, DAY_MS, HOUR_MS, isoHour } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
 import { StoreLedger } from './budget.js';
 import { ProviderError, type PollenBatch, type PollenProvider, type WeatherProvider } from './provider.js';
-import { budgetFor, createProviders, type ProviderRequest } from './registry.js';
+import { budgetFor, budgetWarnings, createProviders, type ProviderRequest } from './registry.js';
 import { SAMPLE_ID } from './sample/index.js';
 
 export interface ProviderCheck {
@@ -26,6 +26,8 @@ export interface ProviderCheck {
 export interface DoctorOptions extends Omit<ProviderRequest, 'store' | 'purpose'> {
   store: Store;
   city: City;
+  /** Cities the deployment serves: the budget check compares their daily calls with the budget. */
+  cities?: number;
   now: () => number;
 }
 
@@ -35,10 +37,12 @@ export async function doctor(options: DoctorOptions): Promise<ProviderCheck[]> {
   const left = (id: string) => new StoreLedger(options.store, id, budgetFor(id, options.env ?? process.env), 'ingest', options.now).left();
   const checks = [await checkPollen(pollen, options.city, options.now())];
   if (!(pollen.id === SAMPLE_ID && weather.id === SAMPLE_ID)) checks.push(await checkWeather(weather, options.city, options.now()));
+  const warnings = options.cities === undefined ? [] : budgetWarnings(options.cities, { pollen, weather }, options.env ?? process.env);
   for (const c of checks) {
     if (c.provider === SAMPLE_ID) continue;
     const calls = left(c.provider);
     c.facts.push(['budget', calls === null ? 'no daily limit configured' : `${calls} calls left today for ingest (after this check)`]);
+    for (const w of warnings.filter((w) => w.includes(` ${c.provider} calls`))) c.facts.push(['warning', w]);
   }
   return checks;
 }

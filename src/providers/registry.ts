@@ -95,6 +95,24 @@ export function createProviders(req: ProviderRequest): ProviderPair {
   return { pollen, weather };
 }
 
+/** Calls a daily rebuild makes per city to each provider (one history request of the recent days, weather and air quality apart). */
+export const DAILY_CALLS_PER_CITY: Readonly<Record<string, number>> = { [AMBEE_ID]: 1, [OPEN_METEO_ID]: 2, [OPENWEATHERMAP_ID]: 2, [SAMPLE_ID]: 0 };
+
+/**
+ * What a daily rebuild of `cities` would cost each provider against what ingest may spend (the
+ * budget less the forecast reserve): a warning for each provider it would not fit.
+ */
+export function budgetWarnings(cities: number, providers: ProviderPair, env: NodeJS.ProcessEnv): string[] {
+  const ids = [...new Set([providers.pollen.id, providers.weather.id])];
+  return ids.flatMap((id) => {
+    const { daily, forecastReserve } = budgetFor(id, env);
+    const needed = cities * (DAILY_CALLS_PER_CITY[id] ?? 1);
+    if (daily === null || needed <= daily - forecastReserve) return [];
+    const fit = Math.floor((daily - forecastReserve) / (DAILY_CALLS_PER_CITY[id] ?? 1));
+    return [`${cities} cities need ${needed} ${id} calls a day, but its budget leaves ingest ${daily - forecastReserve} (${daily} a day less ${forecastReserve} kept for forecasts): about ${fit} cities fit, the rest will be deferred`];
+  });
+}
+
 /** A provider's daily budget from the environment (`<PROVIDER>_DAILY_BUDGET`), with Ambee's forecast reserve. */
 export function budgetFor(provider: string, env: NodeJS.ProcessEnv): Budget {
   const name = `${envName(provider)}_DAILY_BUDGET`;

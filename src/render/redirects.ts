@@ -7,30 +7,50 @@
  *   another form's file), then date-only rules;
  * - no parameterless file rule for these routes: whatever matches none of the above (no
  *   parameters, or parameters no rule takes exactly) reaches the fallback function through
- *   netlify.toml's `/api/*`, and the function answers the original request from the same handler.
+ *   netlify.toml's `/api/*`, and the function answers the original request from the same handler;
+ * - a route with local-day forms has their rules first (`timezone=local` literal in each), then a
+ *   `timezone=:timezone` rule to the fallback function, then the rules above.
  */
-import { CITIES } from '../domain/cities.js';
-import { DATA_PREFIX, formParams, ROUTES, type Route } from '../api/routes.js';
+import { DATA_PREFIX, formParams, ROUTES, type Route, type StaticForm } from '../api/routes.js';
 
 const rewrite = (from: string, query: string[], to: string) => [from, ...query, to, '200'].join(' ');
 const target = (file: string, literals: Record<string, string>) =>
   '/' + file.replace(/\{(\w+)\}/g, (_, name: string) => literals[name] ?? `:${name}`);
 
-/** The query-string rules of one API route. */
-export function routeRules(route: Route): string[] {
-  const forms = route.forms.map((f) => ({ file: f.file, params: formParams(f) }));
-  const byCity = forms.filter((f) => f.params.includes('city')).sort((a, b) => b.params.length - a.params.length);
+/** The query-string rules of one API route, for the slugs served: its local-day forms first. */
+export function routeRules(route: Route, cities: readonly string[]): string[] {
+  const fallback = `/${DATA_PREFIX}/fallback${route.path.slice('/api'.length)}`;
+  const plain = route.forms.filter((f) => !f.fixed);
+  const shapes = plain.map(formParams);
+  const variants = [...new Map(route.forms.filter((f) => f.fixed).map((f) => [JSON.stringify(f.fixed), f.fixed!])).values()];
+  return [
+    ...variants.flatMap((fixed) => variantRules(route, route.forms.filter((f) => JSON.stringify(f.fixed) === JSON.stringify(fixed)), shapes, fixed, cities)),
+    // Any other value of a fixed parameter (`timezone=UTC`, a typo) is the function's: UTC answered as without it, the rest refused.
+    ...[...new Set(variants.flatMap((fixed) => Object.keys(fixed)))].map((name) => rewrite(route.path, [`${name}=:${name}`], fallback)),
+    ...variantRules(route, plain, shapes, {}, cities),
+  ];
+}
+
+/**
+ * The rules of one variant of a route's forms (the plain ones, or those with a fixed parameter):
+ * per-city literal rules (two parameters before one, for the lenient reading), then a rule sending
+ * any other `city` to the fallback function, then date-only rules. A shape the variant does not
+ * render (a city's local day) goes to the fallback function first, so that no rule of a shorter
+ * shape takes it.
+ */
+function variantRules(route: Route, forms: readonly StaticForm[], shapes: readonly string[][], fixed: Record<string, string>, cities: readonly string[]): string[] {
+  const fallback = `/${DATA_PREFIX}/fallback${route.path.slice('/api'.length)}`;
+  const literal = Object.entries(fixed).map(([k, v]) => `${k}=${v}`);
+  const rendered = forms.map((f) => ({ file: f.file, params: formParams(f) }));
+  const byCity = rendered.filter((f) => f.params.includes('city')).sort((a, b) => b.params.length - a.params.length);
+  const query = (params: readonly string[], city?: string) => [...params.map((p) => (p === 'city' && city ? `city=${city}` : `${p}=:${p}`)), ...literal];
   const rules: string[] = [];
-  for (const city of CITIES) {
-    for (const f of byCity) {
-      const query = f.params.map((p) => (p === 'city' ? `city=${city.slug}` : `${p}=:${p}`));
-      rules.push(rewrite(route.path, query, target(f.file, { city: city.slug })));
-    }
+  for (const shape of shapes.filter((p) => p.includes('city') && !rendered.some((f) => f.params.join() === p.join()))) {
+    rules.push(rewrite(route.path, query(shape), fallback));
   }
-  if (byCity.length > 0) rules.push(rewrite(route.path, ['city=:city'], `/${DATA_PREFIX}/fallback${route.path.slice('/api'.length)}`));
-  for (const f of forms.filter((f) => !f.params.includes('city') && f.params.length > 0)) {
-    rules.push(rewrite(route.path, f.params.map((p) => `${p}=:${p}`), target(f.file, {})));
-  }
+  for (const city of cities) for (const f of byCity) rules.push(rewrite(route.path, query(f.params, city), target(f.file, { city })));
+  if (shapes.some((p) => p.includes('city'))) rules.push(rewrite(route.path, query(['city']), fallback));
+  for (const f of rendered.filter((f) => !f.params.includes('city') && f.params.length > 0)) rules.push(rewrite(route.path, query(f.params), target(f.file, {})));
   return rules;
 }
 
@@ -42,8 +62,8 @@ export function staticRules(): Array<{ from: string; to: string }> {
   });
 }
 
-/** The whole generated `_redirects` file. */
-export function redirectsFile(): string {
+/** The whole generated `_redirects` file for the slugs served. */
+export function redirectsFile(cities: readonly string[]): string {
   const routes = ROUTES.filter((r) => r.path.startsWith('/api/') && r.forms.some((f) => formParams(f).length > 0));
-  return ['# Generated by `build render` from src/api/routes.ts; do not edit.', ...routes.flatMap(routeRules), ''].join('\n');
+  return ['# Generated by `build render` from src/api/routes.ts; do not edit.', ...routes.flatMap((r) => routeRules(r, cities)), ''].join('\n');
 }

@@ -1,83 +1,174 @@
 /**
- * `build render`: every enumerable answer written to a fresh folder, which then replaces the
- * served one in a single atomic rename of the `publish` symlink. Every enumerated request must
- * answer 200: otherwise the render fails, its folder is removed, and the previous one stays
+ * `build render`: the served store (the last SERVE_DAYS days, checked to fit a function), then
+ * every enumerable answer written to a fresh folder, which replaces the served one in a single
+ * atomic rename of the `publish` symlink. Units (each city, each day, the files made once) are
+ * rendered by worker threads side by side, each holding only its unit. Every enumerated request
+ * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { storeContext } from '../api/context.js';
-import { respondWith } from '../api/http.js';
-import { fileFor, ROUTES, type Params, type Route } from '../api/routes.js';
+import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
-import { siteFilePath, writeSiteFile } from '../store/site-file.js';
-import type { Store } from '../store/store.js';
+import { servedStorePath, siteFilePath, writeSiteFile } from '../store/site-file.js';
+import { openStore, type Store } from '../store/store.js';
 import { redirectsFile } from './redirects.js';
+import { cityDaysThatFit, DEFAULT_SERVE_DAYS, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
+import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
+import type { WorkerInput, WorkerReply } from './worker.js';
+
+export { RenderError } from './unit.js';
 
 export interface RenderSummary {
   files: number;
   bytes: number;
   seconds: number;
   folder: string;
+  workers: number;
+  served: ServedStore;
 }
-
-/** An enumerated request did not answer 200: nothing of this render is served. */
-export class RenderError extends Error {}
 
 export interface RenderOptions {
-  /** The route list to render; tests give one with a failing handler. */
+  /** The route list to render (in-process only); tests give one with a failing handler. */
   routes?: readonly Route[];
+  /** Days the served store keeps (default `$SERVE_DAYS`, else 730). */
+  serveDays?: number;
+  /** Worker threads; 0 renders in this thread. Default: the cores, for a store of some size. */
+  workers?: number;
+  /** The largest a function carrying the served store may be, zipped. */
+  functionLimitBytes?: number;
 }
 
-/** Renders the store into `publishDir` (a symlink to the current render), and writes the site file beside the store. */
+/**
+ * A render thread's memory does not grow with the number of cities: each unit decodes what it
+ * needs (decoding is a small part of the work), the decoded-day cache keeps its default size, and
+ * each worker's heap is held small: V8 would otherwise let a young generation of 48 MB and
+ * uncollected garbage grow each thread past 200 MB (measured at 200 cities: 600 MB peak RSS with 2
+ * workers unlimited, 363 MB with these limits, `npm run bench`).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
+
+/**
+ * Renders the store into `publishDir` (a symlink to the current render), and writes beside the
+ * store the served store and the site file the functions carry.
+ */
 export async function render(store: Store, publishDir: string, options: RenderOptions = {}): Promise<RenderSummary> {
   const started = performance.now();
   const publish = resolve(publishDir); // `publish/` and `publish` are the same folder
   const rendersDir = `${publish}.renders`;
   mkdirSync(rendersDir, { recursive: true });
   adoptPlainFolder(publish, rendersDir);
+
+  const servedPath = servedStorePath(store.path);
+  const nextServed = `${servedPath}.next-${process.pid}`;
   const folder = join(rendersDir, `r${Date.now()}-${process.pid}`);
-  mkdirSync(folder);
-
-  const summary: RenderSummary = { files: 0, bytes: 0, seconds: 0, folder };
-  const made = new Set<string>();
-  const put = (file: string, body: string | Uint8Array) => {
-    const path = join(folder, file);
-    const dir = dirname(path);
-    if (!made.has(dir)) (mkdirSync(dir, { recursive: true }), made.add(dir));
-    writeFileSync(path, body);
-    summary.files++;
-    summary.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-  };
-
+  let served: ServedStore;
+  const cities = store.cities.set();
+  let workers = 0;
+  const total: Written = { files: 0, bytes: 0 };
   try {
-    const ctx = storeContext(store);
-    for (const route of options.routes ?? ROUTES) {
-      for (const form of route.forms) {
-        for (const params of form.enumerate(store)) {
-          const query = new URLSearchParams(params as Params);
-          const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
-          if (answer.status !== 200 || typeof answer.body !== 'string') {
-            throw new RenderError(`${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`);
-          }
-          put(fileFor(form, params), answer.body);
-        }
-      }
+    rmSync(nextServed, { force: true });
+    served = await writeServedStore(store, nextServed, options.serveDays ?? serveDaysOf(process.env));
+    const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
+    if (served.functionBytes > limit) {
+      const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
+      throw new RenderError(
+        `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
+      );
     }
-    put('_redirects', redirectsFile());
-    for (const [file, body] of await siteFiles()) put(file, body);
+    mkdirSync(folder);
+    const small = served.cityDays < 5_000;
+    workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
+    const units = openedOnce(nextServed);
+    const written = workers === 0 ? await inProcess(nextServed, folder, units, options.routes ?? ROUTES) : await inWorkers(nextServed, folder, units, workers);
+    const out = new FileWriter(folder);
+    out.put('_redirects', redirectsFile(cities.slugs));
+    for (const [file, body] of await siteFiles()) out.put(file, body);
+    total.files = written.files + out.written.files;
+    total.bytes = written.bytes + out.written.bytes;
   } catch (error) {
     rmSync(folder, { recursive: true, force: true });
+    rmSync(nextServed, { force: true });
     throw error;
   }
 
-  writeSiteFile(siteFilePath(store.path), { provider: store.latestSource() });
+  renameSync(nextServed, servedPath);
+  writeSiteFile(siteFilePath(store.path), { provider: store.latestSource(), cities: cities.list.map(({ region: _r, ...entry }) => entry) });
   swap(publish, folder);
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
-  summary.seconds = (performance.now() - started) / 1000;
-  return summary;
+  return { ...total, seconds: (performance.now() - started) / 1000, folder, workers, served: served! };
+}
+
+/** `$SERVE_DAYS`, a whole number of days of at least 1. */
+export function serveDaysOf(env: NodeJS.ProcessEnv): number {
+  const text = env.SERVE_DAYS;
+  if (text === undefined || text === '') return DEFAULT_SERVE_DAYS;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new RenderError(`SERVE_DAYS must be a whole number of days of at least 1 (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** The units of a store, read from a connection closed once they are all given out. */
+function* openedOnce(path: string): Generator<Unit> {
+  const store = openStore(path, { readonly: true });
+  try {
+    yield* unitsOf(store, store.cities.set().slugs);
+  } finally {
+    store.close();
+  }
+}
+
+async function inProcess(path: string, folder: string, units: Iterable<Unit>, routes: readonly Route[]): Promise<Written> {
+  const store = openStore(path, { readonly: true });
+  try {
+    const ctx = storeContext(store);
+    const out = new FileWriter(folder);
+    for (const unit of units) await renderUnit(unit, routes, ctx, out);
+    return out.written;
+  } finally {
+    store.close();
+  }
+}
+
+/** Hands units out to `count` workers, one at a time each, until none is left or one fails. */
+function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: number): Promise<Written> {
+  const total: Written = { files: 0, bytes: 0 };
+  const input: WorkerInput = { storePath: path, folder };
+  return new Promise((resolveAll, reject) => {
+    const pool: Worker[] = [];
+    let running = count;
+    let failed = false;
+    const stop = (error: Error) => {
+      if (failed) return;
+      failed = true;
+      for (const w of pool) void w.terminate();
+      reject(error);
+    };
+    const next = (worker: Worker) => {
+      const step = failed ? { done: true as const } : units.next();
+      worker.postMessage(step.done ? null : step.value);
+      if (step.done && --running === 0 && !failed) resolveAll(total);
+    };
+    for (let i = 0; i < count; i++) {
+      const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
+      pool.push(worker);
+      worker.on('error', (error) => stop(error));
+      worker.on('exit', (code) => code !== 0 && !failed && stop(new Error(`a render worker exited with code ${code}`)));
+      worker.on('message', (reply: WorkerReply | 'ready') => {
+        if (reply === 'ready') return next(worker);
+        if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
+        total.files += reply.files;
+        total.bytes += reply.bytes;
+        next(worker);
+      });
+    }
+  });
 }
 
 /** A plain folder at `publishDir` (not yet a link to a render) is moved among the renders, so the link can take its place. */
@@ -102,5 +193,5 @@ export function listFiles(dir: string): string[] {
 
 /** A short account of what a render wrote. */
 export function formatRender(s: RenderSummary): string {
-  return `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}\n`;
+  return `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n`;
 }

@@ -13,7 +13,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>US pollen map: tree, grass and weed pollen by city</title>
-<meta name="description" content="Daily and hourly pollen, NAB risk levels, weather and air quality for 40 US cities. A free read-only API.">
+<meta name="description" content="Daily and hourly pollen, NAB risk levels, weather and air quality for US cities. A free read-only API.">
 <link rel="stylesheet" href="${stylePath}">
 <link rel="icon" href="data:,">
 </head>

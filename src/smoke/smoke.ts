@@ -161,10 +161,33 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     must(Array.isArray(body.rows) && body.rows.length === 0, `rows: ${JSON.stringify(body.rows)?.slice(0, 80)}`);
     return '200 with empty rows';
   });
-  await check('forecast (the only forecast request)', async () => {
+  await check('local days: every form, timezone=UTC as without it, and a bad value refused', async () => {
+    const next = new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+    const local = (body: Json, what: string) => must(body.timezone === 'local', `${what} does not say "timezone": "local"`);
+    const hourly = await data(`/api/pollen?${q({ city, date, timezone: 'local' })}`);
+    local(hourly, 'a local city-day');
+    const daily = await data(`/api/pollen?${q({ city, timezone: 'local' })}`);
+    local(daily, 'local daily rows');
+    must(typeof daily.rows?.[0]?.hours === 'number', 'local daily rows carry no hours');
+    local(await data(`/api/pollen?${q({ date, timezone: 'local' })}`), 'a local date across cities');
+    local(await data(`/api/map-data?${q({ date, timezone: 'local' })}`, 'application/geo+json'), 'the local map');
+    const latest = await data(`/api/pollen?${q({ timezone: 'local' })}`);
+    must(typeof latest.date === 'string' && latest.date <= date, `the latest local day is ${latest.date}, after ${date}`);
+    const range = await data(`/api/pollen-range?${q({ from: date, to: next, city, aggregate: 'day', timezone: 'local' })}`);
+    must(range.from === date && range.timezone === 'local' && range.rows?.length === 1, `local range: from ${range.from}, ${range.rows?.length} rows`);
+    for (const path of [`/api/pollen?${q({ city, date })}`, `/api/pollen?${q({ city })}`]) {
+      must(JSON.stringify(await data(`${path}&timezone=UTC`)) === JSON.stringify(await data(path)), `${path} answers differently with timezone=UTC`);
+    }
+    const bad = await problem(`/api/pollen?${q({ city, timezone: 'EST' })}`, 400);
+    must(/'timezone'/.test(bad.error), `400 names no parameter: ${bad.error}`);
+    return `${hourly.rows.length} hours of ${city}'s local ${date}, ${daily.rows[0].hours} in its newest local day`;
+  });
+  await check('forecast (one upstream request at most; the day view reads the cache)', async () => {
     const body = await data(`/api/forecast?${q({ city })}`);
     must(Array.isArray(body.rows) && body.rows.length > 0, 'no rows');
-    return `${body.rows.length} hours from ${body.source}${body.stale ? ', stale' : ''}`;
+    const days = await data(`/api/forecast?${q({ city, aggregate: 'day', timezone: 'local' })}`);
+    must(days.aggregate === 'day' && days.rows?.every((r: Json) => typeof r.date === 'string' && typeof r.hours === 'number'), 'aggregate=day gave no day rows');
+    return `${body.rows.length} hours from ${body.source}${body.stale ? ', stale' : ''}; ${days.rows.length} local days`;
   });
   await check('errors: 400 naming the parameter, 404 UNSUPPORTED_CITY, 405, unknown path', async () => {
     const bad = await problem(`/api/pollen?${q({ city, date: '2025-02-30' })}`, 400);

@@ -39,15 +39,21 @@ export function openDatabase(path: string, readonly: boolean): Db {
     throw new StoreVersionError(`store ${path} has schema version ${current}, newer than this code (${SCHEMA_VERSION})`);
   }
   for (let v = current; v < MIGRATIONS.length; v++) {
+    const migration = MIGRATIONS[v]!;
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  // A migration that re-packed rows left their old pages free: give them back (a fresh store has none).
+  if (current > 0 && current < MIGRATIONS.length) db.exec('VACUUM');
   return db;
 }
 
-/** Ids of the small lookup tables (cities, sources), cached; a writer adds names it has not seen. */
+type NameKind = 'city' | 'source' | 'label';
+
+/** Ids of the small lookup tables (cities, sources, labels), cached; a writer adds names it has not seen. */
 export class Names {
   private readonly ids = new Map<string, number>();
   private readonly names = new Map<string, string>();
@@ -60,12 +66,14 @@ export class Names {
     this.stmt = {
       city: [db.prepare('SELECT id FROM city WHERE slug = ?').pluck(), db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING')],
       source: [db.prepare('SELECT id FROM source WHERE name = ?').pluck(), db.prepare('INSERT INTO source (name) VALUES (?) ON CONFLICT (name) DO NOTHING')],
+      label: [db.prepare('SELECT id FROM label WHERE text = ?').pluck(), db.prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO NOTHING')],
       sourceName: db.prepare('SELECT name FROM source WHERE id = ?').pluck(),
+      labelText: db.prepare('SELECT text FROM label WHERE id = ?').pluck(),
     } as const;
   }
 
   /** Id of a named row, created when writing and missing; undefined when reading and missing. */
-  id(kind: 'city' | 'source', name: string): number | undefined {
+  id(kind: NameKind, name: string): number | undefined {
     const key = `${kind}:${name}`;
     const known = this.ids.get(key);
     if (known !== undefined) return known;
@@ -81,9 +89,18 @@ export class Names {
 
   /** The name of a source id. */
   source(id: number): string {
-    const key = String(id);
+    return this.text('source', id);
+  }
+
+  /** The text of a label id (a time zone, a weather description). */
+  label(id: number): string {
+    return this.text('label', id);
+  }
+
+  private text(kind: 'source' | 'label', id: number): string {
+    const key = `${kind}:${id}`;
     let name = this.names.get(key);
-    if (name === undefined) this.names.set(key, (name = this.stmt.sourceName.get(id) as string));
+    if (name === undefined) this.names.set(key, (name = (kind === 'source' ? this.stmt.sourceName : this.stmt.labelText).get(id) as string));
     return name;
   }
 }

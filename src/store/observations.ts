@@ -1,13 +1,13 @@
 /**
- * Observations: pollen hours and weather days per city-day, each with the status ingest gave it,
- * and the log of ingest runs. Hourly rows are keyed WITHOUT ROWID by (city, hour number); what is
- * the same for every hour of a city-day lives once in `pollen_day`; species payloads are split
- * into a shared key shape and a packed value blob (domain/species.ts).
+ * Observations: one row per city-day of pollen (its hours packed, store/codec.ts) and of
+ * weather, each with the status ingest gave it, and the log of ingest runs. Decoded days are
+ * kept in a small cache, so the several answers a render makes from one day decode it once.
  */
 import type { PollenHour, StoredHour } from '../domain/hours.js';
-import { decodeSpecies, encodeValues, shapeKey, shapeOf, type Shape, type Species } from '../domain/species.js';
+import { shapeKey, shapeOf, type Shape, type Species } from '../domain/species.js';
 import { pollenStatus, STORED_STATUSES, statusOfCode, weatherStatus, type DataKind, type StoredStatus } from '../domain/status.js';
-import { WEATHER_FIELDS, type StoredWeather, type WeatherValues } from '../domain/weather.js';
+import type { StoredWeather, WeatherValues } from '../domain/weather.js';
+import { decodeDay, decodeWeather, encodeDay, encodeWeather } from './codec.js';
 import type { Db, Names, Row } from './database.js';
 
 /** Everything ingested for one city and UTC day, written in one transaction. */
@@ -35,65 +35,86 @@ export interface IngestRun {
 }
 
 const COMPLETE = STORED_STATUSES.complete;
+const bitCount = (mask: number) => {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n++;
+  return n;
+};
+/** The hours of a day's mask that fall in [fromHour, toHour). */
+export const hoursIn = (day: number, mask: number, fromHour: number, toHour: number): number => {
+  const lo = Math.max(0, fromHour - day * 24);
+  const hi = Math.min(24, toHour - day * 24);
+  return hi <= lo ? 0 : bitCount(mask & (((1 << hi) - 1) ^ ((1 << lo) - 1)));
+};
+
+/** Least recently used entries dropped past a capacity. */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) (this.map.delete(key), this.map.set(key, v));
+    return v;
+  }
+  set(key: string, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
+  }
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+/**
+ * Decoded city-days kept (about 15 KB each). A render's day unit reads four UTC days of every
+ * city (the map's three-day series in local days spans d-2 to d+1), and a worker's next unit two
+ * days on shares two of them: 1,024 holds that for 256 cities. With 256 the cache thrashed and
+ * a 200-city render took a fifth longer (measured with `build render` on 200 cities x 90 days).
+ */
+const DECODED_DAYS = 1024;
 
 export class Observations {
   protected readonly db: Db;
   protected readonly names: Names;
   private readonly shapes = new Map<number, Shape>();
   private readonly shapeIds = new Map<string, number>();
+  /** Decoded hours of a city-day, keyed `cityId|day`; never mutated by readers. */
+  private readonly decoded: Lru<StoredHour[]>;
   private readonly stmt;
 
   constructor(db: Db, names: Names) {
     this.db = db;
     this.names = names;
+    this.decoded = new Lru(DECODED_DAYS);
     this.stmt = {
       shapeId: db.prepare('SELECT id FROM species_shape WHERE keys = ?').pluck(),
       addShape: db.prepare('INSERT INTO species_shape (keys) VALUES (?) ON CONFLICT (keys) DO NOTHING'),
       shapeKeys: db.prepare('SELECT keys FROM species_shape WHERE id = ?').pluck(),
+      pollenDay: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
       upsertPollenDay: db.prepare(
-        `INSERT INTO pollen_day (city_id, day, source_id, timezone, hours, fetched_at, status) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, timezone = coalesce(excluded.timezone, timezone),
-           hours = excluded.hours, fetched_at = excluded.fetched_at, status = excluded.status`,
-      ),
-      deleteHours: db.prepare('DELETE FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?'),
-      upsertHour: db.prepare(
-        `INSERT INTO pollen_hour (city_id, hour, tree, grass, weed, total, shape_id, species) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (city_id, hour) DO UPDATE SET tree = excluded.tree, grass = excluded.grass, weed = excluded.weed,
-           total = excluded.total, shape_id = excluded.shape_id, species = excluded.species`,
+        `INSERT INTO pollen_day (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, zone_id = coalesce(excluded.zone_id, zone_id),
+           status = excluded.status, mask = excluded.mask, fetched_at = excluded.fetched_at, data = excluded.data`,
       ),
       upsertWeather: db.prepare(
-        `INSERT INTO weather_day (city_id, day, source_id, fetched_at, status, ${WEATHER_FIELDS.join(', ')})
-         VALUES (?, ?, ?, ?, ?, ${WEATHER_FIELDS.map(() => '?').join(', ')})
-         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, fetched_at = excluded.fetched_at, status = excluded.status,
-           ${WEATHER_FIELDS.map((f) => `${f} = excluded.${f}`).join(', ')}`,
+        `INSERT INTO weather_day (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, status = excluded.status,
+           fetched_at = excluded.fetched_at, data = excluded.data`,
       ),
       pollenStatusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       weatherStatusIn: db.prepare('SELECT day, status FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?'),
-      hours: db.prepare(
-        `SELECT hour, tree, grass, weed, total, shape_id, species FROM pollen_hour
-         WHERE city_id = ? AND hour >= ? AND hour < ? ORDER BY hour`,
-      ),
-      daysMeta: db.prepare('SELECT day, timezone, source_id FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
-      countHours: db.prepare('SELECT count(*) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
-      countHourDays: db.prepare('SELECT count(DISTINCT hour / 24) FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ?').pluck(),
-      daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE hours > 0 ORDER BY day DESC').pluck(),
-      latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE hours > 0').pluck(),
-      latestHour: db.prepare(
-        `SELECT max((SELECT max(hour) FROM pollen_hour h WHERE h.city_id = d.city_id AND h.hour >= d.day * 24 AND h.hour < d.day * 24 + 24))
-         FROM pollen_day d WHERE d.day = (SELECT max(day) FROM pollen_day WHERE hours > 0)`,
-      ).pluck(),
-      latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE hours > 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
-      cityDaysWithData: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND hours > 0 ORDER BY day DESC LIMIT ?').pluck(),
+      daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
+      masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
+      daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE mask <> 0 ORDER BY day DESC').pluck(),
+      latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
+      masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
+      latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
+      cityDaysWithData: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
       weatherOne: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       weatherForCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
       weatherForDay: db.prepare(`SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`),
-      pollenDaysByCity: db.prepare('SELECT c.slug, d.day FROM pollen_day d JOIN city c ON c.id = d.city_id WHERE d.hours > 0 ORDER BY c.slug, d.day DESC'),
-      weatherDaysByCity: db.prepare(`SELECT c.slug, w.day FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.status = ${COMPLETE} ORDER BY c.slug, w.day DESC`),
-      fetchTimes: db.prepare(
-        `SELECT 'pollen' AS kind, c.slug, d.day, d.fetched_at FROM pollen_day d JOIN city c ON c.id = d.city_id
-         UNION ALL SELECT 'weather', c.slug, w.day, w.fetched_at FROM weather_day w JOIN city c ON c.id = w.city_id`,
-      ),
-      pollenDayVersions: db.prepare('SELECT day, fetched_at FROM pollen_day WHERE city_id = ? AND hours > 0'),
+      weatherDaysOfCity: db.prepare(`SELECT day FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC`).pluck(),
       weatherDays: db.prepare(`SELECT DISTINCT day FROM weather_day WHERE status = ${COMPLETE} ORDER BY day DESC`).pluck(),
       latestWeatherDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
       addRun: db.prepare('INSERT INTO ingest_run (started_at, finished_at, pollen, weather, counts) VALUES (?, ?, ?, ?, ?)'),
@@ -113,7 +134,7 @@ export class Observations {
     return id;
   }
 
-  private shape(id: number): Shape {
+  protected shape(id: number): Shape {
     let shape = this.shapes.get(id);
     if (shape === undefined) {
       shape = JSON.parse(this.stmt.shapeKeys.get(id) as string) as Shape;
@@ -123,33 +144,55 @@ export class Observations {
   }
 
   /**
+   * The hours of a stored day row, decoded once and then taken from the cache; `cache: false` for
+   * a long stream, whose days would only push out the others and live long enough to burden the
+   * old generation of the heap.
+   */
+  private hoursOf(cityId: number, r: Row, cache = true): StoredHour[] {
+    const key = `${cityId}|${r.day as number}`;
+    const cached = this.decoded.get(key);
+    if (cached) return cached;
+    const timezone = r.zone_id === null ? null : this.names.label(r.zone_id as number);
+    const source = this.names.source(r.source_id as number);
+    const hours = decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shape(id)).map(
+      // Written out, not spread: V8 promotes spread copies to the old generation, which grew a
+      // server streaming ranges by 60 MB of garbage (npm run bench, B3).
+      (h): StoredHour => ({ hour: h.hour, tree: h.tree, grass: h.grass, weed: h.weed, total: h.total, species: h.species, timezone, source }),
+    );
+    if (cache) this.decoded.set(key, hours);
+    return hours;
+  }
+
+  /**
    * Writes one city-day atomically, with the status its content gives it (24 hours complete, some
-   * partial, none empty; weather with values complete, else empty). Hours of a re-fetched day that
-   * the provider no longer sends are removed.
+   * partial, none empty; weather with values complete, else empty). Only the hours asked for are
+   * replaced: a re-asked day keeps its hours outside them.
    */
   writeCityDay(write: CityDayWrite): { pollen?: StoredStatus; weather?: StoredStatus } {
     return this.db.transaction(() => {
       const written: { pollen?: StoredStatus; weather?: StoredStatus } = {};
       const city = this.names.id('city', write.city)!;
+      this.decoded.delete(`${city}|${write.day}`);
       if (write.pollen) {
         const p = write.pollen;
         const first = write.day * 24;
         const asked = p.asked ?? { from: first, to: first + 24 };
         if (asked.from < first || asked.to > first + 24 || asked.from > asked.to) throw new RangeError(`hours ${asked.from}..${asked.to} are not within day ${write.day}`);
-        this.stmt.deleteHours.run(city, asked.from, asked.to);
-        for (const h of p.hours) {
-          if (h.hour < asked.from || h.hour >= asked.to) throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${write.day}`);
-          const species = h.species === null ? [null, null] : [this.shapeIdFor(h.species), encodeValues(h.species)];
-          this.stmt.upsertHour.run(city, h.hour, h.tree, h.grass, h.weed, h.total, ...species);
-        }
-        const hours = this.stmt.countHours.get(city, first, first + 24) as number;
-        written.pollen = pollenStatus(hours);
-        this.stmt.upsertPollenDay.run(city, write.day, this.names.id('source', p.source), p.timezone, hours, p.fetchedAt, STORED_STATUSES[written.pollen]);
+        for (const h of p.hours) if (h.hour < asked.from || h.hour >= asked.to) throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${write.day}`);
+        const old = this.stmt.pollenDay.get(city, write.day) as Row | undefined;
+        const kept = old ? this.hoursOf(city, old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
+        this.decoded.delete(`${city}|${write.day}`);
+        const hours = [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
+        const packed = encodeDay(write.day, hours, (s) => this.shapeIdFor(s));
+        written.pollen = pollenStatus(hours.length);
+        const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;
+        this.stmt.upsertPollenDay.run(city, write.day, this.names.id('source', p.source), zone, STORED_STATUSES[written.pollen], packed.mask, p.fetchedAt, packed.data);
       }
       if (write.weather) {
         const w = write.weather;
         written.weather = weatherStatus(w.values);
-        this.stmt.upsertWeather.run(city, write.day, this.names.id('source', w.source), w.fetchedAt, STORED_STATUSES[written.weather], ...WEATHER_FIELDS.map((f) => w.values[f] ?? null));
+        const data = encodeWeather(w.values, (text) => this.names.id('label', text)!);
+        this.stmt.upsertWeather.run(city, write.day, this.names.id('source', w.source), STORED_STATUSES[written.weather], w.fetchedAt, data);
       }
       return written;
     })();
@@ -164,46 +207,45 @@ export class Observations {
 
   /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
   hours(city: string, fromHour: number, toHour: number): StoredHour[] {
+    return [...this.iterateHours(city, fromHour, toHour, true)];
+  }
+
+  /** The same rows as `hours`, a day at a time and past the cache, so a large range is never held whole. */
+  *iterateHours(city: string, fromHour: number, toHour: number, cache = false): Generator<StoredHour> {
     const id = this.names.id('city', city);
-    if (id === undefined) return [];
-    const meta = this.dayMeta(id, fromHour, toHour);
-    return (this.stmt.hours.all(id, fromHour, toHour) as Row[]).map((r) => this.toHour(r, meta));
+    if (id === undefined || toHour <= fromHour) return;
+    // One city's day rows are small (a few bytes of mask and blob a day), so they are read whole:
+    // no cursor stays open between yields for concurrent streams to clash on.
+    const rows = this.stmt.daysIn.all(id, Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)) as Row[];
+    for (const r of rows) for (const h of this.hoursOf(id, r, cache)) if (h.hour >= fromHour && h.hour < toHour) yield h;
   }
 
-  /** Time zone and source of each city-day in an hour range, read once rather than joined per hour. */
-  private dayMeta(id: number, fromHour: number, toHour: number): Map<number, { timezone: string | null; source: string }> {
-    const rows = this.stmt.daysMeta.all(id, Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)) as Row[];
-    return new Map(rows.map((r) => [r.day as number, { timezone: r.timezone as string | null, source: this.names.source(r.source_id as number) }]));
-  }
-
-  /** The same rows as `hours`, read one at a time, so a large range is never held whole. */
-  *iterateHours(city: string, fromHour: number, toHour: number): Generator<StoredHour> {
-    const id = this.names.id('city', city);
-    if (id === undefined) return;
-    // A statement of its own: concurrent streams would otherwise share one cursor and clash.
-    const stmt = this.db.prepare(this.stmt.hours.source);
-    const meta = this.dayMeta(id, fromHour, toHour);
-    for (const r of stmt.iterate(id, fromHour, toHour) as Iterable<Row>) yield this.toHour(r, meta);
-  }
-
-  /** How many hourly rows, or distinct UTC days with rows, a city has in [fromHour, toHour). */
-  countHours(city: string, fromHour: number, toHour: number, per: 'hour' | 'day' = 'hour'): number {
-    const id = this.names.id('city', city);
-    return id === undefined ? 0 : ((per === 'hour' ? this.stmt.countHours : this.stmt.countHourDays).get(id, fromHour, toHour) as number);
-  }
-
-  private toHour(r: Row, meta: Map<number, { timezone: string | null; source: string }>): StoredHour {
-    const day = meta.get(Math.floor((r.hour as number) / 24));
-    return {
-      hour: r.hour as number,
-      tree: r.tree as number | null,
-      grass: r.grass as number | null,
-      weed: r.weed as number | null,
-      total: r.total as number,
-      species: r.shape_id === null ? null : decodeSpecies(this.shape(r.shape_id as number), r.species as Uint8Array),
-      timezone: day?.timezone ?? null,
-      source: day?.source ?? 'unknown',
-    };
+  /**
+   * Whether the rows of each city's window [from, to) number more than `limit`, and how many there
+   * are up to it: hours, or with `dayOf` the days (as it groups hours) with an hour. Read from the
+   * days' masks, stopping at the limit.
+   */
+  countUpTo(windows: ReadonlyArray<{ city: string; from: number; to: number; dayOf?: (hour: number) => number }>, limit: number): { count: number; more: boolean } {
+    let count = 0;
+    for (const { city, from, to, dayOf } of windows) {
+      const id = this.names.id('city', city);
+      if (id === undefined || to <= from) continue;
+      let lastDay: number | undefined;
+      for (const r of this.stmt.masksIn.iterate(id, Math.floor(from / 24), Math.floor((to - 1) / 24)) as Iterable<Row>) {
+        const day = r.day as number;
+        const mask = r.mask as number;
+        if (!dayOf) count += hoursIn(day, mask, from, to);
+        else {
+          for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
+            if (!(mask & (1 << (h - day * 24)))) continue;
+            const d = dayOf(h);
+            if (d !== lastDay) (lastDay = d), count++;
+          }
+        }
+        if (count > limit) return { count: limit, more: true };
+      }
+    }
+    return { count, more: false };
   }
 
   /** Every UTC day with at least one pollen observation, newest first. */
@@ -218,7 +260,10 @@ export class Observations {
 
   /** The newest stored hour (hours since epoch), or null for an empty store. */
   latestHour(): number | null {
-    return (this.stmt.latestHour.get() as number | null) ?? null;
+    const day = this.latestDay();
+    if (day === null) return null;
+    const highest = Math.max(...(this.stmt.masksOnDay.all(day) as number[]).map((m) => 31 - Math.clz32(m)));
+    return day * 24 + highest;
   }
 
   /** The provider of the newest pollen day: the one that fills this store. */
@@ -231,6 +276,12 @@ export class Observations {
   cityDaysWithData(city: string, limit: number): number[] {
     const id = this.names.id('city', city);
     return id === undefined ? [] : (this.stmt.cityDaysWithData.all(id, limit) as number[]);
+  }
+
+  /** A city's days with a weather row, newest first. */
+  cityWeatherDays(city: string): number[] {
+    const id = this.names.id('city', city);
+    return id === undefined ? [] : (this.stmt.weatherDaysOfCity.all(id) as number[]);
   }
 
   /** One city-day of weather, or undefined. */
@@ -251,31 +302,6 @@ export class Observations {
     return (this.stmt.weatherForDay.all(day) as Row[]).map((r) => this.toWeather(r.slug as string, r));
   }
 
-  /** The days with data of every city that has any, newest first. */
-  daysByCity(kind: 'pollen' | 'weather'): Map<string, number[]> {
-    const out = new Map<string, number[]>();
-    const stmt = kind === 'pollen' ? this.stmt.pollenDaysByCity : this.stmt.weatherDaysByCity;
-    for (const { slug, day } of stmt.all() as Array<{ slug: string; day: number }>) {
-      const list = out.get(slug);
-      if (list) list.push(day);
-      else out.set(slug, [day]);
-    }
-    return out;
-  }
-
-  /** When each stored city-day was fetched, keyed `kind|city|day`: what a render compares to find changes. */
-  fetchTimes(): Map<string, number> {
-    const rows = this.stmt.fetchTimes.all() as Array<{ kind: string; slug: string; day: number; fetched_at: number }>;
-    return new Map(rows.map((r) => [`${r.kind}|${r.slug}|${r.day}`, r.fetched_at]));
-  }
-
-  /** When each of a city's days with pollen data was fetched: the version of that day's answers. */
-  pollenDayVersions(city: string): Map<number, number> {
-    const id = this.names.id('city', city);
-    const rows = id === undefined ? [] : (this.stmt.pollenDayVersions.all(id) as Array<{ day: number; fetched_at: number }>);
-    return new Map(rows.map((r) => [r.day, r.fetched_at]));
-  }
-
   /** Every day with a weather row, newest first. */
   weatherDays(): number[] {
     return this.stmt.weatherDays.all() as number[];
@@ -287,9 +313,8 @@ export class Observations {
   }
 
   private toWeather(city: string, r: Row): StoredWeather {
-    const values: Record<string, unknown> = {};
-    for (const f of WEATHER_FIELDS) if (r[f] !== null) values[f] = r[f];
-    return { city, day: r.day as number, source: this.names.source(r.source_id as number), fetchedAt: r.fetched_at as number, values: values as WeatherValues };
+    const values = decodeWeather(r.data as Uint8Array, (id) => this.names.label(id));
+    return { city, day: r.day as number, source: this.names.source(r.source_id as number), fetchedAt: r.fetched_at as number, values };
   }
 
   /** Logs a finished ingest run. */

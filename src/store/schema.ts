@@ -1,13 +1,19 @@
 /**
  * Versioned schema. Each entry upgrades the store by one `user_version`; entries are never edited
- * once released, only appended.
+ * once released, only appended. The snapshot in Netlify Blobs is the only history there is, so
+ * every migration keeps every value.
  *
- * Compactness matters because the file ships inside the functions: hourly rows are keyed
- * WITHOUT ROWID by (city, hour number), whole-number REAL values are stored by SQLite as small
- * integers, species are split into a shared key shape and a packed value blob, and what is the
- * same for every hour of a city-day (source, time zone, fetch time) lives once in `pollen_day`.
+ * Compactness matters because the file ships inside the functions: since version 3 a city-day is
+ * one row WITHOUT ROWID keyed by (city, day), its 24 hours packed in one blob (store/codec.ts),
+ * species split into a shared key shape and packed values, and texts kept once in `label`.
  */
-export const MIGRATIONS: readonly string[] = [
+import type { Db } from './database.js';
+import { migrateToPackedDays } from './migrate-v3.js';
+
+/** A migration: SQL, or code for what SQL cannot do (re-packing rows). Each runs in its own transaction. */
+export type Migration = string | ((db: Db) => void);
+
+export const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE city (id INTEGER PRIMARY KEY, slug TEXT NOT NULL UNIQUE);
   CREATE TABLE source (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
@@ -86,6 +92,9 @@ export const MIGRATIONS: readonly string[] = [
     counts TEXT NOT NULL               -- JSON: city-days per status
   );
   `,
+  // 3: the store at 200 cities x 2 years: one row per city-day with its hours packed, weather
+  // packed, texts once in `label`, and the deployer's city set in `city` (store/codec.ts).
+  migrateToPackedDays,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -94,8 +103,8 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 export const DATA_TABLES: ReadonlyArray<readonly [table: string, orderBy: string]> = [
   ['city', 'id'],
   ['source', 'id'],
+  ['label', 'id'],
   ['species_shape', 'id'],
   ['pollen_day', 'city_id, day'],
-  ['pollen_hour', 'city_id, hour'],
   ['weather_day', 'city_id, day'],
 ];

@@ -1,18 +1,31 @@
 /**
- * The site file: what a render knows that functions without the store need (the forecast's
- * provider). Render writes it beside the store, atomically; the forecast function carries it
- * instead of the store.
+ * What a render leaves beside the store for the functions: the site file (the forecast's
+ * provider and the city set, so the forecast function carries it instead of the store) and the
+ * served store (the last SERVE_DAYS days, what every other function opens). Both are written
+ * atomically.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { CityEntry } from '../domain/cities.js';
 
 export interface SiteFile {
   /** The provider of the newest stored day, or null for an empty store. */
   provider: string | null;
+  /** The cities served. */
+  cities: CityEntry[];
 }
 
 /** Where the site file of the store at `dbPath` lives. */
 export const siteFilePath = (dbPath: string): string => join(dirname(dbPath), 'site.json');
+
+/** Where the served store of the store at `dbPath` lives. */
+export const servedStorePath = (dbPath: string): string => join(dirname(dbPath), 'serve.db');
+
+/** The store functions open: the served one a render wrote, else (never rendered) the store itself. */
+export function storeToServe(dbPath: string): string {
+  const served = servedStorePath(dbPath);
+  return existsSync(served) ? served : dbPath;
+}
 
 /** Writes the site file with one rename, so a reader never sees half of it. */
 export function writeSiteFile(path: string, site: SiteFile): void {

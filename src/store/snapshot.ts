@@ -41,7 +41,7 @@ export async function pullSnapshot(blobs: BlobStore, path: string): Promise<bool
 /** Uploads the store at `path`, refusing one that has lost rows. Returns the rows it holds. */
 export async function pushSnapshot(blobs: BlobStore, path: string, today: string): Promise<number> {
   const store = openStore(path, { readonly: true });
-  const rows = store.counts().pollen_hour!;
+  const rows = store.counts().hours!;
   const ok = store.integrity();
   store.close();
   if (ok !== 'ok') throw new Error(`the store fails its integrity check: ${ok}`);

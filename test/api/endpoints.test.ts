@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
-import { CITIES } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { THRESHOLDS } from '../../src/domain/risk.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
@@ -34,7 +34,7 @@ describe('GET /api/cities', () => {
   it('lists every supported city by name', async () => {
     const { status, body } = await getJson('/api/cities');
     expect(status).toBe(200);
-    expect(body.cities).toEqual(CITIES.map((c) => ({ name: c.name, slug: c.slug })));
+    expect(body.cities).toEqual(DEFAULT_CITIES.list.map((c) => ({ name: c.name, slug: c.slug, state: c.state })));
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { environmentContext } from '../../src/api/context.js';
 import { respond } from '../../src/api/http.js';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { siteFilePath, writeSiteFile } from '../../src/store/site-file.js';
@@ -23,7 +23,7 @@ describe('GET /api/forecast', () => {
     expectMatchesOpenApi('/api/forecast', 200, body);
     expect(body).toMatchObject({ city: 'richmond', source: 'sample', stale: false });
     // The hours the sample model has from the hour of the refresh (it leaves one out now and then).
-    const sent = await new SampleProvider().pollenForecast(cityBySlug('richmond')!, Date.parse(body.fetchedAt));
+    const sent = await new SampleProvider().pollenForecast(DEFAULT_CITIES.get('richmond')!, Date.parse(body.fetchedAt));
     expect(body.rows.map((r: { ts: string }) => r.ts)).toEqual(sent.hours.map((h) => new Date(h.time).toISOString()));
     expect(body.rows[0].tz).toBe('America/New_York');
 
@@ -52,7 +52,7 @@ describe('forecast configuration', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const ctx = environmentContext({ POLLEN_DB: site.db, FORECAST_CACHE_DB: join(mkdtempSync(join(tmpdir(), 'fc-')), 'cache.db'), FORECAST_DAILY_BUDGET: '' });
-    expect(await ctx.forecast.get('boise')).toMatchObject({ source: 'sample', stale: false });
+    expect(await ctx.forecast.get(DEFAULT_CITIES.get('boise')!)).toMatchObject({ source: 'sample', stale: false });
   });
 });
 
@@ -64,7 +64,7 @@ describe('the forecast provider', () => {
     const store = openStore(db);
     const day = dayOf(Date.now()) - 1;
     store.writeCityDay({ city: 'tulsa', day, pollen: { source, timezone: 'America/Chicago', fetchedAt: 1, hours: [{ hour: day * 24, tree: 1, grass: 1, weed: 1, total: 3, species: null }] } });
-    writeSiteFile(siteFilePath(db), { provider: store.latestSource() });
+    writeSiteFile(siteFilePath(db), { provider: store.latestSource(), cities: DEFAULT_CITIES.list.map(({ region: _r, ...entry }) => entry) });
     store.close();
     return { db, cache: join(dir, 'cache.db') };
   };

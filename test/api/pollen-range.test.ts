@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { dailyMeans } from '../../src/domain/pollen-rows.js';
-import { CITIES } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { serve } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
@@ -73,8 +73,8 @@ describe('GET /api/pollen-range', () => {
     expect(body.rows.every((r: Json) => r.city === 'austin')).toBe(true);
     const all = (await rangeJson('from=2025-04-01&to=2025-04-11&limit=50000')).body;
     expect(all.truncated).toBe(false);
-    expect(all.rows).toHaveLength(site.store.counts().pollen_hour!);
-    expect(all.cities).toEqual(CITIES.map((c) => c.slug).sort());
+    expect(all.rows).toHaveLength(site.store.counts().hours!);
+    expect(all.cities).toEqual(DEFAULT_CITIES.list.map((c) => c.slug).sort());
   });
 
   it('returns the same rows as CSV, species omitted', async () => {
@@ -123,7 +123,7 @@ describe('GET /api/pollen-range', () => {
 describe('the largest range answer', () => {
   it('streams 50,000 hourly rows of every city with species, gzip-compressed under 6 MB', async () => {
     const dir = tempDir();
-    const db = await buildStore(dir, CITIES.map((c) => c.slug), { from: dayNumber('2025-03-01'), to: dayNumber('2025-04-23') });
+    const db = await buildStore(dir, DEFAULT_CITIES.list.map((c) => c.slug), { from: dayNumber('2025-03-01'), to: dayNumber('2025-04-23') });
     process.env.POLLEN_DB = db;
     const server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
     try {

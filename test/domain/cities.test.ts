@@ -1,30 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { CITIES, cityBySlug, SLUGS_IN_ORDER } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 
 describe('supported cities', () => {
   it('has at least 30 cities ordered by name', () => {
-    expect(CITIES.length).toBeGreaterThanOrEqual(30);
-    const names = CITIES.map((c) => c.name);
+    expect(DEFAULT_CITIES.list.length).toBeGreaterThanOrEqual(30);
+    const names = DEFAULT_CITIES.list.map((c) => c.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));
   });
 
   it('includes Anchorage, Honolulu and the well-known spring-allergy cities', () => {
     for (const slug of ['anchorage', 'honolulu', 'wichita', 'scranton', 'richmond', 'oklahoma-city', 'dallas', 'tulsa']) {
-      expect(cityBySlug(slug), slug).toBeDefined();
+      expect(DEFAULT_CITIES.get(slug), slug).toBeDefined();
     }
   });
 
   it('covers every climate region and every US time zone offset', () => {
-    expect(new Set(CITIES.map((c) => c.region)).size).toBe(11);
+    expect(new Set(DEFAULT_CITIES.list.map((c) => c.region)).size).toBe(11);
     const offsets = new Set(
-      CITIES.map((c) => new Intl.DateTimeFormat('en-US', { timeZone: c.timezone, timeZoneName: 'shortOffset' }).formatToParts(Date.UTC(2025, 0, 15)).find((p) => p.type === 'timeZoneName')!.value),
+      DEFAULT_CITIES.list.map((c) => new Intl.DateTimeFormat('en-US', { timeZone: c.timezone, timeZoneName: 'shortOffset' }).formatToParts(Date.UTC(2025, 0, 15)).find((p) => p.type === 'timeZoneName')!.value),
     );
     expect([...offsets].sort()).toEqual(['GMT-10', 'GMT-5', 'GMT-6', 'GMT-7', 'GMT-8', 'GMT-9']);
   });
 
   it('gives each city a unique URL-safe slug, a US position and a valid IANA zone', () => {
-    expect(new Set(CITIES.map((c) => c.slug)).size).toBe(CITIES.length);
-    for (const c of CITIES) {
+    expect(new Set(DEFAULT_CITIES.list.map((c) => c.slug)).size).toBe(DEFAULT_CITIES.list.length);
+    for (const c of DEFAULT_CITIES.list) {
       expect(c.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(c.lat).toBeGreaterThan(18);
       expect(c.lat).toBeLessThan(72);
@@ -36,7 +36,7 @@ describe('supported cities', () => {
   });
 
   it('orders slugs bytewise for cross-city rows', () => {
-    expect(SLUGS_IN_ORDER).toEqual([...SLUGS_IN_ORDER].sort());
-    expect(SLUGS_IN_ORDER.indexOf('san-antonio')).toBeLessThan(SLUGS_IN_ORDER.indexOf('san-francisco'));
+    expect(DEFAULT_CITIES.slugs).toEqual([...DEFAULT_CITIES.slugs].sort());
+    expect(DEFAULT_CITIES.slugs.indexOf('san-antonio')).toBeLessThan(DEFAULT_CITIES.slugs.indexOf('san-francisco'));
   });
 });

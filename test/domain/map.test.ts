@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { crossCityRow, mapCollection, mapFeature } from '../../src/domain/map.js';
 import { hour } from '../helpers/hours.js';
 
 const D = dayNumber('2025-09-02');
-const austin = cityBySlug('austin')!;
+const austin = DEFAULT_CITIES.get('austin')!;
 const today = [
   hour(D, 9, { tree: 31, grass: 4, weed: 12, species: { Tree: { Oak: 20, Elm: 11 }, Weed: { Ragweed: 12, Nettle: 0 } } }),
   hour(D, 10, { tree: 2, grass: 25, weed: 3, species: { Weed: { Ragweed: 1 } } }),

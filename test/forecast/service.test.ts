@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../../src/forecast/cache.js';
 import { CACHE_LIMIT_MS, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
 import { ProviderError, type PollenBatch, type PollenProvider } from '../../src/providers/provider.js';
@@ -78,7 +79,7 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
 
   it('refreshes a cold city, then serves the cache until it is 6 hours old', async () => {
     const { clock, state, service } = await setup();
-    const first = await service.get('austin');
+    const first = await service.get(DEFAULT_CITIES.get('austin')!);
     expect(first).toMatchObject({ city: 'austin', source: 'pollenprov', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
     expect(first.rows).toHaveLength(48);
     expect(first.rows[0]!.ts).toBe('2026-05-01T10:00:00.000Z');
@@ -86,14 +87,14 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     expect(first).not.toHaveProperty('quotaExhausted');
 
     clock.now = T0 + 2 * HOUR;
-    const cached = await service.get('austin');
+    const cached = await service.get(DEFAULT_CITIES.get('austin')!);
     expect(cached).toMatchObject({ source: 'cache', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
     expect(cached.rows[0]!.ts).toBe('2026-05-01T12:00:00.000Z'); // trimmed to hours not yet past
     expect(cached.rows).toHaveLength(46);
     expect(state.calls).toBe(1);
 
     clock.now = T0 + CACHE_LIMIT_MS;
-    expect((await service.get('austin')).source).toBe('pollenprov');
+    expect((await service.get(DEFAULT_CITIES.get('austin')!)).source).toBe('pollenprov');
     expect(state.calls).toBe(2);
   });
 
@@ -105,16 +106,16 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     ['429', true],
   ])('serves the stale cache when a refresh meets %s (quotaExhausted: %s), then recovers', async (behaviour, quota) => {
     const { clock, state, service } = await setup();
-    await service.get('tulsa');
+    await service.get(DEFAULT_CITIES.get('tulsa')!);
     clock.now = T0 + 7 * HOUR;
     state.next = behaviour;
-    const stale = await service.get('tulsa');
+    const stale = await service.get(DEFAULT_CITIES.get('tulsa')!);
     expect(stale).toMatchObject({ source: 'cache', stale: true, fetchedAt: '2026-05-01T10:20:00.000Z' });
     expect(stale.quotaExhausted).toBe(quota ? true : undefined);
     expect(stale.rows[0]!.ts).toBe('2026-05-01T17:00:00.000Z');
 
     state.next = 'ok';
-    const fresh = await service.get('tulsa');
+    const fresh = await service.get(DEFAULT_CITIES.get('tulsa')!);
     expect(fresh).toMatchObject({ source: 'pollenprov', stale: false, fetchedAt: '2026-05-01T17:20:00.000Z' });
     expect(state.calls).toBe(3);
   });
@@ -122,26 +123,26 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
   it('is unavailable, with a retry delay, when nothing is cached and the refresh fails', async () => {
     const { state, service } = await setup();
     state.next = '429';
-    const error = await service.get('boise').catch((e: unknown) => e);
+    const error = await service.get(DEFAULT_CITIES.get('boise')!).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ForecastUnavailable);
     expect((error as ForecastUnavailable).retryAfterSeconds).toBe(3600);
     state.next = '5xx';
-    expect(((await service.get('boise').catch((e: unknown) => e)) as ForecastUnavailable).retryAfterSeconds).toBe(300);
+    expect(((await service.get(DEFAULT_CITIES.get('boise')!).catch((e: unknown) => e)) as ForecastUnavailable).retryAfterSeconds).toBe(300);
   });
 
   it('stops calling upstream once the daily budget is spent, like a quota refusal', async () => {
     const { clock, state, service } = await setup(2);
-    await service.get('miami');
-    await service.get('dallas');
+    await service.get(DEFAULT_CITIES.get('miami')!);
+    await service.get(DEFAULT_CITIES.get('dallas')!);
     clock.now = T0 + 7 * HOUR;
-    const blocked = await service.get('miami');
+    const blocked = await service.get(DEFAULT_CITIES.get('miami')!);
     expect(blocked).toMatchObject({ source: 'cache', stale: true, quotaExhausted: true });
     expect(state.calls).toBe(2);
   });
 
   it('makes exactly one upstream call for 100 concurrent requests for a cold city', async () => {
     const { state, service } = await setup();
-    const answers = await Promise.all(Array.from({ length: 100 }, () => service.get('wichita')));
+    const answers = await Promise.all(Array.from({ length: 100 }, () => service.get(DEFAULT_CITIES.get('wichita')!)));
     expect(state.calls).toBe(1);
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
   });
@@ -201,7 +202,7 @@ describe('a failing forecast cache', () => {
       countCall: () => Promise.reject(new Error('blobs down')),
     };
     const service = new ForecastService({ provider, cache: broken, dailyBudget: 10, now: () => T0, log: (m) => logged.push(m) });
-    const forecast = await service.get('austin');
+    const forecast = await service.get(DEFAULT_CITIES.get('austin')!);
     expect(forecast).toMatchObject({ source: 'pollenprov', stale: false });
     expect(state.calls).toBe(1);
     expect(logged).toEqual(['forecast cache read failed', 'forecast call count failed', 'forecast call count failed', 'forecast cache write failed']);

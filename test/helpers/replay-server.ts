@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CITIES } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString, DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 
@@ -81,7 +81,7 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
       default:
     }
     const q = url.searchParams;
-    const city = CITIES.find((c) => String(c.lat) === (q.get('lat') ?? q.get('latitude')) && String(c.lon) === (q.get('lng') ?? q.get('longitude')));
+    const city = DEFAULT_CITIES.list.find((c) => String(c.lat) === (q.get('lat') ?? q.get('latitude')) && String(c.lon) === (q.get('lng') ?? q.get('longitude')));
     if (!city) return send(404, { message: 'Data not available!', data: [] });
 
     if (url.pathname.startsWith('/v3/pollen/')) {

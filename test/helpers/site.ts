@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
@@ -24,18 +24,21 @@ export interface Site {
   get: (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
 }
 
-/** Fills a small sample store. */
-export async function buildStore(dir: string, cities = SITE_CITIES, span = SITE_SPAN): Promise<string> {
+/** Fills a small sample store: the given slugs of the built-in set, or a city set of its own. */
+export async function buildStore(dir: string, cities: string[] | readonly City[] = SITE_CITIES, span = SITE_SPAN): Promise<string> {
   const db = join(dir, 'pollen.db');
   const store = openStore(db);
   const sample = new SampleProvider();
-  await ingest({ store, pollen: sample, weather: sample, cities: cities.map((c) => cityBySlug(c)!), span });
+  const chosen = cities.map((c) => (typeof c === 'string' ? DEFAULT_CITIES.get(c)! : c));
+  if (typeof cities[0] !== 'string') store.cities.replace(chosen);
+  await ingest({ store, pollen: sample, weather: sample, cities: chosen, span });
   store.close();
   return db;
 }
 
 export interface SiteOptions {
-  cities?: string[];
+  /** Slugs of the built-in set, or a set of its own. */
+  cities?: string[] | readonly City[];
   span?: { from: number; to: number };
   queryMatching?: 'lenient' | 'exact';
 }

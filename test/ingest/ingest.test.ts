@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cityBySlug, type City } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { dayNumber, DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { openCoverage, ProviderError, type Coverage, type HourSpan, type PollenBatch, type PollenProvider, type WeatherProvider } from '../../src/providers/provider.js';
@@ -8,7 +8,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const cities = ['austin', 'honolulu', 'scranton'].map((s) => cityBySlug(s)!);
+const cities = ['austin', 'honolulu', 'scranton'].map((s) => DEFAULT_CITIES.get(s)!);
 const span = { from: dayNumber('2025-03-01'), to: dayNumber('2025-03-20') };
 const sample = new SampleProvider();
 const store = (name = 'a.db'): Store => openStore(join(tempDir(), name));
@@ -46,7 +46,7 @@ describe('ingest', () => {
     const stored = s.counts();
     expect(first.counts.complete + first.counts.partial).toBe(2 * 60); // the sample model leaves a few hours out
     expect(first.counts).toMatchObject({ empty: 0, deferred: 0, outside_window: 0, failed: 0 });
-    expect(stored).toMatchObject({ pollen_day: 60, weather_day: 60, pollen_hour: first.hourlyRows });
+    expect(stored).toMatchObject({ pollen_day: 60, weather_day: 60, hours: first.hourlyRows });
     const sum = s.checksum();
     const second = await ingest({ store: s, pollen: sample, weather: sample, cities, span });
     expect(second).toMatchObject({ written: 0, calls: 0, counts: first.counts });
@@ -80,10 +80,10 @@ describe('ingest', () => {
   it('writes nothing from a bad payload', async () => {
     const s = store();
     const broken = scripted((city) => (city === 'austin' ? { timezone: null, hours: [{ time: Number.NaN, tree: 1, grass: 1, weed: 1, species: null }] } : undefined));
-    const run = await ingest({ store: s, pollen: broken.provider, weather: null, cities: [cityBySlug('austin')!], span: { from: span.from, to: span.from + 2 } });
+    const run = await ingest({ store: s, pollen: broken.provider, weather: null, cities: [DEFAULT_CITIES.get('austin')!], span: { from: span.from, to: span.from + 2 } });
     expect(run.failed).toHaveLength(3);
     expect(run.failed[0]).toMatchObject({ failure: 'bad_payload', city: 'austin' });
-    expect(s.counts()).toMatchObject({ pollen_day: 0, pollen_hour: 0 });
+    expect(s.counts()).toMatchObject({ pollen_day: 0, hours: 0 });
     s.close();
   });
 
@@ -91,7 +91,7 @@ describe('ingest', () => {
     const s = store();
     const t = span.from * 24 * HOUR_MS;
     const odd = scripted(() => ({ timezone: 'America/Chicago', hours: [{ time: t, tree: -4, grass: 'many', weed: 7, total: Number.NaN, species: { Tree: { Oak: -1 }, Others: 3 } }] }));
-    await ingest({ store: s, pollen: odd.provider, weather: null, cities: [cityBySlug('austin')!], span: { from: span.from, to: span.from } });
+    await ingest({ store: s, pollen: odd.provider, weather: null, cities: [DEFAULT_CITIES.get('austin')!], span: { from: span.from, to: span.from } });
     expect(s.hours('austin', 0, 1e9)).toEqual([
       { hour: span.from * 24, tree: null, grass: null, weed: 7, total: 7, species: { Tree: { Oak: null }, Others: 3 }, timezone: 'America/Chicago', source: 'sample' },
     ]);
@@ -154,7 +154,7 @@ describe('ingest', () => {
 });
 
 describe('ingest over a 48-hour window', () => {
-  const austin = [cityBySlug('austin')!];
+  const austin = [DEFAULT_CITIES.get('austin')!];
   const today = dayNumber('2026-03-10');
 
   it('never asks before the window, asks a straddling day for its hours inside, and stores it as partial', async () => {
@@ -219,7 +219,7 @@ describe('ingest of a lagging weather provider', () => {
         return (await sample.weatherHistory(city, sp)).filter((d) => d.day <= filledUpTo);
       },
     };
-    const austin = [cityBySlug('austin')!];
+    const austin = [DEFAULT_CITIES.get('austin')!];
     const days = { from: today - 4, to: today - 1 };
     const first = await ingest({ store: s, pollen: sample, weather: lagging, cities: austin, span: days, now: at('2026-03-10T06:30:00Z') });
     expect(first.counts).toMatchObject({ empty: 2 }); // the two newest days had no values yet

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import type { StoredStatus } from '../../src/domain/status.js';
 import { decide, plan, type KindPlan } from '../../src/ingest/plan.js';
 import type { Coverage } from '../../src/providers/provider.js';
@@ -35,7 +35,7 @@ describe('decide', () => {
 });
 
 describe('plan', () => {
-  const cities = ['austin', 'boise', 'miami'].map((s) => cityBySlug(s)!);
+  const cities = ['austin', 'boise', 'miami'].map((s) => DEFAULT_CITIES.get(s)!);
   const kind = (coverage: Coverage, maxDaysPerCall: number, stored: Record<string, Record<number, StoredStatus>> = {}): KindPlan => ({
     kind: 'pollen',
     coverage,

@@ -43,7 +43,12 @@ describe('MCP over streamable HTTP at /mcp', () => {
     ['get_pollen', { city: 'wichita' }, '/api/pollen?city=wichita'],
     ['get_pollen', { date: '2025-04-05' }, '/api/pollen?date=2025-04-05'],
     ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', cities: ['scranton', 'austin'], aggregate: 'day' }, '/api/pollen-range?from=2025-04-02&to=2025-04-03&city=scranton,austin&aggregate=day&limit=2000'],
+    ['get_pollen', { city: 'anchorage', date: '2025-04-03', timezone: 'local' }, '/api/pollen?city=anchorage&date=2025-04-03&timezone=local'],
+    ['get_pollen', { date: '2025-04-05', timezone: 'local' }, '/api/pollen?date=2025-04-05&timezone=local'],
+    ['get_pollen', { city: 'wichita', timezone: 'UTC' }, '/api/pollen?city=wichita'],
+    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-04', cities: ['honolulu'], aggregate: 'day', timezone: 'local' }, '/api/pollen-range?from=2025-04-02&to=2025-04-04&city=honolulu&aggregate=day&timezone=local&limit=2000'],
     ['get_pollen_map', { date: '2025-04-05' }, '/api/map-data?date=2025-04-05'],
+    ['get_pollen_map', { date: '2025-04-05', timezone: 'local' }, '/api/map-data?date=2025-04-05&timezone=local'],
     ['get_pollen_map', {}, '/api/map-data'],
     ['get_weather', { city: 'honolulu', date: '2025-04-06' }, '/api/weather?city=honolulu&date=2025-04-06'],
     ['get_weather', { date: '2025-04-06' }, '/api/weather?date=2025-04-06'],
@@ -66,6 +71,20 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const result = await call('get_forecast', { city: 'tulsa' });
     expect(result.structuredContent).toMatchObject({ city: 'tulsa', stale: false });
     expect(result.structuredContent!.rows).toEqual((await api('/api/forecast?city=tulsa')).rows);
+  });
+
+  it('gives the forecast by local day as the HTTP endpoint does', async () => {
+    const result = await call('get_forecast', { city: 'honolulu', aggregate: 'day', timezone: 'local' });
+    const http = await api('/api/forecast?city=honolulu&aggregate=day&timezone=local');
+    expect(result.structuredContent).toMatchObject({ city: 'honolulu', aggregate: 'day', timezone: 'local' });
+    expect(result.structuredContent!.rows).toEqual(http.rows);
+    expect((http.rows as Array<{ hours: number }>).reduce((n, r) => n + r.hours, 0)).toBe(48);
+  });
+
+  it('refuses a timezone other than UTC or local, naming the argument', async () => {
+    const result = await call('get_pollen', { city: 'tulsa', timezone: 'America/Chicago' });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/timezone/);
   });
 
   it('explains the risk scale', async () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { HOUR_MS } from '../../src/domain/dates.js';
 import { AmbeeProvider, itemTime } from '../../src/providers/ambee.js';
 import { StoreLedger } from '../../src/providers/budget.js';
@@ -12,7 +12,7 @@ import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'test-key-4f9a1c';
-const austin = cityBySlug('austin')!;
+const austin = DEFAULT_CITIES.get('austin')!;
 const H0 = Date.parse('2025-04-01T00:00:00Z') / HOUR_MS;
 const day = { from: H0, to: H0 + 24 };
 
@@ -63,13 +63,13 @@ describe('Ambee client', () => {
   it('reads v2 items: the hour from time in seconds, the zone from each item', async () => {
     const { ambee } = setup();
     server.on((u) => u.pathname === '/v3/pollen/forecast/48hrs', { status: 200, body: fixture('ambee-v2-forecast.json') });
-    const batch = await ambee.pollenForecast(cityBySlug('los-angeles')!, Date.now());
+    const batch = await ambee.pollenForecast(DEFAULT_CITIES.get('los-angeles')!, Date.now());
     expect(batch.timezone).toBe('America/Los_Angeles');
     expect(batch.hours.map((h) => new Date(h.time).toISOString())).toEqual(['2024-11-17T03:00:00.000Z', '2024-11-17T06:00:00.000Z']);
     expect(batch.hours[1]).toMatchObject({ tree: 4, grass: 1, weed: 46 });
     server.on(history, { status: 200, body: fixture('ambee-v2-history.json') });
     const ny = Date.parse('2024-11-16T00:00:00Z') / HOUR_MS;
-    const v2 = await ambee.pollenHistory(cityBySlug('new-york')!, { from: ny, to: ny + 24 });
+    const v2 = await ambee.pollenHistory(DEFAULT_CITIES.get('new-york')!, { from: ny, to: ny + 24 });
     expect(v2.hours.map((h) => new Date(h.time).toISOString())).toEqual(['2024-11-16T22:00:00.000Z']);
     expect(v2.timezone).toBe('America/New_York');
   });

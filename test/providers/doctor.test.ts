@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { doctor, formatDoctor } from '../../src/providers/doctor.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
@@ -21,9 +21,9 @@ const env = (extra: Record<string, string> = {}) => ({
   AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url, HTTP_RETRIES: '0', ...extra,
 });
 
-async function check(extra: Record<string, string> = {}) {
+async function check(extra: Record<string, string> = {}, cities?: number) {
   const store = openStore(join(tempDir(), 'doctor.db'));
-  const checks = await doctor({ store, city: cityBySlug('wichita')!, pollen: 'ambee', weather: 'open-meteo', env: env(extra), now: () => NOW });
+  const checks = await doctor({ store, city: DEFAULT_CITIES.get('wichita')!, cities, pollen: 'ambee', weather: 'open-meteo', env: env(extra), now: () => NOW });
   const calls = store.ledger.callsOn('ambee', '2026-03-10');
   store.close();
   return { checks, calls, text: formatDoctor(checks, NOW) };
@@ -33,7 +33,7 @@ const facts = (c: { facts: Array<[string, string]> }) => Object.fromEntries(c.fa
 describe('doctor', () => {
   it('checks each provider with at most three requests, counted as ingest, and reports what it saw', async () => {
     const { checks, calls, text } = await check();
-    const sent = (await new SampleProvider().pollenForecast(cityBySlug('wichita')!, NOW)).hours.length; // the model leaves an hour out now and then
+    const sent = (await new SampleProvider().pollenForecast(DEFAULT_CITIES.get('wichita')!, NOW)).hours.length; // the model leaves an hour out now and then
     const [ambee, weather] = checks;
     expect(ambee).toMatchObject({ provider: 'ambee', data: 'pollen', reachable: true, authorized: true, usable: true });
     expect(facts(ambee!)).toMatchObject({
@@ -51,6 +51,17 @@ describe('doctor', () => {
     expect(byProvider('/v1/')).toBeLessThanOrEqual(3);
     expect(text).toContain('ambee (pollen): usable');
     expect(text).not.toContain(KEY);
+  });
+
+  it.each([
+    [60, {}, undefined, undefined],
+    [61, {}, '61 cities need 61 ambee calls a day, but its budget leaves ingest 60 (100 a day less 40 kept for forecasts): about 60 cities fit, the rest will be deferred', undefined],
+    [200, { AMBEE_DAILY_BUDGET: '1000' }, undefined, undefined],
+    [200, { AMBEE_DAILY_BUDGET: '1000', OPEN_METEO_DAILY_BUDGET: '300' }, undefined, '200 cities need 400 open-meteo calls a day, but its budget leaves ingest 300 (300 a day less 0 kept for forecasts): about 150 cities fit, the rest will be deferred'],
+  ])('warns when %i cities a day exceed a budget less the forecast reserve (%j)', async (cities, extra, ambee, openMeteo) => {
+    const { checks } = await check(extra, cities);
+    expect(facts(checks[0]!).warning).toBe(ambee);
+    expect(facts(checks[1]!).warning).toBe(openMeteo);
   });
 
   it('says when the plan serves more history than configured', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { aqiFromConcentrations } from '../../src/domain/aqi.js';
-import { cityBySlug, type City } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { dayNumber, dayOfYear, utcOffset, DAY_MS } from '../../src/domain/dates.js';
 import { categoryRisk, CATEGORIES, RISK_LABELS } from '../../src/domain/risk.js';
 import { normalizeHour } from '../../src/domain/hours.js';
@@ -8,7 +8,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { fixture } from '../helpers/fixtures.js';
 
 const sample = new SampleProvider();
-const city = (slug: string): City => cityBySlug(slug)!;
+const city = (slug: string): City => DEFAULT_CITIES.get(slug)!;
 const YEAR = { from: dayNumber('2025-01-01') * 24, to: (dayNumber('2025-12-31') + 1) * 24 };
 const YEAR_DAYS = { from: dayNumber('2025-01-01'), to: dayNumber('2025-12-31') };
 const hoursOf = (from: string, to: string) => ({ from: dayNumber(from) * 24, to: (dayNumber(to) + 1) * 24 });

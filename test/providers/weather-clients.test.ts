@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aqiFromConcentrations } from '../../src/domain/aqi.js';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, DAY_MS } from '../../src/domain/dates.js';
 import { sanitizeWeather } from '../../src/domain/weather.js';
 import { StoreLedger } from '../../src/providers/budget.js';
@@ -14,7 +14,7 @@ import { fixture } from '../helpers/fixtures.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const tulsa = cityBySlug('tulsa')!;
+const tulsa = DEFAULT_CITIES.get('tulsa')!;
 let server: ScriptedServer;
 beforeEach(async () => (server = await scriptedServer()));
 afterEach(async () => {

@@ -4,8 +4,12 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import fallback from '../../functions/fallback.js';
 import { findRoute, requestForFile, ROUTES, type Route } from '../../src/api/routes.js';
-import { listFiles, render } from '../../src/render/render.js';
+import { listFiles, render, serveDaysOf } from '../../src/render/render.js';
+import { deflatedSize, functionOverheadBytes } from '../../src/render/served-store.js';
 import { SITE_FILES } from '../../src/site/build.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { servedStorePath, type SiteFile } from '../../src/store/site-file.js';
+import { dayString } from '../../src/domain/dates.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { buildStore, SITE_SPAN, useSite } from '../helpers/site.js';
@@ -27,8 +31,9 @@ describe('build render', () => {
     expect(listFiles(site.publish).filter((f) => siteFileNames.has(f))).toHaveLength(siteFileNames.size);
     // For pollen and weather: 4 cities x 10 days, 10 dates, all 40 cities' daily lists; then 10
     // maps, cities/available-dates/latest-date, and 3 discovery files. (Parameterless pollen,
-    // map and weather requests are the fallback function's, whatever their query.)
-    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3);
+    // map and weather requests are the fallback function's, whatever their query.) Local days:
+    // 40 cities' daily lists, 10 dates across cities, 10 maps (a city's local day is the function's).
+    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3 + (40 + 10 + 10));
     process.env.POLLEN_DB = site.db;
     for (const file of files) {
       const res = await fallback(new Request(`http://localhost${apiUrlFor(file)}`));
@@ -51,6 +56,53 @@ describe('build render', () => {
     const files = listFiles(a).sort();
     expect(listFiles(b).sort()).toEqual(files);
     for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
+  });
+
+  it('renders in worker threads byte-identical to one thread', async () => {
+    const dir = tempDir();
+    const [one, two] = [join(dir, 'one'), join(dir, 'two')];
+    expect((await render(site.store, one, { workers: 0 })).workers).toBe(0);
+    expect((await render(site.store, two, { workers: 2 })).workers).toBe(2);
+    const files = listFiles(one).sort();
+    expect(listFiles(two).sort()).toEqual(files);
+    for (const f of files) expect(readFileSync(join(one, f)).equals(readFileSync(join(two, f))), f).toBe(true);
+  });
+
+  it('gives functions only the newest SERVE_DAYS days and the served cities, keeping all history in the store', async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa', 'boise'], SITE_SPAN);
+    const store = openStore(db);
+    store.cities.replace([DEFAULT_CITIES.get('tulsa')!]);
+    store.ledger.record('sample', '2025-04-10', 'ingest', 3);
+    const summary = await render(store, join(dir, 'publish'), { serveDays: 3 });
+    expect(summary.served.cityDays).toBe(2 * 3); // pollen and weather of tulsa
+    const served = openStore(servedStorePath(db), { readonly: true });
+    expect(served.daysWithData().map(dayString)).toEqual(['2025-04-10', '2025-04-09', '2025-04-08']);
+    expect(served.hours('boise', 0, 1e9)).toEqual([]);
+    expect(served.ledger.callsOn('sample', '2025-04-10')).toEqual({ ingest: 0, forecast: 0 });
+    served.close();
+    expect(store.daysWithData()).toHaveLength(10);
+    expect(store.ledger.callsOn('sample', '2025-04-10')).toEqual({ ingest: 3, forecast: 0 });
+    expect(store.hours('boise', 0, 1e9).length).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(join(dir, 'publish', 'data', 'available-dates.json'), 'utf8')).dates).toHaveLength(3);
+    store.close();
+    expect(() => serveDaysOf({ SERVE_DAYS: '0' })).toThrow(/SERVE_DAYS must be a whole number of days of at least 1 \(got "0"\)/);
+  });
+
+  it('refuses, before writing anything, a store that would push a function over its zipped limit, saying how many city-days fit', async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa'], SITE_SPAN);
+    const store = openStore(db, { readonly: true });
+    const publish = join(dir, 'publish');
+    await render(store, publish);
+    const [served, before] = [readlinkSync(publish), readFileSync(servedStorePath(db))];
+    const perCityDay = (await deflatedSize(servedStorePath(db))) / 20;
+    const limit = (await functionOverheadBytes()) + Math.floor(perCityDay * 12.5);
+    await expect(render(store, publish, { functionLimitBytes: limit })).rejects.toThrow(/the served store \(20 city-days\) would make each function about [\d.]+ MB zipped, over [\d.]+ MB: about 1[12] city-days fit; serve fewer days \(SERVE_DAYS\) or cities\. Nothing was written\./);
+    store.close();
+    expect(readlinkSync(publish)).toBe(served);
+    expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['pollen.db', 'publish', 'publish.renders', 'serve.db', 'site.json']);
   });
 
   it('leaves the previous render whole and served when killed midway', async () => {
@@ -82,7 +134,7 @@ describe('build render', () => {
     await render(site.store, publish);
     const served = readlinkSync(publish);
     const broken: Route[] = ROUTES.map((r) => (r.path === '/api/weather' ? { ...r, handler: () => Promise.reject(new Error('disk error')) } : r));
-    await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(/\/api\/weather\?date=2025-04-10 answered 500: \{"error":"Internal server error"\}; the previous render stays served/);
+    await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(/\/api\/weather\?city=albuquerque answered 500: \{"error":"Internal server error"\}; the previous render stays served/);
     expect(readlinkSync(publish)).toBe(served);
     expect(readdirSync(`${publish}.renders`)).toEqual([served.split('/').pop()]);
   });
@@ -93,11 +145,13 @@ describe('build render', () => {
     const ok = await runCli(['render', '--db', db, '--publish', `${join(dir, 'publish')}/`]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(readFileSync(join(dir, 'publish', 'data', 'cities.json'), 'utf8')).toContain('tulsa');
-    expect(JSON.parse(readFileSync(join(dir, 'site.json'), 'utf8'))).toEqual({ provider: 'sample' });
+    const siteFile = JSON.parse(readFileSync(join(dir, 'site.json'), 'utf8')) as SiteFile;
+    expect(siteFile.provider).toBe('sample');
+    expect(siteFile.cities.map((c) => c.slug)).toEqual(DEFAULT_CITIES.list.map((c) => c.slug));
     corruptSpecies(db);
     const failed = await runCli(['render', '--db', db, '--publish', join(dir, 'publish')]);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/error: \/api\/pollen\?date=.* answered 500/);
+    expect(failed.stderr).toMatch(/error: \/api\/pollen\?city=tulsa&date=.* answered 500/);
   });
 
   it('renders an empty store without the latest date, which the fallback answers 404', async () => {

@@ -5,7 +5,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteFiles } from '../../src/site/build.js';
 import { ROOT } from '../helpers/cli.js';
-import { useSite } from '../helpers/site.js';
+import { SITE_SPAN, useSite } from '../helpers/site.js';
+import { readCityFile } from '../../src/domain/city-file.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -53,12 +54,19 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.waitForSelector('#panel svg.chart polyline');
     expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-10');
     expect(await page.locator('#panel svg.chart').count()).toBe(2); // the day's hours and the forecast
-    expect(await page.locator('#panel table.days tbody tr').count()).toBe(10);
+    // Austin's local days (CDT, UTC-5) of UTC 2025-04-01..10: 2025-03-31 from 00:00Z, whole days, and 2025-04-10 to 24:00Z.
+    const days = await page.locator('#panel table.days tbody th').allTextContents();
+    expect(days[0]).toMatch(/^2025-04-10 \(1[89] h\)$/);
+    expect(days.at(-1)).toMatch(/^2025-03-31 \([45] h\)$/);
+    expect(days).toHaveLength(11);
+    expect(await page.textContent('#panel section h3')).toBe('Hourly pollen (grains/m³), local time: CDT, America/Chicago');
+    // The day's hours are Austin's local day: its chart's first tick is local midnight.
+    expect(await page.locator('#panel svg.chart').first().locator('text.tick').nth(2).textContent()).toBe('00h');
     expect(await page.locator('#panel ol.species li').count()).toBeGreaterThan(0);
     expect(await page.textContent('#panel dl.weather')).toMatch(/AQI [1-5] of 5/);
 
     await page.selectOption('#date', '2025-04-01');
-    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('2025-04-01'));
+    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('cities on 2025-04-01'));
     const after = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(after).toHaveLength(before.length);
     expect(after).not.toEqual(before);
@@ -108,6 +116,28 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.click('#city-list button[data-city="wichita"]');
     await page.waitForSelector('#panel svg.chart');
     expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-10');
+    await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)('the landing page of a city set with a repeated name', () => {
+  const top200 = readCityFile(join(ROOT, 'cities', 'us-top-200.json'));
+  const site = useSite({ cities: top200.filter((c) => ['columbus-ga', 'columbus-oh', 'tulsa'].includes(c.slug)), span: { from: SITE_SPAN.to - 2, to: SITE_SPAN.to } });
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+  });
+  afterAll(async () => browser?.close());
+
+  it('names a city with its state where the name repeats, and only there', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#city-list button');
+    const labels = await page.locator('#city-list button').evaluateAll((els) => els.map((e) => e.textContent!.split(':')[0]));
+    expect(labels).toEqual(['Columbus, GA', 'Columbus, OH', 'Tulsa']);
+    await page.click('#city-list button[data-city="columbus-oh"]');
+    await page.waitForSelector('#panel svg.chart');
+    expect(await page.textContent('#panel h2')).toBe('Columbus, OH, 2025-04-10');
     await page.close();
   });
 });

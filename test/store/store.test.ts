@@ -1,4 +1,4 @@
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
@@ -18,7 +18,7 @@ describe('store', () => {
     const path = join(dir, 'a.db');
     openStore(path).close();
     const ro = openStore(path, { readonly: true });
-    expect(ro.counts()).toMatchObject({ pollen_hour: 0 });
+    expect(ro.counts()).toMatchObject({ hours: 0 });
     expect(ro.schemaVersion()).toBe(SCHEMA_VERSION);
     ro.close();
     openStore(path).close(); // a second open must not re-run migration 1 (it would fail on existing tables)
@@ -35,7 +35,7 @@ describe('store', () => {
     expect(old.schemaVersion()).toBe(SCHEMA_VERSION);
     const day = dayNumber('2025-04-01');
     // Written by the first release: 3 days of austin and honolulu, one honolulu day with 22 hours.
-    expect(old.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, pollen_hour: 142 });
+    expect(old.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, hours: 142 });
     expect(old.statuses('austin', 'pollen', day, day + 2)).toEqual(new Map([[day, 'complete'], [day + 1, 'complete'], [day + 2, 'complete']]));
     expect(old.statuses('honolulu', 'pollen', day, day + 2)).toEqual(new Map([[day, 'partial'], [day + 1, 'complete'], [day + 2, 'complete']]));
     expect(old.statuses('honolulu', 'weather', day, day + 2)).toEqual(new Map([[day, 'complete'], [day + 1, 'complete'], [day + 2, 'complete']]));
@@ -44,6 +44,47 @@ describe('store', () => {
     expect(old.weather('austin', day)?.values.timezone).toBe('America/Chicago');
     expect(old.integrity()).toBe('ok');
     old.close();
+  });
+
+  it('upgrades a store of the second format in place, losslessly: every hour, species payload, weather row, status and call', () => {
+    const path = join(tempDir(), 'v2.db');
+    copyFileSync(new URL('../fixtures/store-v2.db', import.meta.url), path);
+    // What the release before packed days read back from this file (test/fixtures/sources.md).
+    const expected = JSON.parse(readFileSync(new URL('../fixtures/store-v2.json', import.meta.url), 'utf8')) as {
+      hours: Record<string, unknown[]>;
+      weather: Record<string, unknown[]>;
+      statuses: Record<string, { pollen: Array<[number, string]>; weather: Array<[number, string]> }>;
+      calls: { ingest: number; forecast: number };
+    };
+    const store = openStore(path);
+    expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
+    const days = expected.statuses.austin!.pollen.map(([d]) => d);
+    for (const city of Object.keys(expected.hours)) {
+      expect(store.hours(city, 0, 1e9)).toEqual(expected.hours[city]);
+      expect(days.map((d) => store.weather(city, d) ?? null)).toEqual(expected.weather[city]);
+      expect([...store.statuses(city, 'pollen', 0, 1e6)]).toEqual(expected.statuses[city]!.pollen);
+      expect([...store.statuses(city, 'weather', 0, 1e6)]).toEqual(expected.statuses[city]!.weather);
+    }
+    expect(store.ledger.callsOn('ambee', '2026-01-01')).toEqual(expected.calls);
+    expect(store.cities.set().size).toBe(40);
+    expect(store.incompleteDays()).toEqual([]);
+    expect(store.integrity()).toBe('ok');
+    store.close();
+  });
+
+  it('compacts a file left loose by newest-first writes, keeping every value, and leaves a compact one alone', () => {
+    const store = openStore(join(tempDir(), 'loose.db'));
+    const cities = ['austin', 'boise', 'tulsa', 'miami', 'denver', 'seattle'];
+    for (let d = 120; d >= 0; d--) {
+      for (const city of cities) store.writeCityDay({ city, day: D + d, pollen: { ...pollen(Array.from({ length: 24 }, (_, h) => ({ ...hourAt(h), hour: (D + d) * 24 + h, tree: d * 24 + h }))) } });
+    }
+    const sum = store.checksum();
+    const compacted = store.compactIfLoose();
+    expect(compacted).toBeDefined();
+    expect(compacted!.after).toBeLessThan(compacted!.before * 0.8);
+    expect(store.checksum()).toBe(sum);
+    expect(store.compactIfLoose()).toBeUndefined();
+    store.close();
   });
 
   it('keeps the status its content gives each city-day, and serves no empty weather row', () => {
@@ -94,7 +135,7 @@ describe('store', () => {
     const store = openStore(join(tempDir(), 'd.db'));
     const bad = [hourAt(0), hourAt(1), { ...hourAt(2), hour: (D + 1) * 24 }]; // the last hour belongs to the next day
     expect(() => store.writeCityDay({ city: 'austin', day: D, pollen: pollen(bad), weather: { source: 'sample', fetchedAt: 1, values: { humidity: 40 } } })).toThrow(RangeError);
-    expect(store.counts()).toMatchObject({ pollen_hour: 0, pollen_day: 0, weather_day: 0 });
+    expect(store.counts()).toMatchObject({ hours: 0, pollen_day: 0, weather_day: 0 });
     store.close();
   });
 

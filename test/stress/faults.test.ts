@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cityBySlug } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { HOUR_MS, isoHour } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { serve } from '../../src/server/server.js';
@@ -111,7 +111,7 @@ describe('provider faults during forecasts', () => {
     const cacheDb = join(dir, 'forecast-cache.db');
     const cache = openStore(cacheDb);
     const now = Date.now();
-    const batch = await new SampleProvider().pollenForecast(cityBySlug('tulsa')!, now - 7 * HOUR_MS);
+    const batch = await new SampleProvider().pollenForecast(DEFAULT_CITIES.get('tulsa')!, now - 7 * HOUR_MS);
     const rows = batch.hours.map((h) => ({ ts: isoHour(h.time / HOUR_MS), tree: h.tree, grass: h.grass, weed: h.weed, total: 0, species: h.species, risk_tree: null, risk_grass: null, risk_weed: null, tz: batch.timezone }));
     cache.forecasts.put('tulsa', { source: 'ambee', fetchedAt: now - 7 * HOUR_MS, rows });
     cache.close();

@@ -15,6 +15,7 @@ export interface MapFeature {
     risk_weed: Risk;
     risk_ragweed: Risk;
     sev_total: number;
+    timezone: string | null;
   };
 }
 
@@ -34,6 +35,17 @@ export interface DayRow {
   grass: number | null;
   weed: number | null;
   species: Record<string, number | null | Record<string, number | null>> | null;
+  peak_risk_tree: Risk;
+  peak_risk_grass: Risk;
+  peak_risk_weed: Risk;
+  /** Local days only: the hours the day holds. */
+  hours?: number;
+}
+
+/** A forecast day (aggregate=day): the worst hour's risks and how many forecast hours it holds. */
+export interface ForecastDay {
+  date: string;
+  hours: number;
   peak_risk_tree: Risk;
   peak_risk_grass: Risk;
   peak_risk_weed: Risk;

@@ -15,8 +15,18 @@ function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string,
   return node;
 }
 
-/** A line chart of tree, grass and weed by hour; dashes tell the lines apart without colour. */
-export function hourlyChart(rows: readonly HourRow[], title: string): SVGSVGElement {
+/** Hour (and day of the month) of an instant in a zone, for the chart's ticks. */
+const tickFormats = new Map<string, Intl.DateTimeFormat>();
+function localTick(ts: string, zone: string, withDay: boolean): string {
+  const key = `${zone}|${withDay}`;
+  let format = tickFormats.get(key);
+  if (!format) tickFormats.set(key, (format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', hourCycle: 'h23', ...(withDay ? { day: '2-digit' } : {}) })));
+  const parts = Object.fromEntries(format.formatToParts(new Date(ts)).map((p) => [p.type, p.value]));
+  return `${parts.hour}h${withDay ? ` ${parts.day}` : ''}`;
+}
+
+/** A line chart of tree, grass and weed by hour, ticks in the city's local time; dashes tell the lines apart without colour. */
+export function hourlyChart(rows: readonly HourRow[], title: string, zone: string): SVGSVGElement {
   const [w, h, pad] = [560, 220, 36];
   const svg = el('svg', { viewBox: `0 0 ${w} ${h}`, role: 'img', class: 'chart', 'aria-label': title });
   el('title', {}, svg).textContent = title;
@@ -29,7 +39,7 @@ export function hourlyChart(rows: readonly HourRow[], title: string): SVGSVGElem
   el('text', { x: pad - 4, y: h - pad, 'text-anchor': 'end', class: 'tick' }, svg).textContent = '0';
   rows.forEach((r, i) => {
     if (i % Math.max(1, Math.ceil(rows.length / 8)) !== 0) return;
-    el('text', { x: x(i), y: h - pad + 16, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = `${r.ts.slice(11, 13)}h${rows.length > 24 ? ` ${r.ts.slice(8, 10)}` : ''}`;
+    el('text', { x: x(i), y: h - pad + 16, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = localTick(r.ts, zone, rows.length > 25);
   });
   for (const s of SERIES) {
     const points = rows.map((r, i) => (r[s.key] === null ? null : `${x(i).toFixed(1)},${y(r[s.key]!).toFixed(1)}`)).filter((p): p is string => p !== null);

@@ -22,23 +22,32 @@ async function start(): Promise<void> {
   );
 
   const [{ cities }, { dates }, topology] = await Promise.all([
-    getJson<{ cities: Array<{ name: string; slug: string }> }>('/api/cities'),
+    getJson<{ cities: Array<{ name: string; slug: string; state: string }> }>('/api/cities'),
     getJson<{ dates: string[] }>('/api/available-dates'),
     getJson<Topology>('/assets/us-states.json'),
   ]);
-  const names = new Map(cities.map((c) => [c.slug, c.name]));
+  // A name that repeats (Columbus, Springfield) is shown with its state.
+  const count = new Map<string, number>();
+  for (const c of cities) count.set(c.name, (count.get(c.name) ?? 0) + 1);
+  const names = new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
   drawStates(svg, topology);
   picker.replaceChildren(...dates.map((d) => new Option(d, d)));
 
   let selected: string | undefined;
+  // Each city's zone, from the map (the page shows local days and times).
+  const zones = new Map<string, string>();
   const select = (slug: string) => {
     selected = slug;
-    void showCity(panel, slug, names.get(slug) ?? slug, picker.value);
+    void showCity(panel, slug, names.get(slug) ?? slug, zones.get(slug) ?? 'UTC', picker.value);
   };
 
+  let shown = 0;
   const showDate = async (date: string) => {
+    const request = ++shown;
     status.textContent = `Loading ${date}…`;
-    const map = await getJson<{ date: string; features: MapFeature[] }>(`/api/map-data?date=${encodeURIComponent(date)}`);
+    const map = await getJson<{ date: string; features: MapFeature[] }>(`/api/map-data?date=${encodeURIComponent(date)}&timezone=local`);
+    if (request !== shown) return; // a later pick answers instead
+    for (const f of map.features) if (f.properties.timezone) zones.set(f.properties.city, f.properties.timezone);
     drawMarkers(layer, map.features, names, select);
     list.replaceChildren(
       ...map.features.map((f) => {
@@ -54,7 +63,7 @@ async function start(): Promise<void> {
         return li;
       }),
     );
-    status.textContent = `${map.features.length} cities on ${map.date}`;
+    status.textContent = `${map.features.length} cities on ${map.date} (each city's local day)`;
     if (selected) select(selected);
   };
 

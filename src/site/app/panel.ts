@@ -1,5 +1,8 @@
-/** The city panel: the day's hours, the last 30 days, top species, weather and the forecast. */
-import { getJson, type DayRow, type Forecast, type HourRow, type Risk, type WeatherRow } from './api.js';
+/**
+ * The city panel: the day's hours, the last 30 days, top species, weather and the forecast, in
+ * the city's local days and time (timezone=local), labelled with its zone. Weather days are UTC days.
+ */
+import { getJson, type DayRow, type Forecast, type ForecastDay, type HourRow, type Risk, type WeatherRow } from './api.js';
 import { hourlyChart, SERIES } from './charts.js';
 import { colourOf, inkOn, worst } from './risk.js';
 
@@ -65,7 +68,8 @@ function last30(rows: readonly DayRow[]): HTMLElement {
   table.tHead!.append(head);
   for (const r of rows) {
     const tr = h('tr');
-    tr.append(h('th', r.date, { scope: 'row' }), h('td', String(r.tree ?? '–')), h('td', String(r.grass ?? '–')), h('td', String(r.weed ?? '–')));
+    // A local day missing hours: the first of the store, or the newest while its end is not ingested.
+    tr.append(h('th', r.hours !== undefined && r.hours < 23 ? `${r.date} (${r.hours} h)` : r.date, { scope: 'row' }), h('td', String(r.tree ?? '–')), h('td', String(r.grass ?? '–')), h('td', String(r.weed ?? '–')));
     const td = h('td');
     td.append(badge(worst(r.peak_risk_tree, r.peak_risk_grass, r.peak_risk_weed)));
     tr.append(td);
@@ -74,18 +78,36 @@ function last30(rows: readonly DayRow[]): HTMLElement {
   return table;
 }
 
-/** Fills the panel for a city and date, and moves focus to its heading. */
-export async function showCity(panel: HTMLElement, slug: string, name: string, date: string): Promise<void> {
+/** The zone's name for people: `CDT (America/Chicago)`. */
+function zoneLabel(zone: string, at: string): string {
+  const short = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value;
+  return short && short !== zone ? `${short}, ${zone}` : zone;
+}
+
+function forecastDays(days: readonly ForecastDay[]): HTMLElement {
+  const ul = h('ul', undefined, { class: 'forecast-days' });
+  for (const d of days) {
+    const li = h('li');
+    li.append(h('strong', `${d.date}: `), badge(worst(d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed)), ` worst hour of the ${d.hours} forecast`);
+    ul.append(li);
+  }
+  return ul;
+}
+
+/** Fills the panel for a city, its zone and a date, and moves focus to its heading. */
+export async function showCity(panel: HTMLElement, slug: string, name: string, zone: string, date: string): Promise<void> {
   panel.hidden = false;
   panel.replaceChildren(h('h2', `${name}, ${date}`, { tabindex: '-1', id: 'panel-title' }), h('p', 'Loading…', { role: 'status' }));
   (panel.querySelector('#panel-title') as HTMLElement).focus();
   const q = encodeURIComponent;
-  const [day, daily, weather, forecast] = await Promise.all([
-    getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}`),
-    getJson<{ rows: DayRow[] }>(`/api/pollen?city=${q(slug)}`),
+  const [day, daily, weather, forecast, days] = await Promise.all([
+    getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
+    getJson<{ rows: DayRow[] }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
+    getJson<{ rows: ForecastDay[] }>(`/api/forecast?city=${q(slug)}&aggregate=day&timezone=local`).catch(() => undefined),
   ]);
+  const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
   const sections: HTMLElement[] = [];
@@ -94,16 +116,16 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, d
     s.append(h('h3', title), ...content);
     sections.push(s);
   };
-  section('Hourly pollen (grains/m³, UTC)', day.rows.length ? hourlyChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}`) : h('p', 'No observations this day.'), legend());
+  section(`Hourly pollen (grains/m³), local time: ${label}`, day.rows.length ? hourlyChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone) : h('p', 'No observations this day.'), legend());
   section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
-  section('Weather and air quality', weatherList(weather.rows[0]));
+  section(`Weather and air quality (${date}, UTC day)`, weatherList(weather.rows[0]));
   if (forecast instanceof Error) section('48-hour forecast', h('p', `Forecast unavailable: ${forecast.message}`, { class: 'notice' }));
   else {
     const note = forecast.stale
       ? h('p', `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`, { class: 'notice stale', role: 'note' })
       : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
-    section('48-hour forecast', hourlyChart(forecast.rows, `48-hour forecast for ${name}`), note);
+    section(`48-hour forecast, local time: ${label}`, ...(days ? [forecastDays(days.rows)] : []), hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
   }
-  section('Last 30 days', last30(upTo));
+  section(`Last 30 days (local days, ${zone})`, last30(upTo));
   panel.replaceChildren(panel.firstElementChild!, ...sections);
 }

@@ -1,0 +1,23 @@
+/** Reading the store by days of a cut (UTC, or each city's local days), for the handlers that take `timezone`. */
+import type { City, CitySet } from '../domain/cities.js';
+import { dayHours, dayOfHour, type DayCut } from '../domain/days.js';
+import type { StoredHour } from '../domain/hours.js';
+import type { Store } from '../store/store.js';
+
+/** A city's hours of one day of the cut. */
+export function hoursOfDay(store: Store, city: City, cut: DayCut, day: number): StoredHour[] {
+  const { from, to } = dayHours(cut, city.timezone, day);
+  return store.hours(city.slug, from, to);
+}
+
+/**
+ * The newest day of the cut that the store holds whole for every city: the newest UTC day with
+ * data, or the newest local day that ends, in every city's zone, by the end of that UTC day.
+ */
+export function latestDay(store: Store, cities: CitySet, cut: DayCut): number | null {
+  const newest = store.latestDay();
+  if (newest === null || cut === 'UTC') return newest;
+  const end = (newest + 1) * 24; // the first hour not stored
+  // The local day holding `end` is not whole yet; the one before it is.
+  return Math.min(...cities.list.map((c) => dayOfHour('local', c.timezone, end) - 1));
+}

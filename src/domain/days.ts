@@ -1,0 +1,75 @@
+/**
+ * Days as answers cut them: UTC days (the spec's default) or each city's local days in its IANA
+ * zone (decisions.md, "Local days"), which hold 23, 24 or 25 hours on daylight-saving changes.
+ * Every US zone is a whole number of hours from UTC and changes at 02:00 local time, so each
+ * local midnight exists and starts a UTC hour; a cities file with any other zone is refused
+ * (city-file.ts).
+ */
+import { DAY_MS, HOUR_MS, utcOffset } from './dates.js';
+
+export type DayCut = 'UTC' | 'local';
+
+/** Minutes east of UTC of a zone at an instant. */
+function offsetMinutes(zone: string, ms: number): number {
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(utcOffset(zone, ms))!;
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+}
+
+// Local midnights by zone and day: a render asks for the same few thousand again and again.
+const midnights = new Map<string, Map<number, number>>();
+
+/** The UTC hour (hours since epoch) at which calendar day `day` begins in `zone`. */
+export function localMidnight(zone: string, day: number): number {
+  let byDay = midnights.get(zone);
+  if (!byDay) midnights.set(zone, (byDay = new Map()));
+  let hour = byDay.get(day);
+  if (hour === undefined) {
+    const utc = day * DAY_MS;
+    // The offset at UTC midnight is the right one unless a change falls between the two midnights.
+    const guess = utc - offsetMinutes(zone, utc) * 60_000;
+    const ms = utc - offsetMinutes(zone, guess) * 60_000;
+    if (ms % HOUR_MS !== 0) throw new RangeError(`${zone} is not a whole number of hours from UTC on day ${day}`);
+    byDay.set(day, (hour = ms / HOUR_MS));
+  }
+  return hour;
+}
+
+/** The UTC hours [from, to) of a calendar day: UTC's, or the zone's. */
+export function dayHours(cut: DayCut, zone: string, day: number): { from: number; to: number } {
+  return cut === 'UTC' ? { from: day * 24, to: day * 24 + 24 } : { from: localMidnight(zone, day), to: localMidnight(zone, day + 1) };
+}
+
+/** The calendar day (UTC's, or the zone's) that holds UTC hour `hour`. */
+export function dayOfHour(cut: DayCut, zone: string, hour: number): number {
+  if (cut === 'UTC') return Math.floor(hour / 24);
+  const ms = hour * HOUR_MS;
+  return Math.floor((ms + offsetMinutes(zone, ms) * 60_000) / DAY_MS);
+}
+
+/** The UTC offset (`-05:00`) at the start of a day: `+00:00` for UTC days. */
+export function dayOffset(cut: DayCut, zone: string, day: number): string {
+  return cut === 'UTC' ? '+00:00' : utcOffset(zone, localMidnight(zone, day) * HOUR_MS);
+}
+
+/** Ascending hours grouped by the day of the cut that holds them, in ascending day order. */
+export function groupByDay<T extends { hour: number }>(cut: DayCut, zone: string, hours: Iterable<T>): Map<number, T[]> {
+  const days = new Map<number, T[]>();
+  let day = 0;
+  let end = -Infinity;
+  let list: T[] = [];
+  for (const h of hours) {
+    if (h.hour >= end) {
+      day = dayOfHour(cut, zone, h.hour);
+      end = dayHours(cut, zone, day).to;
+      list = [];
+      days.set(day, list);
+    }
+    list.push(h);
+  }
+  return days;
+}
+
+/** Whether a zone is a whole number of hours from UTC all year (every US zone is). */
+export function hasWholeHourOffsets(zone: string, year = new Date().getUTCFullYear()): boolean {
+  return [0, 3, 6, 9].every((month) => offsetMinutes(zone, Date.UTC(year, month, 1)) % 60 === 0);
+}

@@ -1,0 +1,157 @@
+/**
+ * Migration 3: from one row per hour to one packed row per city-day (store/codec.ts), weather
+ * packed, texts in `label`, and the city set in `city`. Every value of the old rows is kept: the
+ * old species blobs are decoded by their own reader below, which nothing else uses.
+ */
+import { DEFAULT_CITIES } from '../domain/cities.js';
+import type { PollenHour } from '../domain/hours.js';
+import { shapeKey, shapeOf, type Shape, type Species, type SpeciesLeaf } from '../domain/species.js';
+import { WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
+import { encodeDay, encodeWeather } from './codec.js';
+import type { Db, Row } from './database.js';
+
+export function migrateToPackedDays(db: Db): void {
+  db.exec(`
+    CREATE TABLE label (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
+
+    -- The city set: what the deployer serves (active) and every slug that ever had data.
+    ALTER TABLE city ADD COLUMN name TEXT;
+    ALTER TABLE city ADD COLUMN state TEXT;
+    ALTER TABLE city ADD COLUMN lat REAL;
+    ALTER TABLE city ADD COLUMN lon REAL;
+    ALTER TABLE city ADD COLUMN timezone TEXT;
+    ALTER TABLE city ADD COLUMN active INTEGER NOT NULL DEFAULT 0;
+
+    CREATE TABLE pollen_day_packed (
+      city_id INTEGER NOT NULL REFERENCES city(id),
+      day INTEGER NOT NULL,              -- days since 1970-01-01
+      source_id INTEGER NOT NULL REFERENCES source(id),
+      zone_id INTEGER REFERENCES label(id),  -- the provider's time zone
+      status INTEGER NOT NULL CHECK (status IN (1, 2, 3)),
+      mask INTEGER NOT NULL,             -- bit h: hour h of the day is stored
+      fetched_at INTEGER NOT NULL,       -- ms since epoch
+      data BLOB,                         -- the hours, packed; NULL for an empty day
+      PRIMARY KEY (city_id, day)
+    ) WITHOUT ROWID;
+
+    CREATE TABLE weather_day_packed (
+      city_id INTEGER NOT NULL REFERENCES city(id),
+      day INTEGER NOT NULL,
+      source_id INTEGER NOT NULL REFERENCES source(id),
+      status INTEGER NOT NULL CHECK (status IN (1, 3)),
+      fetched_at INTEGER NOT NULL,
+      data BLOB NOT NULL,                -- the fields present and their values, packed
+      PRIMARY KEY (city_id, day)
+    ) WITHOUT ROWID;
+  `);
+
+  // Stores before this one served the built-in 40, whichever of them had data yet.
+  const addCity = db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING');
+  const setCity = db.prepare('UPDATE city SET name = ?, state = ?, lat = ?, lon = ?, timezone = ?, active = 1 WHERE slug = ?');
+  for (const c of DEFAULT_CITIES.list) {
+    addCity.run(c.slug);
+    setCity.run(c.name, c.state, c.lat, c.lon, c.timezone, c.slug);
+  }
+
+  const labels = new Map<string, number>();
+  const addLabel = db.prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO UPDATE SET text = excluded.text RETURNING id').pluck();
+  const label = (text: string) => labels.get(text) ?? (labels.set(text, addLabel.get(text) as number), labels.get(text)!);
+  const shapes = new Map<number, Shape>((db.prepare('SELECT id, keys FROM species_shape').all() as Row[]).map((r) => [r.id as number, JSON.parse(r.keys as string) as Shape]));
+  const shapeIds = new Map([...shapes].map(([id, shape]) => [shapeKey(build(shape, [])), id]));
+  const addShape = db.prepare('INSERT INTO species_shape (keys) VALUES (?) RETURNING id').pluck();
+  const shapeId = (species: Species) => {
+    const key = shapeKey(species);
+    let id = shapeIds.get(key);
+    if (id === undefined) shapeIds.set(key, (id = addShape.get(JSON.stringify(shapeOf(species))) as number));
+    return id;
+  };
+
+  const hoursOf = db.prepare('SELECT hour, tree, grass, weed, total, shape_id, species FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ? ORDER BY hour');
+  const putDay = db.prepare('INSERT INTO pollen_day_packed (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  // One city at a time with .all(): a statement being iterated blocks the writes in the loop.
+  const cityIds = db.prepare('SELECT id FROM city ORDER BY id').pluck().all() as number[];
+  const daysOf = db.prepare('SELECT * FROM pollen_day WHERE city_id = ? ORDER BY day');
+  for (const d of cityIds.flatMap((id) => daysOf.all(id) as Row[])) {
+    const day = d.day as number;
+    const hours = (hoursOf.all(d.city_id, day * 24, day * 24 + 24) as Row[]).map(
+      (r): PollenHour => ({
+        hour: r.hour as number,
+        tree: r.tree as number | null,
+        grass: r.grass as number | null,
+        weed: r.weed as number | null,
+        total: r.total as number,
+        species: r.shape_id === null ? null : decodeLegacySpecies(shapes.get(r.shape_id as number)!, r.species as Uint8Array),
+      }),
+    );
+    const packed = encodeDay(day, hours, shapeId);
+    putDay.run(d.city_id, day, d.source_id, d.timezone === null ? null : label(d.timezone as string), d.status, packed.mask, d.fetched_at, packed.data);
+  }
+
+  const putWeather = db.prepare('INSERT INTO weather_day_packed (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)');
+  const weatherOf = db.prepare('SELECT * FROM weather_day WHERE city_id = ? ORDER BY day');
+  for (const w of cityIds.flatMap((id) => weatherOf.all(id) as Row[])) {
+    const values: Record<string, unknown> = {};
+    for (const f of WEATHER_FIELDS) if (w[f] !== null) values[f] = w[f];
+    putWeather.run(w.city_id, w.day, w.source_id, w.status, w.fetched_at, encodeWeather(values as WeatherValues, label));
+  }
+
+  db.exec(`
+    DROP TABLE pollen_hour;
+    DROP TABLE pollen_day;
+    DROP TABLE weather_day;
+    ALTER TABLE pollen_day_packed RENAME TO pollen_day;
+    ALTER TABLE weather_day_packed RENAME TO weather_day;
+    CREATE INDEX pollen_day_by_day ON pollen_day (day);
+    CREATE INDEX weather_day_by_day ON weather_day (day);
+  `);
+}
+
+/** Version 2's species values: a bitmap of non-zero slots, then a varint per slot whose low 2 bits say int, float64 or null. */
+function decodeLegacySpecies(shape: Shape, blob: Uint8Array): Species {
+  let slot = 0;
+  let pos = 0;
+  for (const e of shape) pos += e.length === 2 ? e[1].length : 1;
+  pos = Math.ceil(pos / 8);
+  const values: SpeciesLeaf[] = [];
+  const slots = shape.reduce((n, e) => n + (e.length === 2 ? e[1].length : 1), 0);
+  while (slot < slots) {
+    const i = slot++;
+    if (!(blob[i >> 3]! & (1 << (i & 7)))) {
+      values.push(0);
+      continue;
+    }
+    let token = 0;
+    let scale = 1;
+    for (;;) {
+      const b = blob[pos++]!;
+      token += (b & 0x7f) * scale;
+      if (b < 0x80) break;
+      scale *= 128;
+    }
+    const tag = token % 4;
+    if (tag === 2) values.push(null);
+    else if (tag === 0) values.push((token - tag) / 4);
+    else {
+      values.push(new DataView(blob.buffer, blob.byteOffset + pos, 8).getFloat64(0, true));
+      pos += 8;
+    }
+  }
+  return build(shape, values);
+}
+
+/** A payload from its shape and leaves (0 where none are given), keys in their original order. */
+function build(shape: Shape, values: readonly SpeciesLeaf[]): Species {
+  let i = 0;
+  const next = (): SpeciesLeaf => (i < values.length ? values[i++]! : 0); // a null leaf stays null
+  const out: Species = {};
+  const set = (target: Record<string, unknown>, key: string, value: unknown) =>
+    key === '__proto__' ? Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true }) : (target[key] = value);
+  for (const e of shape) {
+    if (e.length === 2) {
+      const group: Record<string, SpeciesLeaf> = {};
+      for (const k of e[1]) set(group, k, next());
+      set(out, e[0], group);
+    } else set(out, e[0], next());
+  }
+  return out;
+}
