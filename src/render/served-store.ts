@@ -10,7 +10,12 @@ import { createDeflate } from 'node:zlib';
 import { openStore, type Store } from '../store/store.js';
 
 export const DEFAULT_SERVE_DAYS = 730;
-/** Netlify takes a function of at most 50 MB zipped; a render keeps a margin below it. */
+/**
+ * Netlify takes a function of at most 50 MB zipped (its deploy refuses one with "The function
+ * "SERVER" is larger than the 50MB limit", github.com/reactplay/react-play-web-svc/issues/13; the
+ * unzipped limit is 250 MB, docs.netlify.com/frameworks/next-js/runtime-v4/troubleshooting); a
+ * render keeps a margin below it.
+ */
 export const FUNCTION_LIMIT_BYTES = 45 * 1024 * 1024;
 /** The bundled code of the largest function (MCP), deflated, with a margin (npm run bench, B8, measures them). */
 const CODE_ALLOWANCE_BYTES = 3 * 1024 * 1024;
