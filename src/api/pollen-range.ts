@@ -4,7 +4,7 @@
  */
 import type { City } from '../domain/cities.js';
 import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
-import { dayHours, dayOfHour, localMidnight } from '../domain/days.js';
+import { byDay, dayFinder, localMidnight } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour } from '../domain/hours.js';
 import type { Store } from '../store/store.js';
@@ -42,14 +42,11 @@ export const pollenRange: Handler = (query, { store, cities }) => {
   const windows: CityWindow[] = q.cities.map((city) => ({ city, from: edge(city, q.from, q.fromDate), to: edge(city, q.to, q.toDate) }));
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
-  // Days counted as the rows group them; the zone is asked only when an hour leaves the day before.
+  // Days counted as the rows group them.
   const dayOf = (city: City) => {
     if (q.aggregate === 'none') return undefined;
-    let [day, span] = [0, { from: Infinity, to: -Infinity }];
-    return (hour: number) => {
-      if (hour < span.from || hour >= span.to) span = dayHours(q.cut, city.timezone, (day = dayOfHour(q.cut, city.timezone, hour)));
-      return day;
-    };
+    const find = dayFinder(q.cut, city.timezone);
+    return (hour: number) => find(hour).day;
   };
   const { count, more: truncated } = store.countUpTo(windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
   const rows = () => limited(rangeRows(store, q, windows), q.limit);
@@ -84,19 +81,7 @@ function* rangeRows(store: Store, q: RangeQuery, windows: readonly CityWindow[])
       }
       continue;
     }
-    let day: StoredHour[] = [];
-    let end = -Infinity;
-    let start = 0;
-    const flush = (): RangeRow => rangeRow(city.slug, isoHour(start), dailyMeans(day));
-    for (const h of hours) {
-      if (h.hour >= end) {
-        if (day.length > 0) yield flush();
-        const d = dayHours(q.cut, city.timezone, dayOfHour(q.cut, city.timezone, h.hour));
-        [start, end, day] = [d.from, d.to, []];
-      }
-      day.push(h);
-    }
-    if (day.length > 0) yield flush();
+    for (const d of byDay(q.cut, city.timezone, hours)) yield rangeRow(city.slug, isoHour(d.from), dailyMeans(d.hours));
   }
 }
 

@@ -51,22 +51,43 @@ export function dayOffset(cut: DayCut, zone: string, day: number): string {
   return cut === 'UTC' ? '+00:00' : utcOffset(zone, localMidnight(zone, day) * HOUR_MS);
 }
 
+/** A day of the cut: its number, its first UTC hour, and the hours given that fall in it. */
+export interface CutDay<T> {
+  day: number;
+  from: number;
+  hours: T[];
+}
+
+/** The day of the cut of each UTC hour, asking the zone only when an hour leaves the last day found. */
+export function dayFinder(cut: DayCut, zone: string): (hour: number) => { day: number; from: number; to: number } {
+  let found = { day: 0, from: Infinity, to: -Infinity };
+  return (hour) => {
+    if (hour < found.from || hour >= found.to) {
+      const day = dayOfHour(cut, zone, hour);
+      found = { day, ...dayHours(cut, zone, day) };
+    }
+    return found;
+  };
+}
+
+/** Ascending hours, a day of the cut at a time: streamed, so a long range is never held whole. */
+export function* byDay<T extends { hour: number }>(cut: DayCut, zone: string, hours: Iterable<T>): Generator<CutDay<T>> {
+  const find = dayFinder(cut, zone);
+  let current: CutDay<T> | undefined;
+  for (const h of hours) {
+    const { day, from } = find(h.hour);
+    if (current?.day !== day) {
+      if (current) yield current;
+      current = { day, from, hours: [] };
+    }
+    current.hours.push(h);
+  }
+  if (current) yield current;
+}
+
 /** Ascending hours grouped by the day of the cut that holds them, in ascending day order. */
 export function groupByDay<T extends { hour: number }>(cut: DayCut, zone: string, hours: Iterable<T>): Map<number, T[]> {
-  const days = new Map<number, T[]>();
-  let day = 0;
-  let end = -Infinity;
-  let list: T[] = [];
-  for (const h of hours) {
-    if (h.hour >= end) {
-      day = dayOfHour(cut, zone, h.hour);
-      end = dayHours(cut, zone, day).to;
-      list = [];
-      days.set(day, list);
-    }
-    list.push(h);
-  }
-  return days;
+  return new Map(Array.from(byDay(cut, zone, hours), (d) => [d.day, d.hours]));
 }
 
 /** Whether a zone is a whole number of hours from UTC all year (every US zone is). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { dayHours, dayOfHour, dayOffset, groupByDay, hasWholeHourOffsets, localMidnight } from '../../src/domain/days.js';
+import { byDay, dayHours, dayOfHour, dayOffset, groupByDay, hasWholeHourOffsets, localMidnight } from '../../src/domain/days.js';
 
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;
 
@@ -44,6 +44,21 @@ describe('days cut in UTC or in a city\'s zone', () => {
     expect([...days.keys()]).toEqual([dayNumber('2026-10-31'), dayNumber('2026-11-01'), dayNumber('2026-11-02')]);
     expect([...days.values()].map((d) => d.length)).toEqual([24, 6, 24]);
     expect(days.get(dayNumber('2026-11-02'))![0]!.hour).toBe(hourAt('2026-11-02T06:00:00Z'));
+  });
+
+  it('streams a day as soon as the next one begins, starting each at its local midnight', () => {
+    const from = hourAt('2026-03-07T06:00:00Z');
+    let read = 0;
+    const hours = (function* () {
+      for (let i = 0; i < 24 + 23 + 24; i++) (read = i + 1), yield { hour: from + i };
+    })();
+    const days = byDay('local', 'America/Chicago', hours);
+    const first = days.next().value!;
+    expect(first).toMatchObject({ day: dayNumber('2026-03-07'), from });
+    expect(first.hours).toHaveLength(24);
+    expect(read).toBe(25); // one hour past the day, not the whole range
+    const second = days.next().value!;
+    expect([second.day, second.from, second.hours.length]).toEqual([dayNumber('2026-03-08'), hourAt('2026-03-08T06:00:00Z'), 23]);
   });
 
   it.each([
