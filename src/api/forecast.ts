@@ -12,8 +12,6 @@ import { ApiError, invalidParameter } from './error.js';
 import type { Handler } from './handler.js';
 import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
 
-export const FORECAST_EXPECTED = { aggregate: "'none' or 'day'" } as const;
-
 /** A forecast day: the daily-row fields, the hours of the day the forecast holds, and the day's UTC offset. */
 export type ForecastDay = DailyPollen & { hours: number; tz: string };
 
@@ -23,7 +21,7 @@ export const forecast: Handler = async (query, ctx) => {
   if (!city) throw invalidParameter('city', EXPECTED.city);
   const cut = parseDayCut(query);
   const aggregate = lastValue(query, 'aggregate');
-  if (aggregate !== undefined && aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', FORECAST_EXPECTED.aggregate);
+  if (aggregate !== undefined && aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', EXPECTED.aggregate);
   let answer: Forecast;
   try {
     answer = await service().get(city);

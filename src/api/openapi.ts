@@ -119,7 +119,7 @@ export function openApiDocument(): Json {
             param('aggregate', "'none' (hourly) or 'day'.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
             param('limit', `Most rows returned, 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
             param('format', "'json' or 'csv' (the same rows as text/csv, species omitted).", { type: 'string', enum: ['json', 'csv'], default: 'json' }),
-            timezoneParam("aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given."),
+            timezoneParam("aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone)."),
           ],
           responses: {
             '200': { description: 'OK.', content: { 'application/json': { schema: ref('PollenRangeResponse') }, 'text/csv': { schema: { type: 'string' } } } },

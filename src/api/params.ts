@@ -9,6 +9,7 @@ export const EXPECTED = {
   date: 'a valid date in YYYY-MM-DD format',
   mapDate: "a valid date in YYYY-MM-DD format or 'latest'",
   timezone: "'UTC' or 'local'",
+  aggregate: "'none' or 'day'",
 } as const;
 
 /**

@@ -3,8 +3,8 @@
  * written out in pieces, so even the largest answer is never held whole.
  */
 import type { City } from '../domain/cities.js';
-import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
-import { byDay, dayFinder, localMidnight } from '../domain/days.js';
+import { dayString, isoHour, isoTime } from '../domain/dates.js';
+import { byDay, dayFinder } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour } from '../domain/hours.js';
 import type { Store } from '../store/store.js';
@@ -29,17 +29,8 @@ export interface RangeRow {
 
 export const CSV_COLUMNS = ['city', 'periodStart', 'tree', 'grass', 'weed', 'total', 'timezone', 'risk_tree', 'risk_grass', 'risk_weed'] as const;
 
-/** A city's hours of the range: a date-only `from` or `to` is the city's own midnight with local days. */
-interface CityWindow {
-  city: City;
-  from: number;
-  to: number;
-}
-
 export const pollenRange: Handler = (query, { store, cities }) => {
   const q = parseRangeQuery(query, cities);
-  const edge = (city: City, ms: number, date: number | undefined) => (q.cut === 'local' && date !== undefined ? localMidnight(city.timezone, date) : Math.ceil(ms / HOUR_MS));
-  const windows: CityWindow[] = q.cities.map((city) => ({ city, from: edge(city, q.from, q.fromDate), to: edge(city, q.to, q.toDate) }));
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
   // Days counted as the rows group them.
@@ -48,8 +39,8 @@ export const pollenRange: Handler = (query, { store, cities }) => {
     const find = dayFinder(q.cut, city.timezone);
     return (hour: number) => find(hour).day;
   };
-  const { count, more: truncated } = store.countUpTo(windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
-  const rows = () => limited(rangeRows(store, q, windows), q.limit);
+  const { count, more: truncated } = store.countUpTo(q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
+  const rows = () => limited(rangeRows(store, q), q.limit);
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
 
   if (q.format === 'csv') {
@@ -71,8 +62,8 @@ const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow =>
 });
 
 /** Rows in city-slug order, then by period start; a day's period starts at its (UTC or local) midnight. */
-function* rangeRows(store: Store, q: RangeQuery, windows: readonly CityWindow[]): Generator<RangeRow> {
-  for (const { city, from, to } of windows) {
+function* rangeRows(store: Store, q: RangeQuery): Generator<RangeRow> {
+  for (const { city, from, to } of q.windows) {
     const hours = store.iterateHours(city.slug, from, to);
     if (q.aggregate === 'none') {
       for (const h of hours) {

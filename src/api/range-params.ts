@@ -1,22 +1,29 @@
 /** The parameters of /api/pollen-range, strictly checked: each may be given once. */
 import type { City, CitySet } from '../domain/cities.js';
-import { dayNumber, isIsoDate, DAY_MS } from '../domain/dates.js';
-import type { DayCut } from '../domain/days.js';
+import { dayNumber, isIsoDate, DAY_MS, HOUR_MS } from '../domain/dates.js';
+import { localMidnight, type DayCut } from '../domain/days.js';
 import { invalidParameter, unsupportedCity } from './error.js';
-import { parseDayCut } from './params.js';
+import { EXPECTED, parseDayCut } from './params.js';
 
 export const RANGE_EXPECTED = {
   time: 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00',
   to: "a time later than 'from'",
   city: 'comma-separated city slugs from GET /api/cities',
-  aggregate: "'none' or 'day'",
+  aggregate: EXPECTED.aggregate,
   limit: 'an integer from 1 to 50000',
   format: "'json' or 'csv'",
-  timezone: "'UTC' or 'local'",
+  timezone: EXPECTED.timezone,
 } as const;
 
 export const MAX_LIMIT = 50_000;
 export const DEFAULT_LIMIT = 20_000;
+
+/** A city's hours of the range, [from, to): a date-only `from` or `to` is the city's own midnight with local days. */
+export interface CityWindow {
+  city: City;
+  from: number;
+  to: number;
+}
 
 export interface RangeQuery {
   from: number;
@@ -26,6 +33,8 @@ export interface RangeQuery {
   toDate?: number;
   cut: DayCut;
   cities: City[];
+  /** Each city's window, in city-slug order. */
+  windows: CityWindow[];
   aggregate: 'none' | 'day';
   limit: number;
   format: 'json' | 'csv';
@@ -62,11 +71,15 @@ export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuer
   };
   const from = instant('from');
   const to = instant('to');
-  if (from >= to) throw invalidParameter('to', RANGE_EXPECTED.to);
   const dateOf = (name: 'from' | 'to') => {
     const text = query.get(name)!;
     return isIsoDate(text) ? dayNumber(text) : undefined;
   };
+  const [fromDate, toDate] = [dateOf('from'), dateOf('to')];
+  const cut = parseDayCut(query, once(query, 'timezone', RANGE_EXPECTED.timezone));
+  // With local days a date-only bound is each city's own midnight, so the order is checked per city below.
+  const perCity = cut === 'local' && (fromDate !== undefined || toDate !== undefined);
+  if (!perCity && from >= to) throw invalidParameter('to', RANGE_EXPECTED.to);
 
   const cityText = once(query, 'city', RANGE_EXPECTED.city);
   let cities = [...set.list];
@@ -78,6 +91,10 @@ export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuer
     cities = [...new Set(slugs)].map((s) => set.get(s)!);
   }
   cities.sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const bound = (city: City, ms: number, date: number | undefined) => (perCity && date !== undefined ? localMidnight(city.timezone, date) * HOUR_MS : ms);
+  const spans = cities.map((city) => ({ city, from: bound(city, from, fromDate), to: bound(city, to, toDate) }));
+  if (spans.some((w) => w.from >= w.to)) throw invalidParameter('to', RANGE_EXPECTED.to);
+  const windows = spans.map((w) => ({ city: w.city, from: Math.ceil(w.from / HOUR_MS), to: Math.ceil(w.to / HOUR_MS) }));
 
   const aggregate = once(query, 'aggregate', RANGE_EXPECTED.aggregate) ?? 'none';
   if (aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', RANGE_EXPECTED.aggregate);
@@ -89,7 +106,5 @@ export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuer
   const format = once(query, 'format', RANGE_EXPECTED.format) ?? 'json';
   if (format !== 'json' && format !== 'csv') throw invalidParameter('format', RANGE_EXPECTED.format);
 
-  const cut = parseDayCut(query, once(query, 'timezone', RANGE_EXPECTED.timezone));
-
-  return { from, to, fromDate: dateOf('from'), toDate: dateOf('to'), cut, cities, aggregate, limit, format };
+  return { from, to, fromDate, toDate, cut, cities, windows, aggregate, limit, format };
 }

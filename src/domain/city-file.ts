@@ -9,7 +9,7 @@ import type { Feature, MultiPolygon, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import { cityOf, STATE_REGIONS, type City, type CityEntry } from './cities.js';
-import { hasWholeHourOffsets } from './days.js';
+import { hasLocalMidnights } from './days.js';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Slugs that name folders of the rendered files (data/pollen/by-date/...). */
@@ -92,8 +92,8 @@ export function parseCityFile(path: string, text: string): City[] {
     else seen.set(e.slug, i);
     if (typeof e.state !== 'string' || !STATE_REGIONS[e.state]) wrong.push(`state must be the USPS code of one of the 50 states or DC (got ${JSON.stringify(e.state)})`);
     if (typeof e.timezone !== 'string' || !isTimeZone(e.timezone)) wrong.push(`timezone must be an IANA zone such as America/Chicago (got ${JSON.stringify(e.timezone)})`);
-    // Local days start at local midnight, which must begin a stored (UTC) hour.
-    else if (!hasWholeHourOffsets(e.timezone)) wrong.push(`timezone ${e.timezone} is not a whole number of hours from UTC, as every US zone is`);
+    // Local days start at local midnight, which must exist and begin a stored (UTC) hour.
+    else if (!hasLocalMidnights(e.timezone)) wrong.push(`timezone ${e.timezone} does not start every local day at a whole UTC hour, as every US zone does (whole hours from UTC, changes at 02:00)`);
     const lat = e.lat;
     const lon = e.lon;
     if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {

@@ -2,8 +2,10 @@
  * Days as answers cut them: UTC days (the spec's default) or each city's local days in its IANA
  * zone (decisions.md, "Local days"), which hold 23, 24 or 25 hours on daylight-saving changes.
  * Every US zone is a whole number of hours from UTC and changes at 02:00 local time, so each
- * local midnight exists and starts a UTC hour; a cities file with any other zone is refused
- * (city-file.ts).
+ * local midnight exists and starts a UTC hour; a cities file with a zone where that fails in the
+ * coming years is refused (city-file.ts). Before standard time, zones kept local mean time
+ * (Honolulu was 10:30 behind UTC until 1947): such a day starts at the first whole UTC hour after
+ * its midnight, the hour `dayOfHour` puts in it.
  */
 import { DAY_MS, HOUR_MS, utcOffset } from './dates.js';
 
@@ -15,8 +17,19 @@ function offsetMinutes(zone: string, ms: number): number {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
 }
 
-// Local midnights by zone and day: a render asks for the same few thousand again and again.
+/** The instant (ms) at which calendar day `day` begins in `zone`. */
+function midnightMs(zone: string, day: number): number {
+  const utc = day * DAY_MS;
+  // The offset at UTC midnight is the right one unless a change falls between the two midnights.
+  const guess = utc - offsetMinutes(zone, utc) * 60_000;
+  return utc - offsetMinutes(zone, guess) * 60_000;
+}
+
+// Local midnights by zone and day: a render asks for the same few thousand again and again. Any
+// date a request names can be asked for, so the cache is emptied once it holds this many.
+const MIDNIGHTS_KEPT = 100_000;
 const midnights = new Map<string, Map<number, number>>();
+let midnightsHeld = 0;
 
 /** The UTC hour (hours since epoch) at which calendar day `day` begins in `zone`. */
 export function localMidnight(zone: string, day: number): number {
@@ -24,12 +37,13 @@ export function localMidnight(zone: string, day: number): number {
   if (!byDay) midnights.set(zone, (byDay = new Map()));
   let hour = byDay.get(day);
   if (hour === undefined) {
-    const utc = day * DAY_MS;
-    // The offset at UTC midnight is the right one unless a change falls between the two midnights.
-    const guess = utc - offsetMinutes(zone, utc) * 60_000;
-    const ms = utc - offsetMinutes(zone, guess) * 60_000;
-    if (ms % HOUR_MS !== 0) throw new RangeError(`${zone} is not a whole number of hours from UTC on day ${day}`);
-    byDay.set(day, (hour = ms / HOUR_MS));
+    hour = Math.ceil(midnightMs(zone, day) / HOUR_MS);
+    if (++midnightsHeld > MIDNIGHTS_KEPT) {
+      midnights.clear();
+      midnights.set(zone, (byDay = new Map()));
+      midnightsHeld = 1;
+    }
+    byDay.set(day, hour);
   }
   return hour;
 }
@@ -90,7 +104,23 @@ export function groupByDay<T extends { hour: number }>(cut: DayCut, zone: string
   return new Map(Array.from(byDay(cut, zone, hours), (d) => [d.day, d.hours]));
 }
 
-/** Whether a zone is a whole number of hours from UTC all year (every US zone is). */
-export function hasWholeHourOffsets(zone: string, year = new Date().getUTCFullYear()): boolean {
-  return [0, 3, 6, 9].every((month) => offsetMinutes(zone, Date.UTC(year, month, 1)) % 60 === 0);
+const wholeHourZones = new Map<string, boolean>();
+
+/**
+ * Whether every local day of `zone` in the two years from `year` begins at a whole UTC hour, and
+ * the day before ends there: true of every US zone; false of a zone with a half-hour offset or
+ * one whose clocks change at midnight (America/Havana), where a local midnight does not exist.
+ */
+export function hasLocalMidnights(zone: string, year = new Date().getUTCFullYear()): boolean {
+  const key = `${zone} ${year}`;
+  let ok = wholeHourZones.get(key);
+  if (ok === undefined) {
+    ok = true;
+    for (let day = Date.UTC(year, 0, 1) / DAY_MS; ok && day < Date.UTC(year + 2, 0, 1) / DAY_MS; day++) {
+      const ms = midnightMs(zone, day);
+      ok = ms % HOUR_MS === 0 && dayOfHour('local', zone, ms / HOUR_MS) === day && dayOfHour('local', zone, ms / HOUR_MS - 1) === day - 1;
+    }
+    wholeHourZones.set(key, ok);
+  }
+  return ok;
 }

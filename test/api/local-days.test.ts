@@ -150,6 +150,30 @@ describe('local days (timezone=local)', () => {
     expect(body.error).toMatch(new RegExp(`^Invalid parameter '${name}': expected '(UTC' or 'local'|none' or 'day')`));
   });
 
+  it('orders a date-only bound and an instant in each city\'s zone', async () => {
+    // Chicago's 2026-03-08 ends at 05:00Z on the 9th, Honolulu's at 10:00Z: both after 02:00Z on the 8th.
+    const mixed = await get('/api/pollen-range?from=2026-03-08T02:00:00Z&to=2026-03-08&city=chicago,honolulu&timezone=local');
+    expect(mixed.status).toBe(200);
+    expect(mixed.body).toMatchObject({ from: '2026-03-08T02:00:00.000Z', to: '2026-03-08' });
+    expect(mixed.body.rows.map((r: Json) => `${r.city} ${r.periodStart}`)).toEqual(
+      [['chicago', at('2026-03-08T06:00:00Z')], ['honolulu', at('2026-03-08T10:00:00Z')]].flatMap(([c, to]) =>
+        site.store.hours(c as string, at('2026-03-08T02:00:00Z'), to as number).map((h) => `${c} ${isoHour(h.hour)}`),
+      ),
+    );
+    // Chicago's 2026-03-08 begins at 06:00Z, after a 03:00Z `to`: refused, not answered empty.
+    const reversed = await get('/api/pollen-range?from=2026-03-08&to=2026-03-08T03:00:00Z&city=chicago&timezone=local');
+    expect(reversed.status).toBe(400);
+    expect(reversed.body.error).toMatch(/^Invalid parameter 'to': expected a time later than 'from'/);
+  });
+
+  it('answers a day before standard time (local mean time, not whole hours from UTC) instead of failing', async () => {
+    for (const path of ['/api/pollen?date=1946-01-01&timezone=local', '/api/pollen?city=honolulu&date=1946-01-01&timezone=local', '/api/map-data?date=1946-01-01&timezone=local', '/api/pollen-range?from=1900-01-01&to=1900-01-02&timezone=local&aggregate=day']) {
+      const { status, body } = await get(path);
+      expect(status, path).toBe(200);
+      expect(body.rows ?? body.features, path).toEqual([]);
+    }
+  });
+
   it.each([
     '/api/pollen?city=chicago&date=2026-03-08',
     '/api/pollen?city=honolulu',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { byDay, dayHours, dayOfHour, dayOffset, groupByDay, hasWholeHourOffsets, localMidnight } from '../../src/domain/days.js';
+import { byDay, dayHours, dayOfHour, dayOffset, groupByDay, hasLocalMidnights, localMidnight } from '../../src/domain/days.js';
 
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;
 
@@ -67,7 +67,18 @@ describe('days cut in UTC or in a city\'s zone', () => {
     ['America/St_Johns', false],
     ['Asia/Kolkata', false],
     ['Australia/Eucla', false],
-  ])('knows whether %s is a whole number of hours from UTC: %s', (zone, whole) => {
-    expect(hasWholeHourOffsets(zone, 2026)).toBe(whole);
+    ['America/Havana', false], // whole hours, but its clocks change at midnight
+    ['America/Santiago', false],
+  ])('knows whether every local day of %s begins at a whole UTC hour: %s', (zone, whole) => {
+    expect(hasLocalMidnights(zone, 2025)).toBe(whole);
+  });
+
+  it('starts a day of local mean time (Honolulu before 1947, 10:30 behind UTC) at the first whole UTC hour in it', () => {
+    const day = dayNumber('1946-01-01');
+    const from = localMidnight('Pacific/Honolulu', day);
+    expect(from).toBe(hourAt('1946-01-01T11:00:00Z'));
+    expect(dayOfHour('local', 'Pacific/Honolulu', from)).toBe(day);
+    expect(dayOfHour('local', 'Pacific/Honolulu', from - 1)).toBe(day - 1);
+    expect(dayHours('local', 'Pacific/Honolulu', day)).toEqual({ from, to: from + 24 });
   });
 });

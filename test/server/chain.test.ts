@@ -97,6 +97,7 @@ describe('netlify.toml headers', () => {
       });
     }
     expect(headersFor(headers, ['/data/map-data/2025-04-01.json'])['Content-Type']).toBe('application/geo+json');
+    expect(headersFor(headers, ['/data/map-data-local/2025-04-01.json'])['Content-Type']).toBe('application/geo+json');
     expect(headersFor(headers, ['/api/map-data'])['Content-Type']).toBe('application/geo+json');
     expect(headersFor(headers, ['/data/pollen/tulsa.json'])['Content-Type']).toBeUndefined(); // .json: Netlify's own application/json
   });
