@@ -4,11 +4,13 @@ import { dayHours, dayOfHour, type DayCut } from '../domain/days.js';
 import type { StoredHour } from '../domain/hours.js';
 import type { Store } from '../store/store.js';
 
-/** A city's hours of one day of the cut. */
-export function hoursOfDay(store: Store, city: City, cut: DayCut, day: number): StoredHour[] {
-  const { from, to } = dayHours(cut, city.timezone, day);
-  return store.hours(city.slug, from, to);
+/** A city's hours of the days `first` to `last` (inclusive) of the cut. */
+export function hoursOfDays(store: Store, city: City, cut: DayCut, first: number, last: number): StoredHour[] {
+  return store.hours(city.slug, dayHours(cut, city.timezone, first).from, dayHours(cut, city.timezone, last).to);
 }
+
+/** A city's hours of one day of the cut. */
+export const hoursOfDay = (store: Store, city: City, cut: DayCut, day: number): StoredHour[] => hoursOfDays(store, city, cut, day, day);
 
 /**
  * The newest day of the cut that the store holds whole for every city: the newest UTC day with

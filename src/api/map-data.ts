@@ -1,7 +1,7 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
-import { dayHours, groupByDay } from '../domain/days.js';
+import { groupByDay } from '../domain/days.js';
 import { mapCollection, mapFeature } from '../domain/map.js';
-import { latestDay } from './day-cut.js';
+import { hoursOfDays, latestDay } from './day-cut.js';
 import { noData } from './error.js';
 import { GEOJSON_TYPE, type Handler } from './handler.js';
 import { cutField, parseDayCut, parseMapDate } from './params.js';
@@ -13,8 +13,7 @@ export const mapData: Handler = (query, { store, cities }) => {
   if (day === null) throw noData();
   const features = cities.slugs.flatMap((slug) => {
     const city = cities.get(slug)!;
-    const [first, last] = [dayHours(cut, city.timezone, day - 2), dayHours(cut, city.timezone, day)];
-    const days = groupByDay(cut, city.timezone, store.hours(slug, first.from, last.to));
+    const days = groupByDay(cut, city.timezone, hoursOfDays(store, city, cut, day - 2, day));
     const today = days.get(day);
     if (!today) return [];
     return [mapFeature(city, day, [days.get(day - 2) ?? [], days.get(day - 1) ?? [], today])];

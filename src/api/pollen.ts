@@ -28,7 +28,9 @@ export const pollen: Handler = (query, { store, cities }) => {
 
 /** A city's most recent days with data, newest first; local days say how many hours they hold. */
 function dailyRows(store: Store, city: City, cut: DayCut): Array<DailyPollen & { hours?: number }> {
-  const days = store.cityDaysWithData(city.slug, MAX_DAILY_ROWS + 1);
+  // West of UTC (every US zone) a local day ends in the UTC day after it, so the newest UTC days
+  // with data hold as many whole local days, and an older partial one that the limit cuts.
+  const days = store.cityDaysWithData(city.slug, MAX_DAILY_ROWS);
   if (days.length === 0) return [];
   const byDay = groupByDay(cut, city.timezone, store.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
   if (cut === 'UTC') return days.slice(0, MAX_DAILY_ROWS).map((d) => dailyRow(d, byDay.get(d) ?? []));
