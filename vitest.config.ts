@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     exclude: ['test/stress/**', 'node_modules/**'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Wide margins: the slowest test takes about 12 s on an idle 2-core machine, and CI may be busy.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });

@@ -23,10 +23,10 @@ export type Params = Record<string, string>;
 
 /**
  * A piece of a render: the files made once, or those of one city, or of one UTC day (with
- * whether the store has pollen and weather on it). Units are independent of each other, so
- * workers render them side by side.
+ * whether the store has pollen and weather on it, and whether the day's city-day files fit the
+ * deploy's file budget). Units are independent of each other, so workers render them side by side.
  */
-export type Unit = { kind: 'once' } | { kind: 'city'; city: string } | { kind: 'date'; day: number; pollen: boolean; weather: boolean };
+export type Unit = { kind: 'once' } | { kind: 'city'; city: string } | { kind: 'date'; day: number; pollen: boolean; weather: boolean; cityDays: boolean };
 
 export interface StaticForm {
   /** The file under the publish folder, with `{name}` for each parameter. */
@@ -37,6 +37,11 @@ export interface StaticForm {
   unit: Unit['kind'];
   /** The parameter sets to render in this form within a unit of its kind. */
   enumerate: (store: Store, unit: Unit) => Iterable<Params>;
+  /**
+   * A file per city-day: rendered only for the newest days that fit the deploy's file budget
+   * (`unit.cityDays`); the fallback function answers the others from the same handler.
+   */
+  perCityDay?: true;
 }
 
 export interface Route {
@@ -62,9 +67,9 @@ const ifData = (store: Store): Params[] => (store.latestDay() === null ? [] : [{
 const theCity = (_: Store, u: Unit): Params[] => (u.kind === 'city' ? [{ city: u.city }] : []);
 const ifPollen = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.pollen ? [{ date: dayString(u.day) }] : []);
 const ifWeather = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.weather ? [{ date: dayString(u.day) }] : []);
-/** Each of the city's days with data; other city-days answer empty rows from the fallback function. */
-const cityDays = (kind: 'pollen' | 'weather') => (store: Store, u: Unit): Params[] =>
-  u.kind !== 'city' ? [] : (kind === 'pollen' ? store.cityDaysWithData(u.city, Number.MAX_SAFE_INTEGER) : store.cityWeatherDays(u.city)).map((day) => ({ city: u.city, date: dayString(day) }));
+/** Each city with data on the day; other city-days answer empty rows from the fallback function. */
+const citiesOn = (kind: 'pollen' | 'weather') => (store: Store, u: Unit): Params[] =>
+  u.kind !== 'date' ? [] : (kind === 'pollen' ? store.citiesWithDataOn(u.day) : store.citiesWithWeatherOn(u.day)).map((city) => ({ city, date: dayString(u.day) }));
 
 export const ROUTES: readonly Route[] = [
   { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, unit: 'once', enumerate: once }] },
@@ -75,7 +80,7 @@ export const ROUTES: readonly Route[] = [
     handler: pollen,
     forms: [
       { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, unit: 'date', enumerate: ifPollen },
-      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, unit: 'city', enumerate: cityDays('pollen') },
+      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('pollen'), perCityDay: true },
       { file: `${DATA_PREFIX}/pollen/{city}.json`, unit: 'city', enumerate: theCity },
       // Local days: a city's daily rows and each date across cities. A city's hours of one local
       // day are the fallback function's (CDN-cached): rendered, they would add a file per
@@ -97,7 +102,7 @@ export const ROUTES: readonly Route[] = [
     handler: weather,
     forms: [
       { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, unit: 'date', enumerate: ifWeather },
-      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, unit: 'city', enumerate: cityDays('weather') },
+      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('weather'), perCityDay: true },
       { file: `${DATA_PREFIX}/weather/{city}.json`, unit: 'city', enumerate: theCity },
     ],
   },
@@ -117,13 +122,18 @@ export function findRoute(path: string): Route | undefined {
   return BY_PATH.get(path);
 }
 
-/** The units of a render of this store: once, each city served, each UTC day with data. */
-export function* unitsOf(store: Store, cities: readonly string[]): Generator<Unit> {
+/**
+ * The units of a render of this store: once, each city served, each UTC day with data, newest
+ * first; a day's city-day files are in the render from `cityDaysFrom` on.
+ */
+export function* unitsOf(store: Store, cities: readonly string[], cityDaysFrom = -Infinity): Generator<Unit> {
   yield { kind: 'once' };
   for (const city of cities) yield { kind: 'city', city };
   const pollenDays = new Set(store.daysWithData());
   const weatherDays = new Set(store.weatherDays());
-  for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => a - b)) yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day) };
+  for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => b - a)) {
+    yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day), cityDays: day >= cityDaysFrom };
+  }
 }
 
 /** The parameter names of a form, in the order they appear in its file. */

@@ -15,6 +15,7 @@ import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
 import { servedStorePath, siteFilePath, writeSiteFile } from '../store/site-file.js';
 import { openStore, type Store } from '../store/store.js';
+import { deployMaxFilesOf, formatPlan, planFiles, type FilePlan } from './budget.js';
 import { redirectsFile } from './redirects.js';
 import { cityDaysThatFit, DEFAULT_SERVE_DAYS, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
 import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
@@ -29,6 +30,7 @@ export interface RenderSummary {
   folder: string;
   workers: number;
   served: ServedStore;
+  plan: FilePlan;
 }
 
 export interface RenderOptions {
@@ -40,6 +42,8 @@ export interface RenderOptions {
   workers?: number;
   /** The largest a function carrying the served store may be, zipped. */
   functionLimitBytes?: number;
+  /** The most files the publish folder may hold (default `$DEPLOY_MAX_FILES`, else 10,000). */
+  maxFiles?: number;
 }
 
 /**
@@ -66,6 +70,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const nextServed = `${servedPath}.next-${process.pid}`;
   const folder = join(rendersDir, `r${Date.now()}-${process.pid}`);
   let served: ServedStore;
+  let plan: FilePlan;
   const cities = store.cities.set();
   let workers = 0;
   const total: Written = { files: 0, bytes: 0 };
@@ -79,16 +84,21 @@ export async function render(store: Store, publishDir: string, options: RenderOp
         `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
       );
     }
+    const routes = options.routes ?? ROUTES;
+    const site = await siteFiles();
+    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1, options.maxFiles ?? deployMaxFilesOf(process.env)));
     mkdirSync(folder);
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
-    const units = openedOnce(nextServed);
-    const written = workers === 0 ? await inProcess(nextServed, folder, units, options.routes ?? ROUTES) : await inWorkers(nextServed, folder, units, workers);
+    const units = openedOnce(nextServed, plan.cityDaysFrom);
+    const written = workers === 0 ? await inProcess(nextServed, folder, units, routes) : await inWorkers(nextServed, folder, units, workers);
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
-    for (const [file, body] of await siteFiles()) out.put(file, body);
+    for (const [file, body] of site) out.put(file, body);
     total.files = written.files + out.written.files;
     total.bytes = written.bytes + out.written.bytes;
+    // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
+    if (total.files !== plan.always + plan.cityDayFiles) throw new Error(`the render wrote ${total.files} files where it planned ${plan.always + plan.cityDayFiles}`);
   } catch (error) {
     rmSync(folder, { recursive: true, force: true });
     rmSync(nextServed, { force: true });
@@ -101,7 +111,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
-  return { ...total, seconds: (performance.now() - started) / 1000, folder, workers, served: served! };
+  return { ...total, seconds: (performance.now() - started) / 1000, folder, workers, served: served!, plan: plan! };
 }
 
 /** `$SERVE_DAYS`, a whole number of days of at least 1. */
@@ -115,10 +125,20 @@ export function serveDaysOf(env: NodeJS.ProcessEnv): number {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The units of a store, read from a connection closed once they are all given out. */
-function* openedOnce(path: string): Generator<Unit> {
+function* openedOnce(path: string, cityDaysFrom: number): Generator<Unit> {
   const store = openStore(path, { readonly: true });
   try {
-    yield* unitsOf(store, store.cities.set().slugs);
+    yield* unitsOf(store, store.cities.set().slugs, cityDaysFrom);
+  } finally {
+    store.close();
+  }
+}
+
+/** `use` of the store at `path`, opened read-only for it. */
+function withStore<T>(path: string, use: (store: Store) => T): T {
+  const store = openStore(path, { readonly: true });
+  try {
+    return use(store);
   } finally {
     store.close();
   }
@@ -193,5 +213,8 @@ export function listFiles(dir: string): string[] {
 
 /** A short account of what a render wrote. */
 export function formatRender(s: RenderSummary): string {
-  return `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n`;
+  return (
+    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
+    `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n`
+  );
 }

@@ -30,11 +30,11 @@ export class FileWriter {
   }
 }
 
-/** Renders every form of the unit's kind: each of its requests must answer 200. */
+/** Renders every form of the unit's kind (city-day forms on the days the budget takes): each of its requests must answer 200. */
 export async function renderUnit(unit: Unit, routes: readonly Route[], ctx: ApiContext, out: FileWriter): Promise<void> {
   for (const route of routes) {
     for (const form of route.forms) {
-      if (form.unit !== unit.kind) continue;
+      if (form.unit !== unit.kind || (form.perCityDay && !(unit.kind === 'date' && unit.cityDays))) continue;
       for (const params of form.enumerate(ctx.store, unit)) {
         const query = new URLSearchParams({ ...params, ...form.fixed });
         const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});

@@ -110,11 +110,12 @@ export class Observations {
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
       masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
       latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
+      citiesWithDataOn: db.prepare('SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 ORDER BY c.slug').pluck(),
+      citiesWithWeatherOn: db.prepare(`SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 ORDER BY c.slug`).pluck(),
       cityDaysWithData: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
       weatherOne: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       weatherForCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
       weatherForDay: db.prepare(`SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`),
-      weatherDaysOfCity: db.prepare(`SELECT day FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC`).pluck(),
       weatherDays: db.prepare(`SELECT DISTINCT day FROM weather_day WHERE status = ${COMPLETE} ORDER BY day DESC`).pluck(),
       latestWeatherDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
       addRun: db.prepare('INSERT INTO ingest_run (started_at, finished_at, pollen, weather, counts) VALUES (?, ?, ?, ?, ?)'),
@@ -278,10 +279,14 @@ export class Observations {
     return id === undefined ? [] : (this.stmt.cityDaysWithData.all(id, limit) as number[]);
   }
 
-  /** A city's days with a weather row, newest first. */
-  cityWeatherDays(city: string): number[] {
-    const id = this.names.id('city', city);
-    return id === undefined ? [] : (this.stmt.weatherDaysOfCity.all(id) as number[]);
+  /** The cities with a pollen observation on a UTC day, by slug. */
+  citiesWithDataOn(day: number): string[] {
+    return this.stmt.citiesWithDataOn.all(day) as string[];
+  }
+
+  /** The cities with a weather row on a UTC day, by slug. */
+  citiesWithWeatherOn(day: number): string[] {
+    return this.stmt.citiesWithWeatherOn.all(day) as string[];
   }
 
   /** One city-day of weather, or undefined. */

@@ -1,0 +1,78 @@
+/**
+ * The deploy's file budget. Netlify diffs every file of every deploy and its CLI uploads five at
+ * a time; Cloudflare Pages takes 20,000 files on its free plan (README, "How it is served"). So a
+ * render writes at most `DEPLOY_MAX_FILES` files: always the files made once, each city's, and
+ * each day's across cities (what people read most), then the city-day files of the newest whole
+ * days that fit. The fallback function answers every other city-day from the same handler.
+ */
+import type { Route, Unit } from '../api/routes.js';
+import { dayString } from '../domain/dates.js';
+import type { Store } from '../store/store.js';
+import { RenderError } from './unit.js';
+
+export const DEFAULT_DEPLOY_MAX_FILES = 10_000;
+
+export interface FilePlan {
+  /** At most this many files in the publish folder. */
+  budget: number;
+  /** Files every render writes whatever the budget (site files and `_redirects` included). */
+  always: number;
+  /** City-day files of the days that fit. */
+  cityDayFiles: number;
+  /** How many newest days have their city-day files rendered. */
+  cityDayDays: number;
+  /** The oldest day with city-day files rendered (Infinity when none is). */
+  cityDaysFrom: number;
+}
+
+/**
+ * Counts what a render of `store` would write (`extraFiles`: the files written besides the
+ * routes' forms) and chooses the newest days whose city-day files fit `budget`. Refuses, before
+ * anything is written, a store whose always-rendered files alone exceed it.
+ */
+export function planFiles(store: Store, routes: readonly Route[], units: Iterable<Unit>, extraFiles: number, budget: number): FilePlan {
+  let perStore = extraFiles; // the files made once, and each city's
+  const days: Array<{ day: number; always: number; cityDays: number }> = [];
+  for (const unit of units) {
+    const day = unit.kind === 'date' ? { day: unit.day, always: 0, cityDays: 0 } : undefined;
+    for (const route of routes) {
+      for (const form of route.forms) {
+        if (form.unit !== unit.kind) continue;
+        let n = 0;
+        for (const _ of form.enumerate(store, unit)) n++;
+        if (!day) perStore += n;
+        else if (form.perCityDay) day.cityDays += n;
+        else day.always += n;
+      }
+    }
+    if (day) days.push(day);
+  }
+  days.sort((a, b) => b.day - a.day);
+  const always = days.reduce((sum, d) => sum + d.always, perStore);
+  if (always > budget) {
+    let fit = 0;
+    for (let used = perStore; fit < days.length && used + days[fit]!.always <= budget; fit++) used += days[fit]!.always;
+    throw new RenderError(
+      `the files rendered in every deploy (${always}: ${perStore} made once or per city, and ${always - perStore} for ${days.length} days across cities) exceed DEPLOY_MAX_FILES=${budget}; ` +
+        `${fit} days fit: serve at most ${fit} days (SERVE_DAYS=${fit}), fewer cities, or raise DEPLOY_MAX_FILES. Nothing was written.`,
+    );
+  }
+  let used = always;
+  let taken = 0;
+  for (; taken < days.length && used + days[taken]!.cityDays <= budget; taken++) used += days[taken]!.cityDays;
+  return { budget, always, cityDayFiles: used - always, cityDayDays: taken, cityDaysFrom: taken === 0 ? Infinity : days[taken - 1]!.day };
+}
+
+/** `$DEPLOY_MAX_FILES`, a whole number of files of at least 1. */
+export function deployMaxFilesOf(env: NodeJS.ProcessEnv): number {
+  const text = env.DEPLOY_MAX_FILES;
+  if (text === undefined || text === '') return DEFAULT_DEPLOY_MAX_FILES;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new RenderError(`DEPLOY_MAX_FILES must be a whole number of files of at least 1 (got ${JSON.stringify(text)})`);
+  return Number(text);
+}
+
+/** The plan in a few words, for the render's summary. */
+export function formatPlan(plan: FilePlan): string {
+  const span = plan.cityDayDays === 0 ? 'no city-day files' : `the city-day files of the newest ${plan.cityDayDays} days (from ${dayString(plan.cityDaysFrom)})`;
+  return `${plan.always + plan.cityDayFiles} of DEPLOY_MAX_FILES=${plan.budget} files: ${plan.always} always, and ${span}`;
+}
