@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cityOf, CitySet, DEFAULT_CITIES } from '../domain/cities.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
-import { ForecastMisconfigured, ForecastService } from '../forecast/service.js';
+import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
 import { readSiteFile, siteFilePath, storeToServe } from '../store/site-file.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
@@ -48,6 +48,17 @@ const shared = (path: string, readonly: boolean): Store => {
 
 const services = new Map<string, ForecastService>();
 
+/** The local forecast cache's store; where it cannot be opened, says why in the log and throws ForecastCacheUnavailable. */
+function openCache(path: string): Store {
+  try {
+    return shared(path, false);
+  } catch (error) {
+    const unavailable = new ForecastCacheUnavailable(path, error);
+    console.error(`forecast unavailable: ${unavailable.message} (deployed, the cache is Netlify Blobs; set FORECAST_CACHE_DB to a writable file otherwise)`);
+    throw unavailable;
+  }
+}
+
 /**
  * The context functions use, from the environment: the served store a render wrote beside
  * `$POLLEN_DB` (read-only; the store itself before any render); its city set, or where there is
@@ -83,7 +94,7 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
           if (error instanceof ConfigError) throw new ForecastMisconfigured(providerId, error.message);
           throw error;
         }
-        const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(shared(cachePath, false));
+        const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(cachePath));
         services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env) })));
       }
       return service;

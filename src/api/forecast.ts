@@ -7,7 +7,7 @@ import type { City } from '../domain/cities.js';
 import { HOUR_MS } from '../domain/dates.js';
 import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
 import { dailyRow, type DailyPollen, type DayHour } from '../domain/pollen-rows.js';
-import { ForecastMisconfigured, ForecastUnavailable, type Forecast, type ForecastRow } from '../forecast/service.js';
+import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast, type ForecastRow } from '../forecast/service.js';
 import { ApiError, invalidParameter } from './error.js';
 import type { Handler } from './handler.js';
 import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
@@ -29,6 +29,10 @@ export const forecast: Handler = async (query, ctx) => {
     if (error instanceof ForecastMisconfigured) {
       // Says which variable the deployer must set; never a value.
       throw new ApiError(503, `The forecast is unavailable: this deployment's data comes from ${error.provider}, and ${error.message}`, {}, { 'Retry-After': '3600' });
+    }
+    if (error instanceof ForecastCacheUnavailable) {
+      // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).
+      throw new ApiError(503, 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later', {}, { 'Retry-After': '3600' });
     }
     if (!(error instanceof ForecastUnavailable)) throw error;
     throw new ApiError(503, 'The forecast is unavailable: the provider could not be reached and nothing is cached yet; retry later', {}, {

@@ -111,7 +111,7 @@ export function openApiDocument(): Json {
         get: {
           operationId: 'getPollenRange',
           summary: 'Pollen over any window',
-          description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted. X-Truncated and X-Total-Rows headers repeat what the body says.`,
+          description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted; the body stops before 20,000,000 bytes uncompressed (Netlify streams at most 20 MB), whatever the encoding, with truncated true and a next link. X-Truncated and X-Total-Rows headers repeat what the body says.`,
           parameters: [
             param('from', `Inclusive start: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
             param('to', `Exclusive end, later than from: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
@@ -119,6 +119,7 @@ export function openApiDocument(): Json {
             param('aggregate', "'none' (hourly) or 'day'.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
             param('limit', `Most rows returned, 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
             param('format', "'json' or 'csv' (the same rows as text/csv, species omitted).", { type: 'string', enum: ['json', 'csv'], default: 'json' }),
+            param('after', "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.", { type: 'string' }),
             timezoneParam("aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone)."),
           ],
           responses: {

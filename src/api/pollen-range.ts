@@ -8,10 +8,20 @@ import { byDay, dayFinder } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour } from '../domain/hours.js';
 import type { Store } from '../store/store.js';
-import { Chunks, type Handler } from './handler.js';
+import type { CitySet } from '../domain/cities.js';
+import { Chunks, type Answer, type Handler } from './handler.js';
 import { parseRangeQuery, type RangeQuery } from './range-params.js';
 
 const PIECE = 64 * 1024;
+/**
+ * The most bytes of an answer before compression. Netlify streams at most 20 MB from a function
+ * ("Streamed response payload: 20 MB", docs.netlify.com/build/functions/configuration), and a
+ * client that accepts no compression must still get whole JSON: rows stop before this, the body
+ * says `truncated: true` and `next` continues. The same rows whatever the encoding.
+ */
+export const MAX_BODY_BYTES = 20_000_000;
+/** No row serializes to more (a row with every species of a provider is about 2 KB), so fewer rows than this many bytes over it need no sizing. */
+const ROW_BYTES_BOUND = 10_000;
 
 export interface RangeRow {
   city: string;
@@ -29,7 +39,10 @@ export interface RangeRow {
 
 export const CSV_COLUMNS = ['city', 'periodStart', 'tree', 'grass', 'weed', 'total', 'timezone', 'risk_tree', 'risk_grass', 'risk_weed'] as const;
 
-export const pollenRange: Handler = (query, { store, cities }) => {
+export const pollenRange: Handler = (query, { store, cities }) => maxBytesRange(query, store, cities, MAX_BODY_BYTES);
+
+/** The range answer within `maxBytes` (a parameter for tests). */
+export function maxBytesRange(query: URLSearchParams, store: Store, cities: CitySet, maxBytes: number): Answer {
   const q = parseRangeQuery(query, cities);
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
@@ -39,21 +52,54 @@ export const pollenRange: Handler = (query, { store, cities }) => {
     const find = dayFinder(q.cut, city.timezone);
     return (hour: number) => find(hour).day;
   };
-  const { count, more: truncated } = store.countUpTo(q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
-  const rows = () => limited(rangeRows(store, q), q.limit);
-  const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
+  const counted = store.countUpTo(q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
 
   if (q.format === 'csv') {
-    return { body: new Chunks(() => pieces([CSV_COLUMNS.join(',') + '\n'], rows(), (r) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n', [])), contentType: 'text/csv; charset=utf-8', headers };
+    const head = CSV_COLUMNS.join(',') + '\n';
+    const line = (r: RangeRow) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n';
+    const { count, truncated } = fitting(counted, maxBytes - bytes(head), () => rangeRows(store, q), line);
+    const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
+    return { body: new Chunks(() => pieces([head], limited(rangeRows(store, q), count), line, () => '')), contentType: 'text/csv; charset=utf-8', headers };
   }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
   const echo = (ms: number, date: number | undefined) => JSON.stringify(q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
   const local = q.cut === 'local' ? ',"timezone":"local"' : '';
-  const head = `{"from":${echo(q.from, q.fromDate)},"to":${echo(q.to, q.toDate)},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}"${local},"truncated":${truncated},"rows":[`;
-  let first = true;
-  const row = (r: RangeRow) => (first ? ((first = false), '') : ',') + JSON.stringify(r);
-  return { body: new Chunks(() => pieces([head], rows(), row, [']}'])), headers };
-};
+  const headWith = (truncated: boolean) => `{"from":${echo(q.from, q.fromDate)},"to":${echo(q.to, q.toDate)},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}"${local},"truncated":${truncated},"rows":[`;
+  // A truncated answer ends with where to continue: the request again, after its last row.
+  const tail = (last: RangeRow | undefined, truncated: boolean) => (truncated && last ? `],"next":${JSON.stringify(nextLink(query, last))}}` : ']}');
+  const longestTail = tail({ city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) } as RangeRow, true);
+  const jsonRow = (r: RangeRow) => ',' + JSON.stringify(r);
+  const { count, truncated } = fitting(counted, maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1, () => rangeRows(store, q), jsonRow);
+  const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
+  let last: RangeRow | undefined;
+  const row = (r: RangeRow) => (last === undefined ? '' : ',') + JSON.stringify((last = r));
+  return { body: new Chunks(() => pieces([headWith(truncated)], limited(rangeRows(store, q), count), row, () => tail(last, truncated))), headers };
+}
+
+const bytes = (text: string) => Buffer.byteLength(text);
+
+/**
+ * How many of the counted rows fit `room` bytes as `line` writes them, and whether the answer is
+ * cut (by the limit or by bytes). Rows are sized only where so many could exceed the room.
+ */
+function fitting(counted: { count: number; more: boolean }, room: number, rows: () => Iterable<RangeRow>, line: (r: RangeRow) => string): { count: number; truncated: boolean } {
+  if (counted.count * ROW_BYTES_BOUND <= room) return { count: counted.count, truncated: counted.more };
+  let used = 0;
+  let fit = 0;
+  for (const r of limited(rows(), counted.count)) {
+    used += bytes(line(r));
+    if (used > room) return { count: fit, truncated: true };
+    fit++;
+  }
+  return { count: fit, truncated: counted.more };
+}
+
+/** The same request, continued after a row. */
+function nextLink(query: URLSearchParams, last: Pick<RangeRow, 'city' | 'periodStart'>): string {
+  const next = new URLSearchParams(query);
+  next.set('after', `${last.city},${last.periodStart}`);
+  return `/api/pollen-range?${next}`;
+}
 
 /** The range's flat row, in its field order, from an hourly row or daily means. */
 const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow => ({
@@ -85,8 +131,8 @@ function* limited<T>(items: Iterable<T>, limit: number): Generator<T> {
   }
 }
 
-/** Text in pieces of about 64 KiB: the head, each row, the tail. */
-function* pieces<T>(head: string[], rows: Iterable<T>, line: (row: T) => string, tail: string[]): Generator<string> {
+/** Text in pieces of about 64 KiB: the head, each row, the tail (written once the rows are). */
+function* pieces<T>(head: string[], rows: Iterable<T>, line: (row: T) => string, tail: () => string): Generator<string> {
   let buffer = head.join('');
   for (const r of rows) {
     buffer += line(r);
@@ -95,7 +141,7 @@ function* pieces<T>(head: string[], rows: Iterable<T>, line: (row: T) => string,
       buffer = '';
     }
   }
-  buffer += tail.join('');
+  buffer += tail();
   if (buffer) yield buffer;
 }
 

@@ -1,7 +1,7 @@
 /** The parameters of /api/pollen-range, strictly checked: each may be given once. */
 import type { City, CitySet } from '../domain/cities.js';
 import { dayNumber, isIsoDate, DAY_MS, HOUR_MS } from '../domain/dates.js';
-import { localMidnight, type DayCut } from '../domain/days.js';
+import { dayHours, dayOfHour, localMidnight, type DayCut } from '../domain/days.js';
 import { invalidParameter, unsupportedCity } from './error.js';
 import { EXPECTED, parseDayCut } from './params.js';
 
@@ -13,6 +13,7 @@ export const RANGE_EXPECTED = {
   limit: 'an integer from 1 to 50000',
   format: "'json' or 'csv'",
   timezone: EXPECTED.timezone,
+  after: "the last row received, as 'city,periodStart' (the next link of a truncated answer)",
 } as const;
 
 export const MAX_LIMIT = 50_000;
@@ -106,5 +107,20 @@ export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuer
   const format = once(query, 'format', RANGE_EXPECTED.format) ?? 'json';
   if (format !== 'json' && format !== 'csv') throw invalidParameter('format', RANGE_EXPECTED.format);
 
-  return { from, to, fromDate, toDate, cut, cities, windows, aggregate, limit, format };
+  const after = once(query, 'after', RANGE_EXPECTED.after);
+  return { from, to, fromDate, toDate, cut, cities, windows: after === undefined ? windows : continued(windows, after, aggregate, cut), aggregate, limit, format };
+}
+
+/**
+ * The windows past a row (`city,periodStart`): rows are ordered by city slug, then periodStart,
+ * so the cities before it drop out and its own window starts at the next hour, or the next day.
+ */
+function continued(windows: CityWindow[], after: string, aggregate: 'none' | 'day', cut: DayCut): CityWindow[] {
+  const m = /^([^,]+),(.+)$/.exec(after);
+  const ms = m ? parseInstant(m[2]!) : undefined;
+  const at = m && windows.find((w) => w.city.slug === m[1]);
+  if (!at || ms === undefined) throw invalidParameter('after', RANGE_EXPECTED.after);
+  const hour = Math.floor(ms / HOUR_MS);
+  const next = aggregate === 'none' ? hour + 1 : dayHours(cut, at.city.timezone, dayOfHour(cut, at.city.timezone, hour)).to;
+  return windows.filter((w) => w.city.slug >= at.city.slug).map((w) => (w === at ? { ...w, from: Math.min(w.to, Math.max(w.from, next)) } : w));
 }

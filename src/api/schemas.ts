@@ -165,7 +165,7 @@ export const PollenRangeRow = named(
 );
 export const PollenRangeResponse = named(
   'PollenRangeResponse',
-  'Rows ordered by city slug, then periodStart; truncated is true when limit cut them. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city\'s local midnight).',
+  'Rows ordered by city slug, then periodStart; truncated is true when limit cut them, or the body would have passed 20,000,000 bytes (before compression, so the same rows in every encoding), and next is then the request that continues after the last row. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city\'s local midnight).',
   z.object({
     from: z.union([DateTime, Day]),
     to: z.union([DateTime, Day]),
@@ -174,6 +174,7 @@ export const PollenRangeResponse = named(
     ...localDays,
     truncated: z.boolean(),
     rows: z.array(PollenRangeRow),
+    next: z.string().optional().describe("Only when truncated: this request again with after set to the last row's 'city,periodStart'."),
   }),
 );
 export const ForecastPollen = named(

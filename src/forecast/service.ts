@@ -48,6 +48,19 @@ export class ForecastMisconfigured extends Error {
   }
 }
 
+/**
+ * The forecast cache, which also holds the call ledger, cannot be opened here (no Blobs context,
+ * and a read-only or missing folder for the local file): no refresh may run uncounted.
+ */
+export class ForecastCacheUnavailable extends Error {
+  constructor(
+    readonly location: string,
+    cause: unknown,
+  ) {
+    super(`the forecast cache at ${location} cannot be opened: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 export interface ForecastOptions {
   provider: PollenProvider;
   cache: ForecastCache;

@@ -90,14 +90,17 @@ export function createMcpServer(ctx: ApiContext): McpServer {
       aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
       timezone: timezone.describe('"UTC" (default) or "local": aggregate "day" groups by each city\'s local day, and a date-only from/to means each city\'s local midnight.'),
       limit: z.number().int().min(1).max(MCP_RANGE_CAP).optional().describe(`Most rows, 1 to ${MCP_RANGE_CAP} (default ${MCP_RANGE_CAP}).`),
+      after: z.string().optional().describe("Continue a truncated answer: 'city,periodStart' of its last row (the after parameter of its next link)."),
     },
     outputSchema: S.PollenRangeResponse.extend({ hint: z.string().optional() }),
     annotations: READ_ONLY,
   }, async ({ cities, limit, ...rest }) => {
     const result = await ask(ctx, '/api/pollen-range', { ...rest, city: cities?.join(','), limit: limit ?? MCP_RANGE_CAP }, { city: 'cities' });
-    const body = result.structuredContent as { truncated?: boolean } | undefined;
+    const body = result.structuredContent as { truncated?: boolean; rows?: Array<{ city: string; periodStart: string }> } | undefined;
     if (!body?.truncated) return result;
-    const withHint = { ...body, hint: `More rows than this call returns (${limit ?? MCP_RANGE_CAP}). Narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).` };
+    const last = body.rows?.at(-1);
+    const more = last ? `call again with after "${last.city},${last.periodStart}", ` : '';
+    const withHint = { ...body, hint: `More rows than this call returns (${limit ?? MCP_RANGE_CAP}): ${more}narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).` };
     return { structuredContent: withHint, content: [{ type: 'text', text: JSON.stringify(withHint) }] };
   });
 

@@ -1,8 +1,11 @@
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { environmentContext } from '../../src/api/context.js';
 import { respond } from '../../src/api/http.js';
+import { handleMcp } from '../../src/mcp/http.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
@@ -79,6 +82,35 @@ describe('the forecast provider', () => {
       error: "The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)",
     });
     expect(r.headers['Retry-After']).toBe('3600');
+  });
+
+  it.each([
+    ['a path under a file', (dir: string) => (writeFileSync(join(dir, 'file'), ''), join(dir, 'file', 'cache.db'))],
+    ['a folder that is a file', (dir: string) => (writeFileSync(join(dir, 'cache.db'), 'not a database'), dir)],
+  ])('answers 503 with Retry-After, never 500, when the cache cannot be opened (%s), over HTTP and MCP, and logs why', async (_, cachePath) => {
+    const { db } = storeFrom('sample');
+    const FORECAST_CACHE_DB = cachePath(tempDir());
+    const logged: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.join(' ')));
+    try {
+      const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB });
+      expect(r.status).toBe(503);
+      expect(r.headers['Retry-After']).toBe('3600');
+      expect(r.headers['Cache-Control']).toBe('no-store');
+      expect(JSON.parse(r.body as string)).toEqual({ error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later' });
+      expectMatchesOpenApi('/api/forecast', 503, JSON.parse(r.body as string));
+      expect(logged.join('\n')).toContain(`forecast unavailable: the forecast cache at ${FORECAST_CACHE_DB} cannot be opened: `);
+
+      const client = new Client({ name: 'test', version: '1.0.0' });
+      const ctx = environmentContext({ POLLEN_DB: db, FORECAST_CACHE_DB });
+      await client.connect(new StreamableHTTPClientTransport(new URL('http://mcp.test/mcp'), { fetch: (url, init) => handleMcp(new Request(url, init), ctx) }));
+      const tool = (await client.callTool({ name: 'get_forecast', arguments: { city: 'tulsa' } })) as { isError?: boolean; content: Array<{ text: string }> };
+      expect(tool.isError).toBe(true);
+      expect(tool.content[0]!.text).toContain('The forecast is unavailable: its cache cannot be opened on this deployment; retry later');
+      await client.close();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('is the one POLLEN_PROVIDER names, when set', async () => {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
+import type { Chunks } from '../../src/api/handler.js';
+import { MAX_BODY_BYTES, maxBytesRange } from '../../src/api/pollen-range.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { dailyMeans } from '../../src/domain/pollen-rows.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
@@ -95,6 +97,7 @@ describe('GET /api/pollen-range', () => {
   });
 
   const invalid = (name: string, expected: string) => ({ error: `Invalid parameter '${name}': expected ${expected}` });
+  const AFTER_TEXT = "the last row received, as 'city,periodStart' (the next link of a truncated answer)";
   const TIME = 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00';
   it.each([
     ['to=2025-04-02', 400, invalid('from', TIME)],
@@ -113,6 +116,10 @@ describe('GET /api/pollen-range', () => {
     ['from=2025-04-01&to=2025-04-03&limit=2.5', 400, invalid('limit', 'an integer from 1 to 50000')],
     ['from=2025-04-01&to=2025-04-03&limit=', 400, invalid('limit', 'an integer from 1 to 50000')],
     ['from=2025-04-01&to=2025-04-03&format=xml', 400, invalid('format', "'json' or 'csv'")],
+    ['from=2025-04-01&to=2025-04-03&after=austin', 400, invalid('after', AFTER_TEXT)],
+    ['from=2025-04-01&to=2025-04-03&after=austin,yesterday', 400, invalid('after', AFTER_TEXT)],
+    ['from=2025-04-01&to=2025-04-03&city=austin&after=tulsa,2025-04-01T05:00:00.000Z', 400, invalid('after', AFTER_TEXT)],
+    ['from=2025-04-01&to=2025-04-03&after=austin,2025-04-01T05:00:00.000Z&after=austin,2025-04-01T06:00:00.000Z', 400, invalid('after', `${AFTER_TEXT}, given once`)],
   ])('answers %s with %i', async (query, status, expected) => {
     const { res, body } = await rangeJson(query);
     expect(res.status).toBe(status);
@@ -120,8 +127,61 @@ describe('GET /api/pollen-range', () => {
   });
 });
 
+describe('a byte budget for every encoding', () => {
+  /** The whole body of an in-process answer within `maxBytes`. */
+  const answer = (query: string, maxBytes: number) => {
+    const a = maxBytesRange(new URLSearchParams(query), site.store, site.store.cities.set(), maxBytes);
+    return { headers: a.headers!, text: [...(a.body as Chunks).read()].join('') };
+  };
+  /** Every row, following `next` from the first page. */
+  const pages = (query: string, maxBytes: number) => {
+    const rows: Json[] = [];
+    const sizes: number[] = [];
+    for (let q: string | undefined = query, n = 0; q !== undefined; n++) {
+      expect(n).toBeLessThan(500);
+      const { text, headers } = answer(q, maxBytes);
+      sizes.push(Buffer.byteLength(text));
+      const body = JSON.parse(text) as Json;
+      expectMatchesOpenApi('/api/pollen-range', 200, body);
+      expect(headers['X-Total-Rows']).toBe(String(body.rows.length));
+      expect(body.truncated).toBe(body.next !== undefined);
+      rows.push(...body.rows);
+      q = body.next === undefined ? undefined : new URL(body.next, 'http://x').search.slice(1);
+    }
+    return { rows, sizes };
+  };
+
+  it.each([
+    ['hourly rows', 'from=2025-04-01&to=2025-04-11&limit=50000'],
+    ['hourly rows of some cities from an instant', 'city=wichita,austin,honolulu&from=2025-04-02T07:00:00-05:00&to=2025-04-09&limit=50000'],
+    ['UTC days', 'from=2025-04-01&to=2025-04-11&aggregate=day&limit=50000'],
+    ['local days', 'from=2025-04-01&to=2025-04-11&aggregate=day&timezone=local&limit=50000'],
+    ['hourly rows cut by a limit too', 'from=2025-04-01&to=2025-04-11&limit=7'],
+  ])('stops whole JSON before the budget, says truncated, and next continues to exactly the same %s', (_, query) => {
+    const whole = JSON.parse(answer(query.replace(/limit=\d+/, 'limit=50000'), 1e9).text) as Json;
+    const { rows, sizes } = pages(query, 6_000);
+    expect(sizes.length).toBeGreaterThan(2);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(6_000);
+    expect(rows).toEqual(whole.rows);
+  });
+
+  it('keeps CSV within the budget too', () => {
+    const { text, headers } = answer('from=2025-04-01&to=2025-04-11&format=csv&limit=50000', 2_000);
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(2_000);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1_500);
+    expect(headers['X-Truncated']).toBe('true');
+    expect(text.trimEnd().split('\n')).toHaveLength(Number(headers['X-Total-Rows']) + 1);
+  });
+
+  it('answers an untruncated window whole, with no next', () => {
+    const body = JSON.parse(answer('city=austin&from=2025-04-01&to=2025-04-02', 20_000_000).text) as Json;
+    expect(body.truncated).toBe(false);
+    expect(body).not.toHaveProperty('next');
+  });
+});
+
 describe('the largest range answer', () => {
-  it('streams 50,000 hourly rows of every city with species, gzip-compressed under 6 MB', async () => {
+  it('answers 50,000 hourly rows of every city with species within 20,000,000 bytes, whole JSON without compression, the same rows gzip-compressed under 6 MB', async () => {
     const dir = tempDir();
     const db = await buildStore(dir, DEFAULT_CITIES.list.map((c) => c.slug), { from: dayNumber('2025-03-01'), to: dayNumber('2025-04-23') });
     process.env.POLLEN_DB = db;
@@ -140,12 +200,19 @@ describe('the largest range answer', () => {
       expect(gzip.headers['content-encoding']).toBe('gzip');
       expect(gzip.headers['x-truncated']).toBe('true');
       expect(gzip.bytes.length).toBeLessThan(6 * 1024 * 1024);
-      const body = JSON.parse(gunzipSync(gzip.bytes).toString()) as Json;
-      expect(body.rows).toHaveLength(50_000);
-      expect(body.rows[0].species).not.toBeNull();
       const identity = await raw('identity');
       expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.bytes.length).toBeLessThanOrEqual(MAX_BODY_BYTES);
       expect(identity.bytes.equals(gunzipSync(gzip.bytes))).toBe(true);
+      // 40 cities x 54 days with species is about 20.4 MB: the bytes, not the limit, cut it.
+      const body = JSON.parse(identity.bytes.toString()) as Json;
+      expect(body.truncated).toBe(true);
+      expect(body.rows.length).toBeGreaterThan(45_000);
+      expect(body.rows.length).toBeLessThan(50_000);
+      expect(identity.headers['x-total-rows']).toBe(String(body.rows.length));
+      expect(body.rows[0].species).not.toBeNull();
+      const last = body.rows.at(-1);
+      expect(new URL(body.next, 'http://x').searchParams.get('after')).toBe(`${last.city},${last.periodStart}`);
       console.log(`largest range answer: ${identity.bytes.length} bytes identity, ${gzip.bytes.length} bytes gzip`);
     } finally {
       await server.close();

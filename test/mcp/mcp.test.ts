@@ -62,9 +62,12 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const result = await call('get_pollen_range', { from: '2025-04-01', to: '2025-04-11', limit: 30 });
     expect(result.structuredContent!.rows).toHaveLength(30);
     expect(result.structuredContent!.truncated).toBe(true);
-    expect(result.structuredContent!.hint).toMatch(/Narrow from\/to or cities/);
+    const last = result.structuredContent!.rows.at(-1);
+    expect(result.structuredContent!.hint).toBe(`More rows than this call returns (30): call again with after "${last.city},${last.periodStart}", narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).`);
     const { hint: _hint, ...rest } = result.structuredContent!;
     expect(rest).toEqual(await api('/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=30'));
+    const more = await call('get_pollen_range', { from: '2025-04-01', to: '2025-04-11', limit: 30, after: `${last.city},${last.periodStart}` });
+    expect([...result.structuredContent!.rows, ...more.structuredContent!.rows]).toEqual((await api('/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=60')).rows);
   });
 
   it('gives the forecast the HTTP endpoint gives', async () => {

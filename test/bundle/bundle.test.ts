@@ -1,0 +1,199 @@
+/**
+ * The functions as Netlify ships them: bundled by zip-it-and-ship-it with this netlify.toml (on
+ * the Node 22 it needs), each archive unzipped into a folder the function cannot write (as
+ * Lambda's task root is), and called there under Node 22, the functions' runtime, the way the
+ * Functions v2 runtime calls them: a web Request in, a Response out. better-sqlite3 in the
+ * archives is built for Node 22, as the scheduled rebuild's `npm ci` builds it.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { BlobsServer } from '@netlify/blobs/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeContext } from '../../src/api/context.js';
+import { respond } from '../../src/api/http.js';
+import { render } from '../../src/render/render.js';
+import { openStore } from '../../src/store/store.js';
+import { ROOT } from '../helpers/cli.js';
+import { buildStore, SITE_SPAN } from '../helpers/site.js';
+import { tempDir } from '../helpers/tmp.js';
+import { installed, NODE22, TOOLCHAIN, unsupported } from './toolchain.js';
+
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+const skip = unsupported();
+if (!skip && !installed()) throw new Error('the bundle toolchain is not installed: `npx tsx test/bundle/toolchain.ts` installs it (npm test runs it first)');
+
+interface Archive {
+  name: string;
+  path: string;
+  bundler: string;
+  runtimeAPIVersion: number;
+  runtimeVersion: string;
+}
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+interface Invocation {
+  node: string;
+  main: string;
+  answers: Answer[];
+}
+interface Call {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', () => {
+  let dir: string;
+  let db: string;
+  let archives: Archive[];
+  let blobs: BlobsServer;
+  let blobsUrl: string;
+  const unzipped = (name: string) => join(dir, 'unzipped', name);
+
+  beforeAll(async () => {
+    dir = tempDir();
+    chmodSync(dir, 0o755); // the functions run as nobody: they must reach their folder
+    db = await buildStore(dir, ['austin', 'tulsa'], SITE_SPAN);
+    const store = openStore(db, { readonly: true });
+    // Room for one day of city-day files: the older days are the fallback's.
+    const { always } = (await render(store, join(dir, 'publish'), { maxFiles: 100_000 })).plan;
+    expect((await render(store, join(dir, 'publish'), { maxFiles: always + 4 })).plan.cityDayDays).toBe(1);
+    store.close();
+
+    // The site as the scheduled rebuild has it after `npm ci` on Node 22 and a render.
+    const site = join(ROOT, 'test-artifacts', `bundle-site-${process.pid}`);
+    rmSync(site, { recursive: true, force: true });
+    mkdirSync(join(site, 'snapshots'), { recursive: true });
+    for (const entry of ['functions', 'src', 'netlify.toml', 'package.json', 'tsconfig.json']) cpSync(join(ROOT, entry), join(site, entry), { recursive: true });
+    execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(site, 'node_modules')]); // hard links: no copy of 300 MB
+    const binary = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+    rmSync(join(site, 'node_modules', binary)); // unlinked first: the project's own binary stays as it is
+    copyFileSync(join(TOOLCHAIN, 'node_modules', binary), join(site, 'node_modules', binary));
+    for (const file of ['serve.db', 'site.json']) copyFileSync(join(dir, file), join(site, 'snapshots', file));
+
+    const zipped = execFileSync(NODE22, [join(ROOT, 'test', 'bundle', 'zip.mjs'), site, join(dir, 'zipped')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    archives = (JSON.parse(zipped) as Archive[]).sort((a, b) => a.name.localeCompare(b.name));
+    rmSync(site, { recursive: true, force: true });
+    for (const a of archives) {
+      // Python's zipfile: a reader independent of the writer.
+      execFileSync('python3', ['-m', 'zipfile', '-e', a.path, unzipped(a.name)]);
+      execFileSync('chmod', ['-R', 'a-w,a+rX', unzipped(a.name)]);
+    }
+    copyFileSync(join(ROOT, 'test', 'bundle', 'invoke.mjs'), join(dir, 'invoke.mjs'));
+
+    blobs = new BlobsServer({ directory: join(dir, 'blobs'), token: 'token', logger: () => {} });
+    blobsUrl = `http://127.0.0.1:${(await blobs.start()).port}`;
+  }, 600_000);
+  afterAll(async () => {
+    await blobs?.stop();
+    if (dir) execFileSync('chmod', ['-R', 'u+w', dir]);
+  });
+
+  /**
+   * Calls an unzipped function in its folder, as nobody when this is root, with only `env` set.
+   * Asynchronously: the Blobs server it may call runs in this process.
+   */
+  async function invoke(name: string, calls: Call[], env: Record<string, string> = {}): Promise<Invocation> {
+    const child = spawn(NODE22, [join(dir, 'invoke.mjs')], {
+      cwd: unzipped(name),
+      env: { PATH: process.env.PATH, ...env },
+      timeout: 120_000,
+      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    child.stdin.end(JSON.stringify(calls));
+    const [code] = (await once(child, 'close')) as [number | null];
+    if (code !== 0) throw new Error(`${name} failed (${code}): ${stderr}`);
+    return JSON.parse(stdout) as Invocation;
+  }
+  /** The body of the same request answered in-process from the same served store. */
+  const local = async (path: string): Promise<string> => {
+    const url = new URL(path, 'http://localhost');
+    const store = openStore(join(dir, 'serve.db'), { readonly: true });
+    try {
+      const { body } = await respond({ method: 'GET', path: url.pathname, query: url.searchParams }, storeContext(store));
+      return typeof body === 'string' ? body : [...body].join('');
+    } finally {
+      store.close();
+    }
+  };
+
+  it('bundles every function with nft for nodejs22.x, and carries the served store only where netlify.toml puts it', () => {
+    expect(archives.map((a) => [a.name, a.bundler, a.runtimeAPIVersion, a.runtimeVersion])).toEqual(
+      ['fallback', 'forecast', 'health', 'mcp', 'pollen-range'].map((name) => [name, 'nft', 2, 'nodejs22.x']),
+    );
+    for (const a of archives) {
+      expect(existsSync(join(unzipped(a.name), 'snapshots', 'serve.db')), a.name).toBe(a.name !== 'forecast');
+      expect(existsSync(join(unzipped(a.name), 'snapshots', 'site.json')), a.name).toBe(a.name === 'forecast');
+      expect(statSync(a.path).size, a.name).toBeLessThan(50 * 1024 * 1024);
+    }
+    expect(readdirSync(join(unzipped('fallback'), 'node_modules', 'better-sqlite3', 'build', 'Release'))).toContain('better_sqlite3.node');
+  });
+
+  it('health opens the served store from the unzipped folder and answers on Node 22', async () => {
+    const { node, answers } = await invoke('health', [{ url: 'https://site.test/api/health' }]);
+    expect(node).toMatch(/^v22\./);
+    const body = JSON.parse(answers[0]!.body) as { node: string; cities: number; latestDate: string };
+    expect(answers[0]!.status).toBe(503); // sample days of 2025: stale, yet read from the store
+    expect(body).toMatchObject({ node, cities: 40, latestDate: '2025-04-10' });
+  });
+
+  it('the fallback answers an unrendered city-day byte for byte as in-process, and an unsupported city 404', async () => {
+    const day = '/api/pollen?city=austin&date=2025-04-02';
+    expect(existsSync(join(dir, 'publish', 'data', 'pollen', 'austin', '2025-04-02.json'))).toBe(false);
+    const { answers } = await invoke('fallback', [{ url: `https://site.test${day}` }, { url: 'https://site.test/data/weather/tulsa/2025-04-03.json' }, { url: 'https://site.test/api/pollen?city=atlantis&date=2025-04-02' }]);
+    expect(answers[0]!.status).toBe(200);
+    expect(answers[0]!.body).toBe(await local(day));
+    expect(answers[0]!.headers['netlify-cdn-cache-control']).toBe('public, durable, s-maxage=31536000');
+    expect(answers[1]!.body).toBe(await local('/api/weather?city=tulsa&date=2025-04-03'));
+    expect(answers[2]!.status).toBe(404);
+    expect(JSON.parse(answers[2]!.body)).toMatchObject({ code: 'UNSUPPORTED_CITY', city: 'atlantis' });
+  });
+
+  it('pollen-range streams the rows in-process gives, hourly and by day', async () => {
+    const q = '/api/pollen-range?from=2025-04-03&to=2025-04-05&city=austin,tulsa';
+    const { answers } = await invoke('pollen-range', [{ url: `https://site.test${q}` }, { url: `https://site.test${q}&aggregate=day` }]);
+    const [hourly, daily] = answers as [Answer, Answer];
+    expect(hourly.status).toBe(200);
+    expect(hourly.body).toBe(await local(q));
+    expect((JSON.parse(daily.body) as { rows: unknown[] }).rows).toHaveLength(4);
+  });
+
+  it('mcp initializes and lists its tools', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const rpc = (id: number, method: string, params: object = {}) => ({ url: 'https://site.test/mcp', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
+    const { answers } = await invoke('mcp', [rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } }), rpc(2, 'tools/list')]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect((JSON.parse(answers[0]!.body) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBeTruthy();
+    const tools = (JSON.parse(answers[1]!.body) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+    expect(tools).toContain('get_forecast');
+    expect(tools).toContain('get_pollen_range');
+  });
+
+  it('forecast refreshes through Netlify Blobs, and without a usable cache answers 503, never 500', async () => {
+    const context = Buffer.from(JSON.stringify({ edgeURL: blobsUrl, uncachedEdgeURL: blobsUrl, siteID: 'site', token: 'token' })).toString('base64');
+    const withBlobs = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }], { NETLIFY_BLOBS_CONTEXT: context });
+    expect(withBlobs.answers[0]!.status).toBe(200);
+    expect(JSON.parse(withBlobs.answers[0]!.body)).toMatchObject({ city: 'tulsa', source: 'sample', stale: false });
+
+    // No Blobs context: the local cache file would be in the read-only task root.
+    const without = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }]);
+    expect(without.answers[0]!.status).toBe(503);
+    expect(without.answers[0]!.headers['retry-after']).toBe('3600');
+    expect(JSON.parse(without.answers[0]!.body)).toEqual({ error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later' });
+  });
+
+  it('reads the served store unchanged: the task root stays as unzipped', () => {
+    for (const name of ['fallback', 'health']) expect(readFileSync(join(unzipped(name), 'snapshots', 'serve.db')).equals(readFileSync(join(dir, 'serve.db'))), name).toBe(true);
+  });
+});
