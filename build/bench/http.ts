@@ -4,7 +4,7 @@
  * memory can be read from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -134,6 +134,33 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       ratio: warm / staticP50,
       target: 'exactly 1 upstream call; warm p50 <= 2x',
       met: upstream === 1 && warm / staticP50 <= 2,
+    });
+
+    // B9: a city-day the budget left to the fallback function, against one rendered to a file, through the same rule.
+    const slug = (() => {
+      const st = openStore(db, { readonly: true });
+      try {
+        return st.cities.set().slugs[0]!;
+      } finally {
+        st.close();
+      }
+    })();
+    const dayUrl = (day: number) => `${server.url}/api/pollen?city=${slug}&date=${dayString(day)}`;
+    const [oldDay, newDay] = [BENCH_SPAN.from + 30, BENCH_SPAN.to];
+    const rendered = (day: number) => existsSync(join(realpathSync(publish), 'data', 'pollen', slug, `${dayString(day)}.json`));
+    if (rendered(oldDay) || !rendered(newDay)) throw new Error(`B9 expects ${dayString(oldDay)} unrendered and ${dayString(newDay)} rendered for ${slug}`);
+    await sequential(5, dayUrl(oldDay));
+    await sequential(5, dayUrl(newDay));
+    const fallbackP50 = percentile((await sequential(100, dayUrl(oldDay))).map((r) => r.ms), 50);
+    const fileP50 = percentile((await sequential(100, dayUrl(newDay))).map((r) => r.ms), 50);
+    measures.push({
+      id: 'B9',
+      what: `/api/pollen?city=${slug}&date=${dayString(oldDay)} answered by the fallback function (no file under the budget), warm p50 of 100`,
+      value: ms(fallbackP50),
+      baseline: `${ms(fileP50)} (date=${dayString(newDay)}, a rendered file through the same rule)`,
+      ratio: fallbackP50 / fileP50,
+      target: 'reported (the CDN caches it until the next deploy)',
+      met: null,
     });
 
     // B7: static reads under load, against node's http serving the same file.

@@ -11,4 +11,5 @@ const [db, publish] = process.argv.slice(2);
 const store = openStore(db!, { readonly: true });
 const summary = await render(store, publish!);
 store.close();
-process.stdout.write(`${JSON.stringify({ seconds: summary.seconds, files: summary.files, bytes: summary.bytes, workers: summary.workers, peakRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`);
+const { seconds, files, bytes, workers, plan } = summary;
+process.stdout.write(`${JSON.stringify({ seconds, files, bytes, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays })}\n`);

@@ -30,9 +30,9 @@ try {
   };
   await step(`B5, B8: ingest ${workload.label} and store size`, () => storeBenchmarks(dir, db, workload));
   // Every later step needs a render: it writes the served store functions carry.
-  await step('B1: render', () => renderBenchmarks(root, dir, db, publish, workload));
-  if (want('B3') || want('B4') || want('B7')) await step('B3, B4, B7: local HTTP', () => httpBenchmarks(root, dir, db, publish));
-  if (want('B6') || want('B8')) await step('B6, B8: functions', () => functionBenchmarks(root, db, join(dir, 'cold-forecast.db')));
+  await step('B1, B2: render, and the files one more day changes', () => renderBenchmarks(root, dir, db, publish, workload));
+  if (want('B3') || want('B4') || want('B7') || want('B9')) await step('B3, B4, B7, B9: local HTTP', () => httpBenchmarks(root, dir, db, publish));
+  if (want('B6') || want('B8')) await step('B6, B8: functions as Netlify bundles them', () => functionBenchmarks(db, dir));
 
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   const lines = [

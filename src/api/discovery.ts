@@ -13,7 +13,7 @@ const llms = (cities: number) => `# Pollen, weather and air-quality API
 - /api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city
 - /api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series
 - /api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)
-- /api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times)
+- /api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page
 - /api/forecast?city=SLUG&aggregate=none|day: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow)
 - /api/health: how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider
 

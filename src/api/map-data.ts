@@ -1,7 +1,7 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
-import { groupByDay } from '../domain/days.js';
-import { mapCollection, mapFeature } from '../domain/map.js';
-import { hoursOfDays, latestDay } from './day-cut.js';
+import { mapCollection, mapDay, mapFeature, type MapDay } from '../domain/map.js';
+import { hoursOfDay, latestDay } from './day-cut.js';
+import { perCityDay } from './day-memo.js';
 import { noData } from './error.js';
 import { GEOJSON_TYPE, type Handler } from './handler.js';
 import { cutField, parseDayCut, parseMapDate } from './params.js';
@@ -13,10 +13,14 @@ export const mapData: Handler = (query, { store, cities }) => {
   if (day === null) throw noData();
   const features = cities.slugs.flatMap((slug) => {
     const city = cities.get(slug)!;
-    const days = groupByDay(cut, city.timezone, hoursOfDays(store, city, cut, day - 2, day));
-    const today = days.get(day);
-    if (!today) return [];
-    return [mapFeature(city, day, [days.get(day - 2) ?? [], days.get(day - 1) ?? [], today])];
+    const series = [day - 2, day - 1, day].map((d) =>
+      perCityDay(store, 'map', slug, cut, d, () => {
+        const hours = hoursOfDay(store, city, cut, d);
+        return { value: mapDay(d, hours), any: hours.length > 0 };
+      }),
+    );
+    if (!series[2]!.any) return [];
+    return [mapFeature(city, series.map((s) => s.value) as [MapDay, MapDay, MapDay])];
   });
   return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
 };

@@ -74,12 +74,11 @@ export function mapDay(day: number, hours: readonly StoredHour[]): MapDay {
 }
 
 /**
- * The map feature of a city on `day`; `days` holds the hours of day-2, day-1 and day.
+ * The map feature of a city; `series` is its `mapDay` of the day and of the two days before it.
  * Its risks are the day's worst hour, so the map never shows a day milder than it was.
  */
-export function mapFeature(city: City, day: number, days: readonly [StoredHour[], StoredHour[], StoredHour[]]): Feature<Point, MapProperties> {
-  const series = days.map((hours, i) => mapDay(day - 2 + i, hours));
-  const today = series[2]!;
+export function mapFeature(city: City, series: readonly [MapDay, MapDay, MapDay]): Feature<Point, MapProperties> {
+  const today = series[2];
   const sev = {
     sev_tree: severity(today.risk_tree),
     sev_grass: severity(today.risk_grass),
@@ -102,7 +101,7 @@ export function mapFeature(city: City, day: number, days: readonly [StoredHour[]
     ...sev,
     sev_total: Math.max(...Object.values(sev)),
     timezone: today.timezone ?? city.timezone,
-    series,
+    series: [...series],
   });
 }
 

@@ -156,7 +156,21 @@ async function inProcess(path: string, folder: string, units: Iterable<Unit>, ro
   }
 }
 
-/** Hands units out to `count` workers, one at a time each, until none is left or one fails. */
+/**
+ * Units a worker takes at a time. A day's forms read the days around it (a map's series, a local
+ * day's two UTC days), so a worker that renders a run of consecutive days decodes each day once,
+ * where workers taking turns day by day would each decode nearly every day.
+ */
+const BATCH = 16;
+
+/** The next `size` units, or none. */
+function take(units: Iterator<Unit>, size: number): Unit[] {
+  const batch: Unit[] = [];
+  for (let step = units.next(); !step.done; step = units.next()) if (batch.push(step.value) >= size) break;
+  return batch;
+}
+
+/** Hands units out to `count` workers, a batch at a time each, until none is left or one fails. */
 function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: number): Promise<Written> {
   const total: Written = { files: 0, bytes: 0 };
   const input: WorkerInput = { storePath: path, folder };
@@ -171,9 +185,9 @@ function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: n
       reject(error);
     };
     const next = (worker: Worker) => {
-      const step = failed ? { done: true as const } : units.next();
-      worker.postMessage(step.done ? null : step.value);
-      if (step.done && --running === 0 && !failed) resolveAll(total);
+      const batch = failed ? [] : take(units, BATCH);
+      worker.postMessage(batch.length === 0 ? null : batch);
+      if (batch.length === 0 && --running === 0 && !failed) resolveAll(total);
     };
     for (let i = 0; i < count; i++) {
       const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });

@@ -1,6 +1,6 @@
 /**
- * A render worker: opens the served store read-only, then renders each unit it is given into the
- * render folder, reporting what it wrote or the first failure.
+ * A render worker: opens the served store read-only, then renders each batch of units it is given
+ * into the render folder, reporting what it wrote or the first failure.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { storeContext } from '../api/context.js';
@@ -19,13 +19,16 @@ const input = workerData as WorkerInput;
 const store = openStore(input.storePath, { readonly: true });
 const ctx = storeContext(store);
 
-parentPort!.on('message', (unit: Unit | null) => {
-  if (unit === null) {
+parentPort!.on('message', (units: Unit[] | null) => {
+  if (units === null) {
     store.close();
     return parentPort!.close();
   }
   const out = new FileWriter(input.folder);
-  renderUnit(unit, ROUTES, ctx, out).then(
+  const all = async () => {
+    for (const unit of units) await renderUnit(unit, ROUTES, ctx, out);
+  };
+  all().then(
     () => parentPort!.postMessage({ done: true, ...out.written } satisfies WorkerReply),
     (error: unknown) => parentPort!.postMessage({ done: false, error: error instanceof RenderError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error), renderError: error instanceof RenderError } satisfies WorkerReply),
   );

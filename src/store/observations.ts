@@ -81,11 +81,14 @@ export class Observations {
   private readonly shapeIds = new Map<string, number>();
   /** Decoded hours of a city-day, keyed `cityId|day`; never mutated by readers. */
   private readonly decoded: Lru<StoredHour[]>;
+  /** Per city, its days with pollen data, read once: only for a read-only store, which never changes under it. */
+  private readonly dayIndex: Map<number, Set<number>> | undefined;
   private readonly stmt;
 
-  constructor(db: Db, names: Names) {
+  constructor(db: Db, names: Names, readonly = false) {
     this.db = db;
     this.names = names;
+    this.dayIndex = readonly ? new Map() : undefined;
     this.decoded = new Lru(DECODED_DAYS);
     this.stmt = {
       shapeId: db.prepare('SELECT id FROM species_shape WHERE keys = ?').pluck(),
@@ -105,6 +108,7 @@ export class Observations {
       pollenStatusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       weatherStatusIn: db.prepare('SELECT day, status FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
+      daysOfCity: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0').pluck(),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE mask <> 0 ORDER BY day DESC').pluck(),
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
@@ -208,7 +212,29 @@ export class Observations {
 
   /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
   hours(city: string, fromHour: number, toHour: number): StoredHour[] {
-    return [...this.iterateHours(city, fromHour, toHour, true)];
+    // A plain loop, not the generator below: renders ask for a few hundred thousand short spans,
+    // mostly of days decoded already. A read-only store knows its days without a query, and
+    // reads a day's blob only when it is not decoded.
+    const out: StoredHour[] = [];
+    const id = this.names.id('city', city);
+    if (id === undefined || toHour <= fromHour) return out;
+    const [first, last] = [Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)];
+    const days = this.indexedDays(id);
+    const stored = days ? [] : (this.stmt.masksIn.all(id, first, last) as Row[]).map((r) => r.day as number);
+    for (let day = first; day <= last; day++) {
+      if (days ? !days.has(day) : !stored.includes(day)) continue;
+      const hours = this.decoded.get(`${id}|${day}`) ?? this.hoursOf(id, this.stmt.pollenDay.get(id, day) as Row);
+      for (const h of hours) if (h.hour >= fromHour && h.hour < toHour) out.push(h);
+    }
+    return out;
+  }
+
+  /** A read-only store's days with pollen data for a city (undefined for a writable store). */
+  private indexedDays(id: number): Set<number> | undefined {
+    if (!this.dayIndex) return undefined;
+    let days = this.dayIndex.get(id);
+    if (!days) this.dayIndex.set(id, (days = new Set(this.stmt.daysOfCity.all(id) as number[])));
+    return days;
   }
 
   /** The same rows as `hours`, a day at a time and past the cache, so a large range is never held whole. */

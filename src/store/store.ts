@@ -40,7 +40,7 @@ export class Store extends Observations {
   constructor(path: string, readonly: boolean) {
     const db = openDatabase(path, readonly);
     const names = new Names(db, readonly);
-    super(db, names);
+    super(db, names, readonly);
     this.path = path;
     this.readonly = readonly;
     this.cities = new CityTable(db, names);

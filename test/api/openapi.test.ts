@@ -19,7 +19,7 @@ describe('the OpenAPI document', () => {
     const doc = openApiDocument() as { paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, unknown> } }> };
     const apiRoutes = ROUTES.map((r) => r.path).filter((p) => p.startsWith('/api/'));
     expect(Object.keys(doc.paths).sort()).toEqual(apiRoutes.sort());
-    expect(doc.paths['/api/pollen-range']!.get.parameters.map((p) => p.name)).toEqual(['from', 'to', 'city', 'aggregate', 'limit', 'format', 'timezone']);
+    expect(doc.paths['/api/pollen-range']!.get.parameters.map((p) => p.name)).toEqual(['from', 'to', 'city', 'aggregate', 'limit', 'format', 'after', 'timezone']);
     expect(Object.keys(doc.paths['/api/forecast']!.get.responses)).toEqual(['200', '400', '404', '405', '500', '503']);
     expect(doc.paths['/api/pollen']!.get.parameters.map((p) => p.name)).toEqual(['city', 'date', 'timezone']);
     expect(Object.keys(doc.paths['/api/weather']!.get.responses)).toEqual(['200', '400', '404', '405', '500']);

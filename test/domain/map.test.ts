@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
-import { crossCityRow, mapCollection, mapFeature } from '../../src/domain/map.js';
+import { crossCityRow, mapCollection, mapDay, mapFeature } from '../../src/domain/map.js';
 import { hour } from '../helpers/hours.js';
 
 const D = dayNumber('2025-09-02');
@@ -25,7 +25,7 @@ describe('crossCityRow', () => {
 });
 
 describe('mapFeature', () => {
-  const feature = mapFeature(austin, D, [[], yesterday, today]);
+  const feature = mapFeature(austin, [mapDay(D - 2, []), mapDay(D - 1, yesterday), mapDay(D, today)]);
 
   it('is a GeoJSON point at the city, longitude first', () => {
     expect(feature.type).toBe('Feature');

