@@ -7,6 +7,7 @@ import { dayString, isoHour, isoTime } from '../domain/dates.js';
 import { byDay, dayFinder } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour } from '../domain/hours.js';
+import type { Shape } from '../domain/species.js';
 import type { Store } from '../store/store.js';
 import type { CitySet } from '../domain/cities.js';
 import { Chunks, type Answer, type Handler } from './handler.js';
@@ -20,8 +21,9 @@ const PIECE = 64 * 1024;
  * says `truncated: true` and `next` continues. The same rows whatever the encoding.
  */
 export const MAX_BODY_BYTES = 20_000_000;
-/** No row serializes to more (a row with every species of a provider is about 2 KB), so fewer rows than this many bytes over it need no sizing. */
-const ROW_BYTES_BOUND = 10_000;
+/** The longest JSON a number can take (`-1.2345678901234567e-308`), or a risk label (`"Very High"`). */
+const NUMBER_BYTES = 24;
+const RISK_BYTES = 11;
 
 export interface RangeRow {
   city: string;
@@ -57,7 +59,7 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
   if (q.format === 'csv') {
     const head = CSV_COLUMNS.join(',') + '\n';
     const line = (r: RangeRow) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n';
-    const { count, truncated } = fitting(counted, maxBytes - bytes(head), () => rangeRows(store, q), line);
+    const { count, truncated } = fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
     return { body: new Chunks(() => pieces([head], limited(rangeRows(store, q), count), line, () => '')), contentType: 'text/csv; charset=utf-8', headers };
   }
@@ -69,7 +71,7 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
   const tail = (last: RangeRow | undefined, truncated: boolean) => (truncated && last ? `],"next":${JSON.stringify(nextLink(query, last))}}` : ']}');
   const longestTail = tail({ city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) } as RangeRow, true);
   const jsonRow = (r: RangeRow) => ',' + JSON.stringify(r);
-  const { count, truncated } = fitting(counted, maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1, () => rangeRows(store, q), jsonRow);
+  const { count, truncated } = fitting(counted, maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1, rowBound(store, q), () => rangeRows(store, q), jsonRow);
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   let last: RangeRow | undefined;
   const row = (r: RangeRow) => (last === undefined ? '' : ',') + JSON.stringify((last = r));
@@ -80,10 +82,11 @@ const bytes = (text: string) => Buffer.byteLength(text);
 
 /**
  * How many of the counted rows fit `room` bytes as `line` writes them, and whether the answer is
- * cut (by the limit or by bytes). Rows are sized only where so many could exceed the room.
+ * cut (by the limit or by bytes). Rows are sized, in a pass of their own, only where so many rows
+ * of at most `bound` bytes could exceed the room.
  */
-function fitting(counted: { count: number; more: boolean }, room: number, rows: () => Iterable<RangeRow>, line: (r: RangeRow) => string): { count: number; truncated: boolean } {
-  if (counted.count * ROW_BYTES_BOUND <= room) return { count: counted.count, truncated: counted.more };
+function fitting(counted: { count: number; more: boolean }, room: number, bound: number, rows: () => Iterable<RangeRow>, line: (r: RangeRow) => string): { count: number; truncated: boolean } {
+  if (counted.count * bound <= room) return { count: counted.count, truncated: counted.more };
   let used = 0;
   let fit = 0;
   for (const r of limited(rows(), counted.count)) {
@@ -92,6 +95,25 @@ function fitting(counted: { count: number; more: boolean }, room: number, rows: 
     fit++;
   }
   return { count: fit, truncated: counted.more };
+}
+
+/**
+ * The most bytes one row of this range can take, JSON or CSV: the longest slug of its cities,
+ * the longest stored label as a zone (escaped at worst), every number at its longest, and the
+ * largest species object any stored shape allows.
+ */
+export function rowBound(store: Store, q: RangeQuery): number {
+  const quoted = (text: string) => bytes(JSON.stringify(text));
+  const species = Math.max(4, ...store.speciesShapes().map(speciesBytes));
+  const fields = bytes(JSON.stringify(rangeRow('', '', { tree: 0, grass: 0, weed: 0, total: 0, timezone: '', species: null, risk_tree: null, risk_grass: null, risk_weed: null })));
+  const slug = Math.max(...q.cities.map((c) => quoted(c.slug)));
+  return fields + slug + 6 * store.longestLabelBytes() + 2 + bytes(isoTime(0)) + 2 + 4 * NUMBER_BYTES + species + 3 * RISK_BYTES;
+}
+
+/** The longest JSON a species object of this shape can take: `{"Tree":{"Alder":N,...},"Others":N}`. */
+function speciesBytes(shape: Shape): number {
+  const key = (k: string) => bytes(JSON.stringify(k)) + 2; // the key, its colon and a comma
+  return 2 + shape.reduce((n, [category, allergens]) => n + key(category) + (allergens ? 2 + allergens.reduce((m, a) => m + key(a) + NUMBER_BYTES, 0) : NUMBER_BYTES), 0);
 }
 
 /** The same request, continued after a row. */

@@ -94,6 +94,8 @@ export class Observations {
       shapeId: db.prepare('SELECT id FROM species_shape WHERE keys = ?').pluck(),
       addShape: db.prepare('INSERT INTO species_shape (keys) VALUES (?) ON CONFLICT (keys) DO NOTHING'),
       shapeKeys: db.prepare('SELECT keys FROM species_shape WHERE id = ?').pluck(),
+      allShapes: db.prepare('SELECT keys FROM species_shape').pluck(),
+      longestLabel: db.prepare('SELECT coalesce(max(length(CAST(text AS BLOB))), 0) FROM label').pluck(),
       pollenDay: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
       upsertPollenDay: db.prepare(
         `INSERT INTO pollen_day (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -303,6 +305,16 @@ export class Observations {
   cityDaysWithData(city: string, limit: number): number[] {
     const id = this.names.id('city', city);
     return id === undefined ? [] : (this.stmt.cityDaysWithData.all(id, limit) as number[]);
+  }
+
+  /** Every species key shape the store holds: what a species object of any of its hours can look like. */
+  speciesShapes(): Shape[] {
+    return (this.stmt.allShapes.all() as string[]).map((keys) => JSON.parse(keys) as Shape);
+  }
+
+  /** Bytes of the longest stored label (a zone an hour reports, a weather description), as UTF-8. */
+  longestLabelBytes(): number {
+    return this.stmt.longestLabel.get() as number;
   }
 
   /** The cities with a pollen observation on a UTC day, by slug. */

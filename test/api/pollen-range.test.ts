@@ -4,7 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
 import type { Chunks } from '../../src/api/handler.js';
-import { MAX_BODY_BYTES, maxBytesRange } from '../../src/api/pollen-range.js';
+import { MAX_BODY_BYTES, maxBytesRange, rowBound } from '../../src/api/pollen-range.js';
+import { parseRangeQuery } from '../../src/api/range-params.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { dailyMeans } from '../../src/domain/pollen-rows.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
@@ -171,6 +172,16 @@ describe('a byte budget for every encoding', () => {
     expect(Buffer.byteLength(text)).toBeGreaterThan(1_500);
     expect(headers['X-Truncated']).toBe('true');
     expect(text.trimEnd().split('\n')).toHaveLength(Number(headers['X-Total-Rows']) + 1);
+  });
+
+  it('sizes no row past the bound that lets small answers skip the sizing pass', () => {
+    const query = new URLSearchParams('from=2025-04-01&to=2025-04-11&limit=50000');
+    const bound = rowBound(site.store, parseRangeQuery(query, site.store.cities.set()));
+    const body = JSON.parse(answer(query.toString(), 1e9).text) as Json;
+    const longest = Math.max(...body.rows.map((r: Json) => Buffer.byteLength(JSON.stringify(r))));
+    expect(longest).toBeGreaterThan(200);
+    expect(longest).toBeLessThan(bound);
+    expect(bound).toBeLessThan(4_000); // so a range of up to 5,000 rows is streamed in one pass
   });
 
   it('answers an untruncated window whole, with no next', () => {
