@@ -39,10 +39,10 @@ export function lazyContext(parts: ContextParts): ApiContext {
 export const DEFAULT_FORECAST_CACHE_PATH = 'snapshots/forecast-cache.db';
 
 const stores = new Map<string, Store>();
-const shared = (path: string, readonly: boolean): Store => {
+const shared = (path: string, readonly: boolean, immutable = false): Store => {
   const key = `${readonly ? 'r' : 'w'}:${resolve(path)}`;
   let store = stores.get(key);
-  if (!store) stores.set(key, (store = openStore(resolve(path), { readonly })));
+  if (!store) stores.set(key, (store = openStore(resolve(path), { readonly, immutable })));
   return store;
 };
 
@@ -72,7 +72,8 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
   const site = () => readSiteFile(siteFilePath(db));
   const ctx: ApiContext = lazyContext({
     settings: { healthMaxAgeHours: number(env, 'HEALTH_MAX_AGE_HOURS', DEFAULT_HEALTH_MAX_AGE_HOURS) },
-    store: () => shared(storeToServe(db), true),
+    // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
+    store: () => shared(storeToServe(db), true, storeToServe(db) !== db),
     cities: () => {
       if (existsSync(storeToServe(db))) return ctx.store.cities.set();
       const file = site();

@@ -1,8 +1,8 @@
 /**
- * What handlers compute of one city-day of a cut, kept per read-only store: a render asks for each
- * map day three times (a date's map and the two after it show it in their series), in UTC and
- * local days alike. A read-only store never changes under its reader, so nothing goes stale; a
- * writable one is never memoized.
+ * What handlers compute of one city-day of a cut, kept per immutable store (a served copy, which
+ * nothing writes while it is open): a render asks for each map day three times (a date's map and
+ * the two after it show it in their series), in UTC and local days alike. Any other store is never
+ * memoized, since another process may write it.
  */
 import type { DayCut } from '../domain/days.js';
 import type { Store } from '../store/store.js';
@@ -11,9 +11,9 @@ import type { Store } from '../store/store.js';
 const KEPT = 4096;
 const memos = new WeakMap<Store, Map<string, unknown>>();
 
-/** `compute()` for this city-day of the cut, once per read-only store while it is kept. */
-export function perCityDay<T>(store: Store, kind: string, city: string, cut: DayCut, day: number, compute: () => T): T {
-  if (!store.readonly) return compute();
+/** `compute()` for this city-day of the cut, once per immutable store while it is kept. */
+export function memoCityDay<T>(store: Store, kind: string, city: string, cut: DayCut, day: number, compute: () => T): T {
+  if (!store.immutable) return compute();
   let memo = memos.get(store);
   if (!memo) memos.set(store, (memo = new Map()));
   const key = `${kind}|${cut}|${city}|${day}`;

@@ -1,7 +1,7 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
 import { mapCollection, mapDay, mapFeature, type MapDay } from '../domain/map.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
-import { perCityDay } from './day-memo.js';
+import { memoCityDay } from './day-memo.js';
 import { noData } from './error.js';
 import { GEOJSON_TYPE, type Handler } from './handler.js';
 import { cutField, parseDayCut, parseMapDate } from './params.js';
@@ -14,7 +14,7 @@ export const mapData: Handler = (query, { store, cities }) => {
   const features = cities.slugs.flatMap((slug) => {
     const city = cities.get(slug)!;
     const series = [day - 2, day - 1, day].map((d) =>
-      perCityDay(store, 'map', slug, cut, d, () => {
+      memoCityDay(store, 'map', slug, cut, d, () => {
         const hours = hoursOfDay(store, city, cut, d);
         return { value: mapDay(d, hours), any: hours.length > 0 };
       }),

@@ -99,15 +99,32 @@ function fitting(counted: { count: number; more: boolean }, room: number, bound:
 
 /**
  * The most bytes one row of this range can take, JSON or CSV: the longest slug of its cities,
- * the longest stored label as a zone (escaped at worst), every number at its longest, and the
- * largest species object any stored shape allows.
+ * the longest stored label as a zone (escaped at worst), every number at its longest, and a
+ * species object with every key of every stored shape.
  */
 export function rowBound(store: Store, q: RangeQuery): number {
   const quoted = (text: string) => bytes(JSON.stringify(text));
-  const species = Math.max(4, ...store.speciesShapes().map(speciesBytes));
+  const species = Math.max(4, speciesBytes(unionOf(store.speciesShapes())));
   const fields = bytes(JSON.stringify(rangeRow('', '', { tree: 0, grass: 0, weed: 0, total: 0, timezone: '', species: null, risk_tree: null, risk_grass: null, risk_weed: null })));
   const slug = Math.max(...q.cities.map((c) => quoted(c.slug)));
   return fields + slug + 6 * store.longestLabelBytes() + 2 + bytes(isoTime(0)) + 2 + 4 * NUMBER_BYTES + species + 3 * RISK_BYTES;
+}
+
+/**
+ * Every key of the shapes in one: a daily row's species are the means over its hours, whose shapes
+ * may differ, so its object holds the keys of all of them (a category that is an object in any
+ * shape counted as one, the larger form).
+ */
+function unionOf(shapes: readonly Shape[]): Shape {
+  const categories = new Map<string, Set<string> | null>();
+  for (const shape of shapes) {
+    for (const [category, allergens] of shape) {
+      const known = categories.get(category);
+      if (allergens) categories.set(category, new Set([...(known ?? []), ...allergens]));
+      else if (known === undefined) categories.set(category, null);
+    }
+  }
+  return [...categories].map(([category, allergens]) => (allergens ? [category, [...allergens]] : [category]));
 }
 
 /** The longest JSON a species object of this shape can take: `{"Tree":{"Alder":N,...},"Others":N}`. */

@@ -52,9 +52,9 @@ export function planFiles(store: Store, routes: readonly Route[], units: Iterabl
   if (always > budget) {
     let fit = 0;
     for (let used = perStore; fit < days.length && used + days[fit]!.always <= budget; fit++) used += days[fit]!.always;
+    const fewer = fit === 0 ? 'no day fits even then: serve fewer cities, or raise DEPLOY_MAX_FILES' : `${fit} days fit: serve at most ${fit} days (SERVE_DAYS=${fit}), fewer cities, or raise DEPLOY_MAX_FILES`;
     throw new RenderError(
-      `the files rendered in every deploy (${always}: ${perStore} made once or per city, and ${always - perStore} for ${days.length} days across cities) exceed DEPLOY_MAX_FILES=${budget}; ` +
-        `${fit} days fit: serve at most ${fit} days (SERVE_DAYS=${fit}), fewer cities, or raise DEPLOY_MAX_FILES. Nothing was written.`,
+      `the files rendered in every deploy (${always}: ${perStore} made once or per city, and ${always - perStore} for ${days.length} days across cities) exceed DEPLOY_MAX_FILES=${budget}; ${fewer}. Nothing was written.`,
     );
   }
   let used = always;

@@ -1,8 +1,9 @@
 /**
  * `build render`: the served store (the last SERVE_DAYS days, checked to fit a function), then
  * every enumerable answer written to a fresh folder, which replaces the served one in a single
- * atomic rename of the `publish` symlink. Units (each city, each day, the files made once) are
- * rendered by worker threads side by side, each holding only its unit. Every enumerated request
+ * atomic rename of the `publish` symlink, within the deploy's file budget (budget.ts). Units (each
+ * city, each day, the files made once) are rendered by worker threads side by side, each given a
+ * batch of consecutive units and holding only what they read. Every enumerated request
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
@@ -69,6 +70,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const servedPath = servedStorePath(store.path);
   const nextServed = `${servedPath}.next-${process.pid}`;
   const folder = join(rendersDir, `r${Date.now()}-${process.pid}`);
+  const maxFiles = options.maxFiles ?? deployMaxFilesOf(process.env); // a bad value fails before any work
   let served: ServedStore;
   let plan: FilePlan;
   const cities = store.cities.set();
@@ -86,7 +88,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     }
     const routes = options.routes ?? ROUTES;
     const site = await siteFiles();
-    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1, options.maxFiles ?? deployMaxFilesOf(process.env)));
+    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1, maxFiles));
     mkdirSync(folder);
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
@@ -126,7 +128,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The units of a store, read from a connection closed once they are all given out. */
 function* openedOnce(path: string, cityDaysFrom: number): Generator<Unit> {
-  const store = openStore(path, { readonly: true });
+  const store = openStore(path, { readonly: true, immutable: true });
   try {
     yield* unitsOf(store, store.cities.set().slugs, cityDaysFrom);
   } finally {
@@ -136,7 +138,7 @@ function* openedOnce(path: string, cityDaysFrom: number): Generator<Unit> {
 
 /** `use` of the store at `path`, opened read-only for it. */
 function withStore<T>(path: string, use: (store: Store) => T): T {
-  const store = openStore(path, { readonly: true });
+  const store = openStore(path, { readonly: true, immutable: true });
   try {
     return use(store);
   } finally {
@@ -145,7 +147,7 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
 }
 
 async function inProcess(path: string, folder: string, units: Iterable<Unit>, routes: readonly Route[]): Promise<Written> {
-  const store = openStore(path, { readonly: true });
+  const store = openStore(path, { readonly: true, immutable: true });
   try {
     const ctx = storeContext(store);
     const out = new FileWriter(folder);
@@ -182,6 +184,7 @@ function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: n
       if (failed) return;
       failed = true;
       for (const w of pool) void w.terminate();
+      units.return?.(undefined); // closes the store the units were read from
       reject(error);
     };
     const next = (worker: Worker) => {

@@ -16,7 +16,7 @@ export interface WorkerInput {
 export type WorkerReply = { done: true; files: number; bytes: number } | { done: false; error: string; renderError: boolean };
 
 const input = workerData as WorkerInput;
-const store = openStore(input.storePath, { readonly: true });
+const store = openStore(input.storePath, { readonly: true, immutable: true });
 const ctx = storeContext(store);
 
 parentPort!.on('message', (units: Unit[] | null) => {

@@ -68,8 +68,8 @@ class Lru<V> {
 
 /**
  * Decoded city-days kept (about 15 KB each). A render's day unit reads four UTC days of every
- * city (the map's three-day series in local days spans d-2 to d+1), and a worker's next unit two
- * days on shares two of them: 1,024 holds that for 256 cities. With 256 the cache thrashed and
+ * city (the map's three-day series in local days spans d-2 to d+1), and a worker renders runs of
+ * consecutive days, so its next day shares three of them: 1,024 holds that for 256 cities. With 256 the cache thrashed and
  * a 200-city render took a fifth longer (measured with `build render` on 200 cities x 90 days).
  */
 const DECODED_DAYS = 1024;
@@ -81,14 +81,14 @@ export class Observations {
   private readonly shapeIds = new Map<string, number>();
   /** Decoded hours of a city-day, keyed `cityId|day`; never mutated by readers. */
   private readonly decoded: Lru<StoredHour[]>;
-  /** Per city, its days with pollen data, read once: only for a read-only store, which never changes under it. */
+  /** Per city, its days with pollen data, read once: only for an immutable store (OpenOptions.immutable). */
   private readonly dayIndex: Map<number, Set<number>> | undefined;
   private readonly stmt;
 
-  constructor(db: Db, names: Names, readonly = false) {
+  constructor(db: Db, names: Names, immutable = false) {
     this.db = db;
     this.names = names;
-    this.dayIndex = readonly ? new Map() : undefined;
+    this.dayIndex = immutable ? new Map() : undefined;
     this.decoded = new Lru(DECODED_DAYS);
     this.stmt = {
       shapeId: db.prepare('SELECT id FROM species_shape WHERE keys = ?').pluck(),
@@ -116,8 +116,8 @@ export class Observations {
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
       masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
       latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
-      citiesWithDataOn: db.prepare('SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 ORDER BY c.slug').pluck(),
-      citiesWithWeatherOn: db.prepare(`SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 ORDER BY c.slug`).pluck(),
+      citiesWithDataOn: db.prepare('SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug').pluck(),
+      citiesWithWeatherOn: db.prepare(`SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug`).pluck(),
       cityDaysWithData: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
       weatherOne: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       weatherForCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
@@ -215,7 +215,7 @@ export class Observations {
   /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
   hours(city: string, fromHour: number, toHour: number): StoredHour[] {
     // A plain loop, not the generator below: renders ask for a few hundred thousand short spans,
-    // mostly of days decoded already. A read-only store knows its days without a query, and
+    // mostly of days decoded already. An immutable store knows its days without a query, and
     // reads a day's blob only when it is not decoded.
     const out: StoredHour[] = [];
     const id = this.names.id('city', city);
@@ -231,7 +231,7 @@ export class Observations {
     return out;
   }
 
-  /** A read-only store's days with pollen data for a city (undefined for a writable store). */
+  /** An immutable store's days with pollen data for a city (undefined otherwise). */
   private indexedDays(id: number): Set<number> | undefined {
     if (!this.dayIndex) return undefined;
     let days = this.dayIndex.get(id);
@@ -317,7 +317,7 @@ export class Observations {
     return this.stmt.longestLabel.get() as number;
   }
 
-  /** The cities with a pollen observation on a UTC day, by slug. */
+  /** The served cities (active and named, as in the city set) with a pollen observation on a UTC day, by slug. */
   citiesWithDataOn(day: number): string[] {
     return this.stmt.citiesWithDataOn.all(day) as string[];
   }

@@ -20,11 +20,16 @@ export { CityConflictError, type CitySetChange } from './cities.js';
 
 export interface OpenOptions {
   readonly?: boolean;
+  /**
+   * Nothing writes the file while it is open (a served copy render wrote, which a new render
+   * replaces by rename, never in place): readers may then keep what they derive from it.
+   */
+  immutable?: boolean;
 }
 
 /** Opens (and, unless read-only, creates and migrates) the store at `path`. */
 export function openStore(path: string, options: OpenOptions = {}): Store {
-  return new Store(path, options.readonly ?? false);
+  return new Store(path, options.readonly ?? false, options.immutable ?? false);
 }
 
 export class Store extends Observations {
@@ -37,12 +42,16 @@ export class Store extends Observations {
   /** The local forecast cache. */
   readonly forecasts: ForecastTable;
 
-  constructor(path: string, readonly: boolean) {
+  /** Nothing writes the file while it is open (OpenOptions.immutable). */
+  readonly immutable: boolean;
+
+  constructor(path: string, readonly: boolean, immutable = false) {
     const db = openDatabase(path, readonly);
     const names = new Names(db, readonly);
-    super(db, names, readonly);
+    super(db, names, readonly && immutable);
     this.path = path;
     this.readonly = readonly;
+    this.immutable = readonly && immutable;
     this.cities = new CityTable(db, names);
     this.ledger = new Ledger(db);
     this.forecasts = new ForecastTable(db, names);

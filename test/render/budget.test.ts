@@ -58,7 +58,7 @@ describe('the deploy file budget', () => {
     const before = readdirSync(`${out}.renders`);
     // The always-rendered files: per city and once, plus 5 a day across cities (pollen, local pollen, two maps, weather).
     const perDay = 5;
-    const budget = full.plan.always - 3 * perDay - 1; // 7 of the 10 days fit, not 8
+    const budget = full.plan.always - 3 * perDay - 1; // 4 days' files short, less one: 6 of the 10 days fit
     const error = await render(store, out, { maxFiles: budget }).then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(RenderError);
     expect((error as Error).message).toBe(
@@ -73,7 +73,7 @@ describe('the deploy file budget', () => {
     const out = join(tempDir(), 'publish');
     const over = await runCli(['render', '--publish', out], { env: { POLLEN_DB: store.path, DEPLOY_MAX_FILES: '10' } });
     expect(over.code).toBe(1);
-    expect(over.stderr).toContain('exceed DEPLOY_MAX_FILES=10');
+    expect(over.stderr).toContain('exceed DEPLOY_MAX_FILES=10; no day fits even then: serve fewer cities, or raise DEPLOY_MAX_FILES. Nothing was written.');
     expect(existsSync(out)).toBe(false);
     const bad = await runCli(['render', '--publish', out], { env: { POLLEN_DB: store.path, DEPLOY_MAX_FILES: 'many' } });
     expect(bad.code).toBe(1);
