@@ -61,7 +61,7 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
     const line = (r: RangeRow) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n';
     const { count, truncated } = fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
-    return { body: new Chunks(() => pieces([head], limited(rangeRows(store, q), count), line, () => '')), contentType: 'text/csv; charset=utf-8', headers };
+    return { body: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')), contentType: 'text/csv; charset=utf-8', headers };
   }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
   const echo = (ms: number, date: number | undefined) => JSON.stringify(q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
@@ -75,7 +75,7 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   let last: RangeRow | undefined;
   const row = (r: RangeRow) => (last === undefined ? '' : ',') + JSON.stringify((last = r));
-  return { body: new Chunks(() => pieces([headWith(truncated)], limited(rangeRows(store, q), count), row, () => tail(last, truncated))), headers };
+  return { body: new Chunks(() => pieces(headWith(truncated), limited(rangeRows(store, q), count), row, () => tail(last, truncated))), headers };
 }
 
 const bytes = (text: string) => Buffer.byteLength(text);
@@ -171,8 +171,8 @@ function* limited<T>(items: Iterable<T>, limit: number): Generator<T> {
 }
 
 /** Text in pieces of about 64 KiB: the head, each row, the tail (written once the rows are). */
-function* pieces<T>(head: string[], rows: Iterable<T>, line: (row: T) => string, tail: () => string): Generator<string> {
-  let buffer = head.join('');
+function* pieces<T>(head: string, rows: Iterable<T>, line: (row: T) => string, tail: () => string): Generator<string> {
+  let buffer = head;
   for (const r of rows) {
     buffer += line(r);
     if (buffer.length >= PIECE) {

@@ -136,6 +136,11 @@ export function* unitsOf(store: Store, cities: readonly string[], cityDaysFrom =
   }
 }
 
+/** Each route's forms that a unit of this kind renders, city-day forms included. */
+export function* formsOf(routes: readonly Route[], kind: Unit['kind']): Generator<{ route: Route; form: StaticForm }> {
+  for (const route of routes) for (const form of route.forms) if (form.unit === kind) yield { route, form };
+}
+
 /** The parameter names of a form, in the order they appear in its file. */
 export function formParams(form: StaticForm): string[] {
   return [...form.file.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);

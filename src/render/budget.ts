@@ -5,7 +5,7 @@
  * each day's across cities (what people read most), then the city-day files of the newest whole
  * days that fit. The fallback function answers every other city-day from the same handler.
  */
-import type { Route, Unit } from '../api/routes.js';
+import { formsOf, type Route, type Unit } from '../api/routes.js';
 import { dayString } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
 import { RenderError } from './unit.js';
@@ -35,15 +35,12 @@ export function planFiles(store: Store, routes: readonly Route[], units: Iterabl
   const days: Array<{ day: number; always: number; cityDays: number }> = [];
   for (const unit of units) {
     const day = unit.kind === 'date' ? { day: unit.day, always: 0, cityDays: 0 } : undefined;
-    for (const route of routes) {
-      for (const form of route.forms) {
-        if (form.unit !== unit.kind) continue;
-        let n = 0;
-        for (const _ of form.enumerate(store, unit)) n++;
-        if (!day) perStore += n;
-        else if (form.perCityDay) day.cityDays += n;
-        else day.always += n;
-      }
+    for (const { form } of formsOf(routes, unit.kind)) {
+      let n = 0;
+      for (const _ of form.enumerate(store, unit)) n++;
+      if (!day) perStore += n;
+      else if (form.perCityDay) day.cityDays += n;
+      else day.always += n;
     }
     if (day) days.push(day);
   }

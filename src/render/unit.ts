@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { respondWith } from '../api/http.js';
-import { fileFor, type Route, type Unit } from '../api/routes.js';
+import { fileFor, formsOf, type Route, type Unit } from '../api/routes.js';
 import type { ApiContext } from '../api/handler.js';
 
 /** An enumerated request did not answer 200: nothing of this render is served. */
@@ -32,17 +32,15 @@ export class FileWriter {
 
 /** Renders every form of the unit's kind (city-day forms on the days the budget takes): each of its requests must answer 200. */
 export async function renderUnit(unit: Unit, routes: readonly Route[], ctx: ApiContext, out: FileWriter): Promise<void> {
-  for (const route of routes) {
-    for (const form of route.forms) {
-      if (form.unit !== unit.kind || (form.perCityDay && !(unit.kind === 'date' && unit.cityDays))) continue;
-      for (const params of form.enumerate(ctx.store, unit)) {
-        const query = new URLSearchParams({ ...params, ...form.fixed });
-        const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
-        if (answer.status !== 200 || typeof answer.body !== 'string') {
-          throw new RenderError(`${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`);
-        }
-        out.put(fileFor(form, params), answer.body);
+  for (const { route, form } of formsOf(routes, unit.kind)) {
+    if (form.perCityDay && !(unit.kind === 'date' && unit.cityDays)) continue;
+    for (const params of form.enumerate(ctx.store, unit)) {
+      const query = new URLSearchParams({ ...params, ...form.fixed });
+      const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
+      if (answer.status !== 200 || typeof answer.body !== 'string') {
+        throw new RenderError(`${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`);
       }
+      out.put(fileFor(form, params), answer.body);
     }
   }
 }

@@ -69,8 +69,9 @@ class Lru<V> {
 /**
  * Decoded city-days kept (about 15 KB each). A render's day unit reads four UTC days of every
  * city (the map's three-day series in local days spans d-2 to d+1), and a worker renders runs of
- * consecutive days, so its next day shares three of them: 1,024 holds that for 256 cities. With 256 the cache thrashed and
- * a 200-city render took a fifth longer (measured with `build render` on 200 cities x 90 days).
+ * consecutive days, so its next day shares three of them: 1,024 holds that for 256 cities. With
+ * 256 the cache thrashed and a 200-city render took a fifth longer (measured with `build render`
+ * on 200 cities x 90 days).
  */
 const DECODED_DAYS = 1024;
 
@@ -220,13 +221,16 @@ export class Observations {
     const out: StoredHour[] = [];
     const id = this.names.id('city', city);
     if (id === undefined || toHour <= fromHour) return out;
-    const [first, last] = [Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)];
-    const days = this.indexedDays(id);
-    const stored = days ? [] : (this.stmt.masksIn.all(id, first, last) as Row[]).map((r) => r.day as number);
-    for (let day = first; day <= last; day++) {
-      if (days ? !days.has(day) : !stored.includes(day)) continue;
-      const hours = this.decoded.get(`${id}|${day}`) ?? this.hoursOf(id, this.stmt.pollenDay.get(id, day) as Row);
+    const add = (hours: readonly StoredHour[]) => {
       for (const h of hours) if (h.hour >= fromHour && h.hour < toHour) out.push(h);
+    };
+    const days = this.indexedDays(id);
+    if (!days) {
+      for (const r of this.stmt.daysIn.all(id, Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)) as Row[]) add(this.hoursOf(id, r));
+      return out;
+    }
+    for (let day = Math.floor(fromHour / 24); day <= Math.floor((toHour - 1) / 24); day++) {
+      if (days.has(day)) add(this.decoded.get(`${id}|${day}`) ?? this.hoursOf(id, this.stmt.pollenDay.get(id, day) as Row));
     }
     return out;
   }
