@@ -16,6 +16,7 @@ import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
 import { DEFAULT_DB_PATH, openStore } from '../src/store/store.js';
+import { censusZips } from '../src/store/zip-table.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const defaultDb = () => process.env.POLLEN_DB ?? DEFAULT_DB_PATH;
@@ -158,7 +159,7 @@ program
   .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
   .action(async (o: { db?: string }) => {
     if (o.db) process.env.POLLEN_DB = resolve(o.db);
-    await serveStdio(environmentContext());
+    await serveStdio(environmentContext(process.env, censusZips));
   });
 
 const snapshot = program.command('snapshot').description("Pull or push the store's history kept in Netlify Blobs (NETLIFY_SITE_ID, NETLIFY_AUTH_TOKEN).");

@@ -1,8 +1,9 @@
-/** /mcp: the read-only MCP server over streamable HTTP (stateless, JSON responses). */
+/** /mcp: the read-only MCP server over streamable HTTP (stateless, JSON responses); it carries the ZIP table for find_city. */
 import type { Config } from '@netlify/functions';
 import { environmentContext } from '../src/api/context.js';
 import { handleMcp } from '../src/mcp/http.js';
+import { censusZips } from '../src/store/zip-table.js';
 
-export default (request: Request): Promise<Response> => handleMcp(request, environmentContext());
+export default (request: Request): Promise<Response> => handleMcp(request, environmentContext(process.env, censusZips));
 
 export const config: Config = { path: '/mcp' };

@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { cityOf, CitySet, DEFAULT_CITIES } from '../domain/cities.js';
+import type { ZipTable } from '../domain/geo.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
@@ -15,6 +16,7 @@ export interface ContextParts {
   cities: () => CitySet;
   forecast: () => ForecastService;
   settings?: Partial<Settings>;
+  zips?: ZipTable;
 }
 
 /** A context whose services are built by `parts` when first read. */
@@ -24,6 +26,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let forecast: ForecastService | undefined;
   return {
     settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, ...parts.settings },
+    zips: parts.zips,
     get store() {
       return (store ??= parts.store());
     },
@@ -65,13 +68,15 @@ function openCache(path: string): Store {
  * no store (the forecast function) the site file's; the forecast from `$POLLEN_PROVIDER`, by
  * default the provider that filled the store as the site file says (so real history never comes
  * with simulated forecasts), cached in Netlify Blobs when deployed and in `$FORECAST_CACHE_DB`
- * otherwise, within the provider's forecast budget (`forecastBudget`).
+ * otherwise, within the provider's forecast budget (`forecastBudget`). `zips` is the ZIP table,
+ * given by the entry points that carry it.
  */
-export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiContext {
+export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: ZipTable): ApiContext {
   const db = env.POLLEN_DB ?? DEFAULT_DB_PATH;
   const site = () => readSiteFile(siteFilePath(db));
   const ctx: ApiContext = lazyContext({
     settings: { healthMaxAgeHours: number(env, 'HEALTH_MAX_AGE_HOURS', DEFAULT_HEALTH_MAX_AGE_HOURS) },
+    zips,
     // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
     store: () => shared(storeToServe(db), true, storeToServe(db) !== db),
     cities: () => {
@@ -104,9 +109,10 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env): ApiCon
   return ctx;
 }
 
-/** The context of a render: the store it renders, and no forecast (never rendered). */
-export function storeContext(store: Store): ApiContext {
+/** The context of a render (and of tests): the store it renders, and no forecast (never rendered). */
+export function storeContext(store: Store, zips?: ZipTable): ApiContext {
   return lazyContext({
+    zips,
     store: () => store,
     cities: () => store.cities.set(),
     forecast: () => {

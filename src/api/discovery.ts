@@ -8,7 +8,8 @@ const llms = (cities: number) => `# Pollen, weather and air-quality API
 
 ## Endpoints
 - [OpenAPI 3.1 document](/openapi.json): every endpoint, parameter and schema
-- /api/cities: supported cities ({name, slug, state}); use the slug everywhere else
+- /api/cities: supported cities ({name, slug, state, lat, lon, timezone}); use the slug everywhere else
+- /api/nearest?lat=..&lon=.. or ?zip=NNNNN (&limit=1..10&max_km=..150): the served cities nearest a point or a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP
 - /api/available-dates and /api/latest-date: which UTC dates have data
 - /api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city
 - /api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series
@@ -19,12 +20,14 @@ const llms = (cities: number) => `# Pollen, weather and air-quality API
 
 ## Notes
 - Dates are UTC calendar dates by default. Add timezone=local to /api/pollen, /api/map-data, /api/pollen-range and /api/forecast for each city's local days (its IANA zone, daylight saving included: 23 or 25 hours on change days); timestamps stay UTC, the body says "timezone": "local", and local daily rows say how many hours they hold.
+- From a place to a slug: the user's coordinates or ZIP code go to /api/nearest (or MCP find_city); a name goes to MCP find_city or /api/cities. Do this before asking for pollen.
 - An unsupported city gives 404 with code UNSUPPORTED_CITY.
 - Risk labels: None, Low, Moderate, High, Very High (NAB thresholds; a category is graded by its highest allergen).
 
 ## MCP
 - A read-only Model Context Protocol server is at /mcp (streamable HTTP, stateless, JSON responses; POST with Accept: application/json, text/event-stream).
-- Tools: list_cities, get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_weather, explain_risk. get_pollen, get_pollen_range, get_pollen_map and get_forecast take timezone ("UTC" or "local"); get_forecast takes aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
+- Start with find_city (by name, "Columbus, OH", lat and lon, or zip) to get the slug of where the user is; then ask for pollen.
+- Tools: find_city, list_cities, get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_weather, explain_risk. get_pollen, get_pollen_range, get_pollen_map and get_forecast take timezone ("UTC" or "local"); get_forecast takes aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
 `;
 
 export const discovery: { openapi: Handler; llms: Handler } = {

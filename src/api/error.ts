@@ -4,14 +4,14 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly extra: Readonly<Record<string, string>> = {},
+    readonly extra: Readonly<Record<string, string | number>> = {},
     /** Response headers the error calls for, such as `Retry-After`. */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(message);
   }
 
-  toJSON(): Record<string, string> {
+  toJSON(): Record<string, string | number> {
     return { error: this.message, ...this.extra };
   }
 }

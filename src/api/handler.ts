@@ -1,5 +1,6 @@
 /** What an endpoint handler is: a parsed query and its context in, a body out. */
 import type { CitySet } from '../domain/cities.js';
+import type { ZipTable } from '../domain/geo.js';
 import type { ForecastService } from '../forecast/service.js';
 import type { Store } from '../store/store.js';
 
@@ -17,6 +18,8 @@ export interface ApiContext {
   readonly cities: CitySet;
   readonly forecast: ForecastService;
   readonly settings: Settings;
+  /** ZIP codes' centroids: only where the function carries the table (nearest, mcp). */
+  readonly zips?: ZipTable;
 }
 
 /** A body produced piece by piece, so a large answer is never held whole. */

@@ -25,7 +25,7 @@ export const DATA_CACHE = 'public, max-age=300, s-maxage=300, stale-while-revali
 export const CDN_CACHE = 'public, durable, s-maxage=300, stale-while-revalidate=600';
 /**
  * The CDN cache of a function's answer to a route the render writes files for (the fallback's
- * long tail of city-days): such an answer changes only with a deploy, and every production deploy
+ * long tail of city-days), or whose answers change only with a deploy (`untilDeploy`): such an answer changes only with a deploy, and every production deploy
  * invalidates what the CDN cached for the site, durable entries included ("a new deploy for that
  * site and context will cause all objects labelled with that ID to be invalidated",
  * netlify.com/blog/full-control-over-caching-with-cache-id; durable "invalidation follows all the
@@ -76,7 +76,7 @@ export async function respondWith(route: Route | undefined, req: ApiRequest, ctx
         ...CORS,
         'Content-Type': answer.contentType ?? JSON_TYPE,
         'Cache-Control': DATA_CACHE,
-        'Netlify-CDN-Cache-Control': route.forms.length > 0 ? UNTIL_DEPLOY_CDN_CACHE : CDN_CACHE,
+        'Netlify-CDN-Cache-Control': route.forms.length > 0 || route.untilDeploy ? UNTIL_DEPLOY_CDN_CACHE : CDN_CACHE,
         'X-Content-Type-Options': 'nosniff',
         ...answer.headers,
       },

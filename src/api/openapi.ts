@@ -3,12 +3,13 @@ import * as z from 'zod';
 import { THRESHOLDS } from '../domain/risk.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
 import { MAX_DAILY_ROWS } from './pollen.js';
+import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, NEAREST_EXPECTED } from './nearest.js';
 import { EXPECTED } from './params.js';
 import { DEFAULT_LIMIT, MAX_LIMIT, RANGE_EXPECTED } from './range-params.js';
 import { registry } from './schemas.js';
 import { MAX_WEATHER_ROWS } from './weather.js';
 
-export const API_VERSION = '2.5.1';
+export const API_VERSION = '2.6.0';
 
 type Json = Record<string, unknown>;
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -83,7 +84,28 @@ export function openApiDocument(): Json {
     servers: [{ url: '/', description: 'This deployment' }],
     security: [],
     paths: {
-      '/api/cities': get({ operationId: 'listCities', summary: 'Supported cities', description: 'Every supported city, alphabetised by name.', ok: ref('CitiesResponse') }),
+      '/api/cities': get({ operationId: 'listCities', summary: 'Supported cities', description: 'Every supported city, alphabetised by name, with its state, position (lat, lon) and IANA time zone (an extension of the contract).', ok: ref('CitiesResponse') }),
+      '/api/nearest': {
+        get: {
+          operationId: 'findNearestCities',
+          summary: 'Cities nearest a point or a ZIP code',
+          description: `The served cities within max_km of a point (lat and lon) or of a ZIP code's centroid (zip), nearest first: by distance_km (great-circle, on a sphere of radius 6371.0088 km, to 0.1 km) and then slug; fewer than limit when fewer are within max_km. ZIP codes are the Census Bureau's 2021 ZIP Code Tabulation Areas (33,791, with internal points as centroids): post-office-box and single-business ZIP codes have no area and give 404 UNKNOWN_ZIP. Each parameter may be given once; give either lat and lon or zip. Answers change only with a deploy (Netlify-CDN-Cache-Control keeps them until the next). An extension of the contract.`,
+          parameters: [
+            param('lat', `Latitude: ${NEAREST_EXPECTED.lat}. With lon.`, { type: 'number', minimum: -90, maximum: 90 }),
+            param('lon', `Longitude: ${NEAREST_EXPECTED.lon}. With lat.`, { type: 'number', minimum: -180, maximum: 180 }),
+            param('zip', `Instead of lat and lon: ${NEAREST_EXPECTED.zip}.`, { type: 'string', pattern: '^[0-9]{5}$' }),
+            param('limit', `Most cities, ${NEAREST_EXPECTED.limit}.`, { type: 'integer', minimum: 1, maximum: MAX_NEAREST, default: 1 }),
+            param('max_km', `The farthest a city may be: ${NEAREST_EXPECTED.max_km}.`, { type: 'number', exclusiveMinimum: 0, maximum: MAX_KM, default: DEFAULT_MAX_KM }),
+          ],
+          responses: {
+            '200': { description: 'OK.', ...json(ref('NearestResponse')) },
+            '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...` (malformed, out of range, repeated, lat without lon, or both a point and a ZIP code).", ...json(ref('Error')) },
+            '404': { description: 'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP).', ...json({ oneOf: [ref('NoCityNearbyError'), ref('UnknownZipError')] }) },
+            '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ref('Error')) },
+            '500': { description: 'Internal server error (sanitized).', ...json(ref('Error')) },
+          },
+        },
+      },
       '/api/available-dates': get({ operationId: 'listAvailableDates', summary: 'Dates with data', description: 'All UTC dates with pollen observations, newest first.', ok: ref('AvailableDatesResponse') }),
       '/api/latest-date': get({ operationId: 'getLatestDate', summary: 'Latest date', description: 'The latest UTC observation date; 404 while there is none.', ok: ref('LatestDateResponse'), latest: true }),
       '/api/pollen': get({

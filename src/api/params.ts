@@ -20,6 +20,13 @@ export function lastValue(query: URLSearchParams, name: string): string | undefi
   return query.getAll(name).at(-1);
 }
 
+/** The value of a parameter that may be given at most once (the strict endpoints: pollen-range, nearest). */
+export function once(query: URLSearchParams, name: string, expected: string): string | undefined {
+  const values = query.getAll(name);
+  if (values.length > 1) throw invalidParameter(name, `${expected}, given once`);
+  return values[0];
+}
+
 /** A supported city of the set, or undefined when `city` is absent. */
 export function parseCity(query: URLSearchParams, cities: CitySet): City | undefined {
   const slug = lastValue(query, 'city');

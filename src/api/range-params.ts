@@ -3,7 +3,7 @@ import type { City, CitySet } from '../domain/cities.js';
 import { dayNumber, isIsoDate, DAY_MS, HOUR_MS } from '../domain/dates.js';
 import { dayHours, dayOfHour, localMidnight, type DayCut } from '../domain/days.js';
 import { invalidParameter, unsupportedCity } from './error.js';
-import { EXPECTED, parseDayCut } from './params.js';
+import { EXPECTED, once, parseDayCut } from './params.js';
 
 export const RANGE_EXPECTED = {
   time: 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00',
@@ -54,12 +54,6 @@ export function parseInstant(text: string): number | undefined {
   const ms = Date.parse(text.toUpperCase());
   // An offset can push an instant past year 9999, where it could no longer be echoed as YYYY-MM-DD...
   return Number.isFinite(ms) && /^\d{4}-/.test(new Date(ms).toISOString()) ? ms : undefined;
-}
-
-function once(query: URLSearchParams, name: string, expected: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw invalidParameter(name, `${expected}, given once`);
-  return values[0];
 }
 
 /** The checked range request. */

@@ -15,6 +15,7 @@ import type { Handler } from './handler.js';
 import { health } from './health.js';
 import { latestDate } from './latest-date.js';
 import { mapData } from './map-data.js';
+import { nearest } from './nearest.js';
 import { pollen } from './pollen.js';
 import { pollenRange } from './pollen-range.js';
 import { weather } from './weather.js';
@@ -49,6 +50,8 @@ export interface Route {
   handler: Handler;
   /** In matching order: a file name without parameters before a `{city}` one it would also match. */
   forms: readonly StaticForm[];
+  /** Answers that change only with a deploy, though not rendered (the CDN keeps them until the next). */
+  untilDeploy?: true;
 }
 
 /** Where rendered API answers live under the publish folder; the fallback function serves its misses. */
@@ -110,6 +113,8 @@ export const ROUTES: readonly Route[] = [
   { path: '/api/pollen-range', handler: pollenRange, forms: [] },
   { path: '/api/forecast', handler: forecast, forms: [] },
   { path: '/api/health', handler: health, forms: [] },
+  // From the served city set and the ZIP table its function carries: both change only with a deploy.
+  { path: '/api/nearest', handler: nearest, forms: [], untilDeploy: true },
   { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }] },
   { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }] },
   { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }] },

@@ -44,8 +44,45 @@ export const City = named(
     slug: z.string(),
     // An extension of the spec: several US cities share a name (Columbus, Springfield, Aurora).
     state: z.string().regex(/^[A-Z]{2}$/).describe("The USPS code of the city's state, or DC: tells apart cities that share a name. An extension of the spec."),
+    lat: z.number().min(-90).max(90).describe('Latitude of the point the providers are asked for, WGS84 decimal degrees. An extension of the spec.'),
+    lon: z.number().min(-180).max(180).describe('Longitude, WGS84 decimal degrees. An extension of the spec.'),
+    timezone: z.string().describe("IANA time zone, whose days timezone=local cuts. An extension of the spec."),
   }),
 );
+
+export const NearestCity = named(
+  'NearestCity',
+  'A served city and its great-circle distance from the origin.',
+  City.extend({ distance_km: z.number().min(0).describe('Great-circle distance on a sphere of radius 6371.0088 km, to 0.1 km.') }),
+);
+const Origin = z.object({
+  zip: z.string().regex(/^\d{5}$/).optional().describe('The ZIP code asked for; lat and lon are then its ZCTA centroid (Census 2021 Gazetteer).'),
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+});
+export const NearestResponse = named(
+  'NearestResponse',
+  'The served cities within max_km of the origin, nearest first (by distance_km, then slug), at most limit.',
+  z.object({ origin: Origin, max_km: z.number(), limit: z.number().int().min(1).max(10), cities: z.array(NearestCity).min(1) }),
+);
+export const NoCityNearbyError = named(
+  'NoCityNearbyError',
+  'No served city within max_km: names the nearest city and its distance.',
+  z.object({ error: z.string(), code: z.literal('NO_CITY_NEARBY'), max_km: z.number(), nearest: z.string(), distance_km: z.number() }),
+);
+export const UnknownZipError = named(
+  'UnknownZipError',
+  'A well-formed ZIP code with no area in the Census ZCTA table (post-office-box and single-business ZIP codes have none).',
+  z.object({ error: z.string(), code: z.literal('UNKNOWN_ZIP'), zip: z.string() }),
+);
+/** MCP find_city: by name (no distances), or by point or ZIP code (the rows of /api/nearest). */
+export const FindCityResult = z.object({
+  origin: Origin.optional(),
+  max_km: z.number().optional(),
+  limit: z.number().optional(),
+  cities: z.array(City.extend({ distance_km: z.number().optional() })),
+  hint: z.string().optional(),
+});
 
 const pollenValues = {
   tree: numOrNull,

@@ -9,6 +9,9 @@ import type { ApiContext } from '../api/handler.js';
 import { respond } from '../api/http.js';
 import { API_VERSION } from '../api/openapi.js';
 import * as S from '../api/schemas.js';
+import { cityRow } from '../api/cities.js';
+import { MAX_NEAREST } from '../api/nearest.js';
+import { citiesByName, MAX_NAME_MATCHES, NameQueryError, parseNameQuery } from '../domain/city-search.js';
 import { RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
 
 /** Rows one `get_pollen_range` call returns at most; the HTTP endpoint goes to 50,000. */
@@ -35,6 +38,7 @@ async function ask(ctx: ApiContext, path: string, args: Args, argNames: Record<s
   if (r.status !== 200) {
     let message = String(body.error).replace(/parameter '(\w+)'/, (_, p: string) => `argument '${argNames[p] ?? p}'`);
     if (body.code === 'UNSUPPORTED_CITY') message = `${message} (argument '${argNames.city ?? 'city'}': call list_cities for the supported slugs)`;
+    if (body.code === 'UNKNOWN_ZIP') message = `${message} (argument 'zip')`;
     return { isError: true, content: [{ type: 'text', text: message }] };
   }
   return { structuredContent: body, content: [{ type: 'text', text }] };
@@ -63,6 +67,42 @@ export function createMcpServer(ctx: ApiContext): McpServer {
     outputSchema: S.CitiesResponse,
     annotations: READ_ONLY,
   }, () => ask(ctx, '/api/cities', {}));
+
+  server.registerTool('find_city', {
+    title: 'Find a city by name, position or ZIP code',
+    description:
+      'Use this first when the user names a place, gives coordinates or a US ZIP code: it gives the city slugs the other tools take. Give one of: name (case and accents ignored; exact names first, then names starting with it, then names containing it; "Columbus, OH" or the state argument narrows it; no distances), lat and lon, or zip (the served cities within max_km, nearest first, with distance_km, as GET /api/nearest answers).',
+    inputSchema: {
+      name: z.string().optional().describe('A city name, such as "St. Louis" or "Columbus, OH".'),
+      state: z.string().optional().describe('USPS code of a state or DC, such as "OH": only with name.'),
+      lat: z.number().min(-90).max(90).optional().describe('Latitude, WGS84 decimal degrees (with lon).'),
+      lon: z.number().min(-180).max(180).optional().describe('Longitude, WGS84 decimal degrees (with lat).'),
+      zip: z.string().optional().describe('A five-digit US ZIP code, such as "78701"; post-office-box ZIP codes have no area and are not found.'),
+      limit: z.number().int().min(1).max(MAX_NEAREST).optional().describe(`Most cities, 1 to ${MAX_NEAREST}: by default 1 by position or ZIP, ${MAX_NAME_MATCHES} by name.`),
+      max_km: z.number().optional().describe('With lat and lon or zip: the farthest a city may be, above 0 and at most 1000 km (default 150).'),
+    },
+    outputSchema: S.FindCityResult,
+    annotations: READ_ONLY,
+  }, async ({ name, state, lat, lon, zip, limit, max_km }) => {
+    const fail = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
+    if (name === undefined) {
+      if (state !== undefined) return fail("Argument 'state' narrows a name: give it with argument 'name'.");
+      if (lat === undefined && lon === undefined && zip === undefined) return fail("Give argument 'name', arguments 'lat' and 'lon', or argument 'zip'.");
+      return ask(ctx, '/api/nearest', { lat, lon, zip, limit, max_km });
+    }
+    const other = (['lat', 'lon', 'zip', 'max_km'] as const).find((k) => ({ lat, lon, zip, max_km })[k] !== undefined);
+    if (other) return fail(`Argument '${other}' does not go with argument 'name': search by name, by lat and lon, or by zip.`);
+    let query;
+    try {
+      query = parseNameQuery(name, state);
+    } catch (error) {
+      if (error instanceof NameQueryError) return fail(`Invalid argument '${error.argument}': expected ${error.message}`);
+      throw error;
+    }
+    const found = citiesByName(ctx.cities.list, query).slice(0, limit ?? MAX_NAME_MATCHES).map(cityRow);
+    const body = found.length > 0 ? { cities: found } : { cities: found, hint: `No served city is named like "${name}"${query.state ? ` in ${query.state}` : ''}: try lat and lon or zip (the nearest served city), or list_cities.` };
+    return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+  });
 
   server.registerTool('get_latest_date', {
     title: 'Latest date with data',

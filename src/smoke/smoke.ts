@@ -3,7 +3,7 @@
  * no Netlify site, so this is the check a deployer (and the scheduled rebuild, against its draft
  * deploy) runs: every endpoint and mode, the errors, CORS and cache headers present exactly once,
  * extra parameters harmless, placeholder traversal refused, health on the expected Node major, a
- * store-backed function answering, MCP, and at most one forecast request.
+ * store-backed function answering, nearest (and its ZIP table), MCP, and at most one forecast request.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -111,6 +111,21 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     return `${body.cities.length} cities; checking ${city}`;
   });
 
+  await check('nearest: a city from its own position, a ZIP code (the table ships), a point at sea, a bad ZIP', async () => {
+    const listed = ((await data('/api/cities')).cities as Json[]).find((c) => c.slug === city);
+    must(listed && typeof listed.lat === 'number' && typeof listed.lon === 'number', `/api/cities gives ${city} no lat and lon`);
+    const here = await data(`/api/nearest?${q({ lat: String(listed!.lat), lon: String(listed!.lon) })}`);
+    must(here.cities?.[0]?.slug === city && here.cities[0].distance_km === 0, `${city}'s own position gives ${JSON.stringify(here.cities?.[0])}`);
+    // Manhattan: any deployment has a city within 1,000 km of it or answers NO_CITY_NEARBY; UNKNOWN_ZIP means no ZIP table.
+    const r = await get(`/api/nearest?${q({ zip: '10001', limit: '10', max_km: '1000' })}`);
+    const byZip = r.json();
+    must((r.status === 200 && byZip.origin?.zip === '10001') || (r.status === 404 && byZip.code === 'NO_CITY_NEARBY'), `zip=10001: HTTP ${r.status} ${r.text.slice(0, 160)}`);
+    const sea = await problem(`/api/nearest?${q({ lat: '0', lon: '-140' })}`, 404);
+    must(sea.code === 'NO_CITY_NEARBY' && typeof sea.nearest === 'string', `a point at sea: ${JSON.stringify(sea)}`);
+    const bad = await problem(`/api/nearest?${q({ zip: '1234' })}`, 400);
+    must(/'zip'/.test(bad.error), `400 names no parameter: ${bad.error}`);
+    return `${city} at 0 km; zip 10001: ${r.status === 200 ? byZip.cities.map((c: Json) => c.slug).slice(0, 3).join(', ') : 'none within 1000 km'}; at sea: ${sea.nearest} at ${sea.distance_km} km`;
+  });
   await check('pollen: a city-day, a city, a date, and neither', async () => {
     const hourly = await data(`/api/pollen?${q({ city, date })}`);
     must(hourly.rows?.length > 0 && typeof hourly.rows[0].ts === 'string', 'no hourly rows');

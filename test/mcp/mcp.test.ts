@@ -8,7 +8,7 @@ import { useSite } from '../helpers/site.js';
 
 const site = useSite();
 type Json = Record<string, any>;
-const TOOLS = ['list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_weather', 'explain_risk'];
+const TOOLS = ['find_city', 'list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_weather', 'explain_risk'];
 
 let client: Client;
 beforeAll(async () => {
@@ -52,6 +52,10 @@ describe('MCP over streamable HTTP at /mcp', () => {
     ['get_pollen_map', {}, '/api/map-data'],
     ['get_weather', { city: 'honolulu', date: '2025-04-06' }, '/api/weather?city=honolulu&date=2025-04-06'],
     ['get_weather', { date: '2025-04-06' }, '/api/weather?date=2025-04-06'],
+    ['find_city', { lat: 30.2672, lon: -97.7431 }, '/api/nearest?lat=30.2672&lon=-97.7431'],
+    ['find_city', { lat: 40, lon: -100, limit: 5, max_km: 1000 }, '/api/nearest?lat=40&lon=-100&limit=5&max_km=1000'],
+    ['find_city', { zip: '78701', limit: 3 }, '/api/nearest?zip=78701&limit=3'],
+    ['find_city', { zip: '96813' }, '/api/nearest?zip=96813'],
   ])('%s %j answers what %s answers', async (name, args, path) => {
     const result = await call(name, args);
     expect(result.isError).toBeFalsy();
@@ -168,6 +172,50 @@ describe('the /mcp endpoint over raw HTTP', () => {
   });
 });
 
+describe('MCP find_city', () => {
+  const cities = async () => ((await api('/api/cities')) as { cities: Json[] }).cities;
+
+  it.each([
+    [{ name: 'kansas city' }, ['kansas-city']],
+    [{ name: 'KANSAS CITY, MO' }, ['kansas-city']],
+    [{ name: 'Kansas City', state: 'ks' }, []],
+    [{ name: 'st louis' }, ['st-louis']],
+    [{ name: 'San' }, ['san-antonio', 'san-francisco']],
+    [{ name: 'o', limit: 3 }, null],
+  ])('finds %j by name, as /api/cities lists them, without distances', async (args, slugs) => {
+    const result = await call('find_city', args);
+    expect(result.isError).toBeFalsy();
+    const found = result.structuredContent!.cities as Json[];
+    const listed = await cities();
+    for (const c of found) expect(c).toEqual(listed.find((l) => l.slug === c.slug));
+    if (slugs) expect(found.map((c) => c.slug)).toEqual(slugs);
+    else expect(found).toHaveLength(3);
+    if (found.length === 0) expect(result.structuredContent!.hint).toMatch(/try lat and lon or zip/);
+  });
+
+  it.each([
+    [{}, "Give argument 'name', arguments 'lat' and 'lon', or argument 'zip'."],
+    [{ name: 'Austin', zip: '78701' }, "Argument 'zip' does not go with argument 'name'"],
+    [{ state: 'TX' }, "Argument 'state' narrows a name"],
+    [{ name: 'Columbus', state: 'Ohio' }, "Invalid argument 'state': expected the USPS code of a state or DC"],
+    [{ name: '  ' }, "Invalid argument 'name'"],
+    [{ lat: 30 }, "Invalid argument 'lon': expected lat and lon in decimal degrees, or zip"],
+    [{ zip: '7870' }, "Invalid argument 'zip': expected a five-digit ZIP code"],
+    [{ zip: '10008' }, "ZIP code 10008 has no area in the US Census Bureau 2021 Gazetteer ZCTA centroids"],
+    [{ lat: 25, lon: -150 }, 'No served city within 150 km of 25, -150: the nearest is Honolulu, HI (honolulu)'],
+    [{ zip: '78701', max_km: 5000 }, "Invalid argument 'max_km'"],
+    [{ lat: 91, lon: 0 }, 'lat'],
+  ])('refuses %j with a tool error naming the argument', async (args, message) => {
+    const result = await call('find_city', args);
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toContain(message);
+  });
+
+  it('says which argument a ZIP code error is about', async () => {
+    expect((await call('find_city', { zip: '10008' })).content[0]!.text).toMatch(/\(argument 'zip'\)$/);
+  });
+});
+
 describe('MCP over stdio', () => {
   it('lists the tools and answers as HTTP does', async () => {
     const stdio = new Client({ name: 'desktop', version: '1.0.0' });
@@ -176,6 +224,9 @@ describe('MCP over stdio', () => {
       expect((await stdio.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
       const result = (await stdio.callTool({ name: 'get_pollen', arguments: { city: 'scranton', date: '2025-04-07' } })) as { structuredContent: Json };
       expect(result.structuredContent).toEqual(await api('/api/pollen?city=scranton&date=2025-04-07'));
+      // The stdio server carries the ZIP table too.
+      const found = (await stdio.callTool({ name: 'find_city', arguments: { zip: '74103' } })) as { structuredContent: Json };
+      expect(found.structuredContent).toEqual(await api('/api/nearest?zip=74103'));
     } finally {
       await stdio.close();
     }
