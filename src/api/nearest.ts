@@ -2,7 +2,7 @@
  * GET /api/nearest: the served cities nearest a point or a ZIP code's centroid. Answered by its
  * own function, which carries the ZIP table; its answers change only with a deploy.
  */
-import { nearestCities, type Point } from '../domain/geo.js';
+import { NEAR_KM, nearestCities, type Point } from '../domain/geo.js';
 import { cityRow } from './cities.js';
 import { ApiError, invalidParameter } from './error.js';
 import type { ApiContext, Handler } from './handler.js';
@@ -19,7 +19,7 @@ export const NEAREST_EXPECTED = {
 } as const;
 
 export const MAX_NEAREST = 10;
-export const DEFAULT_MAX_KM = 150;
+export const DEFAULT_MAX_KM = NEAR_KM;
 export const MAX_KM = 1000;
 
 const DECIMAL = /^[+-]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})$/;

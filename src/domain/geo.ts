@@ -11,6 +11,9 @@ export interface Point {
   readonly lon: number;
 }
 
+/** How far a city may be and still be "near": /api/nearest's default max_km, and the page's. */
+export const NEAR_KM = 150;
+
 const RAD = Math.PI / 180;
 
 /**

@@ -20,7 +20,14 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 <body>
 <header>
   <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for its hours, last 30 days, species, weather and forecast.</p><p id="freshness" class="fine" role="status"></p></div>
-  <div><label for="date">Date (UTC)</label> <select id="date" aria-describedby="map-status"></select></div>
+  <div class="controls">
+    <div><label for="date">Date (each city's local day)</label> <select id="date" aria-describedby="map-status"></select></div>
+    <div class="locate">
+      <button type="button" id="use-location">Use my location</button>
+      <form id="zip-form" role="search" aria-label="Find the nearest city by ZIP code"><label for="zip">or ZIP code</label> <input id="zip" name="zip" inputmode="numeric" pattern="[0-9]{5}" maxlength="5" size="6" autocomplete="postal-code" required> <button type="submit">Find</button></form>
+    </div>
+    <p id="locate-status" class="fine" role="status"></p>
+  </div>
 </header>
 <main>
   <div class="layout">
@@ -46,7 +53,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 <footer>
   <h2>Use the data</h2>
   <p>Everything here comes from the public, read-only API: <a href="/openapi.json">OpenAPI document</a>, <a href="/api-reference.html">API reference</a>, <a href="/llms.txt">llms.txt</a> for agents.</p>
-  <p>MCP for AI agents: streamable HTTP at <code>/mcp</code> (tools <code>list_cities</code>, <code>get_pollen</code>, <code>get_forecast</code> and more), or stdio with <code>npx pollen-api mcp --stdio</code>. Add <code>{"mcpServers": {"pollen": {"type": "http", "url": "&lt;this site&gt;/mcp"}}}</code> to your client.</p>
+  <p>MCP for AI agents: streamable HTTP at <code>/mcp</code> (tools <code>find_city</code>, <code>list_cities</code>, <code>get_pollen</code>, <code>get_forecast</code> and more), or stdio with <code>npx pollen-api mcp --stdio</code>. Add <code>{"mcpServers": {"pollen": {"type": "http", "url": "&lt;this site&gt;/mcp"}}}</code> to your client.</p>
   <p>Sample deployments show simulated data; real deployments use Ambee pollen and Open-Meteo or OpenWeatherMap weather.</p>
 </footer>
 <script type="module" src="${scriptPath}"></script>

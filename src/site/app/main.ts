@@ -2,6 +2,7 @@
 import type { Topology } from 'topojson-specification';
 import { getJson, type MapFeature } from './api.js';
 import { freshnessText, loadHealth } from './freshness.js';
+import { setUpLocate, type ListedCity } from './locate.js';
 import { drawMarkers, drawStates } from './map.js';
 import { showCity } from './panel.js';
 import { colourOf, riskOfSeverity } from './risk.js';
@@ -22,7 +23,7 @@ async function start(): Promise<void> {
   );
 
   const [{ cities }, { dates }, topology] = await Promise.all([
-    getJson<{ cities: Array<{ name: string; slug: string; state: string }> }>('/api/cities'),
+    getJson<{ cities: ListedCity[] }>('/api/cities'),
     getJson<{ dates: string[] }>('/api/available-dates'),
     getJson<Topology>('/assets/us-states.json'),
   ]);
@@ -34,12 +35,13 @@ async function start(): Promise<void> {
   picker.replaceChildren(...dates.map((d) => new Option(d, d)));
 
   let selected: string | undefined;
-  // Each city's zone, from the map (the page shows local days and times).
-  const zones = new Map<string, string>();
+  // Each city's zone (the page shows local days and times).
+  const zones = new Map(cities.map((c) => [c.slug, c.timezone]));
   const select = (slug: string) => {
     selected = slug;
     void showCity(panel, slug, names.get(slug) ?? slug, zones.get(slug) ?? 'UTC', picker.value);
   };
+  setUpLocate(cities, (slug) => names.get(slug) ?? slug, select);
 
   let shown = 0;
   const showDate = async (date: string) => {
@@ -47,7 +49,6 @@ async function start(): Promise<void> {
     status.textContent = `Loading ${date}…`;
     const map = await getJson<{ date: string; features: MapFeature[] }>(`/api/map-data?date=${encodeURIComponent(date)}&timezone=local`);
     if (request !== shown) return; // a later pick answers instead
-    for (const f of map.features) if (f.properties.timezone) zones.set(f.properties.city, f.properties.timezone);
     drawMarkers(layer, map.features, names, select);
     list.replaceChildren(
       ...map.features.map((f) => {

@@ -1,0 +1,65 @@
+/**
+ * From where someone is to a city. "Use my location" picks the nearest served city here in the
+ * browser, from /api/cities, so the coordinates never leave the device; a ZIP code asks
+ * /api/nearest, which holds the ZIP table.
+ */
+import { NEAR_KM, nearestCities } from '../../domain/geo.js';
+
+export interface ListedCity {
+  name: string;
+  slug: string;
+  state: string;
+  lat: number;
+  lon: number;
+  timezone: string;
+}
+
+const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
+const km = (d: number) => `${d.toLocaleString('en-US')} km`;
+
+/** Wires the location button and the ZIP form to `select`, saying what they found in #locate-status. */
+export function setUpLocate(cities: readonly ListedCity[], label: (slug: string) => string, select: (slug: string) => void): void {
+  const status = $<HTMLElement>('#locate-status');
+  const say = (text: string, problem = false) => {
+    status.textContent = text;
+    status.classList.toggle('problem', problem);
+  };
+  const farFrom = (where: string, nearest?: { slug: string; distance_km: number }) =>
+    say(`No city we serve is within ${NEAR_KM} km of ${where}${nearest ? `: the nearest is ${label(nearest.slug)}, ${km(nearest.distance_km)} away` : ''}.`, true);
+
+  $<HTMLButtonElement>('#use-location').addEventListener('click', () => {
+    if (!('geolocation' in navigator)) return say('This browser cannot share its location: enter a ZIP code instead.', true);
+    say('Finding your location…');
+    navigator.geolocation.getCurrentPosition(
+      (position) => {
+        const { within, nearest } = nearestCities(cities, { lat: position.coords.latitude, lon: position.coords.longitude }, 1, NEAR_KM);
+        const found = within[0];
+        if (!found) return farFrom('you', nearest && { slug: nearest.city.slug, distance_km: nearest.distance_km });
+        select(found.city.slug);
+        say(`Nearest city: ${label(found.city.slug)}, ${km(found.distance_km)} from you.`);
+      },
+      (error) => say(`Your location is not available (${error.message || 'not allowed'}): enter a ZIP code instead.`, true),
+      { maximumAge: 600_000, timeout: 15_000 },
+    );
+  });
+
+  const input = $<HTMLInputElement>('#zip');
+  $<HTMLFormElement>('#zip-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const zip = input.value.trim();
+    if (!/^\d{5}$/.test(zip)) return say('A ZIP code is five digits, such as 78701.', true);
+    say(`Looking up ZIP code ${zip}…`);
+    void fetch(`/api/nearest?zip=${zip}`, { headers: { accept: 'application/json' } })
+      .then(async (res) => {
+        const body = (await res.json()) as { cities?: Array<{ slug: string; distance_km: number }>; code?: string; error?: string; nearest?: string; distance_km?: number };
+        const found = body.cities?.[0];
+        if (res.ok && found) {
+          select(found.slug);
+          return say(`ZIP code ${zip}: ${label(found.slug)}, ${km(found.distance_km)} away.`);
+        }
+        if (body.code === 'NO_CITY_NEARBY') return farFrom(`ZIP code ${zip}`, body.nearest === undefined ? undefined : { slug: body.nearest, distance_km: body.distance_km! });
+        say(body.error ?? `ZIP code ${zip} could not be looked up (HTTP ${res.status}).`, true);
+      })
+      .catch((error: unknown) => say(`ZIP code ${zip} could not be looked up: ${error instanceof Error ? error.message : String(error)}`, true));
+  });
+}
