@@ -1,6 +1,6 @@
 /**
- * B3 (the largest range answer over local HTTP), B4 (forecast single flight and warm latency) and
- * B7 (static reads under load), against the local server in a child process of its own, so its
+ * B3 (the largest range answer over local HTTP), B4 (forecast single flight and warm latency),
+ * B7 (static reads under load), B9 (the fallback's city-day) and B10 (/api/nearest), against the local server in a child process of its own, so its
  * memory can be read from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -159,6 +159,23 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       value: ms(fallbackP50),
       baseline: `${ms(fileP50)} (date=${dayString(newDay)}, a rendered file through the same rule)`,
       ratio: fallbackP50 / fileP50,
+      target: 'reported (the CDN caches it until the next deploy)',
+      met: null,
+    });
+
+    // B10: /api/nearest (its own function, the ZIP table loaded by the warm-up), against a static file.
+    const nearestUrls = [`${server.url}/api/nearest?zip=74103&limit=3`, `${server.url}/api/nearest?lat=36.15&lon=-95.99&limit=3`];
+    for (const url of nearestUrls) await sequential(5, url);
+    const nearestP50s: number[] = [];
+    for (const url of nearestUrls) nearestP50s.push(percentile((await sequential(100, url)).map((r) => r.ms), 50));
+    const [zipP50, pointP50] = nearestP50s as [number, number];
+    const citiesP50 = percentile((await sequential(100, `${server.url}/api/cities`)).map((r) => r.ms), 50);
+    measures.push({
+      id: 'B10',
+      what: `/api/nearest warm p50 of 100: by ZIP code ${ms(zipP50)}, by point ${ms(pointP50)}`,
+      value: ms(zipP50),
+      baseline: `${ms(citiesP50)} (/api/cities, a static file, same server)`,
+      ratio: zipP50 / citiesP50,
       target: 'reported (the CDN caches it until the next deploy)',
       met: null,
     });

@@ -31,7 +31,7 @@ try {
   await step(`B5, B8: ingest ${workload.label} and store size`, () => storeBenchmarks(dir, db, workload));
   // Every later step needs a render: it writes the served store functions carry.
   await step('B1, B2: render, and the files one more day changes', () => renderBenchmarks(root, dir, db, publish, workload));
-  if (want('B3') || want('B4') || want('B7') || want('B9')) await step('B3, B4, B7, B9: local HTTP', () => httpBenchmarks(root, dir, db, publish));
+  if (['B3', 'B4', 'B7', 'B9', 'B10'].some(want)) await step('B3, B4, B7, B9, B10: local HTTP', () => httpBenchmarks(root, dir, db, publish));
   if (want('B6') || want('B8')) await step('B6, B8: functions as Netlify bundles them', () => functionBenchmarks(db, dir));
 
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -40,7 +40,7 @@ try {
     `machine: ${machine}`,
     '| id | what | value | baseline | ratio | target | met |',
     '|---|---|---|---|---|---|---|',
-    ...measures.sort((a, b) => a.id.localeCompare(b.id)).map((m) => `| ${m.id} | ${m.what} | ${m.value} | ${m.baseline} | ${m.ratio === null ? '-' : `${m.ratio.toFixed(2)}x`} | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`),
+    ...measures.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })).map((m) => `| ${m.id} | ${m.what} | ${m.value} | ${m.baseline} | ${m.ratio === null ? '-' : `${m.ratio.toFixed(2)}x`} | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   mkdirSync(join(root, 'bench-results'), { recursive: true });

@@ -34,7 +34,7 @@ describe('GET /api/cities', () => {
   it('lists every supported city by name', async () => {
     const { status, body } = await getJson('/api/cities');
     expect(status).toBe(200);
-    expect(body.cities).toEqual(DEFAULT_CITIES.list.map((c) => ({ name: c.name, slug: c.slug, state: c.state })));
+    expect(body.cities).toEqual(DEFAULT_CITIES.list.map((c) => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone })));
   });
 });
 
@@ -215,7 +215,7 @@ describe('rewrite rules', () => {
   it('serve the discovery documents', async () => {
     const doc = (await getJson('/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('2.5.1');
+    expect(doc.info.version).toBe('2.6.0');
     expect((await getJson('/.well-known/openapi.json')).body).toEqual(doc);
     const llms = await site.get('/llms.txt');
     expect(llms.headers.get('content-type')).toBe('text/plain; charset=utf-8');

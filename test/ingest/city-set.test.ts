@@ -91,11 +91,17 @@ describe('a city set chosen by the deployer', () => {
 
     it('lists the set, with states, at /api/cities and from MCP list_cities', async () => {
       const { body } = await get('/api/cities');
-      expect(body.cities).toEqual([
-        { name: 'Columbus', slug: 'columbus-ga', state: 'GA' },
-        { name: 'Columbus', slug: 'columbus-oh', state: 'OH' },
-        { name: 'Tulsa', slug: 'tulsa', state: 'OK' },
+      expect(body.cities.map((c: { name: string; slug: string; state: string }) => [c.name, c.slug, c.state])).toEqual([
+        ['Columbus', 'columbus-ga', 'GA'],
+        ['Columbus', 'columbus-oh', 'OH'],
+        ['Tulsa', 'tulsa', 'OK'],
       ]);
+      // Each with the position and zone of the cities file.
+      const file = readCityFile(join(ROOT, 'cities', 'us-top-200.json'));
+      for (const c of body.cities) {
+        const e = file.find((f) => f.slug === c.slug)!;
+        expect(c).toEqual({ name: e.name, slug: e.slug, state: e.state, lat: e.lat, lon: e.lon, timezone: e.timezone });
+      }
       const client = new Client({ name: 'test', version: '1.0.0' });
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
       const result = (await client.callTool({ name: 'list_cities', arguments: {} })) as { structuredContent?: unknown };

@@ -67,11 +67,11 @@ describe('netlify.toml functions', () => {
   const toml = parse(readFileSync(join(ROOT, 'netlify.toml'), 'utf8')) as { functions: Record<string, unknown> & { included_files?: string[] } };
   const fns = readdirSync(join(ROOT, 'functions')).map((f) => f.replace(/\.ts$/, ''));
 
-  it('ships the store only with the functions that open it, and the forecast only the site file', () => {
+  it('ships the store only with the functions that open it, and the forecast and nearest only the site file', () => {
     expect(toml.functions.included_files).toBeUndefined(); // per-function settings add to global ones
     const included = (name: string) => (toml.functions[name] as { included_files?: string[] } | undefined)?.included_files ?? [];
     for (const name of ['fallback', 'pollen-range', 'mcp', 'health']) expect(included(name), name).toEqual(['snapshots/serve.db']);
-    expect(included('forecast')).toEqual(['snapshots/site.json']);
-    expect(fns.sort()).toEqual(['fallback', 'forecast', 'health', 'mcp', 'pollen-range']);
+    for (const name of ['forecast', 'nearest']) expect(included(name), name).toEqual(['snapshots/site.json']);
+    expect(fns.sort()).toEqual(['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range']);
   });
 });
