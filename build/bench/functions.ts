@@ -23,6 +23,8 @@ const REQUESTS: Record<string, Call> = {
   forecast: { url: 'https://bench.test/api/forecast?city=tulsa' },
   mcp: mcp('tools/list'),
   health: { url: 'https://bench.test/api/health' },
+  // A ZIP code: the cold start includes loading the ZIP table.
+  nearest: { url: 'https://bench.test/api/nearest?zip=74103' },
 };
 /** 503 is health's answer for data older than a day and a half, as the fixed workload is. */
 const ANSWERS: Record<string, number[]> = { health: [200, 503] };

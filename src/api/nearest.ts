@@ -74,7 +74,8 @@ export const nearest: Handler = async (query, ctx) => {
   const { within, nearest: closest } = nearestCities(ctx.cities.list, point, limit, maxKm);
   if (within.length === 0) {
     const where = point.zip !== undefined ? `ZIP code ${point.zip} (${point.lat}, ${point.lon})` : `${point.lat}, ${point.lon}`;
-    const beyond = closest ? `: the nearest is ${closest.city.name}, ${closest.city.state} (${closest.city.slug}) at ${closest.distance_km} km; raise max_km (up to ${MAX_KM}) to include it` : '';
+    const reach = closest && (closest.distance_km <= MAX_KM ? `; max_km=${Math.ceil(closest.distance_km)} includes it` : `, beyond the largest max_km (${MAX_KM})`);
+    const beyond = closest ? `: the nearest is ${closest.city.name}, ${closest.city.state} (${closest.city.slug}) at ${closest.distance_km} km${reach}` : '';
     throw new ApiError(404, `No served city within ${maxKm} km of ${where}${beyond}`, {
       code: 'NO_CITY_NEARBY',
       max_km: maxKm,

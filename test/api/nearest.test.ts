@@ -103,7 +103,7 @@ describe('GET /api/nearest', () => {
     const { status, body, headers } = await ask('lat=25&lon=-150');
     expect(status).toBe(404);
     expect(body).toEqual({
-      error: `No served city within 150 km of 25, -150: the nearest is Honolulu, HI (honolulu) at ${d} km; raise max_km (up to 1000) to include it`,
+      error: `No served city within 150 km of 25, -150: the nearest is Honolulu, HI (honolulu) at ${d} km; max_km=${Math.ceil(d)} includes it`,
       code: 'NO_CITY_NEARBY',
       max_km: 150,
       nearest: 'honolulu',
@@ -111,6 +111,12 @@ describe('GET /api/nearest', () => {
     });
     expect(headers['Cache-Control']).toBe('no-store');
     expectMatchesOpenApi('/api/nearest', 404, body);
+  });
+
+  it('says when the nearest city is beyond any max_km', async () => {
+    const { body } = await ask('lat=0&lon=-140&max_km=1000');
+    expect(body.error).toBe(`No served city within 1000 km of 0, -140: the nearest is Honolulu, HI (honolulu) at ${body.distance_km} km, beyond the largest max_km (1000)`);
+    expect(body.distance_km).toBe(km(0, -140, TOP_200.get('honolulu')!));
   });
 
   it('answers across the antimeridian and at the poles without failing', async () => {
