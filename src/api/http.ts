@@ -25,8 +25,8 @@ export const DATA_CACHE = 'public, max-age=300, s-maxage=300, stale-while-revali
 export const CDN_CACHE = 'public, durable, s-maxage=300, stale-while-revalidate=600';
 /**
  * The CDN cache of a function's answer to a route the render writes files for (the fallback's
- * long tail of city-days), or whose answers change only with a deploy (`untilDeploy`): such an answer changes only with a deploy, and every production deploy
- * invalidates what the CDN cached for the site, durable entries included ("a new deploy for that
+ * long tail of city-days) or marked `untilDeploy`: such an answer changes only with a deploy,
+ * and every production deploy invalidates what the CDN cached for the site, durable entries included ("a new deploy for that
  * site and context will cause all objects labelled with that ID to be invalidated",
  * netlify.com/blog/full-control-over-caching-with-cache-id; durable "invalidation follows all the
  * same rules as all other cache headers", netlify.com/blog/announcing-durable-caching). So one

@@ -88,7 +88,9 @@ export function createMcpServer(ctx: ApiContext): McpServer {
     if (name === undefined) {
       if (state !== undefined) return fail("Argument 'state' narrows a name: give it with argument 'name'.");
       if (lat === undefined && lon === undefined && zip === undefined) return fail("Give argument 'name', arguments 'lat' and 'lon', or argument 'zip'.");
-      return ask(ctx, '/api/nearest', { lat, lon, zip, limit, max_km });
+      // The API takes plain decimals: a tiny number would print with an exponent (1e-7).
+      const decimal = (v: number | undefined) => (v !== undefined && /e/i.test(String(v)) ? v.toFixed(20) : v);
+      return ask(ctx, '/api/nearest', { lat: decimal(lat), lon: decimal(lon), zip, limit, max_km: decimal(max_km) });
     }
     const other = (['lat', 'lon', 'zip', 'max_km'] as const).find((k) => ({ lat, lon, zip, max_km })[k] !== undefined);
     if (other) return fail(`Argument '${other}' does not go with argument 'name': search by name, by lat and lon, or by zip.`);

@@ -211,6 +211,11 @@ describe('MCP find_city', () => {
     expect(result.content[0]!.text).toContain(message);
   });
 
+  it('takes numbers JavaScript prints with an exponent', async () => {
+    const result = await call('find_city', { lat: 1e-7, lon: -1e-7 });
+    expect(result.content[0]!.text).toMatch(/^No served city within 150 km of 1e-7, -1e-7: the nearest is /);
+  });
+
   it('says which argument a ZIP code error is about', async () => {
     expect((await call('find_city', { zip: '10008' })).content[0]!.text).toMatch(/\(argument 'zip'\)$/);
   });
