@@ -6,6 +6,7 @@ import type { ZipTable } from '../domain/geo.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
+import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../store/bulk-index.js';
 import { readSiteFile, siteFilePath, storeToServe } from '../store/site-file.js';
 import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
@@ -17,6 +18,7 @@ export interface ContextParts {
   forecast: () => ForecastService;
   settings?: Partial<Settings>;
   zips?: ZipTable;
+  bulkIndex?: () => BulkManifest | undefined;
 }
 
 /** A context whose services are built by `parts` when first read. */
@@ -24,6 +26,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let store: Store | undefined;
   let cities: CitySet | undefined;
   let forecast: ForecastService | undefined;
+  let bulkIndex: { value: BulkManifest | undefined } | undefined;
   return {
     settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, ...parts.settings },
     zips: parts.zips,
@@ -35,6 +38,9 @@ export function lazyContext(parts: ContextParts): ApiContext {
     },
     get forecast() {
       return (forecast ??= parts.forecast());
+    },
+    get bulkIndex() {
+      return (bulkIndex ??= { value: parts.bulkIndex?.() }).value;
     },
   };
 }
@@ -77,6 +83,7 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: 
   const ctx: ApiContext = lazyContext({
     settings: { healthMaxAgeHours: number(env, 'HEALTH_MAX_AGE_HOURS', DEFAULT_HEALTH_MAX_AGE_HOURS) },
     zips,
+    bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
     // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
     store: () => shared(storeToServe(db), true, storeToServe(db) !== db),
     cities: () => {

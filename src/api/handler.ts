@@ -2,6 +2,7 @@
 import type { CitySet } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
 import type { ForecastService } from '../forecast/service.js';
+import type { BulkManifest } from '../store/bulk-index.js';
 import type { Store } from '../store/store.js';
 
 /** Settings handlers read, settled once from the environment. */
@@ -20,6 +21,8 @@ export interface ApiContext {
   readonly settings: Settings;
   /** ZIP codes' centroids: only where the function carries the table (nearest, mcp). */
   readonly zips?: ZipTable;
+  /** The bulk files' manifest a render left beside the store, if any (MCP's get_bulk_files). */
+  readonly bulkIndex: BulkManifest | undefined;
 }
 
 /** A body produced piece by piece, so a large answer is never held whole. */

@@ -78,7 +78,7 @@ export function openApiDocument(): Json {
       title: 'Pollen, weather and air-quality API',
       version: API_VERSION,
       license: { name: 'MIT', identifier: 'MIT' },
-      description: `Read-only data for supported US cities. Version 2.2.1 of the contract describes the same endpoints. ${METHODOLOGY} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp.`,
+      description: `Read-only data for supported US cities. Version 2.2.1 of the contract describes the same endpoints. ${METHODOLOGY} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp. The whole served history is also static files for analysts: /data/bulk/index.json (schema BulkManifest) lists each month as Parquet and gzip CSV, with every column's type, unit and meaning.`,
     },
     // The deployment that serves this document; every endpoint is public, with no credential.
     servers: [{ url: '/', description: 'This deployment' }],

@@ -253,3 +253,34 @@ export const HealthResponse = named(
     node: z.string(),
   }),
 );
+
+const BulkColumn = z.object({
+  name: z.string(),
+  type: z.enum(['STRING', 'TIMESTAMP', 'DATE', 'DOUBLE', 'INT32']),
+  nullable: z.boolean(),
+  unit: z.string().optional(),
+  description: z.string(),
+  provider: z.object({ category: z.string(), name: z.string().optional() }).optional().describe("A species column: the provider's category, and the allergen's name where the category has several."),
+});
+const BulkKind = z.enum(['pollen-hourly', 'pollen-daily', 'weather-daily']);
+export const BulkManifest = named(
+  'BulkManifest',
+  'The bulk files (/data/bulk/index.json): each month of the served history as Parquet and gzip CSV, and the data dictionary of their columns.',
+  z.object({
+    from: Day.nullable(),
+    to: Day.nullable(),
+    kinds: z.record(BulkKind, z.object({ description: z.string(), columns: z.array(BulkColumn) })),
+    files: z.array(
+      z.object({
+        path: z.string().describe('URL path on this deployment, such as /data/bulk/pollen-hourly-2025-04.parquet'),
+        kind: BulkKind,
+        format: z.enum(['parquet', 'csv.gz']),
+        month: z.string().regex(/^\d{4}-\d{2}$/),
+        rows: z.number().int().min(0),
+        bytes: z.number().int().min(0),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        columns: z.array(z.string()),
+      }),
+    ),
+  }),
+);

@@ -10,8 +10,8 @@ export const WEATHER_FIELDS = [
 ] as const;
 
 export type WeatherField = (typeof WEATHER_FIELDS)[number];
-const TEXT_FIELDS = new Set<WeatherField>(['tz', 'timezone', 'weather_main', 'weather_desc']);
-const INTEGER_FIELDS = new Set<WeatherField>(['humidity', 'pressure_hpa', 'wind_deg', 'clouds_pct', 'aqi']);
+export const TEXT_FIELDS: ReadonlySet<WeatherField> = new Set<WeatherField>(['tz', 'timezone', 'weather_main', 'weather_desc']);
+export const INTEGER_FIELDS: ReadonlySet<WeatherField> = new Set<WeatherField>(['humidity', 'pressure_hpa', 'wind_deg', 'clouds_pct', 'aqi']);
 
 /** What a provider reports for one city-day: any subset of the measured fields. */
 export type WeatherValues = { [K in WeatherField]?: K extends 'tz' | 'timezone' | 'weather_main' | 'weather_desc' ? string : number };

@@ -171,6 +171,18 @@ export function createMcpServer(ctx: ApiContext): McpServer {
     annotations: READ_ONLY,
   }, (a) => ask(ctx, '/api/weather', a));
 
+  server.registerTool('get_bulk_files', {
+    title: 'Bulk files of the whole history',
+    description:
+      "The served history as monthly files for analysts: pollen-hourly, pollen-daily and weather-daily, each month as Parquet (typed columns, one row group per city; DuckDB, pandas, Polars and Arrow read it, over HTTP with range requests too) and as gzip CSV. Gives each file's path on this deployment, month, rows, bytes and SHA-256, and every column's type, unit and meaning. Prefer these to many get_pollen_range calls for long windows.",
+    outputSchema: S.BulkManifest,
+    annotations: READ_ONLY,
+  }, () => {
+    const manifest = ctx.bulkIndex;
+    if (!manifest) return { isError: true, content: [{ type: 'text', text: 'No bulk files: this deployment has not been rendered yet.' }] };
+    return { structuredContent: manifest as unknown as Record<string, unknown>, content: [{ type: 'text', text: JSON.stringify(manifest) }] };
+  });
+
   server.registerTool('explain_risk', {
     title: 'How risk levels are graded',
     description: 'The NAB thresholds per category and the rules that turn grains/m³ into None, Low, Moderate, High or Very High.',

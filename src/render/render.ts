@@ -14,9 +14,11 @@ import { Worker } from 'node:worker_threads';
 import { storeContext } from '../api/context.js';
 import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
+import { bulkIndexPath, writeBulkIndex, type BulkManifest } from '../store/bulk-index.js';
 import { servedStorePath, siteFilePath, writeSiteFile } from '../store/site-file.js';
 import { openStore, type Store } from '../store/store.js';
 import { deployMaxFilesOf, formatPlan, planFiles, type FilePlan } from './budget.js';
+import { BULK_INDEX_FILE, bulkFileCount, bulkFiles } from './bulk.js';
 import { redirectsFile } from './redirects.js';
 import { cityDaysThatFit, DEFAULT_SERVE_DAYS, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
 import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
@@ -28,6 +30,8 @@ export interface RenderSummary {
   files: number;
   bytes: number;
   seconds: number;
+  /** Of which writing the bulk files. */
+  bulkSeconds: number;
   folder: string;
   workers: number;
   served: ServedStore;
@@ -75,6 +79,8 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   let plan: FilePlan;
   const cities = store.cities.set();
   let workers = 0;
+  let manifest: BulkManifest;
+  let bulkSeconds = 0;
   const total: Written = { files: 0, bytes: 0 };
   try {
     rmSync(nextServed, { force: true });
@@ -88,7 +94,8 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     }
     const routes = options.routes ?? ROUTES;
     const site = await siteFiles();
-    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1, maxFiles));
+    // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
+    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(s), maxFiles));
     mkdirSync(folder);
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
@@ -97,6 +104,16 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
     for (const [file, body] of site) out.put(file, body);
+    const bulkStarted = performance.now();
+    manifest = withStore(nextServed, (s) => {
+      const files = bulkFiles(s);
+      for (let next = files.next(); ; next = files.next()) {
+        if (next.done) return next.value;
+        out.put(...next.value);
+      }
+    });
+    out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
+    bulkSeconds = (performance.now() - bulkStarted) / 1000;
     total.files = written.files + out.written.files;
     total.bytes = written.bytes + out.written.bytes;
     // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
@@ -109,11 +126,12 @@ export async function render(store: Store, publishDir: string, options: RenderOp
 
   renameSync(nextServed, servedPath);
   writeSiteFile(siteFilePath(store.path), { provider: store.latestSource(), cities: cities.list.map(({ region: _r, ...entry }) => entry) });
+  writeBulkIndex(bulkIndexPath(store.path), manifest!);
   swap(publish, folder);
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
-  return { ...total, seconds: (performance.now() - started) / 1000, folder, workers, served: served!, plan: plan! };
+  return { ...total, seconds: (performance.now() - started) / 1000, bulkSeconds, folder, workers, served: served!, plan: plan! };
 }
 
 /** `$SERVE_DAYS`, a whole number of days of at least 1. */

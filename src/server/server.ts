@@ -14,7 +14,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import redirector, { type RedirectMatcher } from 'netlify-redirector';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
 import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
-import { staticFile } from './static.js';
+import { byteRange, staticFile } from './static.js';
 
 export interface ServeOptions {
   /** Folder of netlify.toml and the functions folder. */
@@ -136,9 +136,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   const serveFile = (paths: string[]): boolean => {
     const file = readOnly ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
     if (!file) return false;
-    const headers = { 'Content-Type': file.contentType, 'Content-Length': String(file.body.length), ...headersFor(site.config.headers, paths) };
-    res.writeHead(200, headers);
-    res.end(method === 'HEAD' ? undefined : file.body);
+    const size = file.body.length;
+    const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', ...headersFor(site.config.headers, paths) };
+    // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
+    const range = byteRange(req.headers.range, size);
+    if (range === 'unsatisfiable') {
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0' });
+      res.end();
+    } else if (range) {
+      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) });
+      res.end(method === 'HEAD' ? undefined : file.body.subarray(range.start, range.end + 1));
+    } else {
+      res.writeHead(200, { ...headers, 'Content-Length': String(size) });
+      res.end(method === 'HEAD' ? undefined : file.body);
+    }
     return true;
   };
   /**

@@ -10,6 +10,9 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  // IANA registered application/vnd.apache.parquet in 2024 (iana.org/assignments/media-types).
+  '.parquet': 'application/vnd.apache.parquet',
+  '.gz': 'application/gzip',
 };
 
 export interface StaticFile {
@@ -41,4 +44,27 @@ export function staticFile(publishDir: string, urlPath: string): StaticFile | un
   } catch {
     return undefined;
   }
+}
+
+/** The bytes [start, end] of a file (inclusive, as Content-Range counts them). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * What a `Range` header asks of a file of `size` bytes (RFC 9110, section 14): one range, or
+ * 'unsatisfiable' (416), or undefined to send the whole file, as for no header, another unit,
+ * bad syntax or several ranges (which a server may answer whole).
+ */
+export function byteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
+  const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  if (m[2] !== '' && Number(m[2]) < start) return undefined; // invalid: ignored, as the RFC says
+  return start >= size ? 'unsatisfiable' : { start, end: Math.min(m[2] === '' ? size - 1 : Number(m[2]), size - 1) };
 }

@@ -171,6 +171,18 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     must(again.status === 200, `HTTP ${again.status}`);
     return again.headers.get('cache-status') ?? 'the host sends no Cache-Status (a local server has no CDN)';
   });
+  await check('bulk files: the manifest, and a byte range of a Parquet file', async () => {
+    const manifest = await data('/data/bulk/index.json');
+    const file = (manifest.files as Json[] | undefined)?.find((f) => f.format === 'parquet');
+    must(file, 'the manifest lists no Parquet file');
+    const head = await fetch(new URL(file!.path, base), { headers: { range: 'bytes=0-3', 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(timeout) });
+    const bytes = Buffer.from(await head.arrayBuffer());
+    must(head.status === 206, `${file!.path} with Range: bytes=0-3: HTTP ${head.status}, expected 206 (the CDN must serve byte ranges for HTTP Parquet readers)`);
+    must(bytes.toString('latin1') === 'PAR1', `${file!.path} bytes 0-3: ${JSON.stringify(bytes.toString('latin1'))}, expected "PAR1"`);
+    must(head.headers.get('content-range') === `bytes 0-3/${file!.bytes}`, `Content-Range ${head.headers.get('content-range')}, expected bytes 0-3/${file!.bytes}`);
+    must(!head.headers.get('content-encoding'), `Content-Encoding ${head.headers.get('content-encoding')} on a Parquet file`);
+    return `${manifest.files.length} files; ${file!.path}: 206, PAR1, of ${file!.bytes} bytes`;
+  });
   await check('the fallback function: a day outside the snapshot is empty rows', async () => {
     const body = await data(`/api/pollen?${q({ city, date: '1999-01-01' })}`);
     must(Array.isArray(body.rows) && body.rows.length === 0, `rows: ${JSON.stringify(body.rows)?.slice(0, 80)}`);

@@ -1,6 +1,7 @@
 /** The landing page: the map of a date, a list of cities, and the panel of the selected one. */
 import type { Topology } from 'topojson-specification';
 import { getJson, type MapFeature } from './api.js';
+import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
 import { setUpLocate, type ListedCity } from './locate.js';
 import { drawMarkers, drawStates } from './map.js';
@@ -17,6 +18,7 @@ async function start(): Promise<void> {
   const panel = $<HTMLElement>('#panel');
   const status = $<HTMLElement>('#map-status');
   const freshness = $<HTMLElement>('#freshness');
+  listBulkFiles().catch(() => undefined); // the manifest link stays
   loadHealth().then(
     (h) => ((freshness.textContent = freshnessText(h)), freshness.classList.toggle('stale', h.status === 'stale')),
     () => (freshness.textContent = ''),

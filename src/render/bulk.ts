@@ -1,0 +1,261 @@
+/**
+ * The bulk files: every month of the served store as Parquet and as gzip CSV under /data/bulk/,
+ * and their manifest. The rows are the API's own (`hourlyRow`, `dailyRow` and the weather row),
+ * so a file agrees value for value with /api/pollen-range and /api/weather. One column set per
+ * kind for the whole store (each species a column), so that many months read as one table; rows
+ * sorted by city and time, one row group per city, so that a reader over HTTP fetches the footer
+ * and one city's group, not the file.
+ */
+import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import type { SchemaElement } from 'hyparquet';
+import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
+import { DATA_PREFIX } from '../api/routes.js';
+import { DAY_MS, HOUR_MS, dayString } from '../domain/dates.js';
+import { byDay, dailyRow, hourlyRow } from '../domain/pollen-rows.js';
+import type { Shape, Species } from '../domain/species.js';
+import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
+import type { BulkColumn, BulkFile, BulkFormat, BulkKind, BulkManifest, BulkType } from '../store/bulk-index.js';
+import type { Store } from '../store/store.js';
+
+export const BULK_DIR = `${DATA_PREFIX}/bulk`;
+export const BULK_KINDS: readonly BulkKind[] = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
+const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
+/**
+ * Snappy: every Parquet reader decodes it without an extra codec (hyparquet in a browser
+ * included), and on these files it comes within a few per cent of gzip's size at half the write
+ * time (README, "Bulk data", measured by `npm run bench`).
+ */
+const CODEC = 'SNAPPY';
+
+type Value = string | number | Date | null;
+/** A column and how to take its value from a row. */
+interface Field extends BulkColumn {
+  value: (row: Record<string, unknown>) => Value;
+}
+
+const GRAINS = 'grains/m³';
+const RISK = 'NAB risk label: None, Low, Moderate, High or Very High; empty when the value is missing';
+
+const field = (name: string, type: BulkType, description: string, unit?: string, nullable = true): Field => ({
+  name,
+  type,
+  nullable,
+  description,
+  ...(unit ? { unit } : {}),
+  value: (row) => (row[name] as Value | undefined) ?? null,
+});
+
+/** `Cypress / Juniper / Cedar` -> `cypress_juniper_cedar`. */
+const snake = (text: string) => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+
+/** One column per species of the store's shapes, in first-seen order: `tree_oak`, `others`. */
+function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, what: string): Field[] {
+  const fields = new Map<string, Field>();
+  const add = (category: string, name: string | undefined) => {
+    let column = snake(name === undefined ? category : `${category}_${name}`);
+    if (taken.has(column)) column = `${column}_species`;
+    if (fields.has(column)) return;
+    const value = (row: Record<string, unknown>): number | null => {
+      const group = (row.species as Species | null)?.[category];
+      if (name === undefined) return typeof group === 'number' ? group : null;
+      return group !== null && typeof group === 'object' ? (group[name] ?? null) : null;
+    };
+    fields.set(column, { name: column, type: 'DOUBLE', nullable: true, unit: GRAINS, description: `${name ?? category} (${category}), ${what}`, provider: { category, ...(name === undefined ? {} : { name }) }, value });
+  };
+  for (const shape of shapes) for (const [category, names] of shape) (names ? names.forEach((n) => add(category, n)) : add(category, undefined));
+  return [...fields.values()];
+}
+
+const CITY = field('city', 'STRING', 'City slug, as GET /api/cities lists it', undefined, false);
+const RISKS = ['tree', 'grass', 'weed'].map((c) => field(`risk_${c}`, 'STRING', `${c}: ${RISK}`));
+
+/** The columns of each kind, for the store's species. */
+export function bulkColumns(store: Store): Record<BulkKind, Field[]> {
+  const shapes = store.speciesShapes();
+  const categories = (what: string) => ['tree', 'grass', 'weed'].map((c) => field(c, 'DOUBLE', `${c} pollen, ${what}`, GRAINS));
+  const hourly = [
+    CITY,
+    field('ts', 'TIMESTAMP', 'Start of the hour, UTC', undefined, false),
+    ...categories('the hour'),
+    field('total', 'DOUBLE', 'tree + grass + weed of the hour', GRAINS),
+    ...RISKS,
+    field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
+  ];
+  const daily = [
+    CITY,
+    field('date', 'DATE', 'UTC day', undefined, false),
+    ...categories("mean of the UTC day's hours, rounded"),
+    field('total', 'DOUBLE', 'Mean total of the day, rounded', GRAINS),
+    ...RISKS.map((f) => ({ ...f, description: `${f.description} (graded on the unrounded mean)` })),
+    field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
+    ...['tree', 'grass', 'weed', 'total'].map((c) => field(`peak_${c}`, 'DOUBLE', `Highest hourly ${c} of the day`, GRAINS)),
+    ...['tree', 'grass', 'weed'].map((c) => field(`peak_risk_${c}`, 'STRING', `Worst hourly ${c} risk of the day (${RISK})`)),
+  ];
+  const weather = [
+    CITY,
+    field('date', 'DATE', 'UTC day', undefined, false),
+    ...WEATHER_FIELDS.map((f) => field(f, TEXT_FIELDS.has(f) ? 'STRING' : INTEGER_FIELDS.has(f) ? 'INT32' : 'DOUBLE', WEATHER_MEANING[f][0], WEATHER_MEANING[f][1])),
+    field('source', 'STRING', 'Provider of the row'),
+    field('created_at', 'TIMESTAMP', 'When the provider answered, UTC', undefined, false),
+  ];
+  return {
+    'pollen-hourly': [...hourly, ...speciesFields(shapes, new Set(hourly.map((f) => f.name)), 'the hour')],
+    'pollen-daily': [...daily, ...speciesFields(shapes, new Set(daily.map((f) => f.name)), "mean of the UTC day's hours, rounded")],
+    'weather-daily': weather,
+  };
+}
+
+const WEATHER_MEANING: Record<(typeof WEATHER_FIELDS)[number], [string, string?]> = {
+  tz: ['UTC offset of the city as the provider reported it'],
+  timezone: ["The city's IANA zone"],
+  temp_min_c: ['Lowest temperature of the day', '°C'],
+  temp_max_c: ['Highest temperature of the day', '°C'],
+  temp_day_c: ['Mean temperature of the day', '°C'],
+  feels_like_day_c: ['Mean apparent temperature of the day', '°C'],
+  humidity: ['Mean relative humidity', '%'],
+  pressure_hpa: ['Mean sea-level pressure', 'hPa'],
+  wind_speed_ms: ['Mean wind speed', 'm/s'],
+  wind_deg: ['Wind direction', 'degrees'],
+  clouds_pct: ['Cloud cover', '%'],
+  precip_mm: ['Precipitation of the day', 'mm'],
+  uvi: ['UV index'],
+  weather_main: ['Weather group (OpenWeatherMap)'],
+  weather_desc: ['Weather description'],
+  aqi: ['Air-quality index, 1 (good) to 5 (very poor), OpenWeatherMap scale'],
+  aqi_pm2_5: ['PM2.5', 'μg/m³'],
+  aqi_pm10: ['PM10', 'μg/m³'],
+  aqi_o3: ['Ozone', 'μg/m³'],
+  aqi_no2: ['Nitrogen dioxide', 'μg/m³'],
+  aqi_so2: ['Sulphur dioxide', 'μg/m³'],
+  aqi_co: ['Carbon monoxide', 'μg/m³'],
+};
+
+export interface Month {
+  /** YYYY-MM. */
+  month: string;
+  /** First and last UTC day of the month within the store. */
+  from: number;
+  to: number;
+}
+
+/** The months the served store's days touch, the first and last perhaps partial. */
+export function bulkMonths(store: Store): Month[] {
+  const days = [...store.daysWithData(), ...store.weatherDays()];
+  if (days.length === 0) return [];
+  const [first, last] = [Math.min(...days), Math.max(...days)];
+  const months: Month[] = [];
+  for (let day = first; day <= last; ) {
+    const start = new Date(day * DAY_MS);
+    const next = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1) / DAY_MS;
+    months.push({ month: dayString(day).slice(0, 7), from: day, to: Math.min(last, next - 1) });
+    day = next;
+  }
+  return months;
+}
+
+/** Files the bulk step writes for this store: each month's three kinds in two formats, and the manifest. */
+export const bulkFileCount = (store: Store): number => bulkMonths(store).length * BULK_KINDS.length * FORMATS.length + 1;
+
+/** A kind's rows of one month, city by city (slugs in byte order), in time order. */
+function rowsOf(kind: BulkKind, store: Store, month: Month): Array<Array<Record<string, unknown>>> {
+  return store.cities.set().slugs.map((city) => {
+    if (kind === 'weather-daily') {
+      const rows = [];
+      for (let day = month.from; day <= month.to; day++) {
+        const w = store.weather(city, day);
+        if (w) rows.push({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) });
+      }
+      return rows;
+    }
+    const hours = store.hours(city, month.from * 24, (month.to + 1) * 24);
+    if (kind === 'pollen-hourly') return hours.map((h) => ({ city, ...hourlyRow(h), ts: new Date(h.hour * HOUR_MS) }));
+    return [...byDay(hours)].map(([day, dayHours]) => ({ city, ...dailyRow(day, dayHours), date: day }));
+  });
+}
+
+const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_type'>> = {
+  STRING: { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } },
+  // UTC instants: DuckDB reads them as TIMESTAMP WITH TIME ZONE, pandas as datetime64[ms, UTC].
+  TIMESTAMP: { type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } },
+  DATE: { type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
+  DOUBLE: { type: 'DOUBLE' },
+  INT32: { type: 'INT32' },
+};
+
+/** The Parquet bytes of a month: one row group per city with rows. */
+function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Uint8Array {
+  const rows = groups.flat();
+  const schema: SchemaElement[] = [
+    { name: 'root', num_children: fields.length },
+    ...fields.map((f): SchemaElement => ({ name: f.name, ...PARQUET_TYPE[f.type], repetition_type: f.nullable ? 'OPTIONAL' : 'REQUIRED' })),
+  ];
+  const columnData: ColumnSource[] = fields.map((f) => {
+    const data = rows.map(f.value);
+    // Statistics on the sort keys only: they let readers skip row groups, and the footer stays small.
+    const keyed = f.name === 'city' || f.type === 'TIMESTAMP' || f.type === 'DATE';
+    return {
+      name: f.name,
+      data: f.type === 'DATE' ? data.map((d) => (d === null ? null : new Date((d as number) * DAY_MS))) : data,
+      statistics: keyed,
+      ...(f.type === 'STRING' ? { encoding: 'RLE_DICTIONARY' as const } : f.type === 'TIMESTAMP' ? { encoding: 'DELTA_BINARY_PACKED' as const } : {}),
+    };
+  });
+  const sizes = groups.map((g) => g.length).filter((n) => n > 0);
+  const buffer = parquetWriteBuffer({ schema, columnData, codec: CODEC, rowGroupSize: sizes.length > 0 ? sizes : 1, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
+  return new Uint8Array(buffer);
+}
+
+/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+function csvField(value: Value, type: BulkType): string {
+  if (value === null) return '';
+  if (type === 'TIMESTAMP') return (value as Date).toISOString();
+  if (type === 'DATE') return dayString(value as number);
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** The gzip CSV bytes of a month: a header, then the rows; a gzip header with no time in it. */
+function csvGzOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Uint8Array {
+  const lines = [fields.map((f) => f.name).join(',')];
+  for (const group of groups) for (const row of group) lines.push(fields.map((f) => csvField(f.value(row), f.type)).join(','));
+  return gzipSync(`${lines.join('\n')}\n`, { level: 9 });
+}
+
+export interface BulkOutput {
+  manifest: BulkManifest;
+  /** File path under the publish folder, and its bytes; the manifest last. */
+  files: Array<[string, Uint8Array]>;
+}
+
+const KIND_MEANING: Record<BulkKind, string> = {
+  'pollen-hourly': 'One row per city-hour: the rows of /api/pollen-range (aggregate=none), species as columns.',
+  'pollen-daily': 'One row per city and UTC day with data: the daily rows of /api/pollen?city=, peaks included, species means as columns.',
+  'weather-daily': 'One row per city and UTC day: the rows of /api/weather?city= (city_slug is city).',
+};
+
+/** Every bulk file of the store, and the manifest that lists them. */
+export function* bulkFiles(store: Store): Generator<[string, Uint8Array], BulkManifest> {
+  const columns = bulkColumns(store);
+  const months = bulkMonths(store);
+  const files: BulkFile[] = [];
+  for (const month of months) {
+    for (const kind of BULK_KINDS) {
+      const fields = columns[kind];
+      const groups = rowsOf(kind, store, month);
+      const rows = groups.reduce((n, g) => n + g.length, 0);
+      for (const format of FORMATS) {
+        const path = `${BULK_DIR}/${kind}-${month.month}.${format}`;
+        const bytes = format === 'parquet' ? parquetOf(fields, groups) : csvGzOf(fields, groups);
+        files.push({ path: `/${path}`, kind, format, month: month.month, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: fields.map((f) => f.name) });
+        yield [path, bytes];
+      }
+    }
+  }
+  const kinds = Object.fromEntries(BULK_KINDS.map((k) => [k, { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) }])) as BulkManifest['kinds'];
+  const days = [...store.daysWithData(), ...store.weatherDays()];
+  return { from: days.length ? dayString(Math.min(...days)) : null, to: days.length ? dayString(Math.max(...days)) : null, kinds, files };
+}
+
+/** The manifest's file under the publish folder. */
+export const BULK_INDEX_FILE = `${BULK_DIR}/index.json`;
