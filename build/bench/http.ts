@@ -1,6 +1,7 @@
 /**
  * B3 (the largest range answer over local HTTP), B4 (forecast single flight and warm latency),
- * B7 (static reads under load), B9 (the fallback's city-day) and B10 (/api/nearest), against the local server in a child process of its own, so its
+ * B7 (static reads under load), B9 (the fallback's city-day), B10 (/api/nearest) and B12 (a
+ * city's month of a bulk file over HTTP), against the local server in a child process of its own, so its
  * memory can be read from /proc.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -8,8 +9,10 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { asyncBufferFromUrl, parquetReadObjects } from 'hyparquet';
 import { HOUR_MS, dayString } from '../../src/domain/dates.js';
 import { hourlyRow } from '../../src/domain/pollen-rows.js';
+import type { BulkManifest } from '../../src/store/bulk-index.js';
 import { openStore } from '../../src/store/store.js';
 import { mb, ms, percentile, type Measure } from './measure.js';
 import { BENCH_SPAN } from './workload.js';
@@ -177,6 +180,42 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       baseline: `${ms(citiesP50)} (/api/cities, a static file, same server)`,
       ratio: zipP50 / citiesP50,
       target: 'reported (the CDN caches it until the next deploy)',
+      met: null,
+    });
+
+    // B12: one city's month from the hourly Parquet file over HTTP with hyparquet, against pollen-range for the same rows.
+    const manifest = JSON.parse(readFileSync(join(realpathSync(publish), 'data', 'bulk', 'index.json'), 'utf8')) as BulkManifest;
+    const hourly = manifest.files.filter((f) => f.kind === 'pollen-hourly' && f.format === 'parquet');
+    const month = hourly.length > 2 ? hourly.at(-2)! : hourly.at(-1)!;
+    const next = new Date(Date.UTC(Number(month.month.slice(0, 4)), Number(month.month.slice(5)), 1)).toISOString().slice(0, 10);
+    const monthRangeUrl = `${server.url}/api/pollen-range?from=${month.month}-01&to=${next}&city=${slug}&limit=50000`;
+    let fetched = 0;
+    const counting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      fetched += Number(res.headers.get('content-length') ?? 0);
+      return res;
+    };
+    const readMonth = async () => {
+      const file = await asyncBufferFromUrl({ url: `${server.url}${month.path}`, byteLength: month.bytes, fetch: counting });
+      return parquetReadObjects({ file, filter: { city: { $eq: slug } } });
+    };
+    const parquetTimes: number[] = [];
+    let parquetRows = 0;
+    for (let i = 0; i < 21; i++) {
+      fetched = 0;
+      const t = performance.now();
+      parquetRows = (await readMonth()).length;
+      parquetTimes.push(performance.now() - t);
+    }
+    const rangeRuns = await sequential(21, monthRangeUrl);
+    const [parquetP50, rangeP50] = [percentile(parquetTimes, 50), percentile(rangeRuns.map((r) => r.ms), 50)];
+    measures.push({
+      id: 'B12',
+      what: `${slug}'s ${month.month} (${parquetRows} hours) read with hyparquet over HTTP from ${month.path} (${mb(month.bytes)}): ${(fetched / 1024).toFixed(0)} kB fetched (${((100 * fetched) / month.bytes).toFixed(1)}% of the file); p50 of 21`,
+      value: ms(parquetP50),
+      baseline: `${ms(rangeP50)} (/api/pollen-range for the same rows, ${(rangeRuns[0]!.bytes / 1024).toFixed(0)} kB of JSON)`,
+      ratio: parquetP50 / rangeP50,
+      target: 'reported',
       met: null,
     });
 

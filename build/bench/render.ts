@@ -15,6 +15,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { listFiles } from '../../src/render/render.js';
 import { servedStorePath } from '../../src/store/site-file.js';
 import { openStore } from '../../src/store/store.js';
+import { bulkBenchmarks } from './bulk.js';
 import { mb, s, type Measure } from './measure.js';
 import type { Workload } from './workload.js';
 
@@ -23,6 +24,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 interface RenderRun {
   seconds: number;
+  bulkSeconds: number;
   files: number;
   bytes: number;
   workers: number;
@@ -81,6 +83,7 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   const floor = scan + copy;
   const peak = Math.max(...renders.map((r) => r.peakRssBytes));
   const { files, bytes, workers, budget, cityDayDays } = renders[0]!;
+  const bulk = bulkBenchmarks(db, publish, renderSeconds, median(renders.map((r) => r.bulkSeconds)));
 
   // B2: a copy of the store with the next day ingested, rendered, against the render above.
   const before = hashes(realpathSync(publish));
@@ -102,6 +105,7 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   await rm(nextDir, { recursive: true, force: true });
 
   return [
+    ...bulk,
     {
       id: 'B1',
       what: `full render of ${workload.label} with ${workers || 'no'} worker threads (median of 3, alternating with the floor)`,

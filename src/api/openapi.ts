@@ -106,6 +106,19 @@ export function openApiDocument(): Json {
           },
         },
       },
+      '/data/bulk/index.json': {
+        get: {
+          operationId: 'getBulkManifest',
+          summary: 'Bulk files of the whole history',
+          description:
+            "A static file written by each render: the served history as monthly files under /data/bulk/ (pollen-hourly, pollen-daily and weather-daily, each as Parquet and as gzip CSV), each with its path, month, rows, bytes and SHA-256, and each kind's columns with type, unit and meaning (the data dictionary). The files are static too, and answer byte ranges (Range: bytes=...) for Parquet readers over HTTP. MCP: get_bulk_files.",
+          parameters: [],
+          responses: {
+            '200': { description: 'OK.', ...json(ref('BulkManifest')) },
+            '404': { description: 'Before the first render, or a file under /data/bulk/ that is not listed: the fallback function answers JSON.', ...json(ref('Error')) },
+          },
+        },
+      },
       '/api/available-dates': get({ operationId: 'listAvailableDates', summary: 'Dates with data', description: 'All UTC dates with pollen observations, newest first.', ok: ref('AvailableDatesResponse') }),
       '/api/latest-date': get({ operationId: 'getLatestDate', summary: 'Latest date', description: 'The latest UTC observation date; 404 while there is none.', ok: ref('LatestDateResponse'), latest: true }),
       '/api/pollen': get({

@@ -269,7 +269,7 @@ export const BulkManifest = named(
   z.object({
     from: Day.nullable(),
     to: Day.nullable(),
-    kinds: z.record(BulkKind, z.object({ description: z.string(), columns: z.array(BulkColumn) })),
+    kinds: z.object(Object.fromEntries(BulkKind.options.map((k) => [k, z.object({ description: z.string(), columns: z.array(BulkColumn) })])) as Record<z.infer<typeof BulkKind>, z.ZodObject<{ description: z.ZodString; columns: z.ZodArray<typeof BulkColumn> }>>).describe("Each kind's columns (the same in every month): the data dictionary."),
     files: z.array(
       z.object({
         path: z.string().describe('URL path on this deployment, such as /data/bulk/pollen-hourly-2025-04.parquet'),

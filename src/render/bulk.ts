@@ -26,11 +26,11 @@ const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
  * included), and on these files it comes within a few per cent of gzip's size at half the write
  * time (README, "Bulk data", measured by `npm run bench`).
  */
-const CODEC = 'SNAPPY';
+const CODEC: BulkCodec = 'SNAPPY';
 
 type Value = string | number | Date | null;
 /** A column and how to take its value from a row. */
-interface Field extends BulkColumn {
+export interface Field extends BulkColumn {
   value: (row: Record<string, unknown>) => Value;
 }
 
@@ -158,7 +158,7 @@ export function bulkMonths(store: Store): Month[] {
 export const bulkFileCount = (store: Store): number => bulkMonths(store).length * BULK_KINDS.length * FORMATS.length + 1;
 
 /** A kind's rows of one month, city by city (slugs in byte order), in time order. */
-function rowsOf(kind: BulkKind, store: Store, month: Month): Array<Array<Record<string, unknown>>> {
+export function rowsOf(kind: BulkKind, store: Store, month: Month): Array<Array<Record<string, unknown>>> {
   return store.cities.set().slugs.map((city) => {
     if (kind === 'weather-daily') {
       const rows = [];
@@ -183,8 +183,12 @@ const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_ty
   INT32: { type: 'INT32' },
 };
 
+/** Codecs the bench compares (`npm run bench`, B11); the files use CODEC. */
+export type BulkCodec = 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
+const COMPRESSORS = { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) };
+
 /** The Parquet bytes of a month: one row group per city with rows. */
-function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Uint8Array {
+export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, codec: BulkCodec = CODEC): Uint8Array {
   const rows = groups.flat();
   const schema: SchemaElement[] = [
     { name: 'root', num_children: fields.length },
@@ -202,7 +206,7 @@ function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray
     };
   });
   const sizes = groups.map((g) => g.length).filter((n) => n > 0);
-  const buffer = parquetWriteBuffer({ schema, columnData, codec: CODEC, rowGroupSize: sizes.length > 0 ? sizes : 1, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
+  const buffer = parquetWriteBuffer({ schema, columnData, codec, compressors: COMPRESSORS, rowGroupSize: sizes.length > 0 ? sizes : 1, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
   return new Uint8Array(buffer);
 }
 

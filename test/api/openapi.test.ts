@@ -18,7 +18,8 @@ describe('the OpenAPI document', () => {
   it('describes every API route with its parameters and error responses', () => {
     const doc = openApiDocument() as { paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, unknown> } }> };
     const apiRoutes = ROUTES.map((r) => r.path).filter((p) => p.startsWith('/api/'));
-    expect(Object.keys(doc.paths).sort()).toEqual(apiRoutes.sort());
+    // And the bulk files' manifest, a static file of every render.
+    expect(Object.keys(doc.paths).sort()).toEqual([...apiRoutes, '/data/bulk/index.json'].sort());
     expect(doc.paths['/api/pollen-range']!.get.parameters.map((p) => p.name)).toEqual(['from', 'to', 'city', 'aggregate', 'limit', 'format', 'after', 'timezone']);
     expect(Object.keys(doc.paths['/api/forecast']!.get.responses)).toEqual(['200', '400', '404', '405', '500', '503']);
     expect(doc.paths['/api/pollen']!.get.parameters.map((p) => p.name)).toEqual(['city', 'date', 'timezone']);
@@ -30,7 +31,7 @@ describe('the OpenAPI document', () => {
   it('gives every operation an operationId, and sets servers, license and an empty security', () => {
     const doc = openApiDocument() as Record<string, any>;
     const ids = Object.values(doc.paths as Record<string, { get: { operationId: string } }>).map((p) => p.get.operationId);
-    expect(new Set(ids).size).toBe(ROUTES.filter((r) => r.path.startsWith('/api/')).length);
+    expect(new Set(ids).size).toBe(ROUTES.filter((r) => r.path.startsWith('/api/')).length + 1);
     expect(doc.servers).toEqual([{ url: '/', description: 'This deployment' }]);
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(doc.security).toEqual([]);

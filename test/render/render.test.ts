@@ -27,8 +27,10 @@ function apiUrlFor(file: string): string {
 
 describe('build render', () => {
   it('writes a file for every enumerable answer, each byte-identical to the fallback function’s answer', async () => {
-    const files = listFiles(site.publish).filter((f) => f !== '_redirects' && !siteFileNames.has(f));
+    const files = listFiles(site.publish).filter((f) => f !== '_redirects' && !siteFileNames.has(f) && !f.startsWith('data/bulk/'));
     expect(listFiles(site.publish).filter((f) => siteFileNames.has(f))).toHaveLength(siteFileNames.size);
+    // The bulk files (test/render/bulk.test.ts): one month, three kinds in two formats, and the manifest.
+    expect(listFiles(site.publish).filter((f) => f.startsWith('data/bulk/'))).toHaveLength(3 * 2 + 1);
     // For pollen and weather: 4 cities x 10 days, 10 dates, all 40 cities' daily lists; then 10
     // maps, cities/available-dates/latest-date, and 3 discovery files. (Parameterless pollen,
     // map and weather requests are the fallback function's, whatever their query.) Local days:
@@ -102,7 +104,7 @@ describe('build render', () => {
     store.close();
     expect(readlinkSync(publish)).toBe(served);
     expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['pollen.db', 'publish', 'publish.renders', 'serve.db', 'site.json']);
+    expect(readdirSync(dir).sort()).toEqual(['bulk-index.json', 'pollen.db', 'publish', 'publish.renders', 'serve.db', 'site.json']);
   });
 
   it('leaves the previous render whole and served when killed midway', async () => {

@@ -70,7 +70,8 @@ describe('netlify.toml functions', () => {
   it('ships the store only with the functions that open it, and the forecast and nearest only the site file', () => {
     expect(toml.functions.included_files).toBeUndefined(); // per-function settings add to global ones
     const included = (name: string) => (toml.functions[name] as { included_files?: string[] } | undefined)?.included_files ?? [];
-    for (const name of ['fallback', 'pollen-range', 'mcp', 'health']) expect(included(name), name).toEqual(['snapshots/serve.db']);
+    for (const name of ['fallback', 'pollen-range', 'health']) expect(included(name), name).toEqual(['snapshots/serve.db']);
+    expect(included('mcp')).toEqual(['snapshots/serve.db', 'snapshots/bulk-index.json']); // get_bulk_files
     for (const name of ['forecast', 'nearest']) expect(included(name), name).toEqual(['snapshots/site.json']);
     expect(fns.sort()).toEqual(['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range']);
   });

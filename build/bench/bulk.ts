@@ -1,0 +1,76 @@
+/**
+ * B11: the bulk files against what they replace. Their bytes against the served store and against
+ * the gzipped JSON of the same rows; their share of the render; and the codec, chosen by writing
+ * one month's hourly file with each.
+ */
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
+import { bulkColumns, bulkMonths, BULK_KINDS, parquetOf, rowsOf, type BulkCodec } from '../../src/render/bulk.js';
+import type { BulkManifest } from '../../src/store/bulk-index.js';
+import { servedStorePath } from '../../src/store/site-file.js';
+import { openStore } from '../../src/store/store.js';
+import { mb, ms, type Measure } from './measure.js';
+
+/** `renderSeconds` and `bulkSeconds`: medians of B1's renders. */
+export function bulkBenchmarks(db: string, publish: string, renderSeconds: number, bulkSeconds: number): Measure[] {
+  const manifest = JSON.parse(readFileSync(join(realpathSync(publish), 'data', 'bulk', 'index.json'), 'utf8')) as BulkManifest;
+  const total = (format: string) => manifest.files.filter((f) => f.format === format).reduce((n, f) => n + f.bytes, 0);
+  const servedPath = servedStorePath(db);
+  const store = openStore(servedPath, { readonly: true });
+  try {
+    const columns = bulkColumns(store);
+    const months = bulkMonths(store);
+    // The same rows as JSON (as the API writes them), gzipped at level 6, one month and kind at a time.
+    let jsonGzip = 0;
+    let rows = 0;
+    for (const month of months) {
+      for (const kind of BULK_KINDS) {
+        const groups = rowsOf(kind, store, month);
+        rows += groups.reduce((n, g) => n + g.length, 0);
+        jsonGzip += gzipSync(JSON.stringify(groups.flat()), { level: constants.Z_DEFAULT_COMPRESSION }).length;
+      }
+    }
+    // The codec: the newest whole month's hourly file written with each.
+    const month = months.length > 2 ? months.at(-2)! : months.at(-1)!;
+    const groups = rowsOf('pollen-hourly', store, month);
+    const codecs = (['SNAPPY', 'GZIP', 'UNCOMPRESSED'] as BulkCodec[]).map((codec) => {
+      const t0 = performance.now();
+      const bytes = parquetOf(columns['pollen-hourly'], groups, codec).length;
+      return { codec, bytes, ms: performance.now() - t0 };
+    });
+    const [snappy, gzip, plain] = codecs as [(typeof codecs)[0], (typeof codecs)[0], (typeof codecs)[0]];
+    const parquet = total('parquet');
+    return [
+      {
+        id: 'B11',
+        what: `bulk files: ${manifest.files.length} files for ${months.length} months (${rows} rows), Parquet ${mb(parquet)} + gzip CSV ${mb(total('csv.gz'))}; Parquet bytes`,
+        value: mb(parquet),
+        baseline: `the served store ${mb(statSync(servedPath).size)}; the same rows as gzipped JSON ${mb(jsonGzip)}`,
+        ratio: parquet / jsonGzip,
+        target: 'reported (against the gzipped JSON)',
+        met: null,
+      },
+      {
+        id: 'B11',
+        what: "bulk files' share of the full render (median of B1's 3)",
+        value: `${bulkSeconds.toFixed(1)} s`,
+        baseline: `${renderSeconds.toFixed(1)} s (the whole render)`,
+        ratio: bulkSeconds / renderSeconds,
+        target: 'reported',
+        met: null,
+      },
+      {
+        id: 'B11',
+        what: `codec of ${month.month}'s pollen-hourly file (${groups.flat().length} rows): Snappy ${mb(snappy.bytes)} in ${ms(snappy.ms)}, gzip ${mb(gzip.bytes)} in ${ms(gzip.ms)}, none ${mb(plain.bytes)} in ${ms(plain.ms)}`,
+        value: `Snappy ${mb(snappy.bytes)}`,
+        baseline: `gzip ${mb(gzip.bytes)}`,
+        ratio: snappy.bytes / gzip.bytes,
+        target: 'reported (the files use Snappy)',
+        met: null,
+      },
+    ];
+  } finally {
+    store.close();
+  }
+}
