@@ -133,7 +133,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       expect(await page.textContent('label[for="date"]')).toBe("Date (each city's local day)");
       // The footer links every bulk file of the manifest, a row per month.
       const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string }> };
-      await page.waitForSelector('#bulk-files tr');
+      await page.waitForSelector('#bulk-files tr', { state: 'attached' }); // inside a closed <details>
       expect(await page.locator('#bulk-files th').allTextContents()).toEqual([...new Set(manifest.files.map((f) => f.month))].sort().reverse());
       expect((await page.locator('#bulk-files a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).sort()).toEqual(manifest.files.map((f) => f.path).sort());
       await close();
