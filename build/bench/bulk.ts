@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
-import { bulkColumns, bulkMonths, BULK_KINDS, parquetOf, rowsOf, type BulkCodec } from '../../src/render/bulk.js';
+import { bulkColumns, bulkMonths, BULK_KINDS, CITIES_PER_GROUP, monthRows, parquetOf, type BulkCodec } from '../../src/render/bulk.js';
 import type { BulkManifest } from '../../src/store/bulk-index.js';
 import { servedStorePath } from '../../src/store/site-file.js';
 import { openStore } from '../../src/store/store.js';
@@ -25,18 +25,19 @@ export function bulkBenchmarks(db: string, publish: string, renderSeconds: numbe
     let jsonGzip = 0;
     let rows = 0;
     for (const month of months) {
+      const all = monthRows(store, month);
       for (const kind of BULK_KINDS) {
-        const groups = rowsOf(kind, store, month);
+        const groups = all[kind];
         rows += groups.reduce((n, g) => n + g.length, 0);
         jsonGzip += gzipSync(JSON.stringify(groups.flat()), { level: constants.Z_DEFAULT_COMPRESSION }).length;
       }
     }
     // The codec: the newest whole month's hourly file written with each.
     const month = months.length > 2 ? months.at(-2)! : months.at(-1)!;
-    const groups = rowsOf('pollen-hourly', store, month);
+    const groups = monthRows(store, month)['pollen-hourly'];
     const codecs = (['SNAPPY', 'GZIP', 'UNCOMPRESSED'] as BulkCodec[]).map((codec) => {
       const t0 = performance.now();
-      const bytes = parquetOf(columns['pollen-hourly'], groups, codec).length;
+      const bytes = parquetOf(columns['pollen-hourly'], groups, CITIES_PER_GROUP['pollen-hourly'], codec).length;
       return { codec, bytes, ms: performance.now() - t0 };
     });
     const [snappy, gzip, plain] = codecs as [(typeof codecs)[0], (typeof codecs)[0], (typeof codecs)[0]];

@@ -3,8 +3,8 @@
  * and their manifest. The rows are the API's own (`hourlyRow`, `dailyRow` and the weather row),
  * so a file agrees value for value with /api/pollen-range and /api/weather. One column set per
  * kind for the whole store (each species a column), so that many months read as one table; rows
- * sorted by city and time, one row group per city, so that a reader over HTTP fetches the footer
- * and one city's group, not the file.
+ * sorted by city and time, in row groups of a few cities, so that a reader over HTTP fetches the
+ * footer and one group, not the file.
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -157,21 +157,40 @@ export function bulkMonths(store: Store): Month[] {
 /** Files the bulk step writes for this store: each month's three kinds in two formats, and the manifest. */
 export const bulkFileCount = (store: Store): number => bulkMonths(store).length * BULK_KINDS.length * FORMATS.length + 1;
 
-/** A kind's rows of one month, city by city (slugs in byte order), in time order. */
-export function rowsOf(kind: BulkKind, store: Store, month: Month): Array<Array<Record<string, unknown>>> {
-  return store.cities.set().slugs.map((city) => {
-    if (kind === 'weather-daily') {
-      const rows = [];
-      for (let day = month.from; day <= month.to; day++) {
-        const w = store.weather(city, day);
-        if (w) rows.push({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) });
-      }
-      return rows;
-    }
+/** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
+export type MonthRows = Record<BulkKind, Array<Array<Record<string, unknown>>>>;
+
+/** Every kind's rows of one month: a city's hours are read once for its hourly and daily rows. */
+export function monthRows(store: Store, month: Month): MonthRows {
+  const rows: MonthRows = { 'pollen-hourly': [], 'pollen-daily': [], 'weather-daily': [] };
+  for (const city of store.cities.set().slugs) {
     const hours = store.hours(city, month.from * 24, (month.to + 1) * 24);
-    if (kind === 'pollen-hourly') return hours.map((h) => ({ city, ...hourlyRow(h), ts: new Date(h.hour * HOUR_MS) }));
-    return [...byDay(hours)].map(([day, dayHours]) => ({ city, ...dailyRow(day, dayHours), date: day }));
-  });
+    rows['pollen-hourly'].push(hours.map((h) => ({ city, ...hourlyRow(h), ts: new Date(h.hour * HOUR_MS) })));
+    rows['pollen-daily'].push([...byDay(hours)].map(([day, dayHours]) => ({ city, ...dailyRow(day, dayHours), date: day })));
+    const weather = [];
+    for (let day = month.from; day <= month.to; day++) {
+      const w = store.weather(city, day);
+      if (w) weather.push({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) });
+    }
+    rows['weather-daily'].push(weather);
+  }
+  return rows;
+}
+
+/**
+ * Cities per row group. Hourly: four cities' month (about 3,000 rows, 20 to 30 kB), so that a
+ * reader of one city fetches that much after the footer, and the footer (metadata per group and
+ * column) stays a quarter of what a group per city makes it. Daily rows are 24 times fewer: a
+ * group of a hundred cities is about as large.
+ */
+export const CITIES_PER_GROUP: Record<BulkKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
+
+/** Row group sizes: runs of `perGroup` cities with rows. */
+function groupSizes(groups: ReadonlyArray<ReadonlyArray<unknown>>, perGroup: number): number[] {
+  const counts = groups.map((g) => g.length).filter((n) => n > 0);
+  const sizes: number[] = [];
+  for (let i = 0; i < counts.length; i += perGroup) sizes.push(counts.slice(i, i + perGroup).reduce((a, b) => a + b));
+  return sizes;
 }
 
 const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_type'>> = {
@@ -187,8 +206,8 @@ const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_ty
 export type BulkCodec = 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
 const COMPRESSORS = { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) };
 
-/** The Parquet bytes of a month: one row group per city with rows. */
-export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, codec: BulkCodec = CODEC): Uint8Array {
+/** The Parquet bytes of a month: a row group per `perGroup` cities. */
+export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, perGroup: number, codec: BulkCodec = CODEC): Uint8Array {
   const rows = groups.flat();
   const schema: SchemaElement[] = [
     { name: 'root', num_children: fields.length },
@@ -202,10 +221,11 @@ export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<Readon
       name: f.name,
       data: f.type === 'DATE' ? data.map((d) => (d === null ? null : new Date((d as number) * DAY_MS))) : data,
       statistics: keyed,
+      offsetIndex: false, // a page per column chunk: an offset index would only add bytes
       ...(f.type === 'STRING' ? { encoding: 'RLE_DICTIONARY' as const } : f.type === 'TIMESTAMP' ? { encoding: 'DELTA_BINARY_PACKED' as const } : {}),
     };
   });
-  const sizes = groups.map((g) => g.length).filter((n) => n > 0);
+  const sizes = groupSizes(groups, perGroup);
   const buffer = parquetWriteBuffer({ schema, columnData, codec, compressors: COMPRESSORS, rowGroupSize: sizes.length > 0 ? sizes : 1, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
   return new Uint8Array(buffer);
 }
@@ -223,7 +243,7 @@ function csvField(value: Value, type: BulkType): string {
 function csvGzOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Uint8Array {
   const lines = [fields.map((f) => f.name).join(',')];
   for (const group of groups) for (const row of group) lines.push(fields.map((f) => csvField(f.value(row), f.type)).join(','));
-  return gzipSync(`${lines.join('\n')}\n`, { level: 9 });
+  return gzipSync(`${lines.join('\n')}\n`, { level: 6 });
 }
 
 export interface BulkOutput {
@@ -244,13 +264,14 @@ export function* bulkFiles(store: Store): Generator<[string, Uint8Array], BulkMa
   const months = bulkMonths(store);
   const files: BulkFile[] = [];
   for (const month of months) {
+    const all = monthRows(store, month);
     for (const kind of BULK_KINDS) {
       const fields = columns[kind];
-      const groups = rowsOf(kind, store, month);
+      const groups = all[kind];
       const rows = groups.reduce((n, g) => n + g.length, 0);
       for (const format of FORMATS) {
         const path = `${BULK_DIR}/${kind}-${month.month}.${format}`;
-        const bytes = format === 'parquet' ? parquetOf(fields, groups) : csvGzOf(fields, groups);
+        const bytes = format === 'parquet' ? parquetOf(fields, groups, CITIES_PER_GROUP[kind]) : csvGzOf(fields, groups);
         files.push({ path: `/${path}`, kind, format, month: month.month, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: fields.map((f) => f.name) });
         yield [path, bytes];
       }
