@@ -2,8 +2,8 @@
  * The bulk files' manifest (`/data/bulk/index.json`), which a render also leaves beside the store
  * so that the MCP function, which carries no publish folder, can give it (`get_bulk_files`).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readJsonFile, writeJsonFile } from './site-file.js';
 
 export type BulkKind = 'pollen-hourly' | 'pollen-daily' | 'weather-daily';
 export type BulkFormat = 'parquet' | 'csv.gz';
@@ -45,18 +45,6 @@ export interface BulkManifest {
 /** Where the manifest of the store at `dbPath` is left for the functions. */
 export const bulkIndexPath = (dbPath: string): string => join(dirname(dbPath), 'bulk-index.json');
 
-/** Writes the manifest with one rename, so a reader never sees half of it. */
-export function writeBulkIndex(path: string, manifest: BulkManifest): void {
-  writeFileSync(`${path}.next`, `${JSON.stringify(manifest)}\n`);
-  renameSync(`${path}.next`, path);
-}
-
+export const writeBulkIndex = (path: string, manifest: BulkManifest): void => writeJsonFile(path, manifest);
 /** The manifest at `path`, or undefined when no render has written one. */
-export function readBulkIndex(path: string): BulkManifest | undefined {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8')) as BulkManifest;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
+export const readBulkIndex = (path: string): BulkManifest | undefined => readJsonFile<BulkManifest>(path);

@@ -27,18 +27,21 @@ export function storeToServe(dbPath: string): string {
   return existsSync(served) ? served : dbPath;
 }
 
-/** Writes the site file with one rename, so a reader never sees half of it. */
-export function writeSiteFile(path: string, site: SiteFile): void {
-  writeFileSync(`${path}.next`, `${JSON.stringify(site)}\n`);
+/** Writes a JSON file beside the store with one rename, so a reader never sees half of it. */
+export function writeJsonFile(path: string, value: unknown): void {
+  writeFileSync(`${path}.next`, `${JSON.stringify(value)}\n`);
   renameSync(`${path}.next`, path);
 }
 
-/** The site file at `path`, or undefined when there is none. */
-export function readSiteFile(path: string): SiteFile | undefined {
+/** The JSON file at `path`, or undefined when there is none. */
+export function readJsonFile<T>(path: string): T | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as SiteFile;
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
 }
+
+export const writeSiteFile = (path: string, site: SiteFile): void => writeJsonFile(path, site);
+export const readSiteFile = (path: string): SiteFile | undefined => readJsonFile<SiteFile>(path);

@@ -41,6 +41,8 @@ export interface SiteOptions {
   cities?: string[] | readonly City[];
   span?: { from: number; to: number };
   queryMatching?: 'lenient' | 'exact';
+  /** Writes to the store before the render (data the sample provider never makes). */
+  prepare?: (store: Store) => void;
 }
 
 /** A sample store of its own, rendered and served on 127.0.0.1 for the suite (by default 4 cities, 2025-04-01..10). */
@@ -49,6 +51,11 @@ export function useSite(options: SiteOptions = {}): Site {
   beforeAll(async () => {
     site.dir = mkdtempSync(join(tmpdir(), 'pollen-site-'));
     site.db = await buildStore(site.dir, options.cities, options.span);
+    if (options.prepare) {
+      const writable = openStore(site.db);
+      options.prepare(writable);
+      writable.close();
+    }
     site.store = openStore(site.db, { readonly: true });
     site.publish = join(site.dir, 'publish');
     site.rendered = await render(site.store, site.publish);

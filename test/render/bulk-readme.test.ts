@@ -4,18 +4,15 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import { render } from '../../src/render/render.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
 import type { BulkManifest } from '../../src/store/bulk-index.js';
-import { openStore } from '../../src/store/store.js';
 import { ROOT } from '../helpers/cli.js';
-import { buildStore } from '../helpers/site.js';
+import { useSite } from '../helpers/site.js';
 
 type Json = Record<string, any>;
 const DEPLOYMENT = 'https://your-site.netlify.app';
@@ -36,34 +33,23 @@ const PYTHON = pythonWithPandas();
 if (!PYTHON) console.warn("the README's pandas example is skipped: no python3 imports pandas (apt-get install python3-pandas)");
 
 describe("the README's bulk data examples", () => {
-  let dir: string;
-  let server: RunningServer;
+  const site = useSite({ cities: CITIES, span: { from: dayNumber('2025-01-01'), to: dayNumber('2025-12-31') } });
   let manifest: BulkManifest;
-  const api = async (path: string) => (await (await fetch(server.url + path)).json()) as Json;
+  const api = async (path: string) => (await (await site.get(path)).json()) as Json;
   /** Each city's days of 2025 with data, and its highest peak_tree, as the JSON API gives its daily rows. */
   const yearOf = async (city: string) => ((await api(`/api/pollen?city=${city}`)).rows as Json[]).filter((r) => r.date.startsWith('2025-'));
   const worstTree = async () => Object.fromEntries(await Promise.all(CITIES.map(async (c) => [c, Math.max(...(await yearOf(c)).map((r) => r.peak_tree))])));
   const days = async () => Promise.all(CITIES.map(async (c) => (await yearOf(c)).length));
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pollen-bulk-readme-'));
-    const db = await buildStore(dir, CITIES, { from: dayNumber('2025-01-01'), to: dayNumber('2025-12-31') });
-    const store = openStore(db, { readonly: true });
-    await render(store, join(dir, 'publish'));
-    store.close();
-    process.env.POLLEN_DB = db;
-    process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
-    server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
     manifest = (await api('/data/bulk/index.json')) as BulkManifest;
-  }, 300_000);
-  afterAll(async () => server?.close());
+  });
 
   it('runs the DuckDB SQL on downloaded files: a month of one city, and a whole year', async () => {
     const [sql] = examples('sql');
     expect(sql).toContain(`${DEPLOYMENT}/data/bulk/`);
-    const local = join(dir, 'downloaded');
-    mkdirSync(local);
-    for (const f of manifest.files.filter((x) => x.format === 'parquet')) writeFileSync(join(local, f.path.split('/').at(-1)!), Buffer.from(await (await fetch(server.url + f.path)).arrayBuffer()));
+    const local = mkdtempSync(join(tmpdir(), 'pollen-bulk-readme-'));
+    for (const f of manifest.files.filter((x) => x.format === 'parquet')) writeFileSync(join(local, f.path.split('/').at(-1)!), Buffer.from(await (await fetch(site.server.url + f.path)).arrayBuffer()));
     const duck = await DuckDBInstance.create(':memory:');
     const con = await duck.connect();
     try {
@@ -86,7 +72,7 @@ describe("the README's bulk data examples", () => {
     const python = examples('python').find((code) => code.includes('import pandas'));
     expect(python).toBeDefined();
     // Not execFileSync: the local server answering pandas runs in this process.
-    const { stdout: out } = await promisify(execFile)(PYTHON!, ['-c', python!.replaceAll(DEPLOYMENT, server.url)], { encoding: 'utf8', timeout: 120_000 });
+    const { stdout: out } = await promisify(execFile)(PYTHON!, ['-c', python!.replaceAll(DEPLOYMENT, site.server.url)], { encoding: 'utf8', timeout: 120_000 });
     const [counts, dict] = out.trim().split('\n').slice(-1)[0]!.split(/ (?=\{)/);
     const april = await Promise.all(CITIES.map(async (c) => (await yearOf(c)).filter((r) => r.date.startsWith('2025-04')).length));
     expect(counts!.split(' ').map(Number)).toEqual([april[0]! + april[1]!, (await days()).reduce((a, b) => a + b)]);

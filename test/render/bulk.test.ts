@@ -15,11 +15,9 @@ import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render } from '../../src/render/render.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
 import type { BulkColumn, BulkManifest } from '../../src/store/bulk-index.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { ROOT } from '../helpers/cli.js';
-import { buildStore } from '../helpers/site.js';
+import { buildStore, useSite } from '../helpers/site.js';
 
 type Json = Record<string, any>;
 const CITIES = ['austin', 'honolulu', 'scranton', 'tulsa', 'wichita'];
@@ -75,35 +73,24 @@ function parseCsv(text: string): string[][] {
 }
 
 describe('the bulk files', () => {
+  const site = useSite({ cities: CITIES, span: SPAN, prepare: writeOddDay });
   let dir: string;
-  let server: RunningServer;
   let manifest: BulkManifest;
   let duck: DuckDBInstance;
   let con: DuckDBConnection;
-  const url = (path: string) => `${server.url}${path}`;
+  const url = (path: string) => `${site.server.url}${path}`;
   const api = async (path: string) => (await (await fetch(url(path))).json()) as Json;
   const download = async (path: string) => Buffer.from(await (await fetch(url(path))).arrayBuffer());
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'pollen-bulk-'));
-    const db = await buildStore(dir, CITIES, SPAN);
-    const store = openStore(db);
-    writeOddDay(store);
-    store.close();
-    const readonly = openStore(db, { readonly: true });
-    await render(readonly, join(dir, 'publish'));
-    readonly.close();
-    process.env.POLLEN_DB = db;
-    process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
-    server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
     manifest = (await api('/data/bulk/index.json')) as BulkManifest;
     duck = await DuckDBInstance.create(':memory:');
     con = await duck.connect();
-  }, 180_000);
-  afterAll(async () => {
+  });
+  afterAll(() => {
     con?.closeSync();
     duck?.closeSync();
-    await server?.close();
   });
 
   /** The rows of a file as DuckDB reads a downloaded copy, in file order. */
