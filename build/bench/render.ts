@@ -24,6 +24,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 interface RenderRun {
   seconds: number;
+  unitSeconds: number;
   bulkSeconds: number;
   files: number;
   bytes: number;
@@ -83,7 +84,7 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   const floor = scan + copy;
   const peak = Math.max(...renders.map((r) => r.peakRssBytes));
   const { files, bytes, workers, budget, cityDayDays } = renders[0]!;
-  const bulk = bulkBenchmarks(db, publish, renderSeconds, median(renders.map((r) => r.bulkSeconds)));
+  const bulk = bulkBenchmarks(db, publish, renderSeconds, median(renders.map((r) => r.unitSeconds)), median(renders.map((r) => r.bulkSeconds)));
 
   // B2: a copy of the store with the next day ingested, rendered, against the render above.
   const before = hashes(realpathSync(publish));

@@ -258,28 +258,31 @@ const KIND_MEANING: Record<BulkKind, string> = {
   'weather-daily': 'One row per city and UTC day: the rows of /api/weather?city= (city_slug is city).',
 };
 
-/** Every bulk file of the store, and the manifest that lists them. */
-export function* bulkFiles(store: Store): Generator<[string, Uint8Array], BulkManifest> {
-  const columns = bulkColumns(store);
-  const months = bulkMonths(store);
+/** Writes one month's files (three kinds in two formats) with `put`, and says what each holds. */
+export function writeBulkMonth(store: Store, month: Month, put: (file: string, body: Uint8Array) => void, columns = bulkColumns(store)): BulkFile[] {
   const files: BulkFile[] = [];
-  for (const month of months) {
-    const all = monthRows(store, month);
-    for (const kind of BULK_KINDS) {
-      const fields = columns[kind];
-      const groups = all[kind];
-      const rows = groups.reduce((n, g) => n + g.length, 0);
-      for (const format of FORMATS) {
-        const path = `${BULK_DIR}/${kind}-${month.month}.${format}`;
-        const bytes = format === 'parquet' ? parquetOf(fields, groups, CITIES_PER_GROUP[kind]) : csvGzOf(fields, groups);
-        files.push({ path: `/${path}`, kind, format, month: month.month, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: fields.map((f) => f.name) });
-        yield [path, bytes];
-      }
+  const all = monthRows(store, month);
+  for (const kind of BULK_KINDS) {
+    const fields = columns[kind];
+    const groups = all[kind];
+    const rows = groups.reduce((n, g) => n + g.length, 0);
+    for (const format of FORMATS) {
+      const path = `${BULK_DIR}/${kind}-${month.month}.${format}`;
+      const bytes = format === 'parquet' ? parquetOf(fields, groups, CITIES_PER_GROUP[kind]) : csvGzOf(fields, groups);
+      files.push({ path: `/${path}`, kind, format, month: month.month, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: fields.map((f) => f.name) });
+      put(path, bytes);
     }
   }
+  return files;
+}
+
+/** The manifest of the files written for the store's months, in month order whatever order they were written in. */
+export function bulkManifest(store: Store, files: readonly BulkFile[]): BulkManifest {
+  const columns = bulkColumns(store);
   const kinds = Object.fromEntries(BULK_KINDS.map((k) => [k, { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) }])) as BulkManifest['kinds'];
   const days = [...store.daysWithData(), ...store.weatherDays()];
-  return { from: days.length ? dayString(Math.min(...days)) : null, to: days.length ? dayString(Math.max(...days)) : null, kinds, files };
+  const order = (f: BulkFile) => `${f.month}|${BULK_KINDS.indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
+  return { from: days.length ? dayString(Math.min(...days)) : null, to: days.length ? dayString(Math.max(...days)) : null, kinds, files: [...files].sort((a, b) => (order(a) < order(b) ? -1 : 1)) };
 }
 
 /** The manifest's file under the publish folder. */

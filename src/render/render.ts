@@ -14,15 +14,15 @@ import { Worker } from 'node:worker_threads';
 import { storeContext } from '../api/context.js';
 import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
-import { bulkIndexPath, writeBulkIndex, type BulkManifest } from '../store/bulk-index.js';
+import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../store/bulk-index.js';
 import { servedStorePath, siteFilePath, writeSiteFile } from '../store/site-file.js';
 import { openStore, type Store } from '../store/store.js';
 import { deployMaxFilesOf, formatPlan, planFiles, type FilePlan } from './budget.js';
-import { BULK_INDEX_FILE, bulkFileCount, bulkFiles } from './bulk.js';
+import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, writeBulkMonth, type Month } from './bulk.js';
 import { redirectsFile } from './redirects.js';
 import { cityDaysThatFit, DEFAULT_SERVE_DAYS, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
 import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
-import type { WorkerInput, WorkerReply } from './worker.js';
+import type { WorkerInput, WorkerReply, WorkerTask } from './worker.js';
 
 export { RenderError } from './unit.js';
 
@@ -30,7 +30,8 @@ export interface RenderSummary {
   files: number;
   bytes: number;
   seconds: number;
-  /** Of which writing the bulk files. */
+  /** Thread-seconds spent on the units' files, and on the bulk files (summed over worker threads). */
+  unitSeconds: number;
   bulkSeconds: number;
   folder: string;
   workers: number;
@@ -80,7 +81,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const cities = store.cities.set();
   let workers = 0;
   let manifest: BulkManifest;
-  let bulkSeconds = 0;
+  let [unitSeconds, bulkSeconds] = [0, 0];
   const total: Written = { files: 0, bytes: 0 };
   try {
     rmSync(nextServed, { force: true });
@@ -100,20 +101,15 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
     const units = openedOnce(nextServed, plan.cityDaysFrom);
-    const written = workers === 0 ? await inProcess(nextServed, folder, units, routes) : await inWorkers(nextServed, folder, units, workers);
+    const months = withStore(nextServed, bulkMonths);
+    // The bulk files' months follow the units: each month is a task of its own for a worker.
+    const written = workers === 0 ? await inProcess(nextServed, folder, units, months, routes) : await inWorkers(nextServed, folder, tasksOf(units, months), workers);
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
     for (const [file, body] of site) out.put(file, body);
-    const bulkStarted = performance.now();
-    manifest = withStore(nextServed, (s) => {
-      const files = bulkFiles(s);
-      for (let next = files.next(); ; next = files.next()) {
-        if (next.done) return next.value;
-        out.put(...next.value);
-      }
-    });
+    manifest = withStore(nextServed, (s) => bulkManifest(s, written.bulk));
     out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
-    bulkSeconds = (performance.now() - bulkStarted) / 1000;
+    [unitSeconds, bulkSeconds] = [written.unitSeconds, written.bulkSeconds];
     total.files = written.files + out.written.files;
     total.bytes = written.bytes + out.written.bytes;
     // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
@@ -131,7 +127,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
-  return { ...total, seconds: (performance.now() - started) / 1000, bulkSeconds, folder, workers, served: served!, plan: plan! };
+  return { ...total, seconds: (performance.now() - started) / 1000, unitSeconds, bulkSeconds, folder, workers, served: served!, plan: plan! };
 }
 
 /** `$SERVE_DAYS`, a whole number of days of at least 1. */
@@ -164,16 +160,36 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
   }
 }
 
-async function inProcess(path: string, folder: string, units: Iterable<Unit>, routes: readonly Route[]): Promise<Written> {
+/** What the units and the bulk months wrote, and the thread-seconds each took. */
+interface TaskResults extends Written {
+  bulk: BulkFile[];
+  unitSeconds: number;
+  bulkSeconds: number;
+}
+
+async function inProcess(path: string, folder: string, units: Iterable<Unit>, months: readonly Month[], routes: readonly Route[]): Promise<TaskResults> {
   const store = openStore(path, { readonly: true, immutable: true });
   try {
     const ctx = storeContext(store);
     const out = new FileWriter(folder);
+    const t0 = performance.now();
     for (const unit of units) await renderUnit(unit, routes, ctx, out);
-    return out.written;
+    const t1 = performance.now();
+    const bulk = months.flatMap((month) => writeBulkMonth(store, month, (file, body) => out.put(file, body)));
+    return { ...out.written, bulk, unitSeconds: (t1 - t0) / 1000, bulkSeconds: (performance.now() - t1) / 1000 };
   } finally {
     store.close();
   }
+}
+
+/** The units in batches of BATCH, then each bulk month; handing out the last unit closes their store. */
+function* tasksOf(units: Iterator<Unit>, months: readonly Month[]): Generator<Exclude<WorkerTask, null>> {
+  try {
+    for (let batch = take(units, BATCH); batch.length > 0; batch = take(units, BATCH)) yield batch;
+  } finally {
+    units.return?.(undefined);
+  }
+  for (const month of months) yield { bulk: month };
 }
 
 /**
@@ -190,9 +206,9 @@ function take(units: Iterator<Unit>, size: number): Unit[] {
   return batch;
 }
 
-/** Hands units out to `count` workers, a batch at a time each, until none is left or one fails. */
-function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: number): Promise<Written> {
-  const total: Written = { files: 0, bytes: 0 };
+/** Hands tasks out to `count` workers, one at a time each, until none is left or one fails. */
+function inWorkers(path: string, folder: string, tasks: Iterator<Exclude<WorkerTask, null>>, count: number): Promise<TaskResults> {
+  const total: TaskResults = { files: 0, bytes: 0, bulk: [], unitSeconds: 0, bulkSeconds: 0 };
   const input: WorkerInput = { storePath: path, folder };
   return new Promise((resolveAll, reject) => {
     const pool: Worker[] = [];
@@ -202,13 +218,13 @@ function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: n
       if (failed) return;
       failed = true;
       for (const w of pool) void w.terminate();
-      units.return?.(undefined); // closes the store the units were read from
+      tasks.return?.(undefined); // closes the store the units were read from
       reject(error);
     };
     const next = (worker: Worker) => {
-      const batch = failed ? [] : take(units, BATCH);
-      worker.postMessage(batch.length === 0 ? null : batch);
-      if (batch.length === 0 && --running === 0 && !failed) resolveAll(total);
+      const step = failed ? undefined : tasks.next();
+      worker.postMessage(!step || step.done ? null : step.value);
+      if ((!step || step.done) && --running === 0 && !failed) resolveAll(total);
     };
     for (let i = 0; i < count; i++) {
       const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
@@ -220,6 +236,8 @@ function inWorkers(path: string, folder: string, units: Iterator<Unit>, count: n
         if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
         total.files += reply.files;
         total.bytes += reply.bytes;
+        if (reply.bulk) (total.bulk.push(...reply.bulk), (total.bulkSeconds += reply.seconds));
+        else total.unitSeconds += reply.seconds;
         next(worker);
       });
     }
