@@ -7,9 +7,10 @@
  * footer and one group, not the file.
  */
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { SchemaElement } from 'hyparquet';
-import { parquetWriteBuffer, type ColumnSource } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
 import { DATA_PREFIX } from '../api/routes.js';
 import { DAY_MS, HOUR_MS, dayString } from '../domain/dates.js';
 import { byDay, dailyRow, hourlyRow } from '../domain/pollen-rows.js';
@@ -160,19 +161,27 @@ export const bulkFileCount = (store: Store): number => bulkMonths(store).length 
 /** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
 export type MonthRows = Record<BulkKind, Array<Array<Record<string, unknown>>>>;
 
-/** Every kind's rows of one month: a city's hours are read once for its hourly and daily rows. */
+/** One city's rows of a month, each kind in time order: its hours are read once for both pollen kinds. */
+function cityRows(store: Store, city: string, month: Month): Record<BulkKind, Array<Record<string, unknown>>> {
+  const hours = store.hours(city, month.from * 24, (month.to + 1) * 24);
+  const weather = [];
+  for (let day = month.from; day <= month.to; day++) {
+    const w = store.weather(city, day);
+    if (w) weather.push({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) });
+  }
+  return {
+    'pollen-hourly': hours.map((h) => ({ city, ...hourlyRow(h), ts: new Date(h.hour * HOUR_MS) })),
+    'pollen-daily': [...byDay(hours)].map(([day, dayHours]) => ({ city, ...dailyRow(day, dayHours), date: day })),
+    'weather-daily': weather,
+  };
+}
+
+/** Every kind's rows of one month, city by city (slugs in byte order): all at once, for the bench. */
 export function monthRows(store: Store, month: Month): MonthRows {
   const rows: MonthRows = { 'pollen-hourly': [], 'pollen-daily': [], 'weather-daily': [] };
   for (const city of store.cities.set().slugs) {
-    const hours = store.hours(city, month.from * 24, (month.to + 1) * 24);
-    rows['pollen-hourly'].push(hours.map((h) => ({ city, ...hourlyRow(h), ts: new Date(h.hour * HOUR_MS) })));
-    rows['pollen-daily'].push([...byDay(hours)].map(([day, dayHours]) => ({ city, ...dailyRow(day, dayHours), date: day })));
-    const weather = [];
-    for (let day = month.from; day <= month.to; day++) {
-      const w = store.weather(city, day);
-      if (w) weather.push({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) });
-    }
-    rows['weather-daily'].push(weather);
+    const one = cityRows(store, city, month);
+    for (const kind of BULK_KINDS) rows[kind].push(one[kind]);
   }
   return rows;
 }
@@ -184,14 +193,6 @@ export function monthRows(store: Store, month: Month): MonthRows {
  * group of a hundred cities is about as large.
  */
 export const CITIES_PER_GROUP: Record<BulkKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
-
-/** Row group sizes: runs of `perGroup` cities with rows. */
-function groupSizes(groups: ReadonlyArray<ReadonlyArray<unknown>>, perGroup: number): number[] {
-  const counts = groups.map((g) => g.length).filter((n) => n > 0);
-  const sizes: number[] = [];
-  for (let i = 0; i < counts.length; i += perGroup) sizes.push(counts.slice(i, i + perGroup).reduce((a, b) => a + b));
-  return sizes;
-}
 
 const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_type'>> = {
   STRING: { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } },
@@ -206,14 +207,14 @@ const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_ty
 export type BulkCodec = 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
 const COMPRESSORS = { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) };
 
-/** The Parquet bytes of a month: a row group per `perGroup` cities. */
-export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, perGroup: number, codec: BulkCodec = CODEC): Uint8Array {
-  const rows = groups.flat();
-  const schema: SchemaElement[] = [
-    { name: 'root', num_children: fields.length },
-    ...fields.map((f): SchemaElement => ({ name: f.name, ...PARQUET_TYPE[f.type], repetition_type: f.nullable ? 'OPTIONAL' : 'REQUIRED' })),
-  ];
-  const columnData: ColumnSource[] = fields.map((f) => {
+const schemaOf = (fields: readonly Field[]): SchemaElement[] => [
+  { name: 'root', num_children: fields.length },
+  ...fields.map((f): SchemaElement => ({ name: f.name, ...PARQUET_TYPE[f.type], repetition_type: f.nullable ? 'OPTIONAL' : 'REQUIRED' })),
+];
+
+/** One row group's columns. */
+function columnsOf(fields: readonly Field[], rows: ReadonlyArray<Record<string, unknown>>): ColumnSource[] {
+  return fields.map((f) => {
     const data = rows.map(f.value);
     // Statistics on the sort keys only: they let readers skip row groups, and the footer stays small.
     const keyed = f.name === 'city' || f.type === 'TIMESTAMP' || f.type === 'DATE';
@@ -225,9 +226,37 @@ export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<Readon
       ...(f.type === 'STRING' ? { encoding: 'RLE_DICTIONARY' as const } : f.type === 'TIMESTAMP' ? { encoding: 'DELTA_BINARY_PACKED' as const } : {}),
     };
   });
-  const sizes = groupSizes(groups, perGroup);
-  const buffer = parquetWriteBuffer({ schema, columnData, codec, compressors: COMPRESSORS, rowGroupSize: sizes.length > 0 ? sizes : 1, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
-  return new Uint8Array(buffer);
+}
+
+/** A Parquet file written a row group at a time, so a month's rows are never held whole. */
+class ParquetSink {
+  private readonly out = new ByteWriter();
+  private readonly writer: ParquetWriter;
+  rows = 0;
+
+  constructor(private readonly fields: readonly Field[], codec: BulkCodec = CODEC) {
+    this.writer = new ParquetWriter({ writer: this.out, schema: schemaOf(fields), codec, compressors: COMPRESSORS, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
+  }
+
+  group(rows: ReadonlyArray<Record<string, unknown>>): void {
+    if (rows.length === 0) return;
+    // Synchronous into a ByteWriter: it returns a promise only for an asynchronous writer.
+    if (this.writer.write({ columnData: columnsOf(this.fields, rows), rowGroupSize: rows.length }) !== undefined) throw new Error('the Parquet writer went asynchronous');
+    this.rows += rows.length;
+  }
+
+  finish(): Uint8Array {
+    if (this.writer.finish() !== undefined) throw new Error('the Parquet writer went asynchronous');
+    return new Uint8Array(this.out.getBuffer());
+  }
+}
+
+/** The Parquet bytes of a month's rows (cities' groups), a row group per `perGroup` cities with rows: for the bench. */
+export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, perGroup: number, codec: BulkCodec = CODEC): Uint8Array {
+  const sink = new ParquetSink(fields, codec);
+  const cities = groups.filter((g) => g.length > 0);
+  for (let i = 0; i < cities.length; i += perGroup) sink.group(cities.slice(i, i + perGroup).flat());
+  return sink.finish();
 }
 
 /** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
@@ -239,11 +268,28 @@ function csvField(value: Value, type: BulkType): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** The gzip CSV bytes of a month: a header, then the rows; a gzip header with no time in it. */
-function csvGzOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>): Uint8Array {
-  const lines = [fields.map((f) => f.name).join(',')];
-  for (const group of groups) for (const row of group) lines.push(fields.map((f) => csvField(f.value(row), f.type)).join(','));
-  return gzipSync(`${lines.join('\n')}\n`, { level: 6 });
+/** A gzip CSV file written a city at a time (a header, then the rows), waiting for zlib when it lags. */
+class CsvSink {
+  private readonly gzip = createGzip({ level: 6 });
+  private readonly chunks: Buffer[] = [];
+
+  constructor(private readonly fields: readonly Field[]) {
+    this.gzip.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.gzip.write(`${fields.map((f) => f.name).join(',')}\n`);
+  }
+
+  async rows(rows: ReadonlyArray<Record<string, unknown>>): Promise<void> {
+    if (rows.length === 0) return;
+    const text = rows.map((row) => `${this.fields.map((f) => csvField(f.value(row), f.type)).join(',')}\n`).join('');
+    if (!this.gzip.write(text)) await once(this.gzip, 'drain');
+  }
+
+  async finish(): Promise<Uint8Array> {
+    const ended = once(this.gzip, 'end');
+    this.gzip.end();
+    await ended;
+    return Buffer.concat(this.chunks);
+  }
 }
 
 export interface BulkOutput {
@@ -258,18 +304,34 @@ const KIND_MEANING: Record<BulkKind, string> = {
   'weather-daily': 'One row per city and UTC day: the rows of /api/weather?city= (city_slug is city).',
 };
 
-/** Writes one month's files (three kinds in two formats) with `put`, and says what each holds. */
-export function writeBulkMonth(store: Store, month: Month, put: (file: string, body: Uint8Array) => void, columns = bulkColumns(store)): BulkFile[] {
+/**
+ * Writes one month's files (three kinds in two formats) with `put`, and says what each holds.
+ * Rows are made a city at a time and leave memory with their row group.
+ */
+export async function writeBulkMonth(store: Store, month: Month, put: (file: string, body: Uint8Array) => void, columns = bulkColumns(store)): Promise<BulkFile[]> {
+  const sinks = BULK_KINDS.map((kind) => ({ kind, parquet: new ParquetSink(columns[kind]), csv: new CsvSink(columns[kind]), pending: [] as Array<Array<Record<string, unknown>>> }));
+  const flush = async (sink: (typeof sinks)[number]) => {
+    const rows = sink.pending.flat();
+    sink.pending = [];
+    sink.parquet.group(rows);
+    await sink.csv.rows(rows);
+  };
+  for (const city of store.cities.set().slugs) {
+    const rows = cityRows(store, city, month);
+    for (const sink of sinks) {
+      if (rows[sink.kind].length === 0) continue;
+      sink.pending.push(rows[sink.kind]);
+      if (sink.pending.length === CITIES_PER_GROUP[sink.kind]) await flush(sink);
+    }
+  }
   const files: BulkFile[] = [];
-  const all = monthRows(store, month);
-  for (const kind of BULK_KINDS) {
-    const fields = columns[kind];
-    const groups = all[kind];
-    const rows = groups.reduce((n, g) => n + g.length, 0);
+  for (const sink of sinks) {
+    await flush(sink);
+    const bodies: Record<BulkFormat, Uint8Array> = { parquet: sink.parquet.finish(), 'csv.gz': await sink.csv.finish() };
     for (const format of FORMATS) {
-      const path = `${BULK_DIR}/${kind}-${month.month}.${format}`;
-      const bytes = format === 'parquet' ? parquetOf(fields, groups, CITIES_PER_GROUP[kind]) : csvGzOf(fields, groups);
-      files.push({ path: `/${path}`, kind, format, month: month.month, rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: fields.map((f) => f.name) });
+      const path = `${BULK_DIR}/${sink.kind}-${month.month}.${format}`;
+      const bytes = bodies[format];
+      files.push({ path: `/${path}`, kind: sink.kind, format, month: month.month, rows: sink.parquet.rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: columns[sink.kind].map((f) => f.name) });
       put(path, bytes);
     }
   }

@@ -175,7 +175,8 @@ async function inProcess(path: string, folder: string, units: Iterable<Unit>, mo
     const t0 = performance.now();
     for (const unit of units) await renderUnit(unit, routes, ctx, out);
     const t1 = performance.now();
-    const bulk = months.flatMap((month) => writeBulkMonth(store, month, (file, body) => out.put(file, body)));
+    const bulk: BulkFile[] = [];
+    for (const month of months) bulk.push(...(await writeBulkMonth(store, month, (file, body) => out.put(file, body))));
     return { ...out.written, bulk, unitSeconds: (t1 - t0) / 1000, bulkSeconds: (performance.now() - t1) / 1000 };
   } finally {
     store.close();

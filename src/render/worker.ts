@@ -33,7 +33,7 @@ parentPort!.on('message', (task: WorkerTask) => {
   const started = performance.now();
   let bulk: BulkFile[] | undefined;
   const all = async () => {
-    if ('bulk' in task) bulk = writeBulkMonth(store, task.bulk, (file, body) => out.put(file, body));
+    if ('bulk' in task) bulk = await writeBulkMonth(store, task.bulk, (file, body) => out.put(file, body));
     else for (const unit of task) await renderUnit(unit, ROUTES, ctx, out);
   };
   all().then(
