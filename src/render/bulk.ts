@@ -23,9 +23,9 @@ export const BULK_DIR = `${DATA_PREFIX}/bulk`;
 export const BULK_KINDS: readonly BulkKind[] = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
 const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
 /**
- * Snappy: every Parquet reader decodes it without an extra codec (hyparquet in a browser
- * included), and on these files it comes within a few per cent of gzip's size at half the write
- * time (README, "Bulk data", measured by `npm run bench`).
+ * Snappy: every Parquet reader decodes it without an extra codec (hyparquet, the reader of
+ * browsers, decodes gzip only with hyparquet-compressors). On these files gzip is within 2% of its
+ * size and writes faster (`npm run bench`, B11): the readers decide.
  */
 const CODEC: BulkCodec = 'SNAPPY';
 
@@ -290,12 +290,6 @@ class CsvSink {
     await ended;
     return Buffer.concat(this.chunks);
   }
-}
-
-export interface BulkOutput {
-  manifest: BulkManifest;
-  /** File path under the publish folder, and its bytes; the manifest last. */
-  files: Array<[string, Uint8Array]>;
 }
 
 const KIND_MEANING: Record<BulkKind, string> = {
