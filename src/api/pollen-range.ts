@@ -10,6 +10,7 @@ import type { StoredHour } from '../domain/hours.js';
 import type { Shape } from '../domain/species.js';
 import type { Store } from '../store/store.js';
 import type { CitySet } from '../domain/cities.js';
+import { csvCell } from './csv.js';
 import { Chunks, type Answer, type Handler } from './handler.js';
 import { parseRangeQuery, type RangeQuery } from './range-params.js';
 
@@ -182,10 +183,4 @@ function* pieces<T>(head: string, rows: Iterable<T>, line: (row: T) => string, t
   }
   buffer += tail();
   if (buffer) yield buffer;
-}
-
-function csvCell(v: unknown): string {
-  if (v === null || v === undefined) return '';
-  const text = String(v);
-  return /[",\n\r]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
