@@ -11,7 +11,9 @@ import { once } from 'node:events';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
+import { csvCell } from '../api/csv.js';
 import { DATA_PREFIX } from '../api/routes.js';
+import { slugify } from '../domain/cities.js';
 import { DAY_MS, HOUR_MS, dayString } from '../domain/dates.js';
 import { byDay, dailyRow, hourlyRow } from '../domain/pollen-rows.js';
 import type { Shape, Species } from '../domain/species.js';
@@ -47,8 +49,8 @@ const field = (name: string, type: BulkType, description: string, unit?: string,
   value: (row) => (row[name] as Value | undefined) ?? null,
 });
 
-/** `Cypress / Juniper / Cedar` -> `cypress_juniper_cedar`. */
-const snake = (text: string) => text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+/** `Cypress / Juniper / Cedar` -> `cypress_juniper_cedar`: a slug's words, joined as an identifier. */
+const snake = (text: string) => slugify(text).replaceAll('-', '_');
 
 /** One column per species of the store's shapes, in first-seen order: `tree_oak`, `others`. */
 function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, what: string): Field[] {
@@ -155,8 +157,8 @@ export function bulkMonths(store: Store): Month[] {
   return months;
 }
 
-/** Files the bulk step writes for this store: each month's three kinds in two formats, and the manifest. */
-export const bulkFileCount = (store: Store): number => bulkMonths(store).length * BULK_KINDS.length * FORMATS.length + 1;
+/** Files the bulk step writes for these months: each month's three kinds in two formats, and the manifest. */
+export const bulkFileCount = (months: readonly Month[]): number => months.length * BULK_KINDS.length * FORMATS.length + 1;
 
 /** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
 export type MonthRows = Record<BulkKind, Array<Array<Record<string, unknown>>>>;
@@ -259,13 +261,11 @@ export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<Readon
   return sink.finish();
 }
 
-/** A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+/** A CSV field: times as the API writes them, the rest as every CSV answer does. */
 function csvField(value: Value, type: BulkType): string {
-  if (value === null) return '';
-  if (type === 'TIMESTAMP') return (value as Date).toISOString();
-  if (type === 'DATE') return dayString(value as number);
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (value !== null && type === 'TIMESTAMP') return (value as Date).toISOString();
+  if (value !== null && type === 'DATE') return dayString(value as number);
+  return csvCell(value);
 }
 
 /** A gzip CSV file written a city at a time (a header, then the rows), waiting for zlib when it lags. */
@@ -332,13 +332,16 @@ export async function writeBulkMonth(store: Store, month: Month, put: (file: str
   return files;
 }
 
-/** The manifest of the files written for the store's months, in month order whatever order they were written in. */
-export function bulkManifest(store: Store, files: readonly BulkFile[]): BulkManifest {
+/**
+ * The manifest of the files written for the store's months (`bulkMonths`, whose first and last
+ * days are the store's), in month order whatever order they were written in.
+ */
+export function bulkManifest(store: Store, months: readonly Month[], files: readonly BulkFile[]): BulkManifest {
   const columns = bulkColumns(store);
   const kinds = Object.fromEntries(BULK_KINDS.map((k) => [k, { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) }])) as BulkManifest['kinds'];
-  const days = [...store.daysWithData(), ...store.weatherDays()];
   const order = (f: BulkFile) => `${f.month}|${BULK_KINDS.indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
-  return { from: days.length ? dayString(Math.min(...days)) : null, to: days.length ? dayString(Math.max(...days)) : null, kinds, files: [...files].sort((a, b) => (order(a) < order(b) ? -1 : 1)) };
+  const [first, last] = [months[0], months.at(-1)];
+  return { from: first ? dayString(first.from) : null, to: last ? dayString(last.to) : null, kinds, files: [...files].sort((a, b) => (order(a) < order(b) ? -1 : 1)) };
 }
 
 /** The manifest's file under the publish folder. */

@@ -95,19 +95,19 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     }
     const routes = options.routes ?? ROUTES;
     const site = await siteFiles();
+    const months = withStore(nextServed, bulkMonths);
     // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
-    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(s), maxFiles));
+    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(months), maxFiles));
     mkdirSync(folder);
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
     const units = openedOnce(nextServed, plan.cityDaysFrom);
-    const months = withStore(nextServed, bulkMonths);
     // The bulk files' months follow the units: each month is a task of its own for a worker.
     const written = workers === 0 ? await inProcess(nextServed, folder, units, months, routes) : await inWorkers(nextServed, folder, tasksOf(units, months), workers);
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
     for (const [file, body] of site) out.put(file, body);
-    manifest = withStore(nextServed, (s) => bulkManifest(s, written.bulk));
+    manifest = withStore(nextServed, (s) => bulkManifest(s, months, written.bulk));
     out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
     [unitSeconds, bulkSeconds] = [written.unitSeconds, written.bulkSeconds];
     total.files = written.files + out.written.files;
