@@ -9,22 +9,28 @@ import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
 import { dailyRow, type DailyPollen, type DayHour } from '../domain/pollen-rows.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast, type ForecastRow } from '../forecast/service.js';
 import { ApiError, invalidParameter } from './error.js';
-import type { Handler } from './handler.js';
+import type { ApiContext, Handler } from './handler.js';
 import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
 
 /** A forecast day: the daily-row fields, the hours of the day the forecast holds, and the day's UTC offset. */
 export type ForecastDay = DailyPollen & { hours: number; tz: string };
 
 export const forecast: Handler = async (query, ctx) => {
-  const service = () => ctx.forecast;
   const city = parseCity(query, ctx.cities);
   if (!city) throw invalidParameter('city', EXPECTED.city);
   const cut = parseDayCut(query);
   const aggregate = lastValue(query, 'aggregate');
   if (aggregate !== undefined && aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', EXPECTED.aggregate);
-  let answer: Forecast;
+  const answer = await forecastOf(ctx, city);
+  if (aggregate === undefined && cut === 'UTC') return { body: answer };
+  const { rows, ...head } = answer;
+  return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows: aggregate === 'day' ? forecastDays(rows, city, cut) : rows } };
+};
+
+/** A city's forecast, or the 503 that says why there is none (`/api/forecast` and `/api/alerts` alike). */
+export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast> {
   try {
-    answer = await service().get(city);
+    return await ctx.forecast.get(city);
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
       // Says which variable the deployer must set; never a value.
@@ -39,10 +45,7 @@ export const forecast: Handler = async (query, ctx) => {
       'Retry-After': String(error.retryAfterSeconds),
     });
   }
-  if (aggregate === undefined && cut === 'UTC') return { body: answer };
-  const { rows, ...head } = answer;
-  return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows: aggregate === 'day' ? forecastDays(rows, city, cut) : rows } };
-};
+}
 
 /** One row per day of the cut that the forecast's hours touch, ascending. */
 export function forecastDays(rows: readonly ForecastRow[], city: City, cut: DayCut): ForecastDay[] {

@@ -40,7 +40,11 @@ export interface Answer {
   headers?: Record<string, string>;
 }
 
-export type Handler = (query: URLSearchParams, ctx: ApiContext) => Answer | Promise<Answer>;
+/** `origin` (`https://host`) is the request's where there is one: absent in a render and in MCP's in-process calls. */
+export type Handler = (query: URLSearchParams, ctx: ApiContext, origin?: string) => Answer | Promise<Answer>;
+
+/** The API's name: OpenAPI's title, and the author of its feeds. */
+export const API_TITLE = 'Pollen, weather and air-quality API';
 
 export const JSON_TYPE = 'application/json';
 export const GEOJSON_TYPE = 'application/geo+json';

@@ -10,6 +10,8 @@ export interface ApiRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** `https://host` of the request, where it came over HTTP. */
+  origin?: string;
 }
 
 export interface ApiResponse {
@@ -68,7 +70,7 @@ export async function respondWith(route: Route | undefined, req: ApiRequest, ctx
       throw new ApiError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, {}, { Allow: ALLOWED_METHODS });
     }
     if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
-    const answer = await route.handler(req.query, ctx);
+    const answer = await route.handler(req.query, ctx, req.origin);
     const body = answer.body instanceof Chunks ? answer.body.read() : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     response = {
       status: answer.status ?? 200,

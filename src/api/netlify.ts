@@ -13,7 +13,7 @@ import { requestForFile } from './routes.js';
 export async function answer(request: Request, ctx: ApiContext = environmentContext()): Promise<Response> {
   const url = new URL(request.url);
   const mapped = url.pathname.startsWith('/api/') ? undefined : requestForFile(url.pathname, url.searchParams);
-  const r = await respond({ method: request.method, path: url.pathname, query: url.searchParams, ...mapped }, ctx);
+  const r = await respond({ method: request.method, path: url.pathname, query: url.searchParams, origin: url.origin, ...mapped }, ctx);
   return toResponse(r, request.headers.get('accept-encoding') ?? '');
 }
 

@@ -1,6 +1,9 @@
 /** The OpenAPI 3.1 document, generated from the zod schemas the API is built on. */
 import * as z from 'zod';
 import { THRESHOLDS } from '../domain/risk.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL } from '../domain/alerts.js';
+import { ALERT_FORMATS, ALERTS_EXPECTED } from './alerts.js';
+import { API_TITLE } from './handler.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
 import { MAX_DAILY_ROWS } from './pollen.js';
 import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, NEAREST_EXPECTED } from './nearest.js';
@@ -9,7 +12,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT, RANGE_EXPECTED } from './range-params.js';
 import { registry } from './schemas.js';
 import { MAX_WEATHER_ROWS } from './weather.js';
 
-export const API_VERSION = '2.6.0';
+export const API_VERSION = '2.7.0';
 
 type Json = Record<string, unknown>;
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -21,7 +24,7 @@ const METHODOLOGY = [
   'Daily rows: rounded means of the UTC day\'s hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
   'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
   'Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city\'s local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.',
-  'Local days (timezone=local on /api/pollen, /api/map-data, /api/pollen-range and /api/forecast, an extension of the contract): each city\'s calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.',
+  'Local days (timezone=local on /api/pollen, /api/map-data, /api/pollen-range and /api/forecast, and the days of /api/alerts; an extension of the contract): each city\'s calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.',
 ].join(' ');
 
 const param = (name: string, description: string, schema: Json, required = false): Json => ({ name, in: 'query', required, description, schema });
@@ -75,7 +78,7 @@ export function openApiDocument(): Json {
   return {
     openapi: '3.1.0',
     info: {
-      title: 'Pollen, weather and air-quality API',
+      title: API_TITLE,
       version: API_VERSION,
       license: { name: 'MIT', identifier: 'MIT' },
       description: `Read-only data for supported US cities. Version 2.2.1 of the contract describes the same endpoints. ${METHODOLOGY} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp. The whole served history is also static files for analysts: /data/bulk/index.json (schema BulkManifest) lists each month as Parquet and gzip CSV, with every column's type, unit and meaning.`,
@@ -178,6 +181,33 @@ export function openApiDocument(): Json {
             '200': { description: 'OK.', ...json(ref('ForecastResponse')) },
             ...errors(true),
             '503': { description: "No cached forecast and the provider could not be reached, or this deployment's forecast provider lacks its key (the message names the variable); see Retry-After.", ...json(ref('Error')) },
+          },
+        },
+      },
+      '/api/alerts': {
+        get: {
+          operationId: 'getAlerts',
+          summary: 'Alerts to subscribe to: calendar, feed or JSON',
+          description:
+            "The local days the forecast's 48 hours touch (today's remaining hours included) on which a category's worst hourly risk reaches min: one alert per day, with the categories that reach it (their worst risk and highest hourly value), the day's top allergens and a one-line summary. Read from the forecast /api/forecast reads (same cache, single flight, call budget and cache headers); days leave as the window moves. format=ics is an iCalendar (RFC 5545) of all-day events whose UIDs come from city, date, min and categories, with REFRESH-INTERVAL and X-PUBLISHED-TTL of 6 hours (subscribe with webcal://); atom is an Atom feed (RFC 4287) and jsonfeed a JSON Feed 1.1, whose entries keep the same ids and whose updated time is the forecast's fetchedAt. A stale forecast says so in every format. An extension of the contract.",
+          parameters: [
+            param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true),
+            param('min', `${ALERTS_EXPECTED.min}: the lowest risk that makes an alert.`, { type: 'string', enum: [...ALERT_LEVELS], default: DEFAULT_LEVEL }),
+            param('categories', `${ALERTS_EXPECTED.categories}; all four by default. ragweed is the Weed.Ragweed allergen.`, { type: 'string', pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', default: ALERT_CATEGORIES.join(',') }),
+            param('format', `${ALERTS_EXPECTED.format}.`, { type: 'string', enum: [...ALERT_FORMATS], default: 'json' }),
+          ],
+          responses: {
+            '200': {
+              description: 'OK, with the Cache-Control of /api/forecast.',
+              content: {
+                'application/json': { schema: ref('AlertsResponse') },
+                'text/calendar': { schema: { type: 'string' } },
+                'application/atom+xml': { schema: { type: 'string' } },
+                'application/feed+json': { schema: { type: 'object', description: 'JSON Feed 1.1 (jsonfeed.org/version/1.1); each item carries its alert as _pollen_alert.' } },
+              },
+            },
+            ...errors(true),
+            '503': { description: 'No forecast can be given, as for /api/forecast; see Retry-After.', ...json(ref('Error')) },
           },
         },
       },

@@ -28,8 +28,7 @@ export function once(query: URLSearchParams, name: string, expected: string): st
 }
 
 /** A supported city of the set, or undefined when `city` is absent. */
-export function parseCity(query: URLSearchParams, cities: CitySet): City | undefined {
-  const slug = lastValue(query, 'city');
+export function parseCity(query: URLSearchParams, cities: CitySet, slug = lastValue(query, 'city')): City | undefined {
   if (slug === undefined) return undefined;
   if (slug.trim() === '') throw invalidParameter('city', EXPECTED.city);
   const city = cities.get(slug);

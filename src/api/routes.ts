@@ -7,6 +7,7 @@
  */
 import { dayString } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
+import { alerts } from './alerts.js';
 import { availableDates } from './available-dates.js';
 import { cities } from './cities.js';
 import { discovery } from './discovery.js';
@@ -112,6 +113,7 @@ export const ROUTES: readonly Route[] = [
   // Not enumerable: answered by their own functions at request time.
   { path: '/api/pollen-range', handler: pollenRange, forms: [] },
   { path: '/api/forecast', handler: forecast, forms: [] },
+  { path: '/api/alerts', handler: alerts, forms: [] },
   { path: '/api/health', handler: health, forms: [] },
   // From the served city set and the ZIP table its function carries: both change only with a deploy.
   { path: '/api/nearest', handler: nearest, forms: [], untilDeploy: true },

@@ -239,6 +239,42 @@ export const ForecastResponse = named(
   }),
 );
 
+const AlertLevel = z.enum(['Low', 'Moderate', 'High', 'Very High']);
+const AlertCategoryName = z.enum(['tree', 'grass', 'weed', 'ragweed']);
+export const Alert = named(
+  'Alert',
+  "One local day of the forecast on which a category's worst hour reaches min.",
+  z.object({
+    id: z.string().regex(/^urn:uuid:[0-9a-f-]{36}$/).describe('A name-based UUID (version 5) of city, date, min and categories: the same in every answer, and the UID of the calendar event (without urn:uuid:).'),
+    date: Day.describe("The city's local date."),
+    tz: z.string().regex(/^[+-]\d{2}:\d{2}$/).describe('The UTC offset at the start of the local day.'),
+    hours: z.number().int().min(1).max(25).describe("How many of the day's hours the forecast holds (today: the hours left)."),
+    categories: z
+      .array(z.object({ category: AlertCategoryName, risk: AlertLevel.describe("The day's worst hourly risk (ragweed: Weed.Ragweed graded with the weed thresholds)."), peak: numOrNull.describe("The day's highest hourly value, grains/m³.") }))
+      .min(1),
+    top_species: z.array(z.object({ category: z.string(), name: z.string(), peak: num })).max(3).describe("The day's allergens with the highest hourly values, highest first."),
+    summary: z.string().describe('One line for a notification.'),
+  }),
+);
+export const AlertsResponse = named(
+  'AlertsResponse',
+  "The local days the forecast's hours touch on which a watched category reaches min, with the forecast's freshness.",
+  z.object({
+    city: z.string(),
+    name: z.string(),
+    state: z.string(),
+    timezone: z.string(),
+    min: AlertLevel,
+    categories: z.array(AlertCategoryName).min(1),
+    source: z.string(),
+    stale: z.boolean(),
+    quotaExhausted: z.literal(true).optional(),
+    fetchedAt: DateTime.nullable(),
+    dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
+    alerts: z.array(Alert),
+  }),
+);
+
 export const HealthResponse = named(
   'HealthResponse',
   'How fresh the data is. Dates and numbers are null for an empty store.',

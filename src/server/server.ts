@@ -158,8 +158,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
    */
   const callFunction = async (fn: LoadedFunction): Promise<void> => {
     const hasBody = method !== 'GET' && method !== 'HEAD';
-    // A fixed base: the Host header is forwarded, but a malformed one must not break the URL.
-    const request = new Request(new URL(url.pathname + url.search, 'http://localhost'), {
+    // The URL a function sees has this server's host, as on Netlify (links in feeds use it).
+    const request = new Request(new URL(url.pathname + url.search, originOf(req.headers.host)), {
       method,
       headers: toHeaders(req),
       ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
@@ -211,6 +211,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
     if (fn) return callFunction(fn);
   }
   notFound(res);
+}
+
+/** `http://` and the Host header when it is a plain host and port; a malformed one must not break the URL. */
+function originOf(host: string | undefined): string {
+  try {
+    const u = new URL(`http://${host}`);
+    if (host && u.host === host.toLowerCase()) return u.origin;
+  } catch {
+    // below
+  }
+  return 'http://localhost';
 }
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useSite } from './site.js';
 
 const CANARY = 'canary-7f3c2a-outside-the-publish-folder';
-const ENDPOINTS = ['/api/cities', '/api/available-dates', '/api/latest-date', '/api/pollen', '/api/map-data', '/api/weather', '/api/pollen-range', '/api/forecast', '/api/nearest'];
+const ENDPOINTS = ['/api/cities', '/api/available-dates', '/api/latest-date', '/api/pollen', '/api/map-data', '/api/weather', '/api/pollen-range', '/api/forecast', '/api/alerts', '/api/nearest'];
 const NAMES = ['city', 'date', 'from', 'to', 'aggregate', 'limit', 'format', 'lat', 'lon', 'zip', 'max_km', 'x', ''];
 const hostileValue = fc.oneof(
   fc.constantFrom('', ' ', '..', '../secret', '../../secret', '..%2fsecret', '%2e%2e/secret', '/etc/passwd', '\u0000', '%00', 'latest', '2025-04-03', '2025-04-03T00:00:00Z', '-1', '0', '1e309', '99999999999999999999', 'NaN', 'austin', 'austin,austin', 'a,,b', '<script>', "' OR 1=1 --", '\u202e', '😀', '%', '%zz', 'null', '[]', '{}', '30.2672', '-97.7431', '78701', '10008', '90', '-180', '1000'),

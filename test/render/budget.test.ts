@@ -112,7 +112,7 @@ describe('the deploy file budget', () => {
     });
 
     it('caches until the next deploy only the answers of rendered routes and of nearest, which changes with deploys alone', async () => {
-      expect(ROUTES.filter((r) => r.forms.length === 0 && !r.untilDeploy).map((r) => r.path)).toEqual(['/api/pollen-range', '/api/forecast', '/api/health']);
+      expect(ROUTES.filter((r) => r.forms.length === 0 && !r.untilDeploy).map((r) => r.path)).toEqual(['/api/pollen-range', '/api/forecast', '/api/alerts', '/api/health']);
       expect(ROUTES.filter((r) => r.untilDeploy).map((r) => r.path)).toEqual(['/api/nearest']);
       const range = await fetch(`${server.url}/api/pollen-range?from=2025-04-01&to=2025-04-02&city=austin`);
       expect(range.headers.get('netlify-cdn-cache-control')).toBe('public, durable, s-maxage=300, stale-while-revalidate=600');

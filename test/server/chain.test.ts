@@ -28,12 +28,28 @@ describe("the local server follows Netlify's request chain", () => {
   const get = async (path: string) => (await fetch(server.url + path)).json() as Promise<Record<string, unknown>>;
 
   it('hands a function reached through a rewrite the original URL and query, as Netlify does', async () => {
-    expect(await get('/api/thing?q=7&extra=1')).toEqual({ url: 'http://localhost/api/thing?q=7&extra=1' });
+    expect(await get('/api/thing?q=7&extra=1')).toEqual({ url: `${server.url}/api/thing?q=7&extra=1` });
+  });
+
+  it('gives a function its own host, and localhost for a Host header that is not one', async () => {
+    const { request } = await import('node:http');
+    const ask = (host: string) =>
+      new Promise<unknown>((resolve, reject) => {
+        const { port } = new URL(server.url);
+        request({ host: '127.0.0.1', port, path: '/data/missing.json', headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString())).on('end', () => resolve(JSON.parse(body)));
+        })
+          .on('error', reject)
+          .end();
+      });
+    expect(await ask('pollen.localtest:8888')).toEqual({ url: 'http://pollen.localtest:8888/data/missing.json' });
+    expect(await ask('evil.example/path?x')).toEqual({ url: 'http://localhost/data/missing.json' });
   });
 
   it('runs a function whose path matches before the redirects, an existing file winning with preferStatic', async () => {
     expect(await get('/data/here.json')).toEqual({ file: true });
-    expect(await get('/data/missing.json')).toEqual({ url: 'http://localhost/data/missing.json' }); // not the /data/* rule's file
+    expect(await get('/data/missing.json')).toEqual({ url: `${server.url}/data/missing.json` }); // not the /data/* rule's file
   });
 });
 

@@ -1,0 +1,139 @@
+/**
+ * Alerts (decisions.md, "Alerts"): the local days a forecast's hours touch on which a category's
+ * worst hour reaches a level. Each alert is one city-day, identified by the city, the date and
+ * the rule (level and categories) alone, so a calendar or feed reader that sees it again after a
+ * refresh updates it instead of adding a copy.
+ */
+import { createHash } from 'node:crypto';
+import type { City } from './cities.js';
+import { dayString } from './dates.js';
+import { dayOffset, groupByDay } from './days.js';
+import { dayMaxima, peakRisk, type DayHour } from './pollen-rows.js';
+import { grade, RISK_LABELS, type Graded, type Risk } from './risk.js';
+
+/** What an alert may watch, in the order answers list them: ragweed is the Weed.Ragweed allergen. */
+export const ALERT_CATEGORIES: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
+export type AlertLevel = Exclude<Risk, 'None'>;
+/** The levels an alert can be set at: every label but None. */
+export const ALERT_LEVELS: readonly AlertLevel[] = RISK_LABELS.filter((r): r is AlertLevel => r !== 'None');
+export const DEFAULT_LEVEL: AlertLevel = 'High';
+/** How many allergens an alert names. */
+export const TOP_SPECIES = 3;
+
+/** What a subscription watches: categories in ALERT_CATEGORIES order, each once. */
+export interface AlertRule {
+  min: AlertLevel;
+  categories: readonly Graded[];
+}
+
+/** A category at or above the rule's level on the day: its worst hourly risk and its highest hourly value. */
+export interface AlertCategory {
+  category: Graded;
+  risk: AlertLevel;
+  peak: number | null;
+}
+
+/** An allergen of the day and its highest hourly value (grains/m³). */
+export interface TopSpecies {
+  category: string;
+  name: string;
+  peak: number;
+}
+
+export interface Alert {
+  /** `urn:uuid:` of a name-based UUID of city, date, level and categories: the same in every answer. */
+  id: string;
+  date: string;
+  /** The UTC offset at the start of the local day. */
+  tz: string;
+  /** How many of the day's hours the forecast holds (today's remaining hours, or a day cut by the 48-hour window). */
+  hours: number;
+  categories: AlertCategory[];
+  top_species: TopSpecies[];
+  summary: string;
+}
+
+/** A forecast hour as alerts read it. */
+export type AlertHour = DayHour & { hour: number };
+
+/** The alerts of a city for its forecast hours (ascending), one per local day that reaches the rule. */
+export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRule): Alert[] {
+  const alerts: Alert[] = [];
+  for (const [day, list] of groupByDay('local', city.timezone, hours)) {
+    const reached = rule.categories.map((c) => categoryPeak(c, list)).filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
+    if (reached.length === 0) continue;
+    const date = dayString(day);
+    const top = topSpecies(list);
+    alerts.push({
+      id: `urn:uuid:${alertUuid(city.slug, date, rule)}`,
+      date,
+      tz: dayOffset('local', city.timezone, day),
+      hours: list.length,
+      categories: reached,
+      top_species: top,
+      summary: summaryOf(city, date, reached, top),
+    });
+  }
+  return alerts;
+}
+
+const atLeast = (risk: Risk, min: AlertLevel): boolean => RISK_LABELS.indexOf(risk) >= RISK_LABELS.indexOf(min);
+
+/** A category's worst hour: by the highest-allergen rule for the three categories, graded on Weed.Ragweed for ragweed (as the map's `risk_ragweed`). */
+function categoryPeak(category: Graded, hours: readonly DayHour[]): { category: Graded; risk: AlertLevel | null; peak: number | null } {
+  const peaks = dayMaxima(hours);
+  const risk = category === 'ragweed' ? grade('ragweed', peaks.ragweed) : peakRisk(category, hours);
+  return { category, risk: risk === 'None' ? null : risk, peak: peaks[category] };
+}
+
+/** The day's allergens with a value above 0, highest hourly value first (then by name); plain-number groups (`Others`) are not allergens. */
+export function topSpecies(hours: readonly DayHour[], count = TOP_SPECIES): TopSpecies[] {
+  const best = new Map<string, TopSpecies>();
+  for (const h of hours) {
+    for (const [category, group] of Object.entries(h.species ?? {})) {
+      if (group === null || typeof group !== 'object') continue;
+      for (const [name, v] of Object.entries(group)) {
+        if (typeof v !== 'number' || v <= 0) continue;
+        const key = `${category}\u0000${name}`;
+        const seen = best.get(key);
+        if (!seen || v > seen.peak) best.set(key, { category, name, peak: v });
+      }
+    }
+  }
+  return [...best.values()].sort((a, b) => b.peak - a.peak || a.name.localeCompare(b.name, 'en')).slice(0, count);
+}
+
+const LABEL: Readonly<Record<Graded, string>> = { tree: 'tree pollen', grass: 'grass pollen', weed: 'weed pollen', ragweed: 'ragweed pollen' };
+const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+/** "High tree pollen (peak 412 grains/m³) in Austin, TX on Sun, Mar 9; most: Oak, Elm." */
+function summaryOf(city: City, date: string, reached: readonly AlertCategory[], top: readonly TopSpecies[]): string {
+  const parts = reached.map((c) => `${c.risk} ${LABEL[c.category]}${c.peak === null ? '' : ` (peak ${Math.round(c.peak)} grains/m³)`}`);
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  const day = DATE_FORMAT.format(new Date(`${date}T00:00:00Z`));
+  const species = top.length === 0 ? '' : `; most: ${top.map((s) => s.name).join(', ')}`;
+  return `${list} in ${city.name}, ${city.state} on ${day}${species}.`;
+}
+
+/**
+ * The readable name an alert's UUID is made from: `austin:2025-03-09:High:tree,grass`. A
+ * subscription's later answers name the same day the same way, whatever the day's values.
+ */
+export const alertName = (city: string, date: string, rule: AlertRule): string => `${city}:${date}:${rule.min}:${rule.categories.join(',')}`;
+
+/** A subscription's own name, for a feed's id. */
+export const feedName = (city: string, rule: AlertRule): string => `${city}:${rule.min}:${rule.categories.join(',')}`;
+
+// A fixed namespace for this API's name-based UUIDs (made once with crypto.randomUUID()).
+const NAMESPACE = Buffer.from('dca5482b496f4dce88e66d97e0b38994', 'hex');
+
+/** RFC 9562 §5.5 version 5 UUID: SHA-1 of the namespace and the name, with the version and variant bits set. */
+export function nameUuid(name: string): string {
+  const hash = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const alertUuid = (city: string, date: string, rule: AlertRule): string => nameUuid(alertName(city, date, rule));
