@@ -1,5 +1,6 @@
 /**
  * B3 (the largest range answer over local HTTP), B4 (forecast single flight and warm latency),
+ * B13 (alerts from the warm forecast),
  * B7 (static reads under load), B9 (the fallback's city-day), B10 (/api/nearest) and B12 (a
  * city's month of a bulk file over HTTP), against the local server in a child process of its own, so its
  * memory can be read from /proc.
@@ -137,6 +138,27 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       ratio: warm / staticP50,
       target: 'exactly 1 upstream call; warm p50 <= 2x',
       met: upstream === 1 && warm / staticP50 <= 2,
+    });
+
+    // B13: /api/alerts from the same warm cache, in each form, against /api/forecast's warm answer.
+    const forecastWarm = percentile((await sequential(100, `${server.url}/api/forecast?city=wichita&aggregate=day&timezone=local`)).map((r) => r.ms), 50);
+    const alertP50s: string[] = [];
+    let alertsJson = 0;
+    for (const format of ['json', 'ics', 'atom', 'jsonfeed']) {
+      const url = `${server.url}/api/alerts?city=wichita&min=Low&format=${format}`;
+      await sequential(5, url);
+      const p50 = percentile((await sequential(100, url)).map((r) => r.ms), 50);
+      if (format === 'json') alertsJson = p50;
+      alertP50s.push(`${format} ${ms(p50)}`);
+    }
+    measures.push({
+      id: 'B13',
+      what: `/api/alerts?min=Low warm p50 of 100 (the forecast cached): ${alertP50s.join(', ')}`,
+      value: ms(alertsJson),
+      baseline: `${ms(forecastWarm)} (/api/forecast?aggregate=day&timezone=local, warm, same function)`,
+      ratio: alertsJson / forecastWarm,
+      target: 'reported (CDN-cached 5 minutes as /api/forecast)',
+      met: null,
     });
 
     // B9: a city-day the budget left to the fallback function, against one rendered to a file, through the same rule.

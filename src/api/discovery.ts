@@ -16,6 +16,7 @@ const llms = (cities: number) => `# Pollen, weather and air-quality API
 - /api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)
 - /api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page
 - /api/forecast?city=SLUG&aggregate=none|day: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow)
+- /api/alerts?city=SLUG&min=Low|Moderate|High|Very High&categories=tree,grass,weed,ragweed&format=json|ics|atom|jsonfeed: the local days of the next 48 hours on which a category's worst hour reaches min (default High, all categories): each alert has the date, the categories with their risk and peak, the top allergens and a one-line summary; ics is a calendar to subscribe to (webcal://), atom and jsonfeed are feeds. To tell a user whether tomorrow will be bad, use this (or the MCP tool get_alerts) rather than reading hourly rows.
 - /data/bulk/index.json: the whole served history as monthly files (pollen-hourly, pollen-daily, weather-daily; Parquet and gzip CSV), with each file's path, rows, bytes, SHA-256 and a data dictionary; use these, not hundreds of pollen-range calls, for long windows (DuckDB: SELECT * FROM 'https://<site>/data/bulk/pollen-hourly-2025-04.parquet')
 - /api/health: how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider
 
@@ -28,7 +29,7 @@ const llms = (cities: number) => `# Pollen, weather and air-quality API
 ## MCP
 - A read-only Model Context Protocol server is at /mcp (streamable HTTP, stateless, JSON responses; POST with Accept: application/json, text/event-stream).
 - Start with find_city (by name, "Columbus, OH", lat and lon, or zip) to get the slug of where the user is; then ask for pollen.
-- Tools: find_city, list_cities, get_bulk_files (the bulk files' manifest), get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_weather, explain_risk. get_pollen, get_pollen_range, get_pollen_map and get_forecast take timezone ("UTC" or "local"); get_forecast takes aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
+- Tools: find_city, list_cities, get_bulk_files (the bulk files' manifest), get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_alerts (the JSON form of /api/alerts), get_weather, explain_risk. get_pollen, get_pollen_range, get_pollen_map and get_forecast take timezone ("UTC" or "local"); get_forecast takes aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
 `;
 
 export const discovery: { openapi: Handler; llms: Handler } = {

@@ -11,6 +11,7 @@ import { API_VERSION } from '../api/openapi.js';
 import * as S from '../api/schemas.js';
 import { cityRow } from '../api/cities.js';
 import { MAX_NEAREST } from '../api/nearest.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS } from '../domain/alerts.js';
 import { citiesByName, MAX_NAME_MATCHES, NameQueryError, parseNameQuery } from '../domain/city-search.js';
 import { RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
 
@@ -162,6 +163,19 @@ export function createMcpServer(ctx: ApiContext): McpServer {
     outputSchema: S.ForecastResponse,
     annotations: { ...READ_ONLY, idempotentHint: true, openWorldHint: true },
   }, (a) => ask(ctx, '/api/forecast', a));
+
+  server.registerTool('get_alerts', {
+    title: 'Pollen alerts for the next two days',
+    description:
+      "The city's local days in the 48-hour forecast (today's remaining hours included) on which a category's worst hour reaches min (default High): for each, the date, the categories that reach it with their risk and highest hourly value, the day's top allergens and a one-line summary to pass on. An empty alerts list means no day reaches min. People can subscribe to the same alerts in a calendar (/api/alerts?format=ics) or a feed reader (format=atom or jsonfeed).",
+    inputSchema: {
+      city: citySlug,
+      min: z.enum(ALERT_LEVELS).optional().describe('The lowest risk that makes an alert: "Low", "Moderate", "High" (default) or "Very High".'),
+      categories: z.array(z.enum(ALERT_CATEGORIES)).min(1).optional().describe('Which to watch: tree, grass, weed, ragweed (the Weed.Ragweed allergen); all by default.'),
+    },
+    outputSchema: S.AlertsResponse,
+    annotations: { ...READ_ONLY, idempotentHint: true, openWorldHint: true },
+  }, ({ city, min, categories }) => ask(ctx, '/api/alerts', { city, min, categories: categories?.join(',') }));
 
   server.registerTool('get_weather', {
     title: 'Weather and air quality',

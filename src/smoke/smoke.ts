@@ -3,7 +3,8 @@
  * no Netlify site, so this is the check a deployer (and the scheduled rebuild, against its draft
  * deploy) runs: every endpoint and mode, the errors, CORS and cache headers present exactly once,
  * extra parameters harmless, placeholder traversal refused, health on the expected Node major, a
- * store-backed function answering, nearest (and its ZIP table), MCP, and at most one forecast request.
+ * store-backed function answering, nearest (and its ZIP table), MCP, and at most one forecast
+ * request (alerts read the forecast's cache).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -215,6 +216,29 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const days = await data(`/api/forecast?${q({ city, aggregate: 'day', timezone: 'local' })}`);
     must(days.aggregate === 'day' && days.rows?.every((r: Json) => typeof r.date === 'string' && typeof r.hours === 'number'), 'aggregate=day gave no day rows');
     return `${body.rows.length} hours from ${body.source}${body.stale ? ', stale' : ''}; ${days.rows.length} local days`;
+  });
+  await check("alerts: JSON, calendar and feeds from the forecast's cache, linking to this host", async () => {
+    // min=Low: the forecast's days most likely to hold an alert, so the formats have entries to compare.
+    const body = await data(`/api/alerts?${q({ city, min: 'Low' })}`);
+    must(Array.isArray(body.alerts) && Array.isArray(body.dates) && body.dates.length > 0, `no alerts or dates: ${JSON.stringify(body).slice(0, 120)}`);
+    const form = async (format: string, type: string): Promise<string> => {
+      const path = `/api/alerts?${q({ city, min: 'Low', format })}`;
+      const r = await get(path);
+      must(r.status === 200 && (r.headers.get('content-type') ?? '').startsWith(type), `${path}: HTTP ${r.status}, Content-Type ${r.headers.get('content-type')}`);
+      headersOnce(path, r.headers);
+      return r.text;
+    };
+    const ics = await form('ics', 'text/calendar');
+    must(ics.startsWith('BEGIN:VCALENDAR') && /\r\nREFRESH-INTERVAL;VALUE=DURATION:PT6H\r\n/.test(ics), 'the calendar has no six-hour REFRESH-INTERVAL');
+    const uids = [...ics.matchAll(/\r\nUID:(\S+)\r\n/g)].map((m) => `urn:uuid:${m[1]}`);
+    must(JSON.stringify(uids) === JSON.stringify(body.alerts.map((a: Json) => a.id)), `calendar UIDs ${uids.join(' ')} are not the alerts' ids`);
+    const atom = await form('atom', 'application/atom+xml');
+    // The feed links to the host it was asked on: what Netlify passes a function as request.url.
+    const self = /<link rel="self" href="([^"]+)"/.exec(atom)?.[1]?.replaceAll('&amp;', '&') ?? '';
+    must(new URL(self).origin === new URL(base).origin, `the Atom feed's self link is ${self}, not on ${new URL(base).origin}`);
+    const feed = JSON.parse(await form('jsonfeed', 'application/feed+json')) as Json;
+    must(feed.version === 'https://jsonfeed.org/version/1.1' && feed.items.length === body.alerts.length, `JSON Feed ${feed.version} with ${feed.items?.length} items`);
+    return `${body.alerts.length} of ${body.dates.length} local days at Low or above${body.stale ? ', stale' : ''}; ics, atom and jsonfeed agree`;
   });
   await check('errors: 400 naming the parameter, 404 UNSUPPORTED_CITY, 405, unknown path', async () => {
     const bad = await problem(`/api/pollen?${q({ city, date: '2025-02-30' })}`, 400);

@@ -20,7 +20,6 @@ const ATOM = 'http://www.w3.org/2005/Atom';
 
 // Austin, the Saturday before the spring change: 12:20 CST. The 48 hours from 18:00Z touch
 // Mar 7 (12 hours left), Mar 8 (23 hours: clocks go from 02:00 to 03:00) and Mar 9 (13 hours).
-const AUSTIN = DEFAULT_CITIES.get('austin')!;
 const NOW = Date.parse('2026-03-07T18:20:00Z');
 const LOCAL = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
 const local = (ms: number) => {

@@ -163,11 +163,20 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(result.structuredContent).toEqual(JSON.parse(await local('/api/nearest?zip=78701')));
   });
 
-  it('forecast refreshes through Netlify Blobs, and without a usable cache answers 503, never 500', async () => {
+  it('forecast refreshes through Netlify Blobs, alerts read what it cached, and without a usable cache answers 503, never 500', async () => {
     const context = Buffer.from(JSON.stringify({ edgeURL: blobsUrl, uncachedEdgeURL: blobsUrl, siteID: 'site', token: 'token' })).toString('base64');
-    const withBlobs = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }], { NETLIFY_BLOBS_CONTEXT: context });
-    expect(withBlobs.answers[0]!.status).toBe(200);
-    expect(JSON.parse(withBlobs.answers[0]!.body)).toMatchObject({ city: 'tulsa', source: 'sample', stale: false });
+    const withBlobs = await invoke(
+      'forecast',
+      ['/api/forecast?city=tulsa', '/api/alerts?city=tulsa&min=low', '/api/alerts?city=tulsa&min=low&format=atom'].map((path) => ({ url: `https://site.test${path}` })),
+      { NETLIFY_BLOBS_CONTEXT: context },
+    );
+    expect(withBlobs.answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const forecast = JSON.parse(withBlobs.answers[0]!.body) as Record<string, unknown>;
+    expect(forecast).toMatchObject({ city: 'tulsa', source: 'sample', stale: false });
+    // The alerts come from the forecast the first request cached, and their feed links to the host asked.
+    expect(JSON.parse(withBlobs.answers[1]!.body)).toMatchObject({ city: 'tulsa', source: 'cache', fetchedAt: forecast.fetchedAt });
+    expect(withBlobs.answers[2]!.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(withBlobs.answers[2]!.body).toContain('<link rel="self" href="https://site.test/api/alerts?city=tulsa&amp;min=Low&amp;categories=tree%2Cgrass%2Cweed%2Cragweed&amp;format=atom"/>');
 
     // No Blobs context: the local cache file would be in the read-only task root.
     const without = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }]);

@@ -8,7 +8,7 @@ import { useSite } from '../helpers/site.js';
 
 const site = useSite();
 type Json = Record<string, any>;
-const TOOLS = ['find_city', 'get_bulk_files', 'list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_weather', 'explain_risk'];
+const TOOLS = ['find_city', 'get_bulk_files', 'list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_alerts', 'get_weather', 'explain_risk'];
 
 let client: Client;
 beforeAll(async () => {
@@ -89,6 +89,14 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const hourly = (await api('/api/forecast?city=honolulu')).rows as unknown[];
     expect(hourly.length).toBeGreaterThan(40);
     expect((http.rows as Array<{ hours: number }>).reduce((n, r) => n + r.hours, 0)).toBe(hourly.length);
+  });
+
+  it('gives the alerts the HTTP endpoint gives, and names a bad argument', async () => {
+    const result = await call('get_alerts', { city: 'tulsa', min: 'Low', categories: ['ragweed', 'tree'] });
+    expect(result.structuredContent).toEqual(await api('/api/alerts?city=tulsa&min=low&categories=tree,ragweed'));
+    expect(result.structuredContent).toMatchObject({ city: 'tulsa', min: 'Low', categories: ['tree', 'ragweed'] });
+    expect(await call('get_alerts', { city: 'atlantis' })).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/argument 'city'/) }] });
+    expect((await call('get_alerts', { city: 'tulsa', min: 'Extreme' })).isError).toBe(true);
   });
 
   it('refuses a timezone other than UTC or local, naming the argument', async () => {

@@ -6,9 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lazyContext } from '../../src/api/context.js';
 import { respond } from '../../src/api/http.js';
@@ -23,9 +23,6 @@ import { openStore, type Store } from '../../src/store/store.js';
 type Json = Record<string, any>;
 type Path = Array<string | number>;
 
-// js-yaml is not a declared dependency of this package: it comes with openapi-typescript (through
-// @redocly/openapi-core) and has no type declarations here, hence require and a local type.
-const yaml = createRequire(import.meta.url)('js-yaml') as { load(text: string): unknown };
 
 const TIMEOUT = 60_000;
 /** Austin at 10:20 local time (CDT) in April: three local days, High tree and grass, weed None. */
