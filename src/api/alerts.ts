@@ -4,15 +4,15 @@
  * It reads the forecast `/api/forecast` reads, through the same cache, single flight and budget:
  * nothing is stored per subscriber.
  */
-import { ALERT_CATEGORIES, ALERT_LEVELS, alertsFor, DEFAULT_LEVEL, type Alert, type AlertLevel, type AlertRule } from '../domain/alerts.js';
+import { alertsFor, type Alert, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
-import { dayString, HOUR_MS } from '../domain/dates.js';
+import { dayString } from '../domain/dates.js';
 import { groupByDay } from '../domain/days.js';
-import type { Graded } from '../domain/risk.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel, type Graded } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import { invalidParameter } from './error.js';
-import { forecastOf } from './forecast.js';
+import { forecastHours, forecastOf } from './forecast.js';
 import type { Handler } from './handler.js';
 import { EXPECTED, once, parseCity } from './params.js';
 
@@ -80,7 +80,7 @@ function parseFormat(text: string | undefined): AlertFormat {
 
 /** The alerts of a forecast: each local day its hours touch, checked against the rule. */
 export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): AlertsAnswer {
-  const hours = forecast.rows.map((r) => ({ hour: Date.parse(r.ts) / HOUR_MS, tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));
+  const hours = forecastHours(forecast.rows);
   const { stale, quotaExhausted, fetchedAt, source } = forecast;
   return {
     city: city.slug,

@@ -49,6 +49,10 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
 
 /** One row per day of the cut that the forecast's hours touch, ascending. */
 export function forecastDays(rows: readonly ForecastRow[], city: City, cut: DayCut): ForecastDay[] {
-  const hours = rows.map((r): DayHour & { hour: number } => ({ hour: Date.parse(r.ts) / HOUR_MS, tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));
+  const hours = forecastHours(rows);
   return [...groupByDay(cut, city.timezone, hours)].map(([day, list]) => Object.assign(dailyRow(day, list), { hours: list.length, tz: dayOffset(cut, city.timezone, day) }));
 }
+
+/** Forecast rows as the hours daily aggregation and alerts read. */
+export const forecastHours = (rows: readonly ForecastRow[]): Array<DayHour & { hour: number }> =>
+  rows.map((r) => ({ hour: Date.parse(r.ts) / HOUR_MS, tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));

@@ -1,7 +1,6 @@
 /** The OpenAPI 3.1 document, generated from the zod schemas the API is built on. */
 import * as z from 'zod';
-import { THRESHOLDS } from '../domain/risk.js';
-import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL } from '../domain/alerts.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, THRESHOLDS } from '../domain/risk.js';
 import { ALERT_FORMATS, ALERTS_EXPECTED } from './alerts.js';
 import { API_TITLE } from './handler.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';

@@ -8,15 +8,9 @@ import { createHash } from 'node:crypto';
 import type { City } from './cities.js';
 import { dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
-import { dayMaxima, peakRisk, type DayHour } from './pollen-rows.js';
-import { grade, RISK_LABELS, type Graded, type Risk } from './risk.js';
+import { dayMaxima, peakRisk, type DayHour, type DayMaxima } from './pollen-rows.js';
+import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './risk.js';
 
-/** What an alert may watch, in the order answers list them: ragweed is the Weed.Ragweed allergen. */
-export const ALERT_CATEGORIES: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
-export type AlertLevel = Exclude<Risk, 'None'>;
-/** The levels an alert can be set at: every label but None. */
-export const ALERT_LEVELS: readonly AlertLevel[] = RISK_LABELS.filter((r): r is AlertLevel => r !== 'None');
-export const DEFAULT_LEVEL: AlertLevel = 'High';
 /** How many allergens an alert names. */
 export const TOP_SPECIES = 3;
 
@@ -60,7 +54,8 @@ export type AlertHour = DayHour & { hour: number };
 export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRule): Alert[] {
   const alerts: Alert[] = [];
   for (const [day, list] of groupByDay('local', city.timezone, hours)) {
-    const reached = rule.categories.map((c) => categoryPeak(c, list)).filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
+    const peaks = dayMaxima(list);
+    const reached = rule.categories.map((c) => categoryPeak(c, list, peaks)).filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
     if (reached.length === 0) continue;
     const date = dayString(day);
     const top = topSpecies(list);
@@ -80,8 +75,7 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
 const atLeast = (risk: Risk, min: AlertLevel): boolean => RISK_LABELS.indexOf(risk) >= RISK_LABELS.indexOf(min);
 
 /** A category's worst hour: by the highest-allergen rule for the three categories, graded on Weed.Ragweed for ragweed (as the map's `risk_ragweed`). */
-function categoryPeak(category: Graded, hours: readonly DayHour[]): { category: Graded; risk: AlertLevel | null; peak: number | null } {
-  const peaks = dayMaxima(hours);
+function categoryPeak(category: Graded, hours: readonly DayHour[], peaks: DayMaxima): { category: Graded; risk: AlertLevel | null; peak: number | null } {
   const risk = category === 'ragweed' ? grade('ragweed', peaks.ragweed) : peakRisk(category, hours);
   return { category, risk: risk === 'None' ? null : risk, peak: peaks[category] };
 }

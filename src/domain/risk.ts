@@ -8,6 +8,13 @@ export type Category = 'tree' | 'grass' | 'weed';
 export type Graded = Category | 'ragweed';
 export const CATEGORIES: readonly Category[] = ['tree', 'grass', 'weed'];
 
+/** What an alert may watch, in the order answers list them: ragweed is the Weed.Ragweed allergen. */
+export const ALERT_CATEGORIES: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
+export type AlertLevel = Exclude<Risk, 'None'>;
+/** The levels an alert can be set at: every label but None (the page offers the same). */
+export const ALERT_LEVELS: readonly AlertLevel[] = RISK_LABELS.filter((r): r is AlertLevel => r !== 'None');
+export const DEFAULT_LEVEL: AlertLevel = 'High';
+
 /** NAB thresholds [t1, t2, t3] in grains/m³; a value equal to a threshold takes the higher label. */
 export const THRESHOLDS: Readonly<Record<Graded, readonly [number, number, number]>> = {
   tree: [15, 90, 1500],

@@ -11,9 +11,8 @@ import { API_VERSION } from '../api/openapi.js';
 import * as S from '../api/schemas.js';
 import { cityRow } from '../api/cities.js';
 import { MAX_NEAREST } from '../api/nearest.js';
-import { ALERT_CATEGORIES, ALERT_LEVELS } from '../domain/alerts.js';
 import { citiesByName, MAX_NAME_MATCHES, NameQueryError, parseNameQuery } from '../domain/city-search.js';
-import { RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
 
 /** Rows one `get_pollen_range` call returns at most; the HTTP endpoint goes to 50,000. */
 export const MCP_RANGE_CAP = 2000;

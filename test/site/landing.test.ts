@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import distance from '@turf/distance';
+import { DOMParser } from '@xmldom/xmldom';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +84,76 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it("links a city's alerts as a calendar, an Atom feed and a JSON Feed, at the level chosen, and the links answer", async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    const errors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/api/health') && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#city-list button');
+    await page.click('#city-list button[data-city="austin"]');
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-10');
+    const block = page.locator('#panel section.alerts');
+    await block.waitFor();
+    expect(await block.locator('h3').textContent()).toBe('Subscribe to alerts');
+    expect(await block.locator('#alerts-note').textContent()).toBe('Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.');
+
+    // The select is named by its label; High is the API's default level.
+    const level = page.getByLabel('Alert me at');
+    expect(await level.evaluate((e) => e.id)).toBe('alert-level');
+    expect(await level.inputValue()).toBe('High');
+    expect(await level.locator('option').allTextContents()).toEqual(['Low', 'Moderate', 'High', 'Very High']);
+
+    const link = (name: string) => block.getByRole('link', { name, exact: true });
+    const links = async () => ({
+      calendar: await link('Calendar').getAttribute('href'),
+      download: await link('download .ics').getAttribute('href'),
+      atom: await link('Atom feed').getAttribute('href'),
+      jsonFeed: await link('JSON Feed').getAttribute('href'),
+      head: await page.getAttribute('head link[rel="alternate"][type="application/atom+xml"]', 'href'),
+    });
+    const expected = (city: string, min: string) => ({
+      calendar: `webcal://${new URL(site.server.url).host}/api/alerts?city=${city}&min=${min}&format=ics`,
+      download: `/api/alerts?city=${city}&min=${min}&format=ics`,
+      atom: `/api/alerts?city=${city}&min=${min}&format=atom`,
+      jsonFeed: `/api/alerts?city=${city}&min=${min}&format=jsonfeed`,
+      head: `/api/alerts?city=${city}&min=${min}&format=atom`,
+    });
+    expect(await links()).toEqual(expected('austin', 'High'));
+    expect([await link('Calendar').getAttribute('type'), await link('download .ics').getAttribute('type'), await link('Atom feed').getAttribute('type'), await link('JSON Feed').getAttribute('type')]).toEqual([
+      'text/calendar',
+      'text/calendar',
+      'application/atom+xml',
+      'application/feed+json',
+    ]);
+
+    await level.selectOption('Very High');
+    expect(await links()).toEqual(expected('austin', 'Very%20High'));
+
+    // Each link answers from this server: the calendar's webcal: is fetched over the page's own scheme.
+    const { calendar, atom, jsonFeed } = await links();
+    const ics = await fetch(calendar!.replace(/^webcal:/, new URL(site.server.url).protocol));
+    expect([ics.status, ics.headers.get('content-type')]).toEqual([200, 'text/calendar; charset=utf-8']);
+    expect(await ics.text()).toMatch(/^BEGIN:VCALENDAR\r\n/);
+    const title = 'Pollen alerts for Austin, TX: Very High or above in tree, grass, weed, ragweed';
+    const atomRes = await fetch(new URL(atom!, page.url()));
+    expect([atomRes.status, atomRes.headers.get('content-type')]).toEqual([200, 'application/atom+xml; charset=utf-8']);
+    const feed = new DOMParser().parseFromString(await atomRes.text(), 'application/xml').documentElement!;
+    expect(Array.from(feed.childNodes).find((n) => n.nodeName === 'title')?.textContent).toBe(title);
+    const jsonRes = await fetch(new URL(jsonFeed!, page.url()));
+    expect([jsonRes.status, jsonRes.headers.get('content-type')]).toEqual([200, 'application/feed+json']);
+    expect(((await jsonRes.json()) as { title: string }).title).toBe(title);
+
+    // Another city: the links follow it, at the level chosen.
+    await page.click('#city-list button[data-city="wichita"]');
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Wichita, 2025-04-10');
+    await block.waitFor();
+    expect(await level.inputValue()).toBe('Very High');
+    expect(await links()).toEqual(expected('wichita', 'Very%20High'));
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 
   it('shows the API reference from the OpenAPI document, loading nothing from elsewhere', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });

@@ -1,7 +1,9 @@
 /**
  * The city panel: the day's hours, the last 30 days, top species, weather and the forecast, in
  * the city's local days and time (timezone=local), labelled with its zone. Weather days are UTC days.
+ * Below the forecast, links to subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
+import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/risk.js';
 import { getJson, type DayRow, type Forecast, type ForecastDay, type HourRow, type Risk, type WeatherRow } from './api.js';
 import { hourlyChart, SERIES } from './charts.js';
 import { colourOf, inkOn, worst } from './risk.js';
@@ -94,11 +96,72 @@ function forecastDays(days: readonly ForecastDay[]): HTMLElement {
   return ul;
 }
 
+/** The level chosen: the API's default until someone picks another; kept when the panel is drawn again. */
+let alertLevel: AlertLevel = DEFAULT_LEVEL;
+
+/**
+ * `/api/alerts` of a city at a level in a format, its parameters in the API's order (city, min,
+ * format); `categories` left out, so every category (the default).
+ */
+const alertsPath = (slug: string, level: AlertLevel, format: 'ics' | 'atom' | 'jsonfeed') =>
+  `/api/alerts?city=${encodeURIComponent(slug)}&min=${encodeURIComponent(level)}&format=${format}`;
+
+/** The page's `<link rel="alternate">` to the selected city's Atom feed of alerts, for feed readers. */
+function announceFeed(slug: string, name: string): void {
+  let link = document.head.querySelector<HTMLLinkElement>('link#alerts-feed');
+  if (!link) document.head.append((link = h('link', undefined, { id: 'alerts-feed', rel: 'alternate', type: 'application/atom+xml' })));
+  link.href = alertsPath(slug, alertLevel, 'atom');
+  link.title = `Pollen alerts for ${name}: ${alertLevel} or above`;
+}
+
+/**
+ * Subscribe to alerts: a level and the city's alerts at it as a calendar subscription (webcal:,
+ * which calendar apps fetch over http or https; the same file over this page's scheme to download),
+ * an Atom feed and a JSON Feed. The links follow the level.
+ */
+function alertsSection(slug: string, name: string): HTMLElement {
+  const section = h('section', undefined, { class: 'alerts' });
+  const select = h('select', undefined, { id: 'alert-level', 'aria-describedby': 'alerts-note' });
+  select.append(...ALERT_LEVELS.map((l) => new Option(l, l, l === DEFAULT_LEVEL, l === alertLevel)));
+  const calendar = h('a', 'Calendar', { type: 'text/calendar' });
+  const download = h('a', 'download .ics', { type: 'text/calendar', download: `pollen-alerts-${slug}.ics` });
+  const atom = h('a', 'Atom feed', { type: 'application/atom+xml' });
+  const jsonFeed = h('a', 'JSON Feed', { type: 'application/feed+json' });
+  const update = () => {
+    calendar.setAttribute('href', `webcal://${location.host}${alertsPath(slug, alertLevel, 'ics')}`);
+    download.setAttribute('href', alertsPath(slug, alertLevel, 'ics'));
+    atom.setAttribute('href', alertsPath(slug, alertLevel, 'atom'));
+    jsonFeed.setAttribute('href', alertsPath(slug, alertLevel, 'jsonfeed'));
+    announceFeed(slug, name);
+  };
+  select.addEventListener('change', () => {
+    alertLevel = select.value as AlertLevel;
+    update();
+  });
+  update();
+
+  const level = h('p', undefined, { class: 'alert-level' });
+  level.append(h('label', 'Alert me at', { for: 'alert-level' }), ' ', select, ' or above');
+  const links = h('ul', undefined, { class: 'alert-links' });
+  const item = (...content: (Node | string)[]) => {
+    const li = h('li');
+    li.append(...content);
+    links.append(li);
+  };
+  item(calendar, ' (subscribe) or ', download);
+  item(atom);
+  item(jsonFeed);
+  const note = h('p', 'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.', { id: 'alerts-note', class: 'fine' });
+  section.append(h('h3', 'Subscribe to alerts'), level, links, note);
+  return section;
+}
+
 /** Fills the panel for a city, its zone and a date, and moves focus to its heading. */
 export async function showCity(panel: HTMLElement, slug: string, name: string, zone: string, date: string): Promise<void> {
   panel.hidden = false;
   panel.replaceChildren(h('h2', `${name}, ${date}`, { tabindex: '-1', id: 'panel-title' }), h('p', 'Loading…', { role: 'status' }));
   (panel.querySelector('#panel-title') as HTMLElement).focus();
+  announceFeed(slug, name);
   const q = encodeURIComponent;
   const [day, daily, weather, forecast, days] = await Promise.all([
     getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
@@ -126,6 +189,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
       : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
     section(`48-hour forecast, local time: ${label}`, ...(days ? [forecastDays(days.rows)] : []), hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
   }
+  sections.push(alertsSection(slug, name));
   section(`Last 30 days (local days, ${zone})`, last30(upTo));
   panel.replaceChildren(panel.firstElementChild!, ...sections);
 }
