@@ -118,8 +118,9 @@ export const alertName = (city: string, date: string, rule: AlertRule): string =
 /** A subscription's own name, for a feed's id. */
 export const feedName = (city: string, rule: AlertRule): string => `${city}:${rule.min}:${rule.categories.join(',')}`;
 
-// A fixed namespace for this API's name-based UUIDs (made once with crypto.randomUUID()).
-const NAMESPACE = Buffer.from('dca5482b496f4dce88e66d97e0b38994', 'hex');
+/** The namespace of this API's name-based UUIDs (drawn once at random): changing it changes every alert id. */
+export const ALERT_NAMESPACE = 'dca5482b-496f-4dce-88e6-6d97e0b38994';
+const NAMESPACE = Buffer.from(ALERT_NAMESPACE.replaceAll('-', ''), 'hex');
 
 /** RFC 9562 §5.5 version 5 UUID: SHA-1 of the namespace and the name, with the version and variant bits set. */
 export function nameUuid(name: string): string {
