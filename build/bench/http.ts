@@ -141,7 +141,8 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     });
 
     // B13: /api/alerts in each form from a warm forecast cache, against /api/forecast's warm day view of the same city.
-    // Austin: a southern city whose sample forecast has pollen in every season, so the forms carry entries.
+    // Austin: the sample forecast has pollen there in November too (Wichita's is empty then), so the forms carry entries;
+    // the row says how many.
     const alertsCity = 'austin';
     const forecastDayUrl = `${server.url}/api/forecast?city=${alertsCity}&aggregate=day&timezone=local`;
     await sequential(5, forecastDayUrl);
