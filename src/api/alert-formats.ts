@@ -7,7 +7,8 @@
 import { Feed } from 'feed';
 import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
 import { feedName, nameUuid, type Alert } from '../domain/alerts.js';
-import { DAY_MS } from '../domain/dates.js';
+import { DAY_MS, dayNumber } from '../domain/dates.js';
+import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import type { AlertsAnswer } from './alerts.js';
 import { API_TITLE, JSON_TYPE } from './handler.js';
 
@@ -32,7 +33,7 @@ export interface AlertLinks {
 }
 
 /** How often a calendar should fetch the subscription again: the forecast's cache limit. */
-export const REFRESH_SECONDS = 6 * 3600;
+export const REFRESH_SECONDS = CACHE_LIMIT_MS / 1000;
 
 /** The one line each form adds about the forecast's age; stale answers say why. */
 export function freshness(a: AlertsAnswer): string {
@@ -73,7 +74,7 @@ export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
     ttl: REFRESH_SECONDS,
   });
   for (const alert of a.alerts) {
-    const start = new Date(`${alert.date}T00:00:00Z`); // all-day values are written from the UTC date: the local date itself
+    const start = new Date(dayNumber(alert.date) * DAY_MS); // all-day values are written from the UTC date: the local date itself
     calendar.createEvent({
       id: alert.id.replace(/^urn:uuid:/, ''),
       allDay: true,

@@ -6,8 +6,6 @@
  */
 import { alertsFor, type Alert, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
-import { dayString } from '../domain/dates.js';
-import { groupByDay } from '../domain/days.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel, type Graded } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
@@ -80,7 +78,6 @@ function parseFormat(text: string | undefined): AlertFormat {
 
 /** The alerts of a forecast: each local day its hours touch, checked against the rule. */
 export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): AlertsAnswer {
-  const hours = forecastHours(forecast.rows);
   const { stale, quotaExhausted, fetchedAt, source } = forecast;
   return {
     city: city.slug,
@@ -93,8 +90,7 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): A
     stale,
     ...(quotaExhausted ? { quotaExhausted } : {}),
     fetchedAt,
-    dates: [...groupByDay('local', city.timezone, hours).keys()].map(dayString),
-    alerts: alertsFor(city, hours, rule),
+    ...alertsFor(city, forecastHours(forecast.rows), rule),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { City } from './cities.js';
-import { dayString } from './dates.js';
+import { DAY_MS, dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
 import { dayMaxima, peakRisk, type DayHour, type DayMaxima } from './pollen-rows.js';
 import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './risk.js';
@@ -50,14 +50,19 @@ export interface Alert {
 /** A forecast hour as alerts read it. */
 export type AlertHour = DayHour & { hour: number };
 
-/** The alerts of a city for its forecast hours (ascending), one per local day that reaches the rule. */
-export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRule): Alert[] {
+/**
+ * The local dates a city's forecast hours (ascending) touch, each checked against the rule, and
+ * the alerts: one per date that reaches it.
+ */
+export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRule): { dates: string[]; alerts: Alert[] } {
+  const dates: string[] = [];
   const alerts: Alert[] = [];
   for (const [day, list] of groupByDay('local', city.timezone, hours)) {
+    const date = dayString(day);
+    dates.push(date);
     const peaks = dayMaxima(list);
     const reached = rule.categories.map((c) => categoryPeak(c, list, peaks)).filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
     if (reached.length === 0) continue;
-    const date = dayString(day);
     const top = topSpecies(list);
     alerts.push({
       id: `urn:uuid:${alertUuid(city.slug, date, rule)}`,
@@ -66,10 +71,10 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
       hours: list.length,
       categories: reached,
       top_species: top,
-      summary: summaryOf(city, date, reached, top),
+      summary: summaryOf(city, day, reached, top),
     });
   }
-  return alerts;
+  return { dates, alerts };
 }
 
 const atLeast = (risk: Risk, min: AlertLevel): boolean => RISK_LABELS.indexOf(risk) >= RISK_LABELS.indexOf(min);
@@ -101,12 +106,12 @@ const LABEL: Readonly<Record<Graded, string>> = { tree: 'tree pollen', grass: 'g
 const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** "High tree pollen (peak 412 grains/m³) in Austin, TX on Sun, Mar 9; most: Oak, Elm." */
-function summaryOf(city: City, date: string, reached: readonly AlertCategory[], top: readonly TopSpecies[]): string {
+function summaryOf(city: City, day: number, reached: readonly AlertCategory[], top: readonly TopSpecies[]): string {
   const parts = reached.map((c) => `${c.risk} ${LABEL[c.category]}${c.peak === null ? '' : ` (peak ${Math.round(c.peak)} grains/m³)`}`);
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
-  const day = DATE_FORMAT.format(new Date(`${date}T00:00:00Z`));
+  const date = DATE_FORMAT.format(day * DAY_MS);
   const species = top.length === 0 ? '' : `; most: ${top.map((s) => s.name).join(', ')}`;
-  return `${list} in ${city.name}, ${city.state} on ${day}${species}.`;
+  return `${list} in ${city.name}, ${city.state} on ${date}${species}.`;
 }
 
 /**

@@ -27,7 +27,8 @@ describe('alertsFor', () => {
   it('cuts the autumn change day in Chicago at its local midnights: 25 hours', () => {
     // 2026-11-01 runs from 05:00Z to 06:00Z the next day; grass High (20) in its last hour only.
     const list = hours(Date.parse('2026-11-01T05:00:00Z'), 25, (i) => ({ grass: i === 24 ? 20 : 1 }));
-    const [alert, ...rest] = alertsFor(CHICAGO, list, { min: 'High', categories: ALERT_CATEGORIES });
+    const { dates, alerts: [alert, ...rest] } = alertsFor(CHICAGO, list, { min: 'High', categories: ALERT_CATEGORIES });
+    expect(dates).toEqual(['2026-11-01']);
     expect(rest).toEqual([]);
     expect(alert).toMatchObject({ date: '2026-11-01', tz: '-05:00', hours: 25, categories: [{ category: 'grass', risk: 'High', peak: 20 }] });
   });
@@ -37,13 +38,13 @@ describe('alertsFor', () => {
     const withRagweed = hours(from, 24, () => ({ weed: 80, species: { Weed: { Ragweed: 55, Pigweed: 25 } } }));
     const without = hours(from, 24, () => ({ weed: 80, species: { Weed: { Pigweed: 80 } } }));
     const rule = { min: 'High' as const, categories: ['ragweed' as const] };
-    expect(alertsFor(CHICAGO, withRagweed, rule)[0]!.categories).toEqual([{ category: 'ragweed', risk: 'High', peak: 55 }]);
-    expect(alertsFor(CHICAGO, without, rule)).toEqual([]);
+    expect(alertsFor(CHICAGO, withRagweed, rule).alerts[0]!.categories).toEqual([{ category: 'ragweed', risk: 'High', peak: 55 }]);
+    expect(alertsFor(CHICAGO, without, rule).alerts).toEqual([]);
   });
 
   it('says None days are no alert at any level, and a missing value is never one', () => {
     const list = hours(Date.parse('2026-09-10T05:00:00Z'), 24, (i) => ({ tree: i === 0 ? 0 : null }));
-    expect(alertsFor(CHICAGO, list, { min: 'Low', categories: ALERT_CATEGORIES })).toEqual([]);
+    expect(alertsFor(CHICAGO, list, { min: 'Low', categories: ALERT_CATEGORIES }).alerts).toEqual([]);
   });
 });
 
