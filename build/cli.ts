@@ -31,26 +31,34 @@ const program = new Command('pollen')
 const ingestOptions = (command: Command) =>
   command
     .option('--provider <id>', 'pollen provider: sample or ambee', 'sample')
-    .option('--weather <id>', 'weather provider: sample, open-meteo or openweathermap (default: sample with sample pollen; else openweathermap when OPENWEATHER_API_KEY is set, else open-meteo)')
+    .option(
+      '--weather <id>',
+      'weather provider: sample, open-meteo or openweathermap (default: sample with sample pollen; else openweathermap when OPENWEATHER_API_KEY is set, else open-meteo)',
+    )
     .option('--from <date>', 'first UTC day, YYYY-MM-DD')
     .option('--to <date>', 'last UTC day (inclusive), YYYY-MM-DD')
     .option('--days <n>', 'the N days ending yesterday (default 365 when no dates are given)')
     .option('--cities <slugs>', 'comma-separated city slugs within the set (default: all of it)')
-    .option('--cities-file <path>', 'the city set: a JSON array of {name, slug, state, lat, lon, timezone} (default: $CITIES_FILE, else the set in the store, else the built-in 40)')
+    .option(
+      '--cities-file <path>',
+      'the city set: a JSON array of {name, slug, state, lat, lon, timezone} (default: $CITIES_FILE, else the set in the store, else the built-in 40)',
+    )
     .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
     .option('--refresh', 'fetch and overwrite days already stored')
     .option('--json', 'print {counts, failed, stopped} as JSON on stdout (progress stays on stderr)');
 
-ingestOptions(program.command('ingest').description('Pull provider data into the SQLite store, planned per city-day: newest first, within each provider\'s window and budget.')).action(
-  async (raw: RawIngestArgs & { json?: boolean }) => {
-    const summary = await runIngest(parseIngestArgs(raw, today(), defaultDb()), process.stderr, process.stdout, { json: raw.json });
-    process.exitCode = ingestExitCode(summary);
-  },
-);
+ingestOptions(
+  program
+    .command('ingest')
+    .description("Pull provider data into the SQLite store, planned per city-day: newest first, within each provider's window and budget."),
+).action(async (raw: RawIngestArgs & { json?: boolean }) => {
+  const summary = await runIngest(parseIngestArgs(raw, today(), defaultDb()), process.stderr, process.stdout, { json: raw.json });
+  process.exitCode = ingestExitCode(summary);
+});
 
 program
   .command('doctor')
-  .description("Check the configured providers with at most three requests each: reachable, authorized, fields, window, budget.")
+  .description('Check the configured providers with at most three requests each: reachable, authorized, fields, window, budget.')
   .option('--provider <id>', 'pollen provider (default: $POLLEN_PROVIDER, else ambee when AMBEE_API_KEY is set, else sample)')
   .option('--weather <id>', 'weather provider (default as for ingest)')
   .option('--city <slug>', 'the city to ask about', 'tulsa')
@@ -92,7 +100,8 @@ program
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
-    if (o.expectNode !== undefined && !/^\d+$/.test(o.expectNode)) throw new UsageError(`--expect-node must be a major version such as 22 (got ${JSON.stringify(o.expectNode)})`);
+    if (o.expectNode !== undefined && !/^\d+$/.test(o.expectNode))
+      throw new UsageError(`--expect-node must be a major version such as 22 (got ${JSON.stringify(o.expectNode)})`);
     const checks = await smoke(url.origin, { expectNode: o.expectNode === undefined ? undefined : Number(o.expectNode) });
     process.stdout.write(formatSmoke(url.origin, checks));
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
@@ -137,20 +146,25 @@ const serveOptions = (command: Command) =>
 
 type ServeFlags = { db?: string; publish: string; port: string; host: string };
 const startServer = async (o: ServeFlags) => {
-  if (!/^\d+$/.test(o.port) || Number(o.port) > 65535) throw new UsageError(`--port must be a number from 0 to 65535 (got ${JSON.stringify(o.port)})`);
+  if (!/^\d+$/.test(o.port) || Number(o.port) > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535 (got ${JSON.stringify(o.port)})`);
   process.env.POLLEN_DB = resolve(o.db ?? defaultDb()); // read by the functions, in this process
   const running = await serve({ root: ROOT, publishDir: resolve(o.publish), host: o.host, port: Number(o.port) });
   process.stdout.write(`serving ${o.publish} on ${running.url}  (try ${running.url}/api/cities)\n`);
 };
 
-serveOptions(program.command('serve').description("Serve the publish folder and functions on Netlify's request chain.")).action(startServer);
+serveOptions(program.command('serve').description("Serve the publish folder and functions on Netlify's request chain.")).action(
+  startServer,
+);
 
-serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(async (o: ServeFlags) => {
-  const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
-  process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
-  if (!(await renderTo(args.db, o.publish))) return;
-  await startServer(o);
-});
+serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(
+  async (o: ServeFlags) => {
+    const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
+    process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
+    if (!(await renderTo(args.db, o.publish))) return;
+    await startServer(o);
+  },
+);
 
 program
   .command('mcp')
@@ -162,7 +176,9 @@ program
     await serveStdio(environmentContext(process.env, censusZips));
   });
 
-const snapshot = program.command('snapshot').description("Pull or push the store's history kept in Netlify Blobs (NETLIFY_SITE_ID, NETLIFY_AUTH_TOKEN).");
+const snapshot = program
+  .command('snapshot')
+  .description("Pull or push the store's history kept in Netlify Blobs (NETLIFY_SITE_ID, NETLIFY_AUTH_TOKEN).");
 snapshot
   .command('pull')
   .description('Download the latest snapshot over the local store, if there is one.')

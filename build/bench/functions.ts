@@ -32,7 +32,18 @@ const ANSWERS: Record<string, number[]> = { health: [200, 503] };
 /** Bundles the functions with the served store render left beside `db`, and measures each. */
 export async function functionBenchmarks(db: string, dir: string): Promise<Measure[]> {
   const why = unsupported();
-  if (why) return [{ id: 'B6', what: `functions as Netlify bundles them: skipped, ${why}`, value: '-', baseline: '-', ratio: null, target: 'reported', met: null }];
+  if (why)
+    return [
+      {
+        id: 'B6',
+        what: `functions as Netlify bundles them: skipped, ${why}`,
+        value: '-',
+        baseline: '-',
+        ratio: null,
+        target: 'reported',
+        met: null,
+      },
+    ];
   process.stderr.write(`bench: ${ensureToolchain()}\n`);
   const work = join(dir, 'functions');
   mkdirSync(work, { recursive: true });
@@ -40,7 +51,11 @@ export async function functionBenchmarks(db: string, dir: string): Promise<Measu
   const archives = bundleFunctions(dirname(db), join(work, 'zipped'));
   const blobs = new BlobsServer({ directory: join(work, 'blobs'), token: 'token', logger: () => {} });
   const url = `http://127.0.0.1:${(await blobs.start()).port}`;
-  const env = { NETLIFY_BLOBS_CONTEXT: Buffer.from(JSON.stringify({ edgeURL: url, uncachedEdgeURL: url, siteID: 'bench', token: 'token' })).toString('base64') };
+  const env = {
+    NETLIFY_BLOBS_CONTEXT: Buffer.from(JSON.stringify({ edgeURL: url, uncachedEdgeURL: url, siteID: 'bench', token: 'token' })).toString(
+      'base64',
+    ),
+  };
   const measures: Measure[] = [];
   try {
     for (const archive of archives) {
@@ -51,7 +66,8 @@ export async function functionBenchmarks(db: string, dir: string): Promise<Measu
       for (let i = 0; i < 3; i++) {
         const result = await invoke(unzipped, [REQUESTS[archive.name]!], env);
         const status = result.answers[0]!.status;
-        if (!(ANSWERS[archive.name] ?? [200]).includes(status)) throw new Error(`${archive.name} answered ${status} in the cold-start probe: ${result.answers[0]!.body.slice(0, 300)}`);
+        if (!(ANSWERS[archive.name] ?? [200]).includes(status))
+          throw new Error(`${archive.name} answered ${status} in the cold-start probe: ${result.answers[0]!.body.slice(0, 300)}`);
         runs.push(result.coldMs);
         node = result.node;
       }

@@ -38,7 +38,8 @@ async function startChild(args: string[], env: NodeJS.ProcessEnv, cwd: string, r
 }
 
 /** kB of a /proc/<pid>/status field. */
-const procStatus = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+const procStatus = (pid: number, field: 'VmRSS' | 'VmHWM') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
 
 /** One GET, timed, counting the bytes on the wire. */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ ms: number; bytes: number; status: number }> {
@@ -48,7 +49,9 @@ function get(url: string, headers: Record<string, string> = {}): Promise<{ ms: n
       let bytes = 0;
       res.on('data', (c: Buffer) => (bytes += c.length));
       res.on('end', () => resolve({ ms: performance.now() - t, bytes, status: res.statusCode! }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -61,7 +64,12 @@ async function sequential(n: number, url: string, headers: Record<string, string
 
 export async function httpBenchmarks(root: string, dir: string, db: string, publish: string): Promise<Measure[]> {
   const forecastDb = join(dir, 'bench-forecast.db');
-  const server = await startChild(['--import', 'tsx', 'build/cli.ts', 'serve', '--db', db, '--publish', publish, '--port', '0'], { FORECAST_CACHE_DB: forecastDb }, root, /on (http:\/\/127\.0\.0\.1:\d+)/);
+  const server = await startChild(
+    ['--import', 'tsx', 'build/cli.ts', 'serve', '--db', db, '--publish', publish, '--port', '0'],
+    { FORECAST_CACHE_DB: forecastDb },
+    root,
+    /on (http:\/\/127\.0\.0\.1:\d+)/,
+  );
   const pid = server.process.pid!;
   const measures: Measure[] = [];
   try {
@@ -90,12 +98,20 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       return performance.now() - t;
     });
     store.close();
-    const p50 = percentile(identity.map((r) => r.ms), 50);
+    const p50 = percentile(
+      identity.map((r) => r.ms),
+      50,
+    );
     const base = percentile(baseline, 50);
     measures.push(
       {
         id: 'B3',
-        what: `pollen-range limit=50000, hourly, all cities: identity p50 (p95 ${ms(percentile(identity.map((r) => r.ms), 95))}), ${mb(identity[0]!.bytes)}`,
+        what: `pollen-range limit=50000, hourly, all cities: identity p50 (p95 ${ms(
+          percentile(
+            identity.map((r) => r.ms),
+            95,
+          ),
+        )}), ${mb(identity[0]!.bytes)}`,
         value: ms(p50),
         baseline: `${ms(base)} (rows read and JSON.stringify in one process)`,
         ratio: p50 / base,
@@ -104,7 +120,17 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       },
       {
         id: 'B3',
-        what: `the same with gzip: p50 ${ms(percentile(gzip.map((r) => r.ms), 50))}, p95 ${ms(percentile(gzip.map((r) => r.ms), 95))}; body bytes`,
+        what: `the same with gzip: p50 ${ms(
+          percentile(
+            gzip.map((r) => r.ms),
+            50,
+          ),
+        )}, p95 ${ms(
+          percentile(
+            gzip.map((r) => r.ms),
+            95,
+          ),
+        )}; body bytes`,
         value: mb(gzip[0]!.bytes),
         baseline: `${mb(identity[0]!.bytes)} identity`,
         ratio: gzip[0]!.bytes / identity[0]!.bytes,
@@ -128,8 +154,14 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     const cache = openStore(forecastDb, { readonly: true });
     const upstream = cache.ledger.callsOn('sample', new Date().toISOString().slice(0, 10)).forecast;
     cache.close();
-    const warm = percentile((await sequential(50, `${server.url}/api/forecast?city=wichita`)).map((r) => r.ms), 50);
-    const staticP50 = percentile((await sequential(50, `${server.url}/api/cities`)).map((r) => r.ms), 50);
+    const warm = percentile(
+      (await sequential(50, `${server.url}/api/forecast?city=wichita`)).map((r) => r.ms),
+      50,
+    );
+    const staticP50 = percentile(
+      (await sequential(50, `${server.url}/api/cities`)).map((r) => r.ms),
+      50,
+    );
     measures.push({
       id: 'B4',
       what: `forecast: 200 concurrent requests for a cold city made ${upstream} upstream call(s); then warm p50`,
@@ -146,17 +178,24 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     const alertsCity = 'austin';
     const forecastDayUrl = `${server.url}/api/forecast?city=${alertsCity}&aggregate=day&timezone=local`;
     await sequential(5, forecastDayUrl);
-    const forecastWarm = percentile((await sequential(100, forecastDayUrl)).map((r) => r.ms), 50);
+    const forecastWarm = percentile(
+      (await sequential(100, forecastDayUrl)).map((r) => r.ms),
+      50,
+    );
     const alertP50s: string[] = [];
     let alertsJson = 0;
     for (const format of ['json', 'ics', 'atom', 'jsonfeed']) {
       const url = `${server.url}/api/alerts?city=${alertsCity}&min=Low&format=${format}`;
       await sequential(5, url);
-      const p50 = percentile((await sequential(100, url)).map((r) => r.ms), 50);
+      const p50 = percentile(
+        (await sequential(100, url)).map((r) => r.ms),
+        50,
+      );
       if (format === 'json') alertsJson = p50;
       alertP50s.push(`${format} ${ms(p50)}`);
     }
-    const alertCount = ((await (await fetch(`${server.url}/api/alerts?city=${alertsCity}&min=Low`)).json()) as { alerts: unknown[] }).alerts.length;
+    const alertCount = ((await (await fetch(`${server.url}/api/alerts?city=${alertsCity}&min=Low`)).json()) as { alerts: unknown[] }).alerts
+      .length;
     measures.push({
       id: 'B13',
       what: `/api/alerts?city=${alertsCity}&min=Low (${alertCount} alerts) warm p50 of 100, the forecast cached: ${alertP50s.join(', ')}`,
@@ -179,11 +218,18 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     const dayUrl = (day: number) => `${server.url}/api/pollen?city=${slug}&date=${dayString(day)}`;
     const [oldDay, newDay] = [BENCH_SPAN.from + 30, BENCH_SPAN.to];
     const rendered = (day: number) => existsSync(join(realpathSync(publish), 'data', 'pollen', slug, `${dayString(day)}.json`));
-    if (rendered(oldDay) || !rendered(newDay)) throw new Error(`B9 expects ${dayString(oldDay)} unrendered and ${dayString(newDay)} rendered for ${slug}`);
+    if (rendered(oldDay) || !rendered(newDay))
+      throw new Error(`B9 expects ${dayString(oldDay)} unrendered and ${dayString(newDay)} rendered for ${slug}`);
     await sequential(5, dayUrl(oldDay));
     await sequential(5, dayUrl(newDay));
-    const fallbackP50 = percentile((await sequential(100, dayUrl(oldDay))).map((r) => r.ms), 50);
-    const fileP50 = percentile((await sequential(100, dayUrl(newDay))).map((r) => r.ms), 50);
+    const fallbackP50 = percentile(
+      (await sequential(100, dayUrl(oldDay))).map((r) => r.ms),
+      50,
+    );
+    const fileP50 = percentile(
+      (await sequential(100, dayUrl(newDay))).map((r) => r.ms),
+      50,
+    );
     measures.push({
       id: 'B9',
       what: `/api/pollen?city=${slug}&date=${dayString(oldDay)} answered by the fallback function (no file under the budget), warm p50 of 100`,
@@ -198,9 +244,18 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     const nearestUrls = [`${server.url}/api/nearest?zip=74103&limit=3`, `${server.url}/api/nearest?lat=36.15&lon=-95.99&limit=3`];
     for (const url of nearestUrls) await sequential(5, url);
     const nearestP50s: number[] = [];
-    for (const url of nearestUrls) nearestP50s.push(percentile((await sequential(100, url)).map((r) => r.ms), 50));
+    for (const url of nearestUrls)
+      nearestP50s.push(
+        percentile(
+          (await sequential(100, url)).map((r) => r.ms),
+          50,
+        ),
+      );
     const [zipP50, pointP50] = nearestP50s as [number, number];
-    const citiesP50 = percentile((await sequential(100, `${server.url}/api/cities`)).map((r) => r.ms), 50);
+    const citiesP50 = percentile(
+      (await sequential(100, `${server.url}/api/cities`)).map((r) => r.ms),
+      50,
+    );
     measures.push({
       id: 'B10',
       what: `/api/nearest warm p50 of 100: by ZIP code ${ms(zipP50)}, by point ${ms(pointP50)}`,
@@ -236,7 +291,13 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       parquetTimes.push(performance.now() - t);
     }
     const rangeRuns = await sequential(21, monthRangeUrl);
-    const [parquetP50, rangeP50] = [percentile(parquetTimes, 50), percentile(rangeRuns.map((r) => r.ms), 50)];
+    const [parquetP50, rangeP50] = [
+      percentile(parquetTimes, 50),
+      percentile(
+        rangeRuns.map((r) => r.ms),
+        50,
+      ),
+    ];
     measures.push({
       id: 'B12',
       what: `${slug}'s ${month.month} (${parquetRows} hours) read with hyparquet over HTTP from ${month.path} (${mb(month.bytes)}): ${(fetched / 1024).toFixed(0)} kB fetched (${((100 * fetched) / month.bytes).toFixed(1)}% of the file); p50 of 21`,
@@ -250,7 +311,10 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     // B7: static reads under load, against node's http serving the same file.
     const file = join(realpathSync(publish), 'data', 'cities.json');
     const plain = await startChild(
-      ['-e', `const fs=require('fs'),http=require('http');http.createServer((q,s)=>fs.readFile(${JSON.stringify(file)},(e,b)=>{s.writeHead(200,{'content-type':'application/json'});s.end(b)})).listen(0,'127.0.0.1',function(){console.log('on http://127.0.0.1:'+this.address().port)})`],
+      [
+        '-e',
+        `const fs=require('fs'),http=require('http');http.createServer((q,s)=>fs.readFile(${JSON.stringify(file)},(e,b)=>{s.writeHead(200,{'content-type':'application/json'});s.end(b)})).listen(0,'127.0.0.1',function(){console.log('on http://127.0.0.1:'+this.address().port)})`,
+      ],
       {},
       root,
       /on (http:\/\/127\.0\.0\.1:\d+)/,

@@ -12,4 +12,6 @@ const store = openStore(db!, { readonly: true });
 const summary = await render(store, publish!);
 store.close();
 const { seconds, unitSeconds, bulkSeconds, files, bytes, workers, plan } = summary;
-process.stdout.write(`${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays })}\n`,
+);

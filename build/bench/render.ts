@@ -38,7 +38,10 @@ interface RenderRun {
 async function renderOnce(root: string, db: string, publish: string): Promise<RenderRun> {
   await rm(publish, { force: true });
   await rm(`${publish}.renders`, { recursive: true, force: true });
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'build/bench/render-child.ts'), db, publish], { cwd: root, maxBuffer: 1 << 20 });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'build/bench/render-child.ts'), db, publish], {
+    cwd: root,
+    maxBuffer: 1 << 20,
+  });
   return JSON.parse(stdout) as RenderRun;
 }
 
@@ -68,7 +71,14 @@ async function cpSeconds(from: string, to: string): Promise<number> {
 
 /** Each file of a rendered tree by its SHA-1. */
 function hashes(dir: string): Map<string, string> {
-  return new Map(listFiles(dir).map((f) => [f, createHash('sha1').update(readFileSync(join(dir, f))).digest('hex')]));
+  return new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha1')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
 }
 
 /** Renders the workload into `publish` three times, alternating with its floor. */
@@ -84,7 +94,13 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   const floor = scan + copy;
   const peak = Math.max(...renders.map((r) => r.peakRssBytes));
   const { files, bytes, workers, budget, cityDayDays } = renders[0]!;
-  const bulk = bulkBenchmarks(db, publish, renderSeconds, median(renders.map((r) => r.unitSeconds)), median(renders.map((r) => r.bulkSeconds)));
+  const bulk = bulkBenchmarks(
+    db,
+    publish,
+    renderSeconds,
+    median(renders.map((r) => r.unitSeconds)),
+    median(renders.map((r) => r.bulkSeconds)),
+  );
 
   // B2: a copy of the store with the next day ingested, rendered, against the render above.
   const before = hashes(realpathSync(publish));
@@ -94,7 +110,13 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   copyFileSync(db, nextDb);
   const store = openStore(nextDb);
   const sample = new SampleProvider();
-  await ingest({ store, pollen: sample, weather: sample, cities: workload.cities, span: { from: workload.span.to + 1, to: workload.span.to + 1 } });
+  await ingest({
+    store,
+    pollen: sample,
+    weather: sample,
+    cities: workload.cities,
+    span: { from: workload.span.to + 1, to: workload.span.to + 1 },
+  });
   store.close();
   const nextPublish = join(nextDir, 'publish');
   await renderOnce(root, nextDb, nextPublish);

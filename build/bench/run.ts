@@ -30,8 +30,11 @@ try {
   };
   await step(`B5, B8: ingest ${workload.label} and store size`, () => storeBenchmarks(dir, db, workload));
   // Every later step needs a render: it writes the served store functions carry.
-  await step('B1, B2, B11: render, the files one more day changes, the bulk files', () => renderBenchmarks(root, dir, db, publish, workload));
-  if (['B3', 'B4', 'B7', 'B9', 'B10', 'B12', 'B13'].some(want)) await step('B3, B4, B7, B9, B10, B12, B13: local HTTP', () => httpBenchmarks(root, dir, db, publish));
+  await step('B1, B2, B11: render, the files one more day changes, the bulk files', () =>
+    renderBenchmarks(root, dir, db, publish, workload),
+  );
+  if (['B3', 'B4', 'B7', 'B9', 'B10', 'B12', 'B13'].some(want))
+    await step('B3, B4, B7, B9, B10, B12, B13: local HTTP', () => httpBenchmarks(root, dir, db, publish));
   if (want('B6') || want('B8')) await step('B6, B8: functions as Netlify bundles them', () => functionBenchmarks(db, dir));
 
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
@@ -40,12 +43,20 @@ try {
     `machine: ${machine}`,
     '| id | what | value | baseline | ratio | target | met |',
     '|---|---|---|---|---|---|---|',
-    ...measures.sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true })).map((m) => `| ${m.id} | ${m.what} | ${m.value} | ${m.baseline} | ${m.ratio === null ? '-' : `${m.ratio.toFixed(2)}x`} | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`),
+    ...measures
+      .sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }))
+      .map(
+        (m) =>
+          `| ${m.id} | ${m.what} | ${m.value} | ${m.baseline} | ${m.ratio === null ? '-' : `${m.ratio.toFixed(2)}x`} | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`,
+      ),
   ];
   process.stdout.write(lines.join('\n') + '\n');
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const name = args.values['cities-file'] ? basename(args.values['cities-file'], '.json') : 'latest';
-  writeFileSync(join(root, 'bench-results', `${name}.json`), JSON.stringify({ ranAt: new Date().toISOString(), workload: workload.label, machine, measures }, null, 2) + '\n');
+  writeFileSync(
+    join(root, 'bench-results', `${name}.json`),
+    JSON.stringify({ ranAt: new Date().toISOString(), workload: workload.label, machine, measures }, null, 2) + '\n',
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -33,12 +33,15 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
   const fetched = new Date().toISOString();
   for (const city of workload.cities.slice(0, NAIVE_CITIES)) {
     const batch = await sample.pollenHistory(city, workload.span);
-    for (const h of batch.hours) rows.push([city.slug, new Date(h.time).toISOString(), h.tree, h.grass, h.weed, JSON.stringify(h.species), 'sample', fetched]);
+    for (const h of batch.hours)
+      rows.push([city.slug, new Date(h.time).toISOString(), h.tree, h.grass, h.weed, JSON.stringify(h.species), 'sample', fetched]);
   }
   const naivePath = join(dir, 'naive.db');
   const naive = new Database(naivePath);
   naive.pragma('journal_mode = WAL');
-  naive.exec('CREATE TABLE pollen_hour (city TEXT, ts TEXT, tree REAL, grass REAL, weed REAL, species TEXT, source TEXT, fetched_at TEXT, PRIMARY KEY (city, ts))');
+  naive.exec(
+    'CREATE TABLE pollen_hour (city TEXT, ts TEXT, tree REAL, grass REAL, weed REAL, species TEXT, source TEXT, fetched_at TEXT, PRIMARY KEY (city, ts))',
+  );
   const insert = naive.prepare('INSERT INTO pollen_hour VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const t0 = performance.now();
   naive.transaction(() => {

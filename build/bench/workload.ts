@@ -18,5 +18,9 @@ export interface Workload {
 
 export function workloadOf(citiesFile: string | undefined): Workload {
   const cities = citiesFile ? readCityFile(citiesFile) : DEFAULT_CITIES.list;
-  return { cities, span: BENCH_SPAN, label: `${cities.length} cities${citiesFile ? ` (${citiesFile})` : ' (built-in)'} x ${BENCH_DAYS} days` };
+  return {
+    cities,
+    span: BENCH_SPAN,
+    label: `${cities.length} cities${citiesFile ? ` (${citiesFile})` : ' (built-in)'} x ${BENCH_DAYS} days`,
+  };
 }

@@ -65,7 +65,9 @@ export function bundleFunctions(servedDir: string, out: string): Archive[] {
     copyFileSync(join(TOOLCHAIN, 'node_modules', NATIVE), join(site, 'node_modules', NATIVE));
     for (const file of ['serve.db', 'site.json', 'bulk-index.json']) copyFileSync(join(servedDir, file), join(site, 'snapshots', file));
     const zipped = execFileSync(NODE22, [join(HERE, 'zip.mjs'), site, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    return (JSON.parse(zipped) as Omit<Archive, 'bytes'>[]).map((a) => ({ ...a, bytes: statSync(a.path).size })).sort((a, b) => a.name.localeCompare(b.name));
+    return (JSON.parse(zipped) as Omit<Archive, 'bytes'>[])
+      .map((a) => ({ ...a, bytes: statSync(a.path).size }))
+      .sort((a, b) => a.name.localeCompare(b.name));
   } finally {
     rmSync(site, { recursive: true, force: true });
   }

@@ -20,7 +20,16 @@ const answers = [];
 let coldMs;
 for (const r of requests) {
   const request = new Request(r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
-  const context = { url: new URL(r.url), params: {}, site: {}, deploy: {}, geo: {}, ip: '127.0.0.1', requestId: 'bundle-test', waitUntil: () => {} };
+  const context = {
+    url: new URL(r.url),
+    params: {},
+    site: {},
+    deploy: {},
+    geo: {},
+    ip: '127.0.0.1',
+    requestId: 'bundle-test',
+    waitUntil: () => {},
+  };
   const response = await handler(request, context);
   answers.push({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
   coldMs ??= performance.now() - started;

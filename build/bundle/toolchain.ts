@@ -20,7 +20,9 @@ const STAMP = join(TOOLCHAIN, 'node_modules', '.toolchain-stamp');
 
 /** Why the toolchain cannot run here, or undefined where it can. */
 export function unsupported(): string | undefined {
-  return platform() === 'linux' && arch() === 'x64' ? undefined : `the Node 22 toolchain is linux-x64 only (this is ${platform()}-${arch()})`;
+  return platform() === 'linux' && arch() === 'x64'
+    ? undefined
+    : `the Node 22 toolchain is linux-x64 only (this is ${platform()}-${arch()})`;
 }
 
 /** True once the toolchain of the current lock file is installed. */
@@ -29,14 +31,22 @@ export function installed(): boolean {
 }
 
 function lockHash(): string {
-  return createHash('sha256').update(readFileSync(join(TOOLCHAIN, 'package-lock.json'))).digest('hex');
+  return createHash('sha256')
+    .update(readFileSync(join(TOOLCHAIN, 'package-lock.json')))
+    .digest('hex');
 }
 
 function install(): void {
-  const run = (command: string, args: string[], env: NodeJS.ProcessEnv = process.env) => execFileSync(command, args, { cwd: TOOLCHAIN, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const run = (command: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
+    execFileSync(command, args, { cwd: TOOLCHAIN, env, stdio: ['ignore', 'inherit', 'inherit'] });
   // Scripts off for the install: the one native module is built below, for Node 22.
   run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund']);
-  const node22 = { ...process.env, PATH: `${join(NODE22_DIR, 'bin')}${delimiter}${process.env.PATH ?? ''}`, npm_config_nodedir: NODE22_DIR, npm_config_build_from_source: 'true' };
+  const node22 = {
+    ...process.env,
+    PATH: `${join(NODE22_DIR, 'bin')}${delimiter}${process.env.PATH ?? ''}`,
+    npm_config_nodedir: NODE22_DIR,
+    npm_config_build_from_source: 'true',
+  };
   run('npm', ['rebuild', 'better-sqlite3', '--foreground-scripts'], node22);
   run(NODE22, ['-e', "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"]);
   writeFileSync(STAMP, lockHash());

@@ -33,6 +33,17 @@ const config = Object.fromEntries([['*', normalize(shared)], ...perFunction.map(
 const results = await zipFunctions(join(site, build.functions ?? 'functions'), out, { basePath: site, repositoryRoot: site, config });
 process.stdout.write(
   JSON.stringify(
-    results.map((r) => ({ name: r.name, path: r.path, bundler: r.bundler, runtimeAPIVersion: r.runtimeAPIVersion, runtimeVersion: r.runtimeVersion, entryFilename: r.entryFilename, mainFile: r.mainFile, nativeNodeModules: r.nativeNodeModules, includedFiles: r.includedFiles, config: r.config })),
+    results.map((r) => ({
+      name: r.name,
+      path: r.path,
+      bundler: r.bundler,
+      runtimeAPIVersion: r.runtimeAPIVersion,
+      runtimeVersion: r.runtimeVersion,
+      entryFilename: r.entryFilename,
+      mainFile: r.mainFile,
+      nativeNodeModules: r.nativeNodeModules,
+      includedFiles: r.includedFiles,
+      config: r.config,
+    })),
   ),
 );

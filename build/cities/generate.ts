@@ -22,15 +22,45 @@ import { inUnitedStates, isTimeZone } from '../../src/domain/city-file.js';
  */
 const NOT_A_CITY = new Set([
   // boroughs
-  'Brooklyn|NY', 'Queens|NY', 'Manhattan|NY', 'The Bronx|NY', 'Staten Island|NY',
+  'Brooklyn|NY',
+  'Queens|NY',
+  'Manhattan|NY',
+  'The Bronx|NY',
+  'Staten Island|NY',
   // neighbourhoods
-  'Jamaica|NY', 'Washington Heights|NY', 'Astoria|NY', 'Borough Park|NY', 'East Flatbush|NY', 'Sheepshead Bay|NY',
-  'Flushing|NY', 'Bushwick|NY', 'Bedford-Stuyvesant|NY', 'Canarsie|NY', 'Williamsburg|NY', 'Harlem|NY',
-  'Alhambra|AZ', 'Maryvale|AZ', 'Deer Valley|AZ', 'Valencia|CA', 'North Stamford|CT', 'Metairie Terrace|LA',
+  'Jamaica|NY',
+  'Washington Heights|NY',
+  'Astoria|NY',
+  'Borough Park|NY',
+  'East Flatbush|NY',
+  'Sheepshead Bay|NY',
+  'Flushing|NY',
+  'Bushwick|NY',
+  'Bedford-Stuyvesant|NY',
+  'Canarsie|NY',
+  'Williamsburg|NY',
+  'Harlem|NY',
+  'Alhambra|AZ',
+  'Maryvale|AZ',
+  'Deer Valley|AZ',
+  'Valencia|CA',
+  'North Stamford|CT',
+  'Metairie Terrace|LA',
   // repeats of another record (Lexington KY is listed as Lexington too)
-  'Ironville|KY', 'Meads|KY', 'Lexington-Fayette|KY', 'Tempe Junction|AZ', 'East Chattanooga|TN', 'East Hampton|VA',
+  'Ironville|KY',
+  'Meads|KY',
+  'Lexington-Fayette|KY',
+  'Tempe Junction|AZ',
+  'East Chattanooga|TN',
+  'East Hampton|VA',
   // census-designated places
-  'Paradise|NV', 'Spring Valley|NV', 'Sunrise Manor|NV', 'Enterprise|NV', 'Metairie|LA', 'East Los Angeles|CA', 'Arlington|VA',
+  'Paradise|NV',
+  'Spring Valley|NV',
+  'Sunrise Manor|NV',
+  'Enterprise|NV',
+  'Metairie|LA',
+  'East Los Angeles|CA',
+  'Arlington|VA',
 ]);
 
 /** The names people use where GeoNames' differs. */
@@ -56,7 +86,8 @@ export function topCities(count: number): CityEntry[] {
     if (known) return { name, slug, state, lat: known.lat, lon: known.lon, timezone: known.timezone };
     const [lon, lat] = c.loc.coordinates;
     const zones = zonesAt(lat, lon);
-    if (zones.length !== 1 || !isTimeZone(zones[0]!)) throw new Error(`${name}, ${state}: no single zone at ${lat}, ${lon} (${zones.join(', ')})`);
+    if (zones.length !== 1 || !isTimeZone(zones[0]!))
+      throw new Error(`${name}, ${state}: no single zone at ${lat}, ${lon} (${zones.join(', ')})`);
     return { name, slug, state, lat, lon, timezone: zones[0]! };
   });
 

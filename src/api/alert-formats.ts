@@ -57,7 +57,9 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
   return [
     alert.summary,
     ...alert.categories.map((c) => `${c.category}: ${c.risk}${c.peak === null ? '' : `, peak ${Math.round(c.peak)} grains/m³`}`),
-    ...(alert.top_species.length === 0 ? [] : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
+    ...(alert.top_species.length === 0
+      ? []
+      : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
     freshness(a),
   ];
 }
@@ -114,7 +116,9 @@ export function alertsAtom(a: AlertsAnswer, links: AlertLinks): string {
       link: links.forecast,
       date: updated(a),
       description: escapeHtml(alert.summary),
-      content: details(a, alert).map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
+      content: details(a, alert)
+        .map((line) => `<p>${escapeHtml(line)}</p>`)
+        .join(''),
     });
   }
   return feed.atom1();
@@ -140,7 +144,15 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
       tags: alert.categories.map((c) => c.category),
       _pollen_alert: alert,
     })),
-    _pollen_alerts: { about: links.api, city: a.city, min: a.min, categories: a.categories, stale: a.stale, fetchedAt: a.fetchedAt, dates: a.dates },
+    _pollen_alerts: {
+      about: links.api,
+      city: a.city,
+      min: a.min,
+      categories: a.categories,
+      stale: a.stale,
+      fetchedAt: a.fetchedAt,
+      dates: a.dates,
+    },
   };
 }
 

@@ -52,7 +52,11 @@ export const alerts: Handler = async (query, ctx, origin) => {
   const contentType = FORMAT_TYPES[format];
   if (format === 'ics') {
     // inline: a browser that opens the link shows or imports it; calendar apps subscribe to the URL.
-    return { body: alertsIcs(answer, links), contentType, headers: { 'Content-Disposition': `inline; filename="pollen-alerts-${city.slug}.ics"` } };
+    return {
+      body: alertsIcs(answer, links),
+      contentType,
+      headers: { 'Content-Disposition': `inline; filename="pollen-alerts-${city.slug}.ics"` },
+    };
   }
   return { body: format === 'atom' ? alertsAtom(answer, links) : alertsJsonFeed(answer, links), contentType };
 };
@@ -65,7 +69,8 @@ export function parseRule(query: URLSearchParams): AlertRule {
   const listText = once(query, 'categories', ALERTS_EXPECTED.categories);
   if (listText === undefined) return { min, categories: ALERT_CATEGORIES };
   const asked = listText.split(',').map((c) => c.toLowerCase());
-  if (asked.some((c) => !(ALERT_CATEGORIES as readonly string[]).includes(c))) throw invalidParameter('categories', ALERTS_EXPECTED.categories);
+  if (asked.some((c) => !(ALERT_CATEGORIES as readonly string[]).includes(c)))
+    throw invalidParameter('categories', ALERTS_EXPECTED.categories);
   return { min, categories: ALERT_CATEGORIES.filter((c) => asked.includes(c)) };
 }
 
@@ -96,7 +101,12 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): A
 
 /** This subscription's URL in a format (canonical: every parameter spelled out), and the forecast it reads. */
 export function alertsUrl(origin: string, city: string, rule: AlertRule, format: AlertFormat): string {
-  const query = new URLSearchParams({ city, min: rule.min, categories: rule.categories.join(','), ...(format === 'json' ? {} : { format }) });
+  const query = new URLSearchParams({
+    city,
+    min: rule.min,
+    categories: rule.categories.join(','),
+    ...(format === 'json' ? {} : { format }),
+  });
   return `${origin}/api/alerts?${query}`;
 }
 

@@ -63,7 +63,9 @@ function openCache(path: string): Store {
     return shared(path, false);
   } catch (error) {
     const unavailable = new ForecastCacheUnavailable(path, error);
-    console.error(`forecast unavailable: ${unavailable.message} (deployed, the cache is Netlify Blobs; set FORECAST_CACHE_DB to a writable file otherwise)`);
+    console.error(
+      `forecast unavailable: ${unavailable.message} (deployed, the cache is Netlify Blobs; set FORECAST_CACHE_DB to a writable file otherwise)`,
+    );
     throw unavailable;
   }
 }

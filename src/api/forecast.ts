@@ -7,7 +7,13 @@ import type { City } from '../domain/cities.js';
 import { HOUR_MS } from '../domain/dates.js';
 import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
 import { dailyRow, type DailyPollen, type DayHour } from '../domain/pollen-rows.js';
-import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast, type ForecastRow } from '../forecast/service.js';
+import {
+  ForecastCacheUnavailable,
+  ForecastMisconfigured,
+  ForecastUnavailable,
+  type Forecast,
+  type ForecastRow,
+} from '../forecast/service.js';
 import { ApiError, invalidParameter } from './error.js';
 import type { ApiContext, Handler } from './handler.js';
 import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
@@ -24,7 +30,14 @@ export const forecast: Handler = async (query, ctx) => {
   const answer = await forecastOf(ctx, city);
   if (aggregate === undefined && cut === 'UTC') return { body: answer };
   const { rows, ...head } = answer;
-  return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows: aggregate === 'day' ? forecastDays(rows, city, cut) : rows } };
+  return {
+    body: {
+      ...head,
+      ...(aggregate ? { aggregate } : {}),
+      ...cutField(cut),
+      rows: aggregate === 'day' ? forecastDays(rows, city, cut) : rows,
+    },
+  };
 };
 
 /** A city's forecast, or the 503 that says why there is none (`/api/forecast` and `/api/alerts` alike). */
@@ -34,25 +47,50 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
       // Says which variable the deployer must set; never a value.
-      throw new ApiError(503, `The forecast is unavailable: this deployment's data comes from ${error.provider}, and ${error.message}`, {}, { 'Retry-After': '3600' });
+      throw new ApiError(
+        503,
+        `The forecast is unavailable: this deployment's data comes from ${error.provider}, and ${error.message}`,
+        {},
+        { 'Retry-After': '3600' },
+      );
     }
     if (error instanceof ForecastCacheUnavailable) {
       // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).
-      throw new ApiError(503, 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later', {}, { 'Retry-After': '3600' });
+      throw new ApiError(
+        503,
+        'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
+        {},
+        { 'Retry-After': '3600' },
+      );
     }
     if (!(error instanceof ForecastUnavailable)) throw error;
-    throw new ApiError(503, 'The forecast is unavailable: the provider could not be reached and nothing is cached yet; retry later', {}, {
-      'Retry-After': String(error.retryAfterSeconds),
-    });
+    throw new ApiError(
+      503,
+      'The forecast is unavailable: the provider could not be reached and nothing is cached yet; retry later',
+      {},
+      {
+        'Retry-After': String(error.retryAfterSeconds),
+      },
+    );
   }
 }
 
 /** One row per day of the cut that the forecast's hours touch, ascending. */
 export function forecastDays(rows: readonly ForecastRow[], city: City, cut: DayCut): ForecastDay[] {
   const hours = forecastHours(rows);
-  return [...groupByDay(cut, city.timezone, hours)].map(([day, list]) => Object.assign(dailyRow(day, list), { hours: list.length, tz: dayOffset(cut, city.timezone, day) }));
+  return [...groupByDay(cut, city.timezone, hours)].map(([day, list]) =>
+    Object.assign(dailyRow(day, list), { hours: list.length, tz: dayOffset(cut, city.timezone, day) }),
+  );
 }
 
 /** Forecast rows as the hours daily aggregation and alerts read. */
 export const forecastHours = (rows: readonly ForecastRow[]): Array<DayHour & { hour: number }> =>
-  rows.map((r) => ({ hour: Date.parse(r.ts) / HOUR_MS, tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));
+  rows.map((r) => ({
+    hour: Date.parse(r.ts) / HOUR_MS,
+    tree: r.tree,
+    grass: r.grass,
+    weed: r.weed,
+    total: r.total,
+    species: r.species,
+    timezone: r.tz,
+  }));

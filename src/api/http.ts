@@ -48,7 +48,12 @@ export function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaul
 }
 
 /** The answer to one request by a given route (undefined: no endpoint at that path). Never rejects. */
-export async function respondWith(route: Route | undefined, req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
+export async function respondWith(
+  route: Route | undefined,
+  req: ApiRequest,
+  ctx: ApiContext,
+  log: ErrorLog = defaultLog,
+): Promise<ApiResponse> {
   const method = req.method.toUpperCase();
   if (method === 'OPTIONS') {
     return {
@@ -71,7 +76,8 @@ export async function respondWith(route: Route | undefined, req: ApiRequest, ctx
     }
     if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
     const answer = await route.handler(req.query, ctx, req.origin);
-    const body = answer.body instanceof Chunks ? answer.body.read() : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const body =
+      answer.body instanceof Chunks ? answer.body.read() : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
     response = {
       status: answer.status ?? 200,
       headers: {

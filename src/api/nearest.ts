@@ -57,7 +57,11 @@ export function parseNearestQuery(query: URLSearchParams): NearestQuery {
 
 /** 404 UNKNOWN_ZIP. */
 const unknownZip = (zip: string, source: string) =>
-  new ApiError(404, `ZIP code ${zip} has no area in the ${source}: post-office-box and single-business ZIP codes have none, and the newest may be missing. Ask with lat and lon instead.`, { code: 'UNKNOWN_ZIP', zip });
+  new ApiError(
+    404,
+    `ZIP code ${zip} has no area in the ${source}: post-office-box and single-business ZIP codes have none, and the newest may be missing. Ask with lat and lon instead.`,
+    { code: 'UNKNOWN_ZIP', zip },
+  );
 
 async function origin(ctx: ApiContext, from: NearestQuery['from']): Promise<Point & { zip?: string }> {
   if (!('zip' in from)) return from;
@@ -74,8 +78,14 @@ export const nearest: Handler = async (query, ctx) => {
   const { within, nearest: closest } = nearestCities(ctx.cities.list, point, limit, maxKm);
   if (within.length === 0) {
     const where = point.zip !== undefined ? `ZIP code ${point.zip} (${point.lat}, ${point.lon})` : `${point.lat}, ${point.lon}`;
-    const reach = closest && (closest.distance_km <= MAX_KM ? `; max_km=${Math.ceil(closest.distance_km)} includes it` : `, beyond the largest max_km (${MAX_KM})`);
-    const beyond = closest ? `: the nearest is ${closest.city.name}, ${closest.city.state} (${closest.city.slug}) at ${closest.distance_km} km${reach}` : '';
+    const reach =
+      closest &&
+      (closest.distance_km <= MAX_KM
+        ? `; max_km=${Math.ceil(closest.distance_km)} includes it`
+        : `, beyond the largest max_km (${MAX_KM})`);
+    const beyond = closest
+      ? `: the nearest is ${closest.city.name}, ${closest.city.state} (${closest.city.slug}) at ${closest.distance_km} km${reach}`
+      : '';
     throw new ApiError(404, `No served city within ${maxKm} km of ${where}${beyond}`, {
       code: 'NO_CITY_NEARBY',
       max_km: maxKm,

@@ -24,7 +24,12 @@ export function toResponse(r: ApiResponse, acceptEncoding: string, log: ErrorLog
   const source = Readable.from(r.body, { objectMode: false });
   const headers: Record<string, string> = { ...r.headers, Vary: 'Accept-Encoding' };
   if (encoding) headers['Content-Encoding'] = encoding;
-  const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : encoding === 'gzip' ? createGzip({ level: 6 }) : undefined;
+  const compressor =
+    encoding === 'br'
+      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })
+      : encoding === 'gzip'
+        ? createGzip({ level: 6 })
+        : undefined;
   // pipeline, not pipe: a failing row errors the response, and a client that goes away closes
   // the row generator (and with it the SQLite cursor) instead of leaving it suspended.
   const failed = (error: Error | null | undefined) => error && log('streamed response failed', error);

@@ -20,25 +20,45 @@ const METHODOLOGY = [
   `Risk follows NAB thresholds [t1, t2, t3] in grains/m³: tree ${THRESHOLDS.tree.join('/')}, grass ${THRESHOLDS.grass.join('/')}, weed and ragweed ${THRESHOLDS.weed.join('/')}.`,
   'null stays null; 0 is None; below t1 Low; from t1 Moderate; from t2 High; from t3 Very High (a threshold value takes the higher label).',
   'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
-  'Daily rows: rounded means of the UTC day\'s hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
+  "Daily rows: rounded means of the UTC day's hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.",
   'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
-  'Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city\'s local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.',
-  'Local days (timezone=local on /api/pollen, /api/map-data, /api/pollen-range and /api/forecast, and the days of /api/alerts; an extension of the contract): each city\'s calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.',
+  "Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city's local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.",
+  "Local days (timezone=local on /api/pollen, /api/map-data, /api/pollen-range and /api/forecast, and the days of /api/alerts; an extension of the contract): each city's calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.",
 ].join(' ');
 
-const param = (name: string, description: string, schema: Json, required = false): Json => ({ name, in: 'query', required, description, schema });
+const param = (name: string, description: string, schema: Json, required = false): Json => ({
+  name,
+  in: 'query',
+  required,
+  description,
+  schema,
+});
 const cityParam = param('city', `City slug (${EXPECTED.city}).`, { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' });
 const dateParam = param('date', `UTC calendar date (${EXPECTED.date}).`, { type: 'string', format: 'date' });
-const dayParam = param('date', `Calendar date (${EXPECTED.date}): a UTC day, or with timezone=local each city's local day.`, { type: 'string', format: 'date' });
+const dayParam = param('date', `Calendar date (${EXPECTED.date}): a UTC day, or with timezone=local each city's local day.`, {
+  type: 'string',
+  format: 'date',
+});
 const timezoneParam = (what: string) =>
-  param('timezone', `${EXPECTED.timezone}: how days are cut. UTC (the default; answers as without the parameter) or local: ${what} An extension of the contract.`, { type: 'string', enum: ['UTC', 'local'], default: 'UTC' });
+  param(
+    'timezone',
+    `${EXPECTED.timezone}: how days are cut. UTC (the default; answers as without the parameter) or local: ${what} An extension of the contract.`,
+    { type: 'string', enum: ['UTC', 'local'], default: 'UTC' },
+  );
 
 const json = (schema: Json, type = 'application/json') => ({ content: { [type]: { schema } } });
 const NO_DATA = 'No observations at all yet (an empty store): Error "No observations are available yet".';
 const errors = (withCity: boolean, latest = false, withParameters = true): Json => ({
-  ...(withParameters ? { '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.", ...json(ref('Error')) } } : {}),
+  ...(withParameters
+    ? { '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.", ...json(ref('Error')) } }
+    : {}),
   ...(withCity
-    ? { '404': { description: `Unsupported city (UNSUPPORTED_CITY).${latest ? ` Or, without city and date: ${NO_DATA}` : ''}`, ...json(latest ? { oneOf: [ref('UnsupportedCityError'), ref('Error')] } : ref('UnsupportedCityError')) } }
+    ? {
+        '404': {
+          description: `Unsupported city (UNSUPPORTED_CITY).${latest ? ` Or, without city and date: ${NO_DATA}` : ''}`,
+          ...json(latest ? { oneOf: [ref('UnsupportedCityError'), ref('Error')] } : ref('UnsupportedCityError')),
+        },
+      }
     : latest
       ? { '404': { description: NO_DATA, ...json(ref('Error')) } }
       : {}),
@@ -61,7 +81,10 @@ const get = (o: Operation): Json => ({
     summary: o.summary,
     description: o.description,
     parameters: o.parameters ?? [],
-    responses: { '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(o.ok, o.type) }, ...errors(o.withCity ?? false, o.latest, (o.parameters?.length ?? 0) > 0) },
+    responses: {
+      '200': { description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.', ...json(o.ok, o.type) },
+      ...errors(o.withCity ?? false, o.latest, (o.parameters?.length ?? 0) > 0),
+    },
   },
 });
 
@@ -86,7 +109,13 @@ export function openApiDocument(): Json {
     servers: [{ url: '/', description: 'This deployment' }],
     security: [],
     paths: {
-      '/api/cities': get({ operationId: 'listCities', summary: 'Supported cities', description: 'Every supported city, alphabetised by name, with its state, position (lat, lon) and IANA time zone (an extension of the contract).', ok: ref('CitiesResponse') }),
+      '/api/cities': get({
+        operationId: 'listCities',
+        summary: 'Supported cities',
+        description:
+          'Every supported city, alphabetised by name, with its state, position (lat, lon) and IANA time zone (an extension of the contract).',
+        ok: ref('CitiesResponse'),
+      }),
       '/api/nearest': {
         get: {
           operationId: 'findNearestCities',
@@ -97,12 +126,25 @@ export function openApiDocument(): Json {
             param('lon', `Longitude: ${NEAREST_EXPECTED.lon}. With lat.`, { type: 'number', minimum: -180, maximum: 180 }),
             param('zip', `Instead of lat and lon: ${NEAREST_EXPECTED.zip}.`, { type: 'string', pattern: '^[0-9]{5}$' }),
             param('limit', `Most cities, ${NEAREST_EXPECTED.limit}.`, { type: 'integer', minimum: 1, maximum: MAX_NEAREST, default: 1 }),
-            param('max_km', `The farthest a city may be: ${NEAREST_EXPECTED.max_km}.`, { type: 'number', exclusiveMinimum: 0, maximum: MAX_KM, default: DEFAULT_MAX_KM }),
+            param('max_km', `The farthest a city may be: ${NEAREST_EXPECTED.max_km}.`, {
+              type: 'number',
+              exclusiveMinimum: 0,
+              maximum: MAX_KM,
+              default: DEFAULT_MAX_KM,
+            }),
           ],
           responses: {
             '200': { description: 'OK.', ...json(ref('NearestResponse')) },
-            '400': { description: "Invalid parameter: `Invalid parameter '<name>': expected ...` (malformed, out of range, repeated, lat without lon, or both a point and a ZIP code).", ...json(ref('Error')) },
-            '404': { description: 'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP).', ...json({ oneOf: [ref('NoCityNearbyError'), ref('UnknownZipError')] }) },
+            '400': {
+              description:
+                "Invalid parameter: `Invalid parameter '<name>': expected ...` (malformed, out of range, repeated, lat without lon, or both a point and a ZIP code).",
+              ...json(ref('Error')),
+            },
+            '404': {
+              description:
+                'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP).',
+              ...json({ oneOf: [ref('NoCityNearbyError'), ref('UnknownZipError')] }),
+            },
             '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ref('Error')) },
             '500': { description: 'Internal server error (sanitized).', ...json(ref('Error')) },
           },
@@ -117,12 +159,26 @@ export function openApiDocument(): Json {
           parameters: [],
           responses: {
             '200': { description: 'OK.', ...json(ref('BulkManifest')) },
-            '404': { description: 'Before the first render, or a file under /data/bulk/ that is not listed: the fallback function answers JSON.', ...json(ref('Error')) },
+            '404': {
+              description: 'Before the first render, or a file under /data/bulk/ that is not listed: the fallback function answers JSON.',
+              ...json(ref('Error')),
+            },
           },
         },
       },
-      '/api/available-dates': get({ operationId: 'listAvailableDates', summary: 'Dates with data', description: 'All UTC dates with pollen observations, newest first.', ok: ref('AvailableDatesResponse') }),
-      '/api/latest-date': get({ operationId: 'getLatestDate', summary: 'Latest date', description: 'The latest UTC observation date; 404 while there is none.', ok: ref('LatestDateResponse'), latest: true }),
+      '/api/available-dates': get({
+        operationId: 'listAvailableDates',
+        summary: 'Dates with data',
+        description: 'All UTC dates with pollen observations, newest first.',
+        ok: ref('AvailableDatesResponse'),
+      }),
+      '/api/latest-date': get({
+        operationId: 'getLatestDate',
+        summary: 'Latest date',
+        description: 'The latest UTC observation date; 404 while there is none.',
+        ok: ref('LatestDateResponse'),
+        latest: true,
+      }),
       '/api/pollen': get({
         operationId: 'getPollen',
         summary: 'Pollen observations',
@@ -135,9 +191,13 @@ export function openApiDocument(): Json {
       '/api/map-data': get({
         operationId: 'getPollenMap',
         summary: 'Map of daily maxima',
-        description: 'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
+        description:
+          'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
         parameters: [
-          param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, { anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }], default: 'latest' }),
+          param('date', `A date or 'latest' (${EXPECTED.mapDate}).`, {
+            anyOf: [{ type: 'string', format: 'date' }, { const: 'latest' }],
+            default: 'latest',
+          }),
           timezoneParam("each city's own local day, and the series in local days; latest is the newest local day complete for every city."),
         ],
         ok: ref('MapFeatureCollection'),
@@ -152,15 +212,35 @@ export function openApiDocument(): Json {
           parameters: [
             param('from', `Inclusive start: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
             param('to', `Exclusive end, later than from: ${RANGE_EXPECTED.time}.`, { type: 'string' }, true),
-            param('city', 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.', { type: 'string' }),
+            param('city', 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.', {
+              type: 'string',
+            }),
             param('aggregate', "'none' (hourly) or 'day'.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
-            param('limit', `Most rows returned, 1 to ${MAX_LIMIT}.`, { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT }),
-            param('format', "'json' or 'csv' (the same rows as text/csv, species omitted).", { type: 'string', enum: ['json', 'csv'], default: 'json' }),
-            param('after', "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.", { type: 'string' }),
-            timezoneParam("aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone)."),
+            param('limit', `Most rows returned, 1 to ${MAX_LIMIT}.`, {
+              type: 'integer',
+              minimum: 1,
+              maximum: MAX_LIMIT,
+              default: DEFAULT_LIMIT,
+            }),
+            param('format', "'json' or 'csv' (the same rows as text/csv, species omitted).", {
+              type: 'string',
+              enum: ['json', 'csv'],
+              default: 'json',
+            }),
+            param(
+              'after',
+              "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.",
+              { type: 'string' },
+            ),
+            timezoneParam(
+              "aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone).",
+            ),
           ],
           responses: {
-            '200': { description: 'OK.', content: { 'application/json': { schema: ref('PollenRangeResponse') }, 'text/csv': { schema: { type: 'string' } } } },
+            '200': {
+              description: 'OK.',
+              content: { 'application/json': { schema: ref('PollenRangeResponse') }, 'text/csv': { schema: { type: 'string' } } },
+            },
             ...errors(true),
           },
         },
@@ -173,13 +253,21 @@ export function openApiDocument(): Json {
             'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (by default the provider of the stored history); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
           parameters: [
             param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true),
-            param('aggregate', "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.", { type: 'string', enum: ['none', 'day'], default: 'none' }),
+            param(
+              'aggregate',
+              "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.",
+              { type: 'string', enum: ['none', 'day'], default: 'none' },
+            ),
             timezoneParam("with aggregate=day, the days are the city's local days."),
           ],
           responses: {
             '200': { description: 'OK.', ...json(ref('ForecastResponse')) },
             ...errors(true),
-            '503': { description: "No cached forecast and the provider could not be reached, or this deployment's forecast provider lacks its key (the message names the variable); see Retry-After.", ...json(ref('Error')) },
+            '503': {
+              description:
+                "No cached forecast and the provider could not be reached, or this deployment's forecast provider lacks its key (the message names the variable); see Retry-After.",
+              ...json(ref('Error')),
+            },
           },
         },
       },
@@ -191,8 +279,16 @@ export function openApiDocument(): Json {
             "The local days the forecast's 48 hours touch (today's remaining hours included) on which a category's worst hourly risk reaches min: one alert per day, with the categories that reach it (their worst risk and highest hourly value), the day's top allergens and a one-line summary. Read from the forecast /api/forecast reads (same cache, single flight, call budget and cache headers); days leave as the window moves. format=ics is an iCalendar (RFC 5545) of all-day events whose UIDs come from city, date, min and categories, with REFRESH-INTERVAL and X-PUBLISHED-TTL of 6 hours (subscribe with webcal://); atom is an Atom feed (RFC 4287) and jsonfeed a JSON Feed 1.1, whose entries keep the same ids and whose updated time is the forecast's fetchedAt. A stale forecast says so in every format. An extension of the contract.",
           parameters: [
             param('city', `City slug (${EXPECTED.city}).`, { type: 'string' }, true),
-            param('min', `${ALERTS_EXPECTED.min}: the lowest risk that makes an alert.`, { type: 'string', enum: [...ALERT_LEVELS], default: DEFAULT_LEVEL }),
-            param('categories', `${ALERTS_EXPECTED.categories}; all four by default. ragweed is the Weed.Ragweed allergen.`, { type: 'string', pattern: '^[A-Za-z]+(,[A-Za-z]+)*$', default: ALERT_CATEGORIES.join(',') }),
+            param('min', `${ALERTS_EXPECTED.min}: the lowest risk that makes an alert.`, {
+              type: 'string',
+              enum: [...ALERT_LEVELS],
+              default: DEFAULT_LEVEL,
+            }),
+            param('categories', `${ALERTS_EXPECTED.categories}; all four by default. ragweed is the Weed.Ragweed allergen.`, {
+              type: 'string',
+              pattern: '^[A-Za-z]+(,[A-Za-z]+)*$',
+              default: ALERT_CATEGORIES.join(','),
+            }),
             param('format', `${ALERTS_EXPECTED.format}.`, { type: 'string', enum: [...ALERT_FORMATS], default: 'json' }),
           ],
           responses: {
@@ -202,7 +298,12 @@ export function openApiDocument(): Json {
                 'application/json': { schema: ref('AlertsResponse') },
                 'text/calendar': { schema: { type: 'string' } },
                 'application/atom+xml': { schema: { type: 'string' } },
-                'application/feed+json': { schema: { type: 'object', description: 'JSON Feed 1.1 (jsonfeed.org/version/1.1); each item carries its alert as _pollen_alert.' } },
+                'application/feed+json': {
+                  schema: {
+                    type: 'object',
+                    description: 'JSON Feed 1.1 (jsonfeed.org/version/1.1); each item carries its alert as _pollen_alert.',
+                  },
+                },
               },
             },
             ...errors(true),

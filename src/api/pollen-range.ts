@@ -40,7 +40,18 @@ export interface RangeRow {
   risk_weed: string | null;
 }
 
-export const CSV_COLUMNS = ['city', 'periodStart', 'tree', 'grass', 'weed', 'total', 'timezone', 'risk_tree', 'risk_grass', 'risk_weed'] as const;
+export const CSV_COLUMNS = [
+  'city',
+  'periodStart',
+  'tree',
+  'grass',
+  'weed',
+  'total',
+  'timezone',
+  'risk_tree',
+  'risk_grass',
+  'risk_weed',
+] as const;
 
 export const pollenRange: Handler = (query, { store, cities }) => maxBytesRange(query, store, cities, MAX_BODY_BYTES);
 
@@ -55,28 +66,50 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
     const find = dayFinder(q.cut, city.timezone);
     return (hour: number) => find(hour).day;
   };
-  const counted = store.countUpTo(q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })), q.limit);
+  const counted = store.countUpTo(
+    q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })),
+    q.limit,
+  );
 
   if (q.format === 'csv') {
     const head = CSV_COLUMNS.join(',') + '\n';
     const line = (r: RangeRow) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n';
     const { count, truncated } = fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
-    return { body: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')), contentType: 'text/csv; charset=utf-8', headers };
+    return {
+      body: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')),
+      contentType: 'text/csv; charset=utf-8',
+      headers,
+    };
   }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
-  const echo = (ms: number, date: number | undefined) => JSON.stringify(q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
+  const echo = (ms: number, date: number | undefined) =>
+    JSON.stringify(q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
   const local = q.cut === 'local' ? ',"timezone":"local"' : '';
-  const headWith = (truncated: boolean) => `{"from":${echo(q.from, q.fromDate)},"to":${echo(q.to, q.toDate)},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}"${local},"truncated":${truncated},"rows":[`;
+  const headWith = (truncated: boolean) =>
+    `{"from":${echo(q.from, q.fromDate)},"to":${echo(q.to, q.toDate)},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}"${local},"truncated":${truncated},"rows":[`;
   // A truncated answer ends with where to continue: the request again, after its last row.
-  const tail = (last: RangeRow | undefined, truncated: boolean) => (truncated && last ? `],"next":${JSON.stringify(nextLink(query, last))}}` : ']}');
-  const longestTail = tail({ city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) } as RangeRow, true);
+  const tail = (last: RangeRow | undefined, truncated: boolean) =>
+    truncated && last ? `],"next":${JSON.stringify(nextLink(query, last))}}` : ']}';
+  const longestTail = tail(
+    { city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) } as RangeRow,
+    true,
+  );
   const jsonRow = (r: RangeRow) => ',' + JSON.stringify(r);
-  const { count, truncated } = fitting(counted, maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1, rowBound(store, q), () => rangeRows(store, q), jsonRow);
+  const { count, truncated } = fitting(
+    counted,
+    maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1,
+    rowBound(store, q),
+    () => rangeRows(store, q),
+    jsonRow,
+  );
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   let last: RangeRow | undefined;
   const row = (r: RangeRow) => (last === undefined ? '' : ',') + JSON.stringify((last = r));
-  return { body: new Chunks(() => pieces(headWith(truncated), limited(rangeRows(store, q), count), row, () => tail(last, truncated))), headers };
+  return {
+    body: new Chunks(() => pieces(headWith(truncated), limited(rangeRows(store, q), count), row, () => tail(last, truncated))),
+    headers,
+  };
 }
 
 const bytes = (text: string) => Buffer.byteLength(text);
@@ -86,7 +119,13 @@ const bytes = (text: string) => Buffer.byteLength(text);
  * cut (by the limit or by bytes). Rows are sized, in a pass of their own, only where so many rows
  * of at most `bound` bytes could exceed the room.
  */
-function fitting(counted: { count: number; more: boolean }, room: number, bound: number, rows: () => Iterable<RangeRow>, line: (r: RangeRow) => string): { count: number; truncated: boolean } {
+function fitting(
+  counted: { count: number; more: boolean },
+  room: number,
+  bound: number,
+  rows: () => Iterable<RangeRow>,
+  line: (r: RangeRow) => string,
+): { count: number; truncated: boolean } {
   if (counted.count * bound <= room) return { count: counted.count, truncated: counted.more };
   let used = 0;
   let fit = 0;
@@ -106,7 +145,21 @@ function fitting(counted: { count: number; more: boolean }, room: number, bound:
 export function rowBound(store: Store, q: RangeQuery): number {
   const quoted = (text: string) => bytes(JSON.stringify(text));
   const species = Math.max(4, speciesBytes(unionOf(store.speciesShapes())));
-  const fields = bytes(JSON.stringify(rangeRow('', '', { tree: 0, grass: 0, weed: 0, total: 0, timezone: '', species: null, risk_tree: null, risk_grass: null, risk_weed: null })));
+  const fields = bytes(
+    JSON.stringify(
+      rangeRow('', '', {
+        tree: 0,
+        grass: 0,
+        weed: 0,
+        total: 0,
+        timezone: '',
+        species: null,
+        risk_tree: null,
+        risk_grass: null,
+        risk_weed: null,
+      }),
+    ),
+  );
   const slug = Math.max(...q.cities.map((c) => quoted(c.slug)));
   return fields + slug + 6 * store.longestLabelBytes() + 2 + bytes(isoTime(0)) + 2 + 4 * NUMBER_BYTES + species + 3 * RISK_BYTES;
 }
@@ -131,7 +184,14 @@ function unionOf(shapes: readonly Shape[]): Shape {
 /** The longest JSON a species object of this shape can take: `{"Tree":{"Alder":N,...},"Others":N}`. */
 function speciesBytes(shape: Shape): number {
   const key = (k: string) => bytes(JSON.stringify(k)) + 2; // the key, its colon and a comma
-  return 2 + shape.reduce((n, [category, allergens]) => n + key(category) + (allergens ? 2 + allergens.reduce((m, a) => m + key(a) + NUMBER_BYTES, 0) : NUMBER_BYTES), 0);
+  return (
+    2 +
+    shape.reduce(
+      (n, [category, allergens]) =>
+        n + key(category) + (allergens ? 2 + allergens.reduce((m, a) => m + key(a) + NUMBER_BYTES, 0) : NUMBER_BYTES),
+      0,
+    )
+  );
 }
 
 /** The same request, continued after a row. */
@@ -143,8 +203,17 @@ function nextLink(query: URLSearchParams, last: Pick<RangeRow, 'city' | 'periodS
 
 /** The range's flat row, in its field order, from an hourly row or daily means. */
 const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow => ({
-  city, periodStart, tree: v.tree, grass: v.grass, weed: v.weed, total: v.total, timezone: v.timezone, species: v.species,
-  risk_tree: v.risk_tree, risk_grass: v.risk_grass, risk_weed: v.risk_weed,
+  city,
+  periodStart,
+  tree: v.tree,
+  grass: v.grass,
+  weed: v.weed,
+  total: v.total,
+  timezone: v.timezone,
+  species: v.species,
+  risk_tree: v.risk_tree,
+  risk_grass: v.risk_grass,
+  risk_weed: v.risk_weed,
 });
 
 /** Rows in city-slug order, then by period start; a day's period starts at its (UTC or local) midnight. */

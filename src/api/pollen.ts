@@ -34,7 +34,10 @@ function dailyRows(store: Store, city: City, cut: DayCut): Array<DailyPollen & {
   if (days.length === 0) return [];
   const byDay = groupByDay(cut, city.timezone, store.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
   if (cut === 'UTC') return days.slice(0, MAX_DAILY_ROWS).map((d) => dailyRow(d, byDay.get(d) ?? []));
-  return [...byDay].reverse().slice(0, MAX_DAILY_ROWS).map(([d, hours]) => Object.assign(dailyRow(d, hours), { hours: hours.length }));
+  return [...byDay]
+    .reverse()
+    .slice(0, MAX_DAILY_ROWS)
+    .map(([d, hours]) => Object.assign(dailyRow(d, hours), { hours: hours.length }));
 }
 
 /** One row per city with data on the day (each city's own day when local), by slug. */

@@ -86,7 +86,8 @@ export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuer
     cities = [...new Set(slugs)].map((s) => set.get(s)!);
   }
   cities.sort((a, b) => (a.slug < b.slug ? -1 : 1));
-  const bound = (city: City, ms: number, date: number | undefined) => (perCity && date !== undefined ? localMidnight(city.timezone, date) * HOUR_MS : ms);
+  const bound = (city: City, ms: number, date: number | undefined) =>
+    perCity && date !== undefined ? localMidnight(city.timezone, date) * HOUR_MS : ms;
   const spans = cities.map((city) => ({ city, from: bound(city, from, fromDate), to: bound(city, to, toDate) }));
   if (spans.some((w) => w.from >= w.to)) throw invalidParameter('to', RANGE_EXPECTED.to);
   const windows = spans.map((w) => ({ city: w.city, from: Math.ceil(w.from / HOUR_MS), to: Math.ceil(w.to / HOUR_MS) }));
@@ -102,7 +103,18 @@ export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuer
   if (format !== 'json' && format !== 'csv') throw invalidParameter('format', RANGE_EXPECTED.format);
 
   const after = once(query, 'after', RANGE_EXPECTED.after);
-  return { from, to, fromDate, toDate, cut, cities, windows: after === undefined ? windows : continued(windows, after, aggregate, cut), aggregate, limit, format };
+  return {
+    from,
+    to,
+    fromDate,
+    toDate,
+    cut,
+    cities,
+    windows: after === undefined ? windows : continued(windows, after, aggregate, cut),
+    aggregate,
+    limit,
+    format,
+  };
 }
 
 /**
@@ -116,5 +128,7 @@ function continued(windows: CityWindow[], after: string, aggregate: 'none' | 'da
   if (!at || ms === undefined) throw invalidParameter('after', RANGE_EXPECTED.after);
   const hour = Math.floor(ms / HOUR_MS);
   const next = aggregate === 'none' ? hour + 1 : dayHours(cut, at.city.timezone, dayOfHour(cut, at.city.timezone, hour)).to;
-  return windows.filter((w) => w.city.slug >= at.city.slug).map((w) => (w === at ? { ...w, from: Math.min(w.to, Math.max(w.from, next)) } : w));
+  return windows
+    .filter((w) => w.city.slug >= at.city.slug)
+    .map((w) => (w === at ? { ...w, from: Math.min(w.to, Math.max(w.from, next)) } : w));
 }

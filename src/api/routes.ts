@@ -28,7 +28,10 @@ export type Params = Record<string, string>;
  * whether the store has pollen and weather on it, and whether the day's city-day files fit the
  * deploy's file budget). Units are independent of each other, so workers render them side by side.
  */
-export type Unit = { kind: 'once' } | { kind: 'city'; city: string } | { kind: 'date'; day: number; pollen: boolean; weather: boolean; cityDays: boolean };
+export type Unit =
+  | { kind: 'once' }
+  | { kind: 'city'; city: string }
+  | { kind: 'date'; day: number; pollen: boolean; weather: boolean; cityDays: boolean };
 
 export interface StaticForm {
   /** The file under the publish folder, with `{name}` for each parameter. */
@@ -72,12 +75,23 @@ const theCity = (_: Store, u: Unit): Params[] => (u.kind === 'city' ? [{ city: u
 const ifPollen = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.pollen ? [{ date: dayString(u.day) }] : []);
 const ifWeather = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.weather ? [{ date: dayString(u.day) }] : []);
 /** Each city with data on the day; other city-days answer empty rows from the fallback function. */
-const citiesOn = (kind: 'pollen' | 'weather') => (store: Store, u: Unit): Params[] =>
-  u.kind !== 'date' ? [] : (kind === 'pollen' ? store.citiesWithDataOn(u.day) : store.citiesWithWeatherOn(u.day)).map((city) => ({ city, date: dayString(u.day) }));
+const citiesOn =
+  (kind: 'pollen' | 'weather') =>
+  (store: Store, u: Unit): Params[] =>
+    u.kind !== 'date'
+      ? []
+      : (kind === 'pollen' ? store.citiesWithDataOn(u.day) : store.citiesWithWeatherOn(u.day)).map((city) => ({
+          city,
+          date: dayString(u.day),
+        }));
 
 export const ROUTES: readonly Route[] = [
   { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, unit: 'once', enumerate: once }] },
-  { path: '/api/available-dates', handler: availableDates, forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }] },
+  {
+    path: '/api/available-dates',
+    handler: availableDates,
+    forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }],
+  },
   { path: '/api/latest-date', handler: latestDate, forms: [{ file: `${DATA_PREFIX}/latest-date.json`, unit: 'once', enumerate: ifData }] },
   {
     path: '/api/pollen',
@@ -118,7 +132,11 @@ export const ROUTES: readonly Route[] = [
   // From the served city set and the ZIP table its function carries: both change only with a deploy.
   { path: '/api/nearest', handler: nearest, forms: [], untilDeploy: true },
   { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }] },
-  { path: '/.well-known/openapi.json', handler: discovery.openapi, forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }] },
+  {
+    path: '/.well-known/openapi.json',
+    handler: discovery.openapi,
+    forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }],
+  },
   { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }] },
 ];
 

@@ -43,10 +43,17 @@ export const City = named(
     name: z.string(),
     slug: z.string(),
     // An extension of the spec: several US cities share a name (Columbus, Springfield, Aurora).
-    state: z.string().regex(/^[A-Z]{2}$/).describe("The USPS code of the city's state, or DC: tells apart cities that share a name. An extension of the spec."),
-    lat: z.number().min(-90).max(90).describe('Latitude of the point the providers are asked for, WGS84 decimal degrees. An extension of the spec.'),
+    state: z
+      .string()
+      .regex(/^[A-Z]{2}$/)
+      .describe("The USPS code of the city's state, or DC: tells apart cities that share a name. An extension of the spec."),
+    lat: z
+      .number()
+      .min(-90)
+      .max(90)
+      .describe('Latitude of the point the providers are asked for, WGS84 decimal degrees. An extension of the spec.'),
     lon: z.number().min(-180).max(180).describe('Longitude, WGS84 decimal degrees. An extension of the spec.'),
-    timezone: z.string().describe("IANA time zone, whose days timezone=local cuts. An extension of the spec."),
+    timezone: z.string().describe('IANA time zone, whose days timezone=local cuts. An extension of the spec.'),
   }),
 );
 
@@ -56,7 +63,11 @@ export const NearestCity = named(
   City.extend({ distance_km: z.number().min(0).describe('Great-circle distance on a sphere of radius 6371.0088 km, to 0.1 km.') }),
 );
 const Origin = z.object({
-  zip: z.string().regex(/^\d{5}$/).optional().describe('The ZIP code asked for; lat and lon are then its ZCTA centroid (Census 2021 Gazetteer).'),
+  zip: z
+    .string()
+    .regex(/^\d{5}$/)
+    .optional()
+    .describe('The ZIP code asked for; lat and lon are then its ZCTA centroid (Census 2021 Gazetteer).'),
   lat: z.number().min(-90).max(90),
   lon: z.number().min(-180).max(180),
 });
@@ -92,7 +103,12 @@ const pollenValues = {
 const risks = { risk_tree: PollenRisk, risk_grass: PollenRisk, risk_weed: PollenRisk };
 /** In a body answering `timezone=local`: an extension of the spec (decisions.md, "Local days"). */
 const localDays = {
-  timezone: z.literal('local').optional().describe("Present when the request asked for timezone=local: days are each city's local calendar days (timestamps stay UTC instants)."),
+  timezone: z
+    .literal('local')
+    .optional()
+    .describe(
+      "Present when the request asked for timezone=local: days are each city's local calendar days (timestamps stay UTC instants).",
+    ),
 };
 /** How many hours a local day holds (23, 24 or 25; fewer while its last hours are not ingested yet). */
 const dayHourCount = z.number().int().min(0).max(25);
@@ -130,7 +146,11 @@ export const CrossCityPollen = named(
 
 const mapValues = { tree: numOrNull, grass: numOrNull, weed: numOrNull, ragweed: numOrNull };
 const mapRisks = { ...risks, risk_ragweed: PollenRisk };
-export const MapDay = named('MapDay', 'Daily maxima of one day of the three-day series.', z.object({ date: Day, ...mapValues, ...mapRisks, timezone: z.string().nullable() }));
+export const MapDay = named(
+  'MapDay',
+  'Daily maxima of one day of the three-day series.',
+  z.object({ date: Day, ...mapValues, ...mapRisks, timezone: z.string().nullable() }),
+);
 const sev = z.number().int().min(0).max(4);
 export const MapFeature = named(
   'MapFeature',
@@ -160,7 +180,13 @@ export const MapFeature = named(
 export const MapCollection = named(
   'MapFeatureCollection',
   'Daily category maxima of every city with data on the resolved date.',
-  z.object({ type: z.literal('FeatureCollection'), date: Day, aggregation: z.literal('daily-category-maxima'), features: z.array(MapFeature), ...localDays }),
+  z.object({
+    type: z.literal('FeatureCollection'),
+    date: Day,
+    aggregation: z.literal('daily-category-maxima'),
+    features: z.array(MapFeature),
+    ...localDays,
+  }),
 );
 
 const weatherField = (f: (typeof WEATHER_FIELDS)[number]) =>
@@ -184,11 +210,27 @@ export const WeatherRow = named(
 );
 
 export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(City) }));
-export const AvailableDatesResponse = named('AvailableDatesResponse', 'UTC dates with pollen observations, newest first.', z.object({ dates: z.array(Day) }));
+export const AvailableDatesResponse = named(
+  'AvailableDatesResponse',
+  'UTC dates with pollen observations, newest first.',
+  z.object({ dates: z.array(Day) }),
+);
 export const LatestDateResponse = named('LatestDateResponse', 'The latest UTC observation date.', z.object({ date: Day }));
-export const PollenCityDateResponse = named('PollenCityDateResponse', 'Hourly observations of one city on one UTC date.', z.object({ city: z.string(), date: Day, ...localDays, rows: z.array(HourlyPollen) }));
-export const PollenCityResponse = named('PollenCityResponse', 'Daily rows of one city, newest first, up to 720.', z.object({ city: z.string(), ...localDays, rows: z.array(DailyPollen) }));
-export const PollenDateResponse = named('PollenDateResponse', 'One row per city with data on the date, by slug.', z.object({ date: Day, ...localDays, rows: z.array(CrossCityPollen) }));
+export const PollenCityDateResponse = named(
+  'PollenCityDateResponse',
+  'Hourly observations of one city on one UTC date.',
+  z.object({ city: z.string(), date: Day, ...localDays, rows: z.array(HourlyPollen) }),
+);
+export const PollenCityResponse = named(
+  'PollenCityResponse',
+  'Daily rows of one city, newest first, up to 720.',
+  z.object({ city: z.string(), ...localDays, rows: z.array(DailyPollen) }),
+);
+export const PollenDateResponse = named(
+  'PollenDateResponse',
+  'One row per city with data on the date, by slug.',
+  z.object({ date: Day, ...localDays, rows: z.array(CrossCityPollen) }),
+);
 export const WeatherResponse = named(
   'WeatherResponse',
   'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
@@ -197,12 +239,20 @@ export const WeatherResponse = named(
 
 export const PollenRangeRow = named(
   'PollenRangeRow',
-  'One hour (aggregate=none) or one day (aggregate=day: a UTC day, or with timezone=local the city\'s local day from its local midnight; daily-row rules, no peaks) of a city.',
-  z.object({ city: z.string(), periodStart: DateTime, ...pollenValues, total: numOrNull, timezone: z.string().nullable(), species: Species, ...risks }),
+  "One hour (aggregate=none) or one day (aggregate=day: a UTC day, or with timezone=local the city's local day from its local midnight; daily-row rules, no peaks) of a city.",
+  z.object({
+    city: z.string(),
+    periodStart: DateTime,
+    ...pollenValues,
+    total: numOrNull,
+    timezone: z.string().nullable(),
+    species: Species,
+    ...risks,
+  }),
 );
 export const PollenRangeResponse = named(
   'PollenRangeResponse',
-  'Rows ordered by city slug, then periodStart; truncated is true when limit cut them, or the body would have passed 20,000,000 bytes (before compression, so the same rows in every encoding), and next is then the request that continues after the last row. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city\'s local midnight).',
+  "Rows ordered by city slug, then periodStart; truncated is true when limit cut them, or the body would have passed 20,000,000 bytes (before compression, so the same rows in every encoding), and next is then the request that continues after the last row. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city's local midnight).",
   z.object({
     from: z.union([DateTime, Day]),
     to: z.union([DateTime, Day]),
@@ -221,7 +271,7 @@ export const ForecastPollen = named(
 );
 export const ForecastDay = named(
   'ForecastDay',
-  'One (UTC or local) day the forecast touches: the daily-row fields over its forecast hours, how many there are, and the day\'s UTC offset at its start.',
+  "One (UTC or local) day the forecast touches: the daily-row fields over its forecast hours, how many there are, and the day's UTC offset at its start.",
   DailyPollen.omit({ hours: true }).extend({ hours: dayHourCount, tz: z.string().regex(/^[+-]\d{2}:\d{2}$/) }),
 );
 export const ForecastResponse = named(
@@ -245,14 +295,31 @@ export const Alert = named(
   'Alert',
   "One local day of the forecast on which a category's worst hour reaches min.",
   z.object({
-    id: z.string().regex(/^urn:uuid:[0-9a-f-]{36}$/).describe('A name-based UUID (version 5) of city, date, min and categories: the same in every answer, and the UID of the calendar event (without urn:uuid:).'),
+    id: z
+      .string()
+      .regex(/^urn:uuid:[0-9a-f-]{36}$/)
+      .describe(
+        'A name-based UUID (version 5) of city, date, min and categories: the same in every answer, and the UID of the calendar event (without urn:uuid:).',
+      ),
     date: Day.describe("The city's local date."),
-    tz: z.string().regex(/^[+-]\d{2}:\d{2}$/).describe('The UTC offset at the start of the local day.'),
+    tz: z
+      .string()
+      .regex(/^[+-]\d{2}:\d{2}$/)
+      .describe('The UTC offset at the start of the local day.'),
     hours: z.number().int().min(1).max(25).describe("How many of the day's hours the forecast holds (today: the hours left)."),
     categories: z
-      .array(z.object({ category: AlertCategoryName, risk: AlertLevel.describe("The day's worst hourly risk (ragweed: Weed.Ragweed graded with the weed thresholds)."), peak: numOrNull.describe("The day's highest hourly value, grains/m³.") }))
+      .array(
+        z.object({
+          category: AlertCategoryName,
+          risk: AlertLevel.describe("The day's worst hourly risk (ragweed: Weed.Ragweed graded with the weed thresholds)."),
+          peak: numOrNull.describe("The day's highest hourly value, grains/m³."),
+        }),
+      )
       .min(1),
-    top_species: z.array(z.object({ category: z.string(), name: z.string(), peak: num })).max(3).describe("The day's allergens with the highest hourly values, highest first."),
+    top_species: z
+      .array(z.object({ category: z.string(), name: z.string(), peak: num }))
+      .max(3)
+      .describe("The day's allergens with the highest hourly values, highest first."),
     summary: z.string().describe('One line for a notification.'),
   }),
 );
@@ -296,7 +363,10 @@ const BulkColumn = z.object({
   nullable: z.boolean(),
   unit: z.string().optional(),
   description: z.string(),
-  provider: z.object({ category: z.string(), name: z.string().optional() }).optional().describe("A species column: the provider's category, and the allergen's name where the category has several."),
+  provider: z
+    .object({ category: z.string(), name: z.string().optional() })
+    .optional()
+    .describe("A species column: the provider's category, and the allergen's name where the category has several."),
 });
 const BulkKind = z.enum(['pollen-hourly', 'pollen-daily', 'weather-daily']);
 export const BulkManifest = named(
@@ -305,7 +375,14 @@ export const BulkManifest = named(
   z.object({
     from: Day.nullable(),
     to: Day.nullable(),
-    kinds: z.object(Object.fromEntries(BulkKind.options.map((k) => [k, z.object({ description: z.string(), columns: z.array(BulkColumn) })])) as Record<z.infer<typeof BulkKind>, z.ZodObject<{ description: z.ZodString; columns: z.ZodArray<typeof BulkColumn> }>>).describe("Each kind's columns (the same in every month): the data dictionary."),
+    kinds: z
+      .object(
+        Object.fromEntries(BulkKind.options.map((k) => [k, z.object({ description: z.string(), columns: z.array(BulkColumn) })])) as Record<
+          z.infer<typeof BulkKind>,
+          z.ZodObject<{ description: z.ZodString; columns: z.ZodArray<typeof BulkColumn> }>
+        >,
+      )
+      .describe("Each kind's columns (the same in every month): the data dictionary."),
     files: z.array(
       z.object({
         path: z.string().describe('URL path on this deployment, such as /data/bulk/pollen-hourly-2025-04.parquet'),

@@ -61,7 +61,9 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
     const date = dayString(day);
     dates.push(date);
     const peaks = dayMaxima(list);
-    const reached = rule.categories.map((c) => categoryPeak(c, list, peaks)).filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
+    const reached = rule.categories
+      .map((c) => categoryPeak(c, list, peaks))
+      .filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
     if (reached.length === 0) continue;
     const top = topSpecies(list);
     alerts.push({
@@ -80,7 +82,11 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
 const atLeast = (risk: Risk, min: AlertLevel): boolean => RISK_LABELS.indexOf(risk) >= RISK_LABELS.indexOf(min);
 
 /** A category's worst hour: by the highest-allergen rule for the three categories, graded on Weed.Ragweed for ragweed (as the map's `risk_ragweed`). */
-function categoryPeak(category: Graded, hours: readonly DayHour[], peaks: DayMaxima): { category: Graded; risk: AlertLevel | null; peak: number | null } {
+function categoryPeak(
+  category: Graded,
+  hours: readonly DayHour[],
+  peaks: DayMaxima,
+): { category: Graded; risk: AlertLevel | null; peak: number | null } {
   const risk = category === 'ragweed' ? grade('ragweed', peaks.ragweed) : peakRisk(category, hours);
   return { category, risk: risk === 'None' ? null : risk, peak: peaks[category] };
 }
@@ -102,7 +108,12 @@ export function topSpecies(hours: readonly DayHour[], count = TOP_SPECIES): TopS
   return [...best.values()].sort((a, b) => b.peak - a.peak || a.name.localeCompare(b.name, 'en')).slice(0, count);
 }
 
-const LABEL: Readonly<Record<Graded, string>> = { tree: 'tree pollen', grass: 'grass pollen', weed: 'weed pollen', ragweed: 'ragweed pollen' };
+const LABEL: Readonly<Record<Graded, string>> = {
+  tree: 'tree pollen',
+  grass: 'grass pollen',
+  weed: 'weed pollen',
+  ragweed: 'ragweed pollen',
+};
 const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** "High tree pollen (peak 412 grains/m³) in Austin, TX on Sun, Mar 9; most: Oak, Elm." */
@@ -118,7 +129,8 @@ function summaryOf(city: City, day: number, reached: readonly AlertCategory[], t
  * The readable name an alert's UUID is made from: `austin:2025-03-09:High:tree,grass`. A
  * subscription's later answers name the same day the same way, whatever the day's values.
  */
-export const alertName = (city: string, date: string, rule: AlertRule): string => `${city}:${date}:${rule.min}:${rule.categories.join(',')}`;
+export const alertName = (city: string, date: string, rule: AlertRule): string =>
+  `${city}:${date}:${rule.min}:${rule.categories.join(',')}`;
 
 /** A subscription's own name, for a feed's id. */
 export const feedName = (city: string, rule: AlertRule): string => `${city}:${rule.min}:${rule.categories.join(',')}`;

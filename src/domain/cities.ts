@@ -5,8 +5,17 @@
 
 /** NOAA's nine US climate regions, plus the two states outside them. */
 export type ClimateRegion =
-  | 'northeast' | 'upper-midwest' | 'ohio-valley' | 'southeast' | 'northern-rockies-plains'
-  | 'south' | 'southwest' | 'northwest' | 'west' | 'alaska' | 'hawaii';
+  | 'northeast'
+  | 'upper-midwest'
+  | 'ohio-valley'
+  | 'southeast'
+  | 'northern-rockies-plains'
+  | 'south'
+  | 'southwest'
+  | 'northwest'
+  | 'west'
+  | 'alaska'
+  | 'hawaii';
 
 /** A city as a cities file gives it. */
 export interface CityEntry {
@@ -27,17 +36,57 @@ export interface City extends CityEntry {
 
 /** NOAA's climate region of each state and DC (ncei.noaa.gov "U.S. Climate Regions"). */
 export const STATE_REGIONS: Readonly<Record<string, ClimateRegion>> = {
-  CT: 'northeast', DE: 'northeast', DC: 'northeast', ME: 'northeast', MD: 'northeast', MA: 'northeast', NH: 'northeast',
-  NJ: 'northeast', NY: 'northeast', PA: 'northeast', RI: 'northeast', VT: 'northeast',
-  IA: 'upper-midwest', MI: 'upper-midwest', MN: 'upper-midwest', WI: 'upper-midwest',
-  IL: 'ohio-valley', IN: 'ohio-valley', KY: 'ohio-valley', MO: 'ohio-valley', OH: 'ohio-valley', TN: 'ohio-valley', WV: 'ohio-valley',
-  AL: 'southeast', FL: 'southeast', GA: 'southeast', NC: 'southeast', SC: 'southeast', VA: 'southeast',
-  MT: 'northern-rockies-plains', NE: 'northern-rockies-plains', ND: 'northern-rockies-plains', SD: 'northern-rockies-plains', WY: 'northern-rockies-plains',
-  AR: 'south', KS: 'south', LA: 'south', MS: 'south', OK: 'south', TX: 'south',
-  AZ: 'southwest', CO: 'southwest', NM: 'southwest', UT: 'southwest',
-  ID: 'northwest', OR: 'northwest', WA: 'northwest',
-  CA: 'west', NV: 'west',
-  AK: 'alaska', HI: 'hawaii',
+  CT: 'northeast',
+  DE: 'northeast',
+  DC: 'northeast',
+  ME: 'northeast',
+  MD: 'northeast',
+  MA: 'northeast',
+  NH: 'northeast',
+  NJ: 'northeast',
+  NY: 'northeast',
+  PA: 'northeast',
+  RI: 'northeast',
+  VT: 'northeast',
+  IA: 'upper-midwest',
+  MI: 'upper-midwest',
+  MN: 'upper-midwest',
+  WI: 'upper-midwest',
+  IL: 'ohio-valley',
+  IN: 'ohio-valley',
+  KY: 'ohio-valley',
+  MO: 'ohio-valley',
+  OH: 'ohio-valley',
+  TN: 'ohio-valley',
+  WV: 'ohio-valley',
+  AL: 'southeast',
+  FL: 'southeast',
+  GA: 'southeast',
+  NC: 'southeast',
+  SC: 'southeast',
+  VA: 'southeast',
+  MT: 'northern-rockies-plains',
+  NE: 'northern-rockies-plains',
+  ND: 'northern-rockies-plains',
+  SD: 'northern-rockies-plains',
+  WY: 'northern-rockies-plains',
+  AR: 'south',
+  KS: 'south',
+  LA: 'south',
+  MS: 'south',
+  OK: 'south',
+  TX: 'south',
+  AZ: 'southwest',
+  CO: 'southwest',
+  NM: 'southwest',
+  UT: 'southwest',
+  ID: 'northwest',
+  OR: 'northwest',
+  WA: 'northwest',
+  CA: 'west',
+  NV: 'west',
+  AK: 'alaska',
+  HI: 'hawaii',
 };
 
 /** A city from its entry; the state must be one of the 50 or DC. */
@@ -75,7 +124,11 @@ export class CitySet {
 
 /** `St. Louis` -> `st-louis`: lower case ASCII words joined by hyphens. */
 export function slugify(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 type Row = [name: string, state: string, lat: number, lon: number, timezone: string];
@@ -128,4 +181,6 @@ const ROWS: Row[] = [
 ];
 
 /** The built-in 40 cities. */
-export const DEFAULT_CITIES = new CitySet(ROWS.map(([name, state, lat, lon, timezone]) => cityOf({ name, slug: slugify(name), state, lat, lon, timezone })));
+export const DEFAULT_CITIES = new CitySet(
+  ROWS.map(([name, state, lat, lon, timezone]) => cityOf({ name, slug: slugify(name), state, lat, lon, timezone })),
+);

@@ -46,7 +46,9 @@ let states: Array<{ shape: Feature<Polygon | MultiPolygon>; box: [[number, numbe
 const statesOnce = () => {
   if (!states) {
     const require = createRequire(import.meta.url);
-    const topology = JSON.parse(readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{ states: GeometryCollection }>;
+    const topology = JSON.parse(readFileSync(require.resolve('us-atlas/states-10m.json'), 'utf8')) as Topology<{
+      states: GeometryCollection;
+    }>;
     const collection = feature(topology, topology.objects.states) as unknown as { features: Array<Feature<Polygon | MultiPolygon>> };
     states = collection.features.filter((f) => !TERRITORIES.has(String(f.id))).map((shape) => ({ shape, box: geoBounds(shape) }));
   }
@@ -61,7 +63,17 @@ const inBox = ([lon, lat]: [number, number], [[x0, y0], [x1, y1]]: [[number, num
  */
 export function inUnitedStates(lat: number, lon: number): boolean {
   const d = 0.045;
-  const points: Array<[number, number]> = [[lon, lat], [lon + d, lat], [lon - d, lat], [lon, lat + d], [lon, lat - d], [lon + d, lat + d], [lon - d, lat - d], [lon + d, lat - d], [lon - d, lat + d]];
+  const points: Array<[number, number]> = [
+    [lon, lat],
+    [lon + d, lat],
+    [lon - d, lat],
+    [lon, lat + d],
+    [lon, lat - d],
+    [lon + d, lat + d],
+    [lon - d, lat - d],
+    [lon + d, lat - d],
+    [lon - d, lat + d],
+  ];
   return points.some((p) => statesOnce().some((s) => inBox(p, s.box) && geoContains(s.shape, p)));
 }
 
@@ -86,17 +98,30 @@ export function parseCityFile(path: string, text: string): City[] {
     const extra = Object.keys(e).filter((k) => !['name', 'slug', 'state', 'lat', 'lon', 'timezone'].includes(k));
     if (extra.length > 0) wrong.push(`unknown field${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`);
     if (typeof e.name !== 'string' || e.name.trim() === '') wrong.push('name must be a non-empty string');
-    if (typeof e.slug !== 'string' || !SLUG_PATTERN.test(e.slug)) wrong.push(`slug must match ${SLUG_PATTERN.source} (got ${JSON.stringify(e.slug)})`);
+    if (typeof e.slug !== 'string' || !SLUG_PATTERN.test(e.slug))
+      wrong.push(`slug must match ${SLUG_PATTERN.source} (got ${JSON.stringify(e.slug)})`);
     else if (RESERVED_SLUGS.has(e.slug)) wrong.push(`slug ${e.slug} is reserved (the API's files use it)`);
     else if (seen.has(e.slug)) wrong.push(`slug ${e.slug} repeats entry ${seen.get(e.slug)! + 1}`);
     else seen.set(e.slug, i);
-    if (typeof e.state !== 'string' || !STATE_REGIONS[e.state]) wrong.push(`state must be the USPS code of one of the 50 states or DC (got ${JSON.stringify(e.state)})`);
-    if (typeof e.timezone !== 'string' || !isTimeZone(e.timezone)) wrong.push(`timezone must be an IANA zone such as America/Chicago (got ${JSON.stringify(e.timezone)})`);
+    if (typeof e.state !== 'string' || !STATE_REGIONS[e.state])
+      wrong.push(`state must be the USPS code of one of the 50 states or DC (got ${JSON.stringify(e.state)})`);
+    if (typeof e.timezone !== 'string' || !isTimeZone(e.timezone))
+      wrong.push(`timezone must be an IANA zone such as America/Chicago (got ${JSON.stringify(e.timezone)})`);
     // Local days start at local midnight, which must exist and begin a stored (UTC) hour.
-    else if (!hasLocalMidnights(e.timezone)) wrong.push(`timezone ${e.timezone} does not start every local day at a whole UTC hour, as every US zone does (whole hours from UTC, changes at 02:00)`);
+    else if (!hasLocalMidnights(e.timezone))
+      wrong.push(
+        `timezone ${e.timezone} does not start every local day at a whole UTC hour, as every US zone does (whole hours from UTC, changes at 02:00)`,
+      );
     const lat = e.lat;
     const lon = e.lon;
-    if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180) {
+    if (
+      typeof lat !== 'number' ||
+      typeof lon !== 'number' ||
+      !Number.isFinite(lat) ||
+      !Number.isFinite(lon) ||
+      Math.abs(lat) > 90 ||
+      Math.abs(lon) > 180
+    ) {
       wrong.push(`lat and lon must be numbers in degrees (got ${JSON.stringify(lat)}, ${JSON.stringify(lon)})`);
     } else if (!inUnitedStates(lat, lon)) wrong.push(`${lat}, ${lon} is not inside the 50 states and DC`);
     if (wrong.length > 0) return problems.push(`${at}: ${wrong.join('; ')}`);

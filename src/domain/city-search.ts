@@ -6,7 +6,12 @@ export const MAX_NAME_MATCHES = 10;
 
 /** `Cañon City` and `canon  city` alike: lower case ASCII words, punctuation as spaces. */
 export const foldName = (text: string): string =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 
 export interface NameQuery {
   /** Folded, without a trailing state. */
@@ -17,7 +22,10 @@ export interface NameQuery {
 
 /** Why a name query cannot be answered: the argument at fault, and what it should be. */
 export class NameQueryError extends Error {
-  constructor(readonly argument: 'name' | 'state', message: string) {
+  constructor(
+    readonly argument: 'name' | 'state',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -28,8 +36,10 @@ export function parseNameQuery(name: string, state?: string): NameQuery {
   const [text, inName] = m ? [m[1]!, m[2]!.toUpperCase()] : [name, undefined];
   const given = state?.trim().toUpperCase();
   if (given !== undefined && !STATE_REGIONS[given]) throw new NameQueryError('state', 'the USPS code of a state or DC, such as "OH"');
-  if (inName !== undefined && !STATE_REGIONS[inName]) throw new NameQueryError('name', 'a city name, with the USPS code of a state or DC after a comma if any, such as "Columbus, OH"');
-  if (given !== undefined && inName !== undefined && given !== inName) throw new NameQueryError('state', `the state named in argument 'name' (${inName}), or none`);
+  if (inName !== undefined && !STATE_REGIONS[inName])
+    throw new NameQueryError('name', 'a city name, with the USPS code of a state or DC after a comma if any, such as "Columbus, OH"');
+  if (given !== undefined && inName !== undefined && given !== inName)
+    throw new NameQueryError('state', `the state named in argument 'name' (${inName}), or none`);
   const folded = foldName(text);
   if (folded === '') throw new NameQueryError('name', 'a city name, such as "Columbus" or "Columbus, OH"');
   return { name: folded, state: given ?? inName };

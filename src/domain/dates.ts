@@ -54,9 +54,7 @@ const OFFSET_FORMATS = new Map<string, Intl.DateTimeFormat>();
 export function utcOffset(timeZone: string, ms: number): string {
   let format = OFFSET_FORMATS.get(timeZone);
   if (!format) OFFSET_FORMATS.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })));
-  const name = format
-    .formatToParts(ms)
-    .find((p) => p.type === 'timeZoneName')?.value;
+  const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value;
   const m = /GMT([+-]\d{2}:\d{2})?/.exec(name ?? '');
   return m?.[1] ?? '+00:00';
 }

@@ -21,7 +21,8 @@ const RAD = Math.PI / 180;
  * accurate for short distances; the clamp keeps rounding at antipodes from reaching asin(>1).
  */
 export function distanceKm(a: Point, b: Point): number {
-  const h = Math.sin(((b.lat - a.lat) * RAD) / 2) ** 2 + Math.cos(a.lat * RAD) * Math.cos(b.lat * RAD) * Math.sin(((b.lon - a.lon) * RAD) / 2) ** 2;
+  const h =
+    Math.sin(((b.lat - a.lat) * RAD) / 2) ** 2 + Math.cos(a.lat * RAD) * Math.cos(b.lat * RAD) * Math.sin(((b.lon - a.lon) * RAD) / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -52,7 +53,12 @@ export interface Nearest<C> {
 }
 
 /** The cities within `maxKm` (as rounded) of a point, at most `limit`. */
-export function nearestCities<C extends Point & { readonly slug: string }>(cities: readonly C[], from: Point, limit: number, maxKm: number): Nearest<C> {
+export function nearestCities<C extends Point & { readonly slug: string }>(
+  cities: readonly C[],
+  from: Point,
+  limit: number,
+  maxKm: number,
+): Nearest<C> {
   const all = byDistance(cities, from);
   return { within: all.filter((n) => n.distance_km <= maxKm).slice(0, limit), nearest: all[0] };
 }

@@ -53,7 +53,14 @@ const countOf = (m: DayMaxima): number => (m.tree ?? 0) + (m.grass ?? 0) + (m.we
 /** The cross-city row of one city-day with data. */
 export function crossCityRow(city: string, day: number, hours: readonly StoredHour[]): CrossCityRow {
   const m = dayMaxima(hours);
-  return { city, date: dayString(day), count: countOf(m), source: hours[0]?.source ?? 'unknown', is_forecast: false, max_weed: m.weed ?? 0 };
+  return {
+    city,
+    date: dayString(day),
+    count: countOf(m),
+    source: hours[0]?.source ?? 'unknown',
+    is_forecast: false,
+    max_weed: m.weed ?? 0,
+  };
 }
 
 /**

@@ -12,8 +12,7 @@ export type Species = { [category: string]: SpeciesGroup };
 /** Key names in payload order: `[category]` for a plain number, `[category, allergens]` for an object. */
 export type Shape = ReadonlyArray<readonly [string] | readonly [string, readonly string[]]>;
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * A provider payload made safe to store: key order kept, leaves that are not valid
@@ -24,9 +23,7 @@ export function sanitizeSpecies(raw: unknown): Species | null {
   return Object.fromEntries(
     Object.entries(raw).map(([category, group]): [string, SpeciesGroup] => [
       category,
-      isPlainObject(group)
-        ? Object.fromEntries(Object.entries(group).map(([k, v]) => [k, measurement(v)]))
-        : measurement(group),
+      isPlainObject(group) ? Object.fromEntries(Object.entries(group).map(([k, v]) => [k, measurement(v)])) : measurement(group),
     ]),
   );
 }

@@ -2,16 +2,39 @@
 
 /** Measured fields of a weather row, in the order responses list them; all optional. */
 export const WEATHER_FIELDS = [
-  'tz', 'timezone',
-  'temp_min_c', 'temp_max_c', 'temp_day_c', 'feels_like_day_c',
-  'humidity', 'pressure_hpa', 'wind_speed_ms', 'wind_deg', 'clouds_pct', 'precip_mm', 'uvi',
-  'weather_main', 'weather_desc',
-  'aqi', 'aqi_pm2_5', 'aqi_pm10', 'aqi_o3', 'aqi_no2', 'aqi_so2', 'aqi_co',
+  'tz',
+  'timezone',
+  'temp_min_c',
+  'temp_max_c',
+  'temp_day_c',
+  'feels_like_day_c',
+  'humidity',
+  'pressure_hpa',
+  'wind_speed_ms',
+  'wind_deg',
+  'clouds_pct',
+  'precip_mm',
+  'uvi',
+  'weather_main',
+  'weather_desc',
+  'aqi',
+  'aqi_pm2_5',
+  'aqi_pm10',
+  'aqi_o3',
+  'aqi_no2',
+  'aqi_so2',
+  'aqi_co',
 ] as const;
 
 export type WeatherField = (typeof WEATHER_FIELDS)[number];
 export const TEXT_FIELDS: ReadonlySet<WeatherField> = new Set<WeatherField>(['tz', 'timezone', 'weather_main', 'weather_desc']);
-export const INTEGER_FIELDS: ReadonlySet<WeatherField> = new Set<WeatherField>(['humidity', 'pressure_hpa', 'wind_deg', 'clouds_pct', 'aqi']);
+export const INTEGER_FIELDS: ReadonlySet<WeatherField> = new Set<WeatherField>([
+  'humidity',
+  'pressure_hpa',
+  'wind_deg',
+  'clouds_pct',
+  'aqi',
+]);
 
 /** What a provider reports for one city-day: any subset of the measured fields. */
 export type WeatherValues = { [K in WeatherField]?: K extends 'tz' | 'timezone' | 'weather_main' | 'weather_desc' ? string : number };

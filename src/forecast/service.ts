@@ -109,14 +109,19 @@ export class ForecastService {
     let failure: ProviderError;
     const today = dayString(dayOf(now));
     const budget = this.options.dailyBudget;
-    const used = budget === null ? 0 : await cache.callsOn(provider.id, today).catch((error: unknown) => (this.warn('forecast call count failed', error), 0));
+    const used =
+      budget === null
+        ? 0
+        : await cache.callsOn(provider.id, today).catch((error: unknown) => (this.warn('forecast call count failed', error), 0));
     if (budget !== null && used >= budget) {
       failure = new ProviderError(provider.id, 'quota', `daily budget of ${budget} calls reached`);
     } else {
       try {
         await cache.countCall(provider.id, today).catch((error: unknown) => this.warn('forecast call count failed', error));
         const rows = await this.fetch(place, now);
-        await cache.write(city, { source: provider.id, fetchedAt: now, rows }).catch((error: unknown) => this.warn('forecast cache write failed', error));
+        await cache
+          .write(city, { source: provider.id, fetchedAt: now, rows })
+          .catch((error: unknown) => this.warn('forecast cache write failed', error));
         return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), rows: trim(rows, now) };
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
@@ -139,7 +144,9 @@ export class ForecastService {
     try {
       batch = await Promise.race([
         provider.pollenForecast(city, now, signal),
-        new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new ProviderError(provider.id, 'unavailable', 'forecast request timed out')))),
+        new Promise<never>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new ProviderError(provider.id, 'unavailable', 'forecast request timed out'))),
+        ),
       ]);
     } catch (error) {
       if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
@@ -157,7 +164,8 @@ export class ForecastService {
       })
       .sort((a, b) => (a.ts < b.ts ? -1 : 1));
     const usable = trim(rows, now).length;
-    if (usable < MIN_FORECAST_HOURS) throw new ProviderError(provider.id, 'bad_payload', `forecast has ${usable} hours from now, fewer than ${MIN_FORECAST_HOURS}`);
+    if (usable < MIN_FORECAST_HOURS)
+      throw new ProviderError(provider.id, 'bad_payload', `forecast has ${usable} hours from now, fewer than ${MIN_FORECAST_HOURS}`);
     return rows;
   }
 }

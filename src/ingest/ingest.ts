@@ -56,7 +56,8 @@ export interface IngestSummary {
   seconds: number;
 }
 
-export const emptyCounts = (): Record<DayStatus, number> => Object.fromEntries(DAY_STATUSES.map((s) => [s, 0])) as Record<DayStatus, number>;
+export const emptyCounts = (): Record<DayStatus, number> =>
+  Object.fromEntries(DAY_STATUSES.map((s) => [s, 0])) as Record<DayStatus, number>;
 
 /** Runs an ingest and reports what it did; provider failures are collected, not thrown. */
 export async function ingest(options: IngestOptions): Promise<IngestSummary> {
@@ -67,7 +68,16 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   if (options.weather) kinds.push(kindPlan('weather', options.weather, at, store, span));
   const { tasks, settled } = plan(span, cities, kinds, refresh);
 
-  const summary: IngestSummary = { counts: emptyCounts(), failed: [], stopped: {}, calls: 0, written: 0, hourlyRows: 0, weatherRows: 0, seconds: 0 };
+  const summary: IngestSummary = {
+    counts: emptyCounts(),
+    failed: [],
+    stopped: {},
+    calls: 0,
+    written: 0,
+    hourlyRows: 0,
+    weatherRows: 0,
+    seconds: 0,
+  };
   const total = cities.length * (span.to - span.from + 1) * kinds.length;
   for (const status of settled.values()) summary.counts[status]++;
   let done = settled.size;
@@ -93,14 +103,24 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
       switch (error.failure) {
         case 'quota':
         case 'throttled':
-          if (!stopped.has(provider.id)) (stopped.set(provider.id, error), (summary.stopped[provider.id] = error.message));
+          if (!stopped.has(provider.id)) stopped.set(provider.id, error), (summary.stopped[provider.id] = error.message);
           return each('deferred');
         case 'outside_window':
           return each('outside_window');
         case 'not_covered': // the provider has no data for this place: the days are empty
-          return write(task, task.kind === 'pollen' ? { kind: 'pollen', timezone: null, days: new Map() } : { kind: 'weather', days: new Map() });
+          return write(
+            task,
+            task.kind === 'pollen' ? { kind: 'pollen', timezone: null, days: new Map() } : { kind: 'weather', days: new Map() },
+          );
         default:
-          for (const day of task.days) summary.failed.push({ city: task.city.slug, date: dayString(day), data: task.kind, failure: error.failure, message: error.message });
+          for (const day of task.days)
+            summary.failed.push({
+              city: task.city.slug,
+              date: dayString(day),
+              data: task.kind,
+              failure: error.failure,
+              message: error.message,
+            });
           return each('failed');
       }
     }
@@ -115,7 +135,11 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
         // Only the hours asked for are replaced: hours of the day outside them are kept.
         const asked = { from: Math.max(day * 24, task.hours.from), to: Math.min(day * 24 + 24, task.hours.to) };
         const hours = (fetched.days.get(day) ?? []).filter((h) => h.hour >= asked.from && h.hour < asked.to);
-        status = store.writeCityDay({ city: task.city.slug, day, pollen: { source: options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked } }).pollen!;
+        status = store.writeCityDay({
+          city: task.city.slug,
+          day,
+          pollen: { source: options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked },
+        }).pollen!;
         summary.hourlyRows += hours.length;
       } else {
         const values = fetched.days.get(day) ?? {};
@@ -129,7 +153,13 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
 
   await forEachConcurrently(tasks, options.concurrency ?? 4, run);
   summary.seconds = (performance.now() - started) / 1000;
-  store.recordIngestRun({ startedAt: at, finishedAt: now(), pollen: options.pollen.id, weather: options.weather?.id ?? null, counts: summary.counts });
+  store.recordIngestRun({
+    startedAt: at,
+    finishedAt: now(),
+    pollen: options.pollen.id,
+    weather: options.weather?.id ?? null,
+    counts: summary.counts,
+  });
   return summary;
 }
 
@@ -143,14 +173,19 @@ function kindPlan(kind: DataKind, provider: PollenProvider | WeatherProvider, no
 }
 
 /** One request's answer by UTC day: pollen hours (with the zone the provider gave), or weather values. */
-type Fetched = { kind: 'pollen'; timezone: string | null; days: Map<number, PollenHour[]> } | { kind: 'weather'; days: Map<number, WeatherValues> };
+type Fetched =
+  | { kind: 'pollen'; timezone: string | null; days: Map<number, PollenHour[]> }
+  | { kind: 'weather'; days: Map<number, WeatherValues> };
 
 async function fetchTask(task: Task, options: IngestOptions): Promise<Fetched> {
   if (task.kind === 'pollen') {
     const batch = await options.pollen.pollenHistory(task.city, task.hours);
     return { kind: 'pollen', timezone: batch.timezone, days: hoursByDay(options.pollen.id, batch) };
   }
-  return { kind: 'weather', days: weatherByDay(await options.weather!.weatherHistory(task.city, { from: task.days[0]!, to: task.days.at(-1)! })) };
+  return {
+    kind: 'weather',
+    days: weatherByDay(await options.weather!.weatherHistory(task.city, { from: task.days[0]!, to: task.days.at(-1)! })),
+  };
 }
 
 /** Runs `work` over the items in order, at most `limit` at a time. */

@@ -48,7 +48,7 @@ export function decide(day: number, stored: StoredStatus | undefined, kind: Data
     // A partial or empty day may still fill in while it is young; after that it is final.
     if (end <= c.retryFromHour || !inside) return stored;
   }
-  return inside ? { from, to } : stored ?? 'outside_window';
+  return inside ? { from, to } : (stored ?? 'outside_window');
 }
 
 /** The plan of a run over `span` for `cities`, one kind of data at a time. */
@@ -79,6 +79,11 @@ export function plan(span: DaySpan, cities: readonly City[], kinds: readonly Kin
   }
   // Newest first across cities: every city's newest request before any city's older one.
   const order = new Map(cities.map((c, i) => [c.slug, i]));
-  tasks.sort((a, b) => b.days.at(-1)! - a.days.at(-1)! || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) || order.get(a.city.slug)! - order.get(b.city.slug)!);
+  tasks.sort(
+    (a, b) =>
+      b.days.at(-1)! - a.days.at(-1)! ||
+      (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0) ||
+      order.get(a.city.slug)! - order.get(b.city.slug)!,
+  );
   return { tasks, settled };
 }

@@ -13,7 +13,9 @@ export function progressReporter(stream: NodeJS.WritableStream & { isTTY?: boole
       lastDraw = now;
       const width = 30;
       const filled = Math.round(fraction * width);
-      stream.write(`\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(fraction * 100)}% ${done}/${total}${failedText}`);
+      stream.write(
+        `\r${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(fraction * 100)}% ${done}/${total}${failedText}`,
+      );
       if (done === total) stream.write('\n');
     } else {
       const tenth = Math.floor(fraction * 10);

@@ -29,17 +29,33 @@ function citiesOf(args: IngestArgs, stored: City[] | undefined): { set: City[]; 
   if (!args.only) return { set, cities: set };
   const bySlug = new Map(set.map((c) => [c.slug, c]));
   const unknown = args.only.find((s) => !bySlug.has(s));
-  if (unknown !== undefined) throw new UsageError(`--cities: unsupported city ${JSON.stringify(unknown)}; the set has ${set.length}: ${set.map((c) => c.slug).join(', ')}`);
+  if (unknown !== undefined)
+    throw new UsageError(
+      `--cities: unsupported city ${JSON.stringify(unknown)}; the set has ${set.length}: ${set.map((c) => c.slug).join(', ')}`,
+    );
   return { set, cities: args.only.map((s) => bySlug.get(s)!) };
 }
 
 /** Runs an ingest; undefined when `onlyIfEmpty` found data and did nothing. */
-export async function runIngest(args: IngestArgs, log: NodeJS.WritableStream & { isTTY?: boolean }, out: NodeJS.WritableStream, options: RunOptions = {}): Promise<IngestSummary | undefined> {
+export async function runIngest(
+  args: IngestArgs,
+  log: NodeJS.WritableStream & { isTTY?: boolean },
+  out: NodeJS.WritableStream,
+  options: RunOptions = {},
+): Promise<IngestSummary | undefined> {
   // A store that does not exist yet is created only once the arguments are known to be good.
   if (!existsSync(args.db)) citiesOf(args, undefined);
   const store = openStore(args.db);
   try {
-    const providers = createProviders({ pollen: args.provider, weather: args.weather, store, purpose: 'ingest', env: options.env, now: options.now, dispatcher: options.dispatcher });
+    const providers = createProviders({
+      pollen: args.provider,
+      weather: args.weather,
+      store,
+      purpose: 'ingest',
+      env: options.env,
+      now: options.now,
+      dispatcher: options.dispatcher,
+    });
     if (options.onlyIfEmpty && store.latestDay() !== null) {
       out.write(`store ${args.db} already has data through ${dayString(store.latestDay()!)}; not ingesting\n`);
       return undefined;
@@ -50,7 +66,9 @@ export async function runIngest(args: IngestArgs, log: NodeJS.WritableStream & {
       try {
         const change = store.cities.replace(set);
         if (stored && (change.added.length > 0 || change.removed.length > 0)) {
-          log.write(`ingest: the city set now has ${set.length} cities: ${change.added.length} added, ${change.removed.length} no longer served (their data is kept)\n`);
+          log.write(
+            `ingest: the city set now has ${set.length} cities: ${change.added.length} added, ${change.removed.length} no longer served (their data is kept)\n`,
+          );
         }
       } catch (error) {
         if (error instanceof CityConflictError) throw new UsageError(error.message);
@@ -58,7 +76,9 @@ export async function runIngest(args: IngestArgs, log: NodeJS.WritableStream & {
       }
     }
     for (const warning of budgetWarnings(set.length, providers, options.env ?? process.env)) log.write(`ingest: warning: ${warning}\n`);
-    log.write(`ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`);
+    log.write(
+      `ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`,
+    );
     const summary = await ingest({
       store,
       pollen: providers.pollen,
@@ -93,7 +113,8 @@ export function formatSummary(s: IngestSummary): string {
     `${total} city-days (pollen and weather counted apart): ${DAY_STATUSES.map((k) => `${s.counts[k]} ${k.replace('_', ' ')}`).join(', ')}`,
     `wrote ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s, with ${s.calls} provider requests`,
   ];
-  for (const [provider, why] of Object.entries(s.stopped)) lines.push(`stopped calling ${provider}: ${why}; what is left is deferred to the next run`);
+  for (const [provider, why] of Object.entries(s.stopped))
+    lines.push(`stopped calling ${provider}: ${why}; what is left is deferred to the next run`);
   for (const f of s.failed) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);
   return lines.join('\n') + '\n';
 }

@@ -25,15 +25,22 @@ const rpcError = (status: number, code: number, message: string, headers: Record
 
 /** Answers one request to /mcp. */
 export async function handleMcp(request: Request, ctx: ApiContext): Promise<Response> {
-  if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...CORS, 'Cache-Control': 'public, max-age=86400' } });
+  if (request.method === 'OPTIONS')
+    return new Response(null, { status: 204, headers: { ...CORS, 'Cache-Control': 'public, max-age=86400' } });
   if (request.method !== 'POST') {
-    return rpcError(405, -32000, `Method ${request.method} not allowed: this MCP server is stateless, POST JSON-RPC messages`, { Allow: 'POST, OPTIONS' });
+    return rpcError(405, -32000, `Method ${request.method} not allowed: this MCP server is stateless, POST JSON-RPC messages`, {
+      Allow: 'POST, OPTIONS',
+    });
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > MAX_MCP_BODY) return rpcError(413, -32600, `Request body larger than ${MAX_MCP_BODY} bytes`);
 
   const server = createMcpServer(ctx);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_MCP_BODY });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    maxRequestBodySize: MAX_MCP_BODY,
+  });
   try {
     await server.connect(transport);
     const response = await transport.handleRequest(request);

@@ -53,9 +53,15 @@ export function ambeeVerdict(status: number, body: string): Verdict {
 
 /** The hour an item stands for, from whichever time field it carries; NaN when none is usable. */
 export function itemTime(item: Json): number {
-  const seconds = (v: unknown) => (typeof v === 'number' ? v * 1000 : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) * 1000 : Number.NaN);
+  const seconds = (v: unknown) =>
+    typeof v === 'number' ? v * 1000 : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) * 1000 : Number.NaN;
   const iso = (v: unknown) => (typeof v === 'string' ? Date.parse(v) : Number.NaN);
-  for (const t of [iso(item.timestamp), seconds(item.unixTs), iso(item.createdAt), typeof item.time === 'string' && !/^\d+$/.test(item.time) ? iso(item.time) : seconds(item.time)]) {
+  for (const t of [
+    iso(item.timestamp),
+    seconds(item.unixTs),
+    iso(item.createdAt),
+    typeof item.time === 'string' && !/^\d+$/.test(item.time) ? iso(item.time) : seconds(item.time),
+  ]) {
     if (Number.isFinite(t)) return t;
   }
   return Number.NaN;
@@ -91,7 +97,11 @@ export class AmbeeProvider implements PollenProvider {
   }
 
   private get(url: URL, signal?: AbortSignal): Promise<unknown> {
-    return this.options.http.getJson(url, { headers: { 'x-api-key': this.options.apiKey, 'Content-Type': 'application/json' }, signal, classify: ambeeVerdict });
+    return this.options.http.getJson(url, {
+      headers: { 'x-api-key': this.options.apiKey, 'Content-Type': 'application/json' },
+      signal,
+      classify: ambeeVerdict,
+    });
   }
 
   private url(path: string, city: City): URL {
@@ -122,7 +132,13 @@ export class AmbeeProvider implements PollenProvider {
       const hour = Math.floor(time / HOUR_MS);
       if (asked && (hour < asked.from || hour >= asked.to)) return;
       const count = isObject(item.Count) ? item.Count : {};
-      hours.push({ time, tree: count.tree_pollen ?? null, grass: count.grass_pollen ?? null, weed: count.weed_pollen ?? null, species: item.Species ?? null });
+      hours.push({
+        time,
+        tree: count.tree_pollen ?? null,
+        grass: count.grass_pollen ?? null,
+        weed: count.weed_pollen ?? null,
+        species: item.Species ?? null,
+      });
     });
     return { timezone, hours, itemFields: [...fields].sort() };
   }

@@ -30,7 +30,11 @@ export class StoreLedger implements CallLedger {
       const used = this.store.ledger.callsOn(this.provider, day);
       const limit = this.purpose === 'ingest' ? daily - forecastReserve : daily;
       if (used.ingest + used.forecast + calls > limit) {
-        throw new ProviderError(this.provider, 'quota', `daily budget spent: ${used.ingest + used.forecast} of ${daily} calls used on ${day}${this.purpose === 'ingest' ? `, ${forecastReserve} kept for forecasts` : ''}${calls > 1 ? `; the next call weighs ${calls}` : ''}`);
+        throw new ProviderError(
+          this.provider,
+          'quota',
+          `daily budget spent: ${used.ingest + used.forecast} of ${daily} calls used on ${day}${this.purpose === 'ingest' ? `, ${forecastReserve} kept for forecasts` : ''}${calls > 1 ? `; the next call weighs ${calls}` : ''}`,
+        );
       }
     }
     this.store.ledger.record(this.provider, day, this.purpose, calls);

@@ -2,7 +2,10 @@
 import { dayOf } from '../domain/dates.js';
 
 /** Means of each named series per UTC day, skipping missing samples. */
-export function dailyMeans<K extends string>(samples: ReadonlyArray<{ time: number; values: Partial<Record<K, unknown>> }>, keys: readonly K[]): Map<number, Partial<Record<K, number>>> {
+export function dailyMeans<K extends string>(
+  samples: ReadonlyArray<{ time: number; values: Partial<Record<K, unknown>> }>,
+  keys: readonly K[],
+): Map<number, Partial<Record<K, number>>> {
   const acc = new Map<number, Map<K, { sum: number; n: number }>>();
   for (const s of samples) {
     const day = dayOf(s.time);
@@ -18,6 +21,9 @@ export function dailyMeans<K extends string>(samples: ReadonlyArray<{ time: numb
     }
   }
   return new Map(
-    [...acc].map(([day, perKey]) => [day, Object.fromEntries([...perKey].map(([k, a]) => [k, Math.round((a.sum / a.n) * 10) / 10])) as Partial<Record<K, number>>]),
+    [...acc].map(([day, perKey]) => [
+      day,
+      Object.fromEntries([...perKey].map(([k, a]) => [k, Math.round((a.sum / a.n) * 10) / 10])) as Partial<Record<K, number>>,
+    ]),
   );
 }

@@ -92,7 +92,12 @@ async function checkPollen(provider: PollenProvider, city: City, now: number): P
       ]);
     } catch (error) {
       const failure = error instanceof ProviderError ? error.failure : undefined;
-      check.facts.push(['window', failure === 'outside_window' ? `confirmed: ${hours} hours (an hour before it is refused as outside the window)` : `not confirmed: ${outcome(error).text}`]);
+      check.facts.push([
+        'window',
+        failure === 'outside_window'
+          ? `confirmed: ${hours} hours (an hour before it is refused as outside the window)`
+          : `not confirmed: ${outcome(error).text}`,
+      ]);
     }
   }
 
@@ -125,7 +130,12 @@ async function checkWeather(provider: WeatherProvider, city: City, now: number):
   try {
     const [day] = await provider.weatherHistory(city, { from: newest, to: newest });
     const fields = Object.keys(day?.values ?? {}).filter((k) => (day!.values as Record<string, unknown>)[k] !== undefined);
-    check.facts.push(['history', day ? `${dayString(newest)} for ${city.slug}: ${fields.join(', ')}` : `${dayString(newest)} for ${city.slug}: no values yet (the archive may lag)`]);
+    check.facts.push([
+      'history',
+      day
+        ? `${dayString(newest)} for ${city.slug}: ${fields.join(', ')}`
+        : `${dayString(newest)} for ${city.slug}: no values yet (the archive may lag)`,
+    ]);
   } catch (error) {
     const o = outcome(error);
     Object.assign(check, { reachable: o.reachable, authorized: o.authorized, usable: (error as ProviderError).failure === 'not_covered' });

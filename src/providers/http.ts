@@ -26,7 +26,15 @@ export type Classifier = (status: number, body: string, headers: Record<string, 
 export function commonVerdict(status: number): Verdict {
   if (status === 200) return { ok: true };
   const failure: ProviderFailure =
-    status === 401 || status === 403 ? 'unauthorized' : status === 404 ? 'not_covered' : status === 429 ? 'quota' : status >= 500 || status === 408 ? 'unavailable' : 'rejected';
+    status === 401 || status === 403
+      ? 'unauthorized'
+      : status === 404
+        ? 'not_covered'
+        : status === 429
+          ? 'quota'
+          : status >= 500 || status === 408
+            ? 'unavailable'
+            : 'rejected';
   return { ok: false, failure };
 }
 
@@ -139,9 +147,15 @@ export class HttpClient {
     }
     // The server's own Retry-After, when it sends one, over what the provider's documentation says.
     const header = response.headers['retry-after'];
-    const retryAfter = (typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header) : undefined) ?? verdict.retryAfterSeconds;
+    const retryAfter =
+      (typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header) : undefined) ?? verdict.retryAfterSeconds;
     const detail = `HTTP ${status} from ${url.pathname}: ${this.redact(text.slice(0, 200))}`;
-    throw new ProviderError(this.provider, verdict.failure, detail, retryAfter === undefined ? undefined : { retryAfterSeconds: retryAfter });
+    throw new ProviderError(
+      this.provider,
+      verdict.failure,
+      detail,
+      retryAfter === undefined ? undefined : { retryAfterSeconds: retryAfter },
+    );
   }
 
   private fail(failure: ProviderFailure, message: string, cause: unknown): ProviderError {

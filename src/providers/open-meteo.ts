@@ -39,14 +39,24 @@ export function callWeight(variables: number, days: number): number {
 
 /** Open-Meteo's statuses: its 429 reason says which limit was hit; a 400 out of range is its window. */
 export function openMeteoVerdict(status: number, body: string): Verdict {
-  if (status === 429) return /minutely|concurrent/i.test(body) ? { ok: false, failure: 'throttled', retryAfterSeconds: 60 } : { ok: false, failure: 'quota' };
+  if (status === 429)
+    return /minutely|concurrent/i.test(body) ? { ok: false, failure: 'throttled', retryAfterSeconds: 60 } : { ok: false, failure: 'quota' };
   if (status === 400 && /out of allowed range/i.test(body)) return { ok: false, failure: 'outside_window' };
   return commonVerdict(status);
 }
 
 const DAILY = [
-  'temperature_2m_min', 'temperature_2m_max', 'temperature_2m_mean', 'apparent_temperature_mean', 'relative_humidity_2m_mean',
-  'pressure_msl_mean', 'wind_speed_10m_max', 'wind_direction_10m_dominant', 'cloud_cover_mean', 'precipitation_sum', 'weather_code',
+  'temperature_2m_min',
+  'temperature_2m_max',
+  'temperature_2m_mean',
+  'apparent_temperature_mean',
+  'relative_humidity_2m_mean',
+  'pressure_msl_mean',
+  'wind_speed_10m_max',
+  'wind_direction_10m_dominant',
+  'cloud_cover_mean',
+  'precipitation_sum',
+  'weather_code',
 ] as const;
 const HOURLY_AIR = ['pm2_5', 'pm10', 'ozone', 'nitrogen_dioxide', 'sulphur_dioxide', 'carbon_monoxide'] as const;
 
@@ -57,7 +67,8 @@ export function describeWeatherCode(code: number): [string, string] | undefined 
   if (code === 3) return ['Clouds', 'overcast clouds'];
   if (code === 45 || code === 48) return ['Fog', 'fog'];
   if (code >= 51 && code <= 57) return ['Drizzle', 'drizzle'];
-  if ((code >= 61 && code <= 67) || (code >= 80 && code <= 82)) return ['Rain', code === 61 || code === 80 ? 'light rain' : code === 65 || code === 82 ? 'heavy rain' : 'moderate rain'];
+  if ((code >= 61 && code <= 67) || (code >= 80 && code <= 82))
+    return ['Rain', code === 61 || code === 80 ? 'light rain' : code === 65 || code === 82 ? 'heavy rain' : 'moderate rain'];
   if ((code >= 71 && code <= 77) || code === 85 || code === 86) return ['Snow', 'snow'];
   if (code >= 95) return ['Thunderstorm', 'thunderstorm'];
   return undefined;
@@ -104,14 +115,18 @@ export class OpenMeteoProvider implements WeatherProvider {
     const airFrom = Math.max(span.from, US_AIR_QUALITY_START);
     if (airFrom > span.from) airUrl.searchParams.set('start_date', dayString(airFrom));
     const days = span.to - span.from + 1;
-    const get = (url: URL, variables: number, n: number) => this.options.http.getJson(url, { signal, weight: callWeight(variables, n), classify: openMeteoVerdict });
+    const get = (url: URL, variables: number, n: number) =>
+      this.options.http.getJson(url, { signal, weight: callWeight(variables, n), classify: openMeteoVerdict });
     const [weather, air] = await Promise.all([
       get(weatherUrl, DAILY.length, days),
       airFrom <= span.to ? get(airUrl, HOURLY_AIR.length, span.to - airFrom + 1) : { hourly: { time: [] } },
     ]);
     const daily = this.series(weather, 'daily', DAILY);
     const hourly = this.series(air, 'hourly', HOURLY_AIR);
-    const airByDay = dailyMeans(hourly.map(({ time, values }) => ({ time: Date.parse(`${time}Z`), values })), HOURLY_AIR);
+    const airByDay = dailyMeans(
+      hourly.map(({ time, values }) => ({ time: Date.parse(`${time}Z`), values })),
+      HOURLY_AIR,
+    );
 
     return daily.flatMap(({ time, values: d }): RawWeatherDay[] => {
       const day = dayNumber(time.slice(0, 10));
@@ -136,7 +151,14 @@ export class OpenMeteoProvider implements WeatherProvider {
         precip_mm: d.precipitation_sum,
         weather_main: described?.[0],
         weather_desc: described?.[1],
-        aqi: aqiFromConcentrations({ pm2_5: a.pm2_5, pm10: a.pm10, o3: a.ozone, no2: a.nitrogen_dioxide, so2: a.sulphur_dioxide, co: a.carbon_monoxide }),
+        aqi: aqiFromConcentrations({
+          pm2_5: a.pm2_5,
+          pm10: a.pm10,
+          o3: a.ozone,
+          no2: a.nitrogen_dioxide,
+          so2: a.sulphur_dioxide,
+          co: a.carbon_monoxide,
+        }),
         aqi_pm2_5: a.pm2_5,
         aqi_pm10: a.pm10,
         aqi_o3: a.ozone,
@@ -149,15 +171,25 @@ export class OpenMeteoProvider implements WeatherProvider {
   }
 
   /** Open-Meteo's column-wise `{time: [...], name: [...]}` as one record per time. */
-  private series<K extends string>(payload: unknown, block: 'daily' | 'hourly', keys: readonly K[]): Array<{ time: string; values: Partial<Record<K, unknown>> }> {
+  private series<K extends string>(
+    payload: unknown,
+    block: 'daily' | 'hourly',
+    keys: readonly K[],
+  ): Array<{ time: string; values: Partial<Record<K, unknown>> }> {
     if (!isObject(payload) || !isObject(payload[block]) || !Array.isArray((payload[block] as Json).time)) {
       throw new ProviderError(this.id, 'bad_payload', `the response has no ${block}.time list`);
     }
     const columns = payload[block] as Json;
     const times = columns.time as unknown[];
     return times.map((time, i) => {
-      if (typeof time !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(time)) throw new ProviderError(this.id, 'bad_payload', `${block}.time[${i}] is not a date`);
-      return { time, values: Object.fromEntries(keys.map((k) => [k, Array.isArray(columns[k]) ? (columns[k] as unknown[])[i] : undefined])) as Partial<Record<K, unknown>> };
+      if (typeof time !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(time))
+        throw new ProviderError(this.id, 'bad_payload', `${block}.time[${i}] is not a date`);
+      return {
+        time,
+        values: Object.fromEntries(keys.map((k) => [k, Array.isArray(columns[k]) ? (columns[k] as unknown[])[i] : undefined])) as Partial<
+          Record<K, unknown>
+        >,
+      };
     });
   }
 }

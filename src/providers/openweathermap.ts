@@ -64,11 +64,24 @@ export class OpenWeatherMapProvider implements WeatherProvider {
     const air =
       airFrom > span.to
         ? { list: [] }
-        : await this.options.http.getJson(this.url('/data/2.5/air_pollution/history', city, { start: String((airFrom * DAY_MS) / 1000), end: String(((span.to + 1) * DAY_MS) / 1000 - 1) }), { signal });
+        : await this.options.http.getJson(
+            this.url('/data/2.5/air_pollution/history', city, {
+              start: String((airFrom * DAY_MS) / 1000),
+              end: String(((span.to + 1) * DAY_MS) / 1000 - 1),
+            }),
+            { signal },
+          );
     const list = at(air, 'list');
     if (!Array.isArray(list)) throw new ProviderError(this.id, 'bad_payload', 'air pollution history has no list');
-    const hours = list.filter(isObject).map((h) => ({ time: Number(h.dt) * 1000, aqi: at(h, 'main', 'aqi'), values: (isObject(h.components) ? h.components : {}) as Partial<Record<(typeof COMPONENTS)[number], unknown>> }));
-    const means = dailyMeans(hours.filter((h) => Number.isFinite(h.time)), COMPONENTS);
+    const hours = list.filter(isObject).map((h) => ({
+      time: Number(h.dt) * 1000,
+      aqi: at(h, 'main', 'aqi'),
+      values: (isObject(h.components) ? h.components : {}) as Partial<Record<(typeof COMPONENTS)[number], unknown>>,
+    }));
+    const means = dailyMeans(
+      hours.filter((h) => Number.isFinite(h.time)),
+      COMPONENTS,
+    );
     const worst = new Map<number, number>();
     for (const h of hours) {
       const day = Math.floor(h.time / DAY_MS);

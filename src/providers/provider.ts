@@ -83,7 +83,15 @@ export interface WeatherProvider {
  *   serve) are answers, not failures: the day is empty, or outside the window;
  * - `unauthorized`, `rejected` (another 4xx) and `bad_payload` fail the city-day.
  */
-export type ProviderFailure = 'quota' | 'throttled' | 'unauthorized' | 'not_covered' | 'outside_window' | 'unavailable' | 'rejected' | 'bad_payload';
+export type ProviderFailure =
+  | 'quota'
+  | 'throttled'
+  | 'unauthorized'
+  | 'not_covered'
+  | 'outside_window'
+  | 'unavailable'
+  | 'rejected'
+  | 'bad_payload';
 
 /** A failed provider call. Messages never contain credentials. */
 export class ProviderError extends Error {

@@ -53,15 +53,19 @@ export function forecastBudget(provider: string, env: NodeJS.ProcessEnv): number
 
 /** The weather provider id a request resolves to. */
 export function weatherIdFor(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv): string {
-  return weather ?? env.WEATHER_PROVIDER ?? (pollen === SAMPLE_ID ? SAMPLE_ID : env.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID);
+  return (
+    weather ?? env.WEATHER_PROVIDER ?? (pollen === SAMPLE_ID ? SAMPLE_ID : env.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID)
+  );
 }
 
 /** Checks ids and keys without building anything, so a CLI can refuse before it writes. */
 export function checkProviders(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
-  if (!PROVIDER_IDS.includes(pollen)) throw new ConfigError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(pollen)})`);
+  if (!PROVIDER_IDS.includes(pollen))
+    throw new ConfigError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(pollen)})`);
   const w = weatherIdFor(pollen, weather, env);
-  if (!WEATHER_IDS.includes(w)) throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
-  if (pollen === AMBEE_ID) (key(env, 'AMBEE_API_KEY', 'the ambee pollen provider'), historyHours(env));
+  if (!WEATHER_IDS.includes(w))
+    throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
+  if (pollen === AMBEE_ID) key(env, 'AMBEE_API_KEY', 'the ambee pollen provider'), historyHours(env);
   if (w === OPENWEATHERMAP_ID) key(env, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
   policyFrom(env);
 }
@@ -83,20 +87,38 @@ export function createProviders(req: ProviderRequest): ProviderPair {
   const sample = new SampleProvider();
   const pollen =
     req.pollen === AMBEE_ID
-      ? new AmbeeProvider({ apiKey: env.AMBEE_API_KEY!, http: http(AMBEE_ID, env.AMBEE_API_KEY), baseUrl: env.AMBEE_BASE_URL, historyHours: historyHours(env) })
+      ? new AmbeeProvider({
+          apiKey: env.AMBEE_API_KEY!,
+          http: http(AMBEE_ID, env.AMBEE_API_KEY),
+          baseUrl: env.AMBEE_BASE_URL,
+          historyHours: historyHours(env),
+        })
       : sample;
   const w = weatherIdFor(req.pollen, req.weather, env);
   const weather =
     w === OPENWEATHERMAP_ID
-      ? new OpenWeatherMapProvider({ apiKey: env.OPENWEATHER_API_KEY!, http: http(OPENWEATHERMAP_ID, env.OPENWEATHER_API_KEY), baseUrl: env.OPENWEATHER_BASE_URL })
+      ? new OpenWeatherMapProvider({
+          apiKey: env.OPENWEATHER_API_KEY!,
+          http: http(OPENWEATHERMAP_ID, env.OPENWEATHER_API_KEY),
+          baseUrl: env.OPENWEATHER_BASE_URL,
+        })
       : w === OPEN_METEO_ID
-        ? new OpenMeteoProvider({ http: http(OPEN_METEO_ID), archiveUrl: env.OPEN_METEO_ARCHIVE_URL, airQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL })
+        ? new OpenMeteoProvider({
+            http: http(OPEN_METEO_ID),
+            archiveUrl: env.OPEN_METEO_ARCHIVE_URL,
+            airQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL,
+          })
         : sample;
   return { pollen, weather };
 }
 
 /** Calls a daily rebuild makes per city to each provider (one history request of the recent days, weather and air quality apart). */
-export const DAILY_CALLS_PER_CITY: Readonly<Record<string, number>> = { [AMBEE_ID]: 1, [OPEN_METEO_ID]: 2, [OPENWEATHERMAP_ID]: 2, [SAMPLE_ID]: 0 };
+export const DAILY_CALLS_PER_CITY: Readonly<Record<string, number>> = {
+  [AMBEE_ID]: 1,
+  [OPEN_METEO_ID]: 2,
+  [OPENWEATHERMAP_ID]: 2,
+  [SAMPLE_ID]: 0,
+};
 
 /**
  * What a daily rebuild of `cities` would cost each provider against what ingest may spend (the
@@ -109,7 +131,9 @@ export function budgetWarnings(cities: number, providers: ProviderPair, env: Nod
     const needed = cities * (DAILY_CALLS_PER_CITY[id] ?? 1);
     if (daily === null || needed <= daily - forecastReserve) return [];
     const fit = Math.floor((daily - forecastReserve) / (DAILY_CALLS_PER_CITY[id] ?? 1));
-    return [`${cities} cities need ${needed} ${id} calls a day, but its budget leaves ingest ${daily - forecastReserve} (${daily} a day less ${forecastReserve} kept for forecasts): about ${fit} cities fit, the rest will be deferred`];
+    return [
+      `${cities} cities need ${needed} ${id} calls a day, but its budget leaves ingest ${daily - forecastReserve} (${daily} a day less ${forecastReserve} kept for forecasts): about ${fit} cities fit, the rest will be deferred`,
+    ];
   });
 }
 
@@ -123,7 +147,8 @@ export function budgetFor(provider: string, env: NodeJS.ProcessEnv): Budget {
   };
 }
 
-const envName = (provider: string) => ({ [AMBEE_ID]: 'AMBEE', [OPENWEATHERMAP_ID]: 'OPENWEATHER', [OPEN_METEO_ID]: 'OPEN_METEO' })[provider] ?? provider.toUpperCase();
+const envName = (provider: string) =>
+  ({ [AMBEE_ID]: 'AMBEE', [OPENWEATHERMAP_ID]: 'OPENWEATHER', [OPEN_METEO_ID]: 'OPEN_METEO' })[provider] ?? provider.toUpperCase();
 
 function key(env: NodeJS.ProcessEnv, name: string, forWhat: string): string {
   const value = env[name];

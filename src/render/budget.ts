@@ -49,7 +49,10 @@ export function planFiles(store: Store, routes: readonly Route[], units: Iterabl
   if (always > budget) {
     let fit = 0;
     for (let used = perStore; fit < days.length && used + days[fit]!.always <= budget; fit++) used += days[fit]!.always;
-    const fewer = fit === 0 ? 'no day fits even then: serve fewer cities, or raise DEPLOY_MAX_FILES' : `${fit} days fit: serve at most ${fit} days (SERVE_DAYS=${fit}), fewer cities, or raise DEPLOY_MAX_FILES`;
+    const fewer =
+      fit === 0
+        ? 'no day fits even then: serve fewer cities, or raise DEPLOY_MAX_FILES'
+        : `${fit} days fit: serve at most ${fit} days (SERVE_DAYS=${fit}), fewer cities, or raise DEPLOY_MAX_FILES`;
     throw new RenderError(
       `the files rendered in every deploy (${always}: ${perStore} made once or per city, and ${always - perStore} for ${days.length} days across cities) exceed DEPLOY_MAX_FILES=${budget}; ${fewer}. Nothing was written.`,
     );
@@ -64,12 +67,16 @@ export function planFiles(store: Store, routes: readonly Route[], units: Iterabl
 export function deployMaxFilesOf(env: NodeJS.ProcessEnv): number {
   const text = env.DEPLOY_MAX_FILES;
   if (text === undefined || text === '') return DEFAULT_DEPLOY_MAX_FILES;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new RenderError(`DEPLOY_MAX_FILES must be a whole number of files of at least 1 (got ${JSON.stringify(text)})`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new RenderError(`DEPLOY_MAX_FILES must be a whole number of files of at least 1 (got ${JSON.stringify(text)})`);
   return Number(text);
 }
 
 /** The plan in a few words, for the render's summary. */
 export function formatPlan(plan: FilePlan): string {
-  const span = plan.cityDayDays === 0 ? 'no city-day files' : `the city-day files of the newest ${plan.cityDayDays} days (from ${dayString(plan.cityDaysFrom)})`;
+  const span =
+    plan.cityDayDays === 0
+      ? 'no city-day files'
+      : `the city-day files of the newest ${plan.cityDayDays} days (from ${dayString(plan.cityDaysFrom)})`;
   return `${plan.always + plan.cityDayFiles} of DEPLOY_MAX_FILES=${plan.budget} files: ${plan.always} always, and ${span}`;
 }

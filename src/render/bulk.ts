@@ -64,9 +64,18 @@ function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, wha
       if (name === undefined) return typeof group === 'number' ? group : null;
       return group !== null && typeof group === 'object' ? (group[name] ?? null) : null;
     };
-    fields.set(column, { name: column, type: 'DOUBLE', nullable: true, unit: GRAINS, description: `${name ?? category} (${category}), ${what}`, provider: { category, ...(name === undefined ? {} : { name }) }, value });
+    fields.set(column, {
+      name: column,
+      type: 'DOUBLE',
+      nullable: true,
+      unit: GRAINS,
+      description: `${name ?? category} (${category}), ${what}`,
+      provider: { category, ...(name === undefined ? {} : { name }) },
+      value,
+    });
   };
-  for (const shape of shapes) for (const [category, names] of shape) (names ? names.forEach((n) => add(category, n)) : add(category, undefined));
+  for (const shape of shapes)
+    for (const [category, names] of shape) names ? names.forEach((n) => add(category, n)) : add(category, undefined);
   return [...fields.values()];
 }
 
@@ -98,7 +107,9 @@ export function bulkColumns(store: Store): Record<BulkKind, Field[]> {
   const weather = [
     CITY,
     field('date', 'DATE', 'UTC day', undefined, false),
-    ...WEATHER_FIELDS.map((f) => field(f, TEXT_FIELDS.has(f) ? 'STRING' : INTEGER_FIELDS.has(f) ? 'INT32' : 'DOUBLE', WEATHER_MEANING[f][0], WEATHER_MEANING[f][1])),
+    ...WEATHER_FIELDS.map((f) =>
+      field(f, TEXT_FIELDS.has(f) ? 'STRING' : INTEGER_FIELDS.has(f) ? 'INT32' : 'DOUBLE', WEATHER_MEANING[f][0], WEATHER_MEANING[f][1]),
+    ),
     field('source', 'STRING', 'Provider of the row'),
     field('created_at', 'TIMESTAMP', 'When the provider answered, UTC', undefined, false),
   ];
@@ -199,7 +210,11 @@ export const CITIES_PER_GROUP: Record<BulkKind, number> = { 'pollen-hourly': 4, 
 const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_type'>> = {
   STRING: { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } },
   // UTC instants: DuckDB reads them as TIMESTAMP WITH TIME ZONE, pandas as datetime64[ms, UTC].
-  TIMESTAMP: { type: 'INT64', converted_type: 'TIMESTAMP_MILLIS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' } },
+  TIMESTAMP: {
+    type: 'INT64',
+    converted_type: 'TIMESTAMP_MILLIS',
+    logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
+  },
   DATE: { type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
   DOUBLE: { type: 'DOUBLE' },
   INT32: { type: 'INT32' },
@@ -225,7 +240,11 @@ function columnsOf(fields: readonly Field[], rows: ReadonlyArray<Record<string, 
       data: f.type === 'DATE' ? data.map((d) => (d === null ? null : new Date((d as number) * DAY_MS))) : data,
       statistics: keyed,
       offsetIndex: false, // a page per column chunk: an offset index would only add bytes
-      ...(f.type === 'STRING' ? { encoding: 'RLE_DICTIONARY' as const } : f.type === 'TIMESTAMP' ? { encoding: 'DELTA_BINARY_PACKED' as const } : {}),
+      ...(f.type === 'STRING'
+        ? { encoding: 'RLE_DICTIONARY' as const }
+        : f.type === 'TIMESTAMP'
+          ? { encoding: 'DELTA_BINARY_PACKED' as const }
+          : {}),
     };
   });
 }
@@ -236,14 +255,25 @@ class ParquetSink {
   private readonly writer: ParquetWriter;
   rows = 0;
 
-  constructor(private readonly fields: readonly Field[], codec: BulkCodec = CODEC) {
-    this.writer = new ParquetWriter({ writer: this.out, schema: schemaOf(fields), codec, compressors: COMPRESSORS, statisticsTruncateLength: Infinity, createdBy: 'pollen-api (hyparquet-writer)' });
+  constructor(
+    private readonly fields: readonly Field[],
+    codec: BulkCodec = CODEC,
+  ) {
+    this.writer = new ParquetWriter({
+      writer: this.out,
+      schema: schemaOf(fields),
+      codec,
+      compressors: COMPRESSORS,
+      statisticsTruncateLength: Infinity,
+      createdBy: 'pollen-api (hyparquet-writer)',
+    });
   }
 
   group(rows: ReadonlyArray<Record<string, unknown>>): void {
     if (rows.length === 0) return;
     // Synchronous into a ByteWriter: it returns a promise only for an asynchronous writer.
-    if (this.writer.write({ columnData: columnsOf(this.fields, rows), rowGroupSize: rows.length }) !== undefined) throw new Error('the Parquet writer went asynchronous');
+    if (this.writer.write({ columnData: columnsOf(this.fields, rows), rowGroupSize: rows.length }) !== undefined)
+      throw new Error('the Parquet writer went asynchronous');
     this.rows += rows.length;
   }
 
@@ -254,7 +284,12 @@ class ParquetSink {
 }
 
 /** The Parquet bytes of a month's rows (cities' groups), a row group per `perGroup` cities with rows: for the bench. */
-export function parquetOf(fields: readonly Field[], groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>, perGroup: number, codec: BulkCodec = CODEC): Uint8Array {
+export function parquetOf(
+  fields: readonly Field[],
+  groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>,
+  perGroup: number,
+  codec: BulkCodec = CODEC,
+): Uint8Array {
   const sink = new ParquetSink(fields, codec);
   const cities = groups.filter((g) => g.length > 0);
   for (let i = 0; i < cities.length; i += perGroup) sink.group(cities.slice(i, i + perGroup).flat());
@@ -302,8 +337,18 @@ const KIND_MEANING: Record<BulkKind, string> = {
  * Writes one month's files (three kinds in two formats) with `put`, and says what each holds.
  * Rows are made a city at a time and leave memory with their row group.
  */
-export async function writeBulkMonth(store: Store, month: Month, put: (file: string, body: Uint8Array) => void, columns = bulkColumns(store)): Promise<BulkFile[]> {
-  const sinks = BULK_KINDS.map((kind) => ({ kind, parquet: new ParquetSink(columns[kind]), csv: new CsvSink(columns[kind]), pending: [] as Array<Array<Record<string, unknown>>> }));
+export async function writeBulkMonth(
+  store: Store,
+  month: Month,
+  put: (file: string, body: Uint8Array) => void,
+  columns = bulkColumns(store),
+): Promise<BulkFile[]> {
+  const sinks = BULK_KINDS.map((kind) => ({
+    kind,
+    parquet: new ParquetSink(columns[kind]),
+    csv: new CsvSink(columns[kind]),
+    pending: [] as Array<Array<Record<string, unknown>>>,
+  }));
   const flush = async (sink: (typeof sinks)[number]) => {
     const rows = sink.pending.flat();
     sink.pending = [];
@@ -325,7 +370,16 @@ export async function writeBulkMonth(store: Store, month: Month, put: (file: str
     for (const format of FORMATS) {
       const path = `${BULK_DIR}/${sink.kind}-${month.month}.${format}`;
       const bytes = bodies[format];
-      files.push({ path: `/${path}`, kind: sink.kind, format, month: month.month, rows: sink.parquet.rows, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), columns: columns[sink.kind].map((f) => f.name) });
+      files.push({
+        path: `/${path}`,
+        kind: sink.kind,
+        format,
+        month: month.month,
+        rows: sink.parquet.rows,
+        bytes: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        columns: columns[sink.kind].map((f) => f.name),
+      });
       put(path, bytes);
     }
   }
@@ -338,10 +392,17 @@ export async function writeBulkMonth(store: Store, month: Month, put: (file: str
  */
 export function bulkManifest(store: Store, months: readonly Month[], files: readonly BulkFile[]): BulkManifest {
   const columns = bulkColumns(store);
-  const kinds = Object.fromEntries(BULK_KINDS.map((k) => [k, { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) }])) as BulkManifest['kinds'];
+  const kinds = Object.fromEntries(
+    BULK_KINDS.map((k) => [k, { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) }]),
+  ) as BulkManifest['kinds'];
   const order = (f: BulkFile) => `${f.month}|${BULK_KINDS.indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
   const [first, last] = [months[0], months.at(-1)];
-  return { from: first ? dayString(first.from) : null, to: last ? dayString(last.to) : null, kinds, files: [...files].sort((a, b) => (order(a) < order(b) ? -1 : 1)) };
+  return {
+    from: first ? dayString(first.from) : null,
+    to: last ? dayString(last.to) : null,
+    kinds,
+    files: [...files].sort((a, b) => (order(a) < order(b) ? -1 : 1)),
+  };
 }
 
 /** The manifest's file under the publish folder. */

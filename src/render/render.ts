@@ -20,7 +20,14 @@ import { openStore, type Store } from '../store/store.js';
 import { deployMaxFilesOf, formatPlan, planFiles, type FilePlan } from './budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, writeBulkMonth, type Month } from './bulk.js';
 import { redirectsFile } from './redirects.js';
-import { cityDaysThatFit, DEFAULT_SERVE_DAYS, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
+import {
+  cityDaysThatFit,
+  DEFAULT_SERVE_DAYS,
+  FUNCTION_LIMIT_BYTES,
+  functionOverheadBytes,
+  writeServedStore,
+  type ServedStore,
+} from './served-store.js';
 import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
 import type { WorkerInput, WorkerReply, WorkerTask } from './worker.js';
 
@@ -97,13 +104,18 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     const site = await siteFiles();
     const months = withStore(nextServed, bulkMonths);
     // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
-    plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(months), maxFiles));
+    plan = withStore(nextServed, (s) =>
+      planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(months), maxFiles),
+    );
     mkdirSync(folder);
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
     const units = openedOnce(nextServed, plan.cityDaysFrom);
     // The bulk files' months follow the units: each month is a task of its own for a worker.
-    const written = workers === 0 ? await inProcess(nextServed, folder, units, months, routes) : await inWorkers(nextServed, folder, tasksOf(units, months), workers);
+    const written =
+      workers === 0
+        ? await inProcess(nextServed, folder, units, months, routes)
+        : await inWorkers(nextServed, folder, tasksOf(units, months), workers);
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
     for (const [file, body] of site) out.put(file, body);
@@ -113,7 +125,8 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     total.files = written.files + out.written.files;
     total.bytes = written.bytes + out.written.bytes;
     // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
-    if (total.files !== plan.always + plan.cityDayFiles) throw new Error(`the render wrote ${total.files} files where it planned ${plan.always + plan.cityDayFiles}`);
+    if (total.files !== plan.always + plan.cityDayFiles)
+      throw new Error(`the render wrote ${total.files} files where it planned ${plan.always + plan.cityDayFiles}`);
   } catch (error) {
     rmSync(folder, { recursive: true, force: true });
     rmSync(nextServed, { force: true });
@@ -127,14 +140,24 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
-  return { ...total, seconds: (performance.now() - started) / 1000, unitSeconds, bulkSeconds, folder, workers, served: served!, plan: plan! };
+  return {
+    ...total,
+    seconds: (performance.now() - started) / 1000,
+    unitSeconds,
+    bulkSeconds,
+    folder,
+    workers,
+    served: served!,
+    plan: plan!,
+  };
 }
 
 /** `$SERVE_DAYS`, a whole number of days of at least 1. */
 export function serveDaysOf(env: NodeJS.ProcessEnv): number {
   const text = env.SERVE_DAYS;
   if (text === undefined || text === '') return DEFAULT_SERVE_DAYS;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new RenderError(`SERVE_DAYS must be a whole number of days of at least 1 (got ${JSON.stringify(text)})`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new RenderError(`SERVE_DAYS must be a whole number of days of at least 1 (got ${JSON.stringify(text)})`);
   return Number(text);
 }
 
@@ -167,7 +190,13 @@ interface TaskResults extends Written {
   bulkSeconds: number;
 }
 
-async function inProcess(path: string, folder: string, units: Iterable<Unit>, months: readonly Month[], routes: readonly Route[]): Promise<TaskResults> {
+async function inProcess(
+  path: string,
+  folder: string,
+  units: Iterable<Unit>,
+  months: readonly Month[],
+  routes: readonly Route[],
+): Promise<TaskResults> {
   const store = openStore(path, { readonly: true, immutable: true });
   try {
     const ctx = storeContext(store);
@@ -237,7 +266,7 @@ function inWorkers(path: string, folder: string, tasks: Iterator<Exclude<WorkerT
         if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
         total.files += reply.files;
         total.bytes += reply.bytes;
-        if (reply.bulk) (total.bulk.push(...reply.bulk), (total.bulkSeconds += reply.seconds));
+        if (reply.bulk) total.bulk.push(...reply.bulk), (total.bulkSeconds += reply.seconds);
         else total.unitSeconds += reply.seconds;
         next(worker);
       });

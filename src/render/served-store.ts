@@ -23,7 +23,11 @@ const CODE_ALLOWANCE_BYTES = 3 * 1024 * 1024;
 /** Bytes a file deflates to at level 6, as a function zip holds it. */
 export async function deflatedSize(path: string): Promise<number> {
   let bytes = 0;
-  await pipeline(createReadStream(path), createDeflate({ level: 6 }), new Writable({ write: (chunk: Buffer, _e, done) => ((bytes += chunk.length), done()) }));
+  await pipeline(
+    createReadStream(path),
+    createDeflate({ level: 6 }),
+    new Writable({ write: (chunk: Buffer, _e, done) => ((bytes += chunk.length), done()) }),
+  );
   return bytes;
 }
 

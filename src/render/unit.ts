@@ -23,7 +23,7 @@ export class FileWriter {
   put(file: string, body: string | Uint8Array): void {
     const path = join(this.folder, file);
     const dir = dirname(path);
-    if (!this.made.has(dir)) (mkdirSync(dir, { recursive: true }), this.made.add(dir));
+    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
     writeFileSync(path, body);
     this.written.files++;
     this.written.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -38,7 +38,9 @@ export async function renderUnit(unit: Unit, routes: readonly Route[], ctx: ApiC
       const query = new URLSearchParams({ ...params, ...form.fixed });
       const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
       if (answer.status !== 200 || typeof answer.body !== 'string') {
-        throw new RenderError(`${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`);
+        throw new RenderError(
+          `${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`,
+        );
       }
       out.put(fileFor(form, params), answer.body);
     }

@@ -18,7 +18,9 @@ export interface WorkerInput {
 /** A batch of units, or a month of bulk files, or null: no more work. */
 export type WorkerTask = Unit[] | { bulk: Month } | null;
 
-export type WorkerReply = { done: true; files: number; bytes: number; seconds: number; bulk?: BulkFile[] } | { done: false; error: string; renderError: boolean };
+export type WorkerReply =
+  | { done: true; files: number; bytes: number; seconds: number; bulk?: BulkFile[] }
+  | { done: false; error: string; renderError: boolean };
 
 const input = workerData as WorkerInput;
 const store = openStore(input.storePath, { readonly: true, immutable: true });
@@ -37,8 +39,19 @@ parentPort!.on('message', (task: WorkerTask) => {
     else for (const unit of task) await renderUnit(unit, ROUTES, ctx, out);
   };
   all().then(
-    () => parentPort!.postMessage({ done: true, ...out.written, seconds: (performance.now() - started) / 1000, ...(bulk ? { bulk } : {}) } satisfies WorkerReply),
-    (error: unknown) => parentPort!.postMessage({ done: false, error: error instanceof RenderError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error), renderError: error instanceof RenderError } satisfies WorkerReply),
+    () =>
+      parentPort!.postMessage({
+        done: true,
+        ...out.written,
+        seconds: (performance.now() - started) / 1000,
+        ...(bulk ? { bulk } : {}),
+      } satisfies WorkerReply),
+    (error: unknown) =>
+      parentPort!.postMessage({
+        done: false,
+        error: error instanceof RenderError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error),
+        renderError: error instanceof RenderError,
+      } satisfies WorkerReply),
   );
 });
 parentPort!.postMessage('ready');

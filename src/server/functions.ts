@@ -15,7 +15,9 @@ export interface LoadedFunction {
 
 /** Every function module in `dir` that has a `path` in its config. */
 export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
-  const files = readdirSync(dir).filter((f) => /\.(ts|mts|js|mjs)$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /\.(ts|mts|js|mjs)$/.test(f))
+    .sort();
   const loaded: LoadedFunction[] = [];
   for (const file of files) {
     const mod = (await import(pathToFileURL(resolve(join(dir, file))).href)) as {
@@ -24,7 +26,12 @@ export async function loadFunctions(dir: string): Promise<LoadedFunction[]> {
     };
     if (!mod.default || !mod.config?.path) continue;
     const paths = Array.isArray(mod.config.path) ? mod.config.path : [mod.config.path];
-    loaded.push({ name: file.replace(/\.\w+$/, ''), handler: mod.default, paths: paths.map(pathPattern), preferStatic: mod.config.preferStatic ?? false });
+    loaded.push({
+      name: file.replace(/\.\w+$/, ''),
+      handler: mod.default,
+      paths: paths.map(pathPattern),
+      preferStatic: mod.config.preferStatic ?? false,
+    });
   }
   return loaded;
 }

@@ -53,7 +53,8 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, { publishDir, config, functions, rules }).catch((error: unknown) => {
       console.error('local server failure', error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
+      if (!res.headersSent)
+        res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
       res.end(JSON.stringify({ error: 'Internal server error' }));
     });
   });
@@ -61,7 +62,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify({ error: status === 431 ? 'Request URL or headers too large' : status === 408 ? 'Request not received in time' : 'Malformed HTTP request' });
+    const body = JSON.stringify({
+      error:
+        status === 431 ? 'Request URL or headers too large' : status === 408 ? 'Request not received in time' : 'Malformed HTTP request',
+    });
     // Closed for good once written: a client still sending would otherwise keep it half open.
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\n` +
@@ -118,7 +122,13 @@ function exactly(line: string, names: string): boolean {
   const tokens = line.trim().split(/\s+/);
   if (tokens.length < 3 || tokens[0]!.startsWith('#')) return true;
   const conditions = tokens.slice(1, -2).filter((t) => t.includes('='));
-  return conditions.length === 0 || conditions.map((c) => c.slice(0, c.indexOf('='))).sort().join('&') === names;
+  return (
+    conditions.length === 0 ||
+    conditions
+      .map((c) => c.slice(0, c.indexOf('=')))
+      .sort()
+      .join('&') === names
+  );
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Promise<void> {
@@ -128,7 +138,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
 
   // Methods a web Request cannot carry (so no function can see them): refused here, as the CDN does.
   if (method === 'TRACE' || method === 'TRACK' || method === 'CONNECT') {
-    res.writeHead(405, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store', Allow: 'GET, HEAD, OPTIONS' });
+    res.writeHead(405, {
+      'Content-Type': 'application/json',
+      'Access-Control-Allow-Origin': '*',
+      'Cache-Control': 'no-store',
+      Allow: 'GET, HEAD, OPTIONS',
+    });
     res.end(JSON.stringify({ error: `Method ${method} is not allowed: this API is read-only (use GET)` }));
     return;
   }
@@ -144,7 +159,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
       res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0' });
       res.end();
     } else if (range) {
-      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${range.start}-${range.end}/${size}`, 'Content-Length': String(range.end - range.start + 1) });
+      res.writeHead(206, {
+        ...headers,
+        'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
+        'Content-Length': String(range.end - range.start + 1),
+      });
       res.end(method === 'HEAD' ? undefined : file.body.subarray(range.start, range.end + 1));
     } else {
       res.writeHead(200, { ...headers, 'Content-Length': String(size) });
@@ -173,7 +192,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   // 0. On this machine, MCP answers only pages and clients of this machine (DNS rebinding).
   if (url.pathname === '/mcp' && !isLocalRequest(req)) {
     res.writeHead(403, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: Host and Origin must be this local server' }, id: null }));
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: 'Forbidden: Host and Origin must be this local server' },
+        id: null,
+      }),
+    );
     return;
   }
 

@@ -17,7 +17,13 @@ const require = createRequire(import.meta.url);
 const run = promisify(execFile);
 
 /** The files `siteFiles` makes. */
-export const SITE_FILES: readonly string[] = ['index.html', 'api-reference.html', 'assets/app.js', 'assets/app.css', 'assets/us-states.json'];
+export const SITE_FILES: readonly string[] = [
+  'index.html',
+  'api-reference.html',
+  'assets/app.js',
+  'assets/app.css',
+  'assets/us-states.json',
+];
 
 /** Every file of the site, by path under the publish folder. */
 export async function siteFiles(): Promise<Map<string, string | Uint8Array>> {
@@ -53,10 +59,25 @@ async function referencePage(doc: object): Promise<string> {
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc));
     const template = fileURLToPath(new URL('./reference.hbs', import.meta.url));
     const out = join(dir, 'reference.html');
-    await run(process.execPath, [cli, 'build-docs', join(dir, 'openapi.json'), '--inlineBundle', '-t', template, '--title', 'API reference: pollen, weather and air quality', '-o', out], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    await run(
+      process.execPath,
+      [
+        cli,
+        'build-docs',
+        join(dir, 'openapi.json'),
+        '--inlineBundle',
+        '-t',
+        template,
+        '--title',
+        'API reference: pollen, weather and air quality',
+        '-o',
+        out,
+      ],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
     return readFileSync(out, 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,7 +1,13 @@
 /** The landing page's HTML and the API reference page, generated at render time. */
 import { THRESHOLDS } from '../domain/risk.js';
 
-const SWATCHES: Array<[string, string]> = [['None', '#f1eef6'], ['Low', '#fed976'], ['Moderate', '#fd8d3c'], ['High', '#e31a1c'], ['Very High', '#800026']];
+const SWATCHES: Array<[string, string]> = [
+  ['None', '#f1eef6'],
+  ['Low', '#fed976'],
+  ['Moderate', '#fd8d3c'],
+  ['High', '#e31a1c'],
+  ['Very High', '#800026'],
+];
 
 /** index.html: a static shell that the script fills from the public API. */
 export function landingPage(scriptPath: string, stylePath: string): string {

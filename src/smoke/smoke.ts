@@ -69,7 +69,10 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
   const data = async (path: string, type = 'application/json'): Promise<Json> => {
     const r = await get(path);
     must(r.status === 200, `${path}: HTTP ${r.status} ${r.text.slice(0, 120)}`);
-    must((r.headers.get('content-type') ?? '').startsWith(type), `${path}: Content-Type ${r.headers.get('content-type')}, expected ${type}`);
+    must(
+      (r.headers.get('content-type') ?? '').startsWith(type),
+      `${path}: Content-Type ${r.headers.get('content-type')}, expected ${type}`,
+    );
     headersOnce(path, r.headers);
     return r.json();
   };
@@ -79,8 +82,14 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     must(r.status === status, `${path}: HTTP ${r.status}, expected ${status}`);
     const body = r.json();
     must(typeof body.error === 'string', `${path}: no error message in ${r.text.slice(0, 120)}`);
-    must(r.headers.get('access-control-allow-origin') === '*', `${path}: Access-Control-Allow-Origin ${JSON.stringify(r.headers.get('access-control-allow-origin'))}`);
-    must(r.headers.get('cache-control') === 'no-store', `${path}: Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`);
+    must(
+      r.headers.get('access-control-allow-origin') === '*',
+      `${path}: Access-Control-Allow-Origin ${JSON.stringify(r.headers.get('access-control-allow-origin'))}`,
+    );
+    must(
+      r.headers.get('cache-control') === 'no-store',
+      `${path}: Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`,
+    );
     return body;
   };
 
@@ -89,10 +98,17 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
   await check('health: fresh data, on the expected Node.js', async () => {
     const r = await get('/api/health');
     const h = r.json();
-    must(r.headers.get('cache-control') === 'no-store', `Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`);
-    must(r.status === 200 && h.status === 'ok', `HTTP ${r.status}, status ${JSON.stringify(h.status)}: newest hour ${h.latestHour}, ${h.dataAgeHours} hours old`);
+    must(
+      r.headers.get('cache-control') === 'no-store',
+      `Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`,
+    );
+    must(
+      r.status === 200 && h.status === 'ok',
+      `HTTP ${r.status}, status ${JSON.stringify(h.status)}: newest hour ${h.latestHour}, ${h.dataAgeHours} hours old`,
+    );
     const major = Number(/^v(\d+)\./.exec(String(h.node))?.[1]);
-    if (options.expectNode !== undefined) must(major === options.expectNode, `functions run Node ${h.node}, expected ${options.expectNode}`);
+    if (options.expectNode !== undefined)
+      must(major === options.expectNode, `functions run Node ${h.node}, expected ${options.expectNode}`);
     return `${h.status}, ${h.dataAgeHours} h old, ${h.cities} cities, provider ${h.provider}, Node ${h.node}`;
   });
   const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
@@ -116,16 +132,29 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const listed = ((await data('/api/cities')).cities as Json[]).find((c) => c.slug === city);
     must(listed && typeof listed.lat === 'number' && typeof listed.lon === 'number', `/api/cities gives ${city} no lat and lon`);
     const here = await data(`/api/nearest?${q({ lat: String(listed!.lat), lon: String(listed!.lon) })}`);
-    must(here.cities?.[0]?.slug === city && here.cities[0].distance_km === 0, `${city}'s own position gives ${JSON.stringify(here.cities?.[0])}`);
+    must(
+      here.cities?.[0]?.slug === city && here.cities[0].distance_km === 0,
+      `${city}'s own position gives ${JSON.stringify(here.cities?.[0])}`,
+    );
     // Manhattan: any deployment has a city within 1,000 km of it or answers NO_CITY_NEARBY; UNKNOWN_ZIP means no ZIP table.
     const r = await get(`/api/nearest?${q({ zip: '10001', limit: '10', max_km: '1000' })}`);
     const byZip = r.json();
-    must((r.status === 200 && byZip.origin?.zip === '10001') || (r.status === 404 && byZip.code === 'NO_CITY_NEARBY'), `zip=10001: HTTP ${r.status} ${r.text.slice(0, 160)}`);
+    must(
+      (r.status === 200 && byZip.origin?.zip === '10001') || (r.status === 404 && byZip.code === 'NO_CITY_NEARBY'),
+      `zip=10001: HTTP ${r.status} ${r.text.slice(0, 160)}`,
+    );
     const sea = await problem(`/api/nearest?${q({ lat: '0', lon: '-140' })}`, 404);
     must(sea.code === 'NO_CITY_NEARBY' && typeof sea.nearest === 'string', `a point at sea: ${JSON.stringify(sea)}`);
     const bad = await problem(`/api/nearest?${q({ zip: '1234' })}`, 400);
     must(/'zip'/.test(bad.error), `400 names no parameter: ${bad.error}`);
-    return `${city} at 0 km; zip 10001: ${r.status === 200 ? byZip.cities.map((c: Json) => c.slug).slice(0, 3).join(', ') : 'none within 1000 km'}; at sea: ${sea.nearest} at ${sea.distance_km} km`;
+    return `${city} at 0 km; zip 10001: ${
+      r.status === 200
+        ? byZip.cities
+            .map((c: Json) => c.slug)
+            .slice(0, 3)
+            .join(', ')
+        : 'none within 1000 km'
+    }; at sea: ${sea.nearest} at ${sea.distance_km} km`;
   });
   await check('pollen: a city-day, a city, a date, and neither', async () => {
     const hourly = await data(`/api/pollen?${q({ city, date })}`);
@@ -162,7 +191,10 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const daily = await data(`/api/pollen-range?${q({ from: date, to, city, aggregate: 'day' })}`);
     must(daily.rows?.length === 1, `${daily.rows?.length} daily rows`);
     const csv = await get(`/api/pollen-range?${q({ from: date, to, city, format: 'csv' })}`);
-    must(csv.status === 200 && (csv.headers.get('content-type') ?? '').startsWith('text/csv'), `CSV: HTTP ${csv.status} ${csv.headers.get('content-type')}`);
+    must(
+      csv.status === 200 && (csv.headers.get('content-type') ?? '').startsWith('text/csv'),
+      `CSV: HTTP ${csv.status} ${csv.headers.get('content-type')}`,
+    );
     return `${hourly.rows.length} hours, CSV ${csv.text.split('\n').length - 2} lines`;
   });
   await check('pollen-range repeated: CDN cache status', async () => {
@@ -176,11 +208,20 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const manifest = await data('/data/bulk/index.json');
     const file = (manifest.files as Json[] | undefined)?.find((f) => f.format === 'parquet');
     must(file, 'the manifest lists no Parquet file');
-    const head = await fetch(new URL(file!.path, base), { headers: { range: 'bytes=0-3', 'accept-encoding': 'identity' }, signal: AbortSignal.timeout(timeout) });
+    const head = await fetch(new URL(file!.path, base), {
+      headers: { range: 'bytes=0-3', 'accept-encoding': 'identity' },
+      signal: AbortSignal.timeout(timeout),
+    });
     const bytes = Buffer.from(await head.arrayBuffer());
-    must(head.status === 206, `${file!.path} with Range: bytes=0-3: HTTP ${head.status}, expected 206 (the CDN must serve byte ranges for HTTP Parquet readers)`);
+    must(
+      head.status === 206,
+      `${file!.path} with Range: bytes=0-3: HTTP ${head.status}, expected 206 (the CDN must serve byte ranges for HTTP Parquet readers)`,
+    );
     must(bytes.toString('latin1') === 'PAR1', `${file!.path} bytes 0-3: ${JSON.stringify(bytes.toString('latin1'))}, expected "PAR1"`);
-    must(head.headers.get('content-range') === `bytes 0-3/${file!.bytes}`, `Content-Range ${head.headers.get('content-range')}, expected bytes 0-3/${file!.bytes}`);
+    must(
+      head.headers.get('content-range') === `bytes 0-3/${file!.bytes}`,
+      `Content-Range ${head.headers.get('content-range')}, expected bytes 0-3/${file!.bytes}`,
+    );
     must(!head.headers.get('content-encoding'), `Content-Encoding ${head.headers.get('content-encoding')} on a Parquet file`);
     return `${manifest.files.length} files; ${file!.path}: 206, PAR1, of ${file!.bytes} bytes`;
   });
@@ -202,9 +243,15 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const latest = await data(`/api/pollen?${q({ timezone: 'local' })}`);
     must(typeof latest.date === 'string' && latest.date <= date, `the latest local day is ${latest.date}, after ${date}`);
     const range = await data(`/api/pollen-range?${q({ from: date, to: next, city, aggregate: 'day', timezone: 'local' })}`);
-    must(range.from === date && range.timezone === 'local' && range.rows?.length === 1, `local range: from ${range.from}, ${range.rows?.length} rows`);
+    must(
+      range.from === date && range.timezone === 'local' && range.rows?.length === 1,
+      `local range: from ${range.from}, ${range.rows?.length} rows`,
+    );
     for (const path of [`/api/pollen?${q({ city, date })}`, `/api/pollen?${q({ city })}`]) {
-      must(JSON.stringify(await data(`${path}&timezone=UTC`)) === JSON.stringify(await data(path)), `${path} answers differently with timezone=UTC`);
+      must(
+        JSON.stringify(await data(`${path}&timezone=UTC`)) === JSON.stringify(await data(path)),
+        `${path} answers differently with timezone=UTC`,
+      );
     }
     const bad = await problem(`/api/pollen?${q({ city, timezone: 'EST' })}`, 400);
     must(/'timezone'/.test(bad.error), `400 names no parameter: ${bad.error}`);
@@ -214,30 +261,48 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const body = await data(`/api/forecast?${q({ city })}`);
     must(Array.isArray(body.rows) && body.rows.length > 0, 'no rows');
     const days = await data(`/api/forecast?${q({ city, aggregate: 'day', timezone: 'local' })}`);
-    must(days.aggregate === 'day' && days.rows?.every((r: Json) => typeof r.date === 'string' && typeof r.hours === 'number'), 'aggregate=day gave no day rows');
+    must(
+      days.aggregate === 'day' && days.rows?.every((r: Json) => typeof r.date === 'string' && typeof r.hours === 'number'),
+      'aggregate=day gave no day rows',
+    );
     return `${body.rows.length} hours from ${body.source}${body.stale ? ', stale' : ''}; ${days.rows.length} local days`;
   });
   await check("alerts: JSON, calendar and feeds from the forecast's cache, linking to this host", async () => {
     // min=Low: the forecast's days most likely to hold an alert, so the formats have entries to compare.
     const body = await data(`/api/alerts?${q({ city, min: 'Low' })}`);
-    must(Array.isArray(body.alerts) && Array.isArray(body.dates) && body.dates.length > 0, `no alerts or dates: ${JSON.stringify(body).slice(0, 120)}`);
+    must(
+      Array.isArray(body.alerts) && Array.isArray(body.dates) && body.dates.length > 0,
+      `no alerts or dates: ${JSON.stringify(body).slice(0, 120)}`,
+    );
     const form = async (format: string, type: string): Promise<string> => {
       const path = `/api/alerts?${q({ city, min: 'Low', format })}`;
       const r = await get(path);
-      must(r.status === 200 && (r.headers.get('content-type') ?? '').startsWith(type), `${path}: HTTP ${r.status}, Content-Type ${r.headers.get('content-type')}`);
+      must(
+        r.status === 200 && (r.headers.get('content-type') ?? '').startsWith(type),
+        `${path}: HTTP ${r.status}, Content-Type ${r.headers.get('content-type')}`,
+      );
       headersOnce(path, r.headers);
       return r.text;
     };
     const ics = await form('ics', 'text/calendar');
-    must(ics.startsWith('BEGIN:VCALENDAR') && /\r\nREFRESH-INTERVAL;VALUE=DURATION:PT6H\r\n/.test(ics), 'the calendar has no six-hour REFRESH-INTERVAL');
+    must(
+      ics.startsWith('BEGIN:VCALENDAR') && /\r\nREFRESH-INTERVAL;VALUE=DURATION:PT6H\r\n/.test(ics),
+      'the calendar has no six-hour REFRESH-INTERVAL',
+    );
     const uids = [...ics.matchAll(/\r\nUID:(\S+)\r\n/g)].map((m) => `urn:uuid:${m[1]}`);
-    must(JSON.stringify(uids) === JSON.stringify(body.alerts.map((a: Json) => a.id)), `calendar UIDs ${uids.join(' ')} are not the alerts' ids`);
+    must(
+      JSON.stringify(uids) === JSON.stringify(body.alerts.map((a: Json) => a.id)),
+      `calendar UIDs ${uids.join(' ')} are not the alerts' ids`,
+    );
     const atom = await form('atom', 'application/atom+xml');
     // The feed links to the host it was asked on: what Netlify passes a function as request.url.
     const self = /<link rel="self" href="([^"]+)"/.exec(atom)?.[1]?.replaceAll('&amp;', '&') ?? '';
     must(new URL(self).origin === new URL(base).origin, `the Atom feed's self link is ${self}, not on ${new URL(base).origin}`);
     const feed = JSON.parse(await form('jsonfeed', 'application/feed+json')) as Json;
-    must(feed.version === 'https://jsonfeed.org/version/1.1' && feed.items.length === body.alerts.length, `JSON Feed ${feed.version} with ${feed.items?.length} items`);
+    must(
+      feed.version === 'https://jsonfeed.org/version/1.1' && feed.items.length === body.alerts.length,
+      `JSON Feed ${feed.version} with ${feed.items?.length} items`,
+    );
     return `${body.alerts.length} of ${body.dates.length} local days at Low or above${body.stale ? ', stale' : ''}; ics, atom and jsonfeed agree`;
   });
   await check('errors: 400 naming the parameter, 404 UNSUPPORTED_CITY, 405, unknown path', async () => {
@@ -251,7 +316,12 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     return '400, 404, 405, 404';
   });
   await check('extra query parameters change nothing', async () => {
-    for (const [path, type] of [[`/api/pollen?${q({ city, date })}`, 'application/json'], [`/api/pollen?${q({ city })}`, 'application/json'], [`/api/map-data?${q({ date })}`, 'application/geo+json'], [`/api/weather?${q({ city })}`, 'application/json']] as const) {
+    for (const [path, type] of [
+      [`/api/pollen?${q({ city, date })}`, 'application/json'],
+      [`/api/pollen?${q({ city })}`, 'application/json'],
+      [`/api/map-data?${q({ date })}`, 'application/geo+json'],
+      [`/api/weather?${q({ city })}`, 'application/json'],
+    ] as const) {
       const plain = JSON.stringify(await data(path, type));
       must(JSON.stringify(await data(`${path}&utm_source=smoke`, type)) === plain, `${path} answers differently with &utm_source=smoke`);
     }
@@ -259,9 +329,16 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
   });
   await check('placeholder traversal refused', async () => {
     const cities = (await get('/api/cities')).text;
-    for (const path of [`/api/pollen?city=${city}&date=..%2F..%2Fcities`, '/api/pollen?city=..%2Fcities&date=' + date, '/api/map-data?date=..%2Fcities']) {
+    for (const path of [
+      `/api/pollen?city=${city}&date=..%2F..%2Fcities`,
+      '/api/pollen?city=..%2Fcities&date=' + date,
+      '/api/map-data?date=..%2Fcities',
+    ]) {
       const r = await get(path);
-      must(r.status >= 400 && r.status < 500 && r.text !== cities && typeof r.json().error === 'string', `${path}: HTTP ${r.status} ${r.text.slice(0, 80)}`);
+      must(
+        r.status >= 400 && r.status < 500 && r.text !== cities && typeof r.json().error === 'string',
+        `${path}: HTTP ${r.status} ${r.text.slice(0, 80)}`,
+      );
     }
     return 'each a JSON 4xx';
   });
@@ -279,7 +356,10 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     try {
       await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
       const { tools } = await client.listTools();
-      must(tools.some((t) => t.name === 'list_cities'), `tools: ${tools.map((t) => t.name).join(', ')}`);
+      must(
+        tools.some((t) => t.name === 'list_cities'),
+        `tools: ${tools.map((t) => t.name).join(', ')}`,
+      );
       return `${tools.length} tools`;
     } finally {
       await client.close();
@@ -302,7 +382,16 @@ function headersOnce(path: string, headers: Headers): void {
 export function formatSmoke(base: string, checks: readonly Check[]): string {
   const failed = checks.filter((c) => !c.ok).length;
   const rows = checks.map((c) => `| ${c.name} | ${c.ok ? 'pass' : '**FAIL**'} | ${c.detail.replace(/\|/g, '\\|')} |`);
-  return [`smoke: ${base}`, '', '| check | result | detail |', '|---|---|---|', ...rows, '', `smoke: ${checks.length - failed} of ${checks.length} checks passed`, ''].join('\n');
+  return [
+    `smoke: ${base}`,
+    '',
+    '| check | result | detail |',
+    '|---|---|---|',
+    ...rows,
+    '',
+    `smoke: ${checks.length - failed} of ${checks.length} checks passed`,
+    '',
+  ].join('\n');
 }
 
 /** The base URL of a deployment, or an error saying why this is not one. */
@@ -315,6 +404,7 @@ export function parseBase(text: string | undefined): URL {
     throw new RangeError(`not a URL: ${JSON.stringify(text)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RangeError(`not an http(s) URL: ${JSON.stringify(text)}`);
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) throw new RangeError(`give the site's root, without a path or query: ${JSON.stringify(text)}`);
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash)
+    throw new RangeError(`give the site's root, without a path or query: ${JSON.stringify(text)}`);
   return url;
 }

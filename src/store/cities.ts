@@ -25,7 +25,9 @@ export class CityTable {
     this.stmt = {
       active: db.prepare('SELECT * FROM city WHERE active = 1 AND name IS NOT NULL'),
       bySlug: db.prepare('SELECT * FROM city WHERE slug = ?'),
-      hasData: db.prepare('SELECT EXISTS (SELECT 1 FROM pollen_day WHERE city_id = @id) OR EXISTS (SELECT 1 FROM weather_day WHERE city_id = @id)').pluck(),
+      hasData: db
+        .prepare('SELECT EXISTS (SELECT 1 FROM pollen_day WHERE city_id = @id) OR EXISTS (SELECT 1 FROM weather_day WHERE city_id = @id)')
+        .pluck(),
       set: db.prepare('UPDATE city SET name = ?, state = ?, lat = ?, lon = ?, timezone = ?, active = 1 WHERE id = ?'),
       deactivate: db.prepare('UPDATE city SET active = 0 WHERE active = 1'),
     };
@@ -40,7 +42,18 @@ export class CityTable {
   /** The chosen set, or undefined when none was ever chosen. */
   stored(): City[] | undefined {
     const rows = this.stmt.active.all() as Row[];
-    return rows.length === 0 ? undefined : rows.map((r) => cityOf({ name: r.name as string, slug: r.slug as string, state: r.state as string, lat: r.lat as number, lon: r.lon as number, timezone: r.timezone as string }));
+    return rows.length === 0
+      ? undefined
+      : rows.map((r) =>
+          cityOf({
+            name: r.name as string,
+            slug: r.slug as string,
+            state: r.state as string,
+            lat: r.lat as number,
+            lon: r.lon as number,
+            timezone: r.timezone as string,
+          }),
+        );
   }
 
   /**
@@ -55,11 +68,15 @@ export class CityTable {
         const row = this.stmt.bySlug.get(c.slug) as Row | undefined;
         if (!row || row.lat === null || !this.stmt.hasData.get({ id: row.id })) continue;
         if (row.lat !== c.lat || row.lon !== c.lon || row.timezone !== c.timezone) {
-          conflicts.push(`${c.slug}: its data is for ${row.lat}, ${row.lon} (${row.timezone}); the file says ${c.lat}, ${c.lon} (${c.timezone})`);
+          conflicts.push(
+            `${c.slug}: its data is for ${row.lat}, ${row.lon} (${row.timezone}); the file says ${c.lat}, ${c.lon} (${c.timezone})`,
+          );
         }
       }
       if (conflicts.length > 0) {
-        throw new CityConflictError(`a slug with data cannot move; give the new place a new slug:\n${conflicts.map((c) => `  ${c}`).join('\n')}`);
+        throw new CityConflictError(
+          `a slug with data cannot move; give the new place a new slug:\n${conflicts.map((c) => `  ${c}`).join('\n')}`,
+        );
       }
       this.stmt.deactivate.run();
       const change: CitySetChange = { added: [], removed: [], changed: [] };

@@ -236,7 +236,10 @@ export function decodeDay(day: number, packed: PackedDay, shape: (id: number) =>
       const keys = shape(id - 1);
       const slots = keys.reduce((k, e) => k + (e.length === 2 ? e[1].length : 1), 0);
       const nonZero = r.bits(slots);
-      species[i] = build(keys, nonZero.map((nz) => (nz ? r.token() : 0)));
+      species[i] = build(
+        keys,
+        nonZero.map((nz) => (nz ? r.token() : 0)),
+      );
     }
   } else if (mode !== NO_SPECIES) throw new RangeError(`unknown species mode ${mode}`);
 

@@ -25,7 +25,9 @@ export function openDatabase(path: string, readonly: boolean): Db {
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version !== SCHEMA_VERSION) {
       db.close();
-      throw new StoreVersionError(`store ${path} has schema version ${version}, this code reads ${SCHEMA_VERSION}${version < SCHEMA_VERSION ? '; run `npm run ingest` once to upgrade it' : ''}`);
+      throw new StoreVersionError(
+        `store ${path} has schema version ${version}, this code reads ${SCHEMA_VERSION}${version < SCHEMA_VERSION ? '; run `npm run ingest` once to upgrade it' : ''}`,
+      );
     }
     return db;
   }
@@ -64,9 +66,18 @@ export class Names {
     private readonly readonly: boolean,
   ) {
     this.stmt = {
-      city: [db.prepare('SELECT id FROM city WHERE slug = ?').pluck(), db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING')],
-      source: [db.prepare('SELECT id FROM source WHERE name = ?').pluck(), db.prepare('INSERT INTO source (name) VALUES (?) ON CONFLICT (name) DO NOTHING')],
-      label: [db.prepare('SELECT id FROM label WHERE text = ?').pluck(), db.prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO NOTHING')],
+      city: [
+        db.prepare('SELECT id FROM city WHERE slug = ?').pluck(),
+        db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING'),
+      ],
+      source: [
+        db.prepare('SELECT id FROM source WHERE name = ?').pluck(),
+        db.prepare('INSERT INTO source (name) VALUES (?) ON CONFLICT (name) DO NOTHING'),
+      ],
+      label: [
+        db.prepare('SELECT id FROM label WHERE text = ?').pluck(),
+        db.prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO NOTHING'),
+      ],
       sourceName: db.prepare('SELECT name FROM source WHERE id = ?').pluck(),
       labelText: db.prepare('SELECT text FROM label WHERE id = ?').pluck(),
     } as const;
@@ -100,7 +111,8 @@ export class Names {
   private text(kind: 'source' | 'label', id: number): string {
     const key = `${kind}:${id}`;
     let name = this.names.get(key);
-    if (name === undefined) this.names.set(key, (name = (kind === 'source' ? this.stmt.sourceName : this.stmt.labelText).get(id) as string));
+    if (name === undefined)
+      this.names.set(key, (name = (kind === 'source' ? this.stmt.sourceName : this.stmt.labelText).get(id) as string));
     return name;
   }
 }

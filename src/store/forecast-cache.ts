@@ -27,11 +27,22 @@ export class ForecastTable {
   get(city: string): CachedForecast | undefined {
     const id = this.names.id('city', city);
     const row = id === undefined ? undefined : (this.stmt.get.get(id) as Row | undefined);
-    return row && { source: this.names.source(row.source_id as number), fetchedAt: row.fetched_at as number, rows: JSON.parse(row.rows as string) as unknown[] };
+    return (
+      row && {
+        source: this.names.source(row.source_id as number),
+        fetchedAt: row.fetched_at as number,
+        rows: JSON.parse(row.rows as string) as unknown[],
+      }
+    );
   }
 
   /** Replaces the cached forecast of a city. */
   put(city: string, forecast: CachedForecast): void {
-    this.stmt.put.run(this.names.id('city', city), this.names.id('source', forecast.source), forecast.fetchedAt, JSON.stringify(forecast.rows));
+    this.stmt.put.run(
+      this.names.id('city', city),
+      this.names.id('source', forecast.source),
+      forecast.fetchedAt,
+      JSON.stringify(forecast.rows),
+    );
   }
 }

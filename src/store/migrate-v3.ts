@@ -54,9 +54,13 @@ export function migrateToPackedDays(db: Db): void {
   }
 
   const labels = new Map<string, number>();
-  const addLabel = db.prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO UPDATE SET text = excluded.text RETURNING id').pluck();
+  const addLabel = db
+    .prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO UPDATE SET text = excluded.text RETURNING id')
+    .pluck();
   const label = (text: string) => labels.get(text) ?? (labels.set(text, addLabel.get(text) as number), labels.get(text)!);
-  const shapes = new Map<number, Shape>((db.prepare('SELECT id, keys FROM species_shape').all() as Row[]).map((r) => [r.id as number, JSON.parse(r.keys as string) as Shape]));
+  const shapes = new Map<number, Shape>(
+    (db.prepare('SELECT id, keys FROM species_shape').all() as Row[]).map((r) => [r.id as number, JSON.parse(r.keys as string) as Shape]),
+  );
   const shapeIds = new Map([...shapes].map(([id, shape]) => [shapeKey(build(shape, [])), id]));
   const addShape = db.prepare('INSERT INTO species_shape (keys) VALUES (?) RETURNING id').pluck();
   const shapeId = (species: Species) => {
@@ -66,8 +70,12 @@ export function migrateToPackedDays(db: Db): void {
     return id;
   };
 
-  const hoursOf = db.prepare('SELECT hour, tree, grass, weed, total, shape_id, species FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ? ORDER BY hour');
-  const putDay = db.prepare('INSERT INTO pollen_day_packed (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const hoursOf = db.prepare(
+    'SELECT hour, tree, grass, weed, total, shape_id, species FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ? ORDER BY hour',
+  );
+  const putDay = db.prepare(
+    'INSERT INTO pollen_day_packed (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   // One city at a time with .all(): a statement being iterated blocks the writes in the loop.
   const cityIds = db.prepare('SELECT id FROM city ORDER BY id').pluck().all() as number[];
   const daysOf = db.prepare('SELECT * FROM pollen_day WHERE city_id = ? ORDER BY day');
@@ -84,10 +92,21 @@ export function migrateToPackedDays(db: Db): void {
       }),
     );
     const packed = encodeDay(day, hours, shapeId);
-    putDay.run(d.city_id, day, d.source_id, d.timezone === null ? null : label(d.timezone as string), d.status, packed.mask, d.fetched_at, packed.data);
+    putDay.run(
+      d.city_id,
+      day,
+      d.source_id,
+      d.timezone === null ? null : label(d.timezone as string),
+      d.status,
+      packed.mask,
+      d.fetched_at,
+      packed.data,
+    );
   }
 
-  const putWeather = db.prepare('INSERT INTO weather_day_packed (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)');
+  const putWeather = db.prepare(
+    'INSERT INTO weather_day_packed (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   const weatherOf = db.prepare('SELECT * FROM weather_day WHERE city_id = ? ORDER BY day');
   for (const w of cityIds.flatMap((id) => weatherOf.all(id) as Row[])) {
     const values: Record<string, unknown> = {};
@@ -145,7 +164,9 @@ function build(shape: Shape, values: readonly SpeciesLeaf[]): Species {
   const next = (): SpeciesLeaf => (i < values.length ? values[i++]! : 0); // a null leaf stays null
   const out: Species = {};
   const set = (target: Record<string, unknown>, key: string, value: unknown) =>
-    key === '__proto__' ? Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true }) : (target[key] = value);
+    key === '__proto__'
+      ? Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+      : (target[key] = value);
   for (const e of shape) {
     if (e.length === 2) {
       const group: Record<string, SpeciesLeaf> = {};

@@ -53,7 +53,7 @@ class Lru<V> {
   constructor(private readonly capacity: number) {}
   get(key: string): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) (this.map.delete(key), this.map.set(key, v));
+    if (v !== undefined) this.map.delete(key), this.map.set(key, v);
     return v;
   }
   set(key: string, v: V): void {
@@ -117,12 +117,22 @@ export class Observations {
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
       masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
       latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
-      citiesWithDataOn: db.prepare('SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug').pluck(),
-      citiesWithWeatherOn: db.prepare(`SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug`).pluck(),
+      citiesWithDataOn: db
+        .prepare(
+          'SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug',
+        )
+        .pluck(),
+      citiesWithWeatherOn: db
+        .prepare(
+          `SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug`,
+        )
+        .pluck(),
       cityDaysWithData: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
       weatherOne: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       weatherForCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
-      weatherForDay: db.prepare(`SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`),
+      weatherForDay: db.prepare(
+        `SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`,
+      ),
       weatherDays: db.prepare(`SELECT DISTINCT day FROM weather_day WHERE status = ${COMPLETE} ORDER BY day DESC`).pluck(),
       latestWeatherDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
       addRun: db.prepare('INSERT INTO ingest_run (started_at, finished_at, pollen, weather, counts) VALUES (?, ?, ?, ?, ?)'),
@@ -165,7 +175,16 @@ export class Observations {
     const hours = decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shape(id)).map(
       // Written out, not spread: V8 promotes spread copies to the old generation, which grew a
       // server streaming ranges by 60 MB of garbage (npm run bench, B3).
-      (h): StoredHour => ({ hour: h.hour, tree: h.tree, grass: h.grass, weed: h.weed, total: h.total, species: h.species, timezone, source }),
+      (h): StoredHour => ({
+        hour: h.hour,
+        tree: h.tree,
+        grass: h.grass,
+        weed: h.weed,
+        total: h.total,
+        species: h.species,
+        timezone,
+        source,
+      }),
     );
     if (cache) this.decoded.set(key, hours);
     return hours;
@@ -185,8 +204,11 @@ export class Observations {
         const p = write.pollen;
         const first = write.day * 24;
         const asked = p.asked ?? { from: first, to: first + 24 };
-        if (asked.from < first || asked.to > first + 24 || asked.from > asked.to) throw new RangeError(`hours ${asked.from}..${asked.to} are not within day ${write.day}`);
-        for (const h of p.hours) if (h.hour < asked.from || h.hour >= asked.to) throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${write.day}`);
+        if (asked.from < first || asked.to > first + 24 || asked.from > asked.to)
+          throw new RangeError(`hours ${asked.from}..${asked.to} are not within day ${write.day}`);
+        for (const h of p.hours)
+          if (h.hour < asked.from || h.hour >= asked.to)
+            throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${write.day}`);
         const old = this.stmt.pollenDay.get(city, write.day) as Row | undefined;
         const kept = old ? this.hoursOf(city, old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
         this.decoded.delete(`${city}|${write.day}`);
@@ -194,13 +216,29 @@ export class Observations {
         const packed = encodeDay(write.day, hours, (s) => this.shapeIdFor(s));
         written.pollen = pollenStatus(hours.length);
         const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;
-        this.stmt.upsertPollenDay.run(city, write.day, this.names.id('source', p.source), zone, STORED_STATUSES[written.pollen], packed.mask, p.fetchedAt, packed.data);
+        this.stmt.upsertPollenDay.run(
+          city,
+          write.day,
+          this.names.id('source', p.source),
+          zone,
+          STORED_STATUSES[written.pollen],
+          packed.mask,
+          p.fetchedAt,
+          packed.data,
+        );
       }
       if (write.weather) {
         const w = write.weather;
         written.weather = weatherStatus(w.values);
         const data = encodeWeather(w.values, (text) => this.names.id('label', text)!);
-        this.stmt.upsertWeather.run(city, write.day, this.names.id('source', w.source), STORED_STATUSES[written.weather], w.fetchedAt, data);
+        this.stmt.upsertWeather.run(
+          city,
+          write.day,
+          this.names.id('source', w.source),
+          STORED_STATUSES[written.weather],
+          w.fetchedAt,
+          data,
+        );
       }
       return written;
     })();
@@ -210,7 +248,9 @@ export class Observations {
   statuses(city: string, kind: DataKind, from: number, to: number): Map<number, StoredStatus> {
     const id = this.names.id('city', city);
     const stmt = kind === 'pollen' ? this.stmt.pollenStatusIn : this.stmt.weatherStatusIn;
-    return new Map(id === undefined ? [] : (stmt.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]));
+    return new Map(
+      id === undefined ? [] : (stmt.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]),
+    );
   }
 
   /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
@@ -258,7 +298,10 @@ export class Observations {
    * are up to it: hours, or with `dayOf` the days (as it groups hours) with an hour. Read from the
    * days' masks, stopping at the limit.
    */
-  countUpTo(windows: ReadonlyArray<{ city: string; from: number; to: number; dayOf?: (hour: number) => number }>, limit: number): { count: number; more: boolean } {
+  countUpTo(
+    windows: ReadonlyArray<{ city: string; from: number; to: number; dayOf?: (hour: number) => number }>,
+    limit: number,
+  ): { count: number; more: boolean } {
     let count = 0;
     for (const { city, from, to, dayOf } of windows) {
       const id = this.names.id('city', city);
@@ -372,6 +415,14 @@ export class Observations {
   /** The most recent ingest run, if any. */
   lastIngestRun(): IngestRun | undefined {
     const r = this.stmt.lastRun.get() as Row | undefined;
-    return r && { startedAt: r.started_at as number, finishedAt: r.finished_at as number, pollen: r.pollen as string, weather: r.weather as string | null, counts: JSON.parse(r.counts as string) as Record<string, number> };
+    return (
+      r && {
+        startedAt: r.started_at as number,
+        finishedAt: r.finished_at as number,
+        pollen: r.pollen as string,
+        weather: r.weather as string | null,
+        counts: JSON.parse(r.counts as string) as Record<string, number>,
+      }
+    );
   }
 }

@@ -53,6 +53,10 @@ export async function pushSnapshot(blobs: BlobStore, path: string, today: string
   await blobs.set(`daily/${today}.db`, body, { metadata: { hourlyRows: rows } });
   await blobs.set(SNAPSHOT_KEY, body, { metadata: { hourlyRows: rows, pushedOn: today } });
   const { blobs: dated } = await blobs.list({ prefix: 'daily/' });
-  for (const old of dated.map((b) => b.key).sort().slice(0, -KEEP_DATED)) await blobs.delete(old);
+  for (const old of dated
+    .map((b) => b.key)
+    .sort()
+    .slice(0, -KEEP_DATED))
+    await blobs.delete(old);
   return rows;
 }

@@ -60,8 +60,12 @@ export class Store extends Observations {
   /** Row counts of the data tables, and `hours`: the hourly rows their city-days hold. */
   counts(): Record<string, number> {
     let hours = 0;
-    for (const mask of this.db.prepare('SELECT mask FROM pollen_day WHERE mask <> 0').pluck().iterate() as Iterable<number>) hours += hoursIn(0, mask, 0, 24);
-    return { ...Object.fromEntries(DATA_TABLES.map(([t]) => [t, this.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number])), hours };
+    for (const mask of this.db.prepare('SELECT mask FROM pollen_day WHERE mask <> 0').pluck().iterate() as Iterable<number>)
+      hours += hoursIn(0, mask, 0, 24);
+    return {
+      ...Object.fromEntries(DATA_TABLES.map(([t]) => [t, this.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number])),
+      hours,
+    };
   }
 
   /**
@@ -76,18 +80,36 @@ export class Store extends Observations {
       hash.update('\n');
     };
     hash.update('#city\n');
-    for (const r of this.db.prepare('SELECT slug, name, state, lat, lon, timezone, active FROM city ORDER BY slug').iterate() as Iterable<Row>) put(r);
+    for (const r of this.db
+      .prepare('SELECT slug, name, state, lat, lon, timezone, active FROM city ORDER BY slug')
+      .iterate() as Iterable<Row>)
+      put(r);
     hash.update('#pollen_day\n');
     const pollen = 'SELECT c.slug, p.* FROM pollen_day p JOIN city c ON c.id = p.city_id ORDER BY c.slug, p.day';
     for (const r of this.db.prepare(pollen).iterate() as Iterable<Row>) {
       const hours = decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shape(id));
-      put({ city: r.slug, day: r.day, source: this.names.source(r.source_id as number), zone: r.zone_id === null ? null : this.names.label(r.zone_id as number), status: r.status, fetched_at: r.fetched_at, hours });
+      put({
+        city: r.slug,
+        day: r.day,
+        source: this.names.source(r.source_id as number),
+        zone: r.zone_id === null ? null : this.names.label(r.zone_id as number),
+        status: r.status,
+        fetched_at: r.fetched_at,
+        hours,
+      });
     }
     hash.update('#weather_day\n');
     const weather = 'SELECT c.slug, w.* FROM weather_day w JOIN city c ON c.id = w.city_id ORDER BY c.slug, w.day';
     for (const r of this.db.prepare(weather).iterate() as Iterable<Row>) {
       const values = decodeWeather(r.data as Uint8Array, (id) => this.names.label(id));
-      put({ city: r.slug, day: r.day, source: this.names.source(r.source_id as number), status: r.status, fetched_at: r.fetched_at, values });
+      put({
+        city: r.slug,
+        day: r.day,
+        source: this.names.source(r.source_id as number),
+        status: r.status,
+        fetched_at: r.fetched_at,
+        values,
+      });
     }
     return hash.digest('hex');
   }
@@ -109,7 +131,8 @@ export class Store extends Observations {
       try {
         const hours = decodeDay(at.day, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shape(id));
         const expected = hours.length >= 24 ? 'complete' : hours.length > 0 ? 'partial' : 'empty';
-        if (statusOfCode(r.status as number) !== expected) out.push({ ...at, problem: `status ${statusOfCode(r.status as number)} for ${hours.length} hours` });
+        if (statusOfCode(r.status as number) !== expected)
+          out.push({ ...at, problem: `status ${statusOfCode(r.status as number)} for ${hours.length} hours` });
       } catch (error) {
         out.push({ ...at, problem: (error as Error).message });
       }
@@ -124,7 +147,9 @@ export class Store extends Observations {
    * 42.6 MB compacted). Returns the file's sizes when it compacted.
    */
   compactIfLoose(looseness = 0.2): { before: number; after: number } | undefined {
-    const loose = this.db.prepare("SELECT sum(pgsize) AS size, sum(unused) AS unused FROM dbstat WHERE name LIKE 'pollen_day%' OR name LIKE 'weather_day%'").get() as { size: number | null; unused: number | null };
+    const loose = this.db
+      .prepare("SELECT sum(pgsize) AS size, sum(unused) AS unused FROM dbstat WHERE name LIKE 'pollen_day%' OR name LIKE 'weather_day%'")
+      .get() as { size: number | null; unused: number | null };
     const pageSize = this.db.pragma('page_size', { simple: true }) as number;
     const free = (this.db.pragma('freelist_count', { simple: true }) as number) * pageSize;
     if ((loose.unused ?? 0) + free <= looseness * (loose.size ?? 0)) return undefined;

@@ -21,7 +21,14 @@ const ATOM = 'http://www.w3.org/2005/Atom';
 // Austin, the Saturday before the spring change: 12:20 CST. The 48 hours from 18:00Z touch
 // Mar 7 (12 hours left), Mar 8 (23 hours: clocks go from 02:00 to 03:00) and Mar 9 (13 hours).
 const NOW = Date.parse('2026-03-07T18:20:00Z');
-const LOCAL = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Chicago', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23' });
+const LOCAL = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/Chicago',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  hourCycle: 'h23',
+});
 const local = (ms: number) => {
   const p = Object.fromEntries(LOCAL.formatToParts(ms).map((x) => [x.type, x.value]));
   return { date: `${p.year}-${p.month}-${p.day}`, hour: Number(p.hour) };
@@ -43,7 +50,12 @@ function designedHour(ms: number, scale = 1): RawPollenHour {
     tree: s(oak + 6),
     grass: s(2),
     weed: s(ragweed + 4),
-    species: { Tree: { Oak: s(oak), Elm: s(6) }, Grass: { 'Grass / Poaceae': s(2) }, Weed: { Ragweed: s(ragweed), Pigweed: s(4) }, Others: s(3) },
+    species: {
+      Tree: { Oak: s(oak), Elm: s(6) },
+      Grass: { 'Grass / Poaceae': s(2) },
+      Weed: { Ragweed: s(ragweed), Pigweed: s(4) },
+      Others: s(3),
+    },
   };
 }
 
@@ -80,7 +92,8 @@ function setup() {
     cities: () => DEFAULT_CITIES,
     forecast: () => service,
   });
-  const ask = (query: string, path = '/api/alerts'): Promise<ApiResponse> => respond({ method: 'GET', path, query: new URLSearchParams(query), origin: ORIGIN }, ctx);
+  const ask = (query: string, path = '/api/alerts'): Promise<ApiResponse> =>
+    respond({ method: 'GET', path, query: new URLSearchParams(query), origin: ORIGIN }, ctx);
   const json = async (query: string): Promise<Json> => JSON.parse((await ask(query)).body as string) as Json;
   return { state, clock, ask, json };
 }
@@ -99,9 +112,48 @@ function expectJsonFeed11(feed: Json): void {
   for (const item of feed.items) {
     expect(typeof item.id).toBe('string');
     expect(typeof item.content_text === 'string' || typeof item.content_html === 'string').toBe(true);
-    for (const key of Object.keys(item)) expect(['id', 'url', 'external_url', 'title', 'content_html', 'content_text', 'summary', 'image', 'banner_image', 'date_published', 'date_modified', 'authors', 'tags', 'language', 'attachments'].includes(key) || key.startsWith('_'), key).toBe(true);
+    for (const key of Object.keys(item))
+      expect(
+        [
+          'id',
+          'url',
+          'external_url',
+          'title',
+          'content_html',
+          'content_text',
+          'summary',
+          'image',
+          'banner_image',
+          'date_published',
+          'date_modified',
+          'authors',
+          'tags',
+          'language',
+          'attachments',
+        ].includes(key) || key.startsWith('_'),
+        key,
+      ).toBe(true);
   }
-  for (const key of Object.keys(feed)) expect(['version', 'title', 'home_page_url', 'feed_url', 'description', 'user_comment', 'next_url', 'icon', 'favicon', 'authors', 'language', 'expired', 'hubs', 'items'].includes(key) || key.startsWith('_'), key).toBe(true);
+  for (const key of Object.keys(feed))
+    expect(
+      [
+        'version',
+        'title',
+        'home_page_url',
+        'feed_url',
+        'description',
+        'user_comment',
+        'next_url',
+        'icon',
+        'favicon',
+        'authors',
+        'language',
+        'expired',
+        'hubs',
+        'items',
+      ].includes(key) || key.startsWith('_'),
+      key,
+    ).toBe(true);
   expect(feed).not.toHaveProperty('author'); // version 1's field, deprecated in 1.1
 }
 
@@ -116,7 +168,17 @@ describe('GET /api/alerts', () => {
     const { json } = setup();
     const body = await json('city=austin');
     expectMatchesOpenApi('/api/alerts', 200, body);
-    expect(body).toMatchObject({ city: 'austin', name: 'Austin', state: 'TX', timezone: 'America/Chicago', min: 'High', categories: ['tree', 'grass', 'weed', 'ragweed'], source: 'designed', stale: false, fetchedAt: '2026-03-07T18:20:00.000Z' });
+    expect(body).toMatchObject({
+      city: 'austin',
+      name: 'Austin',
+      state: 'TX',
+      timezone: 'America/Chicago',
+      min: 'High',
+      categories: ['tree', 'grass', 'weed', 'ragweed'],
+      source: 'designed',
+      stale: false,
+      fetchedAt: '2026-03-07T18:20:00.000Z',
+    });
     expect(body.dates).toEqual(['2026-03-07', '2026-03-08', '2026-03-09']);
     expect(body.alerts.map((a: Json) => [a.date, a.tz, a.hours, a.categories])).toEqual([
       ['2026-03-08', '-06:00', 23, [MAR8]],
@@ -127,7 +189,9 @@ describe('GET /api/alerts', () => {
       { category: 'Tree', name: 'Elm', peak: 6 },
       { category: 'Weed', name: 'Pigweed', peak: 4 },
     ]);
-    expect(body.alerts[1].summary).toBe('High weed pollen (peak 64 grains/m³) and High ragweed pollen (peak 60 grains/m³) in Austin, TX on Mon, Mar 9; most: Ragweed, Oak, Elm.');
+    expect(body.alerts[1].summary).toBe(
+      'High weed pollen (peak 64 grains/m³) and High ragweed pollen (peak 60 grains/m³) in Austin, TX on Mon, Mar 9; most: Ragweed, Oak, Elm.',
+    );
   });
 
   it.each([
@@ -161,7 +225,9 @@ describe('GET /api/alerts', () => {
     const calendar = ics(r);
     expect(calendar.getFirstPropertyValue('refresh-interval')?.toString()).toBe('PT6H');
     expect(calendar.getFirstPropertyValue('x-published-ttl')).toBe('PT6H');
-    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Pollen alerts for Austin, TX: High or above in tree, grass, weed, ragweed');
+    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe(
+      'Pollen alerts for Austin, TX: High or above in tree, grass, weed, ragweed',
+    );
     const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
     const alerts = (await json('city=austin')).alerts as Json[];
     expect(events.map((e) => [e.uid, e.startDate.isDate, e.startDate.toString(), e.endDate.toString(), e.summary])).toEqual([
@@ -186,10 +252,24 @@ describe('GET /api/alerts', () => {
     expect(child(feed, 'updated').textContent).toBe('2026-03-07T18:20:00.000Z');
     expect(child(child(feed, 'author'), 'name').textContent).toBe('Pollen, weather and air-quality API');
     const self = Array.from(feed.getElementsByTagNameNS(ATOM, 'link')).find((l) => l.getAttribute('rel') === 'self')!;
-    expect(self.getAttribute('href')).toBe(`${ORIGIN}/api/alerts?city=austin&min=High&categories=tree%2Cgrass%2Cweed%2Cragweed&format=atom`);
+    expect(self.getAttribute('href')).toBe(
+      `${ORIGIN}/api/alerts?city=austin&min=High&categories=tree%2Cgrass%2Cweed%2Cragweed&format=atom`,
+    );
     const alerts = (await json('city=austin')).alerts as Json[];
-    expect(entries(doc).map((e) => [child(e, 'id').textContent, child(e, 'updated').textContent, child(e, 'title').textContent, child(e, 'summary').textContent])).toEqual(
-      alerts.map((a) => [a.id, '2026-03-07T18:20:00.000Z', `Austin, ${a.date}: ${a.categories.map((c: Json) => `High ${c.category}`).join(', ')} pollen`, a.summary]),
+    expect(
+      entries(doc).map((e) => [
+        child(e, 'id').textContent,
+        child(e, 'updated').textContent,
+        child(e, 'title').textContent,
+        child(e, 'summary').textContent,
+      ]),
+    ).toEqual(
+      alerts.map((a) => [
+        a.id,
+        '2026-03-07T18:20:00.000Z',
+        `Austin, ${a.date}: ${a.categories.map((c: Json) => `High ${c.category}`).join(', ')} pollen`,
+        a.summary,
+      ]),
     );
     expect(child(entries(doc)[0]!, 'link').getAttribute('href')).toBe(`${ORIGIN}/api/forecast?city=austin&aggregate=day&timezone=local`);
   });
@@ -201,7 +281,9 @@ describe('GET /api/alerts', () => {
     const feed = JSON.parse(text(r)) as Json;
     expectJsonFeed11(feed);
     const alerts = (await json('city=austin')).alerts as Json[];
-    expect(feed.items.map((i: Json) => [i.id, i.date_modified, i.summary, i._pollen_alert])).toEqual(alerts.map((a) => [a.id, '2026-03-07T18:20:00.000Z', a.summary, a]));
+    expect(feed.items.map((i: Json) => [i.id, i.date_modified, i.summary, i._pollen_alert])).toEqual(
+      alerts.map((a) => [a.id, '2026-03-07T18:20:00.000Z', a.summary, a]),
+    );
     expect(feed.feed_url).toBe(`${ORIGIN}/api/alerts?city=austin&min=High&categories=tree%2Cgrass%2Cweed%2Cragweed&format=jsonfeed`);
   });
 
@@ -217,11 +299,15 @@ describe('GET /api/alerts', () => {
     expect(feed.items).toEqual([]);
   });
 
-  it('keeps each day\'s UID and id across refreshes while its values and fetchedAt change', async () => {
+  it("keeps each day's UID and id across refreshes while its values and fetchedAt change", async () => {
     const { state, clock, ask, json } = setup();
     const before = await json('city=austin&categories=tree,ragweed');
-    const uids = async () => ics(await ask('city=austin&categories=tree,ragweed&format=ics')).getAllSubcomponents('vevent').map((v) => new ICAL.Event(v).uid);
-    const atomIds = async () => entries(xml(await ask('city=austin&categories=tree,ragweed&format=atom'))).map((e) => child(e, 'id').textContent);
+    const uids = async () =>
+      ics(await ask('city=austin&categories=tree,ragweed&format=ics'))
+        .getAllSubcomponents('vevent')
+        .map((v) => new ICAL.Event(v).uid);
+    const atomIds = async () =>
+      entries(xml(await ask('city=austin&categories=tree,ragweed&format=atom'))).map((e) => child(e, 'id').textContent);
     const first = { uids: await uids(), atom: await atomIds() };
     clock.now = NOW + 7 * HOUR; // past the cache's six hours: a refresh, with other values
     state.scale = 1.5;
@@ -244,7 +330,8 @@ describe('GET /api/alerts', () => {
     state.next = 'quota';
     const body = await json('city=austin');
     expect(body).toMatchObject({ stale: true, quotaExhausted: true, fetchedAt: '2026-03-07T18:20:00.000Z', source: 'cache' });
-    const stale = "Stale forecast: it was fetched at 2026-03-07T18:20:00.000Z and could not be refreshed (the provider's daily quota is used up), so these alerts may be out of date.";
+    const stale =
+      "Stale forecast: it was fetched at 2026-03-07T18:20:00.000Z and could not be refreshed (the provider's daily quota is used up), so these alerts may be out of date.";
     const calendar = ics(await ask('city=austin&format=ics'));
     expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toContain(stale);
     for (const v of calendar.getAllSubcomponents('vevent')) expect(new ICAL.Event(v).description).toContain(stale);
@@ -268,14 +355,24 @@ describe('GET /api/alerts', () => {
     for (const format of ['json', 'ics', 'atom', 'jsonfeed']) {
       const r = await ask(`city=austin&format=${format}`);
       const forecast = await ask('city=austin', '/api/forecast');
-      expect([r.status, r.headers['Retry-After'], r.headers['Content-Type'], r.body]).toEqual([503, '300', 'application/json', forecast.body]);
+      expect([r.status, r.headers['Retry-After'], r.headers['Content-Type'], r.body]).toEqual([
+        503,
+        '300',
+        'application/json',
+        forecast.body,
+      ]);
       expectMatchesOpenApi('/api/alerts', 503, JSON.parse(text(r)));
     }
   });
 
   it('makes no upstream call of its own: the forecast and its alerts share one refresh', async () => {
     const { state, ask } = setup();
-    const answers = await Promise.all([ask('city=austin', '/api/forecast'), ask('city=austin&format=ics'), ask('city=austin&format=atom'), ask('city=austin')]);
+    const answers = await Promise.all([
+      ask('city=austin', '/api/forecast'),
+      ask('city=austin&format=ics'),
+      ask('city=austin&format=atom'),
+      ask('city=austin'),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(state.calls).toBe(1);
     await ask('city=austin&format=jsonfeed');
@@ -314,7 +411,11 @@ describe('GET /api/alerts', () => {
   ])('answers %j with 400 naming %s', async (query, name, suffix) => {
     const { ask, state } = setup();
     const r = await ask(query);
-    expect([r.status, r.headers['Cache-Control'], JSON.parse(text(r))]).toEqual([400, 'no-store', { error: `Invalid parameter '${name}': expected ${expected(name)}${suffix}` }]);
+    expect([r.status, r.headers['Cache-Control'], JSON.parse(text(r))]).toEqual([
+      400,
+      'no-store',
+      { error: `Invalid parameter '${name}': expected ${expected(name)}${suffix}` },
+    ]);
     expectMatchesOpenApi('/api/alerts', 400, JSON.parse(text(r)));
     expect(state.calls).toBe(0);
   });
@@ -336,7 +437,9 @@ describe('/api/alerts on the local server', () => {
     expect(res.status).toBe(200);
     const doc = new DOMParser().parseFromString(await res.text(), 'application/xml');
     const self = Array.from(doc.documentElement!.getElementsByTagNameNS(ATOM, 'link')).find((l) => l.getAttribute('rel') === 'self')!;
-    expect(self.getAttribute('href')).toBe(`${site.server.url}/api/alerts?city=tulsa&min=Low&categories=tree%2Cgrass%2Cweed%2Cragweed&format=atom`);
+    expect(self.getAttribute('href')).toBe(
+      `${site.server.url}/api/alerts?city=tulsa&min=Low&categories=tree%2Cgrass%2Cweed%2Cragweed&format=atom`,
+    );
     const forecast = (await (await site.get('/api/forecast?city=tulsa')).json()) as Json;
     expect(child(doc.documentElement!, 'updated').textContent).toBe(forecast.fetchedAt);
   });

@@ -16,7 +16,7 @@ async function getJson(pathAndQuery: string): Promise<{ status: number; body: Js
   expect(res.headers.get('access-control-allow-origin')).toBe('*');
   expect(res.headers.get('cache-control')).toBe(res.status === 200 ? DATA_CACHE : ERROR_CACHE);
   const path = new URL(pathAndQuery, 'http://x').pathname;
-  if (path.startsWith('/api/') && res.status !== 404 || body.code === 'UNSUPPORTED_CITY') expectMatchesOpenApi(path, res.status, body);
+  if ((path.startsWith('/api/') && res.status !== 404) || body.code === 'UNSUPPORTED_CITY') expectMatchesOpenApi(path, res.status, body);
   return { status: res.status, body, headers: res.headers };
 }
 
@@ -34,7 +34,9 @@ describe('GET /api/cities', () => {
   it('lists every supported city by name', async () => {
     const { status, body } = await getJson('/api/cities');
     expect(status).toBe(200);
-    expect(body.cities).toEqual(DEFAULT_CITIES.list.map((c) => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone })));
+    expect(body.cities).toEqual(
+      DEFAULT_CITIES.list.map((c) => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone })),
+    );
   });
 });
 
@@ -81,7 +83,9 @@ describe('GET /api/pollen', () => {
     expect(body.rows.map((r: Json) => r.city)).toEqual([...SITE_CITIES].sort());
     for (const row of body.rows) {
       const hours = site.store.hours(row.city, D('2025-04-05') * 24, D('2025-04-06') * 24);
-      expect(row.count).toBe((max(hours.map((h) => h.tree)) ?? 0) + (max(hours.map((h) => h.grass)) ?? 0) + (max(hours.map((h) => h.weed)) ?? 0));
+      expect(row.count).toBe(
+        (max(hours.map((h) => h.tree)) ?? 0) + (max(hours.map((h) => h.grass)) ?? 0) + (max(hours.map((h) => h.weed)) ?? 0),
+      );
       expect(row).toMatchObject({ date: '2025-04-05', source: 'sample', is_forecast: false, max_weed: max(hours.map((h) => h.weed)) ?? 0 });
     }
     expect((await getJson('/api/pollen')).body).toEqual((await getJson('/api/pollen?date=2025-04-10')).body);
@@ -115,7 +119,12 @@ describe('GET /api/map-data', () => {
   it('gives null series days before the data starts, and no features on a date without data', async () => {
     const first = (await getJson('/api/map-data?date=2025-04-01')).body;
     expect(first.features[0].properties.series[0]).toMatchObject({ date: '2025-03-30', tree: null, risk_tree: null });
-    expect((await getJson('/api/map-data?date=2024-01-01')).body).toEqual({ type: 'FeatureCollection', features: [], date: '2024-01-01', aggregation: 'daily-category-maxima' });
+    expect((await getJson('/api/map-data?date=2024-01-01')).body).toEqual({
+      type: 'FeatureCollection',
+      features: [],
+      date: '2024-01-01',
+      aggregation: 'daily-category-maxima',
+    });
   });
 });
 
@@ -128,11 +137,18 @@ describe('GET /api/weather', () => {
 
     const one = (await getJson('/api/weather?city=scranton&date=2025-04-02')).body;
     expect(one.rows).toHaveLength(1);
-    expect(one.rows[0]).toMatchObject({ city_slug: 'scranton', date: '2025-04-02', timezone: 'America/New_York', tz: '-04:00', source: 'sample' });
+    expect(one.rows[0]).toMatchObject({
+      city_slug: 'scranton',
+      date: '2025-04-02',
+      timezone: 'America/New_York',
+      tz: '-04:00',
+      source: 'sample',
+    });
 
     const snapshot = (await getJson('/api/weather?date=2025-04-02')).body;
     expect(snapshot.rows.map((r: Json) => r.city_slug)).toEqual([...SITE_CITIES].sort());
-    for (const r of snapshot.rows) expect(Object.keys(r).every((k) => ['city_slug', 'date', 'temp_day_c', 'humidity', 'wind_speed_ms', 'aqi'].includes(k))).toBe(true);
+    for (const r of snapshot.rows)
+      expect(Object.keys(r).every((k) => ['city_slug', 'date', 'temp_day_c', 'humidity', 'wind_speed_ms', 'aqi'].includes(k))).toBe(true);
     expect((await getJson('/api/weather')).body).toEqual((await getJson('/api/weather?date=2025-04-10')).body);
   });
 });

@@ -37,7 +37,17 @@ describe('GET /api/forecast', () => {
   it.each([
     ['/api/forecast', 400, { error: "Invalid parameter 'city': expected a city slug from GET /api/cities" }],
     ['/api/forecast?city=', 400, { error: "Invalid parameter 'city': expected a city slug from GET /api/cities" }],
-    ['/api/forecast?city=atlantis', 404, { error: "Unsupported city 'atlantis'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.", code: 'UNSUPPORTED_CITY', city: 'atlantis', supportedCities: '/api/cities', mcpTool: 'list_cities' }],
+    [
+      '/api/forecast?city=atlantis',
+      404,
+      {
+        error: "Unsupported city 'atlantis'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.",
+        code: 'UNSUPPORTED_CITY',
+        city: 'atlantis',
+        supportedCities: '/api/cities',
+        mcpTool: 'list_cities',
+      },
+    ],
   ])('answers %s with %i', async (url, status, expected) => {
     const res = await site.get(url);
     expect(res.status).toBe(status);
@@ -54,7 +64,11 @@ describe('forecast configuration', () => {
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const ctx = environmentContext({ POLLEN_DB: site.db, FORECAST_CACHE_DB: join(mkdtempSync(join(tmpdir(), 'fc-')), 'cache.db'), FORECAST_DAILY_BUDGET: '' });
+    const ctx = environmentContext({
+      POLLEN_DB: site.db,
+      FORECAST_CACHE_DB: join(mkdtempSync(join(tmpdir(), 'fc-')), 'cache.db'),
+      FORECAST_DAILY_BUDGET: '',
+    });
     expect(await ctx.forecast.get(DEFAULT_CITIES.get('boise')!)).toMatchObject({ source: 'sample', stale: false });
   });
 });
@@ -66,20 +80,34 @@ describe('the forecast provider', () => {
     const db = join(dir, 'store.db');
     const store = openStore(db);
     const day = dayOf(Date.now()) - 1;
-    store.writeCityDay({ city: 'tulsa', day, pollen: { source, timezone: 'America/Chicago', fetchedAt: 1, hours: [{ hour: day * 24, tree: 1, grass: 1, weed: 1, total: 3, species: null }] } });
-    writeSiteFile(siteFilePath(db), { provider: store.latestSource(), cities: DEFAULT_CITIES.list.map(({ region: _r, ...entry }) => entry) });
+    store.writeCityDay({
+      city: 'tulsa',
+      day,
+      pollen: {
+        source,
+        timezone: 'America/Chicago',
+        fetchedAt: 1,
+        hours: [{ hour: day * 24, tree: 1, grass: 1, weed: 1, total: 3, species: null }],
+      },
+    });
+    writeSiteFile(siteFilePath(db), {
+      provider: store.latestSource(),
+      cities: DEFAULT_CITIES.list.map(({ region: _r, ...entry }) => entry),
+    });
     store.close();
     return { db, cache: join(dir, 'cache.db') };
   };
-  const ask = (env: NodeJS.ProcessEnv) => respond({ method: 'GET', path: '/api/forecast', query: new URLSearchParams('city=tulsa') }, environmentContext(env));
+  const ask = (env: NodeJS.ProcessEnv) =>
+    respond({ method: 'GET', path: '/api/forecast', query: new URLSearchParams('city=tulsa') }, environmentContext(env));
 
-  it("defaults to the provider that filled the store, and without its key answers 503 naming the variable", async () => {
+  it('defaults to the provider that filled the store, and without its key answers 503 naming the variable', async () => {
     const { db, cache } = storeFrom('ambee');
     rmSync(db); // the forecast function carries the site file, never the store
     const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB: cache });
     expect(r.status).toBe(503);
     expect(JSON.parse(r.body as string)).toEqual({
-      error: "The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)",
+      error:
+        "The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)",
     });
     expect(r.headers['Retry-After']).toBe('3600');
   });
@@ -87,31 +115,43 @@ describe('the forecast provider', () => {
   it.each([
     ['a path under a file', (dir: string) => (writeFileSync(join(dir, 'file'), ''), join(dir, 'file', 'cache.db'))],
     ['a folder that is a file', (dir: string) => (writeFileSync(join(dir, 'cache.db'), 'not a database'), dir)],
-  ])('answers 503 with Retry-After, never 500, when the cache cannot be opened (%s), over HTTP and MCP, and logs why', async (_, cachePath) => {
-    const { db } = storeFrom('sample');
-    const FORECAST_CACHE_DB = cachePath(tempDir());
-    const logged: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.join(' ')));
-    try {
-      const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB });
-      expect(r.status).toBe(503);
-      expect(r.headers['Retry-After']).toBe('3600');
-      expect(r.headers['Cache-Control']).toBe('no-store');
-      expect(JSON.parse(r.body as string)).toEqual({ error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later' });
-      expectMatchesOpenApi('/api/forecast', 503, JSON.parse(r.body as string));
-      expect(logged.join('\n')).toContain(`forecast unavailable: the forecast cache at ${FORECAST_CACHE_DB} cannot be opened: `);
+  ])(
+    'answers 503 with Retry-After, never 500, when the cache cannot be opened (%s), over HTTP and MCP, and logs why',
+    async (_, cachePath) => {
+      const { db } = storeFrom('sample');
+      const FORECAST_CACHE_DB = cachePath(tempDir());
+      const logged: string[] = [];
+      const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args.join(' ')));
+      try {
+        const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB });
+        expect(r.status).toBe(503);
+        expect(r.headers['Retry-After']).toBe('3600');
+        expect(r.headers['Cache-Control']).toBe('no-store');
+        expect(JSON.parse(r.body as string)).toEqual({
+          error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
+        });
+        expectMatchesOpenApi('/api/forecast', 503, JSON.parse(r.body as string));
+        expect(logged.join('\n')).toContain(`forecast unavailable: the forecast cache at ${FORECAST_CACHE_DB} cannot be opened: `);
 
-      const client = new Client({ name: 'test', version: '1.0.0' });
-      const ctx = environmentContext({ POLLEN_DB: db, FORECAST_CACHE_DB });
-      await client.connect(new StreamableHTTPClientTransport(new URL('http://mcp.test/mcp'), { fetch: (url, init) => handleMcp(new Request(url, init), ctx) }));
-      const tool = (await client.callTool({ name: 'get_forecast', arguments: { city: 'tulsa' } })) as { isError?: boolean; content: Array<{ text: string }> };
-      expect(tool.isError).toBe(true);
-      expect(tool.content[0]!.text).toContain('The forecast is unavailable: its cache cannot be opened on this deployment; retry later');
-      await client.close();
-    } finally {
-      spy.mockRestore();
-    }
-  });
+        const client = new Client({ name: 'test', version: '1.0.0' });
+        const ctx = environmentContext({ POLLEN_DB: db, FORECAST_CACHE_DB });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL('http://mcp.test/mcp'), {
+            fetch: (url, init) => handleMcp(new Request(url, init), ctx),
+          }),
+        );
+        const tool = (await client.callTool({ name: 'get_forecast', arguments: { city: 'tulsa' } })) as {
+          isError?: boolean;
+          content: Array<{ text: string }>;
+        };
+        expect(tool.isError).toBe(true);
+        expect(tool.content[0]!.text).toContain('The forecast is unavailable: its cache cannot be opened on this deployment; retry later');
+        await client.close();
+      } finally {
+        spy.mockRestore();
+      }
+    },
+  );
 
   it('is the one POLLEN_PROVIDER names, when set', async () => {
     const { db, cache } = storeFrom('ambee');

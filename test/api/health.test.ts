@@ -56,7 +56,16 @@ describe('GET /api/health', () => {
     openStore(db).close();
     const { status, body } = await health({ POLLEN_DB: db });
     expect(status).toBe(503);
-    expect(body).toEqual({ status: 'stale', latestDate: null, latestHour: null, dataAgeHours: null, cities: 40, provider: null, lastIngest: null, node: process.version });
+    expect(body).toEqual({
+      status: 'stale',
+      latestDate: null,
+      latestHour: null,
+      dataAgeHours: null,
+      cities: 40,
+      provider: null,
+      lastIngest: null,
+      node: process.version,
+    });
   });
 
   it('is its own function on the local server, with CORS', async () => {

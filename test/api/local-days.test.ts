@@ -53,7 +53,10 @@ describe('local days (timezone=local)', () => {
       expect(row(cut.date)).toEqual({ ...dailyRow(dayNumber(cut.date), hours), hours: hours.length });
     }
     // The newest local day is not whole until the next UTC day is ingested.
-    expect(body.rows[0]).toMatchObject({ date: '2026-11-04', hours: site.store.hours('chicago', at('2026-11-04T06:00:00Z'), at('2026-11-05T00:00:00Z')).length });
+    expect(body.rows[0]).toMatchObject({
+      date: '2026-11-04',
+      hours: site.store.hours('chicago', at('2026-11-04T06:00:00Z'), at('2026-11-05T00:00:00Z')).length,
+    });
     expect(body.rows[0].hours).toBeLessThan(24);
     expect(body.rows.map((r: Json) => r.date)).toEqual([...body.rows.map((r: Json) => r.date)].sort().reverse());
   });
@@ -61,10 +64,18 @@ describe('local days (timezone=local)', () => {
   it('gives each city its own local day across cities, and the map its local three-day series', async () => {
     const day = dayNumber('2026-03-08');
     const { body } = await get('/api/pollen?date=2026-03-08&timezone=local');
-    const hoursOf = { austin: site.store.hours('austin', at('2026-03-08T06:00:00Z'), at('2026-03-09T05:00:00Z')), chicago: site.store.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to), honolulu: site.store.hours('honolulu', at('2026-03-08T10:00:00Z'), at('2026-03-09T10:00:00Z')) };
+    const hoursOf = {
+      austin: site.store.hours('austin', at('2026-03-08T06:00:00Z'), at('2026-03-09T05:00:00Z')),
+      chicago: site.store.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to),
+      honolulu: site.store.hours('honolulu', at('2026-03-08T10:00:00Z'), at('2026-03-09T10:00:00Z')),
+    };
     // The sample provider's Honolulu has no data for UTC 2026-03-08: its local 2026-03-08 is the 10 hours of UTC 2026-03-09 before 10:00.
     expect(hoursOf.honolulu.map((h) => isoHour(h.hour).slice(0, 13))).toEqual(Array.from({ length: 10 }, (_, i) => `2026-03-09T0${i}`));
-    expect(body).toEqual({ date: '2026-03-08', timezone: 'local', rows: (['austin', 'chicago', 'honolulu'] as const).map((s) => crossCityRow(s, day, hoursOf[s])) });
+    expect(body).toEqual({
+      date: '2026-03-08',
+      timezone: 'local',
+      rows: (['austin', 'chicago', 'honolulu'] as const).map((s) => crossCityRow(s, day, hoursOf[s])),
+    });
 
     const map = await get('/api/map-data?date=2026-03-08&timezone=local');
     expect(map.body.timezone).toBe('local');
@@ -82,22 +93,51 @@ describe('local days (timezone=local)', () => {
     expect((await get('/api/pollen')).body.date).toBe('2026-11-04');
   });
 
-  it('groups a range by each city\'s local day from its local midnight, echoing date-only bounds as given', async () => {
+  it("groups a range by each city's local day from its local midnight, echoing date-only bounds as given", async () => {
     const { body } = await get('/api/pollen-range?from=2026-03-07&to=2026-03-10&city=honolulu,chicago&aggregate=day&timezone=local');
-    expect(body).toMatchObject({ from: '2026-03-07', to: '2026-03-10', cities: ['chicago', 'honolulu'], aggregate: 'day', timezone: 'local', truncated: false });
+    expect(body).toMatchObject({
+      from: '2026-03-07',
+      to: '2026-03-10',
+      cities: ['chicago', 'honolulu'],
+      aggregate: 'day',
+      timezone: 'local',
+      truncated: false,
+    });
     const starts = ['2026-03-07T06:00:00Z', '2026-03-08T06:00:00Z', '2026-03-09T05:00:00Z', '2026-03-10T05:00:00Z'].map(at);
     const chicago = body.rows.filter((r: Json) => r.city === 'chicago');
     expect(chicago.map((r: Json) => r.periodStart)).toEqual(starts.slice(0, 3).map(isoHour));
     chicago.forEach((r: Json, i: number) => {
-      const { timezone, species, tree, grass, weed, total, risk_tree, risk_grass, risk_weed } = dailyMeans(site.store.hours('chicago', starts[i]!, starts[i + 1]!));
-      expect(r).toEqual({ city: 'chicago', periodStart: isoHour(starts[i]!), tree, grass, weed, total, timezone, species, risk_tree, risk_grass, risk_weed });
+      const { timezone, species, tree, grass, weed, total, risk_tree, risk_grass, risk_weed } = dailyMeans(
+        site.store.hours('chicago', starts[i]!, starts[i + 1]!),
+      );
+      expect(r).toEqual({
+        city: 'chicago',
+        periodStart: isoHour(starts[i]!),
+        tree,
+        grass,
+        weed,
+        total,
+        timezone,
+        species,
+        risk_tree,
+        risk_grass,
+        risk_weed,
+      });
     });
-    expect(body.rows.filter((r: Json) => r.city === 'honolulu').map((r: Json) => r.periodStart)).toEqual(['2026-03-07T10:00:00.000Z', '2026-03-08T10:00:00.000Z', '2026-03-09T10:00:00.000Z']);
+    expect(body.rows.filter((r: Json) => r.city === 'honolulu').map((r: Json) => r.periodStart)).toEqual([
+      '2026-03-07T10:00:00.000Z',
+      '2026-03-08T10:00:00.000Z',
+      '2026-03-09T10:00:00.000Z',
+    ]);
 
     const hourly = await get('/api/pollen-range?from=2026-03-08&to=2026-03-09&city=chicago&timezone=local');
-    expect(hourly.body.rows.map((r: Json) => r.periodStart)).toEqual(site.store.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to).map((h) => isoHour(h.hour)));
+    expect(hourly.body.rows.map((r: Json) => r.periodStart)).toEqual(
+      site.store.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to).map((h) => isoHour(h.hour)),
+    );
     // An instant stays an instant, echoed in UTC, the same for every city.
-    const instant = await get('/api/pollen-range?from=2026-03-08T00:00:00-06:00&to=2026-03-08T02:00:00-06:00&city=chicago,honolulu&timezone=local');
+    const instant = await get(
+      '/api/pollen-range?from=2026-03-08T00:00:00-06:00&to=2026-03-08T02:00:00-06:00&city=chicago,honolulu&timezone=local',
+    );
     expect(instant.body).toMatchObject({ from: '2026-03-08T06:00:00.000Z', to: '2026-03-08T08:00:00.000Z' });
     const window = [at('2026-03-08T06:00:00Z'), at('2026-03-08T08:00:00Z')] as const;
     expect(instant.body.rows.map((r: Json) => `${r.city} ${r.periodStart}`)).toEqual(
@@ -106,12 +146,16 @@ describe('local days (timezone=local)', () => {
   });
 
   it('counts local days against the limit before streaming', async () => {
-    const res = await site.get('/api/pollen-range?from=2026-03-07&to=2026-03-10&city=chicago,honolulu&aggregate=day&timezone=local&limit=4');
+    const res = await site.get(
+      '/api/pollen-range?from=2026-03-07&to=2026-03-10&city=chicago,honolulu&aggregate=day&timezone=local&limit=4',
+    );
     const body = (await res.json()) as Json;
     expect(res.headers.get('x-truncated')).toBe('true');
     expect(res.headers.get('x-total-rows')).toBe('4');
     expect(body.rows).toHaveLength(4);
-    const all = await site.get('/api/pollen-range?from=2026-03-07&to=2026-03-10&city=chicago,honolulu&aggregate=day&timezone=local&limit=6');
+    const all = await site.get(
+      '/api/pollen-range?from=2026-03-07&to=2026-03-10&city=chicago,honolulu&aggregate=day&timezone=local&limit=6',
+    );
     expect(all.headers.get('x-truncated')).toBe('false');
     expect(all.headers.get('x-total-rows')).toBe('6');
   });
@@ -122,14 +166,21 @@ describe('local days (timezone=local)', () => {
     const { body } = await get(`/api/forecast?city=chicago&aggregate=day&timezone=${cut}`);
     expect(body).toMatchObject({ city: 'chicago', aggregate: 'day', stale: hourly.body.stale, fetchedAt: hourly.body.fetchedAt });
     expect(body.timezone).toBe(cut === 'local' ? 'local' : undefined);
-    const dateOf = (ts: string) => (cut === 'UTC' ? ts.slice(0, 10) : new Date(ts).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' }));
+    const dateOf = (ts: string) =>
+      cut === 'UTC' ? ts.slice(0, 10) : new Date(ts).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
     const byDate = new Map<string, Json[]>();
     for (const r of hourly.body.rows) byDate.set(dateOf(r.ts), [...(byDate.get(dateOf(r.ts)) ?? []), r]);
     expect(body.rows.map((r: Json) => r.date)).toEqual([...byDate.keys()]);
     expect(body.rows.map((r: Json) => r.hours)).toEqual([...byDate.values()].map((rows) => rows.length));
     for (const row of body.rows) {
-      const hours = byDate.get(row.date)!.map((r) => ({ tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));
-      expect(row).toEqual({ ...dailyRow(dayNumber(row.date), hours), hours: hours.length, tz: cut === 'UTC' ? '+00:00' : expect.stringMatching(/^-0[56]:00$/) });
+      const hours = byDate
+        .get(row.date)!
+        .map((r) => ({ tree: r.tree, grass: r.grass, weed: r.weed, total: r.total, species: r.species, timezone: r.tz }));
+      expect(row).toEqual({
+        ...dailyRow(dayNumber(row.date), hours),
+        hours: hours.length,
+        tz: cut === 'UTC' ? '+00:00' : expect.stringMatching(/^-0[56]:00$/),
+      });
     }
     expect((await get('/api/forecast?city=chicago&aggregate=none')).body).toEqual({ ...hourly.body, aggregate: 'none' });
   });
@@ -150,15 +201,16 @@ describe('local days (timezone=local)', () => {
     expect(body.error).toMatch(new RegExp(`^Invalid parameter '${name}': expected '(UTC' or 'local'|none' or 'day')`));
   });
 
-  it('orders a date-only bound and an instant in each city\'s zone', async () => {
+  it("orders a date-only bound and an instant in each city's zone", async () => {
     // Chicago's 2026-03-08 ends at 05:00Z on the 9th, Honolulu's at 10:00Z: both after 02:00Z on the 8th.
     const mixed = await get('/api/pollen-range?from=2026-03-08T02:00:00Z&to=2026-03-08&city=chicago,honolulu&timezone=local');
     expect(mixed.status).toBe(200);
     expect(mixed.body).toMatchObject({ from: '2026-03-08T02:00:00.000Z', to: '2026-03-08' });
     expect(mixed.body.rows.map((r: Json) => `${r.city} ${r.periodStart}`)).toEqual(
-      [['chicago', at('2026-03-08T06:00:00Z')], ['honolulu', at('2026-03-08T10:00:00Z')]].flatMap(([c, to]) =>
-        site.store.hours(c as string, at('2026-03-08T02:00:00Z'), to as number).map((h) => `${c} ${isoHour(h.hour)}`),
-      ),
+      [
+        ['chicago', at('2026-03-08T06:00:00Z')],
+        ['honolulu', at('2026-03-08T10:00:00Z')],
+      ].flatMap(([c, to]) => site.store.hours(c as string, at('2026-03-08T02:00:00Z'), to as number).map((h) => `${c} ${isoHour(h.hour)}`)),
     );
     // Chicago's 2026-03-08 begins at 06:00Z, after a 03:00Z `to`: refused, not answered empty.
     const reversed = await get('/api/pollen-range?from=2026-03-08&to=2026-03-08T03:00:00Z&city=chicago&timezone=local');
@@ -167,7 +219,12 @@ describe('local days (timezone=local)', () => {
   });
 
   it('answers a day before standard time (local mean time, not whole hours from UTC) instead of failing', async () => {
-    for (const path of ['/api/pollen?date=1946-01-01&timezone=local', '/api/pollen?city=honolulu&date=1946-01-01&timezone=local', '/api/map-data?date=1946-01-01&timezone=local', '/api/pollen-range?from=1900-01-01&to=1900-01-02&timezone=local&aggregate=day']) {
+    for (const path of [
+      '/api/pollen?date=1946-01-01&timezone=local',
+      '/api/pollen?city=honolulu&date=1946-01-01&timezone=local',
+      '/api/map-data?date=1946-01-01&timezone=local',
+      '/api/pollen-range?from=1900-01-01&to=1900-01-02&timezone=local&aggregate=day',
+    ]) {
       const { status, body } = await get(path);
       expect(status, path).toBe(200);
       expect(body.rows ?? body.features, path).toEqual([]);
@@ -192,13 +249,18 @@ describe('local days (timezone=local)', () => {
   });
 
   it('ignores timezone where days are UTC days: weather, available dates, the latest date', async () => {
-    for (const path of ['/api/weather?city=chicago&date=2026-03-08', '/api/weather?city=chicago', '/api/available-dates', '/api/latest-date']) {
+    for (const path of [
+      '/api/weather?city=chicago&date=2026-03-08',
+      '/api/weather?city=chicago',
+      '/api/available-dates',
+      '/api/latest-date',
+    ]) {
       expect((await get(`${path}${path.includes('?') ? '&' : '?'}timezone=local`)).text, path).toBe((await get(path)).text);
       expect((await get(`${path}${path.includes('?') ? '&' : '?'}timezone=nonsense`)).status, path).toBe(200);
     }
   });
 
-  it('renders the local daily, cross-city and map forms, each file byte-identical to the function\'s answer', async () => {
+  it("renders the local daily, cross-city and map forms, each file byte-identical to the function's answer", async () => {
     const files = listFiles(site.publish).filter((f) => f.startsWith('data/pollen-local/') || f.startsWith('data/map-data-local/'));
     expect(files.filter((f) => f.startsWith('data/pollen-local/by-date/'))).toHaveLength(245);
     expect(files.filter((f) => f.startsWith('data/map-data-local/'))).toHaveLength(245);

@@ -31,14 +31,27 @@ const ask = async (query: string): Promise<{ status: number; body: Json; headers
 };
 // @turf/distance: an independent haversine on the same sphere (earthRadius 6371008.8 m).
 const km = (lat: number, lon: number, c: City) => Math.round(distance([lon, lat], [c.lon, c.lat], { units: 'kilometers' }) * 10) / 10;
-const row = (c: City, distance_km: number) => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone, distance_km });
+const row = (c: City, distance_km: number) => ({
+  name: c.name,
+  slug: c.slug,
+  state: c.state,
+  lat: c.lat,
+  lon: c.lon,
+  timezone: c.timezone,
+  distance_km,
+});
 
 describe('GET /api/nearest', () => {
   it('gives the city a point is in, with its position, zone and distance', async () => {
     const austin = TOP_200.get('austin')!;
     const { status, body } = await ask('lat=30.2672&lon=-97.7431');
     expect(status).toBe(200);
-    expect(body).toEqual({ origin: { lat: 30.2672, lon: -97.7431 }, max_km: 150, limit: 1, cities: [row(austin, km(30.2672, -97.7431, austin))] });
+    expect(body).toEqual({
+      origin: { lat: 30.2672, lon: -97.7431 },
+      max_km: 150,
+      limit: 1,
+      cities: [row(austin, km(30.2672, -97.7431, austin))],
+    });
     expectMatchesOpenApi('/api/nearest', 200, body);
   });
 
@@ -84,7 +97,9 @@ describe('GET /api/nearest', () => {
     for (let i = 0; i < zips.length && answered < 300; i += step, answered++) {
       const zip = zips[i]!;
       const { lat, lon } = { lat: ZIPS[zip]!.latitude, lon: ZIPS[zip]!.longitude };
-      const best = TOP_200.list.map((c) => ({ slug: c.slug, d: km(lat, lon, c) })).sort((a, b) => a.d - b.d || (a.slug < b.slug ? -1 : 1))[0]!;
+      const best = TOP_200.list
+        .map((c) => ({ slug: c.slug, d: km(lat, lon, c) }))
+        .sort((a, b) => a.d - b.d || (a.slug < b.slug ? -1 : 1))[0]!;
       const { status, body } = await ask(`zip=${zip}&max_km=1000`);
       if (best.d > 1000) {
         expect(status, zip).toBe(404);
@@ -115,12 +130,22 @@ describe('GET /api/nearest', () => {
 
   it('says when the nearest city is beyond any max_km', async () => {
     const { body } = await ask('lat=0&lon=-140&max_km=1000');
-    expect(body.error).toBe(`No served city within 1000 km of 0, -140: the nearest is Honolulu, HI (honolulu) at ${body.distance_km} km, beyond the largest max_km (1000)`);
+    expect(body.error).toBe(
+      `No served city within 1000 km of 0, -140: the nearest is Honolulu, HI (honolulu) at ${body.distance_km} km, beyond the largest max_km (1000)`,
+    );
     expect(body.distance_km).toBe(km(0, -140, TOP_200.get('honolulu')!));
   });
 
   it('answers across the antimeridian and at the poles without failing', async () => {
-    for (const [lat, lon] of [[90, 0], [-90, 180], [89.99999, -180], [0, 180], [0, -180], [51.9, 179.99], [51.9, -179.99]] as const) {
+    for (const [lat, lon] of [
+      [90, 0],
+      [-90, 180],
+      [89.99999, -180],
+      [0, 180],
+      [0, -180],
+      [51.9, 179.99],
+      [51.9, -179.99],
+    ] as const) {
       const { status, body } = await ask(`lat=${lat}&lon=${lon}&max_km=1000`);
       expect(status).toBe(404);
       expect(body.code).toBe('NO_CITY_NEARBY');
@@ -215,7 +240,14 @@ describe('GET /api/nearest through the local server', () => {
 
   it('lists each served city with its position and zone', async () => {
     const body = (await (await site.get('/api/cities')).json()) as Json;
-    expect(body.cities.find((c: Json) => c.slug === 'honolulu')).toEqual({ name: 'Honolulu', slug: 'honolulu', state: 'HI', lat: 21.3069, lon: -157.8583, timezone: 'Pacific/Honolulu' });
+    expect(body.cities.find((c: Json) => c.slug === 'honolulu')).toEqual({
+      name: 'Honolulu',
+      slug: 'honolulu',
+      state: 'HI',
+      lat: 21.3069,
+      lon: -157.8583,
+      timezone: 'Pacific/Honolulu',
+    });
     expectMatchesOpenApi('/api/cities', 200, body);
   });
 });

@@ -16,11 +16,22 @@ const require = createRequire(import.meta.url);
 
 describe('the OpenAPI document', () => {
   it('describes every API route with its parameters and error responses', () => {
-    const doc = openApiDocument() as { paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, unknown> } }> };
+    const doc = openApiDocument() as {
+      paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, unknown> } }>;
+    };
     const apiRoutes = ROUTES.map((r) => r.path).filter((p) => p.startsWith('/api/'));
     // And the bulk files' manifest, a static file of every render.
     expect(Object.keys(doc.paths).sort()).toEqual([...apiRoutes, '/data/bulk/index.json'].sort());
-    expect(doc.paths['/api/pollen-range']!.get.parameters.map((p) => p.name)).toEqual(['from', 'to', 'city', 'aggregate', 'limit', 'format', 'after', 'timezone']);
+    expect(doc.paths['/api/pollen-range']!.get.parameters.map((p) => p.name)).toEqual([
+      'from',
+      'to',
+      'city',
+      'aggregate',
+      'limit',
+      'format',
+      'after',
+      'timezone',
+    ]);
     expect(Object.keys(doc.paths['/api/forecast']!.get.responses)).toEqual(['200', '400', '404', '405', '500', '503']);
     expect(doc.paths['/api/pollen']!.get.parameters.map((p) => p.name)).toEqual(['city', 'date', 'timezone']);
     expect(Object.keys(doc.paths['/api/weather']!.get.responses)).toEqual(['200', '400', '404', '405', '500']);
@@ -36,7 +47,12 @@ describe('the OpenAPI document', () => {
     expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
     expect(doc.security).toEqual([]);
     expect(JSON.stringify(doc)).not.toContain('prefixItems');
-    expect(doc.components.schemas.MapFeature.properties.geometry.properties.coordinates).toMatchObject({ type: 'array', items: { type: 'number' }, minItems: 2, maxItems: 2 });
+    expect(doc.components.schemas.MapFeature.properties.geometry.properties.coordinates).toMatchObject({
+      type: 'array',
+      items: { type: 'number' },
+      minItems: 2,
+      maxItems: 2,
+    });
   });
 
   it('rejects bodies that break the schema, so the response checks can fail', () => {
@@ -61,7 +77,10 @@ describe('the OpenAPI document in the tools people use', () => {
     const { stdout } = await run(process.execPath, [cli, 'lint', '--extends', 'recommended', '--format', 'json', file], {
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
     }).catch((error: { stdout: string }) => error);
-    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> };
+    const report = JSON.parse(stdout) as {
+      totals: { errors: number; warnings: number };
+      problems: Array<{ ruleId: string; message: string }>;
+    };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
@@ -103,14 +122,34 @@ console.log(JSON.stringify({ tree: await tulsaDay(), coordinates: await firstCoo
 `,
     );
     writeFileSync(join(work, 'package.json'), JSON.stringify({ type: 'module' }));
-    writeFileSync(join(work, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], types: ['node'], skipLibCheck: true }, files: ['client.ts', 'run.ts'] }));
+    writeFileSync(
+      join(work, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          types: ['node'],
+          skipLibCheck: true,
+        },
+        files: ['client.ts', 'run.ts'],
+      }),
+    );
     const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
     const compiled = await run(process.execPath, [tsc, '-p', join(work, 'tsconfig.json')]).catch((error: { stdout: string }) => error);
     expect(compiled.stdout).toBe('');
 
     // The typed client, run against the local server.
-    const ran = await run(process.execPath, ['--import', 'tsx', join(work, 'run.ts')], { cwd: ROOT, env: { ...process.env, API_BASE: site.server.url } });
-    const expected = ((await (await site.get('/api/pollen?city=tulsa&date=2025-04-01')).json()) as { rows: Array<{ tree: number | null }> }).rows[0]?.tree ?? null;
+    const ran = await run(process.execPath, ['--import', 'tsx', join(work, 'run.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, API_BASE: site.server.url },
+    });
+    const expected =
+      ((await (await site.get('/api/pollen?city=tulsa&date=2025-04-01')).json()) as { rows: Array<{ tree: number | null }> }).rows[0]
+        ?.tree ?? null;
     expect(JSON.parse(ran.stdout)).toEqual({ tree: expected, coordinates: [expect.any(Number), expect.any(Number)], health: 'stale' });
     rmSync(work, { recursive: true, force: true });
   });

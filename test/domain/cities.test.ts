@@ -17,7 +17,12 @@ describe('supported cities', () => {
   it('covers every climate region and every US time zone offset', () => {
     expect(new Set(DEFAULT_CITIES.list.map((c) => c.region)).size).toBe(11);
     const offsets = new Set(
-      DEFAULT_CITIES.list.map((c) => new Intl.DateTimeFormat('en-US', { timeZone: c.timezone, timeZoneName: 'shortOffset' }).formatToParts(Date.UTC(2025, 0, 15)).find((p) => p.type === 'timeZoneName')!.value),
+      DEFAULT_CITIES.list.map(
+        (c) =>
+          new Intl.DateTimeFormat('en-US', { timeZone: c.timezone, timeZoneName: 'shortOffset' })
+            .formatToParts(Date.UTC(2025, 0, 15))
+            .find((p) => p.type === 'timeZoneName')!.value,
+      ),
     );
     expect([...offsets].sort()).toEqual(['GMT-10', 'GMT-5', 'GMT-6', 'GMT-7', 'GMT-8', 'GMT-9']);
   });

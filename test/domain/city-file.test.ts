@@ -33,8 +33,16 @@ describe('a cities file', () => {
     ['a zone abbreviation', [{ ...tulsa, timezone: 'CST' }], /timezone must be an IANA zone .* \(got "CST"\)/],
     ['a zone in lower case', [{ ...tulsa, timezone: 'america/chicago' }], /timezone must be an IANA zone/],
     ['a zone that does not exist', [{ ...tulsa, timezone: 'America/Tulsa' }], /timezone must be an IANA zone/],
-    ['a zone half an hour from UTC', [{ ...tulsa, timezone: 'America/St_Johns' }], /timezone America\/St_Johns does not start every local day at a whole UTC hour/],
-    ['a zone whose clocks change at midnight', [{ ...tulsa, timezone: 'America/Havana' }], /timezone America\/Havana does not start every local day at a whole UTC hour/],
+    [
+      'a zone half an hour from UTC',
+      [{ ...tulsa, timezone: 'America/St_Johns' }],
+      /timezone America\/St_Johns does not start every local day at a whole UTC hour/,
+    ],
+    [
+      'a zone whose clocks change at midnight',
+      [{ ...tulsa, timezone: 'America/Havana' }],
+      /timezone America\/Havana does not start every local day at a whole UTC hour/,
+    ],
     ['a slug the rendered files use', [{ ...tulsa, slug: 'by-date' }], /slug by-date is reserved/],
     ['coordinates as strings', [{ ...tulsa, lat: '36.1' }], /lat and lon must be numbers/],
     ['a latitude past the pole', [{ ...tulsa, lat: 91 }], /lat and lon must be numbers/],
@@ -48,8 +56,16 @@ describe('a cities file', () => {
   });
 
   it('names every bad entry at once, and nothing of a file with one bad entry is read', () => {
-    const problems = problemsOf([tulsa, { ...tulsa, slug: 'x_y' }, { ...tulsa, slug: 'ok-1' }, { ...tulsa, slug: 'ok-2', timezone: 'Mars/Olympus' }]);
-    expect(problems).toEqual([expect.stringMatching(/^entry 2 \(x_y\): slug must match/), expect.stringMatching(/^entry 4 \(ok-2\): timezone must be/)]);
+    const problems = problemsOf([
+      tulsa,
+      { ...tulsa, slug: 'x_y' },
+      { ...tulsa, slug: 'ok-1' },
+      { ...tulsa, slug: 'ok-2', timezone: 'Mars/Olympus' },
+    ]);
+    expect(problems).toEqual([
+      expect.stringMatching(/^entry 2 \(x_y\): slug must match/),
+      expect.stringMatching(/^entry 4 \(ok-2\): timezone must be/),
+    ]);
   });
 
   it.each([

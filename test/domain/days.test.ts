@@ -4,7 +4,7 @@ import { byDay, dayHours, dayOfHour, dayOffset, groupByDay, hasLocalMidnights, l
 
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;
 
-describe('days cut in UTC or in a city\'s zone', () => {
+describe("days cut in UTC or in a city's zone", () => {
   it.each([
     ['Pacific/Honolulu', '2026-03-08', '2026-03-08T10:00:00Z', '2026-03-09T10:00:00Z', 24],
     ['America/Chicago', '2026-03-08', '2026-03-08T06:00:00Z', '2026-03-09T05:00:00Z', 23],
@@ -39,7 +39,9 @@ describe('days cut in UTC or in a city\'s zone', () => {
 
   it('groups ascending hours by local day across a daylight-saving change, skipping days without hours', () => {
     const from = hourAt('2026-10-31T05:00:00Z');
-    const hours = Array.from({ length: 24 + 25 + 24 }, (_, i) => ({ hour: from + i })).filter((h) => h.hour < from + 30 || h.hour >= from + 49);
+    const hours = Array.from({ length: 24 + 25 + 24 }, (_, i) => ({ hour: from + i })).filter(
+      (h) => h.hour < from + 30 || h.hour >= from + 49,
+    );
     const days = groupByDay('local', 'America/Chicago', hours);
     expect([...days.keys()]).toEqual([dayNumber('2026-10-31'), dayNumber('2026-11-01'), dayNumber('2026-11-02')]);
     expect([...days.values()].map((d) => d.length)).toEqual([24, 6, 24]);

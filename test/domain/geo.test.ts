@@ -9,8 +9,10 @@ import { ROOT } from '../helpers/cli.js';
 import { join } from 'node:path';
 
 // @turf/distance is an independent haversine on the same sphere (turf's earthRadius, 6371008.8 m).
-const turfKm = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) => distance([a.lon, a.lat], [b.lon, b.lat], { units: 'kilometers' });
-const city = (name: string, state: string, lat: number, lon: number): City => cityOf({ name, slug: name.toLowerCase().replace(/\W+/g, '-'), state, lat, lon, timezone: 'America/Chicago' });
+const turfKm = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>
+  distance([a.lon, a.lat], [b.lon, b.lat], { units: 'kilometers' });
+const city = (name: string, state: string, lat: number, lon: number): City =>
+  cityOf({ name, slug: name.toLowerCase().replace(/\W+/g, '-'), state, lat, lon, timezone: 'America/Chicago' });
 const TOP_200 = new CitySet(readCityFile(join(ROOT, 'cities', 'us-top-200.json')).map(cityOf));
 
 describe('great-circle distance', () => {
@@ -53,7 +55,10 @@ describe('the nearest cities', () => {
     expect(byDistance(set, { lat: 30, lon: -98 }).map((n) => n.city.slug)).toEqual(['alpha', 'zeta', 'mid']);
     // Cities at one place: by slug too.
     const same = [city('Bee', 'TX', 30, -98), city('Ant', 'TX', 30, -98)];
-    expect(byDistance(same, { lat: 30, lon: -98 }).map((n) => [n.city.slug, n.distance_km])).toEqual([['ant', 0], ['bee', 0]]);
+    expect(byDistance(same, { lat: 30, lon: -98 }).map((n) => [n.city.slug, n.distance_km])).toEqual([
+      ['ant', 0],
+      ['bee', 0],
+    ]);
   });
 
   it('keeps only the cities within max_km (as rounded), and always names the nearest', () => {
@@ -88,7 +93,8 @@ describe('the nearest cities', () => {
 });
 
 describe('cities by name', () => {
-  const names = (text: string, state?: string) => citiesByName(TOP_200.list, parseNameQuery(text, state)).map((c) => `${c.name}, ${c.state}`);
+  const names = (text: string, state?: string) =>
+    citiesByName(TOP_200.list, parseNameQuery(text, state)).map((c) => `${c.name}, ${c.state}`);
 
   it.each([
     ['columbus', undefined, ['Columbus, GA', 'Columbus, OH']],
@@ -107,7 +113,11 @@ describe('cities by name', () => {
   it('gives exact names first, then names that start with it, then names that contain it, each in the list order, at most 10', () => {
     const lower = (c: City) => c.name.toLowerCase();
     const all = TOP_200.list;
-    const tiered = (q: string) => [...all.filter((c) => lower(c) === q), ...all.filter((c) => lower(c).startsWith(q) && lower(c) !== q), ...all.filter((c) => lower(c).includes(q) && !lower(c).startsWith(q))];
+    const tiered = (q: string) => [
+      ...all.filter((c) => lower(c) === q),
+      ...all.filter((c) => lower(c).startsWith(q) && lower(c) !== q),
+      ...all.filter((c) => lower(c).includes(q) && !lower(c).startsWith(q)),
+    ];
     expect(citiesByName(all, parseNameQuery('Port'))).toEqual(tiered('port'));
     expect(names('port')).toEqual(expect.arrayContaining(['Portland, OR', 'Shreveport, LA']));
     expect(names('port').indexOf('Portland, OR')).toBeLessThan(names('port').indexOf('Shreveport, LA'));

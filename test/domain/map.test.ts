@@ -15,7 +15,12 @@ const yesterday = [hour(D - 1, 12, { tree: 1600, grass: 0, weed: null })];
 describe('crossCityRow', () => {
   it('sums the category maxima and reports the peak weed', () => {
     expect(crossCityRow('austin', D, today)).toEqual({
-      city: 'austin', date: '2025-09-02', count: 31 + 25 + 12, source: 'sample', is_forecast: false, max_weed: 12,
+      city: 'austin',
+      date: '2025-09-02',
+      count: 31 + 25 + 12,
+      source: 'sample',
+      is_forecast: false,
+      max_weed: 12,
     });
   });
 
@@ -38,13 +43,20 @@ describe('mapFeature', () => {
       city: 'austin',
       value_basis: 'daily-category-maxima',
       count: 68,
-      tree: 31, grass: 25, weed: 12, ragweed: 12,
+      tree: 31,
+      grass: 25,
+      weed: 12,
+      ragweed: 12,
       max_weed: 12,
       risk_tree: 'Moderate', // Oak 20
       risk_grass: 'High', // 25
       risk_weed: 'Moderate', // Ragweed 12
       risk_ragweed: 'Moderate',
-      sev_tree: 2, sev_grass: 3, sev_weed: 2, sev_ragweed: 2, sev_total: 3,
+      sev_tree: 2,
+      sev_grass: 3,
+      sev_weed: 2,
+      sev_ragweed: 2,
+      sev_total: 3,
       timezone: 'America/Chicago',
     });
     expect(series).toHaveLength(3);
@@ -53,10 +65,25 @@ describe('mapFeature', () => {
   it('has a three-day ascending series with nulls for a day without data', () => {
     expect(feature.properties.series.map((d) => d.date)).toEqual(['2025-08-31', '2025-09-01', '2025-09-02']);
     expect(feature.properties.series[0]).toEqual({
-      date: '2025-08-31', tree: null, grass: null, weed: null, ragweed: null,
-      risk_tree: null, risk_grass: null, risk_weed: null, risk_ragweed: null, timezone: null,
+      date: '2025-08-31',
+      tree: null,
+      grass: null,
+      weed: null,
+      ragweed: null,
+      risk_tree: null,
+      risk_grass: null,
+      risk_weed: null,
+      risk_ragweed: null,
+      timezone: null,
     });
-    expect(feature.properties.series[1]).toMatchObject({ tree: 1600, risk_tree: 'Very High', grass: 0, risk_grass: 'None', weed: null, ragweed: null });
+    expect(feature.properties.series[1]).toMatchObject({
+      tree: 1600,
+      risk_tree: 'Very High',
+      grass: 0,
+      risk_grass: 'None',
+      weed: null,
+      ragweed: null,
+    });
   });
 
   it('wraps features in a collection with the resolved date', () => {

@@ -7,7 +7,12 @@ const D = dayNumber('2025-04-10');
 
 // Three hours with a gap (02-04 missing), nulls, a missing species payload and a missing category.
 const hours = [
-  hour(D, 0, { tree: 10, grass: 2, weed: null, species: { Tree: { Oak: 6, Elm: 4 }, Grass: { 'Grass / Poaceae': 2 }, Others: 1, Weed: { Ragweed: null } } }),
+  hour(D, 0, {
+    tree: 10,
+    grass: 2,
+    weed: null,
+    species: { Tree: { Oak: 6, Elm: 4 }, Grass: { 'Grass / Poaceae': 2 }, Others: 1, Weed: { Ragweed: null } },
+  }),
   hour(D, 1, { tree: 20, grass: null, weed: 12, species: { Tree: { Oak: 15, Elm: 5 }, Others: 3, Weed: { Ragweed: 12 } } }),
   hour(D, 5, { tree: 31, grass: 4, weed: 0, species: null }),
 ];
@@ -16,9 +21,14 @@ describe('hourlyRow', () => {
   it('shows a stored hour with its time, risks and zone', () => {
     expect(hourlyRow(hours[1]!)).toEqual({
       ts: '2025-04-10T01:00:00.000Z',
-      tree: 20, grass: null, weed: 12, total: 32,
+      tree: 20,
+      grass: null,
+      weed: 12,
+      total: 32,
       species: { Tree: { Oak: 15, Elm: 5 }, Others: 3, Weed: { Ragweed: 12 } },
-      risk_tree: 'Moderate', risk_grass: null, risk_weed: 'Moderate',
+      risk_tree: 'Moderate',
+      risk_grass: null,
+      risk_weed: 'Moderate',
       timezone: 'America/Chicago',
     });
   });
@@ -56,7 +66,16 @@ describe('dailyRow', () => {
 
   it('gives null values and risks for a day whose hours carry no value', () => {
     const row = dailyRow(D, [hour(D, 3, {})]);
-    expect(row).toMatchObject({ tree: null, grass: null, weed: null, total: 0, species: null, risk_tree: null, peak_tree: null, peak_risk_weed: null });
+    expect(row).toMatchObject({
+      tree: null,
+      grass: null,
+      weed: null,
+      total: 0,
+      species: null,
+      risk_tree: null,
+      peak_tree: null,
+      peak_risk_weed: null,
+    });
   });
 });
 

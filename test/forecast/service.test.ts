@@ -54,7 +54,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'forecast-test-'));
 let made = 0;
 const caches: Array<[string, () => Promise<ForecastCache>]> = [
   ['SQLite', async () => new SqliteForecastCache(openStore(join(scratch, `cache-${made++}.db`)))],
-  ['Netlify Blobs', async () => new BlobsForecastCache(getStore({ name: `forecast-${Math.random()}`, siteID: 'site', token: 'token', edgeURL: blobsUrl }))],
+  [
+    'Netlify Blobs',
+    async () => new BlobsForecastCache(getStore({ name: `forecast-${Math.random()}`, siteID: 'site', token: 'token', edgeURL: blobsUrl })),
+  ],
 ];
 
 let blobsServer: BlobsServer;
@@ -205,6 +208,11 @@ describe('a failing forecast cache', () => {
     const forecast = await service.get(DEFAULT_CITIES.get('austin')!);
     expect(forecast).toMatchObject({ source: 'pollenprov', stale: false });
     expect(state.calls).toBe(1);
-    expect(logged).toEqual(['forecast cache read failed', 'forecast call count failed', 'forecast call count failed', 'forecast cache write failed']);
+    expect(logged).toEqual([
+      'forecast cache read failed',
+      'forecast call count failed',
+      'forecast call count failed',
+      'forecast cache write failed',
+    ]);
   });
 });

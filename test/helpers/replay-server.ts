@@ -67,10 +67,19 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
         return send(503, { message: 'Service Unavailable' });
       case '429':
         return url.pathname.startsWith('/v1/')
-          ? send(429, { error: true, reason: 'Minutely API request limit exceeded. Please try again in one minute.' }, { 'retry-after': '1' })
+          ? send(
+              429,
+              { error: true, reason: 'Minutely API request limit exceeded. Please try again in one minute.' },
+              { 'retry-after': '1' },
+            )
           : send(429, { message: 'Too many requests' }, { 'retry-after': '1' });
       case '422':
-        return send(url.pathname.startsWith('/v1/') ? 429 : 422, url.pathname.startsWith('/v1/') ? { error: true, reason: 'Daily API request limit exceeded. Please try again tomorrow.' } : { message: 'Quota exceeded' });
+        return send(
+          url.pathname.startsWith('/v1/') ? 429 : 422,
+          url.pathname.startsWith('/v1/')
+            ? { error: true, reason: 'Daily API request limit exceeded. Please try again tomorrow.' }
+            : { message: 'Quota exceeded' },
+        );
       case 'malformed':
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end('{"message":"success","data":[{"timestamp":');
@@ -81,7 +90,9 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
       default:
     }
     const q = url.searchParams;
-    const city = DEFAULT_CITIES.list.find((c) => String(c.lat) === (q.get('lat') ?? q.get('latitude')) && String(c.lon) === (q.get('lng') ?? q.get('longitude')));
+    const city = DEFAULT_CITIES.list.find(
+      (c) => String(c.lat) === (q.get('lat') ?? q.get('latitude')) && String(c.lon) === (q.get('lng') ?? q.get('longitude')),
+    );
     if (!city) return send(404, { message: 'Data not available!', data: [] });
 
     if (url.pathname.startsWith('/v3/pollen/')) {
@@ -105,7 +116,14 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
         Species: h.species,
       }));
       // 206: the quota ran out mid-answer, so only part of the data comes back.
-      if (fault === '206') return send(206, { message: 'success', lat: city.lat, lng: city.lon, timezone: batch.timezone, data: data.slice(0, Math.ceil(data.length / 2)) });
+      if (fault === '206')
+        return send(206, {
+          message: 'success',
+          lat: city.lat,
+          lng: city.lon,
+          timezone: batch.timezone,
+          data: data.slice(0, Math.ceil(data.length / 2)),
+        });
       return send(200, { message: 'success', lat: city.lat, lng: city.lon, timezone: batch.timezone, data });
     }
 
@@ -115,32 +133,64 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
       return sample.weatherHistory(city, { from, to });
     };
     const outOfRange = (start: string) =>
-      send(400, { error: true, reason: `Parameter '${dayNumber(q.get('start_date')!) > today ? 'start_date' : 'end_date'}' is out of allowed range from ${start} to ${dayString(today)}` });
+      send(400, {
+        error: true,
+        reason: `Parameter '${dayNumber(q.get('start_date')!) > today ? 'start_date' : 'end_date'}' is out of allowed range from ${start} to ${dayString(today)}`,
+      });
     const lagging = (day: number) => day > today - 1 - (replay.options.openMeteoLagDays ?? 0);
     if (url.pathname === '/v1/archive') {
       if (dayNumber(q.get('end_date')!) > today) return outOfRange('1940-01-01');
       const rows = await days();
-      const col = (k: string) => rows.map((r) => (lagging(r.day) ? null : r.values[k as keyof typeof r.values] ?? null));
+      const col = (k: string) => rows.map((r) => (lagging(r.day) ? null : (r.values[k as keyof typeof r.values] ?? null)));
       return send(200, {
-        latitude: city.lat, longitude: city.lon, generationtime_ms: 0.2, utc_offset_seconds: 0, timezone: 'GMT', timezone_abbreviation: 'GMT', elevation: 200,
+        latitude: city.lat,
+        longitude: city.lon,
+        generationtime_ms: 0.2,
+        utc_offset_seconds: 0,
+        timezone: 'GMT',
+        timezone_abbreviation: 'GMT',
+        elevation: 200,
         daily_units: { time: 'iso8601', temperature_2m_min: '°C' },
         daily: {
           time: rows.map((r) => dayString(r.day)),
-          temperature_2m_min: col('temp_min_c'), temperature_2m_max: col('temp_max_c'), temperature_2m_mean: col('temp_day_c'),
-          apparent_temperature_mean: col('feels_like_day_c'), relative_humidity_2m_mean: col('humidity'), pressure_msl_mean: col('pressure_hpa'),
-          wind_speed_10m_max: col('wind_speed_ms'), wind_direction_10m_dominant: col('wind_deg'), cloud_cover_mean: col('clouds_pct'),
-          precipitation_sum: col('precip_mm'), weather_code: rows.map((r) => (lagging(r.day) ? null : (r.values.precip_mm as number) > 1 ? 63 : 1)),
+          temperature_2m_min: col('temp_min_c'),
+          temperature_2m_max: col('temp_max_c'),
+          temperature_2m_mean: col('temp_day_c'),
+          apparent_temperature_mean: col('feels_like_day_c'),
+          relative_humidity_2m_mean: col('humidity'),
+          pressure_msl_mean: col('pressure_hpa'),
+          wind_speed_10m_max: col('wind_speed_ms'),
+          wind_direction_10m_dominant: col('wind_deg'),
+          cloud_cover_mean: col('clouds_pct'),
+          precipitation_sum: col('precip_mm'),
+          weather_code: rows.map((r) => (lagging(r.day) ? null : (r.values.precip_mm as number) > 1 ? 63 : 1)),
         },
       });
     }
     if (url.pathname === '/v1/air-quality') {
       const rows = await days();
-      const hours = rows.flatMap((r) => Array.from({ length: 24 }, (_, h) => ({ time: new Date(r.day * DAY_MS + h * HOUR_MS).toISOString().slice(0, 16), v: r.values })));
+      const hours = rows.flatMap((r) =>
+        Array.from({ length: 24 }, (_, h) => ({ time: new Date(r.day * DAY_MS + h * HOUR_MS).toISOString().slice(0, 16), v: r.values })),
+      );
       const col = (k: string) => hours.map((h) => h.v[k as keyof typeof h.v] ?? null);
       return send(200, {
-        latitude: city.lat, longitude: city.lon, generationtime_ms: 0.3, utc_offset_seconds: 0, timezone: 'GMT', timezone_abbreviation: 'GMT', elevation: 200,
+        latitude: city.lat,
+        longitude: city.lon,
+        generationtime_ms: 0.3,
+        utc_offset_seconds: 0,
+        timezone: 'GMT',
+        timezone_abbreviation: 'GMT',
+        elevation: 200,
         hourly_units: { time: 'iso8601', pm2_5: 'μg/m³' },
-        hourly: { time: hours.map((h) => h.time), pm2_5: col('aqi_pm2_5'), pm10: col('aqi_pm10'), ozone: col('aqi_o3'), nitrogen_dioxide: col('aqi_no2'), sulphur_dioxide: col('aqi_so2'), carbon_monoxide: col('aqi_co') },
+        hourly: {
+          time: hours.map((h) => h.time),
+          pm2_5: col('aqi_pm2_5'),
+          pm10: col('aqi_pm10'),
+          ozone: col('aqi_o3'),
+          nitrogen_dioxide: col('aqi_no2'),
+          sulphur_dioxide: col('aqi_so2'),
+          carbon_monoxide: col('aqi_co'),
+        },
       });
     }
     send(404, { message: 'no such endpoint' });

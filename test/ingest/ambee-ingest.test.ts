@@ -70,7 +70,7 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     store.close();
   });
 
-  it('defers the rest after a 422, with every city\'s newest days stored first (exit 0)', async () => {
+  it("defers the rest after a 422, with every city's newest days stored first (exit 0)", async () => {
     const db = join(tempDir(), 'quota.db');
     replay.options = { now: () => NOW, ambeeHistoryHours: 24 * 6 };
     let calls = 0;
@@ -114,7 +114,11 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
 
   it('refreshes the forecast from the v3 shape', async () => {
     const cache = openStore(join(tempDir(), 'cache.db'));
-    const { pollen } = createProviders({ pollen: 'ambee', weather: 'sample', env: { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' } });
+    const { pollen } = createProviders({
+      pollen: 'ambee',
+      weather: 'sample',
+      env: { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' },
+    });
     const service = new ForecastService({ provider: pollen, cache: new SqliteForecastCache(cache), dailyBudget: null, now: () => NOW });
     const forecast = await service.get(DEFAULT_CITIES.get('tulsa')!);
     expect(forecast).toMatchObject({ city: 'tulsa', source: 'ambee', stale: false });
@@ -129,7 +133,10 @@ describe('ingest exit codes and --json (the CLI, real clock)', () => {
   it('prints {counts, failed, stopped} on stdout and exits 0 when nothing failed', async () => {
     replay.options = {};
     const db = join(tempDir(), 'cli.db');
-    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'sample', '--days', '3', '--cities', 'austin', '--json', '--db', db], { env: { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url } });
+    const run = await runCli(
+      ['ingest', '--provider', 'ambee', '--weather', 'sample', '--days', '3', '--cities', 'austin', '--json', '--db', db],
+      { env: { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url } },
+    );
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(run.stdout) as Record<string, any>;
     expect(Object.keys(json.counts)).toEqual(['complete', 'partial', 'empty', 'deferred', 'outside_window', 'failed']);
@@ -144,21 +151,37 @@ describe('ingest exit codes and --json (the CLI, real clock)', () => {
   it('exits 1 naming every failed city-day, and never shows the key', async () => {
     replay.options = {};
     const db = join(tempDir(), 'refused.db');
-    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'sample', '--days', '3', '--cities', 'austin,tulsa', '--json', '--db', db], { env: { AMBEE_API_KEY: 'wrong-key-123', AMBEE_BASE_URL: replay.url } });
+    const run = await runCli(
+      ['ingest', '--provider', 'ambee', '--weather', 'sample', '--days', '3', '--cities', 'austin,tulsa', '--json', '--db', db],
+      { env: { AMBEE_API_KEY: 'wrong-key-123', AMBEE_BASE_URL: replay.url } },
+    );
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout) as { failed: Array<Record<string, string>>; counts: Record<string, number> };
     // Every day inside the window failed, for both cities (1 or 2 of the 3 are outside it: see above).
     const inside = 3 - json.counts.outside_window! / 2;
     expect([1, 2]).toContain(inside);
-    expect(json.failed.map((f) => `${f.city} ${f.data} ${f.failure}`).sort()).toEqual([...Array(inside).fill('austin pollen unauthorized'), ...Array(inside).fill('tulsa pollen unauthorized')]);
-    expect(json.failed[0]).toEqual({ city: expect.any(String), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), data: 'pollen', failure: 'unauthorized', message: expect.stringContaining('HTTP 401') });
+    expect(json.failed.map((f) => `${f.city} ${f.data} ${f.failure}`).sort()).toEqual([
+      ...Array(inside).fill('austin pollen unauthorized'),
+      ...Array(inside).fill('tulsa pollen unauthorized'),
+    ]);
+    expect(json.failed[0]).toEqual({
+      city: expect.any(String),
+      date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      data: 'pollen',
+      failure: 'unauthorized',
+      message: expect.stringContaining('HTTP 401'),
+    });
     expect(run.stdout + run.stderr).not.toContain('wrong-key-123');
   });
 
   it.each([
     [['--provider', 'ambee', '--days', '3'], { AMBEE_API_KEY: '' }, /AMBEE_API_KEY is not set/],
     [['--provider', 'ambee', '--days', '3'], { AMBEE_API_KEY: 'k', AMBEE_HISTORY_HOURS: '0' }, /AMBEE_HISTORY_HOURS must be at least 1/],
-    [['--provider', 'ambee', '--days', '3'], { AMBEE_API_KEY: 'k', AMBEE_HISTORY_HOURS: 'two days' }, /AMBEE_HISTORY_HOURS must be a whole number/],
+    [
+      ['--provider', 'ambee', '--days', '3'],
+      { AMBEE_API_KEY: 'k', AMBEE_HISTORY_HOURS: 'two days' },
+      /AMBEE_HISTORY_HOURS must be a whole number/,
+    ],
   ])('exits 2 for %j with %j, writing nothing', async (args, env, message) => {
     const db = join(tempDir(), 'bad.db');
     const run = await runCli(['ingest', ...args, '--db', db], { env });

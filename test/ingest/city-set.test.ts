@@ -24,17 +24,31 @@ describe('a city set chosen by the deployer', () => {
     const dir = tempDir();
     const db = join(dir, 'x.db');
     const file = writeSet(join(dir, 'cities.json'), [SET[0], { ...SET[1], slug: 'Columbus' }, { ...SET[2], timezone: 'CST' }]);
-    for (const [args, env] of [[['--cities-file', file], {}], [[], { CITIES_FILE: file }]] as const) {
+    for (const [args, env] of [
+      [['--cities-file', file], {}],
+      [[], { CITIES_FILE: file }],
+    ] as const) {
       const r = await runCli(['ingest', '--db', db, ...WINDOW, ...args], { env });
       expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(/cities\.json: 2 problems:\n {2}entry 2 \(Columbus\): slug must match .*\n {2}entry 3 \(tulsa\): timezone must be an IANA zone/);
+      expect(r.stderr).toMatch(
+        /cities\.json: 2 problems:\n {2}entry 2 \(Columbus\): slug must match .*\n {2}entry 3 \(tulsa\): timezone must be an IANA zone/,
+      );
       expect(existsSync(db)).toBe(false);
     }
   });
 
   it('refuses --cities naming a slug outside the set', async () => {
     const dir = tempDir();
-    const r = await runCli(['ingest', '--db', join(dir, 'x.db'), ...WINDOW, '--cities-file', writeSet(join(dir, 'c.json'), SET), '--cities', 'austin']);
+    const r = await runCli([
+      'ingest',
+      '--db',
+      join(dir, 'x.db'),
+      ...WINDOW,
+      '--cities-file',
+      writeSet(join(dir, 'c.json'), SET),
+      '--cities',
+      'austin',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--cities: unsupported city "austin"; the set has 3: columbus-ga, columbus-oh, tulsa/);
   });
@@ -49,7 +63,14 @@ describe('a city set chosen by the deployer', () => {
     before.close();
     expect(tulsaHours.length).toBeGreaterThan(48);
 
-    const changed = await runCli(['ingest', '--db', db, ...WINDOW, '--cities-file', writeSet(join(dir, 'b.json'), [SET[0], entry('denver')])]);
+    const changed = await runCli([
+      'ingest',
+      '--db',
+      db,
+      ...WINDOW,
+      '--cities-file',
+      writeSet(join(dir, 'b.json'), [SET[0], entry('denver')]),
+    ]);
     expect(changed.code, changed.stderr).toBe(0);
     expect(changed.stderr).toMatch(/the city set now has 2 cities: 1 added, 2 no longer served \(their data is kept\)/);
     let store = openStore(db, { readonly: true });
@@ -58,9 +79,18 @@ describe('a city set chosen by the deployer', () => {
     const sum = store.checksum();
     store.close();
 
-    const moved = await runCli(['ingest', '--db', db, ...WINDOW, '--cities-file', writeSet(join(dir, 'c.json'), [{ ...SET[0], lat: 32.5 }, entry('denver')])]);
+    const moved = await runCli([
+      'ingest',
+      '--db',
+      db,
+      ...WINDOW,
+      '--cities-file',
+      writeSet(join(dir, 'c.json'), [{ ...SET[0], lat: 32.5 }, entry('denver')]),
+    ]);
     expect(moved.code).toBe(2);
-    expect(moved.stderr).toMatch(/a slug with data cannot move; give the new place a new slug:\n {2}columbus-ga: its data is for 32.46098, -84.98771 \(America\/New_York\); the file says 32.5, -84.98771/);
+    expect(moved.stderr).toMatch(
+      /a slug with data cannot move; give the new place a new slug:\n {2}columbus-ga: its data is for 32.46098, -84.98771 \(America\/New_York\); the file says 32.5, -84.98771/,
+    );
     const back = await runCli(['ingest', '--db', db, ...WINDOW, '--cities-file', join(dir, 'a.json')]);
     expect(back.code).toBe(0);
     store = openStore(db, { readonly: true });
@@ -123,19 +153,25 @@ describe('a city set chosen by the deployer', () => {
     });
 
     it('answers every city of the set, and only those, in the cross-city forms', async () => {
-      expect((await get('/api/pollen?date=2025-04-02')).body.rows.map((c: { city: string }) => c.city)).toEqual(['columbus-ga', 'columbus-oh', 'tulsa']);
+      expect((await get('/api/pollen?date=2025-04-02')).body.rows.map((c: { city: string }) => c.city)).toEqual([
+        'columbus-ga',
+        'columbus-oh',
+        'tulsa',
+      ]);
       expect((await get('/api/map-data?date=2025-04-02')).body.features).toHaveLength(3);
       const range = await get('/api/pollen-range?from=2025-04-01&to=2025-04-02&aggregate=day');
       expect(range.body.cities).toEqual(['columbus-ga', 'columbus-oh', 'tulsa']);
     });
 
-    it.each(['/api/pollen?city=austin', '/api/pollen?city=austin&date=2025-04-02', '/api/forecast?city=austin', '/api/pollen-range?city=austin&from=2025-04-01&to=2025-04-02'])(
-      'answers %s, a built-in city outside the set, 404 UNSUPPORTED_CITY',
-      async (path) => {
-        const { status, body } = await get(path);
-        expect(status).toBe(404);
-        expect(body.code).toBe('UNSUPPORTED_CITY');
-      },
-    );
+    it.each([
+      '/api/pollen?city=austin',
+      '/api/pollen?city=austin&date=2025-04-02',
+      '/api/forecast?city=austin',
+      '/api/pollen-range?city=austin&from=2025-04-01&to=2025-04-02',
+    ])('answers %s, a built-in city outside the set, 404 UNSUPPORTED_CITY', async (path) => {
+      const { status, body } = await get(path);
+      expect(status).toBe(404);
+      expect(body.code).toBe('UNSUPPORTED_CITY');
+    });
   });
 });

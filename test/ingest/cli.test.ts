@@ -60,7 +60,9 @@ describe('build ingest', () => {
     const args = ['ingest', '--from', '2025-07-01', '--to', '2025-07-31', '--cities', 'miami,seattle', '--db', db];
     const first = await runCli(args);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^124 city-days \(pollen and weather counted apart\): \d+ complete, \d+ partial, 0 empty, 0 deferred, 0 outside window, 0 failed\nwrote 124 city-days/);
+    expect(first.stdout).toMatch(
+      /^124 city-days \(pollen and weather counted apart\): \d+ complete, \d+ partial, 0 empty, 0 deferred, 0 outside window, 0 failed\nwrote 124 city-days/,
+    );
     const store = openStore(db, { readonly: true });
     const [counts, sum] = [store.counts(), store.checksum()];
     store.close();

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { dayNumber, DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
-import { openCoverage, ProviderError, type Coverage, type HourSpan, type PollenBatch, type PollenProvider, type WeatherProvider } from '../../src/providers/provider.js';
+import {
+  openCoverage,
+  ProviderError,
+  type Coverage,
+  type HourSpan,
+  type PollenBatch,
+  type PollenProvider,
+  type WeatherProvider,
+} from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -14,7 +22,11 @@ const sample = new SampleProvider();
 const store = (name = 'a.db'): Store => openStore(join(tempDir(), name));
 
 /** A pollen provider that answers like the sample one, except where `answer` says otherwise. */
-function scripted(answer: (city: string, hours: HourSpan) => ProviderError | PollenBatch | undefined | Promise<PollenBatch | undefined>, coverage: (now: number) => Coverage = (now) => sample.coverage(now), maxDaysPerCall = 7) {
+function scripted(
+  answer: (city: string, hours: HourSpan) => ProviderError | PollenBatch | undefined | Promise<PollenBatch | undefined>,
+  coverage: (now: number) => Coverage = (now) => sample.coverage(now),
+  maxDaysPerCall = 7,
+) {
   const asked: Array<{ city: string; hours: HourSpan }> = [];
   const provider: PollenProvider = {
     id: 'sample',
@@ -58,7 +70,9 @@ describe('ingest', () => {
   it('names every city-day that failed, keeps the rest, and a later run fills only the gap', async () => {
     const dir = tempDir();
     const s = openStore(join(dir, 'b.db'));
-    const outage = scripted((city, h) => (city === 'honolulu' && h.from === span.from * 24 ? new ProviderError('sample', 'unavailable', 'HTTP 503') : undefined));
+    const outage = scripted((city, h) =>
+      city === 'honolulu' && h.from === span.from * 24 ? new ProviderError('sample', 'unavailable', 'HTTP 503') : undefined,
+    );
     const run = await ingest({ store: s, pollen: outage.provider, weather: sample, cities, span });
     // Requests go newest first, so the failed one is the oldest 6 days (20 = 7 + 7 + 6).
     expect(run.failed.map((f) => `${f.city} ${f.date} ${f.data} ${f.failure}`)).toEqual(
@@ -79,8 +93,16 @@ describe('ingest', () => {
 
   it('writes nothing from a bad payload', async () => {
     const s = store();
-    const broken = scripted((city) => (city === 'austin' ? { timezone: null, hours: [{ time: Number.NaN, tree: 1, grass: 1, weed: 1, species: null }] } : undefined));
-    const run = await ingest({ store: s, pollen: broken.provider, weather: null, cities: [DEFAULT_CITIES.get('austin')!], span: { from: span.from, to: span.from + 2 } });
+    const broken = scripted((city) =>
+      city === 'austin' ? { timezone: null, hours: [{ time: Number.NaN, tree: 1, grass: 1, weed: 1, species: null }] } : undefined,
+    );
+    const run = await ingest({
+      store: s,
+      pollen: broken.provider,
+      weather: null,
+      cities: [DEFAULT_CITIES.get('austin')!],
+      span: { from: span.from, to: span.from + 2 },
+    });
     expect(run.failed).toHaveLength(3);
     expect(run.failed[0]).toMatchObject({ failure: 'bad_payload', city: 'austin' });
     expect(s.counts()).toMatchObject({ pollen_day: 0, hours: 0 });
@@ -90,10 +112,28 @@ describe('ingest', () => {
   it('stores invalid provider numbers as missing values', async () => {
     const s = store();
     const t = span.from * 24 * HOUR_MS;
-    const odd = scripted(() => ({ timezone: 'America/Chicago', hours: [{ time: t, tree: -4, grass: 'many', weed: 7, total: Number.NaN, species: { Tree: { Oak: -1 }, Others: 3 } }] }));
-    await ingest({ store: s, pollen: odd.provider, weather: null, cities: [DEFAULT_CITIES.get('austin')!], span: { from: span.from, to: span.from } });
+    const odd = scripted(() => ({
+      timezone: 'America/Chicago',
+      hours: [{ time: t, tree: -4, grass: 'many', weed: 7, total: Number.NaN, species: { Tree: { Oak: -1 }, Others: 3 } }],
+    }));
+    await ingest({
+      store: s,
+      pollen: odd.provider,
+      weather: null,
+      cities: [DEFAULT_CITIES.get('austin')!],
+      span: { from: span.from, to: span.from },
+    });
     expect(s.hours('austin', 0, 1e9)).toEqual([
-      { hour: span.from * 24, tree: null, grass: null, weed: 7, total: 7, species: { Tree: { Oak: null }, Others: 3 }, timezone: 'America/Chicago', source: 'sample' },
+      {
+        hour: span.from * 24,
+        tree: null,
+        grass: null,
+        weed: 7,
+        total: 7,
+        species: { Tree: { Oak: null }, Others: 3 },
+        timezone: 'America/Chicago',
+        source: 'sample',
+      },
     ]);
     s.close();
   });
@@ -123,12 +163,25 @@ describe('ingest', () => {
     const s = store();
     let answered = 0;
     const quota = scripted(() => (++answered > 4 ? new ProviderError('sample', 'quota', 'HTTP 422') : undefined), undefined, 2);
-    const run = await ingest({ store: s, pollen: quota.provider, weather: null, cities, span: { from: span.from, to: span.from + 5 }, concurrency: 1 });
+    const run = await ingest({
+      store: s,
+      pollen: quota.provider,
+      weather: null,
+      cities,
+      span: { from: span.from, to: span.from + 5 },
+      concurrency: 1,
+    });
     expect(run.failed).toEqual([]);
     expect(run.stopped).toEqual({ sample: 'sample: HTTP 422' });
     expect(run.counts.deferred).toBe(18 - 8);
     // Every city's newest two days came before any city's older days; the fifth request was refused.
-    expect(quota.asked.map((a) => `${a.city} ${a.hours.from / 24 - span.from}`)).toEqual(['austin 4', 'honolulu 4', 'scranton 4', 'austin 2', 'honolulu 2']);
+    expect(quota.asked.map((a) => `${a.city} ${a.hours.from / 24 - span.from}`)).toEqual([
+      'austin 4',
+      'honolulu 4',
+      'scranton 4',
+      'austin 2',
+      'honolulu 2',
+    ]);
     expect(s.statuses('scranton', 'pollen', span.from, span.to).has(span.from + 5)).toBe(true);
     expect(s.statuses('scranton', 'pollen', span.from, span.to).has(span.from + 3)).toBe(false);
     s.close();
@@ -139,14 +192,25 @@ describe('ingest', () => {
     const uncovered = scripted((city) => (city === 'honolulu' ? new ProviderError('sample', 'not_covered', 'HTTP 404') : undefined));
     const run = await ingest({ store: s, pollen: uncovered.provider, weather: null, cities, span: { from: span.from, to: span.from + 1 } });
     expect(run).toMatchObject({ failed: [], counts: { empty: 2, failed: 0 } });
-    expect(s.statuses('honolulu', 'pollen', span.from, span.to)).toEqual(new Map([[span.from, 'empty'], [span.from + 1, 'empty']]));
+    expect(s.statuses('honolulu', 'pollen', span.from, span.to)).toEqual(
+      new Map([
+        [span.from, 'empty'],
+        [span.from + 1, 'empty'],
+      ]),
+    );
     s.close();
   });
 
   it('counts days the provider refuses as outside its window, without failing', async () => {
     const s = store();
     const refusing = scripted(() => new ProviderError('sample', 'outside_window', 'HTTP 400 Only past 2 days data available!'));
-    const run = await ingest({ store: s, pollen: refusing.provider, weather: null, cities: cities.slice(0, 1), span: { from: span.from, to: span.from + 1 } });
+    const run = await ingest({
+      store: s,
+      pollen: refusing.provider,
+      weather: null,
+      cities: cities.slice(0, 1),
+      span: { from: span.from, to: span.from + 1 },
+    });
     expect(run).toMatchObject({ failed: [], counts: { outside_window: 2 } });
     expect(s.counts().pollen_day).toBe(0);
     s.close();
@@ -160,11 +224,23 @@ describe('ingest over a 48-hour window', () => {
   it('never asks before the window, asks a straddling day for its hours inside, and stores it as partial', async () => {
     const s = store();
     const p = scripted(() => undefined, window48);
-    const run = await ingest({ store: s, pollen: p.provider, weather: null, cities: austin, span: { from: today - 5, to: today - 1 }, now: at('2026-03-10T06:30:00Z') });
+    const run = await ingest({
+      store: s,
+      pollen: p.provider,
+      weather: null,
+      cities: austin,
+      span: { from: today - 5, to: today - 1 },
+      now: at('2026-03-10T06:30:00Z'),
+    });
     const oldest = Math.ceil((Date.parse('2026-03-10T06:30:00Z') - 48 * HOUR_MS) / HOUR_MS);
     expect(p.asked).toEqual([{ city: 'austin', hours: { from: oldest, to: today * 24 } }]);
     expect(run.counts).toMatchObject({ outside_window: 3, failed: 0 });
-    expect(s.statuses('austin', 'pollen', today - 5, today)).toEqual(new Map([[today - 1, hoursOf(s, 'austin', today - 1) === 24 ? 'complete' : 'partial'], [today - 2, 'partial']]));
+    expect(s.statuses('austin', 'pollen', today - 5, today)).toEqual(
+      new Map([
+        [today - 1, hoursOf(s, 'austin', today - 1) === 24 ? 'complete' : 'partial'],
+        [today - 2, 'partial'],
+      ]),
+    );
     expect(hoursOf(s, 'austin', today - 2)).toBeLessThanOrEqual(24 - 7);
     s.close();
   });
@@ -174,13 +250,38 @@ describe('ingest over a 48-hour window', () => {
     const yesterday = today - 1;
     let firstRun = true;
     // The first answer lacks the evening (the provider had not published it yet).
-    const p = scripted(async (_c, h) => (firstRun ? { timezone: 'America/Chicago', hours: (await sample.pollenHistory(austin[0]!, h)).hours.filter((x) => x.time < (yesterday * 24 + 18) * HOUR_MS) } : undefined), window48);
-    await ingest({ store: s, pollen: p.provider, weather: null, cities: austin, span: { from: yesterday, to: yesterday }, now: at('2026-03-10T01:30:00Z') });
+    const p = scripted(
+      async (_c, h) =>
+        firstRun
+          ? {
+              timezone: 'America/Chicago',
+              hours: (await sample.pollenHistory(austin[0]!, h)).hours.filter((x) => x.time < (yesterday * 24 + 18) * HOUR_MS),
+            }
+          : undefined,
+      window48,
+    );
+    await ingest({
+      store: s,
+      pollen: p.provider,
+      weather: null,
+      cities: austin,
+      span: { from: yesterday, to: yesterday },
+      now: at('2026-03-10T01:30:00Z'),
+    });
     expect(s.statuses('austin', 'pollen', yesterday, yesterday).get(yesterday)).toBe('partial');
     firstRun = false;
-    const later = await ingest({ store: s, pollen: p.provider, weather: null, cities: austin, span: { from: yesterday, to: yesterday }, now: at('2026-03-10T06:30:00Z') });
+    const later = await ingest({
+      store: s,
+      pollen: p.provider,
+      weather: null,
+      cities: austin,
+      span: { from: yesterday, to: yesterday },
+      now: at('2026-03-10T06:30:00Z'),
+    });
     expect(later.written).toBe(1);
-    expect(hoursOf(s, 'austin', yesterday)).toBe((await sample.pollenHistory(austin[0]!, { from: yesterday * 24, to: today * 24 })).hours.length);
+    expect(hoursOf(s, 'austin', yesterday)).toBe(
+      (await sample.pollenHistory(austin[0]!, { from: yesterday * 24, to: today * 24 })).hours.length,
+    );
     s.close();
   });
 
@@ -192,12 +293,26 @@ describe('ingest over a 48-hour window', () => {
     expect(s.statuses('austin', 'pollen', today - 2, today - 2).get(today - 2)).toBe('partial');
     const before = s.hours('austin', (today - 2) * 24, (today - 1) * 24);
     p.asked.length = 0;
-    const next = await ingest({ store: s, pollen: p.provider, weather: null, cities: austin, span: span2, now: at('2026-03-11T06:30:00Z') });
+    const next = await ingest({
+      store: s,
+      pollen: p.provider,
+      weather: null,
+      cities: austin,
+      span: span2,
+      now: at('2026-03-11T06:30:00Z'),
+    });
     expect(p.asked.every((a) => a.hours.from >= (today - 1) * 24)).toBe(true);
     expect(s.hours('austin', (today - 2) * 24, (today - 1) * 24)).toEqual(before);
     expect(next.counts.partial).toBeGreaterThanOrEqual(1);
     const sum = s.checksum();
-    const third = await ingest({ store: s, pollen: p.provider, weather: null, cities: austin, span: span2, now: at('2026-03-13T06:30:00Z') });
+    const third = await ingest({
+      store: s,
+      pollen: p.provider,
+      weather: null,
+      cities: austin,
+      span: span2,
+      now: at('2026-03-13T06:30:00Z'),
+    });
     expect(third.calls).toBe(0);
     expect(s.checksum()).toBe(sum);
     s.close();

@@ -8,7 +8,19 @@ import { useSite } from '../helpers/site.js';
 
 const site = useSite();
 type Json = Record<string, any>;
-const TOOLS = ['find_city', 'get_bulk_files', 'list_cities', 'get_latest_date', 'get_pollen', 'get_pollen_range', 'get_pollen_map', 'get_forecast', 'get_alerts', 'get_weather', 'explain_risk'];
+const TOOLS = [
+  'find_city',
+  'get_bulk_files',
+  'list_cities',
+  'get_latest_date',
+  'get_pollen',
+  'get_pollen_range',
+  'get_pollen_map',
+  'get_forecast',
+  'get_alerts',
+  'get_weather',
+  'explain_risk',
+];
 
 let client: Client;
 beforeAll(async () => {
@@ -19,7 +31,11 @@ afterAll(async () => client?.close());
 
 const api = async (path: string) => (await (await site.get(path)).json()) as Json;
 async function call(name: string, args: Json = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as { structuredContent?: Json; content: Array<{ type: string; text: string }>; isError?: boolean };
+  const result = (await client.callTool({ name, arguments: args })) as {
+    structuredContent?: Json;
+    content: Array<{ type: string; text: string }>;
+    isError?: boolean;
+  };
   if (!result.isError) expect(JSON.parse(result.content[0]!.text)).toEqual(result.structuredContent);
   return result;
 }
@@ -42,11 +58,23 @@ describe('MCP over streamable HTTP at /mcp', () => {
     ['get_pollen', { city: 'austin', date: '2025-04-03' }, '/api/pollen?city=austin&date=2025-04-03'],
     ['get_pollen', { city: 'wichita' }, '/api/pollen?city=wichita'],
     ['get_pollen', { date: '2025-04-05' }, '/api/pollen?date=2025-04-05'],
-    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', cities: ['scranton', 'austin'], aggregate: 'day' }, '/api/pollen-range?from=2025-04-02&to=2025-04-03&city=scranton,austin&aggregate=day&limit=2000'],
-    ['get_pollen', { city: 'anchorage', date: '2025-04-03', timezone: 'local' }, '/api/pollen?city=anchorage&date=2025-04-03&timezone=local'],
+    [
+      'get_pollen_range',
+      { from: '2025-04-02', to: '2025-04-03', cities: ['scranton', 'austin'], aggregate: 'day' },
+      '/api/pollen-range?from=2025-04-02&to=2025-04-03&city=scranton,austin&aggregate=day&limit=2000',
+    ],
+    [
+      'get_pollen',
+      { city: 'anchorage', date: '2025-04-03', timezone: 'local' },
+      '/api/pollen?city=anchorage&date=2025-04-03&timezone=local',
+    ],
     ['get_pollen', { date: '2025-04-05', timezone: 'local' }, '/api/pollen?date=2025-04-05&timezone=local'],
     ['get_pollen', { city: 'wichita', timezone: 'UTC' }, '/api/pollen?city=wichita'],
-    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-04', cities: ['honolulu'], aggregate: 'day', timezone: 'local' }, '/api/pollen-range?from=2025-04-02&to=2025-04-04&city=honolulu&aggregate=day&timezone=local&limit=2000'],
+    [
+      'get_pollen_range',
+      { from: '2025-04-02', to: '2025-04-04', cities: ['honolulu'], aggregate: 'day', timezone: 'local' },
+      '/api/pollen-range?from=2025-04-02&to=2025-04-04&city=honolulu&aggregate=day&timezone=local&limit=2000',
+    ],
     ['get_pollen_map', { date: '2025-04-05' }, '/api/map-data?date=2025-04-05'],
     ['get_pollen_map', { date: '2025-04-05', timezone: 'local' }, '/api/map-data?date=2025-04-05&timezone=local'],
     ['get_pollen_map', {}, '/api/map-data'],
@@ -67,11 +95,20 @@ describe('MCP over streamable HTTP at /mcp', () => {
     expect(result.structuredContent!.rows).toHaveLength(30);
     expect(result.structuredContent!.truncated).toBe(true);
     const last = result.structuredContent!.rows.at(-1);
-    expect(result.structuredContent!.hint).toBe(`More rows than this call returns (30): call again with after "${last.city},${last.periodStart}", narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).`);
+    expect(result.structuredContent!.hint).toBe(
+      `More rows than this call returns (30): call again with after "${last.city},${last.periodStart}", narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).`,
+    );
     const { hint: _hint, ...rest } = result.structuredContent!;
     expect(rest).toEqual(await api('/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=30'));
-    const more = await call('get_pollen_range', { from: '2025-04-01', to: '2025-04-11', limit: 30, after: `${last.city},${last.periodStart}` });
-    expect([...result.structuredContent!.rows, ...more.structuredContent!.rows]).toEqual((await api('/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=60')).rows);
+    const more = await call('get_pollen_range', {
+      from: '2025-04-01',
+      to: '2025-04-11',
+      limit: 30,
+      after: `${last.city},${last.periodStart}`,
+    });
+    expect([...result.structuredContent!.rows, ...more.structuredContent!.rows]).toEqual(
+      (await api('/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=60')).rows,
+    );
   });
 
   it('gives the forecast the HTTP endpoint gives', async () => {
@@ -95,7 +132,10 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const result = await call('get_alerts', { city: 'tulsa', min: 'Low', categories: ['ragweed', 'tree'] });
     expect(result.structuredContent).toEqual(await api('/api/alerts?city=tulsa&min=low&categories=tree,ragweed'));
     expect(result.structuredContent).toMatchObject({ city: 'tulsa', min: 'Low', categories: ['tree', 'ragweed'] });
-    expect(await call('get_alerts', { city: 'atlantis' })).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/argument 'city'/) }] });
+    expect(await call('get_alerts', { city: 'atlantis' })).toMatchObject({
+      isError: true,
+      content: [{ text: expect.stringMatching(/argument 'city'/) }],
+    });
     expect((await call('get_alerts', { city: 'tulsa', min: 'Extreme' })).isError).toBe(true);
   });
 
@@ -107,7 +147,12 @@ describe('MCP over streamable HTTP at /mcp', () => {
 
   it('explains the risk scale', async () => {
     const result = await call('explain_risk');
-    expect(result.structuredContent!.thresholds).toEqual({ tree: [15, 90, 1500], grass: [5, 20, 200], weed: [10, 50, 500], ragweed: [10, 50, 500] });
+    expect(result.structuredContent!.thresholds).toEqual({
+      tree: [15, 90, 1500],
+      grass: [5, 20, 200],
+      weed: [10, 50, 500],
+      ragweed: [10, 50, 500],
+    });
   });
 
   it.each([
@@ -149,7 +194,13 @@ describe('the /mcp endpoint over raw HTTP', () => {
     ['a body that is not JSON-RPC', 'POST', { 'content-type': 'application/json', accept: ACCEPT }, '{"hello": "world"}', 400],
     ['a wrong Accept header', 'POST', { 'content-type': 'application/json', accept: 'text/html' }, RPC, 406],
     ['a wrong Content-Type', 'POST', { 'content-type': 'text/plain', accept: ACCEPT }, RPC, 415],
-    ['an oversized body', 'POST', { 'content-type': 'application/json', accept: ACCEPT }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(200_000) } }), 413],
+    [
+      'an oversized body',
+      'POST',
+      { 'content-type': 'application/json', accept: ACCEPT },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(200_000) } }),
+      413,
+    ],
     ['GET', 'GET', { accept: 'text/event-stream' }, undefined, 405],
     ['DELETE', 'DELETE', {}, undefined, 405],
   ])('refuses %s with the right 4xx and CORS', async (_what, method, headers, body, status) => {
@@ -159,7 +210,11 @@ describe('the /mcp endpoint over raw HTTP', () => {
   });
 
   it('answers a browser preflight, allowing mcp-protocol-version', async () => {
-    const res = await raw('OPTIONS', { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' });
+    const res = await raw('OPTIONS', {
+      origin: 'http://localhost:5173',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type, mcp-protocol-version',
+    });
     expect(res.status).toBe(204);
     expect(String(res.headers['access-control-allow-headers'])).toMatch(/Mcp-Protocol-Version/i);
   });
@@ -218,7 +273,7 @@ describe('MCP find_city', () => {
     [{ name: '  ' }, "Invalid argument 'name'"],
     [{ lat: 30 }, "Invalid argument 'lon': expected lat and lon in decimal degrees, or zip"],
     [{ zip: '7870' }, "Invalid argument 'zip': expected a five-digit ZIP code"],
-    [{ zip: '10008' }, "ZIP code 10008 has no area in the US Census Bureau 2021 Gazetteer ZCTA centroids"],
+    [{ zip: '10008' }, 'ZIP code 10008 has no area in the US Census Bureau 2021 Gazetteer ZCTA centroids'],
     [{ lat: 25, lon: -150 }, 'No served city within 150 km of 25, -150: the nearest is Honolulu, HI (honolulu)'],
     [{ zip: '78701', max_km: 5000 }, "Invalid argument 'max_km'"],
     [{ lat: 91, lon: 0 }, 'lat'],
@@ -241,10 +296,19 @@ describe('MCP find_city', () => {
 describe('MCP over stdio', () => {
   it('lists the tools and answers as HTTP does', async () => {
     const stdio = new Client({ name: 'desktop', version: '1.0.0' });
-    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'build/cli.ts', 'mcp', '--stdio', '--db', site.db], cwd: ROOT, stderr: 'pipe' }));
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'build/cli.ts', 'mcp', '--stdio', '--db', site.db],
+        cwd: ROOT,
+        stderr: 'pipe',
+      }),
+    );
     try {
       expect((await stdio.listTools()).tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
-      const result = (await stdio.callTool({ name: 'get_pollen', arguments: { city: 'scranton', date: '2025-04-07' } })) as { structuredContent: Json };
+      const result = (await stdio.callTool({ name: 'get_pollen', arguments: { city: 'scranton', date: '2025-04-07' } })) as {
+        structuredContent: Json;
+      };
       expect(result.structuredContent).toEqual(await api('/api/pollen?city=scranton&date=2025-04-07'));
       // The stdio server carries the ZIP table too.
       const found = (await stdio.callTool({ name: 'find_city', arguments: { zip: '74103' } })) as { structuredContent: Json };

@@ -37,7 +37,10 @@ function setup(options: { retries?: number; ledger?: StoreLedger; timeoutMs?: nu
 }
 const history = (url: URL) => url.pathname === '/v3/pollen/history';
 const failure = async (promise: Promise<unknown>) => {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ProviderError);
   expect((error as Error).message).not.toContain(KEY);
   return error as ProviderError;
@@ -50,7 +53,13 @@ describe('Ambee client', () => {
     server.on(history, { status: 200, body: v3 });
     const batch = await ambee.pollenHistory(austin, day);
     const { url, headers } = server.seen[0]!;
-    expect(Object.fromEntries(url.searchParams)).toEqual({ lat: '30.2672', lng: '-97.7431', speciesRisk: 'true', from: '2025-04-01 00:00:00', to: '2025-04-01 23:59:59' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      lat: '30.2672',
+      lng: '-97.7431',
+      speciesRisk: 'true',
+      from: '2025-04-01 00:00:00',
+      to: '2025-04-01 23:59:59',
+    });
     expect(headers['x-api-key']).toBe(KEY);
     expect(batch.timezone).toBe('America/Chicago');
     expect(batch.itemFields).toEqual(['Count', 'Risk', 'Species', 'extraField', 'timestamp', 'unixTs']);
@@ -80,7 +89,11 @@ describe('Ambee client', () => {
     ['createdAt (ISO, v2 history)', { createdAt: '2025-04-01T05:00:00.000Z' }, '2025-04-01T05:00:00.000Z'],
     ['time (seconds, v2)', { time: 1743483600 }, '2025-04-01T05:00:00.000Z'],
     ['time (seconds as text)', { time: '1743483600' }, '2025-04-01T05:00:00.000Z'],
-    ['timestamp before the others', { timestamp: '2025-04-01T05:00:00Z', unixTs: 1, createdAt: '1999-01-01T00:00:00Z', time: 2 }, '2025-04-01T05:00:00.000Z'],
+    [
+      'timestamp before the others',
+      { timestamp: '2025-04-01T05:00:00Z', unixTs: 1, createdAt: '1999-01-01T00:00:00Z', time: 2 },
+      '2025-04-01T05:00:00.000Z',
+    ],
     ['unixTs before createdAt and time', { unixTs: 1743483600, createdAt: '1999-01-01T00:00:00Z', time: 2 }, '2025-04-01T05:00:00.000Z'],
     ['createdAt before time', { createdAt: '2025-04-01T05:00:00Z', time: 2 }, '2025-04-01T05:00:00.000Z'],
     ['an unusable timestamp, then unixTs', { timestamp: 'soon', unixTs: 1743483600 }, '2025-04-01T05:00:00.000Z'],
@@ -158,8 +171,13 @@ describe('Ambee client', () => {
 
   it('accepts items with missing or extra fields, and leaves out hours it was not asked for', async () => {
     const { ambee } = setup();
-    server.on(history, { status: 200, body: { data: [{ unixTs: H0 * 3600, surprise: true }, { unixTs: (H0 + 30) * 3600 }], timezone: 'America/Chicago' } });
-    expect((await ambee.pollenHistory(austin, day)).hours).toEqual([{ time: H0 * HOUR_MS, tree: null, grass: null, weed: null, species: null }]);
+    server.on(history, {
+      status: 200,
+      body: { data: [{ unixTs: H0 * 3600, surprise: true }, { unixTs: (H0 + 30) * 3600 }], timezone: 'America/Chicago' },
+    });
+    expect((await ambee.pollenHistory(austin, day)).hours).toEqual([
+      { time: H0 * HOUR_MS, tree: null, grass: null, weed: null, species: null },
+    ]);
   });
 
   it('declares the past 48 hours by default, with a margin at the old edge, and more when the plan serves more', () => {

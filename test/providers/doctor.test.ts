@@ -18,12 +18,25 @@ beforeEach(() => {
   replay.served.length = 0;
 });
 const env = (extra: Record<string, string> = {}) => ({
-  AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url, HTTP_RETRIES: '0', ...extra,
+  AMBEE_API_KEY: KEY,
+  AMBEE_BASE_URL: replay.url,
+  OPEN_METEO_ARCHIVE_URL: replay.url,
+  OPEN_METEO_AIR_QUALITY_URL: replay.url,
+  HTTP_RETRIES: '0',
+  ...extra,
 });
 
 async function check(extra: Record<string, string> = {}, cities?: number) {
   const store = openStore(join(tempDir(), 'doctor.db'));
-  const checks = await doctor({ store, city: DEFAULT_CITIES.get('wichita')!, cities, pollen: 'ambee', weather: 'open-meteo', env: env(extra), now: () => NOW });
+  const checks = await doctor({
+    store,
+    city: DEFAULT_CITIES.get('wichita')!,
+    cities,
+    pollen: 'ambee',
+    weather: 'open-meteo',
+    env: env(extra),
+    now: () => NOW,
+  });
   const calls = store.ledger.callsOn('ambee', '2026-03-10');
   store.close();
   return { checks, calls, text: formatDoctor(checks, NOW) };
@@ -55,9 +68,19 @@ describe('doctor', () => {
 
   it.each([
     [60, {}, undefined, undefined],
-    [61, {}, '61 cities need 61 ambee calls a day, but its budget leaves ingest 60 (100 a day less 40 kept for forecasts): about 60 cities fit, the rest will be deferred', undefined],
+    [
+      61,
+      {},
+      '61 cities need 61 ambee calls a day, but its budget leaves ingest 60 (100 a day less 40 kept for forecasts): about 60 cities fit, the rest will be deferred',
+      undefined,
+    ],
     [200, { AMBEE_DAILY_BUDGET: '1000' }, undefined, undefined],
-    [200, { AMBEE_DAILY_BUDGET: '1000', OPEN_METEO_DAILY_BUDGET: '300' }, undefined, '200 cities need 400 open-meteo calls a day, but its budget leaves ingest 300 (300 a day less 0 kept for forecasts): about 150 cities fit, the rest will be deferred'],
+    [
+      200,
+      { AMBEE_DAILY_BUDGET: '1000', OPEN_METEO_DAILY_BUDGET: '300' },
+      undefined,
+      '200 cities need 400 open-meteo calls a day, but its budget leaves ingest 300 (300 a day less 0 kept for forecasts): about 150 cities fit, the rest will be deferred',
+    ],
   ])('warns when %i cities a day exceed a budget less the forecast reserve (%j)', async (cities, extra, ambee, openMeteo) => {
     const { checks } = await check(extra, cities);
     expect(facts(checks[0]!).warning).toBe(ambee);
@@ -67,7 +90,9 @@ describe('doctor', () => {
   it('says when the plan serves more history than configured', async () => {
     replay.options = { now: () => NOW, ambeeHistoryHours: 96 };
     const { checks } = await check();
-    expect(facts(checks[0]!).window).toMatch(/^wider than the 48 hours configured: .* answered 1 hours \(raise AMBEE_HISTORY_HOURS to use them\)$/);
+    expect(facts(checks[0]!).window).toMatch(
+      /^wider than the 48 hours configured: .* answered 1 hours \(raise AMBEE_HISTORY_HOURS to use them\)$/,
+    );
   });
 
   it('finds a key that is refused: reachable, not authorized, not usable, and asks nothing more', async () => {
@@ -91,7 +116,9 @@ describe('pollen-api doctor (the CLI)', () => {
     const ok = await runCli(['doctor', '--provider', 'ambee', '--weather', 'open-meteo', '--db', db], { env: env() });
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/ambee \(pollen\): usable/);
-    const refused = await runCli(['doctor', '--provider', 'ambee', '--weather', 'open-meteo', '--db', db], { env: env({ AMBEE_API_KEY: 'other' }) });
+    const refused = await runCli(['doctor', '--provider', 'ambee', '--weather', 'open-meteo', '--db', db], {
+      env: env({ AMBEE_API_KEY: 'other' }),
+    });
     expect(refused.code).toBe(1);
   });
 

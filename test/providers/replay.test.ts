@@ -19,8 +19,12 @@ beforeAll(async () => (replay = await startReplayServer(KEY, { ambeeHistoryHours
 afterAll(async () => replay.close());
 
 const env = () => ({
-  AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, AMBEE_HISTORY_HOURS: String(HISTORY_HOURS),
-  OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url, HTTP_RETRIES: '0',
+  AMBEE_API_KEY: KEY,
+  AMBEE_BASE_URL: replay.url,
+  AMBEE_HISTORY_HOURS: String(HISTORY_HOURS),
+  OPEN_METEO_ARCHIVE_URL: replay.url,
+  OPEN_METEO_AIR_QUALITY_URL: replay.url,
+  HTTP_RETRIES: '0',
 });
 
 describe('ingest through the real clients against recorded-format responses on loopback', () => {
@@ -64,7 +68,9 @@ describe('ingest through the real clients against recorded-format responses on l
 
   it('reports every city-day of a refused provider and keeps the rest', async () => {
     const db = join(tempDir(), 'refused.db');
-    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], { env: { ...env(), AMBEE_API_KEY: 'wrong-key' } });
+    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], {
+      env: { ...env(), AMBEE_API_KEY: 'wrong-key' },
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/failed: austin 2025-04-01 pollen: unauthorized: ambee: HTTP 401/);
     expect(run.stdout.match(/^failed: /gm)).toHaveLength(27);
@@ -76,7 +82,9 @@ describe('ingest through the real clients against recorded-format responses on l
 
   it('stops calling a provider when its daily budget is spent, says so, and defers the rest (exit 0)', async () => {
     const db = join(tempDir(), 'budget.db');
-    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], { env: { ...env(), AMBEE_DAILY_BUDGET: '3', AMBEE_FORECAST_RESERVE: '1' } });
+    const run = await runCli(['ingest', '--provider', 'ambee', '--weather', 'open-meteo', ...ARGS, '--db', db], {
+      env: { ...env(), AMBEE_DAILY_BUDGET: '3', AMBEE_FORECAST_RESERVE: '1' },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/stopped calling ambee: ambee: daily budget spent: 2 of 3 calls used.*deferred to the next run/);
     expect(run.stdout).toMatch(/ 23 deferred, /);

@@ -56,7 +56,8 @@ describe('sample provider', () => {
     const recorded = fixture('ambee-v2-forecast.json').data[0].Species as Record<string, object>;
     expect(Object.keys(species)).toEqual(Object.keys(recorded));
     expect(typeof species.Others).toBe('number');
-    for (const category of ['Grass', 'Tree', 'Weed']) expect(Object.keys(species[category] as object), category).toEqual(Object.keys(recorded[category]!));
+    for (const category of ['Grass', 'Tree', 'Weed'])
+      expect(Object.keys(species[category] as object), category).toEqual(Object.keys(recorded[category]!));
   });
 
   it('starts the tree season earlier in the south than in the north', async () => {
@@ -87,7 +88,8 @@ describe('sample provider', () => {
     const total = await dailySeries('minneapolis', (h) => h.total);
     expect(monthMean(total, 1)).toBeLessThan(5);
     const { hours } = await sample.pollenHistory(city('atlanta'), hoursOf('2025-03-20', '2025-04-10'));
-    const byLocalHour = (local: number) => hours.filter((h) => (new Date(h.time).getUTCHours() + 19) % 24 === local).reduce((s, h) => s + (h.tree as number), 0);
+    const byLocalHour = (local: number) =>
+      hours.filter((h) => (new Date(h.time).getUTCHours() + 19) % 24 === local).reduce((s, h) => s + (h.tree as number), 0);
     expect(byLocalHour(11)).toBeGreaterThan(2 * byLocalHour(23));
   });
 
@@ -119,7 +121,16 @@ describe('sample provider', () => {
       expect(v.temp_min_c as number).toBeLessThan(v.temp_max_c as number);
       if (v.aqi === undefined) continue;
       levels.add(v.aqi as number);
-      expect(v.aqi).toBe(aqiFromConcentrations({ pm2_5: v.aqi_pm2_5 as number, pm10: v.aqi_pm10 as number, o3: v.aqi_o3 as number, no2: v.aqi_no2 as number, so2: v.aqi_so2 as number, co: v.aqi_co as number }));
+      expect(v.aqi).toBe(
+        aqiFromConcentrations({
+          pm2_5: v.aqi_pm2_5 as number,
+          pm10: v.aqi_pm10 as number,
+          o3: v.aqi_o3 as number,
+          no2: v.aqi_no2 as number,
+          so2: v.aqi_so2 as number,
+          co: v.aqi_co as number,
+        }),
+      );
     }
     expect(levels.size).toBeGreaterThanOrEqual(3);
     expect(days.some((d) => d.values.aqi === undefined)).toBe(true);

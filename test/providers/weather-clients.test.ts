@@ -23,7 +23,13 @@ afterEach(async () => {
 });
 
 const http = (provider: string, options: { secrets?: string[]; ledger?: StoreLedger; retries?: number; sleeps?: number[] } = {}) =>
-  new HttpClient({ provider, policy: { retries: options.retries ?? 1 }, secrets: options.secrets ?? [], ledger: options.ledger, sleep: async (ms) => void options.sleeps?.push(ms) });
+  new HttpClient({
+    provider,
+    policy: { retries: options.retries ?? 1 },
+    secrets: options.secrets ?? [],
+    ledger: options.ledger,
+    sleep: async (ms) => void options.sleeps?.push(ms),
+  });
 const archive = (u: URL) => u.pathname === '/v1/archive';
 const air = (u: URL) => u.pathname === '/v1/air-quality';
 const openMeteo = (h = http('open-meteo')) => new OpenMeteoProvider({ http: h, archiveUrl: server.url, airQualityUrl: server.url });
@@ -37,14 +43,37 @@ describe('Open-Meteo client', () => {
     const days = await openMeteo().weatherHistory(tulsa, span);
 
     const q = server.seen.find((r) => archive(r.url))!.url.searchParams;
-    expect([q.get('latitude'), q.get('longitude'), q.get('start_date'), q.get('end_date'), q.get('timezone'), q.get('wind_speed_unit')]).toEqual(['36.154', '-95.9928', '2025-04-01', '2025-04-02', 'GMT', 'ms']);
+    expect([
+      q.get('latitude'),
+      q.get('longitude'),
+      q.get('start_date'),
+      q.get('end_date'),
+      q.get('timezone'),
+      q.get('wind_speed_unit'),
+    ]).toEqual(['36.154', '-95.9928', '2025-04-01', '2025-04-02', 'GMT', 'ms']);
     expect(days.map((d) => d.day)).toEqual([span.from, span.to]);
     expect(sanitizeWeather(days[0]!.values)).toEqual({
-      tz: '-05:00', timezone: 'America/Chicago',
-      temp_min_c: 8.1, temp_max_c: 21.9, temp_day_c: 15.2, feels_like_day_c: 13.9,
-      humidity: 61, pressure_hpa: 1016, wind_speed_ms: 6.2, wind_deg: 182, clouds_pct: 13, precip_mm: 0,
-      weather_main: 'Clouds', weather_desc: 'few clouds',
-      aqi: 2, aqi_pm2_5: 10, aqi_pm10: 15, aqi_o3: 60, aqi_no2: 11, aqi_so2: 1, aqi_co: 210,
+      tz: '-05:00',
+      timezone: 'America/Chicago',
+      temp_min_c: 8.1,
+      temp_max_c: 21.9,
+      temp_day_c: 15.2,
+      feels_like_day_c: 13.9,
+      humidity: 61,
+      pressure_hpa: 1016,
+      wind_speed_ms: 6.2,
+      wind_deg: 182,
+      clouds_pct: 13,
+      precip_mm: 0,
+      weather_main: 'Clouds',
+      weather_desc: 'few clouds',
+      aqi: 2,
+      aqi_pm2_5: 10,
+      aqi_pm10: 15,
+      aqi_o3: 60,
+      aqi_no2: 11,
+      aqi_so2: 1,
+      aqi_co: 210,
     });
     const second = sanitizeWeather(days[1]!.values);
     expect(second).toMatchObject({ weather_main: 'Rain', weather_desc: 'moderate rain', aqi_pm2_5: 30, aqi_o3: 93 });
@@ -107,7 +136,9 @@ describe('Open-Meteo client', () => {
     const h = http('open-meteo', { retries: 3 });
     server.on(archive, { status, body: { error: true, reason } });
     server.on(air, { status: 200, body: fixture('open-meteo-air.json') });
-    const error = (await openMeteo(h).weatherHistory(tulsa, span).catch((e: unknown) => e)) as ProviderError;
+    const error = (await openMeteo(h)
+      .weatherHistory(tulsa, span)
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error.failure).toBe(kind);
     expect(server.seen.filter((r) => archive(r.url))).toHaveLength(1);
   });
@@ -115,13 +146,19 @@ describe('Open-Meteo client', () => {
   it('declares the archive up to yesterday, and asks again for days it may still fill (5 days, ERA5)', () => {
     const now = Date.parse('2025-04-10T06:30:00Z');
     const today = dayNumber('2025-04-10');
-    expect(openMeteo().coverage(now)).toEqual({ oldestHour: dayNumber('1940-01-01') * 24, newestHour: today * 24, retryFromHour: (today - 5) * 24 });
+    expect(openMeteo().coverage(now)).toEqual({
+      oldestHour: dayNumber('1940-01-01') * 24,
+      newestHour: today * 24,
+      retryFromHour: (today - 5) * 24,
+    });
   });
 
   it('rejects a payload without its time column as a bad payload', async () => {
     server.on(archive, { status: 200, body: { daily: { temperature_2m_min: [1] } } });
     server.on(air, { status: 200, body: fixture('open-meteo-air.json') });
-    const error = await openMeteo().weatherHistory(tulsa, span).catch((e: unknown) => e);
+    const error = await openMeteo()
+      .weatherHistory(tulsa, span)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).failure).toBe('bad_payload');
   });
@@ -157,14 +194,26 @@ describe('OpenWeatherMap client', () => {
     expect([s.get('date'), s.get('tz'), s.get('units')]).toEqual(['2025-04-01', '+00:00', 'metric']);
     expect(only!.day).toBe(day);
     expect(sanitizeWeather(only!.values)).toEqual({
-      tz: '-05:00', timezone: 'America/Chicago',
+      tz: '-05:00',
+      timezone: 'America/Chicago',
       // the mean of the 00:00, 06:00, 12:00 and 18:00 UTC readings, not the 12:00 UTC one alone (a US dawn)
-      temp_min_c: 8.12, temp_max_c: 22.75, temp_day_c: 15.03,
+      temp_min_c: 8.12,
+      temp_max_c: 22.75,
+      temp_day_c: 15.03,
       // one reading of the day: 12:00 UTC
-      humidity: 42, pressure_hpa: 1014, clouds_pct: 13,
-      wind_speed_ms: 7.81, wind_deg: 311, precip_mm: 0.07,
+      humidity: 42,
+      pressure_hpa: 1014,
+      clouds_pct: 13,
+      wind_speed_ms: 7.81,
+      wind_deg: 311,
+      precip_mm: 0.07,
       aqi: 3, // the worst hour, as OpenWeatherMap reports it
-      aqi_pm2_5: 9, aqi_pm10: 13, aqi_o3: 81, aqi_no2: 11, aqi_so2: 1.3, aqi_co: 206,
+      aqi_pm2_5: 9,
+      aqi_pm10: 13,
+      aqi_o3: 81,
+      aqi_no2: 11,
+      aqi_so2: 1.3,
+      aqi_co: 206,
     });
   });
 
@@ -183,8 +232,13 @@ describe('OpenWeatherMap client', () => {
   });
 
   it('never shows the key in an error', async () => {
-    server.on(airHistory, { status: 401, body: { cod: 401, message: `Please note that using One Call 3.0 requires a separate subscription. Invalid API key ${KEY}` } });
-    const error = (await owm().weatherHistory(tulsa, { from: day, to: day }).catch((e: unknown) => e)) as ProviderError;
+    server.on(airHistory, {
+      status: 401,
+      body: { cod: 401, message: `Please note that using One Call 3.0 requires a separate subscription. Invalid API key ${KEY}` },
+    });
+    const error = (await owm()
+      .weatherHistory(tulsa, { from: day, to: day })
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error.failure).toBe('unauthorized');
     expect(error.message).not.toContain(KEY);
     expect(error.message).not.toContain('appid');

@@ -23,7 +23,6 @@ import { openStore, type Store } from '../../src/store/store.js';
 type Json = Record<string, any>;
 type Path = Array<string | number>;
 
-
 const TIMEOUT = 60_000;
 /** Austin at 10:20 local time (CDT) in April: three local days, High tree and grass, weed None. */
 const NOW = Date.parse('2026-04-15T15:20:00Z');
@@ -97,7 +96,11 @@ function exists(doc: unknown, path: Path): boolean {
 }
 
 /** Home Assistant's entity id for a YAML-configured sensor without a registry entry: its name, slugified. */
-const entityId = (name: string) => `sensor.${name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')}`;
+const entityId = (name: string) =>
+  `sensor.${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')}`;
 
 interface Section {
   text: string;
@@ -136,7 +139,12 @@ beforeAll(async () => {
   cacheStore = openStore(join(scratch, 'forecast-cache.db'));
   const clock = { now: NOW };
   // A budget of one call per UTC day: the second refresh, 7 hours later, is refused and the stale cache answers.
-  const forecast = new ForecastService({ provider: new SampleProvider(), cache: new SqliteForecastCache(cacheStore), dailyBudget: 1, now: () => clock.now });
+  const forecast = new ForecastService({
+    provider: new SampleProvider(),
+    cache: new SqliteForecastCache(cacheStore),
+    dailyBudget: 1,
+    now: () => clock.now,
+  });
   const ctx = lazyContext({
     store: () => {
       throw new Error('the forecast needs no store');
@@ -159,78 +167,115 @@ afterAll(() => {
 });
 
 describe('the README section "Home Assistant"', () => {
-  it('has a rest: configuration that polls the day forecast of one city at most every 15 minutes', () => {
-    const { rest } = parseSection();
-    expect(rest.scan_interval, 'scan_interval in seconds').toBeTypeOf('number');
-    expect(rest.scan_interval).toBeGreaterThanOrEqual(900);
-    expect(rest.resource_template, 'resource, not resource_template').toBeUndefined();
-    const url = new URL(rest.resource as string);
-    const query = new URLSearchParams(url.search);
-    for (const [key, value] of Object.entries((rest.params ?? {}) as Record<string, string>)) query.set(key, String(value));
-    expect(url.pathname).toBe('/api/forecast');
-    expect(query.get('aggregate')).toBe('day');
-    expect(query.get('timezone')).toBe('local');
-    expect(query.get('city')).toMatch(/^[a-z0-9-]+$/);
-    expect(rest.method ?? 'GET').toBe('GET');
-  }, TIMEOUT);
+  it(
+    'has a rest: configuration that polls the day forecast of one city at most every 15 minutes',
+    () => {
+      const { rest } = parseSection();
+      expect(rest.scan_interval, 'scan_interval in seconds').toBeTypeOf('number');
+      expect(rest.scan_interval).toBeGreaterThanOrEqual(900);
+      expect(rest.resource_template, 'resource, not resource_template').toBeUndefined();
+      const url = new URL(rest.resource as string);
+      const query = new URLSearchParams(url.search);
+      for (const [key, value] of Object.entries((rest.params ?? {}) as Record<string, string>)) query.set(key, String(value));
+      expect(url.pathname).toBe('/api/forecast');
+      expect(query.get('aggregate')).toBe('day');
+      expect(query.get('timezone')).toBe('local');
+      expect(query.get('city')).toMatch(/^[a-z0-9-]+$/);
+      expect(rest.method ?? 'GET').toBe('GET');
+    },
+    TIMEOUT,
+  );
 
-  it('defines a sensor for the peak risk of each category today and tomorrow, and one that says whether the forecast is stale', () => {
-    const { sensors } = parseSection();
-    for (const sensor of sensors) {
-      expect(Object.keys(sensor).sort(), sensor.name).toEqual(expect.arrayContaining(['name', 'unique_id', 'value_template']));
-    }
-    expect(new Set(sensors.map((s) => s.unique_id)).size, 'unique_id values are unique').toBe(sensors.length);
-    const read = sensors.map((s) => jsonPaths(String(s.value_template)).map((p) => p.join('.')));
-    for (const [day, label] of [[0, 'today'], [1, 'tomorrow']] as const) {
-      for (const category of CATEGORIES) {
-        const found = sensors.filter((_, i) => read[i]!.includes(`rows.${day}.peak_risk_${category}`));
-        expect(found.map((s) => s.name), `the ${category} risk ${label}`).toHaveLength(1);
+  it(
+    'defines a sensor for the peak risk of each category today and tomorrow, and one that says whether the forecast is stale',
+    () => {
+      const { sensors } = parseSection();
+      for (const sensor of sensors) {
+        expect(Object.keys(sensor).sort(), sensor.name).toEqual(expect.arrayContaining(['name', 'unique_id', 'value_template']));
       }
-    }
-    const staleness = sensors.filter((s, i) => read[i]!.includes('stale') || (s.json_attributes ?? []).includes('stale'));
-    expect(staleness.length, 'a sensor or attribute for stale').toBeGreaterThanOrEqual(1);
-  }, TIMEOUT);
-
-  it('reads only JSON paths that exist in a real answer of /api/forecast', () => {
-    const { sensors } = parseSection();
-    const real = [JSON.parse(answers.fresh) as Json, JSON.parse(answers.stale) as Json];
-    expect(real[0]!.rows.length, 'the fresh answer has today and tomorrow').toBeGreaterThanOrEqual(2);
-    expect(real[1]).toMatchObject({ stale: true, quotaExhausted: true });
-    const used: Path[] = [];
-    for (const sensor of sensors) {
-      for (const key of ['value_template', 'availability'] as const) if (sensor[key] !== undefined) used.push(...jsonPaths(String(sensor[key])));
-      if (sensor.json_attributes_path !== undefined) {
-        expect(sensor.json_attributes_path, 'a JSONPath of the form $.a.b').toMatch(/^\$(\.[A-Za-z_]\w*)*$/);
+      expect(new Set(sensors.map((s) => s.unique_id)).size, 'unique_id values are unique').toBe(sensors.length);
+      const read = sensors.map((s) => jsonPaths(String(s.value_template)).map((p) => p.join('.')));
+      for (const [day, label] of [
+        [0, 'today'],
+        [1, 'tomorrow'],
+      ] as const) {
+        for (const category of CATEGORIES) {
+          const found = sensors.filter((_, i) => read[i]!.includes(`rows.${day}.peak_risk_${category}`));
+          expect(
+            found.map((s) => s.name),
+            `the ${category} risk ${label}`,
+          ).toHaveLength(1);
+        }
       }
-      const base = sensor.json_attributes_path === undefined ? [] : String(sensor.json_attributes_path).split('.').slice(1);
-      for (const key of (sensor.json_attributes ?? []) as string[]) used.push([...base, key]);
-    }
-    expect(used.length).toBeGreaterThan(0);
-    const missing = used.filter((path) => path.length > 0 && !real.some((doc) => exists(doc, path))).map((p) => p.join('.'));
-    expect(missing).toEqual([]);
-  }, TIMEOUT);
+      const staleness = sensors.filter((s, i) => read[i]!.includes('stale') || (s.json_attributes ?? []).includes('stale'));
+      expect(staleness.length, 'a sensor or attribute for stale').toBeGreaterThanOrEqual(1);
+    },
+    TIMEOUT,
+  );
 
-  it('has an automation on the tomorrow sensors that notifies on High or Very High', () => {
-    const { sensors, automation } = parseSection();
-    const tomorrow = sensors.filter((s) => jsonPaths(String(s.value_template)).some((p) => p[0] === 'rows' && p[1] === 1)).map((s) => entityId(String(s.name)));
-    expect(tomorrow).toHaveLength(3);
-    const triggers = automation.triggers as Json[];
-    expect(triggers.every((t) => t.trigger === 'state')).toBe(true);
-    expect(triggers.flatMap((t) => [t.entity_id].flat()).sort()).toEqual([...tomorrow].sort());
-    const condition = JSON.stringify(automation.conditions);
-    expect(condition).toContain('High');
-    expect(condition).toContain('Very High');
-    const actions = automation.actions as Json[];
-    expect(actions.map((a) => a.action)).toEqual([expect.stringMatching(/^notify\./)]);
-    expect(actions[0]!.data.message).toBeTypeOf('string');
-  }, TIMEOUT);
+  it(
+    'reads only JSON paths that exist in a real answer of /api/forecast',
+    () => {
+      const { sensors } = parseSection();
+      const real = [JSON.parse(answers.fresh) as Json, JSON.parse(answers.stale) as Json];
+      expect(real[0]!.rows.length, 'the fresh answer has today and tomorrow').toBeGreaterThanOrEqual(2);
+      expect(real[1]).toMatchObject({ stale: true, quotaExhausted: true });
+      const used: Path[] = [];
+      for (const sensor of sensors) {
+        for (const key of ['value_template', 'availability'] as const)
+          if (sensor[key] !== undefined) used.push(...jsonPaths(String(sensor[key])));
+        if (sensor.json_attributes_path !== undefined) {
+          expect(sensor.json_attributes_path, 'a JSONPath of the form $.a.b').toMatch(/^\$(\.[A-Za-z_]\w*)*$/);
+        }
+        const base = sensor.json_attributes_path === undefined ? [] : String(sensor.json_attributes_path).split('.').slice(1);
+        for (const key of (sensor.json_attributes ?? []) as string[]) used.push([...base, key]);
+      }
+      expect(used.length).toBeGreaterThan(0);
+      const missing = used.filter((path) => path.length > 0 && !real.some((doc) => exists(doc, path))).map((p) => p.join('.'));
+      expect(missing).toEqual([]);
+    },
+    TIMEOUT,
+  );
 
-  it('tells where the URL, the slug and its list come from, and cites the Home Assistant docs', () => {
-    const { text } = parseSection();
-    for (const needle of ['https://your-site.netlify.app', '`austin`', '/api/cities', '/api/nearest?zip=', '255', 'Sources', 'source/_integrations/rest.markdown']) {
-      expect(text).toContain(needle);
-    }
-  }, TIMEOUT);
+  it(
+    'has an automation on the tomorrow sensors that notifies on High or Very High',
+    () => {
+      const { sensors, automation } = parseSection();
+      const tomorrow = sensors
+        .filter((s) => jsonPaths(String(s.value_template)).some((p) => p[0] === 'rows' && p[1] === 1))
+        .map((s) => entityId(String(s.name)));
+      expect(tomorrow).toHaveLength(3);
+      const triggers = automation.triggers as Json[];
+      expect(triggers.every((t) => t.trigger === 'state')).toBe(true);
+      expect(triggers.flatMap((t) => [t.entity_id].flat()).sort()).toEqual([...tomorrow].sort());
+      const condition = JSON.stringify(automation.conditions);
+      expect(condition).toContain('High');
+      expect(condition).toContain('Very High');
+      const actions = automation.actions as Json[];
+      expect(actions.map((a) => a.action)).toEqual([expect.stringMatching(/^notify\./)]);
+      expect(actions[0]!.data.message).toBeTypeOf('string');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'tells where the URL, the slug and its list come from, and cites the Home Assistant docs',
+    () => {
+      const { text } = parseSection();
+      for (const needle of [
+        'https://your-site.netlify.app',
+        '`austin`',
+        '/api/cities',
+        '/api/nearest?zip=',
+        '255',
+        'Sources',
+        'source/_integrations/rest.markdown',
+      ]) {
+        expect(text).toContain(needle);
+      }
+    },
+    TIMEOUT,
+  );
 });
 
 /**
@@ -287,74 +332,92 @@ describe.skipIf(!jinja2)(`the section's templates, rendered with Jinja2 (${PYTHO
     };
   };
 
-  it('answer the peak risk of each day and category, and unknown when the row or the risk is missing', () => {
-    const { sensors } = parseSection();
-    const risky = sensors.flatMap((s) => {
-      const path = jsonPaths(String(s.value_template)).find((p) => p[0] === 'rows' && typeof p[1] === 'number' && /^peak_risk_/.test(String(p[2])));
-      return path ? [{ template: String(s.value_template), day: path[1] as number, field: path[2] as string }] : [];
-    });
-    expect(risky).toHaveLength(6);
-    const all = Object.entries(cases());
-    const jobs = all.flatMap(([, body]) => risky.map((r) => ({ template: r.template, variables: restVariables(body) })));
-    const results = renderAll(jobs);
-    let k = 0;
-    const seen = new Set<string>();
-    for (const [name, body] of all) {
-      const rows = ((JSON.parse(body) as Json).rows ?? []) as Json[];
-      for (const r of risky) {
-        const result = results[k++]!;
-        const expected = (rows[r.day]?.[r.field] as string | null | undefined) ?? 'unknown';
-        seen.add(expected);
-        expect(result, `${r.field} of row ${r.day}, ${name}`).toEqual({ out: expected });
+  it(
+    'answer the peak risk of each day and category, and unknown when the row or the risk is missing',
+    () => {
+      const { sensors } = parseSection();
+      const risky = sensors.flatMap((s) => {
+        const path = jsonPaths(String(s.value_template)).find(
+          (p) => p[0] === 'rows' && typeof p[1] === 'number' && /^peak_risk_/.test(String(p[2])),
+        );
+        return path ? [{ template: String(s.value_template), day: path[1] as number, field: path[2] as string }] : [];
+      });
+      expect(risky).toHaveLength(6);
+      const all = Object.entries(cases());
+      const jobs = all.flatMap(([, body]) => risky.map((r) => ({ template: r.template, variables: restVariables(body) })));
+      const results = renderAll(jobs);
+      let k = 0;
+      const seen = new Set<string>();
+      for (const [name, body] of all) {
+        const rows = ((JSON.parse(body) as Json).rows ?? []) as Json[];
+        for (const r of risky) {
+          const result = results[k++]!;
+          const expected = (rows[r.day]?.[r.field] as string | null | undefined) ?? 'unknown';
+          seen.add(expected);
+          expect(result, `${r.field} of row ${r.day}, ${name}`).toEqual({ out: expected });
+        }
       }
-    }
-    // The cases cover real labels, the label None (not to be confused with a missing value) and unknown.
-    expect([...seen]).toEqual(expect.arrayContaining(['High', 'None', 'unknown']));
-  }, TIMEOUT);
+      // The cases cover real labels, the label None (not to be confused with a missing value) and unknown.
+      expect([...seen]).toEqual(expect.arrayContaining(['High', 'None', 'unknown']));
+    },
+    TIMEOUT,
+  );
 
-  it('say fresh or stale, and are available exactly when the answer has rows', () => {
-    const { sensors } = parseSection();
-    const status = sensors.filter((s) => jsonPaths(String(s.value_template)).some((p) => p.join('.') === 'stale'));
-    expect(status).toHaveLength(1);
-    const [sensor] = status as [Json];
-    const all = Object.entries(cases());
-    const jobs = all.flatMap(([, body]) => [
-      { template: String(sensor.value_template), variables: restVariables(body) },
-      ...(sensor.availability === undefined ? [] : [{ template: String(sensor.availability), variables: restVariables(body) }]),
-    ]);
-    const results = renderAll(jobs);
-    let k = 0;
-    for (const [name, body] of all) {
-      const doc = JSON.parse(body) as Json;
-      const value = results[k++]!;
-      if ('rows' in doc) expect(value, name).toEqual({ out: doc.stale ? 'stale' : 'fresh' });
-      if (sensor.availability !== undefined) expect(results[k++], `availability, ${name}`).toEqual({ out: 'rows' in doc ? 'True' : 'False' });
-    }
-  }, TIMEOUT);
+  it(
+    'say fresh or stale, and are available exactly when the answer has rows',
+    () => {
+      const { sensors } = parseSection();
+      const status = sensors.filter((s) => jsonPaths(String(s.value_template)).some((p) => p.join('.') === 'stale'));
+      expect(status).toHaveLength(1);
+      const [sensor] = status as [Json];
+      const all = Object.entries(cases());
+      const jobs = all.flatMap(([, body]) => [
+        { template: String(sensor.value_template), variables: restVariables(body) },
+        ...(sensor.availability === undefined ? [] : [{ template: String(sensor.availability), variables: restVariables(body) }]),
+      ]);
+      const results = renderAll(jobs);
+      let k = 0;
+      for (const [name, body] of all) {
+        const doc = JSON.parse(body) as Json;
+        const value = results[k++]!;
+        if ('rows' in doc) expect(value, name).toEqual({ out: doc.stale ? 'stale' : 'fresh' });
+        if (sensor.availability !== undefined)
+          expect(results[k++], `availability, ${name}`).toEqual({ out: 'rows' in doc ? 'True' : 'False' });
+      }
+    },
+    TIMEOUT,
+  );
 
-  it("let the automation through only for High and Very High, with the sensor's name in the message", () => {
-    const { automation } = parseSection();
-    const conditions = (automation.conditions as Json[]).filter((c) => c.condition === 'template');
-    expect(conditions.length).toBeGreaterThanOrEqual(1);
-    const labels = ['None', 'Low', 'Moderate', 'High', 'Very High', 'unknown'];
-    const trigger = (state: string) => ({
-      platform: 'state',
-      entity_id: 'sensor.pollen_tree_risk_tomorrow',
-      from_state: { state: 'Moderate', name: 'Pollen tree risk tomorrow' },
-      to_state: { state, name: 'Pollen tree risk tomorrow' },
-    });
-    const jobs = labels.flatMap((state) => [
-      ...conditions.map((c) => ({ template: String(c.value_template), variables: { trigger: trigger(state) } })),
-      { template: String((automation.actions as Json[])[0]!.data.message), variables: { trigger: trigger(state) } },
-    ]);
-    const results = renderAll(jobs);
-    let k = 0;
-    for (const state of labels) {
-      const passes = conditions.map(() => results[k++]!);
-      const message = results[k++]!;
-      expect(passes.every((p) => p.out === 'True'), state).toBe(state === 'High' || state === 'Very High');
-      expect(message.out, state).toContain('Pollen tree risk tomorrow');
-      expect(message.out, state).toContain(state);
-    }
-  }, TIMEOUT);
+  it(
+    "let the automation through only for High and Very High, with the sensor's name in the message",
+    () => {
+      const { automation } = parseSection();
+      const conditions = (automation.conditions as Json[]).filter((c) => c.condition === 'template');
+      expect(conditions.length).toBeGreaterThanOrEqual(1);
+      const labels = ['None', 'Low', 'Moderate', 'High', 'Very High', 'unknown'];
+      const trigger = (state: string) => ({
+        platform: 'state',
+        entity_id: 'sensor.pollen_tree_risk_tomorrow',
+        from_state: { state: 'Moderate', name: 'Pollen tree risk tomorrow' },
+        to_state: { state, name: 'Pollen tree risk tomorrow' },
+      });
+      const jobs = labels.flatMap((state) => [
+        ...conditions.map((c) => ({ template: String(c.value_template), variables: { trigger: trigger(state) } })),
+        { template: String((automation.actions as Json[])[0]!.data.message), variables: { trigger: trigger(state) } },
+      ]);
+      const results = renderAll(jobs);
+      let k = 0;
+      for (const state of labels) {
+        const passes = conditions.map(() => results[k++]!);
+        const message = results[k++]!;
+        expect(
+          passes.every((p) => p.out === 'True'),
+          state,
+        ).toBe(state === 'High' || state === 'Very High');
+        expect(message.out, state).toContain('Pollen tree risk tomorrow');
+        expect(message.out, state).toContain(state);
+      }
+    },
+    TIMEOUT,
+  );
 });

@@ -59,7 +59,10 @@ describe('the deploy file budget', () => {
     // The always-rendered files: per city and once, plus 5 a day across cities (pollen, local pollen, two maps, weather).
     const perDay = 5;
     const budget = full.plan.always - 3 * perDay - 1; // 4 days' files short, less one: 6 of the 10 days fit
-    const error = await render(store, out, { maxFiles: budget }).then(() => undefined, (e: unknown) => e);
+    const error = await render(store, out, { maxFiles: budget }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(RenderError);
     expect((error as Error).message).toBe(
       `the files rendered in every deploy (${full.plan.always}: ${full.plan.always - 10 * perDay} made once or per city, and ${10 * perDay} for 10 days across cities) exceed DEPLOY_MAX_FILES=${budget}; ` +
@@ -73,14 +76,20 @@ describe('the deploy file budget', () => {
     const out = join(tempDir(), 'publish');
     const over = await runCli(['render', '--publish', out], { env: { POLLEN_DB: store.path, DEPLOY_MAX_FILES: '10' } });
     expect(over.code).toBe(1);
-    expect(over.stderr).toContain('exceed DEPLOY_MAX_FILES=10; no day fits even then: serve fewer cities, or raise DEPLOY_MAX_FILES. Nothing was written.');
+    expect(over.stderr).toContain(
+      'exceed DEPLOY_MAX_FILES=10; no day fits even then: serve fewer cities, or raise DEPLOY_MAX_FILES. Nothing was written.',
+    );
     expect(existsSync(out)).toBe(false);
     const bad = await runCli(['render', '--publish', out], { env: { POLLEN_DB: store.path, DEPLOY_MAX_FILES: 'many' } });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('DEPLOY_MAX_FILES must be a whole number of files of at least 1 (got "many")');
-    const fits = await runCli(['render', '--publish', out], { env: { POLLEN_DB: store.path, DEPLOY_MAX_FILES: String(full.plan.always + 16) } });
+    const fits = await runCli(['render', '--publish', out], {
+      env: { POLLEN_DB: store.path, DEPLOY_MAX_FILES: String(full.plan.always + 16) },
+    });
     expect(fits.code).toBe(0);
-    expect(fits.stdout).toContain(`${full.plan.always + 16} of DEPLOY_MAX_FILES=${full.plan.always + 16} files: ${full.plan.always} always, and the city-day files of the newest 2 days (from ${dayString(SITE_SPAN.to - 1)})`);
+    expect(fits.stdout).toContain(
+      `${full.plan.always + 16} of DEPLOY_MAX_FILES=${full.plan.always + 16} files: ${full.plan.always} always, and the city-day files of the newest 2 days (from ${dayString(SITE_SPAN.to - 1)})`,
+    );
   });
 
   describe('served with a small budget', () => {
@@ -97,7 +106,9 @@ describe('the deploy file budget', () => {
     it('answers every city-day identically, from a file or from the fallback function, the latter cached at the CDN until the next deploy', async () => {
       let fromFunction = 0;
       const rendered = new Set(listFiles(small));
-      for (const file of listFiles(join(dir, 'full')).filter((f) => f.startsWith('data/') && f !== 'data/fallback' && !f.startsWith('data/bulk/'))) {
+      for (const file of listFiles(join(dir, 'full')).filter(
+        (f) => f.startsWith('data/') && f !== 'data/fallback' && !f.startsWith('data/bulk/'),
+      )) {
         const request = requestForFile(`/${file}`, new URLSearchParams())!;
         const res = await fetch(`${server.url}${request.path}?${request.query}`);
         expect(res.status, file).toBe(200);
@@ -112,7 +123,12 @@ describe('the deploy file budget', () => {
     });
 
     it('caches until the next deploy only the answers of rendered routes and of nearest, which changes with deploys alone', async () => {
-      expect(ROUTES.filter((r) => r.forms.length === 0 && !r.untilDeploy).map((r) => r.path)).toEqual(['/api/pollen-range', '/api/forecast', '/api/alerts', '/api/health']);
+      expect(ROUTES.filter((r) => r.forms.length === 0 && !r.untilDeploy).map((r) => r.path)).toEqual([
+        '/api/pollen-range',
+        '/api/forecast',
+        '/api/alerts',
+        '/api/health',
+      ]);
       expect(ROUTES.filter((r) => r.untilDeploy).map((r) => r.path)).toEqual(['/api/nearest']);
       const range = await fetch(`${server.url}/api/pollen-range?from=2025-04-01&to=2025-04-02&city=austin`);
       expect(range.headers.get('netlify-cdn-cache-control')).toBe('public, durable, s-maxage=300, stale-while-revalidate=600');

@@ -38,7 +38,8 @@ describe("the README's bulk data examples", () => {
   const api = async (path: string) => (await (await site.get(path)).json()) as Json;
   /** Each city's days of 2025 with data, and its highest peak_tree, as the JSON API gives its daily rows. */
   const yearOf = async (city: string) => ((await api(`/api/pollen?city=${city}`)).rows as Json[]).filter((r) => r.date.startsWith('2025-'));
-  const worstTree = async () => Object.fromEntries(await Promise.all(CITIES.map(async (c) => [c, Math.max(...(await yearOf(c)).map((r) => r.peak_tree))])));
+  const worstTree = async () =>
+    Object.fromEntries(await Promise.all(CITIES.map(async (c) => [c, Math.max(...(await yearOf(c)).map((r) => r.peak_tree))])));
   const days = async () => Promise.all(CITIES.map(async (c) => (await yearOf(c)).length));
 
   beforeAll(async () => {
@@ -49,14 +50,20 @@ describe("the README's bulk data examples", () => {
     const [sql] = examples('sql');
     expect(sql).toContain(`${DEPLOYMENT}/data/bulk/`);
     const local = mkdtempSync(join(tmpdir(), 'pollen-bulk-readme-'));
-    for (const f of manifest.files.filter((x) => x.format === 'parquet')) writeFileSync(join(local, f.path.split('/').at(-1)!), Buffer.from(await (await fetch(site.server.url + f.path)).arrayBuffer()));
+    for (const f of manifest.files.filter((x) => x.format === 'parquet'))
+      writeFileSync(join(local, f.path.split('/').at(-1)!), Buffer.from(await (await fetch(site.server.url + f.path)).arrayBuffer()));
     const duck = await DuckDBInstance.create(':memory:');
     const con = await duck.connect();
     try {
-      const [month, year] = sql!.replaceAll(`${DEPLOYMENT}/data/bulk/`, `${local}/`).split(';\n').filter((s) => s.trim());
+      const [month, year] = sql!
+        .replaceAll(`${DEPLOYMENT}/data/bulk/`, `${local}/`)
+        .split(';\n')
+        .filter((s) => s.trim());
       const hours = (await con.runAndReadAll(month!)).getRowObjectsJS() as Json[];
       const api30 = (await api('/api/pollen-range?from=2025-04-01&to=2025-05-01&city=austin&limit=50000')).rows as Json[];
-      expect(hours.map((h) => [(h.ts as Date).toISOString(), h.tree, h.grass, h.weed, h.risk_tree])).toEqual(api30.map((r) => [r.periodStart, r.tree, r.grass, r.weed, r.risk_tree]));
+      expect(hours.map((h) => [(h.ts as Date).toISOString(), h.tree, h.grass, h.weed, h.risk_tree])).toEqual(
+        api30.map((r) => [r.periodStart, r.tree, r.grass, r.weed, r.risk_tree]),
+      );
       const perCity = (await con.runAndReadAll(year!)).getRowObjectsJS() as Json[];
       const worst = await worstTree();
       const counts = await days();
@@ -72,8 +79,15 @@ describe("the README's bulk data examples", () => {
     const python = examples('python').find((code) => code.includes('import pandas'));
     expect(python).toBeDefined();
     // Not execFileSync: the local server answering pandas runs in this process.
-    const { stdout: out } = await promisify(execFile)(PYTHON!, ['-c', python!.replaceAll(DEPLOYMENT, site.server.url)], { encoding: 'utf8', timeout: 120_000 });
-    const [counts, dict] = out.trim().split('\n').slice(-1)[0]!.split(/ (?=\{)/);
+    const { stdout: out } = await promisify(execFile)(PYTHON!, ['-c', python!.replaceAll(DEPLOYMENT, site.server.url)], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    const [counts, dict] = out
+      .trim()
+      .split('\n')
+      .slice(-1)[0]!
+      .split(/ (?=\{)/);
     const april = await Promise.all(CITIES.map(async (c) => (await yearOf(c)).filter((r) => r.date.startsWith('2025-04')).length));
     expect(counts!.split(' ').map(Number)).toEqual([april[0]! + april[1]!, (await days()).reduce((a, b) => a + b)]);
     const worst = await worstTree();

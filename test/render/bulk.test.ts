@@ -32,9 +32,20 @@ function writeOddDay(store: Store): void {
     grass: null,
     weed: 0.25,
     total: 38.75 + h,
-    species: h === 7 ? null : { Tree: { Oak: 38.5, 'Cypress / Juniper / Cedar': null }, Weed: { Ragweed: 0.25, 'Mugwort, "wild"': 1.5 }, Others: h === 3 ? null : 2 },
+    species:
+      h === 7
+        ? null
+        : {
+            Tree: { Oak: 38.5, 'Cypress / Juniper / Cedar': null },
+            Weed: { Ragweed: 0.25, 'Mugwort, "wild"': 1.5 },
+            Others: h === 3 ? null : 2,
+          },
   }));
-  store.writeCityDay({ city: 'austin', day: ODD_DAY, pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.UTC(2025, 3, 4), hours } });
+  store.writeCityDay({
+    city: 'austin',
+    day: ODD_DAY,
+    pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.UTC(2025, 3, 4), hours },
+  });
 }
 
 /** A value of a file as the JSON API writes it. */
@@ -55,7 +66,9 @@ function speciesValue(species: Json | null, provider: NonNullable<BulkColumn['pr
 
 /** An API row laid out as a file's columns. */
 function expectedRow(columns: readonly BulkColumn[], api: Json, rename: Record<string, string> = {}): Json {
-  return Object.fromEntries(columns.map((c) => [c.name, c.provider ? speciesValue(api.species, c.provider) : (api[rename[c.name] ?? c.name] ?? null)]));
+  return Object.fromEntries(
+    columns.map((c) => [c.name, c.provider ? speciesValue(api.species, c.provider) : (api[rename[c.name] ?? c.name] ?? null)]),
+  );
 }
 
 const CSV_FIELD = /("(?:[^"]|"")*"|[^,\n]*)(,|\n|$)/y;
@@ -67,7 +80,7 @@ function parseCsv(text: string): string[][] {
   while (CSV_FIELD.lastIndex < text.length) {
     const m = CSV_FIELD.exec(text)!;
     row.push(m[1]!.startsWith('"') ? m[1]!.slice(1, -1).replaceAll('""', '"') : m[1]!);
-    if (m[2] !== ',') (rows.push(row), (row = []));
+    if (m[2] !== ',') rows.push(row), (row = []);
   }
   return rows;
 }
@@ -99,7 +112,8 @@ describe('the bulk files', () => {
     writeFileSync(local, await download(path));
     return (await con.runAndReadAll(`SELECT * FROM read_parquet('${local}')`)).getRowObjectsJS() as Json[];
   };
-  const normalized = (rows: Json[], columns: readonly BulkColumn[]) => rows.map((r) => Object.fromEntries(columns.map((c) => [c.name, asApi(r[c.name], c)])));
+  const normalized = (rows: Json[], columns: readonly BulkColumn[]) =>
+    rows.map((r) => Object.fromEntries(columns.map((c) => [c.name, asApi(r[c.name], c)])));
   const monthWindow = (month: string) => {
     const from = dayNumber(`${month}-01`);
     const next = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5)), 1));
@@ -131,12 +145,28 @@ describe('the bulk files', () => {
   it('lists every month of the served store, three kinds in two formats, with one column set per kind', () => {
     expect([manifest.from, manifest.to]).toEqual(['2025-03-25', '2025-04-06']);
     expect(manifest.files.map((f) => f.path.split('/').at(-1))).toEqual(
-      ['2025-03', '2025-04'].flatMap((m) => ['pollen-hourly', 'pollen-daily', 'weather-daily'].flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`])),
+      ['2025-03', '2025-04'].flatMap((m) =>
+        ['pollen-hourly', 'pollen-daily', 'weather-daily'].flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]),
+      ),
     );
     const hourly = manifest.kinds['pollen-hourly'].columns;
-    expect(hourly.slice(0, 10).map((c) => `${c.name}:${c.type}`)).toEqual(['city:STRING', 'ts:TIMESTAMP', 'tree:DOUBLE', 'grass:DOUBLE', 'weed:DOUBLE', 'total:DOUBLE', 'risk_tree:STRING', 'risk_grass:STRING', 'risk_weed:STRING', 'timezone:STRING']);
+    expect(hourly.slice(0, 10).map((c) => `${c.name}:${c.type}`)).toEqual([
+      'city:STRING',
+      'ts:TIMESTAMP',
+      'tree:DOUBLE',
+      'grass:DOUBLE',
+      'weed:DOUBLE',
+      'total:DOUBLE',
+      'risk_tree:STRING',
+      'risk_grass:STRING',
+      'risk_weed:STRING',
+      'timezone:STRING',
+    ]);
     // Species columns in snake case, each mapped back to the provider's category and name.
-    expect(hourly.find((c) => c.name === 'tree_cypress_juniper_cedar')?.provider).toEqual({ category: 'Tree', name: 'Cypress / Juniper / Cedar' });
+    expect(hourly.find((c) => c.name === 'tree_cypress_juniper_cedar')?.provider).toEqual({
+      category: 'Tree',
+      name: 'Cypress / Juniper / Cedar',
+    });
     expect(hourly.find((c) => c.name === 'others')?.provider).toEqual({ category: 'Others' });
     expect(hourly.find((c) => c.name === 'weed_mugwort_wild')?.provider).toEqual({ category: 'Weed', name: 'Mugwort, "wild"' });
     for (const f of manifest.files) expect(f.columns).toEqual(manifest.kinds[f.kind].columns.map((c) => c.name));
@@ -156,8 +186,17 @@ describe('the bulk files', () => {
       const local = join(dir, `described-${f.path.split('/').at(-1)}`);
       writeFileSync(local, await download(f.path));
       const described = (await con.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet('${local}')`)).getRowObjectsJS() as Json[];
-      const duckType: Record<string, string> = { STRING: 'VARCHAR', TIMESTAMP: 'TIMESTAMP WITH TIME ZONE', DATE: 'DATE', DOUBLE: 'DOUBLE', INT32: 'INTEGER' };
-      expect(described.map((d) => `${d.column_name} ${d.column_type}`), f.path).toEqual(columns.map((c) => `${c.name} ${duckType[c.type]}`));
+      const duckType: Record<string, string> = {
+        STRING: 'VARCHAR',
+        TIMESTAMP: 'TIMESTAMP WITH TIME ZONE',
+        DATE: 'DATE',
+        DOUBLE: 'DOUBLE',
+        INT32: 'INTEGER',
+      };
+      expect(
+        described.map((d) => `${d.column_name} ${d.column_type}`),
+        f.path,
+      ).toEqual(columns.map((c) => `${c.name} ${duckType[c.type]}`));
       const rows = normalized(await duckRows(f.path), columns);
       expect(rows.length, f.path).toBe(f.rows);
       expect(rows, f.path).toEqual(await apiRows(f.kind, f.month, columns));
@@ -167,7 +206,10 @@ describe('the bulk files', () => {
   it("agrees with pollen-range's daily rows (aggregate=day) on the daily means", async () => {
     for (const f of manifest.files.filter((x) => x.kind === 'pollen-daily' && x.format === 'parquet')) {
       const { from, to } = monthWindow(f.month);
-      const ranged = ((await api(`/api/pollen-range?from=${from}&to=${to}&aggregate=day&limit=50000`)).rows as Json[]).map((r) => ({ ...r, date: String(r.periodStart).slice(0, 10) }));
+      const ranged = ((await api(`/api/pollen-range?from=${from}&to=${to}&aggregate=day&limit=50000`)).rows as Json[]).map((r) => ({
+        ...r,
+        date: String(r.periodStart).slice(0, 10),
+      }));
       const means = manifest.kinds['pollen-daily'].columns.filter((c) => !c.name.startsWith('peak_'));
       expect(normalized(await duckRows(f.path), means)).toEqual(ranged.map((r) => expectedRow(means, r)));
     }
@@ -177,7 +219,15 @@ describe('the bulk files', () => {
     const april = normalized(await duckRows('/data/bulk/pollen-hourly-2025-04.parquet'), manifest.kinds['pollen-hourly'].columns);
     const odd = april.filter((r) => r.city === 'austin' && String(r.ts).startsWith(dayString(ODD_DAY)));
     expect(odd).toHaveLength(24);
-    expect(odd[0]).toMatchObject({ tree: 38.5, grass: null, weed: 0.25, tree_oak: 38.5, tree_cypress_juniper_cedar: null, weed_mugwort_wild: 1.5, others: 2 });
+    expect(odd[0]).toMatchObject({
+      tree: 38.5,
+      grass: null,
+      weed: 0.25,
+      tree_oak: 38.5,
+      tree_cypress_juniper_cedar: null,
+      weed_mugwort_wild: 1.5,
+      others: 2,
+    });
     expect(odd[5]!.tree).toBeNull();
     expect(odd[3]!.others).toBeNull();
     expect(odd[7]).toMatchObject({ tree_oak: null, weed_mugwort_wild: null, others: null });
@@ -210,7 +260,10 @@ describe('the bulk files', () => {
     const metadata = await parquetMetadataAsync(file, { initialFetchSize: 8 * 1024 });
     // Row groups of four cities, in slug order; statistics give each group's first and last city.
     const stats = metadata.row_groups.map((g) => g.columns[0]!.meta_data!.statistics!);
-    expect(stats.map((st) => [st.min_value, st.max_value])).toEqual([['austin', 'tulsa'], ['wichita', 'wichita']]);
+    expect(stats.map((st) => [st.min_value, st.max_value])).toEqual([
+      ['austin', 'tulsa'],
+      ['wichita', 'wichita'],
+    ]);
     const rows = (await parquetReadObjects({ file, metadata, filter: { city: { $eq: 'wichita' } } })) as Json[];
     expect(rows.length).toBeGreaterThan(100);
     expect(new Set(rows.map((r) => r.city))).toEqual(new Set(['wichita']));
@@ -230,7 +283,9 @@ describe('the bulk files', () => {
       const columns = manifest.kinds[f.kind].columns;
       expect(header).toEqual(columns.map((c) => c.name));
       const twin = manifest.files.find((x) => x.kind === f.kind && x.month === f.month && x.format === 'parquet')!;
-      const asText = normalized(await duckRows(twin.path), columns).map((r) => columns.map((c) => (r[c.name] === null ? '' : String(r[c.name]))));
+      const asText = normalized(await duckRows(twin.path), columns).map((r) =>
+        columns.map((c) => (r[c.name] === null ? '' : String(r[c.name]))),
+      );
       expect(lines.length).toBe(f.rows);
       expect(lines).toEqual(asText);
     }
@@ -277,7 +332,12 @@ describe('the bulk files', () => {
 
     it('answers HEAD with the headers of GET and no body', async () => {
       const head = await get('bytes=0-3', 'HEAD');
-      expect([head.status, head.headers.get('content-range'), head.headers.get('content-length'), await head.text()]).toEqual([206, `bytes 0-3/${(await download(path)).length}`, '4', '']);
+      expect([head.status, head.headers.get('content-range'), head.headers.get('content-length'), await head.text()]).toEqual([
+        206,
+        `bytes 0-3/${(await download(path)).length}`,
+        '4',
+        '',
+      ]);
       const whole = await get(undefined, 'HEAD');
       expect([whole.status, whole.headers.get('accept-ranges')]).toEqual([200, 'bytes']);
     });
@@ -297,7 +357,9 @@ describe('a daily render of the bulk files', () => {
       } finally {
         store.close();
       }
-      const m = JSON.parse(await (await import('node:fs/promises')).readFile(join(dir, 'publish', 'data', 'bulk', 'index.json'), 'utf8')) as BulkManifest;
+      const m = JSON.parse(
+        await (await import('node:fs/promises')).readFile(join(dir, 'publish', 'data', 'bulk', 'index.json'), 'utf8'),
+      ) as BulkManifest;
       return new Map(m.files.map((f) => [f.path, f.sha256]));
     };
     const before = await renderOnce();
@@ -305,12 +367,24 @@ describe('a daily render of the bulk files', () => {
     const store = openStore(db);
     const sample = new SampleProvider();
     const chosen = cities.map((c) => DEFAULT_CITIES.get(c)!);
-    await ingest({ store, pollen: sample, weather: sample, cities: chosen, span: { from: dayNumber('2025-04-13'), to: dayNumber('2025-04-13') } });
+    await ingest({
+      store,
+      pollen: sample,
+      weather: sample,
+      cities: chosen,
+      span: { from: dayNumber('2025-04-13'), to: dayNumber('2025-04-13') },
+    });
     // A provider's revision of one February hour.
     const feb = dayNumber('2025-02-15');
-    const hours = store.hours('tulsa', feb * 24, (feb + 1) * 24).map((h) => ({ hour: h.hour, tree: h.tree, grass: h.grass, weed: h.weed, total: h.total, species: h.species }));
+    const hours = store
+      .hours('tulsa', feb * 24, (feb + 1) * 24)
+      .map((h) => ({ hour: h.hour, tree: h.tree, grass: h.grass, weed: h.weed, total: h.total, species: h.species }));
     hours[0] = { ...hours[0]!, tree: (hours[0]!.tree ?? 0) + 5000, total: hours[0]!.total + 5000 };
-    store.writeCityDay({ city: 'tulsa', day: feb, pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.UTC(2025, 3, 14), hours } });
+    store.writeCityDay({
+      city: 'tulsa',
+      day: feb,
+      pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.UTC(2025, 3, 14), hours },
+    });
     store.close();
     const after = await renderOnce();
 
@@ -319,6 +393,8 @@ describe('a daily render of the bulk files', () => {
     const months = (m: string, kinds: string[]) => kinds.flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]);
     const all = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
     // January: the window trims a day; February: the revised hour (pollen only); April: the new day.
-    expect(changed.sort()).toEqual([...months('2025-01', all), ...months('2025-02', ['pollen-hourly', 'pollen-daily']), ...months('2025-04', all)].sort());
+    expect(changed.sort()).toEqual(
+      [...months('2025-01', all), ...months('2025-02', ['pollen-hourly', 'pollen-daily']), ...months('2025-04', all)].sort(),
+    );
   });
 });

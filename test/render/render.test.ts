@@ -100,7 +100,9 @@ describe('build render', () => {
     const [served, before] = [readlinkSync(publish), readFileSync(servedStorePath(db))];
     const perCityDay = (await deflatedSize(servedStorePath(db))) / 20;
     const limit = (await functionOverheadBytes()) + Math.floor(perCityDay * 12.5);
-    await expect(render(store, publish, { functionLimitBytes: limit })).rejects.toThrow(/the served store \(20 city-days\) would make each function about [\d.]+ MB zipped, over [\d.]+ MB: about 1[12] city-days fit; serve fewer days \(SERVE_DAYS\) or cities\. Nothing was written\./);
+    await expect(render(store, publish, { functionLimitBytes: limit })).rejects.toThrow(
+      /the served store \(20 city-days\) would make each function about [\d.]+ MB zipped, over [\d.]+ MB: about 1[12] city-days fit; serve fewer days \(SERVE_DAYS\) or cities\. Nothing was written\./,
+    );
     store.close();
     expect(readlinkSync(publish)).toBe(served);
     expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
@@ -109,7 +111,10 @@ describe('build render', () => {
 
   it('leaves the previous render whole and served when killed midway', async () => {
     const dir = tempDir();
-    const db = await buildStore(dir, ['atlanta', 'boise', 'chicago', 'dallas', 'denver', 'miami', 'tulsa', 'seattle'], { from: SITE_SPAN.from - 60, to: SITE_SPAN.to });
+    const db = await buildStore(dir, ['atlanta', 'boise', 'chicago', 'dallas', 'denver', 'miami', 'tulsa', 'seattle'], {
+      from: SITE_SPAN.from - 60,
+      to: SITE_SPAN.to,
+    });
     const publish = join(dir, 'publish');
     expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
     const served = readlinkSync(publish);
@@ -118,7 +123,11 @@ describe('build render', () => {
     // Kill the next render once it has written part of its new folder.
     const renders = `${publish}.renders`;
     const killed = await runCli(['render', '--db', db, '--publish', publish], {
-      killWhen: () => readdirSync(renders).some((d) => d !== served.split('/').pop() && existsSync(join(renders, d, 'data', 'pollen')) && listFiles(join(renders, d)).length > 200),
+      killWhen: () =>
+        readdirSync(renders).some(
+          (d) =>
+            d !== served.split('/').pop() && existsSync(join(renders, d, 'data', 'pollen')) && listFiles(join(renders, d)).length > 200,
+        ),
     });
     expect(killed.signal).toBe('SIGKILL');
     expect(readlinkSync(publish)).toBe(served);
@@ -135,8 +144,12 @@ describe('build render', () => {
     const publish = join(dir, 'publish');
     await render(site.store, publish);
     const served = readlinkSync(publish);
-    const broken: Route[] = ROUTES.map((r) => (r.path === '/api/weather' ? { ...r, handler: () => Promise.reject(new Error('disk error')) } : r));
-    await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(/\/api\/weather\?city=albuquerque answered 500: \{"error":"Internal server error"\}; the previous render stays served/);
+    const broken: Route[] = ROUTES.map((r) =>
+      r.path === '/api/weather' ? { ...r, handler: () => Promise.reject(new Error('disk error')) } : r,
+    );
+    await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(
+      /\/api\/weather\?city=albuquerque answered 500: \{"error":"Internal server error"\}; the previous render stays served/,
+    );
     expect(readlinkSync(publish)).toBe(served);
     expect(readdirSync(`${publish}.renders`)).toEqual([served.split('/').pop()]);
   });

@@ -51,7 +51,8 @@ describe('rewrite rules', () => {
 
   it('never send a parameterless request of a route with query forms to a file (the fallback answers it)', () => {
     const toml = readNetlifyConfig(join(ROOT, 'netlify.toml'));
-    for (const path of ['/api/pollen', '/api/map-data', '/api/weather']) expect(toml.redirects.some((r) => r.startsWith(`${path} `))).toBe(false);
+    for (const path of ['/api/pollen', '/api/map-data', '/api/weather'])
+      expect(toml.redirects.some((r) => r.startsWith(`${path} `))).toBe(false);
     expect(redirectsFile(DEFAULT_CITIES.slugs)).not.toMatch(/latest\.json/);
   });
 
@@ -64,7 +65,9 @@ describe('rewrite rules', () => {
 });
 
 describe('netlify.toml functions', () => {
-  const toml = parse(readFileSync(join(ROOT, 'netlify.toml'), 'utf8')) as { functions: Record<string, unknown> & { included_files?: string[] } };
+  const toml = parse(readFileSync(join(ROOT, 'netlify.toml'), 'utf8')) as {
+    functions: Record<string, unknown> & { included_files?: string[] };
+  };
   const fns = readdirSync(join(ROOT, 'functions')).map((f) => f.replace(/\.ts$/, ''));
 
   it('ships the store only with the functions that open it, and the forecast and nearest only the site file', () => {

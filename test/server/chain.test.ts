@@ -14,7 +14,10 @@ describe("the local server follows Netlify's request chain", () => {
     const root = tempDir();
     mkdirSync(join(root, 'functions'));
     mkdirSync(join(root, 'publish', 'data'), { recursive: true });
-    writeFileSync(join(root, 'netlify.toml'), '[build]\n  publish = "publish"\n  functions = "functions"\n\n[[redirects]]\n  from = "/data/*"\n  to = "/elsewhere.json"\n  status = 200\n');
+    writeFileSync(
+      join(root, 'netlify.toml'),
+      '[build]\n  publish = "publish"\n  functions = "functions"\n\n[[redirects]]\n  from = "/data/*"\n  to = "/elsewhere.json"\n  status = 200\n',
+    );
     writeFileSync(join(root, 'publish', '_redirects'), '/api/thing q=:q /data/thing/:q.json 200\n');
     writeFileSync(join(root, 'publish', 'data', 'here.json'), '{"file":true}');
     writeFileSync(join(root, 'publish', 'elsewhere.json'), '{"rule":true}');
@@ -53,7 +56,7 @@ describe("the local server follows Netlify's request chain", () => {
   });
 });
 
-describe('query rules, read leniently (the rules engine) or exactly (Netlify\'s guidance)', () => {
+describe("query rules, read leniently (the rules engine) or exactly (Netlify's guidance)", () => {
   const lenient = useSite({ cities: ['tulsa'] });
   let exact: RunningServer;
   beforeAll(async () => (exact = await serve({ root: ROOT, publishDir: lenient.publish, port: 0, queryMatching: 'exact' })));
@@ -73,7 +76,13 @@ describe('query rules, read leniently (the rules engine) or exactly (Netlify\'s 
     ['/api/pollen?city=tulsa&timezone=UTC&utm_source=x', false],
   ] as const)('answer %s the same under both readings (the exact one always by the fallback function)', async (path, fileWhenLenient) => {
     const [a, b] = await Promise.all([fetch(lenient.server.url + path), fetch(exact.url + path)]);
-    const plain = await fetch(lenient.server.url + path.replace(/&?utm_source=x/, '').replace('?&', '?').replace(/\?$/, ''));
+    const plain = await fetch(
+      lenient.server.url +
+        path
+          .replace(/&?utm_source=x/, '')
+          .replace('?&', '?')
+          .replace(/\?$/, ''),
+    );
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     const body = await plain.text();
@@ -88,11 +97,27 @@ describe('query rules, read leniently (the rules engine) or exactly (Netlify\'s 
 describe('netlify.toml headers', () => {
   const { headers } = readNetlifyConfig(join(ROOT, 'netlify.toml'));
   const paths = [
-    '/', '/index.html', '/assets/app.js', '/api-reference.html', '/openapi.json', '/.well-known/openapi.json', '/llms.txt',
-    '/api/cities', '/api/pollen', '/api/map-data', '/api/weather', '/api/latest-date',
-    '/data/cities.json', '/data/pollen/tulsa.json', '/data/pollen/tulsa/2025-04-01.json', '/data/pollen/by-date/2025-04-01.json',
-    '/data/map-data/2025-04-01.json', '/data/weather/tulsa.json',
-    '/data/pollen-local/tulsa.json', '/data/pollen-local/by-date/2025-04-01.json', '/data/map-data-local/2025-04-01.json',
+    '/',
+    '/index.html',
+    '/assets/app.js',
+    '/api-reference.html',
+    '/openapi.json',
+    '/.well-known/openapi.json',
+    '/llms.txt',
+    '/api/cities',
+    '/api/pollen',
+    '/api/map-data',
+    '/api/weather',
+    '/api/latest-date',
+    '/data/cities.json',
+    '/data/pollen/tulsa.json',
+    '/data/pollen/tulsa/2025-04-01.json',
+    '/data/pollen/by-date/2025-04-01.json',
+    '/data/map-data/2025-04-01.json',
+    '/data/weather/tulsa.json',
+    '/data/pollen-local/tulsa.json',
+    '/data/pollen-local/by-date/2025-04-01.json',
+    '/data/map-data-local/2025-04-01.json',
   ];
 
   it.each(paths)('sets each header of %s by one rule only', (path) => {

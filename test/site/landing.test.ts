@@ -14,7 +14,8 @@ import { readCityFile } from '../../src/domain/city-file.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`landing page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+if (!hasChromium)
+  console.warn(`landing page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
 describe('the landing page bundle', () => {
   it('keeps its JavaScript under 100 KB gzipped, apart from the map geometry', async () => {
@@ -23,7 +24,7 @@ describe('the landing page bundle', () => {
     expect(files.get('index.html')).toContain('<a href="/openapi.json">');
     const reference = String(files.get('api-reference.html'));
     expect(reference).toContain('/api/pollen-range');
-    expect(reference).toContain("Content-Security-Policy\" content=\"default-src 'none'");
+    expect(reference).toContain('Content-Security-Policy" content="default-src \'none\'');
     expect(reference).not.toMatch(/<script[^>]+src=|<link[^>]+href="https?:/);
   });
 });
@@ -32,7 +33,10 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   const site = useSite();
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
   });
   afterAll(async () => browser?.close());
 
@@ -77,7 +81,13 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-01');
 
     // The freshness line comes from /api/health: the sample store's data is old, so it says stale.
-    expect(await page.textContent('#freshness')).toBe('Stale: simulated sample data through 2025-04-10 23:00 UTC (' + (await page.evaluate(async () => Math.round(((await (await fetch('/api/health')).json()) as { dataAgeHours: number }).dataAgeHours / 24))) + ' days ago).');
+    expect(await page.textContent('#freshness')).toBe(
+      'Stale: simulated sample data through 2025-04-10 23:00 UTC (' +
+        (await page.evaluate(async () =>
+          Math.round(((await (await fetch('/api/health')).json()) as { dataAgeHours: number }).dataAgeHours / 24),
+        )) +
+        ' days ago).',
+    );
 
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'landing.png'), fullPage: true });
@@ -97,7 +107,9 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const block = page.locator('#panel section.alerts');
     await block.waitFor();
     expect(await block.locator('h3').textContent()).toBe('Subscribe to alerts');
-    expect(await block.locator('#alerts-note').textContent()).toBe('Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.');
+    expect(await block.locator('#alerts-note').textContent()).toBe(
+      'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.',
+    );
 
     // The select is named by its label; High is the API's default level.
     const level = page.getByLabel('Alert me at');
@@ -121,12 +133,12 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       head: `/api/alerts?city=${city}&min=${min}&format=atom`,
     });
     expect(await links()).toEqual(expected('austin', 'High'));
-    expect([await link('Calendar').getAttribute('type'), await link('download .ics').getAttribute('type'), await link('Atom feed').getAttribute('type'), await link('JSON Feed').getAttribute('type')]).toEqual([
-      'text/calendar',
-      'text/calendar',
-      'application/atom+xml',
-      'application/feed+json',
-    ]);
+    expect([
+      await link('Calendar').getAttribute('type'),
+      await link('download .ics').getAttribute('type'),
+      await link('Atom feed').getAttribute('type'),
+      await link('JSON Feed').getAttribute('type'),
+    ]).toEqual(['text/calendar', 'text/calendar', 'application/atom+xml', 'application/feed+json']);
 
     await level.selectOption('Very High');
     expect(await links()).toEqual(expected('austin', 'Very%20High'));
@@ -162,7 +174,13 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const foreign = (url: string) => !['data:', 'blob:'].includes(new URL(url).protocol) && new URL(url).origin !== site.server.url;
     const loaded: string[] = [];
     page.on('requestfinished', (r) => foreign(r.url()) && loaded.push(r.url()));
-    page.on('requestfailed', (r) => foreign(r.url()) && !/csp/i.test(r.failure()?.errorText ?? '') && loaded.push(`${r.url()} (${r.failure()?.errorText}, not refused by the policy)`));
+    page.on(
+      'requestfailed',
+      (r) =>
+        foreign(r.url()) &&
+        !/csp/i.test(r.failure()?.errorText ?? '') &&
+        loaded.push(`${r.url()} (${r.failure()?.errorText}, not refused by the policy)`),
+    );
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${site.server.url}/api-reference.html`);
@@ -171,7 +189,16 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'api-reference.png') });
     // Every operation is listed; Redoc draws each one's schemas and example as it comes into view.
     const text = await page.evaluate(() => document.body.innerText);
-    for (const summary of ['Supported cities', 'Pollen observations', 'Map of daily maxima', 'Pollen over any window', 'The 48-hour forecast', 'Weather and air quality', 'Data freshness']) expect(text).toContain(summary);
+    for (const summary of [
+      'Supported cities',
+      'Pollen observations',
+      'Map of daily maxima',
+      'Pollen over any window',
+      'The 48-hour forecast',
+      'Weather and air quality',
+      'Data freshness',
+    ])
+      expect(text).toContain(summary);
     expect(text).toContain('/api/cities');
     expect(text).toContain('"cities": [');
     await page.getByText('Pollen over any window').first().click();
@@ -189,7 +216,11 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       return `${(Math.round(distance([from.lon, from.lat], [c.lon, c.lat], { units: 'kilometers' }) * 10) / 10).toLocaleString('en-US')} km`;
     };
     const located = async (latitude: number, longitude: number) => {
-      const context = await browser.newContext({ viewport: { width: 1100, height: 1300 }, geolocation: { latitude, longitude }, permissions: ['geolocation'] });
+      const context = await browser.newContext({
+        viewport: { width: 1100, height: 1300 },
+        geolocation: { latitude, longitude },
+        permissions: ['geolocation'],
+      });
       const page = await context.newPage();
       const sent: string[] = [];
       page.on('request', (r) => sent.push(r.url()));
@@ -197,7 +228,8 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await page.waitForSelector('#markers .marker');
       return { page, sent, close: () => context.close() };
     };
-    const status = (page: Page, text: string) => page.waitForFunction((t) => document.querySelector('#locate-status')?.textContent?.startsWith(t), text);
+    const status = (page: Page, text: string) =>
+      page.waitForFunction((t) => document.querySelector('#locate-status')?.textContent?.startsWith(t), text);
 
     it('labels the date picker with the days the map shows', async () => {
       const { page, close } = await located(0, 0);
@@ -205,8 +237,12 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       // The footer links every bulk file of the manifest, a row per month.
       const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string }> };
       await page.waitForSelector('#bulk-files tr', { state: 'attached' }); // inside a closed <details>
-      expect(await page.locator('#bulk-files th').allTextContents()).toEqual([...new Set(manifest.files.map((f) => f.month))].sort().reverse());
-      expect((await page.locator('#bulk-files a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).sort()).toEqual(manifest.files.map((f) => f.path).sort());
+      expect(await page.locator('#bulk-files th').allTextContents()).toEqual(
+        [...new Set(manifest.files.map((f) => f.month))].sort().reverse(),
+      );
+      expect((await page.locator('#bulk-files a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).sort()).toEqual(
+        manifest.files.map((f) => f.path).sort(),
+      );
       await close();
     });
 
@@ -227,9 +263,13 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await page.click('#use-location');
       await status(page, 'No city');
       // Among the built-in 40, by an independent distance: San Francisco, far off.
-      const nearest = DEFAULT_CITIES.list.map((c) => ({ c, d: distance([sea.lon, sea.lat], [c.lon, c.lat]) })).sort((a, b) => a.d - b.d)[0]!.c;
+      const nearest = DEFAULT_CITIES.list
+        .map((c) => ({ c, d: distance([sea.lon, sea.lat], [c.lon, c.lat]) }))
+        .sort((a, b) => a.d - b.d)[0]!.c;
       expect(nearest.slug).toBe('san-francisco');
-      expect(await page.textContent('#locate-status')).toBe(`No city we serve is within 150 km of you: the nearest is San Francisco, ${kmText(sea, 'san-francisco')} away.`);
+      expect(await page.textContent('#locate-status')).toBe(
+        `No city we serve is within 150 km of you: the nearest is San Francisco, ${kmText(sea, 'san-francisco')} away.`,
+      );
       expect(await page.locator('#panel').isHidden()).toBe(true);
       await close();
     });
@@ -247,7 +287,9 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await page.press('#zip', 'Enter');
       await status(page, 'No city');
       const samoa = { lat: zipCentroids['96799']!.latitude, lon: zipCentroids['96799']!.longitude };
-      expect(await page.textContent('#locate-status')).toBe(`No city we serve is within 150 km of ZIP code 96799: the nearest is Honolulu, ${kmText(samoa, 'honolulu')} away.`);
+      expect(await page.textContent('#locate-status')).toBe(
+        `No city we serve is within 150 km of ZIP code 96799: the nearest is Honolulu, ${kmText(samoa, 'honolulu')} away.`,
+      );
 
       await page.fill('#zip', '10008'); // a post-office-box ZIP code: no area
       await page.press('#zip', 'Enter');
@@ -272,10 +314,16 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
 describe.skipIf(!hasChromium)('the landing page of a city set with a repeated name', () => {
   const top200 = readCityFile(join(ROOT, 'cities', 'us-top-200.json'));
-  const site = useSite({ cities: top200.filter((c) => ['columbus-ga', 'columbus-oh', 'tulsa'].includes(c.slug)), span: { from: SITE_SPAN.to - 2, to: SITE_SPAN.to } });
+  const site = useSite({
+    cities: top200.filter((c) => ['columbus-ga', 'columbus-oh', 'tulsa'].includes(c.slug)),
+    span: { from: SITE_SPAN.to - 2, to: SITE_SPAN.to },
+  });
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
   });
   afterAll(async () => browser?.close());
 

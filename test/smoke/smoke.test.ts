@@ -23,20 +23,32 @@ describe('smoke against the local server', () => {
     expect(table).toMatch(/\| MCP: tools\/list \| pass \| 11 tools \|/);
     expect(table).toMatch(/\| alerts: .* \| pass \| \d+ of [23] local days at Low or above; ics, atom and jsonfeed agree \|/);
     // The site serves the built-in 40 (data for tulsa and honolulu): Manhattan's nearest is New York.
-    expect(table).toMatch(/\| nearest: .* \| pass \| \S+ at 0 km; zip 10001: new-york, philadelphia, scranton; at sea: honolulu at \d+(\.\d)? km \|/);
-    expect(table).toMatch(/\| bulk files: .* \| pass \| \d+ files; \/data\/bulk\/pollen-hourly-\d{4}-\d{2}\.parquet: 206, PAR1, of \d+ bytes \|/);
+    expect(table).toMatch(
+      /\| nearest: .* \| pass \| \S+ at 0 km; zip 10001: new-york, philadelphia, scranton; at sea: honolulu at \d+(\.\d)? km \|/,
+    );
+    expect(table).toMatch(
+      /\| bulk files: .* \| pass \| \d+ files; \/data\/bulk\/pollen-hourly-\d{4}-\d{2}\.parquet: 206, PAR1, of \d+ bytes \|/,
+    );
     expect(table).toMatch(/smoke: (\d+) of \1 checks passed/);
   });
 
   it('fails the health check when the functions run another Node.js major', async () => {
     const checks = await smoke(site.server.url, { expectNode: NODE + 1 });
-    expect(checks.filter((c) => !c.ok).map((c) => c.detail)).toEqual([expect.stringMatching(new RegExp(`functions run Node v${NODE}\\..*, expected ${NODE + 1}`))]);
+    expect(checks.filter((c) => !c.ok).map((c) => c.detail)).toEqual([
+      expect.stringMatching(new RegExp(`functions run Node v${NODE}\\..*, expected ${NODE + 1}`)),
+    ]);
   });
 
   it('exits 0 from the command line, and 2 without a usable URL', async () => {
     const ok = await runCli(['smoke', site.server.url, '--expect-node', String(NODE)]);
     expect(ok.code, ok.stdout).toBe(0);
-    for (const args of [[], ['ftp://example.org'], ['not a url'], [`${site.server.url}/api/cities`], [site.server.url, '--expect-node', 'latest']]) {
+    for (const args of [
+      [],
+      ['ftp://example.org'],
+      ['not a url'],
+      [`${site.server.url}/api/cities`],
+      [site.server.url, '--expect-node', 'latest'],
+    ]) {
       const bad = await runCli(['smoke', ...args]);
       expect(bad.code, args.join(' ')).toBe(2);
       expect(bad.stderr).toMatch(/^error: /);
@@ -47,7 +59,7 @@ describe('smoke against the local server', () => {
 describe('smoke when query rules match only exactly their parameters', () => {
   const site = useSite({ ...fresh, queryMatching: 'exact' });
 
-  it('still passes: a request with an extra parameter never gets another form\'s file', async () => {
+  it("still passes: a request with an extra parameter never gets another form's file", async () => {
     const checks = await smoke(site.server.url);
     expect(checks.filter((c) => !c.ok)).toEqual([]);
   });

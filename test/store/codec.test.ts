@@ -12,7 +12,8 @@ function shapes() {
   const ids = new Map<string, number>();
   const byId: Shape[] = [];
   return {
-    id: (s: Species) => ids.get(shapeKey(s)) ?? (ids.set(shapeKey(s), byId.push(JSON.parse(JSON.stringify(shapeOf(s))) as Shape) - 1), ids.get(shapeKey(s))!),
+    id: (s: Species) =>
+      ids.get(shapeKey(s)) ?? (ids.set(shapeKey(s), byId.push(JSON.parse(JSON.stringify(shapeOf(s))) as Shape) - 1), ids.get(shapeKey(s))!),
     shape: (id: number) => byId[id]!,
   };
 }
@@ -35,7 +36,10 @@ describe('the packed city-day', () => {
   it('returns every hour exactly as written: species key order, plain numbers, nulls, decimals', () => {
     const hours = [
       sample(0),
-      sample(1, { grass: 38.5, species: { Grass: { 'Grass / Poaceae': 38.5 }, Others: 2.25, Tree: { Ash: null, Birch: 0, Oak: 1e300 }, Weed: { Ragweed: 0.1 } } }),
+      sample(1, {
+        grass: 38.5,
+        species: { Grass: { 'Grass / Poaceae': 38.5 }, Others: 2.25, Tree: { Ash: null, Birch: 0, Oak: 1e300 }, Weed: { Ragweed: 0.1 } },
+      }),
       sample(5, { species: null, tree: null, total: 45 }),
       sample(23, { tree: 2472, total: 0.1 + 0.2, weed: -0 }),
     ];
@@ -58,7 +62,9 @@ describe('the packed city-day', () => {
     expect(totalOff.data!.length).toBe(packed.data!.length + 24 * 2 + 1);
     // the same value in every hour is written once
     expect(roundTrip(day.map((h) => ({ ...h, total: 1851 }))).packed.data!.length).toBe(packed.data!.length + 1 + 2);
-    const zeros = Array.from({ length: 24 }, (_, h) => sample(h, { tree: 0, grass: 0, weed: 0, total: 0, species: { Grass: { G: 0 }, Others: 0, Tree: { A: 0, B: 0 } } }));
+    const zeros = Array.from({ length: 24 }, (_, h) =>
+      sample(h, { tree: 0, grass: 0, weed: 0, total: 0, species: { Grass: { G: 0 }, Others: 0, Tree: { A: 0, B: 0 } } }),
+    );
     expect(roundTrip(zeros).packed.data!.length).toBeLessThanOrEqual(20);
   });
 
@@ -80,15 +86,35 @@ describe('the packed city-day', () => {
   });
 
   it('round-trips any day of any hours, values and payloads (property)', () => {
-    const value = fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e12, noNaN: true }), fc.constant(null), fc.integer({ min: 2 ** 50, max: Number.MAX_SAFE_INTEGER }), fc.constantFrom(0.5, 38.5, 12.25, 0.001, -0));
+    const value = fc.oneof(
+      fc.nat(),
+      fc.double({ min: 0, max: 1e12, noNaN: true }),
+      fc.constant(null),
+      fc.integer({ min: 2 ** 50, max: Number.MAX_SAFE_INTEGER }),
+      fc.constantFrom(0.5, 38.5, 12.25, 0.001, -0),
+    );
     const group = fc.oneof(value, fc.dictionary(fc.string(), value));
-    const species = fc.oneof(fc.constant(null), fc.dictionary(fc.string(), group), fc.constant({ Tree: { Oak: 3, Ash: 4 }, Grass: { G: 1 } }));
-    const hour = fc.record({ tree: value, grass: value, weed: value, total: fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e9, noNaN: true })), species });
+    const species = fc.oneof(
+      fc.constant(null),
+      fc.dictionary(fc.string(), group),
+      fc.constant({ Tree: { Oak: 3, Ash: 4 }, Grass: { G: 1 } }),
+    );
+    const hour = fc.record({
+      tree: value,
+      grass: value,
+      weed: value,
+      total: fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e9, noNaN: true })),
+      species,
+    });
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { maxLength: 24 }), fc.array(hour, { minLength: 24, maxLength: 24 }), (which, values) => {
-        const hours = [...which].sort((a, b) => a - b).map((h): PollenHour => ({ hour: D * 24 + h, ...values[h]! }) as PollenHour);
-        same(roundTrip(hours).back, hours);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { maxLength: 24 }),
+        fc.array(hour, { minLength: 24, maxLength: 24 }),
+        (which, values) => {
+          const hours = [...which].sort((a, b) => a - b).map((h): PollenHour => ({ hour: D * 24 + h, ...values[h]! }) as PollenHour);
+          same(roundTrip(hours).back, hours);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -98,14 +124,34 @@ describe('the packed weather day', () => {
   it('returns the fields present, texts through their labels', () => {
     const labels: string[] = [];
     const id = (t: string) => (labels.includes(t) ? labels.indexOf(t) : labels.push(t) - 1);
-    const values: WeatherValues = { tz: '-05:00', timezone: 'America/Chicago', temp_day_c: -3.4, humidity: 42, weather_main: 'Clear', aqi: 3, aqi_co: 206.01 };
-    same(decodeWeather(encodeWeather(values, id), (i) => labels[i]!), values);
+    const values: WeatherValues = {
+      tz: '-05:00',
+      timezone: 'America/Chicago',
+      temp_day_c: -3.4,
+      humidity: 42,
+      weather_main: 'Clear',
+      aqi: 3,
+      aqi_co: 206.01,
+    };
+    same(
+      decodeWeather(encodeWeather(values, id), (i) => labels[i]!),
+      values,
+    );
     expect(encodeWeather({}, id).length).toBe(3);
   });
 });
 
 describe('tokens', () => {
-  it.each([[0, 1], [38.5, 2], [12.25, 2], [1500, 2], [null, 1], [0.1 + 0.2, 9], [-0, 9], [-4, 9]])('write %s in %i bytes and read it back', (v, bytes) => {
+  it.each([
+    [0, 1],
+    [38.5, 2],
+    [12.25, 2],
+    [1500, 2],
+    [null, 1],
+    [0.1 + 0.2, 9],
+    [-0, 9],
+    [-4, 9],
+  ])('write %s in %i bytes and read it back', (v, bytes) => {
     const w = new Writer();
     w.token(v);
     const out = w.done();

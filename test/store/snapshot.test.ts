@@ -48,6 +48,8 @@ describe('store snapshots in Netlify Blobs', () => {
   it('never replaces a snapshot with a store that has fewer hourly rows', async () => {
     const dir = tempDir();
     const smaller = await buildStore(dir, ['tulsa'], { from: 20100, to: 20101 });
-    await expect(pushSnapshot(blobs, smaller, '2026-01-03')).rejects.toThrow(/refusing to replace a snapshot of \d+ hourly rows with one of \d+/);
+    await expect(pushSnapshot(blobs, smaller, '2026-01-03')).rejects.toThrow(
+      /refusing to replace a snapshot of \d+ hourly rows with one of \d+/,
+    );
   });
 });

@@ -9,7 +9,15 @@ import { tempDir } from '../helpers/tmp.js';
 
 const D = dayNumber('2025-05-01');
 const species = { Grass: { 'Grass / Poaceae': 17 }, Others: 2, Tree: { Oak: 1500, Birch: 0.5 }, Weed: { Ragweed: null } };
-const hourAt = (h: number, extra: Partial<PollenHour> = {}): PollenHour => ({ hour: D * 24 + h, tree: 1500.5, grass: 17, weed: null, total: 1519.5, species, ...extra });
+const hourAt = (h: number, extra: Partial<PollenHour> = {}): PollenHour => ({
+  hour: D * 24 + h,
+  tree: 1500.5,
+  grass: 17,
+  weed: null,
+  total: 1519.5,
+  species,
+  ...extra,
+});
 const pollen = (hours: PollenHour[], fetchedAt = 1000) => ({ source: 'sample', timezone: 'America/Chicago', fetchedAt, hours });
 
 describe('store', () => {
@@ -27,18 +35,38 @@ describe('store', () => {
     again.close();
   });
 
-  it('upgrades a store of the first format in place, losslessly, deriving each city-day\'s status', () => {
+  it("upgrades a store of the first format in place, losslessly, deriving each city-day's status", () => {
     const path = join(tempDir(), 'v1.db');
     copyFileSync(new URL('../fixtures/store-v1.db', import.meta.url), path);
-    expect(() => openStore(path, { readonly: true })).toThrow(/schema version 1, this code reads \d+; run `npm run ingest` once to upgrade it/);
+    expect(() => openStore(path, { readonly: true })).toThrow(
+      /schema version 1, this code reads \d+; run `npm run ingest` once to upgrade it/,
+    );
     const old = openStore(path);
     expect(old.schemaVersion()).toBe(SCHEMA_VERSION);
     const day = dayNumber('2025-04-01');
     // Written by the first release: 3 days of austin and honolulu, one honolulu day with 22 hours.
     expect(old.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, hours: 142 });
-    expect(old.statuses('austin', 'pollen', day, day + 2)).toEqual(new Map([[day, 'complete'], [day + 1, 'complete'], [day + 2, 'complete']]));
-    expect(old.statuses('honolulu', 'pollen', day, day + 2)).toEqual(new Map([[day, 'partial'], [day + 1, 'complete'], [day + 2, 'complete']]));
-    expect(old.statuses('honolulu', 'weather', day, day + 2)).toEqual(new Map([[day, 'complete'], [day + 1, 'complete'], [day + 2, 'complete']]));
+    expect(old.statuses('austin', 'pollen', day, day + 2)).toEqual(
+      new Map([
+        [day, 'complete'],
+        [day + 1, 'complete'],
+        [day + 2, 'complete'],
+      ]),
+    );
+    expect(old.statuses('honolulu', 'pollen', day, day + 2)).toEqual(
+      new Map([
+        [day, 'partial'],
+        [day + 1, 'complete'],
+        [day + 2, 'complete'],
+      ]),
+    );
+    expect(old.statuses('honolulu', 'weather', day, day + 2)).toEqual(
+      new Map([
+        [day, 'complete'],
+        [day + 1, 'complete'],
+        [day + 2, 'complete'],
+      ]),
+    );
     expect(old.hours('honolulu', day * 24, day * 24 + 24)).toHaveLength(22);
     expect(old.hours('austin', day * 24, day * 24 + 1)[0]).toMatchObject({ source: 'sample', timezone: 'America/Chicago' });
     expect(old.weather('austin', day)?.values.timezone).toBe('America/Chicago');
@@ -76,7 +104,12 @@ describe('store', () => {
     const store = openStore(join(tempDir(), 'loose.db'));
     const cities = ['austin', 'boise', 'tulsa', 'miami', 'denver', 'seattle'];
     for (let d = 120; d >= 0; d--) {
-      for (const city of cities) store.writeCityDay({ city, day: D + d, pollen: { ...pollen(Array.from({ length: 24 }, (_, h) => ({ ...hourAt(h), hour: (D + d) * 24 + h, tree: d * 24 + h }))) } });
+      for (const city of cities)
+        store.writeCityDay({
+          city,
+          day: D + d,
+          pollen: { ...pollen(Array.from({ length: 24 }, (_, h) => ({ ...hourAt(h), hour: (D + d) * 24 + h, tree: d * 24 + h }))) },
+        });
     }
     const sum = store.checksum();
     const compacted = store.compactIfLoose();
@@ -91,8 +124,19 @@ describe('store', () => {
     const store = openStore(join(tempDir(), 'status.db'));
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen(Array.from({ length: 24 }, (_, h) => hourAt(h))) });
     store.writeCityDay({ city: 'austin', day: D + 1, pollen: pollen([{ ...hourAt(0), hour: (D + 1) * 24 }]) });
-    store.writeCityDay({ city: 'austin', day: D + 2, pollen: pollen([]), weather: { source: 'sample', fetchedAt: 1, values: { tz: '-05:00', timezone: 'America/Chicago' } } });
-    expect(store.statuses('austin', 'pollen', D, D + 5)).toEqual(new Map([[D, 'complete'], [D + 1, 'partial'], [D + 2, 'empty']]));
+    store.writeCityDay({
+      city: 'austin',
+      day: D + 2,
+      pollen: pollen([]),
+      weather: { source: 'sample', fetchedAt: 1, values: { tz: '-05:00', timezone: 'America/Chicago' } },
+    });
+    expect(store.statuses('austin', 'pollen', D, D + 5)).toEqual(
+      new Map([
+        [D, 'complete'],
+        [D + 1, 'partial'],
+        [D + 2, 'empty'],
+      ]),
+    );
     expect(store.statuses('austin', 'weather', D, D + 5)).toEqual(new Map([[D + 2, 'empty']]));
     expect(store.weather('austin', D + 2)).toBeUndefined();
     expect(store.weatherForCity('austin', 10)).toEqual([]);
@@ -103,11 +147,22 @@ describe('store', () => {
   it('replaces only the hours asked for, keeping the rest of the day', () => {
     const store = openStore(join(tempDir(), 'asked.db'));
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0), hourAt(1), hourAt(20)]) });
-    store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(20, { grass: 1 }), hourAt(21)], 2000), asked: { from: D * 24 + 12, to: D * 24 + 24 } } });
-    expect(store.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([[0, 17], [1, 17], [20, 1], [21, 17]]);
+    store.writeCityDay({
+      city: 'austin',
+      day: D,
+      pollen: { ...pollen([hourAt(20, { grass: 1 }), hourAt(21)], 2000), asked: { from: D * 24 + 12, to: D * 24 + 24 } },
+    });
+    expect(store.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([
+      [0, 17],
+      [1, 17],
+      [20, 1],
+      [21, 17],
+    ]);
     expect(store.statuses('austin', 'pollen', D, D).get(D)).toBe('partial');
     expect(store.incompleteDays()).toEqual([]);
-    expect(() => store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(2)]), asked: { from: D * 24 + 12, to: D * 24 + 24 } } })).toThrow(/outside the hours asked/);
+    expect(() =>
+      store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(2)]), asked: { from: D * 24 + 12, to: D * 24 + 24 } } }),
+    ).toThrow(/outside the hours asked/);
     store.close();
   });
 
@@ -126,7 +181,15 @@ describe('store', () => {
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(3), hourAt(4, { species: null, tree: null })]) });
     const [a, b] = store.hours('austin', D * 24, D * 24 + 24);
     expect(JSON.stringify(a!.species)).toBe(JSON.stringify(species));
-    expect(a).toMatchObject({ hour: D * 24 + 3, tree: 1500.5, grass: 17, weed: null, total: 1519.5, timezone: 'America/Chicago', source: 'sample' });
+    expect(a).toMatchObject({
+      hour: D * 24 + 3,
+      tree: 1500.5,
+      grass: 17,
+      weed: null,
+      total: 1519.5,
+      timezone: 'America/Chicago',
+      source: 'sample',
+    });
     expect(b).toMatchObject({ species: null, tree: null });
     store.close();
   });
@@ -134,7 +197,14 @@ describe('store', () => {
   it('writes a city-day all or nothing', () => {
     const store = openStore(join(tempDir(), 'd.db'));
     const bad = [hourAt(0), hourAt(1), { ...hourAt(2), hour: (D + 1) * 24 }]; // the last hour belongs to the next day
-    expect(() => store.writeCityDay({ city: 'austin', day: D, pollen: pollen(bad), weather: { source: 'sample', fetchedAt: 1, values: { humidity: 40 } } })).toThrow(RangeError);
+    expect(() =>
+      store.writeCityDay({
+        city: 'austin',
+        day: D,
+        pollen: pollen(bad),
+        weather: { source: 'sample', fetchedAt: 1, values: { humidity: 40 } },
+      }),
+    ).toThrow(RangeError);
     expect(store.counts()).toMatchObject({ hours: 0, pollen_day: 0, weather_day: 0 });
     store.close();
   });
@@ -155,8 +225,18 @@ describe('store', () => {
 
   it('keeps weather fields that were measured and omits the rest', () => {
     const store = openStore(join(tempDir(), 'f.db'));
-    store.writeCityDay({ city: 'tulsa', day: D, weather: { source: 'sample', fetchedAt: 5, values: { temp_day_c: 21.5, aqi: 2, weather_main: 'Clear' } } });
-    expect(store.weather('tulsa', D)).toEqual({ city: 'tulsa', day: D, source: 'sample', fetchedAt: 5, values: { temp_day_c: 21.5, weather_main: 'Clear', aqi: 2 } });
+    store.writeCityDay({
+      city: 'tulsa',
+      day: D,
+      weather: { source: 'sample', fetchedAt: 5, values: { temp_day_c: 21.5, aqi: 2, weather_main: 'Clear' } },
+    });
+    expect(store.weather('tulsa', D)).toEqual({
+      city: 'tulsa',
+      day: D,
+      source: 'sample',
+      fetchedAt: 5,
+      values: { temp_day_c: 21.5, weather_main: 'Clear', aqi: 2 },
+    });
     expect(store.weatherForDay(D).map((w) => w.city)).toEqual(['tulsa']);
     expect(store.latestWeatherDay()).toBe(D);
     expect(store.weather('tulsa', D + 1)).toBeUndefined();
@@ -191,7 +271,12 @@ describe('store', () => {
     expect(store.daysWithData()).toEqual([D + 1, D]);
     expect(store.latestDay()).toBe(D + 1);
     expect(store.cityDaysWithData('tulsa', 10)).toEqual([D + 1]);
-    expect(store.statuses('tulsa', 'pollen', D, D + 5)).toEqual(new Map([[D + 1, 'partial'], [D + 2, 'empty']]));
+    expect(store.statuses('tulsa', 'pollen', D, D + 5)).toEqual(
+      new Map([
+        [D + 1, 'partial'],
+        [D + 2, 'empty'],
+      ]),
+    );
     expect(store.latestSource()).toBe('sample');
     store.close();
   });

@@ -14,7 +14,11 @@ import { count } from './counters.js';
 const site = useSite();
 const CANARY = 'canary-outside-publish-5d1e';
 // Fake keys planted in the environment: no response, header or log line may ever show them.
-const SECRETS = { AMBEE_API_KEY: 'sk-planted-ambee-9c2f61', OPENWEATHER_API_KEY: 'sk-planted-owm-47ab0e', NETLIFY_AUTH_TOKEN: 'nfp-planted-token-11aa' };
+const SECRETS = {
+  AMBEE_API_KEY: 'sk-planted-ambee-9c2f61',
+  OPENWEATHER_API_KEY: 'sk-planted-owm-47ab0e',
+  NETLIFY_AUTH_TOKEN: 'nfp-planted-token-11aa',
+};
 const seen: string[] = []; // every status line, header and body this suite receives
 let sent = 0;
 
@@ -25,7 +29,13 @@ interface Raw {
 }
 
 /** A raw request: the path goes on the wire exactly as written, with no normalising. */
-function raw(method: string, path: string, headers: Record<string, string> = {}, body?: string | Buffer, server: RunningServer = site.server): Promise<Raw> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string | Buffer,
+  server: RunningServer = site.server,
+): Promise<Raw> {
   const url = new URL(server.url);
   sent++;
   return new Promise((resolve, reject) => {
@@ -92,7 +102,11 @@ describe('abuse of the local server', () => {
   });
 
   it('never lets a parameter inject a header', async () => {
-    for (const path of ['/api/pollen?city=austin%0d%0aSet-Cookie:%20hacked=1', '/api/forecast?city=%0d%0aX-Injected:%201', '/api/pollen-range?from=2025-04-01%0d%0aX-Injected:1&to=2025-04-02']) {
+    for (const path of [
+      '/api/pollen?city=austin%0d%0aSet-Cookie:%20hacked=1',
+      '/api/forecast?city=%0d%0aX-Injected:%201',
+      '/api/pollen-range?from=2025-04-01%0d%0aX-Injected:1&to=2025-04-02',
+    ]) {
       const res = await raw('GET', path);
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.headers['set-cookie']).toBeUndefined();
@@ -101,7 +115,12 @@ describe('abuse of the local server', () => {
   });
 
   it('answers a malformed Host header without a 5xx', async () => {
-    for (const path of ['/api/pollen-range?from=2025-04-01&to=2025-04-02&city=austin', '/api/forecast?city=tulsa', '/api/nope', '/api/cities']) {
+    for (const path of [
+      '/api/pollen-range?from=2025-04-01&to=2025-04-02&city=austin',
+      '/api/forecast?city=tulsa',
+      '/api/nope',
+      '/api/cities',
+    ]) {
       const res = await raw('GET', path, { host: 'a b' });
       expect(res.status, path).toBeLessThan(500);
     }
@@ -111,14 +130,25 @@ describe('abuse of the local server', () => {
     const longQuery = await raw('GET', `/api/pollen?city=${'a'.repeat(100_000)}`);
     expect(longQuery.status).toBe(431);
     expect(longQuery.headers['access-control-allow-origin']).toBe('*');
-    const bigMcp = await raw('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(5_000_000) } }));
+    const bigMcp = await raw(
+      'POST',
+      '/mcp',
+      { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(5_000_000) } }),
+    );
     expect(bigMcp.status).toBe(413);
     const bigPost = await raw('POST', '/api/cities', { 'content-type': 'application/octet-stream' }, Buffer.alloc(5_000_000, 1));
     expect(bigPost.status).toBe(405);
   });
 
   it.each(['POST', 'PUT', 'PATCH', 'DELETE', 'TRACE', 'PROPFIND'])('refuses %s everywhere with 405 JSON', async (method) => {
-    for (const path of ['/api/cities', '/api/pollen?city=austin', '/api/pollen-range?from=2025-04-01&to=2025-04-02', '/api/forecast?city=tulsa', '/data/cities.json']) {
+    for (const path of [
+      '/api/cities',
+      '/api/pollen?city=austin',
+      '/api/pollen-range?from=2025-04-01&to=2025-04-02',
+      '/api/forecast?city=tulsa',
+      '/data/cities.json',
+    ]) {
       const res = await raw(method, path);
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(JSON.parse(res.body)).toHaveProperty('error');
@@ -153,7 +183,12 @@ describe('abuse of the local server', () => {
     [{ origin: 'https://evil.example' }],
     [{ origin: 'http://127.0.0.1.evil.example' }],
   ])('refuses MCP requests with a foreign Host or Origin: %j', async (headers) => {
-    const res = await raw('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    const res = await raw(
+      'POST',
+      '/mcp',
+      { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    );
     expect(res.status).toBe(403);
   });
 });
@@ -167,10 +202,34 @@ describe('secrets', () => {
     // Failing provider calls (a wrong key) make the clients build error messages around the key.
     const db = join(tempDir(), 'secrets.db');
     // A plan whose history reaches these fixed dates, so that Ambee is asked (and refuses the key).
-    const env = { ...SECRETS, AMBEE_HISTORY_HOURS: String(24 * 4000), AMBEE_BASE_URL: replay.url, OPENWEATHER_BASE_URL: replay.url, OPEN_METEO_ARCHIVE_URL: replay.url, HTTP_RETRIES: '0' };
+    const env = {
+      ...SECRETS,
+      AMBEE_HISTORY_HOURS: String(24 * 4000),
+      AMBEE_BASE_URL: replay.url,
+      OPENWEATHER_BASE_URL: replay.url,
+      OPEN_METEO_ARCHIVE_URL: replay.url,
+      HTTP_RETRIES: '0',
+    };
     const logs: string[] = [];
     for (const weather of ['openweathermap', 'open-meteo']) {
-      const run = await runCli(['ingest', '--provider', 'ambee', '--weather', weather, '--from', '2025-04-01', '--to', '2025-04-02', '--cities', 'austin', '--db', db], { env });
+      const run = await runCli(
+        [
+          'ingest',
+          '--provider',
+          'ambee',
+          '--weather',
+          weather,
+          '--from',
+          '2025-04-01',
+          '--to',
+          '2025-04-02',
+          '--cities',
+          'austin',
+          '--db',
+          db,
+        ],
+        { env },
+      );
       logs.push(run.stdout, run.stderr);
       expect(run.code).toBe(1);
     }
@@ -189,7 +248,12 @@ describe('dependencies', () => {
   it('have no known high or critical vulnerability in production (when the registry answers)', () => {
     let report: string;
     try {
-      report = execFileSync('npm', ['audit', '--omit=dev', '--json', '--audit=true'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 60_000 });
+      report = execFileSync('npm', ['audit', '--omit=dev', '--json', '--audit=true'], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 60_000,
+      });
     } catch (error) {
       report = (error as { stdout?: string }).stdout ?? '';
     }

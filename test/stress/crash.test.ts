@@ -9,7 +9,14 @@ import { count } from './counters.js';
 
 const KILLS = 20;
 const MAX_ATTEMPTS = 60;
-const INGEST = ['--from', '2025-01-01', '--to', '2025-05-31', '--cities', 'austin,anchorage,honolulu,wichita,scranton,richmond,tulsa,dallas,boise,miami'];
+const INGEST = [
+  '--from',
+  '2025-01-01',
+  '--to',
+  '2025-05-31',
+  '--cities',
+  'austin,anchorage,honolulu,wichita,scranton,richmond,tulsa,dallas,boise,miami',
+];
 const randomDelay = (min: number, max: number) => min + Math.floor(Math.random() * (max - min));
 
 /** Runs the CLI and SIGKILLs it after `delay` ms unless it ended first; true when the kill landed. */

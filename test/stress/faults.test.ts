@@ -25,13 +25,20 @@ afterAll(async () => replay.close());
 /** A reproducible stream of faults: about a third of requests meet one. */
 function seeded(seed: number, kinds: Fault[], share: number): () => Fault | undefined {
   let x = seed;
-  const next = () => ((x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const next = () => (x = (x * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return () => (next() < share ? kinds[Math.floor(next() * kinds.length)] : undefined);
 }
 
 const env = (extra: Record<string, string> = {}) => ({
-  AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, AMBEE_HISTORY_HOURS: String(HISTORY_HOURS), OPEN_METEO_ARCHIVE_URL: replay.url, OPEN_METEO_AIR_QUALITY_URL: replay.url,
-  HTTP_RETRIES: '2', HTTP_TIMEOUT_MS: '400', AMBEE_DAILY_BUDGET: '1000', ...extra,
+  AMBEE_API_KEY: KEY,
+  AMBEE_BASE_URL: replay.url,
+  AMBEE_HISTORY_HOURS: String(HISTORY_HOURS),
+  OPEN_METEO_ARCHIVE_URL: replay.url,
+  OPEN_METEO_AIR_QUALITY_URL: replay.url,
+  HTTP_RETRIES: '2',
+  HTTP_TIMEOUT_MS: '400',
+  AMBEE_DAILY_BUDGET: '1000',
+  ...extra,
 });
 
 describe('provider faults during ingest', () => {
@@ -86,7 +93,9 @@ describe('provider faults during ingest', () => {
   it('stops at a quota refusal and keeps within the daily budget', async () => {
     const dir = tempDir();
     replay.served.length = 0;
-    const budgeted = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', join(dir, 'budget.db')], { env: env({ AMBEE_DAILY_BUDGET: '12', AMBEE_FORECAST_RESERVE: '4' }) });
+    const budgeted = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', join(dir, 'budget.db')], {
+      env: env({ AMBEE_DAILY_BUDGET: '12', AMBEE_FORECAST_RESERVE: '4' }),
+    });
     const ambeeCalls = replay.served.filter((s) => s.url.startsWith('/v3/')).length;
     expect(ambeeCalls).toBe(8);
     expect(budgeted.code).toBe(0); // deferred, not failed
@@ -94,7 +103,9 @@ describe('provider faults during ingest', () => {
 
     replay.served.length = 0;
     replay.fault = (url) => (url.pathname.startsWith('/v3/') ? '422' : undefined);
-    const refused = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', join(dir, 'quota.db')], { env: env({ HTTP_RETRIES: '3' }) });
+    const refused = await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', join(dir, 'quota.db')], {
+      env: env({ HTTP_RETRIES: '3' }),
+    });
     replay.fault = () => undefined;
     const asked = replay.served.filter((s) => s.url.startsWith('/v3/')).length;
     count({ faults: asked, requests: replay.served.length });
@@ -112,10 +123,24 @@ describe('provider faults during forecasts', () => {
     const cache = openStore(cacheDb);
     const now = Date.now();
     const batch = await new SampleProvider().pollenForecast(DEFAULT_CITIES.get('tulsa')!, now - 7 * HOUR_MS);
-    const rows = batch.hours.map((h) => ({ ts: isoHour(h.time / HOUR_MS), tree: h.tree, grass: h.grass, weed: h.weed, total: 0, species: h.species, risk_tree: null, risk_grass: null, risk_weed: null, tz: batch.timezone }));
+    const rows = batch.hours.map((h) => ({
+      ts: isoHour(h.time / HOUR_MS),
+      tree: h.tree,
+      grass: h.grass,
+      weed: h.weed,
+      total: 0,
+      species: h.species,
+      risk_tree: null,
+      risk_grass: null,
+      risk_weed: null,
+      tz: batch.timezone,
+    }));
     cache.forecasts.put('tulsa', { source: 'ambee', fetchedAt: now - 7 * HOUR_MS, rows });
     cache.close();
-    Object.assign(process.env, env({ POLLEN_PROVIDER: 'ambee', POLLEN_DB: db, FORECAST_CACHE_DB: cacheDb, HTTP_RETRIES: '1', HTTP_TIMEOUT_MS: '300' }));
+    Object.assign(
+      process.env,
+      env({ POLLEN_PROVIDER: 'ambee', POLLEN_DB: db, FORECAST_CACHE_DB: cacheDb, HTTP_RETRIES: '1', HTTP_TIMEOUT_MS: '300' }),
+    );
     const server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
     try {
       let injected = 0;

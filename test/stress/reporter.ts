@@ -24,7 +24,9 @@ export default class StressSummary implements Reporter {
       passed += [...m.children.allTests('passed')].length;
       failed += [...m.children.allTests('failed')].length;
     }
-    process.stdout.write(`\nstress: ${totals.requests} requests sent, ${totals.faults} faults injected, ${totals.kills} kills survived, ${failed} failures\n`);
+    process.stdout.write(
+      `\nstress: ${totals.requests} requests sent, ${totals.faults} faults injected, ${totals.kills} kills survived, ${failed} failures\n`,
+    );
     process.stdout.write(`${passed} passed, ${failed} failed\n`);
   }
 }

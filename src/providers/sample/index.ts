@@ -4,7 +4,16 @@
  */
 import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
-import { openCoverage, type Coverage, type DaySpan, type HourSpan, type PollenBatch, type PollenProvider, type RawWeatherDay, type WeatherProvider } from '../provider.js';
+import {
+  openCoverage,
+  type Coverage,
+  type DaySpan,
+  type HourSpan,
+  type PollenBatch,
+  type PollenProvider,
+  type RawWeatherDay,
+  type WeatherProvider,
+} from '../provider.js';
 import { pollenModel, type SampleCityModel } from './pollen.js';
 import { weatherModel } from './weather.js';
 

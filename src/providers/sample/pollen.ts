@@ -30,8 +30,15 @@ const AMPLITUDE: Record<ClimateRegion, { tree: number; grass: number; weed: numb
  * (andrewliu6868/PollenTracker `frontend/data/forecastData.js`, 40 Los Angeles items, 2024).
  */
 const TREES: ReadonlyArray<[name: string, offset: number, weight: number]> = [
-  ['Ash', 0, 0.35], ['Birch', -3, 0.45], ['Cypress / Juniper / Cedar', -12, 0.3], ['Elm', -16, 0.3],
-  ['Maple', -12, 0.4], ['Mulberry', 10, 0.3], ['Oak', 8, 0.75], ['Pine', 20, 0.25], ['Poplar / Cottonwood', 2, 0.35],
+  ['Ash', 0, 0.35],
+  ['Birch', -3, 0.45],
+  ['Cypress / Juniper / Cedar', -12, 0.3],
+  ['Elm', -16, 0.3],
+  ['Maple', -12, 0.4],
+  ['Mulberry', 10, 0.3],
+  ['Oak', 8, 0.75],
+  ['Pine', 20, 0.25],
+  ['Poplar / Cottonwood', 2, 0.35],
 ];
 
 /** Ragweed's peak day of year (shifted by latitude): late summer. */
@@ -39,7 +46,12 @@ const RAGWEED_PEAK = 250;
 
 /** Cities whose winters bring mountain cedar, with its peak concentration. */
 const MOUNTAIN_CEDAR: Record<string, number> = {
-  austin: 3200, 'san-antonio': 2600, dallas: 700, 'oklahoma-city': 500, tulsa: 350, mcallen: 250,
+  austin: 3200,
+  'san-antonio': 2600,
+  dallas: 700,
+  'oklahoma-city': 500,
+  tulsa: 350,
+  mcallen: 250,
 };
 
 const count = (v: number): number => Math.max(0, Math.round(v));
@@ -66,7 +78,7 @@ export function pollenModel(city: City): SampleCityModel {
       const doy = dayOfYear(day);
       const rainy = unit(seed, day, 3) < 0.12;
       const weather = rainy ? 0.15 : Math.exp(0.55 * normal(seed, day, 4) - 0.15);
-      const localHour = (((hour % 24) + solarOffset) % 24 + 24) % 24;
+      const localHour = ((((hour % 24) + solarOffset) % 24) + 24) % 24;
       const cycle = 0.3 + 0.7 * Math.exp(-0.5 * ((localHour - 11) / 3.5) ** 2);
       const jitter = 0.85 + 0.3 * unit(seed, hour, 5);
       const f = scale * weather * cycle * jitter;

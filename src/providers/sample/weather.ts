@@ -47,8 +47,15 @@ export function weatherModel(city: City): (day: number) => Partial<Record<Weathe
     const wind = round1(1 + 5 * unit(seed, day, 24));
     const precip = rainy ? round1(1 + 24 * unit(seed, day, 25)) : unit(seed, day, 26) < 0.1 ? round1(unit(seed, day, 27)) : 0;
     const snow = rainy && tempDay < 0;
-    const [main, desc] = snow ? ['Snow', 'light snow'] : rainy ? ['Rain', 'moderate rain']
-      : clouds > 70 ? ['Clouds', 'overcast clouds'] : clouds > 25 ? ['Clouds', 'scattered clouds'] : ['Clear', 'clear sky'];
+    const [main, desc] = snow
+      ? ['Snow', 'light snow']
+      : rainy
+        ? ['Rain', 'moderate rain']
+        : clouds > 70
+          ? ['Clouds', 'overcast clouds']
+          : clouds > 25
+            ? ['Clouds', 'scattered clouds']
+            : ['Clear', 'clear sky'];
     const sunAngle = Math.cos(((city.lat - 23.4 * season) * Math.PI) / 180);
     const uvi = round1(Math.max(0, 11 * sunAngle ** 3 * (1 - clouds / 160)));
 
@@ -84,7 +91,12 @@ export function weatherModel(city: City): (day: number) => Partial<Record<Weathe
         ? {}
         : {
             aqi: aqiFromConcentrations(aq),
-            aqi_pm2_5: aq.pm2_5, aqi_pm10: aq.pm10, aqi_o3: aq.o3, aqi_no2: aq.no2, aqi_so2: aq.so2, aqi_co: aq.co,
+            aqi_pm2_5: aq.pm2_5,
+            aqi_pm10: aq.pm10,
+            aqi_o3: aq.o3,
+            aqi_no2: aq.no2,
+            aqi_so2: aq.so2,
+            aqi_co: aq.co,
           }),
     };
   };

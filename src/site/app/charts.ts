@@ -8,7 +8,11 @@ export const SERIES = [
   { key: 'weed', label: 'Weed', colour: '#d95f02', dash: '2 3' },
 ] as const;
 
-function el<K extends keyof SVGElementTagNameMap>(name: K, attrs: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
+function el<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attrs: Record<string, string | number>,
+  parent?: Element,
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
   parent?.appendChild(node);
@@ -20,7 +24,16 @@ const tickFormats = new Map<string, Intl.DateTimeFormat>();
 function localTick(ts: string, zone: string, withDay: boolean): string {
   const key = `${zone}|${withDay}`;
   let format = tickFormats.get(key);
-  if (!format) tickFormats.set(key, (format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', hourCycle: 'h23', ...(withDay ? { day: '2-digit' } : {}) })));
+  if (!format)
+    tickFormats.set(
+      key,
+      (format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hour: '2-digit',
+        hourCycle: 'h23',
+        ...(withDay ? { day: '2-digit' } : {}),
+      })),
+    );
   const parts = Object.fromEntries(format.formatToParts(new Date(ts)).map((p) => [p.type, p.value]));
   return `${parts.hour}h${withDay ? ` ${parts.day}` : ''}`;
 }
@@ -39,11 +52,29 @@ export function hourlyChart(rows: readonly HourRow[], title: string, zone: strin
   el('text', { x: pad - 4, y: h - pad, 'text-anchor': 'end', class: 'tick' }, svg).textContent = '0';
   rows.forEach((r, i) => {
     if (i % Math.max(1, Math.ceil(rows.length / 8)) !== 0) return;
-    el('text', { x: x(i), y: h - pad + 16, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = localTick(r.ts, zone, rows.length > 25);
+    el('text', { x: x(i), y: h - pad + 16, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = localTick(
+      r.ts,
+      zone,
+      rows.length > 25,
+    );
   });
   for (const s of SERIES) {
-    const points = rows.map((r, i) => (r[s.key] === null ? null : `${x(i).toFixed(1)},${y(r[s.key]!).toFixed(1)}`)).filter((p): p is string => p !== null);
-    if (points.length > 0) el('polyline', { points: points.join(' '), fill: 'none', stroke: s.colour, 'stroke-width': 2, 'stroke-dasharray': s.dash, class: `series series-${s.key}` }, svg);
+    const points = rows
+      .map((r, i) => (r[s.key] === null ? null : `${x(i).toFixed(1)},${y(r[s.key]!).toFixed(1)}`))
+      .filter((p): p is string => p !== null);
+    if (points.length > 0)
+      el(
+        'polyline',
+        {
+          points: points.join(' '),
+          fill: 'none',
+          stroke: s.colour,
+          'stroke-width': 2,
+          'stroke-dasharray': s.dash,
+          class: `series series-${s.key}`,
+        },
+        svg,
+      );
   }
   return svg;
 }

@@ -25,7 +25,10 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
     status.classList.toggle('problem', problem);
   };
   const farFrom = (where: string, nearest?: { slug: string; distance_km: number }) =>
-    say(`No city we serve is within ${NEAR_KM} km of ${where}${nearest ? `: the nearest is ${label(nearest.slug)}, ${km(nearest.distance_km)} away` : ''}.`, true);
+    say(
+      `No city we serve is within ${NEAR_KM} km of ${where}${nearest ? `: the nearest is ${label(nearest.slug)}, ${km(nearest.distance_km)} away` : ''}.`,
+      true,
+    );
 
   $<HTMLButtonElement>('#use-location').addEventListener('click', () => {
     if (!('geolocation' in navigator)) return say('This browser cannot share its location: enter a ZIP code instead.', true);
@@ -51,15 +54,27 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
     say(`Looking up ZIP code ${zip}…`);
     void fetch(`/api/nearest?zip=${zip}`, { headers: { accept: 'application/json' } })
       .then(async (res) => {
-        const body = (await res.json()) as { cities?: Array<{ slug: string; distance_km: number }>; code?: string; error?: string; nearest?: string; distance_km?: number };
+        const body = (await res.json()) as {
+          cities?: Array<{ slug: string; distance_km: number }>;
+          code?: string;
+          error?: string;
+          nearest?: string;
+          distance_km?: number;
+        };
         const found = body.cities?.[0];
         if (res.ok && found) {
           select(found.slug);
           return say(`ZIP code ${zip}: ${label(found.slug)}, ${km(found.distance_km)} away.`);
         }
-        if (body.code === 'NO_CITY_NEARBY') return farFrom(`ZIP code ${zip}`, body.nearest === undefined ? undefined : { slug: body.nearest, distance_km: body.distance_km! });
+        if (body.code === 'NO_CITY_NEARBY')
+          return farFrom(
+            `ZIP code ${zip}`,
+            body.nearest === undefined ? undefined : { slug: body.nearest, distance_km: body.distance_km! },
+          );
         say(body.error ?? `ZIP code ${zip} could not be looked up (HTTP ${res.status}).`, true);
       })
-      .catch((error: unknown) => say(`ZIP code ${zip} could not be looked up: ${error instanceof Error ? error.message : String(error)}`, true));
+      .catch((error: unknown) =>
+        say(`ZIP code ${zip} could not be looked up: ${error instanceof Error ? error.message : String(error)}`, true),
+      );
   });
 }

@@ -28,7 +28,12 @@ export interface MarkerInfo {
 }
 
 /** Replaces the markers with the features of a date; selecting one calls `onSelect`. */
-export function drawMarkers(layer: SVGGElement, features: readonly MapFeature[], names: Map<string, string>, onSelect: (slug: string) => void): void {
+export function drawMarkers(
+  layer: SVGGElement,
+  features: readonly MapFeature[],
+  names: Map<string, string>,
+  onSelect: (slug: string) => void,
+): void {
   layer.replaceChildren();
   for (const f of features) {
     const at = projection(f.geometry.coordinates);
@@ -42,7 +47,10 @@ export function drawMarkers(layer: SVGGElement, features: readonly MapFeature[],
     g.setAttribute('tabindex', '0');
     g.setAttribute('data-city', p.city);
     g.setAttribute('data-risk', risk);
-    g.setAttribute('aria-label', `${name}: highest risk ${risk} (tree ${p.risk_tree ?? 'no data'}, grass ${p.risk_grass ?? 'no data'}, weed ${p.risk_weed ?? 'no data'})`);
+    g.setAttribute(
+      'aria-label',
+      `${name}: highest risk ${risk} (tree ${p.risk_tree ?? 'no data'}, grass ${p.risk_grass ?? 'no data'}, weed ${p.risk_weed ?? 'no data'})`,
+    );
     g.setAttribute('transform', `translate(${at[0].toFixed(1)},${at[1].toFixed(1)})`);
     const circle = document.createElementNS(SVG, 'circle');
     circle.setAttribute('r', '11');

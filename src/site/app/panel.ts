@@ -36,9 +36,14 @@ function legend(): HTMLElement {
 
 function topSpecies(day: DayRow | undefined): HTMLElement {
   const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>
-    group !== null && typeof group === 'object' ? Object.entries(group).map(([name, v]) => [`${name} (${category})`, v] as const) : [[category, group] as const],
+    group !== null && typeof group === 'object'
+      ? Object.entries(group).map(([name, v]) => [`${name} (${category})`, v] as const)
+      : [[category, group] as const],
   );
-  const top = list.filter((e): e is readonly [string, number] => typeof e[1] === 'number' && e[1] > 0).sort((a, b) => b[1] - a[1]).slice(0, 5);
+  const top = list
+    .filter((e): e is readonly [string, number] => typeof e[1] === 'number' && e[1] > 0)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5);
   if (top.length === 0) return h('p', 'No species reported for this day.');
   const ol = h('ol', undefined, { class: 'species' });
   for (const [name, v] of top) ol.append(h('li', `${name}: ${v} grains/m³`));
@@ -57,7 +62,10 @@ function weatherList(w: WeatherRow | undefined): HTMLElement {
   add('Humidity', w.humidity !== undefined ? `${w.humidity} %` : undefined);
   add('Wind', w.wind_speed_ms !== undefined ? `${w.wind_speed_ms} m/s` : undefined);
   add('Precipitation', w.precip_mm !== undefined ? `${w.precip_mm} mm` : undefined);
-  add('Air quality', w.aqi !== undefined ? `AQI ${w.aqi} of 5 (${['', 'good', 'fair', 'moderate', 'poor', 'very poor'][w.aqi]})` : undefined);
+  add(
+    'Air quality',
+    w.aqi !== undefined ? `AQI ${w.aqi} of 5 (${['', 'good', 'fair', 'moderate', 'poor', 'very poor'][w.aqi]})` : undefined,
+  );
   return dl;
 }
 
@@ -71,7 +79,12 @@ function last30(rows: readonly DayRow[]): HTMLElement {
   for (const r of rows) {
     const tr = h('tr');
     // A local day missing hours: the first of the store, or the newest while its end is not ingested.
-    tr.append(h('th', r.hours !== undefined && r.hours < 23 ? `${r.date} (${r.hours} h)` : r.date, { scope: 'row' }), h('td', String(r.tree ?? '–')), h('td', String(r.grass ?? '–')), h('td', String(r.weed ?? '–')));
+    tr.append(
+      h('th', r.hours !== undefined && r.hours < 23 ? `${r.date} (${r.hours} h)` : r.date, { scope: 'row' }),
+      h('td', String(r.tree ?? '–')),
+      h('td', String(r.grass ?? '–')),
+      h('td', String(r.weed ?? '–')),
+    );
     const td = h('td');
     td.append(badge(worst(r.peak_risk_tree, r.peak_risk_grass, r.peak_risk_weed)));
     tr.append(td);
@@ -82,7 +95,9 @@ function last30(rows: readonly DayRow[]): HTMLElement {
 
 /** The zone's name for people: `CDT (America/Chicago)`. */
 function zoneLabel(zone: string, at: string): string {
-  const short = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(at)).find((p) => p.type === 'timeZoneName')?.value;
+  const short = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+    .formatToParts(new Date(at))
+    .find((p) => p.type === 'timeZoneName')?.value;
   return short && short !== zone ? `${short}, ${zone}` : zone;
 }
 
@@ -90,7 +105,11 @@ function forecastDays(days: readonly ForecastDay[]): HTMLElement {
   const ul = h('ul', undefined, { class: 'forecast-days' });
   for (const d of days) {
     const li = h('li');
-    li.append(h('strong', `${d.date}: `), badge(worst(d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed)), ` worst hour of the ${d.hours} forecast`);
+    li.append(
+      h('strong', `${d.date}: `),
+      badge(worst(d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed)),
+      ` worst hour of the ${d.hours} forecast`,
+    );
     ul.append(li);
   }
   return ul;
@@ -151,7 +170,11 @@ function alertsSection(slug: string, name: string): HTMLElement {
   item(calendar, ' (subscribe) or ', download);
   item(atom);
   item(jsonFeed);
-  const note = h('p', 'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.', { id: 'alerts-note', class: 'fine' });
+  const note = h(
+    'p',
+    'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.',
+    { id: 'alerts-note', class: 'fine' },
+  );
   section.append(h('h3', 'Subscribe to alerts'), level, links, note);
   return section;
 }
@@ -179,15 +202,30 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
     s.append(h('h3', title), ...content);
     sections.push(s);
   };
-  section(`Hourly pollen (grains/m³), local time: ${label}`, day.rows.length ? hourlyChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone) : h('p', 'No observations this day.'), legend());
+  section(
+    `Hourly pollen (grains/m³), local time: ${label}`,
+    day.rows.length
+      ? hourlyChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone)
+      : h('p', 'No observations this day.'),
+    legend(),
+  );
   section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
   section(`Weather and air quality (${date}, UTC day)`, weatherList(weather.rows[0]));
   if (forecast instanceof Error) section('48-hour forecast', h('p', `Forecast unavailable: ${forecast.message}`, { class: 'notice' }));
   else {
     const note = forecast.stale
-      ? h('p', `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`, { class: 'notice stale', role: 'note' })
+      ? h(
+          'p',
+          `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`,
+          { class: 'notice stale', role: 'note' },
+        )
       : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
-    section(`48-hour forecast, local time: ${label}`, ...(days ? [forecastDays(days.rows)] : []), hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
+    section(
+      `48-hour forecast, local time: ${label}`,
+      ...(days ? [forecastDays(days.rows)] : []),
+      hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone),
+      note,
+    );
   }
   sections.push(alertsSection(slug, name));
   section(`Last 30 days (local days, ${zone})`, last30(upTo));
