@@ -50,12 +50,12 @@ try {
           `| ${m.id} | ${m.what} | ${m.value} | ${m.baseline} | ${m.ratio === null ? '-' : `${m.ratio.toFixed(2)}x`} | ${m.target} | ${m.met === null ? '-' : m.met ? 'yes' : 'no'} |`,
       ),
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
   mkdirSync(join(root, 'bench-results'), { recursive: true });
   const name = args.values['cities-file'] ? basename(args.values['cities-file'], '.json') : 'latest';
   writeFileSync(
     join(root, 'bench-results', `${name}.json`),
-    JSON.stringify({ ranAt: new Date().toISOString(), workload: workload.label, machine, measures }, null, 2) + '\n',
+    `${JSON.stringify({ ranAt: new Date().toISOString(), workload: workload.label, machine, measures }, null, 2)}\n`,
   );
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import { cityOf, CitySet, DEFAULT_CITIES } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
+import type { PollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../store/bulk-index.js';
 import { readSiteFile, siteFilePath, storeToServe } from '../store/site-file.js';
@@ -100,7 +101,7 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: 
       const key = `${providerId}|${onNetlify ? 'blobs' : cachePath}|${env.FORECAST_DAILY_BUDGET ?? ''}`;
       let service = services.get(key);
       if (!service) {
-        let pollen;
+        let pollen: PollenProvider;
         try {
           // The service counts one call per refresh, so the client makes exactly one: no retries
           // (a failed refresh serves the stale cache, and the next request tries again).

@@ -72,8 +72,8 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
   );
 
   if (q.format === 'csv') {
-    const head = CSV_COLUMNS.join(',') + '\n';
-    const line = (r: RangeRow) => CSV_COLUMNS.map((c) => csvCell(r[c])).join(',') + '\n';
+    const head = `${CSV_COLUMNS.join(',')}\n`;
+    const line = (r: RangeRow) => `${CSV_COLUMNS.map((c) => csvCell(r[c])).join(',')}\n`;
     const { count, truncated } = fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
     return {
@@ -95,7 +95,7 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
     { city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) } as RangeRow,
     true,
   );
-  const jsonRow = (r: RangeRow) => ',' + JSON.stringify(r);
+  const jsonRow = (r: RangeRow) => `,${JSON.stringify(r)}`;
   const { count, truncated } = fitting(
     counted,
     maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1,

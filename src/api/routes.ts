@@ -198,7 +198,9 @@ export function requestForFile(path: string, query: URLSearchParams): { path: st
     const m = pattern.exec(path);
     if (!m || !route.path.startsWith('/api/')) continue;
     const merged = new URLSearchParams(query);
-    names.forEach((name, i) => merged.set(name, safeDecode(m[i + 1]!)));
+    names.forEach((name, i) => {
+      merged.set(name, safeDecode(m[i + 1]!));
+    });
     for (const [name, value] of Object.entries(fixed)) merged.set(name, value);
     return { path: route.path, query: merged };
   }

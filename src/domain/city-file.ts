@@ -93,7 +93,10 @@ export function parseCityFile(path: string, text: string): City[] {
   raw.forEach((entry: unknown, i) => {
     const at = `entry ${i + 1}${typeof (entry as CityEntry)?.slug === 'string' ? ` (${(entry as CityEntry).slug})` : ''}`;
     const wrong: string[] = [];
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return problems.push(`${at}: not an object`);
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      problems.push(`${at}: not an object`);
+      return;
+    }
     const e = entry as Record<string, unknown>;
     const extra = Object.keys(e).filter((k) => !['name', 'slug', 'state', 'lat', 'lon', 'timezone'].includes(k));
     if (extra.length > 0) wrong.push(`unknown field${extra.length > 1 ? 's' : ''} ${extra.join(', ')}`);
@@ -124,8 +127,8 @@ export function parseCityFile(path: string, text: string): City[] {
     ) {
       wrong.push(`lat and lon must be numbers in degrees (got ${JSON.stringify(lat)}, ${JSON.stringify(lon)})`);
     } else if (!inUnitedStates(lat, lon)) wrong.push(`${lat}, ${lon} is not inside the 50 states and DC`);
-    if (wrong.length > 0) return problems.push(`${at}: ${wrong.join('; ')}`);
-    cities.push(cityOf(e as unknown as CityEntry));
+    if (wrong.length > 0) problems.push(`${at}: ${wrong.join('; ')}`);
+    else cities.push(cityOf(e as unknown as CityEntry));
   });
   if (problems.length > 0) throw new CityFileError(path, problems);
   return cities;

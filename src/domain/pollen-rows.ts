@@ -64,7 +64,11 @@ export function hourlyRow(h: StoredHour): HourlyPollen {
 export function mean(values: Iterable<number | null>): number | null {
   let sum = 0;
   let n = 0;
-  for (const v of values) if (v !== null) (sum += v), n++;
+  for (const v of values) {
+    if (v === null) continue;
+    sum += v;
+    n++;
+  }
   return n === 0 ? null : sum / n;
 }
 
@@ -113,7 +117,9 @@ export function meanSpecies(payloads: ReadonlyArray<Species | null>): Species | 
   type Acc = { sum: number; n: number };
   const groups = new Map<string, Acc | Map<string, Acc>>();
   const add = (acc: Acc, v: unknown) => {
-    if (typeof v === 'number') (acc.sum += v), acc.n++;
+    if (typeof v !== 'number') return;
+    acc.sum += v;
+    acc.n++;
   };
   let any = false;
   for (const s of payloads) {

@@ -43,7 +43,7 @@ export function shapeKey(species: Species): string {
     key += category;
     if (group !== null && typeof group === 'object') {
       key += '\u0001';
-      for (const allergen in group) key += allergen + '\u0002';
+      for (const allergen in group) key += `${allergen}\u0002`;
     }
     key += '\u0000';
   }

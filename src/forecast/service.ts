@@ -7,7 +7,7 @@ import type { City } from '../domain/cities.js';
 import { dayOf, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
 import { hourlyRow, type HourlyPollen } from '../domain/pollen-rows.js';
-import { ProviderError, type PollenProvider } from '../providers/provider.js';
+import { type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';
 import type { ForecastCache } from './cache.js';
 
 export const CACHE_LIMIT_MS = 6 * HOUR_MS;
@@ -112,7 +112,10 @@ export class ForecastService {
     const used =
       budget === null
         ? 0
-        : await cache.callsOn(provider.id, today).catch((error: unknown) => (this.warn('forecast call count failed', error), 0));
+        : await cache.callsOn(provider.id, today).catch((error: unknown) => {
+            this.warn('forecast call count failed', error);
+            return 0;
+          });
     if (budget !== null && used >= budget) {
       failure = new ProviderError(provider.id, 'quota', `daily budget of ${budget} calls reached`);
     } else {
@@ -140,7 +143,7 @@ export class ForecastService {
   private async fetch(city: City, now: number): Promise<ForecastRow[]> {
     const { provider } = this.options;
     const signal = AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS);
-    let batch;
+    let batch: PollenBatch;
     try {
       batch = await Promise.race([
         provider.pollenForecast(city, now, signal),

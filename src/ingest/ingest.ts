@@ -103,7 +103,10 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
       switch (error.failure) {
         case 'quota':
         case 'throttled':
-          if (!stopped.has(provider.id)) stopped.set(provider.id, error), (summary.stopped[provider.id] = error.message);
+          if (!stopped.has(provider.id)) {
+            stopped.set(provider.id, error);
+            summary.stopped[provider.id] = error.message;
+          }
           return each('deferred');
         case 'outside_window':
           return each('outside_window');

@@ -116,7 +116,7 @@ export function formatSummary(s: IngestSummary): string {
   for (const [provider, why] of Object.entries(s.stopped))
     lines.push(`stopped calling ${provider}: ${why}; what is left is deferred to the next run`);
   for (const f of s.failed) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** The exit code of an ingest: 1 when a city-day failed (deferred and outside the window are not failures). */

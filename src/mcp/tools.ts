@@ -11,7 +11,7 @@ import { API_VERSION } from '../api/openapi.js';
 import * as S from '../api/schemas.js';
 import { cityRow } from '../api/cities.js';
 import { MAX_NEAREST } from '../api/nearest.js';
-import { citiesByName, MAX_NAME_MATCHES, NameQueryError, parseNameQuery } from '../domain/city-search.js';
+import { citiesByName, MAX_NAME_MATCHES, NameQueryError, parseNameQuery, type NameQuery } from '../domain/city-search.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
 
 /** Rows one `get_pollen_range` call returns at most; the HTTP endpoint goes to 50,000. */
@@ -117,7 +117,7 @@ export function createMcpServer(ctx: ApiContext): McpServer {
       }
       const other = (['lat', 'lon', 'zip', 'max_km'] as const).find((k) => ({ lat, lon, zip, max_km })[k] !== undefined);
       if (other) return fail(`Argument '${other}' does not go with argument 'name': search by name, by lat and lon, or by zip.`);
-      let query;
+      let query: NameQuery;
       try {
         query = parseNameQuery(name, state);
       } catch (error) {

@@ -153,5 +153,5 @@ export function formatDoctor(checks: readonly ProviderCheck[], now: number): str
     lines.push(`  ${'reachable'.padEnd(12)} ${c.reachable ? 'yes' : 'no'}`, `  ${'authorized'.padEnd(12)} ${c.authorized ? 'yes' : 'no'}`);
     for (const [label, text] of c.facts) lines.push(`  ${label.padEnd(12)} ${text}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

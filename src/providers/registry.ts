@@ -65,7 +65,10 @@ export function checkProviders(pollen: string, weather: string | undefined, env:
   const w = weatherIdFor(pollen, weather, env);
   if (!WEATHER_IDS.includes(w))
     throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
-  if (pollen === AMBEE_ID) key(env, 'AMBEE_API_KEY', 'the ambee pollen provider'), historyHours(env);
+  if (pollen === AMBEE_ID) {
+    key(env, 'AMBEE_API_KEY', 'the ambee pollen provider');
+    historyHours(env);
+  }
   if (w === OPENWEATHERMAP_ID) key(env, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
   policyFrom(env);
 }

@@ -75,7 +75,10 @@ function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, wha
     });
   };
   for (const shape of shapes)
-    for (const [category, names] of shape) names ? names.forEach((n) => add(category, n)) : add(category, undefined);
+    for (const [category, names] of shape) {
+      if (!names) add(category, undefined);
+      else for (const n of names) add(category, n);
+    }
   return [...fields.values()];
 }
 

@@ -15,7 +15,7 @@ import { DATA_PREFIX, formParams, ROUTES, type Route, type StaticForm } from '..
 
 const rewrite = (from: string, query: string[], to: string) => [from, ...query, to, '200'].join(' ');
 const target = (file: string, literals: Record<string, string>) =>
-  '/' + file.replace(/\{(\w+)\}/g, (_, name: string) => literals[name] ?? `:${name}`);
+  `/${file.replace(/\{(\w+)\}/g, (_, name: string) => literals[name] ?? `:${name}`)}`;
 
 /** The query-string rules of one API route, for the slugs served: its local-day forms first. */
 export function routeRules(route: Route, cities: readonly string[]): string[] {

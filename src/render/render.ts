@@ -266,8 +266,10 @@ function inWorkers(path: string, folder: string, tasks: Iterator<Exclude<WorkerT
         if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
         total.files += reply.files;
         total.bytes += reply.bytes;
-        if (reply.bulk) total.bulk.push(...reply.bulk), (total.bulkSeconds += reply.seconds);
-        else total.unitSeconds += reply.seconds;
+        if (reply.bulk) {
+          total.bulk.push(...reply.bulk);
+          total.bulkSeconds += reply.seconds;
+        } else total.unitSeconds += reply.seconds;
         next(worker);
       });
     }

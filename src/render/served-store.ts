@@ -26,7 +26,12 @@ export async function deflatedSize(path: string): Promise<number> {
   await pipeline(
     createReadStream(path),
     createDeflate({ level: 6 }),
-    new Writable({ write: (chunk: Buffer, _e, done) => ((bytes += chunk.length), done()) }),
+    new Writable({
+      write: (chunk: Buffer, _e, done) => {
+        bytes += chunk.length;
+        done();
+      },
+    }),
   );
   return bytes;
 }

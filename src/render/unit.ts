@@ -23,7 +23,10 @@ export class FileWriter {
   put(file: string, body: string | Uint8Array): void {
     const path = join(this.folder, file);
     const dir = dirname(path);
-    if (!this.made.has(dir)) mkdirSync(dir, { recursive: true }), this.made.add(dir);
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
     writeFileSync(path, body);
     this.written.files++;
     this.written.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;

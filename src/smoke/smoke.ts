@@ -26,9 +26,11 @@ interface Got {
   status: number;
   headers: Headers;
   text: string;
-  json: () => Record<string, any>;
+  json: () => Json;
 }
 
+/** A JSON body whose fields the checks read and test one by one. */
+// biome-ignore lint/suspicious/noExplicitAny: the checks probe bodies of any shape, each field tested before use
 type Json = Record<string, any>;
 
 /** A check failed for this reason. */
@@ -331,7 +333,7 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     const cities = (await get('/api/cities')).text;
     for (const path of [
       `/api/pollen?city=${city}&date=..%2F..%2Fcities`,
-      '/api/pollen?city=..%2Fcities&date=' + date,
+      `/api/pollen?city=..%2Fcities&date=${date}`,
       '/api/map-data?date=..%2Fcities',
     ]) {
       const r = await get(path);

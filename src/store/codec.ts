@@ -36,11 +36,17 @@ export class Writer {
 
   /** One value: the smallest decimal scale that holds it exactly, else null or a raw float64. */
   token(v: number | null): void {
-    if (v === null) return this.varint(TAG_NULL);
+    if (v === null) {
+      this.varint(TAG_NULL);
+      return;
+    }
     if (v >= 0 && !Object.is(v, -0)) {
       for (let k = 0; k < POWERS.length; k++) {
         const n = Math.round(v * POWERS[k]!);
-        if (n <= MAX_SCALED && n / POWERS[k]! === v) return this.varint(n * TAG_BITS + k);
+        if (n <= MAX_SCALED && n / POWERS[k]! === v) {
+          this.varint(n * TAG_BITS + k);
+          return;
+        }
       }
     }
     this.varint(TAG_FLOAT);
@@ -187,13 +193,16 @@ export function encodeDay(day: number, hours: readonly PollenHour[], shapeId: (s
     }
   } else {
     w.varint(MIXED);
-    hours.forEach((h) => {
-      if (h.species === null) return w.varint(0);
+    for (const h of hours) {
+      if (h.species === null) {
+        w.varint(0);
+        continue;
+      }
       w.varint(shapeId(h.species) + 1);
       const values = leaves(h.species);
       w.bits(values.map((v) => !isZero(v)));
       for (const v of values) if (!isZero(v)) w.token(v);
-    });
+    }
   }
   for (const c of CATEGORIES) {
     const derived = hours.map((h) => h[c] !== null && Object.is(speciesSum(c, h.species), h[c]));

@@ -57,7 +57,11 @@ export function migrateToPackedDays(db: Db): void {
   const addLabel = db
     .prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO UPDATE SET text = excluded.text RETURNING id')
     .pluck();
-  const label = (text: string) => labels.get(text) ?? (labels.set(text, addLabel.get(text) as number), labels.get(text)!);
+  const label = (text: string) => {
+    let id = labels.get(text);
+    if (id === undefined) labels.set(text, (id = addLabel.get(text) as number));
+    return id;
+  };
   const shapes = new Map<number, Shape>(
     (db.prepare('SELECT id, keys FROM species_shape').all() as Row[]).map((r) => [r.id as number, JSON.parse(r.keys as string) as Shape]),
   );

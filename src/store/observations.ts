@@ -53,7 +53,10 @@ class Lru<V> {
   constructor(private readonly capacity: number) {}
   get(key: string): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) this.map.delete(key), this.map.set(key, v);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
     return v;
   }
   set(key: string, v: V): void {
@@ -315,7 +318,10 @@ export class Observations {
           for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
             if (!(mask & (1 << (h - day * 24)))) continue;
             const d = dayOf(h);
-            if (d !== lastDay) (lastDay = d), count++;
+            if (d !== lastDay) {
+              lastDay = d;
+              count++;
+            }
           }
         }
         if (count > limit) return { count: limit, more: true };

@@ -113,8 +113,20 @@ describe('the forecast provider', () => {
   });
 
   it.each([
-    ['a path under a file', (dir: string) => (writeFileSync(join(dir, 'file'), ''), join(dir, 'file', 'cache.db'))],
-    ['a folder that is a file', (dir: string) => (writeFileSync(join(dir, 'cache.db'), 'not a database'), dir)],
+    [
+      'a path under a file',
+      (dir: string) => {
+        writeFileSync(join(dir, 'file'), '');
+        return join(dir, 'file', 'cache.db');
+      },
+    ],
+    [
+      'a folder that is a file',
+      (dir: string) => {
+        writeFileSync(join(dir, 'cache.db'), 'not a database');
+        return dir;
+      },
+    ],
   ])(
     'answers 503 with Retry-After, never 500, when the cache cannot be opened (%s), over HTTP and MCP, and logs why',
     async (_, cachePath) => {

@@ -52,7 +52,10 @@ describe("days cut in UTC or in a city's zone", () => {
     const from = hourAt('2026-03-07T06:00:00Z');
     let read = 0;
     const hours = (function* () {
-      for (let i = 0; i < 24 + 23 + 24; i++) (read = i + 1), yield { hour: from + i };
+      for (let i = 0; i < 24 + 23 + 24; i++) {
+        read = i + 1;
+        yield { hour: from + i };
+      }
     })();
     const days = byDay('local', 'America/Chicago', hours);
     const first = days.next().value!;

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString, DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
+import type { PollenBatch } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 
 /**
@@ -98,7 +99,7 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
     if (url.pathname.startsWith('/v3/pollen/')) {
       if (req.headers['x-api-key'] !== apiKey) return send(401, { message: 'Unauthorized' });
       if (replay.options.notCovered?.includes(city.slug)) return send(404, { message: 'Data not available!', data: [] });
-      let batch;
+      let batch: PollenBatch;
       if (url.pathname === '/v3/pollen/forecast/48hrs') batch = await sample.pollenForecast(city, now());
       else if (url.pathname === '/v3/pollen/history') {
         const from = Date.parse(`${q.get('from')!.replace(' ', 'T')}Z`);

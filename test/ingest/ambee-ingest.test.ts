@@ -29,7 +29,13 @@ beforeEach(() => {
 
 const sink = () => {
   let text = '';
-  return { stream: new Writable({ write: (chunk, _e, done) => ((text += String(chunk)), done()) }), text: () => text };
+  const stream = new Writable({
+    write: (chunk, _e, done) => {
+      text += String(chunk);
+      done();
+    },
+  });
+  return { stream, text: () => text };
 };
 /** `ingest --provider ambee --weather sample --json ...` in this process, on the replay server's clock. */
 async function ambeeIngest(db: string, args: Record<string, string> = {}, env: Record<string, string> = {}) {

@@ -17,7 +17,10 @@ const entry = (slug: string) => {
 };
 const SET = [entry('columbus-ga'), entry('columbus-oh'), entry('tulsa')];
 const WINDOW = ['--from', '2025-04-01', '--to', '2025-04-03'];
-const writeSet = (path: string, cities: unknown[]) => (writeFileSync(path, JSON.stringify(cities)), path);
+const writeSet = (path: string, cities: unknown[]) => {
+  writeFileSync(path, JSON.stringify(cities));
+  return path;
+};
 
 describe('a city set chosen by the deployer', () => {
   it('refuses a bad cities file with exit 2, naming every bad entry, before a store is created', async () => {

@@ -286,7 +286,7 @@ describe('the README section "Home Assistant"', () => {
  * sensor `unknown`, and these templates should never rely on that.
  */
 function renderAll(jobs: Array<{ template: string; variables: Json }>): Array<{ out?: string; error?: string }> {
-  const script = String.raw`
+  const script = `
 import json, sys
 import jinja2
 from jinja2.sandbox import ImmutableSandboxedEnvironment

@@ -22,7 +22,7 @@ const CITIES = ['austin', 'tulsa'];
 function examples(language: string): string[] {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n## Bulk data\n'), readme.indexOf('\n## ', readme.indexOf('\n## Bulk data\n') + 1));
-  return [...section.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+  return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 }
 
 /** A python3 that imports pandas: Debian's first (python3-pandas), then the one on PATH. */

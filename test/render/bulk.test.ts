@@ -80,7 +80,10 @@ function parseCsv(text: string): string[][] {
   while (CSV_FIELD.lastIndex < text.length) {
     const m = CSV_FIELD.exec(text)!;
     row.push(m[1]!.startsWith('"') ? m[1]!.slice(1, -1).replaceAll('""', '"') : m[1]!);
-    if (m[2] !== ',') rows.push(row), (row = []);
+    if (m[2] !== ',') {
+      rows.push(row);
+      row = [];
+    }
   }
   return rows;
 }

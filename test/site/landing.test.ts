@@ -188,7 +188,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'api-reference.png') });
     // Every operation is listed; Redoc draws each one's schemas and example as it comes into view.
-    const text = await page.evaluate(() => document.body.innerText);
+    const text = await page.evaluate(() => document.body.textContent);
     for (const summary of [
       'Supported cities',
       'Pollen observations',

@@ -12,8 +12,11 @@ function shapes() {
   const ids = new Map<string, number>();
   const byId: Shape[] = [];
   return {
-    id: (s: Species) =>
-      ids.get(shapeKey(s)) ?? (ids.set(shapeKey(s), byId.push(JSON.parse(JSON.stringify(shapeOf(s))) as Shape) - 1), ids.get(shapeKey(s))!),
+    id: (s: Species) => {
+      let id = ids.get(shapeKey(s));
+      if (id === undefined) ids.set(shapeKey(s), (id = byId.push(JSON.parse(JSON.stringify(shapeOf(s))) as Shape) - 1));
+      return id;
+    },
     shape: (id: number) => byId[id]!,
   };
 }

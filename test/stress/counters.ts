@@ -13,5 +13,5 @@ export interface Counts {
 /** Adds to the suite's totals, which the reporter prints as the closing line. */
 export function count(counts: Counts): void {
   mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
-  appendFileSync(COUNTERS_FILE, JSON.stringify(counts) + '\n');
+  appendFileSync(COUNTERS_FILE, `${JSON.stringify(counts)}\n`);
 }

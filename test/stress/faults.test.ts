@@ -145,7 +145,11 @@ describe('provider faults during forecasts', () => {
     try {
       let injected = 0;
       for (const fault of [...RETRYABLE, 'malformed', '422'] as Fault[]) {
-        replay.fault = (url) => (url.pathname.includes('forecast') ? (injected++, fault) : undefined);
+        replay.fault = (url) => {
+          if (!url.pathname.includes('forecast')) return undefined;
+          injected++;
+          return fault;
+        };
         const res = await fetch(`${server.url}/api/forecast?city=tulsa`);
         const body = (await res.json()) as { stale: boolean; source: string; quotaExhausted?: boolean; rows: unknown[] };
         expect(res.status, fault).toBe(200);
@@ -153,7 +157,11 @@ describe('provider faults during forecasts', () => {
         expect(body.quotaExhausted, fault).toBe(fault === '429' || fault === '422' ? true : undefined);
         expect(body.rows.length, fault).toBeGreaterThan(30);
       }
-      replay.fault = (url) => (url.pathname.includes('forecast') ? (injected++, '5xx') : undefined);
+      replay.fault = (url) => {
+        if (!url.pathname.includes('forecast')) return undefined;
+        injected++;
+        return '5xx';
+      };
       const none = await fetch(`${server.url}/api/forecast?city=miami`);
       expect(none.status).toBe(503);
       expect(none.headers.get('retry-after')).toBe('300');

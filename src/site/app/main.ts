@@ -20,7 +20,10 @@ async function start(): Promise<void> {
   const freshness = $<HTMLElement>('#freshness');
   listBulkFiles().catch(() => undefined); // the manifest link stays
   loadHealth().then(
-    (h) => ((freshness.textContent = freshnessText(h)), freshness.classList.toggle('stale', h.status === 'stale')),
+    (h) => {
+      freshness.textContent = freshnessText(h);
+      freshness.classList.toggle('stale', h.status === 'stale');
+    },
     () => (freshness.textContent = ''),
   );
 
