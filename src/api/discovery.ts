@@ -29,7 +29,7 @@ const llms = (cities: number) => `# Pollen, weather and air-quality API
 ## MCP
 - A read-only Model Context Protocol server is at /mcp (streamable HTTP, stateless, JSON responses; POST with Accept: application/json, text/event-stream).
 - Start with find_city (by name, "Columbus, OH", lat and lon, or zip) to get the slug of where the user is; then ask for pollen.
-- Tools: find_city, list_cities, get_bulk_files (the bulk files' manifest), get_latest_date, get_pollen, get_pollen_range (at most 2000 rows a call), get_pollen_map, get_forecast, get_alerts (the JSON form of /api/alerts), get_weather, explain_risk. get_pollen, get_pollen_range, get_pollen_map and get_forecast take timezone ("UTC" or "local"); get_forecast takes aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
+- Tools: find_city, list_cities, get_latest_date, get_pollen, get_pollen_map, get_weather, get_pollen_range (at most 2000 rows a call), get_forecast, get_alerts (the JSON form of /api/alerts), get_bulk_files (the bulk files' manifest), explain_risk. get_pollen, get_pollen_map, get_pollen_range and get_forecast take timezone ("UTC" or "local"); get_pollen_range and get_forecast take aggregate ("none" or "day"). Every tool is read-only and returns structuredContent plus a JSON text copy.
 `;
 
 export const discovery: { openapi: Handler; llms: Handler } = {

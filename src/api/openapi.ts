@@ -150,22 +150,6 @@ export function openApiDocument(): Json {
           },
         },
       },
-      '/data/bulk/index.json': {
-        get: {
-          operationId: 'getBulkManifest',
-          summary: 'Bulk files of the whole history',
-          description:
-            "A static file written by each render: the served history as monthly files under /data/bulk/ (pollen-hourly, pollen-daily and weather-daily, each as Parquet and as gzip CSV), each with its path, month, rows, bytes and SHA-256, and each kind's columns with type, unit and meaning (the data dictionary). The files are static too, and answer byte ranges (Range: bytes=...) for Parquet readers over HTTP. MCP: get_bulk_files.",
-          parameters: [],
-          responses: {
-            '200': { description: 'OK.', ...json(ref('BulkManifest')) },
-            '404': {
-              description: 'Before the first render, or a file under /data/bulk/ that is not listed: the fallback function answers JSON.',
-              ...json(ref('Error')),
-            },
-          },
-        },
-      },
       '/api/available-dates': get({
         operationId: 'listAvailableDates',
         summary: 'Dates with data',
@@ -202,6 +186,15 @@ export function openApiDocument(): Json {
         ],
         ok: ref('MapFeatureCollection'),
         type: 'application/geo+json',
+        latest: true,
+      }),
+      '/api/weather': get({
+        operationId: 'getWeather',
+        summary: 'Weather and air quality',
+        description: `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. date is the UTC day for every provider; temp_day_c is the day's mean temperature. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
+        parameters: [cityParam, dateParam],
+        ok: ref('WeatherResponse'),
+        withCity: true,
         latest: true,
       }),
       '/api/pollen-range': {
@@ -311,15 +304,22 @@ export function openApiDocument(): Json {
           },
         },
       },
-      '/api/weather': get({
-        operationId: 'getWeather',
-        summary: 'Weather and air quality',
-        description: `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. date is the UTC day for every provider; temp_day_c is the day's mean temperature. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
-        parameters: [cityParam, dateParam],
-        ok: ref('WeatherResponse'),
-        withCity: true,
-        latest: true,
-      }),
+      '/data/bulk/index.json': {
+        get: {
+          operationId: 'getBulkManifest',
+          summary: 'Bulk files of the whole history',
+          description:
+            "A static file written by each render: the served history as monthly files under /data/bulk/ (pollen-hourly, pollen-daily and weather-daily, each as Parquet and as gzip CSV), each with its path, month, rows, bytes and SHA-256, and each kind's columns with type, unit and meaning (the data dictionary). The files are static too, and answer byte ranges (Range: bytes=...) for Parquet readers over HTTP. MCP: get_bulk_files.",
+          parameters: [],
+          responses: {
+            '200': { description: 'OK.', ...json(ref('BulkManifest')) },
+            '404': {
+              description: 'Before the first render, or a file under /data/bulk/ that is not listed: the fallback function answers JSON.',
+              ...json(ref('Error')),
+            },
+          },
+        },
+      },
       '/api/health': {
         get: {
           operationId: 'getHealth',
