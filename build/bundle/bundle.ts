@@ -6,8 +6,8 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFileSync, cpSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE22, TOOLCHAIN } from './toolchain.js';
 
@@ -86,11 +86,13 @@ export function unzipReadOnly(archive: string, dir: string): void {
  * readable by everyone.
  */
 export async function invoke(dir: string, calls: Call[], env: Record<string, string> = {}): Promise<Invocation> {
-  const child = spawn(NODE22, [join(HERE, 'invoke.mjs')], {
+  const asNobody = process.getuid?.() === 0;
+  const { node, script } = asNobody ? runnerBeside(dir) : { node: NODE22, script: join(HERE, 'invoke.mjs') };
+  const child = spawn(node, [script], {
     cwd: dir,
     env: { PATH: process.env.PATH, ...env },
     timeout: 120_000,
-    ...(process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {}),
+    ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
   });
   let stdout = '';
   let stderr = '';
@@ -100,4 +102,28 @@ export async function invoke(dir: string, calls: Call[], env: Record<string, str
   const [code] = (await once(child, 'close')) as [number | null];
   if (code !== 0) throw new Error(`the function in ${dir} failed (${code}): ${stderr}`);
   return JSON.parse(stdout) as Invocation;
+}
+
+/**
+ * Node 22 and the invoke script in a folder beside `dir`, where nobody can run them: the clone
+ * they come from may sit in a folder only root may enter (a clone under /root, or in `mktemp -d`).
+ * The binary is hard-linked where it can be (same file system), else copied.
+ */
+function runnerBeside(dir: string): { node: string; script: string } {
+  const runner = join(dirname(dir), '.node22');
+  const node = join(runner, 'node');
+  const script = join(runner, 'invoke.mjs');
+  if (!existsSync(script)) {
+    mkdirSync(runner, { recursive: true });
+    chmodSync(runner, 0o755);
+    try {
+      linkSync(NODE22, node);
+    } catch {
+      copyFileSync(NODE22, node);
+    }
+    chmodSync(node, 0o755);
+    copyFileSync(join(HERE, 'invoke.mjs'), script);
+    chmodSync(script, 0o644);
+  }
+  return { node, script };
 }
