@@ -15,11 +15,12 @@ import { ingestExitCode, runIngest } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
-import { DEFAULT_DB_PATH, openStore } from '../src/store/store.js';
+import { settingsOf } from '../src/settings.js';
+import { openStore } from '../src/store/store.js';
 import { censusZips } from '../src/store/zip-table.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const defaultDb = () => process.env.POLLEN_DB ?? DEFAULT_DB_PATH;
+const defaultDb = () => settingsOf().POLLEN_DB;
 const today = () => dayOf(Date.now());
 const DEFAULT_PUBLISH = 'publish';
 
@@ -64,7 +65,8 @@ program
   .option('--city <slug>', 'the city to ask about', 'tulsa')
   .option('--db <path>', 'store file whose ledger counts the calls (default: $POLLEN_DB or snapshots/pollen.db)')
   .action(async (o: { provider?: string; weather?: string; city: string; db?: string }) => {
-    const provider = o.provider ?? (process.env.POLLEN_PROVIDER || (process.env.AMBEE_API_KEY ? 'ambee' : 'sample'));
+    const s = settingsOf();
+    const provider = o.provider ?? (s.POLLEN_PROVIDER || (s.AMBEE_API_KEY ? 'ambee' : 'sample'));
     try {
       checkProviders(provider, o.weather);
     } catch (error) {
@@ -113,7 +115,8 @@ const renderTo = async (db: string, publish: string): Promise<boolean> => {
     process.stdout.write(formatRender(await render(store, publish)));
     return true;
   } catch (error) {
-    if (!(error instanceof RenderError)) throw error;
+    // A render that cannot be (over budget, a bad SERVE_DAYS or DEPLOY_MAX_FILES) leaves the previous one served.
+    if (!(error instanceof RenderError || error instanceof ConfigError)) throw error;
     process.stderr.write(`error: ${error.message}\n`);
     process.exitCode = 1;
     return false;

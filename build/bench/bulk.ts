@@ -7,8 +7,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 import { bulkColumns, bulkMonths, BULK_KINDS, CITIES_PER_GROUP, monthRows, parquetOf, type BulkCodec } from '../../src/render/bulk.js';
-import type { BulkManifest } from '../../src/store/bulk-index.js';
-import { servedStorePath } from '../../src/store/site-file.js';
+import type { BulkManifest } from '../../src/served/bulk-index.js';
+import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
 import { mb, ms, type Measure } from './measure.js';
 

@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { asyncBufferFromUrl, parquetReadObjects } from 'hyparquet';
 import { HOUR_MS, dayString } from '../../src/domain/dates.js';
 import { hourlyRow } from '../../src/domain/pollen-rows.js';
-import type { BulkManifest } from '../../src/store/bulk-index.js';
+import type { BulkManifest } from '../../src/served/bulk-index.js';
 import { openStore } from '../../src/store/store.js';
 import { mb, ms, percentile, type Measure } from './measure.js';
 import { BENCH_SPAN } from './workload.js';
@@ -89,7 +89,7 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       const t = performance.now();
       const rows = [];
       for (const slug of store.cities.set().slugs) {
-        for (const h of store.hours(slug, fromHour, toHour)) {
+        for (const h of store.pollen.hours(slug, fromHour, toHour)) {
           if (rows.length >= 50_000) break;
           rows.push({ city: slug, ...hourlyRow(h) });
         }

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { listFiles } from '../../src/render/render.js';
-import { servedStorePath } from '../../src/store/site-file.js';
+import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
 import { bulkBenchmarks } from './bulk.js';
 import { mb, s, type Measure } from './measure.js';
@@ -50,10 +50,10 @@ function scanSeconds(db: string): number {
   const store = openStore(servedStorePath(db), { readonly: true });
   try {
     const t0 = performance.now();
-    const last = Math.max(store.latestDay() ?? 0, store.latestWeatherDay() ?? 0);
+    const last = Math.max(store.pollen.latestDay() ?? 0, store.weather.latestDay() ?? 0);
     for (const slug of store.cities.set().slugs) {
-      for (const _ of store.iterateHours(slug, 0, (last + 1) * 24));
-      store.weatherForCity(slug, Number.MAX_SAFE_INTEGER);
+      for (const _ of store.pollen.iterateHours(slug, 0, (last + 1) * 24));
+      store.weather.forCity(slug, Number.MAX_SAFE_INTEGER);
     }
     return (performance.now() - t0) / 1000;
   } finally {

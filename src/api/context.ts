@@ -1,23 +1,26 @@
-/** Handler contexts: each service is created on first use, so a request opens only what it needs. */
+/**
+ * Handler contexts: each service is created on first use, so a request opens only what it needs;
+ * and the functions' context is built once per process (per environment), not per request.
+ */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { cityOf, CitySet, DEFAULT_CITIES } from '../domain/cities.js';
+import { CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
-import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../forecast/cache.js';
+import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../forecast/cache.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import type { PollenProvider } from '../providers/provider.js';
-import { ConfigError, createProviders, forecastBudget, number } from '../providers/registry.js';
-import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../store/bulk-index.js';
-import { readSiteFile, siteFilePath, storeToServe } from '../store/site-file.js';
-import { DEFAULT_DB_PATH, openStore, type Store } from '../store/store.js';
-import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
-import type { ApiContext, Settings } from './handler.js';
+import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
+import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
+import { readSiteFile, siteFilePath, storeToServe } from '../served/site-file.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS, type Settings, settingsOf } from '../settings.js';
+import { openStore, type Store } from '../store/store.js';
+import type { AnswerSettings, ApiContext } from './handler.js';
 
 export interface ContextParts {
   store: () => Store;
   cities: () => CitySet;
   forecast: () => ForecastService;
-  settings?: Partial<Settings>;
+  settings?: Partial<AnswerSettings>;
   zips?: ZipTable;
   bulkIndex?: () => BulkManifest | undefined;
 }
@@ -46,8 +49,6 @@ export function lazyContext(parts: ContextParts): ApiContext {
   };
 }
 
-export const DEFAULT_FORECAST_CACHE_PATH = 'snapshots/forecast-cache.db';
-
 const stores = new Map<string, Store>();
 const shared = (path: string, readonly: boolean, immutable = false): Store => {
   const key = `${readonly ? 'r' : 'w'}:${resolve(path)}`;
@@ -71,52 +72,65 @@ function openCache(path: string): Store {
   }
 }
 
+/** The forecast service of a provider and cache, one per process for each. */
+function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string): ForecastService {
+  const onNetlify = Boolean(s.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
+  const key = `${providerId}|${onNetlify ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}`;
+  let service = services.get(key);
+  if (!service) {
+    let pollen: PollenProvider;
+    try {
+      // The service counts one call per refresh, so the client makes exactly one: no retries
+      // (a failed refresh serves the stale cache, and the next request tries again).
+      pollen = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).pollen;
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ForecastMisconfigured(providerId, error.message);
+      throw error;
+    }
+    const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
+    services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env) })));
+  }
+  return service;
+}
+
+const contexts = new WeakMap<Settings, Map<ZipTable | undefined, ApiContext>>();
+
 /**
- * The context functions use, from the environment: the served store a render wrote beside
- * `$POLLEN_DB` (read-only; the store itself before any render); its city set, or where there is
- * no store (the forecast function) the site file's; the forecast from `$POLLEN_PROVIDER`, by
- * default the provider that filled the store as the site file says (so real history never comes
- * with simulated forecasts), cached in Netlify Blobs when deployed and in `$FORECAST_CACHE_DB`
- * otherwise, within the provider's forecast budget (`forecastBudget`). `zips` is the ZIP table,
- * given by the entry points that carry it.
+ * The context functions use, from the environment, built once per process and environment: the
+ * served store a render wrote beside `$POLLEN_DB` (read-only; the store itself before any render);
+ * its city set, or where there is no store (the forecast function) the site file's; the forecast
+ * from `$POLLEN_PROVIDER`, by default the provider that filled the store as the site file says (so
+ * real history never comes with simulated forecasts), cached in Netlify Blobs when deployed and in
+ * `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget (`forecastBudget`). `zips`
+ * is the ZIP table, given by the entry points that carry it.
  */
 export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: ZipTable): ApiContext {
-  const db = env.POLLEN_DB ?? DEFAULT_DB_PATH;
+  const s = settingsOf(env);
+  let byZips = contexts.get(s);
+  if (!byZips) contexts.set(s, (byZips = new Map()));
+  let ctx = byZips.get(zips);
+  if (!ctx) byZips.set(zips, (ctx = buildContext(s, env, zips)));
+  return ctx;
+}
+
+function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined): ApiContext {
+  const db = s.POLLEN_DB;
+  const served = storeToServe(db);
   const site = () => readSiteFile(siteFilePath(db));
-  const ctx: ApiContext = lazyContext({
-    settings: { healthMaxAgeHours: number(env, 'HEALTH_MAX_AGE_HOURS', DEFAULT_HEALTH_MAX_AGE_HOURS) },
+  let store: Store | undefined;
+  return lazyContext({
+    settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,
     bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
     // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
-    store: () => shared(storeToServe(db), true, storeToServe(db) !== db),
+    store: () => (store ??= shared(served, true, served !== db)),
     cities: () => {
-      if (existsSync(storeToServe(db))) return ctx.store.cities.set();
+      if (existsSync(served)) return (store ??= shared(served, true, served !== db)).cities.set();
       const file = site();
       return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
     },
-    forecast: () => {
-      const providerId = env.POLLEN_PROVIDER || site()?.provider || 'sample';
-      const onNetlify = Boolean(env.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
-      const cachePath = env.FORECAST_CACHE_DB ?? DEFAULT_FORECAST_CACHE_PATH;
-      const key = `${providerId}|${onNetlify ? 'blobs' : cachePath}|${env.FORECAST_DAILY_BUDGET ?? ''}`;
-      let service = services.get(key);
-      if (!service) {
-        let pollen: PollenProvider;
-        try {
-          // The service counts one call per refresh, so the client makes exactly one: no retries
-          // (a failed refresh serves the stale cache, and the next request tries again).
-          pollen = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).pollen;
-        } catch (error) {
-          if (error instanceof ConfigError) throw new ForecastMisconfigured(providerId, error.message);
-          throw error;
-        }
-        const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(cachePath));
-        services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env) })));
-      }
-      return service;
-    },
+    forecast: () => forecastService(s, env, s.POLLEN_PROVIDER || site()?.provider || 'sample'),
   });
-  return ctx;
 }
 
 /** The context of a render (and of tests): the store it renders, and no forecast (never rendered). */

@@ -2,11 +2,11 @@
 import type { CitySet } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
 import type { ForecastService } from '../forecast/service.js';
-import type { BulkManifest } from '../store/bulk-index.js';
-import type { Store } from '../store/store.js';
+import type { BulkManifest } from '../served/bulk-index.js';
+import type { StoreReader } from '../store/reader.js';
 
-/** Settings handlers read, settled once from the environment. */
-export interface Settings {
+/** What handlers read of the process: its clock, and settled once from the environment, the health limit. */
+export interface AnswerSettings {
   now: () => number;
   /** `/api/health` is `ok` while the newest stored hour is at most this old. */
   healthMaxAgeHours: number;
@@ -14,11 +14,11 @@ export interface Settings {
 
 /** What handlers may use; each is opened on first use. */
 export interface ApiContext {
-  readonly store: Store;
+  readonly store: StoreReader;
   /** The cities served: the store's set (or the site file's, where there is no store). */
   readonly cities: CitySet;
   readonly forecast: ForecastService;
-  readonly settings: Settings;
+  readonly settings: AnswerSettings;
   /** ZIP codes' centroids: only where the function carries the table (nearest, mcp). */
   readonly zips?: ZipTable;
   /** The bulk files' manifest a render left beside the store, if any (MCP's get_bulk_files). */

@@ -5,22 +5,21 @@
 import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
 import type { Handler } from './handler.js';
 
-export const DEFAULT_HEALTH_MAX_AGE_HOURS = 36;
 const NO_STORE = { 'Cache-Control': 'no-store', 'Netlify-CDN-Cache-Control': 'no-store' };
 
 export const health: Handler = (_query, { store, cities, settings }) => {
   const now = settings.now();
-  const latestHour = store.latestHour();
+  const latestHour = store.pollen.latestHour();
   const ageHours = latestHour === null ? null : Math.round(((now - latestHour * HOUR_MS) / HOUR_MS) * 10) / 10;
   const ok = ageHours !== null && ageHours <= settings.healthMaxAgeHours;
-  const run = store.lastIngestRun();
+  const run = store.runs.last();
   const body = {
     status: ok ? 'ok' : 'stale',
     latestDate: latestHour === null ? null : dayString(Math.floor(latestHour / 24)),
     latestHour: latestHour === null ? null : isoHour(latestHour),
     dataAgeHours: ageHours,
     cities: cities.size,
-    provider: store.latestSource(),
+    provider: store.pollen.latestSource(),
     lastIngest: run ? isoTime(run.finishedAt) : null,
     node: process.version,
   };

@@ -4,7 +4,7 @@ import { noData } from './error.js';
 import type { Handler } from './handler.js';
 
 export const latestDate: Handler = (_query, { store }) => {
-  const day = store.latestDay();
+  const day = store.pollen.latestDay();
   if (day === null) throw noData();
   return { body: { date: dayString(day) } };
 };

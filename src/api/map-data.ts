@@ -1,7 +1,6 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
-import { mapCollection, mapDay, mapFeature, type MapDay } from '../domain/map.js';
+import { mapCollection, mapDay, mapFeature } from '../domain/map.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
-import { memoCityDay } from './day-memo.js';
 import { noData } from './error.js';
 import { GEOJSON_TYPE, type Handler } from './handler.js';
 import { cutField, parseDayCut, parseMapDate } from './params.js';
@@ -13,14 +12,10 @@ export const mapData: Handler = (query, { store, cities }) => {
   if (day === null) throw noData();
   const features = cities.slugs.flatMap((slug) => {
     const city = cities.get(slug)!;
-    const series = [day - 2, day - 1, day].map((d) =>
-      memoCityDay(store, 'map', slug, cut, d, () => {
-        const hours = hoursOfDay(store, city, cut, d);
-        return { value: mapDay(d, hours), any: hours.length > 0 };
-      }),
-    );
-    if (!series[2]!.any) return [];
-    return [mapFeature(city, series.map((s) => s.value) as [MapDay, MapDay, MapDay])];
+    const today = hoursOfDay(store, city, cut, day);
+    if (today.length === 0) return [];
+    const series = [day - 2, day - 1].map((d) => mapDay(d, hoursOfDay(store, city, cut, d)));
+    return [mapFeature(city, [series[0]!, series[1]!, mapDay(day, today)])];
   });
   return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
 };

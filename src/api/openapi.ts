@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, THRESHOLDS } from '../domain/risk.js';
 import { ALERT_FORMATS, ALERTS_EXPECTED } from './alerts.js';
 import { API_TITLE } from './handler.js';
-import { DEFAULT_HEALTH_MAX_AGE_HOURS } from './health.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS } from '../settings.js';
 import { MAX_DAILY_ROWS } from './pollen.js';
 import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, NEAREST_EXPECTED } from './nearest.js';
 import { EXPECTED } from './params.js';

@@ -8,7 +8,7 @@ import { byDay, dayFinder } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
 import type { StoredHour } from '../domain/hours.js';
 import type { Shape } from '../domain/species.js';
-import type { Store } from '../store/store.js';
+import type { StoreReader } from '../store/reader.js';
 import type { CitySet } from '../domain/cities.js';
 import { csvCell } from './csv.js';
 import { Chunks, type Answer, type Handler } from './handler.js';
@@ -56,7 +56,7 @@ export const CSV_COLUMNS = [
 export const pollenRange: Handler = (query, { store, cities }) => maxBytesRange(query, store, cities, MAX_BODY_BYTES);
 
 /** The range answer within `maxBytes` (a parameter for tests). */
-export function maxBytesRange(query: URLSearchParams, store: Store, cities: CitySet, maxBytes: number): Answer {
+export function maxBytesRange(query: URLSearchParams, store: StoreReader, cities: CitySet, maxBytes: number): Answer {
   const q = parseRangeQuery(query, cities);
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
@@ -66,7 +66,7 @@ export function maxBytesRange(query: URLSearchParams, store: Store, cities: City
     const find = dayFinder(q.cut, city.timezone);
     return (hour: number) => find(hour).day;
   };
-  const counted = store.countUpTo(
+  const counted = store.pollen.countUpTo(
     q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })),
     q.limit,
   );
@@ -142,9 +142,9 @@ function fitting(
  * the longest stored label as a zone (escaped at worst), every number at its longest, and a
  * species object with every key of every stored shape.
  */
-export function rowBound(store: Store, q: RangeQuery): number {
+export function rowBound(store: StoreReader, q: RangeQuery): number {
   const quoted = (text: string) => bytes(JSON.stringify(text));
-  const species = Math.max(4, speciesBytes(unionOf(store.speciesShapes())));
+  const species = Math.max(4, speciesBytes(unionOf(store.shapes.all())));
   const fields = bytes(
     JSON.stringify(
       rangeRow('', '', {
@@ -217,9 +217,9 @@ const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow =>
 });
 
 /** Rows in city-slug order, then by period start; a day's period starts at its (UTC or local) midnight. */
-function* rangeRows(store: Store, q: RangeQuery): Generator<RangeRow> {
+function* rangeRows(store: StoreReader, q: RangeQuery): Generator<RangeRow> {
   for (const { city, from, to } of q.windows) {
-    const hours = store.iterateHours(city.slug, from, to);
+    const hours = store.pollen.iterateHours(city.slug, from, to);
     if (q.aggregate === 'none') {
       for (const h of hours) {
         const row = hourlyRow(h);

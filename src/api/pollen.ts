@@ -4,7 +4,7 @@ import { dayString } from '../domain/dates.js';
 import { groupByDay, type DayCut } from '../domain/days.js';
 import { crossCityRow } from '../domain/map.js';
 import { dailyRow, hourlyRow, type DailyPollen } from '../domain/pollen-rows.js';
-import type { Store } from '../store/store.js';
+import type { StoreReader } from '../store/reader.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
 import { noData } from './error.js';
 import type { Handler } from './handler.js';
@@ -27,12 +27,12 @@ export const pollen: Handler = (query, { store, cities }) => {
 };
 
 /** A city's most recent days with data, newest first; local days say how many hours they hold. */
-function dailyRows(store: Store, city: City, cut: DayCut): Array<DailyPollen & { hours?: number }> {
+function dailyRows(store: StoreReader, city: City, cut: DayCut): Array<DailyPollen & { hours?: number }> {
   // West of UTC (every US zone) a local day ends in the UTC day after it, so the newest UTC days
   // with data hold as many whole local days, and an older partial one that the limit cuts.
-  const days = store.cityDaysWithData(city.slug, MAX_DAILY_ROWS);
+  const days = store.pollen.cityDaysWithData(city.slug, MAX_DAILY_ROWS);
   if (days.length === 0) return [];
-  const byDay = groupByDay(cut, city.timezone, store.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
+  const byDay = groupByDay(cut, city.timezone, store.pollen.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
   if (cut === 'UTC') return days.slice(0, MAX_DAILY_ROWS).map((d) => dailyRow(d, byDay.get(d) ?? []));
   return [...byDay]
     .reverse()
@@ -41,7 +41,7 @@ function dailyRows(store: Store, city: City, cut: DayCut): Array<DailyPollen & {
 }
 
 /** One row per city with data on the day (each city's own day when local), by slug. */
-function crossCityRows(store: Store, cities: CitySet, day: number, cut: DayCut) {
+function crossCityRows(store: StoreReader, cities: CitySet, day: number, cut: DayCut) {
   return cities.slugs.flatMap((slug) => {
     const hours = hoursOfDay(store, cities.get(slug)!, cut, day);
     return hours.length === 0 ? [] : [crossCityRow(slug, day, hours)];

@@ -6,7 +6,7 @@
  * fallback function maps a file path back to its request with them.
  */
 import { dayString } from '../domain/dates.js';
-import type { Store } from '../store/store.js';
+import type { StoreReader } from '../store/reader.js';
 import { alerts } from './alerts.js';
 import { availableDates } from './available-dates.js';
 import { cities } from './cities.js';
@@ -41,7 +41,7 @@ export interface StaticForm {
   /** The kind of unit whose render writes this form's files. */
   unit: Unit['kind'];
   /** The parameter sets to render in this form within a unit of its kind. */
-  enumerate: (store: Store, unit: Unit) => Iterable<Params>;
+  enumerate: (store: StoreReader, unit: Unit) => Iterable<Params>;
   /**
    * A file per city-day: rendered only for the newest days that fit the deploy's file budget
    * (`unit.cityDays`); the fallback function answers the others from the same handler.
@@ -70,17 +70,17 @@ const once = (): Params[] => [{}];
  * (The parameterless forms of routes that take parameters are not rendered at all: see
  * netlify.toml, they reach the fallback function whatever their query.)
  */
-const ifData = (store: Store): Params[] => (store.latestDay() === null ? [] : [{}]);
-const theCity = (_: Store, u: Unit): Params[] => (u.kind === 'city' ? [{ city: u.city }] : []);
-const ifPollen = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.pollen ? [{ date: dayString(u.day) }] : []);
-const ifWeather = (_: Store, u: Unit): Params[] => (u.kind === 'date' && u.weather ? [{ date: dayString(u.day) }] : []);
+const ifData = (store: StoreReader): Params[] => (store.pollen.latestDay() === null ? [] : [{}]);
+const theCity = (_: StoreReader, u: Unit): Params[] => (u.kind === 'city' ? [{ city: u.city }] : []);
+const ifPollen = (_: StoreReader, u: Unit): Params[] => (u.kind === 'date' && u.pollen ? [{ date: dayString(u.day) }] : []);
+const ifWeather = (_: StoreReader, u: Unit): Params[] => (u.kind === 'date' && u.weather ? [{ date: dayString(u.day) }] : []);
 /** Each city with data on the day; other city-days answer empty rows from the fallback function. */
 const citiesOn =
   (kind: 'pollen' | 'weather') =>
-  (store: Store, u: Unit): Params[] =>
+  (store: StoreReader, u: Unit): Params[] =>
     u.kind !== 'date'
       ? []
-      : (kind === 'pollen' ? store.citiesWithDataOn(u.day) : store.citiesWithWeatherOn(u.day)).map((city) => ({
+      : (kind === 'pollen' ? store.pollen.citiesWithDataOn(u.day) : store.weather.citiesOn(u.day)).map((city) => ({
           city,
           date: dayString(u.day),
         }));
@@ -151,11 +151,11 @@ export function findRoute(path: string): Route | undefined {
  * The units of a render of this store: once, each city served, each UTC day with data, newest
  * first; a day's city-day files are in the render from `cityDaysFrom` on.
  */
-export function* unitsOf(store: Store, cities: readonly string[], cityDaysFrom = -Infinity): Generator<Unit> {
+export function* unitsOf(store: StoreReader, cities: readonly string[], cityDaysFrom = -Infinity): Generator<Unit> {
   yield { kind: 'once' };
   for (const city of cities) yield { kind: 'city', city };
-  const pollenDays = new Set(store.daysWithData());
-  const weatherDays = new Set(store.weatherDays());
+  const pollenDays = new Set(store.pollen.daysWithData());
+  const weatherDays = new Set(store.weather.days());
   for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => b - a)) {
     yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day), cityDays: day >= cityDaysFrom };
   }

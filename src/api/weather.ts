@@ -13,14 +13,14 @@ export const weather: Handler = (query, { store, cities }) => {
   const city = parseCity(query, cities);
   const day = parseDate(query);
   if (city && day !== undefined) {
-    const row = store.weather(city.slug, day);
+    const row = store.weather.cityDay(city.slug, day);
     return { body: { city: city.slug, date: dayString(day), rows: row ? [weatherRow(row)] : [] } };
   }
-  if (city) return { body: { city: city.slug, rows: store.weatherForCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
-  const date = day ?? store.latestWeatherDay();
+  if (city) return { body: { city: city.slug, rows: store.weather.forCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
+  const date = day ?? store.weather.latestDay();
   if (date === null) throw noData();
-  const rows = store
-    .weatherForDay(date)
+  const rows = store.weather
+    .forDay(date)
     .sort((a, b) => (a.city < b.city ? -1 : 1))
     .map((w) => ({ city_slug: w.city, date: dayString(w.day), ...pick(w.values, COMPACT) }));
   return { body: { date: dayString(date), rows } };

@@ -4,6 +4,7 @@ import type { City } from '../domain/cities.js';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
 import type { DaySpan } from '../providers/provider.js';
 import { checkProviders, ConfigError } from '../providers/registry.js';
+import { settingsOf } from '../settings.js';
 
 export interface RawIngestArgs {
   provider?: string;
@@ -73,7 +74,7 @@ export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: st
   if (only?.some((s) => s === '')) throw new UsageError('--cities must be comma-separated city slugs');
 
   // `--cities-file`, else $CITIES_FILE: every bad entry named, before anything is opened.
-  const file = raw.citiesFile ?? (env.CITIES_FILE || undefined);
+  const file = raw.citiesFile ?? settingsOf(env).CITIES_FILE;
   let citySet: City[] | undefined;
   if (file !== undefined) {
     try {

@@ -156,7 +156,7 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
 
   await forEachConcurrently(tasks, options.concurrency ?? 4, run);
   summary.seconds = (performance.now() - started) / 1000;
-  store.recordIngestRun({
+  store.runs.record({
     startedAt: at,
     finishedAt: now(),
     pollen: options.pollen.id,
@@ -171,7 +171,7 @@ function kindPlan(kind: DataKind, provider: PollenProvider | WeatherProvider, no
     kind,
     coverage: provider.coverage(now),
     maxDaysPerCall: provider.maxDaysPerCall,
-    stored: (city) => store.statuses(city.slug, kind, span.from, span.to),
+    stored: (city) => store[kind].statuses(city.slug, span.from, span.to),
   };
 }
 

@@ -56,8 +56,8 @@ export async function runIngest(
       now: options.now,
       dispatcher: options.dispatcher,
     });
-    if (options.onlyIfEmpty && store.latestDay() !== null) {
-      out.write(`store ${args.db} already has data through ${dayString(store.latestDay()!)}; not ingesting\n`);
+    if (options.onlyIfEmpty && store.pollen.latestDay() !== null) {
+      out.write(`store ${args.db} already has data through ${dayString(store.pollen.latestDay()!)}; not ingesting\n`);
       return undefined;
     }
     const stored = store.cities.stored();

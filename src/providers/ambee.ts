@@ -18,13 +18,11 @@
  */
 import type { City } from '../domain/cities.js';
 import { HOUR_MS } from '../domain/dates.js';
+import { AMBEE_BASE_URL, DEFAULT_HISTORY_HOURS } from '../settings.js';
 import { commonVerdict, type HttpClient, type Verdict } from './http.js';
 import { ProviderError, type Coverage, type HourSpan, type PollenBatch, type PollenProvider, type RawPollenHour } from './provider.js';
 
 export const AMBEE_ID = 'ambee';
-export const AMBEE_BASE_URL = 'https://api.ambeedata.com';
-/** Hours of history the free plan serves; `AMBEE_HISTORY_HOURS` for a plan that serves more. */
-export const DEFAULT_HISTORY_HOURS = 48;
 /** Most hours one history request may cover. */
 const HOURS_PER_REQUEST = 48;
 /** Kept clear of the window's edge, so that a clock a little ahead of Ambee's never asks outside it. */

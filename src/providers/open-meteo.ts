@@ -19,12 +19,11 @@ import type { City } from '../domain/cities.js';
 import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
 import { dailyMeans } from './daily-means.js';
+import { OPEN_METEO_AIR_URL, OPEN_METEO_ARCHIVE_URL } from '../settings.js';
 import { commonVerdict, type HttpClient, type Verdict } from './http.js';
 import { ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPEN_METEO_ID = 'open-meteo';
-export const OPEN_METEO_ARCHIVE_URL = 'https://archive-api.open-meteo.com';
-export const OPEN_METEO_AIR_URL = 'https://air-quality-api.open-meteo.com';
 /** The archive's first day. */
 export const ARCHIVE_START = dayNumber('1940-01-01');
 /** The first day of air quality for US locations (CAMS global). */

@@ -15,11 +15,11 @@ import type { City } from '../domain/cities.js';
 import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
 import { dailyMeans } from './daily-means.js';
+import { OPENWEATHERMAP_URL } from '../settings.js';
 import type { HttpClient } from './http.js';
 import { openCoverage, ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPENWEATHERMAP_ID = 'openweathermap';
-export const OPENWEATHERMAP_URL = 'https://api.openweathermap.org';
 /** The first day of One Call day summaries, and of air pollution history. */
 export const DAY_SUMMARY_START = dayNumber('1979-01-02');
 export const AIR_HISTORY_START = dayNumber('2020-11-27');

@@ -1,10 +1,11 @@
 /**
- * Providers by id, configured only from the environment (`.env.example` lists every variable).
+ * Providers by id, configured only from the environment (src/settings.ts lists every variable).
  * A missing key is a ConfigError naming the variable; keys go to the clients and nowhere else.
  */
 import type { Dispatcher } from 'undici';
+import { ConfigError, type Settings, settingsOf } from '../settings.js';
 import type { CallPurpose, Store } from '../store/store.js';
-import { AmbeeProvider, AMBEE_ID, DEFAULT_HISTORY_HOURS } from './ambee.js';
+import { AmbeeProvider, AMBEE_ID } from './ambee.js';
 import { StoreLedger, type Budget } from './budget.js';
 import { HttpClient, type HttpPolicy } from './http.js';
 import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
@@ -16,7 +17,7 @@ import { SampleProvider, SAMPLE_ID } from './sample/index.js';
 export const PROVIDER_IDS: readonly string[] = [SAMPLE_ID, AMBEE_ID];
 export const WEATHER_IDS: readonly string[] = [SAMPLE_ID, OPEN_METEO_ID, OPENWEATHERMAP_ID];
 
-export class ConfigError extends Error {}
+export { ConfigError } from '../settings.js';
 
 export interface ProviderPair {
   pollen: PollenProvider;
@@ -37,25 +38,20 @@ export interface ProviderRequest {
   now?: () => number;
 }
 
-/** Default daily budgets: the free tiers' limits. */
-export const DEFAULT_BUDGETS: Record<string, number> = { [AMBEE_ID]: 100, [OPENWEATHERMAP_ID]: 1000, [OPEN_METEO_ID]: 10_000 };
-export const DEFAULT_FORECAST_RESERVE = 40;
-
 /**
  * Upstream forecast calls a provider may make per UTC day: `FORECAST_DAILY_BUDGET` when set,
  * else the part of the provider's budget that ingest leaves to forecasts (Ambee's reserve), else
  * none. The sample provider has no budget.
  */
 export function forecastBudget(provider: string, env: NodeJS.ProcessEnv): number | null {
-  if (env.FORECAST_DAILY_BUDGET) return number(env, 'FORECAST_DAILY_BUDGET', 0);
-  return provider === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : null;
+  const s = settingsOf(env);
+  return s.FORECAST_DAILY_BUDGET ?? (provider === AMBEE_ID ? s.AMBEE_FORECAST_RESERVE : null);
 }
 
 /** The weather provider id a request resolves to. */
 export function weatherIdFor(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv): string {
-  return (
-    weather ?? env.WEATHER_PROVIDER ?? (pollen === SAMPLE_ID ? SAMPLE_ID : env.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID)
-  );
+  const s = settingsOf(env);
+  return weather ?? s.WEATHER_PROVIDER ?? (pollen === SAMPLE_ID ? SAMPLE_ID : s.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID);
 }
 
 /** Checks ids and keys without building anything, so a CLI can refuse before it writes. */
@@ -65,19 +61,21 @@ export function checkProviders(pollen: string, weather: string | undefined, env:
   const w = weatherIdFor(pollen, weather, env);
   if (!WEATHER_IDS.includes(w))
     throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
+  const s = settingsOf(env);
   if (pollen === AMBEE_ID) {
-    key(env, 'AMBEE_API_KEY', 'the ambee pollen provider');
-    historyHours(env);
+    key(s, 'AMBEE_API_KEY', 'the ambee pollen provider');
+    void s.AMBEE_HISTORY_HOURS;
   }
-  if (w === OPENWEATHERMAP_ID) key(env, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
-  policyFrom(env);
+  if (w === OPENWEATHERMAP_ID) key(s, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
+  policyFrom(s);
 }
 
 /** The providers for a request. */
 export function createProviders(req: ProviderRequest): ProviderPair {
   const env = req.env ?? process.env;
   checkProviders(req.pollen, req.weather, env);
-  const policy = policyFrom(env);
+  const s = settingsOf(env);
+  const policy = policyFrom(s);
   const http = (provider: string, secret?: string) =>
     new HttpClient({
       provider,
@@ -91,25 +89,25 @@ export function createProviders(req: ProviderRequest): ProviderPair {
   const pollen =
     req.pollen === AMBEE_ID
       ? new AmbeeProvider({
-          apiKey: env.AMBEE_API_KEY!,
-          http: http(AMBEE_ID, env.AMBEE_API_KEY),
-          baseUrl: env.AMBEE_BASE_URL,
-          historyHours: historyHours(env),
+          apiKey: s.AMBEE_API_KEY!,
+          http: http(AMBEE_ID, s.AMBEE_API_KEY),
+          baseUrl: s.AMBEE_BASE_URL,
+          historyHours: s.AMBEE_HISTORY_HOURS,
         })
       : sample;
   const w = weatherIdFor(req.pollen, req.weather, env);
   const weather =
     w === OPENWEATHERMAP_ID
       ? new OpenWeatherMapProvider({
-          apiKey: env.OPENWEATHER_API_KEY!,
-          http: http(OPENWEATHERMAP_ID, env.OPENWEATHER_API_KEY),
-          baseUrl: env.OPENWEATHER_BASE_URL,
+          apiKey: s.OPENWEATHER_API_KEY!,
+          http: http(OPENWEATHERMAP_ID, s.OPENWEATHER_API_KEY),
+          baseUrl: s.OPENWEATHER_BASE_URL,
         })
       : w === OPEN_METEO_ID
         ? new OpenMeteoProvider({
             http: http(OPEN_METEO_ID),
-            archiveUrl: env.OPEN_METEO_ARCHIVE_URL,
-            airQualityUrl: env.OPEN_METEO_AIR_QUALITY_URL,
+            archiveUrl: s.OPEN_METEO_ARCHIVE_URL,
+            airQualityUrl: s.OPEN_METEO_AIR_QUALITY_URL,
           })
         : sample;
   return { pollen, weather };
@@ -140,44 +138,23 @@ export function budgetWarnings(cities: number, providers: ProviderPair, env: Nod
   });
 }
 
-/** A provider's daily budget from the environment (`<PROVIDER>_DAILY_BUDGET`), with Ambee's forecast reserve. */
+/** A provider's daily budget from the environment (`<PROVIDER>_DAILY_BUDGET`), with Ambee's forecast reserve; none for the sample. */
 export function budgetFor(provider: string, env: NodeJS.ProcessEnv): Budget {
-  const name = `${envName(provider)}_DAILY_BUDGET`;
-  const fallback = DEFAULT_BUDGETS[provider];
-  return {
-    daily: fallback === undefined && !env[name] ? null : number(env, name, fallback ?? 0),
-    forecastReserve: provider === AMBEE_ID ? number(env, 'AMBEE_FORECAST_RESERVE', DEFAULT_FORECAST_RESERVE) : 0,
-  };
+  const s = settingsOf(env);
+  const daily = {
+    [AMBEE_ID]: s.AMBEE_DAILY_BUDGET,
+    [OPENWEATHERMAP_ID]: s.OPENWEATHER_DAILY_BUDGET,
+    [OPEN_METEO_ID]: s.OPEN_METEO_DAILY_BUDGET,
+  }[provider];
+  return { daily: daily ?? null, forecastReserve: provider === AMBEE_ID ? s.AMBEE_FORECAST_RESERVE : 0 };
 }
 
-const envName = (provider: string) =>
-  ({ [AMBEE_ID]: 'AMBEE', [OPENWEATHERMAP_ID]: 'OPENWEATHER', [OPEN_METEO_ID]: 'OPEN_METEO' })[provider] ?? provider.toUpperCase();
-
-function key(env: NodeJS.ProcessEnv, name: string, forWhat: string): string {
-  const value = env[name];
+function key(s: Settings, name: 'AMBEE_API_KEY' | 'OPENWEATHER_API_KEY', forWhat: string): string {
+  const value = s[name];
   if (!value || value.trim() === '') throw new ConfigError(`${name} is not set: ${forWhat} needs an API key (see .env.example)`);
   return value;
 }
 
-/** A whole-number variable: its default when unset or empty, a ConfigError when not a whole number. */
-export function number(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const text = env[name];
-  if (text === undefined || text === '') return fallback;
-  if (!/^\d+$/.test(text)) throw new ConfigError(`${name} must be a whole number (got ${JSON.stringify(text)})`);
-  return Number(text);
-}
-
-/** Hours of history the deployer's Ambee plan serves (48 on the free plan). */
-function historyHours(env: NodeJS.ProcessEnv): number {
-  const hours = number(env, 'AMBEE_HISTORY_HOURS', DEFAULT_HISTORY_HOURS);
-  if (hours < 1) throw new ConfigError(`AMBEE_HISTORY_HOURS must be at least 1 (got ${hours})`);
-  return hours;
-}
-
-function policyFrom(env: NodeJS.ProcessEnv): Partial<HttpPolicy> {
-  return {
-    timeoutMs: number(env, 'HTTP_TIMEOUT_MS', 15_000),
-    retries: number(env, 'HTTP_RETRIES', 3),
-    concurrency: Math.max(1, number(env, 'HTTP_CONCURRENCY', 4)),
-  };
+function policyFrom(s: Settings): Partial<HttpPolicy> {
+  return { timeoutMs: s.HTTP_TIMEOUT_MS, retries: s.HTTP_RETRIES, concurrency: s.HTTP_CONCURRENCY };
 }

@@ -7,10 +7,8 @@
  */
 import { formsOf, type Route, type Unit } from '../api/routes.js';
 import { dayString } from '../domain/dates.js';
-import type { Store } from '../store/store.js';
+import type { StoreReader } from '../store/reader.js';
 import { RenderError } from './unit.js';
-
-export const DEFAULT_DEPLOY_MAX_FILES = 10_000;
 
 export interface FilePlan {
   /** At most this many files in the publish folder. */
@@ -30,7 +28,13 @@ export interface FilePlan {
  * routes' forms) and chooses the newest days whose city-day files fit `budget`. Refuses, before
  * anything is written, a store whose always-rendered files alone exceed it.
  */
-export function planFiles(store: Store, routes: readonly Route[], units: Iterable<Unit>, extraFiles: number, budget: number): FilePlan {
+export function planFiles(
+  store: StoreReader,
+  routes: readonly Route[],
+  units: Iterable<Unit>,
+  extraFiles: number,
+  budget: number,
+): FilePlan {
   let perStore = extraFiles; // the files made once, and each city's
   const days: Array<{ day: number; always: number; cityDays: number }> = [];
   for (const unit of units) {
@@ -61,15 +65,6 @@ export function planFiles(store: Store, routes: readonly Route[], units: Iterabl
   let taken = 0;
   for (; taken < days.length && used + days[taken]!.cityDays <= budget; taken++) used += days[taken]!.cityDays;
   return { budget, always, cityDayFiles: used - always, cityDayDays: taken, cityDaysFrom: taken === 0 ? Infinity : days[taken - 1]!.day };
-}
-
-/** `$DEPLOY_MAX_FILES`, a whole number of files of at least 1. */
-export function deployMaxFilesOf(env: NodeJS.ProcessEnv): number {
-  const text = env.DEPLOY_MAX_FILES;
-  if (text === undefined || text === '') return DEFAULT_DEPLOY_MAX_FILES;
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new RenderError(`DEPLOY_MAX_FILES must be a whole number of files of at least 1 (got ${JSON.stringify(text)})`);
-  return Number(text);
 }
 
 /** The plan in a few words, for the render's summary. */

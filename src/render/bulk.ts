@@ -18,7 +18,7 @@ import { DAY_MS, HOUR_MS, dayString } from '../domain/dates.js';
 import { byDay, dailyRow, hourlyRow } from '../domain/pollen-rows.js';
 import type { Shape, Species } from '../domain/species.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
-import type { BulkColumn, BulkFile, BulkFormat, BulkKind, BulkManifest, BulkType } from '../store/bulk-index.js';
+import type { BulkColumn, BulkFile, BulkFormat, BulkKind, BulkManifest, BulkType } from '../served/bulk-index.js';
 import type { Store } from '../store/store.js';
 
 export const BULK_DIR = `${DATA_PREFIX}/bulk`;
@@ -87,7 +87,7 @@ const RISKS = ['tree', 'grass', 'weed'].map((c) => field(`risk_${c}`, 'STRING', 
 
 /** The columns of each kind, for the store's species. */
 export function bulkColumns(store: Store): Record<BulkKind, Field[]> {
-  const shapes = store.speciesShapes();
+  const shapes = store.shapes.all();
   const categories = (what: string) => ['tree', 'grass', 'weed'].map((c) => field(c, 'DOUBLE', `${c} pollen, ${what}`, GRAINS));
   const hourly = [
     CITY,
@@ -158,7 +158,7 @@ export interface Month {
 
 /** The months the served store's days touch, the first and last perhaps partial. */
 export function bulkMonths(store: Store): Month[] {
-  const days = [...store.daysWithData(), ...store.weatherDays()];
+  const days = [...store.pollen.daysWithData(), ...store.weather.days()];
   if (days.length === 0) return [];
   const [first, last] = [Math.min(...days), Math.max(...days)];
   const months: Month[] = [];
@@ -179,10 +179,10 @@ export type MonthRows = Record<BulkKind, Array<Array<Record<string, unknown>>>>;
 
 /** One city's rows of a month, each kind in time order: its hours are read once for both pollen kinds. */
 function cityRows(store: Store, city: string, month: Month): Record<BulkKind, Array<Record<string, unknown>>> {
-  const hours = store.hours(city, month.from * 24, (month.to + 1) * 24);
+  const hours = store.pollen.hours(city, month.from * 24, (month.to + 1) * 24);
   const weather = [];
   for (let day = month.from; day <= month.to; day++) {
-    const w = store.weather(city, day);
+    const w = store.weather.cityDay(city, day);
     if (w) weather.push({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) });
   }
   return {

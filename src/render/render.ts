@@ -14,20 +14,14 @@ import { Worker } from 'node:worker_threads';
 import { storeContext } from '../api/context.js';
 import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
-import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../store/bulk-index.js';
-import { servedStorePath, siteFilePath, writeSiteFile } from '../store/site-file.js';
+import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../served/bulk-index.js';
+import { servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
+import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
-import { deployMaxFilesOf, formatPlan, planFiles, type FilePlan } from './budget.js';
+import { formatPlan, planFiles, type FilePlan } from './budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, writeBulkMonth, type Month } from './bulk.js';
 import { redirectsFile } from './redirects.js';
-import {
-  cityDaysThatFit,
-  DEFAULT_SERVE_DAYS,
-  FUNCTION_LIMIT_BYTES,
-  functionOverheadBytes,
-  writeServedStore,
-  type ServedStore,
-} from './served-store.js';
+import { cityDaysThatFit, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
 import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
 import type { WorkerInput, WorkerReply, WorkerTask } from './worker.js';
 
@@ -82,7 +76,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const servedPath = servedStorePath(store.path);
   const nextServed = `${servedPath}.next-${process.pid}`;
   const folder = join(rendersDir, `r${Date.now()}-${process.pid}`);
-  const maxFiles = options.maxFiles ?? deployMaxFilesOf(process.env); // a bad value fails before any work
+  const maxFiles = options.maxFiles ?? settingsOf().DEPLOY_MAX_FILES; // a bad value fails before any work
   let served: ServedStore;
   let plan: FilePlan;
   const cities = store.cities.set();
@@ -92,7 +86,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const total: Written = { files: 0, bytes: 0 };
   try {
     rmSync(nextServed, { force: true });
-    served = await writeServedStore(store, nextServed, options.serveDays ?? serveDaysOf(process.env));
+    served = await writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
     const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
     if (served.functionBytes > limit) {
       const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
@@ -134,7 +128,10 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   }
 
   renameSync(nextServed, servedPath);
-  writeSiteFile(siteFilePath(store.path), { provider: store.latestSource(), cities: cities.list.map(({ region: _r, ...entry }) => entry) });
+  writeSiteFile(siteFilePath(store.path), {
+    provider: store.pollen.latestSource(),
+    cities: cities.list.map(({ region: _r, ...entry }) => entry),
+  });
   writeBulkIndex(bulkIndexPath(store.path), manifest!);
   swap(publish, folder);
   for (const name of readdirSync(rendersDir)) {
@@ -150,15 +147,6 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     served: served!,
     plan: plan!,
   };
-}
-
-/** `$SERVE_DAYS`, a whole number of days of at least 1. */
-export function serveDaysOf(env: NodeJS.ProcessEnv): number {
-  const text = env.SERVE_DAYS;
-  if (text === undefined || text === '') return DEFAULT_SERVE_DAYS;
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new RenderError(`SERVE_DAYS must be a whole number of days of at least 1 (got ${JSON.stringify(text)})`);
-  return Number(text);
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

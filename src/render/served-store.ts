@@ -9,7 +9,6 @@ import { pipeline } from 'node:stream/promises';
 import { createDeflate } from 'node:zlib';
 import { openStore, type Store } from '../store/store.js';
 
-export const DEFAULT_SERVE_DAYS = 730;
 /**
  * Netlify takes a function of at most 50 MB zipped (its deploy refuses one with "The function
  * "SERVER" is larger than the 50MB limit", github.com/reactplay/react-play-web-svc/issues/13; the
@@ -59,7 +58,7 @@ export async function writeServedStore(store: Store, path: string, serveDays: nu
   store.copyTo(path);
   const copy = openStore(path);
   try {
-    const newest = Math.max(store.latestDay() ?? -Infinity, store.latestWeatherDay() ?? -Infinity);
+    const newest = Math.max(store.pollen.latestDay() ?? -Infinity, store.weather.latestDay() ?? -Infinity);
     if (Number.isFinite(newest)) copy.keepServedDays(newest - serveDays + 1);
     const cityDays = copy.cityDays();
     copy.close();

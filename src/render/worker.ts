@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { storeContext } from '../api/context.js';
 import { ROUTES, type Unit } from '../api/routes.js';
-import type { BulkFile } from '../store/bulk-index.js';
+import type { BulkFile } from '../served/bulk-index.js';
 import { openStore } from '../store/store.js';
 import { writeBulkMonth, type Month } from './bulk.js';
 import { FileWriter, RenderError, renderUnit } from './unit.js';

@@ -7,9 +7,6 @@ import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 export type Db = Database.Database;
 export type Row = Record<string, unknown>;
 
-/** Default store location, overridable with POLLEN_DB. */
-export const DEFAULT_DB_PATH = 'snapshots/pollen.db';
-
 /** A store that is missing or written by another version of this code. */
 export class StoreVersionError extends Error {}
 
@@ -80,7 +77,13 @@ export class Names {
       ],
       sourceName: db.prepare('SELECT name FROM source WHERE id = ?').pluck(),
       labelText: db.prepare('SELECT text FROM label WHERE id = ?').pluck(),
+      longestLabel: db.prepare('SELECT coalesce(max(length(CAST(text AS BLOB))), 0) FROM label').pluck(),
     } as const;
+  }
+
+  /** Bytes of the longest stored label (a zone an hour reports, a weather description), as UTF-8. */
+  longestLabelBytes(): number {
+    return this.stmt.longestLabel.get() as number;
   }
 
   /** Id of a named row, created when writing and missing; undefined when reading and missing. */

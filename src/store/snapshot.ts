@@ -5,6 +5,7 @@
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { getStore } from '@netlify/blobs';
+import { settingsOf } from '../settings.js';
 import { openStore } from './store.js';
 
 type BlobStore = ReturnType<typeof getStore>;
@@ -14,8 +15,7 @@ const KEEP_DATED = 7;
 
 /** The snapshot store of a site, from NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN. */
 export function snapshotStore(env: NodeJS.ProcessEnv = process.env): BlobStore {
-  const siteID = env.NETLIFY_SITE_ID;
-  const token = env.NETLIFY_AUTH_TOKEN;
+  const { NETLIFY_SITE_ID: siteID, NETLIFY_AUTH_TOKEN: token } = settingsOf(env);
   if (!siteID || !token) throw new Error('NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN must be set to pull or push the store snapshot');
   return getStore({ name: 'pollen-snapshots', siteID, token, consistency: 'strong' });
 }

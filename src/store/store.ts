@@ -1,22 +1,39 @@
 /**
- * The SQLite store: the only place better-sqlite3 is used. `Store` is the observations (the main
- * job) plus the call ledger and the forecast cache, each a module of its own, on one file.
+ * The SQLite store: the only place better-sqlite3 is used. `Store` composes one module per job on
+ * one file: pollen days, weather days, ingest runs, species shapes, the city set, the call ledger
+ * and the local forecast cache; and it keeps the file as a whole (its checks, compaction and
+ * copies). Handlers see only `StoreReader` (reader.ts).
  */
 import { createHash } from 'node:crypto';
-import { CityTable } from './cities.js';
-import { openDatabase, Names, type Row } from './database.js';
-import { ForecastTable } from './forecast-cache.js';
-import { Ledger } from './ledger.js';
-import { hoursIn, Observations } from './observations.js';
-import { DATA_TABLES } from './schema.js';
-import { decodeDay, decodeWeather } from './codec.js';
 import { statusOfCode } from '../domain/status.js';
+import { CityTable } from './cities.js';
+import { decodeDay, decodeWeather } from './codec.js';
+import { Names, openDatabase, type Db, type Row } from './database.js';
+import { DayCache } from './day-cache.js';
+import { ForecastTable } from './forecast-cache.js';
+import { IngestRuns } from './ingest-runs.js';
+import { Ledger } from './ledger.js';
+import { hoursIn, PollenDays, type PollenWrite } from './pollen-days.js';
+import type { StoreReader } from './reader.js';
+import { DATA_TABLES } from './schema.js';
+import { SpeciesShapes } from './species-shapes.js';
+import { WeatherDays, type WeatherWrite } from './weather-days.js';
+import type { StoredStatus } from '../domain/status.js';
 
-export { DEFAULT_DB_PATH, StoreVersionError } from './database.js';
-export type { CityDayWrite, IngestRun } from './observations.js';
-export type { CachedForecast } from './forecast-cache.js';
-export type { CallPurpose } from './ledger.js';
 export { CityConflictError, type CitySetChange } from './cities.js';
+export { StoreVersionError } from './database.js';
+export type { CachedForecast } from './forecast-cache.js';
+export type { IngestRun } from './ingest-runs.js';
+export type { CallPurpose } from './ledger.js';
+export type { StoreReader } from './reader.js';
+
+/** Everything ingested for one city and UTC day, written in one transaction. */
+export interface CityDayWrite {
+  city: string;
+  day: number;
+  pollen?: PollenWrite;
+  weather?: WeatherWrite;
+}
 
 export interface OpenOptions {
   readonly?: boolean;
@@ -32,9 +49,15 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
   return new Store(path, options.readonly ?? false, options.immutable ?? false);
 }
 
-export class Store extends Observations {
-  readonly path: string;
-  readonly readonly: boolean;
+export class Store implements StoreReader {
+  private readonly db: Db;
+  private readonly names: Names;
+  /** Nothing writes the file while it is open (OpenOptions.immutable). */
+  readonly immutable: boolean;
+  readonly shapes: SpeciesShapes;
+  readonly pollen: PollenDays;
+  readonly weather: WeatherDays;
+  readonly runs: IngestRuns;
   /** The city set served. */
   readonly cities: CityTable;
   /** Upstream calls per provider and UTC day. */
@@ -42,19 +65,37 @@ export class Store extends Observations {
   /** The local forecast cache. */
   readonly forecasts: ForecastTable;
 
-  /** Nothing writes the file while it is open (OpenOptions.immutable). */
-  readonly immutable: boolean;
-
-  constructor(path: string, readonly: boolean, immutable = false) {
-    const db = openDatabase(path, readonly);
-    const names = new Names(db, readonly);
-    super(db, names, readonly && immutable);
-    this.path = path;
-    this.readonly = readonly;
+  constructor(
+    readonly path: string,
+    readonly readonly: boolean,
+    immutable = false,
+  ) {
+    this.db = openDatabase(path, readonly);
+    this.names = new Names(this.db, readonly);
     this.immutable = readonly && immutable;
-    this.cities = new CityTable(db, names);
-    this.ledger = new Ledger(db);
-    this.forecasts = new ForecastTable(db, names);
+    this.shapes = new SpeciesShapes(this.db);
+    this.pollen = new PollenDays(this.db, this.names, this.shapes, new DayCache(), this.immutable);
+    this.weather = new WeatherDays(this.db, this.names);
+    this.runs = new IngestRuns(this.db);
+    this.cities = new CityTable(this.db, this.names);
+    this.ledger = new Ledger(this.db);
+    this.forecasts = new ForecastTable(this.db, this.names);
+  }
+
+  /** Writes one city-day atomically, pollen and weather together; says the status each got. */
+  writeCityDay(write: CityDayWrite): { pollen?: StoredStatus; weather?: StoredStatus } {
+    return this.db.transaction(() => {
+      const city = this.names.id('city', write.city)!;
+      return {
+        ...(write.pollen ? { pollen: this.pollen.put(city, write.day, write.pollen) } : {}),
+        ...(write.weather ? { weather: this.weather.put(city, write.day, write.weather) } : {}),
+      };
+    })();
+  }
+
+  /** Bytes of the longest stored label, as UTF-8. */
+  longestLabelBytes(): number {
+    return this.names.longestLabelBytes();
   }
 
   /** Row counts of the data tables, and `hours`: the hourly rows their city-days hold. */
@@ -87,12 +128,15 @@ export class Store extends Observations {
     hash.update('#pollen_day\n');
     const pollen = 'SELECT c.slug, p.* FROM pollen_day p JOIN city c ON c.id = p.city_id ORDER BY c.slug, p.day';
     for (const r of this.db.prepare(pollen).iterate() as Iterable<Row>) {
-      const hours = decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shape(id));
+      const hours = decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) =>
+        this.shapes.shape(id),
+      );
+      const zone = r.zone_id === null ? null : this.names.label(r.zone_id as number);
       put({
         city: r.slug,
         day: r.day,
         source: this.names.source(r.source_id as number),
-        zone: r.zone_id === null ? null : this.names.label(r.zone_id as number),
+        zone,
         status: r.status,
         fetched_at: r.fetched_at,
         hours,
@@ -129,7 +173,7 @@ export class Store extends Observations {
     for (const r of this.db.prepare('SELECT city_id, day, status, mask, data FROM pollen_day').iterate() as Iterable<Row>) {
       const at = { city_id: r.city_id as number, day: r.day as number };
       try {
-        const hours = decodeDay(at.day, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shape(id));
+        const hours = decodeDay(at.day, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id));
         const expected = hours.length >= 24 ? 'complete' : hours.length > 0 ? 'partial' : 'empty';
         if (statusOfCode(r.status as number) !== expected)
           out.push({ ...at, problem: `status ${statusOfCode(r.status as number)} for ${hours.length} hours` });

@@ -51,7 +51,7 @@ describe('GET /api/available-dates and /api/latest-date', () => {
 describe('GET /api/pollen', () => {
   it('returns the hourly rows of a city-day as stored, graded by the highest allergen', async () => {
     const { body } = await getJson('/api/pollen?city=austin&date=2025-04-03');
-    const stored = site.store.hours('austin', D('2025-04-03') * 24, D('2025-04-04') * 24);
+    const stored = site.store.pollen.hours('austin', D('2025-04-03') * 24, D('2025-04-04') * 24);
     expect(body.city).toBe('austin');
     expect(body.date).toBe('2025-04-03');
     expect(body.rows).toHaveLength(stored.length);
@@ -70,7 +70,7 @@ describe('GET /api/pollen', () => {
     const { body } = await getJson('/api/pollen?city=wichita');
     expect(body.rows.map((r: Json) => r.date)).toEqual(Array.from({ length: 10 }, (_, i) => dayString(D('2025-04-10') - i)));
     for (const row of body.rows) {
-      const hours = site.store.hours('wichita', D(row.date) * 24, D(row.date) * 24 + 24);
+      const hours = site.store.pollen.hours('wichita', D(row.date) * 24, D(row.date) * 24 + 24);
       expect(row.tree).toBe(mean(hours.map((h) => h.tree)));
       expect(row.weed).toBe(mean(hours.map((h) => h.weed)));
       expect(row.peak_tree).toBe(max(hours.map((h) => h.tree)));
@@ -82,7 +82,7 @@ describe('GET /api/pollen', () => {
     const { body } = await getJson('/api/pollen?date=2025-04-05');
     expect(body.rows.map((r: Json) => r.city)).toEqual([...SITE_CITIES].sort());
     for (const row of body.rows) {
-      const hours = site.store.hours(row.city, D('2025-04-05') * 24, D('2025-04-06') * 24);
+      const hours = site.store.pollen.hours(row.city, D('2025-04-05') * 24, D('2025-04-06') * 24);
       expect(row.count).toBe(
         (max(hours.map((h) => h.tree)) ?? 0) + (max(hours.map((h) => h.grass)) ?? 0) + (max(hours.map((h) => h.weed)) ?? 0),
       );
@@ -109,7 +109,7 @@ describe('GET /api/map-data', () => {
     expect(body).toMatchObject({ type: 'FeatureCollection', date: '2025-04-10', aggregation: 'daily-category-maxima' });
     expect(body.features.map((f: Json) => f.properties.city)).toEqual([...SITE_CITIES].sort());
     for (const f of body.features) {
-      const hours = site.store.hours(f.properties.city, D('2025-04-10') * 24, D('2025-04-11') * 24);
+      const hours = site.store.pollen.hours(f.properties.city, D('2025-04-10') * 24, D('2025-04-11') * 24);
       expect(f.properties.tree).toBe(max(hours.map((h) => h.tree)));
       expect(f.properties.series.map((d: Json) => d.date)).toEqual(['2025-04-08', '2025-04-09', '2025-04-10']);
     }
@@ -133,7 +133,7 @@ describe('GET /api/weather', () => {
     const city = (await getJson('/api/weather?city=scranton')).body;
     expect(city.rows).toHaveLength(10);
     expect(city.rows[0].date).toBe('2025-04-10');
-    expect(city.rows[0].temp_day_c).toBe(site.store.weather('scranton', D('2025-04-10'))!.values.temp_day_c);
+    expect(city.rows[0].temp_day_c).toBe(site.store.weather.cityDay('scranton', D('2025-04-10'))!.values.temp_day_c);
 
     const one = (await getJson('/api/weather?city=scranton&date=2025-04-02')).body;
     expect(one.rows).toHaveLength(1);

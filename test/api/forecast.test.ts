@@ -9,7 +9,7 @@ import { handleMcp } from '../../src/mcp/http.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { siteFilePath, writeSiteFile } from '../../src/store/site-file.js';
+import { siteFilePath, writeSiteFile } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
@@ -91,7 +91,7 @@ describe('the forecast provider', () => {
       },
     });
     writeSiteFile(siteFilePath(db), {
-      provider: store.latestSource(),
+      provider: store.pollen.latestSource(),
       cities: DEFAULT_CITIES.list.map(({ region: _r, ...entry }) => entry),
     });
     store.close();

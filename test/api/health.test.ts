@@ -27,7 +27,7 @@ describe('GET /api/health', () => {
     expect(headers['Netlify-CDN-Cache-Control']).toBe('no-store');
     expect(headers['Access-Control-Allow-Origin']).toBe('*');
     const store = openStore(db, { readonly: true });
-    const newest = store.hours('tulsa', (today - 1) * 24, today * 24).at(-1)!.hour;
+    const newest = store.pollen.hours('tulsa', (today - 1) * 24, today * 24).at(-1)!.hour;
     store.close();
     expect(body).toEqual({
       status: 'ok',

@@ -38,7 +38,7 @@ describe('local days (timezone=local)', () => {
   ])('answers %s on its local day %j: the hours from local midnight to local midnight', async (city, cut, length) => {
     expect(cut.to - cut.from).toBe(length);
     const { body } = await get(`/api/pollen?city=${city}&date=${cut.date}&timezone=local`);
-    const stored = site.store.hours(city, cut.from, cut.to);
+    const stored = site.store.pollen.hours(city, cut.from, cut.to);
     expect(stored.length).toBeGreaterThanOrEqual(length - 2); // the sample provider leaves an hour out now and then
     expect(body).toEqual({ city, date: cut.date, timezone: 'local', rows: stored.map(hourlyRow) });
     expect(body.rows[0].ts >= isoHour(cut.from) && body.rows.at(-1).ts < isoHour(cut.to)).toBe(true);
@@ -49,13 +49,13 @@ describe('local days (timezone=local)', () => {
     expect(body.timezone).toBe('local');
     const row = (date: string) => body.rows.find((r: Json) => r.date === date);
     for (const cut of [CUTS.chicagoSpring, CUTS.chicagoAutumn]) {
-      const hours = site.store.hours('chicago', cut.from, cut.to);
+      const hours = site.store.pollen.hours('chicago', cut.from, cut.to);
       expect(row(cut.date)).toEqual({ ...dailyRow(dayNumber(cut.date), hours), hours: hours.length });
     }
     // The newest local day is not whole until the next UTC day is ingested.
     expect(body.rows[0]).toMatchObject({
       date: '2026-11-04',
-      hours: site.store.hours('chicago', at('2026-11-04T06:00:00Z'), at('2026-11-05T00:00:00Z')).length,
+      hours: site.store.pollen.hours('chicago', at('2026-11-04T06:00:00Z'), at('2026-11-05T00:00:00Z')).length,
     });
     expect(body.rows[0].hours).toBeLessThan(24);
     expect(body.rows.map((r: Json) => r.date)).toEqual([...body.rows.map((r: Json) => r.date)].sort().reverse());
@@ -65,9 +65,9 @@ describe('local days (timezone=local)', () => {
     const day = dayNumber('2026-03-08');
     const { body } = await get('/api/pollen?date=2026-03-08&timezone=local');
     const hoursOf = {
-      austin: site.store.hours('austin', at('2026-03-08T06:00:00Z'), at('2026-03-09T05:00:00Z')),
-      chicago: site.store.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to),
-      honolulu: site.store.hours('honolulu', at('2026-03-08T10:00:00Z'), at('2026-03-09T10:00:00Z')),
+      austin: site.store.pollen.hours('austin', at('2026-03-08T06:00:00Z'), at('2026-03-09T05:00:00Z')),
+      chicago: site.store.pollen.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to),
+      honolulu: site.store.pollen.hours('honolulu', at('2026-03-08T10:00:00Z'), at('2026-03-09T10:00:00Z')),
     };
     // The sample provider's Honolulu has no data for UTC 2026-03-08: its local 2026-03-08 is the 10 hours of UTC 2026-03-09 before 10:00.
     expect(hoursOf.honolulu.map((h) => isoHour(h.hour).slice(0, 13))).toEqual(Array.from({ length: 10 }, (_, i) => `2026-03-09T0${i}`));
@@ -81,7 +81,9 @@ describe('local days (timezone=local)', () => {
     expect(map.body.timezone).toBe('local');
     const chicago = map.body.features.find((f: Json) => f.properties.city === 'chicago').properties;
     expect(chicago.series[2]).toEqual(mapDay(day, hoursOf.chicago));
-    expect(chicago.series[0]).toEqual(mapDay(day - 2, site.store.hours('chicago', at('2026-03-06T06:00:00Z'), at('2026-03-07T06:00:00Z'))));
+    expect(chicago.series[0]).toEqual(
+      mapDay(day - 2, site.store.pollen.hours('chicago', at('2026-03-06T06:00:00Z'), at('2026-03-07T06:00:00Z'))),
+    );
     expect(chicago.tree).toBe(chicago.series[2].tree);
   });
 
@@ -108,7 +110,7 @@ describe('local days (timezone=local)', () => {
     expect(chicago.map((r: Json) => r.periodStart)).toEqual(starts.slice(0, 3).map(isoHour));
     chicago.forEach((r: Json, i: number) => {
       const { timezone, species, tree, grass, weed, total, risk_tree, risk_grass, risk_weed } = dailyMeans(
-        site.store.hours('chicago', starts[i]!, starts[i + 1]!),
+        site.store.pollen.hours('chicago', starts[i]!, starts[i + 1]!),
       );
       expect(r).toEqual({
         city: 'chicago',
@@ -132,7 +134,7 @@ describe('local days (timezone=local)', () => {
 
     const hourly = await get('/api/pollen-range?from=2026-03-08&to=2026-03-09&city=chicago&timezone=local');
     expect(hourly.body.rows.map((r: Json) => r.periodStart)).toEqual(
-      site.store.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to).map((h) => isoHour(h.hour)),
+      site.store.pollen.hours('chicago', CUTS.chicagoSpring.from, CUTS.chicagoSpring.to).map((h) => isoHour(h.hour)),
     );
     // An instant stays an instant, echoed in UTC, the same for every city.
     const instant = await get(
@@ -141,7 +143,7 @@ describe('local days (timezone=local)', () => {
     expect(instant.body).toMatchObject({ from: '2026-03-08T06:00:00.000Z', to: '2026-03-08T08:00:00.000Z' });
     const window = [at('2026-03-08T06:00:00Z'), at('2026-03-08T08:00:00Z')] as const;
     expect(instant.body.rows.map((r: Json) => `${r.city} ${r.periodStart}`)).toEqual(
-      ['chicago', 'honolulu'].flatMap((c) => site.store.hours(c, ...window).map((h) => `${c} ${isoHour(h.hour)}`)),
+      ['chicago', 'honolulu'].flatMap((c) => site.store.pollen.hours(c, ...window).map((h) => `${c} ${isoHour(h.hour)}`)),
     );
   });
 
@@ -210,7 +212,9 @@ describe('local days (timezone=local)', () => {
       [
         ['chicago', at('2026-03-08T06:00:00Z')],
         ['honolulu', at('2026-03-08T10:00:00Z')],
-      ].flatMap(([c, to]) => site.store.hours(c as string, at('2026-03-08T02:00:00Z'), to as number).map((h) => `${c} ${isoHour(h.hour)}`)),
+      ].flatMap(([c, to]) =>
+        site.store.pollen.hours(c as string, at('2026-03-08T02:00:00Z'), to as number).map((h) => `${c} ${isoHour(h.hour)}`),
+      ),
     );
     // Chicago's 2026-03-08 begins at 06:00Z, after a 03:00Z `to`: refused, not answered empty.
     const reversed = await get('/api/pollen-range?from=2026-03-08&to=2026-03-08T03:00:00Z&city=chicago&timezone=local');

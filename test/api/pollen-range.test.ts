@@ -44,7 +44,7 @@ describe('GET /api/pollen-range', () => {
       truncated: false,
     });
     const expected = ['austin', 'wichita'].flatMap((c) =>
-      site.store.hours(c, H('2025-04-02T00:00:00Z'), H('2025-04-04T00:00:00Z')).map((h) => [c, h.hour, h.tree, h.species]),
+      site.store.pollen.hours(c, H('2025-04-02T00:00:00Z'), H('2025-04-04T00:00:00Z')).map((h) => [c, h.hour, h.tree, h.species]),
     );
     expect(body.rows.map((r: Json) => [r.city, Date.parse(r.periodStart) / 3_600_000, r.tree, r.species])).toEqual(expected);
   });
@@ -71,7 +71,7 @@ describe('GET /api/pollen-range', () => {
       ['2025-04-04T00:00:00Z', '2025-04-04T06:00:00Z'],
     ];
     body.rows.forEach((row: Json, i: number) => {
-      const hours = site.store.hours('scranton', H(windows[i]![0]!), H(windows[i]![1]!));
+      const hours = site.store.pollen.hours('scranton', H(windows[i]![0]!), H(windows[i]![1]!));
       const sum = hours.reduce((a, h) => a + (h.tree ?? 0), 0);
       const n = hours.filter((h) => h.tree !== null).length;
       expect(row.tree).toBe(Math.round(sum / n));

@@ -65,13 +65,13 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     const sample = new SampleProvider();
     for (const slug of CITIES.split(',')) {
       const sent = await sample.pollenHistory(DEFAULT_CITIES.get(slug)!, { from: (TODAY - 1) * 24, to: TODAY * 24 });
-      const stored = store.hours(slug, (TODAY - 1) * 24, TODAY * 24);
+      const stored = store.pollen.hours(slug, (TODAY - 1) * 24, TODAY * 24);
       expect(stored.map((h) => h.hour * HOUR_MS)).toEqual(sent.hours.map((h) => h.time));
       expect(stored.map((h) => JSON.stringify(h.species))).toEqual(sent.hours.map((h) => JSON.stringify(h.species)));
       expect(stored[0]).toMatchObject({ source: 'ambee', timezone: DEFAULT_CITIES.get(slug)!.timezone });
       // The model has a rare day without data (honolulu here): asked, and empty.
       const inside = await sample.pollenHistory(DEFAULT_CITIES.get(slug)!, { from: (TODAY - 2) * 24 + 7, to: (TODAY - 1) * 24 });
-      expect(store.statuses(slug, 'pollen', TODAY - 2, TODAY - 2).get(TODAY - 2)).toBe(inside.hours.length > 0 ? 'partial' : 'empty');
+      expect(store.pollen.statuses(slug, TODAY - 2, TODAY - 2).get(TODAY - 2)).toBe(inside.hours.length > 0 ? 'partial' : 'empty');
     }
     store.close();
   });
@@ -88,7 +88,7 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     expect(json.counts.deferred).toBeGreaterThan(0);
     const store = openStore(db, { readonly: true });
     for (const slug of CITIES.split(',')) {
-      const pollen = store.statuses(slug, 'pollen', TODAY - 6, TODAY - 1);
+      const pollen = store.pollen.statuses(slug, TODAY - 6, TODAY - 1);
       expect(pollen.has(TODAY - 1) && pollen.has(TODAY - 2), slug).toBe(true);
       expect(pollen.has(TODAY - 3), slug).toBe(false);
     }
@@ -114,7 +114,7 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     expect(json.failed).toEqual([]);
     expect(json.counts.empty).toBe(2);
     const store = openStore(db, { readonly: true });
-    expect([...store.statuses('honolulu', 'pollen', TODAY - 3, TODAY).values()]).toEqual(['empty', 'empty']);
+    expect([...store.pollen.statuses('honolulu', TODAY - 3, TODAY).values()]).toEqual(['empty', 'empty']);
     store.close();
   });
 

@@ -62,7 +62,7 @@ describe('a city set chosen by the deployer', () => {
     const first = await runCli(['ingest', '--db', db, ...WINDOW, '--cities-file', writeSet(join(dir, 'a.json'), SET)]);
     expect(first.code, first.stderr).toBe(0);
     const before = openStore(db, { readonly: true });
-    const tulsaHours = before.hours('tulsa', 0, 1e9);
+    const tulsaHours = before.pollen.hours('tulsa', 0, 1e9);
     before.close();
     expect(tulsaHours.length).toBeGreaterThan(48);
 
@@ -78,7 +78,7 @@ describe('a city set chosen by the deployer', () => {
     expect(changed.stderr).toMatch(/the city set now has 2 cities: 1 added, 2 no longer served \(their data is kept\)/);
     let store = openStore(db, { readonly: true });
     expect(store.cities.set().slugs).toEqual(['columbus-ga', 'denver']);
-    expect(store.hours('tulsa', 0, 1e9)).toEqual(tulsaHours); // kept
+    expect(store.pollen.hours('tulsa', 0, 1e9)).toEqual(tulsaHours); // kept
     const sum = store.checksum();
     store.close();
 

@@ -49,7 +49,7 @@ const window48 = (now: number): Coverage => {
   return { oldestHour, newestHour: Math.floor(now / HOUR_MS), retryFromHour: oldestHour };
 };
 const at = (iso: string) => () => Date.parse(iso);
-const hoursOf = (s: Store, city: string, day: number) => s.hours(city, day * 24, day * 24 + 24).length;
+const hoursOf = (s: Store, city: string, day: number) => s.pollen.hours(city, day * 24, day * 24 + 24).length;
 
 describe('ingest', () => {
   it('fills every city-day, and a second run adds and changes nothing', async () => {
@@ -123,7 +123,7 @@ describe('ingest', () => {
       cities: [DEFAULT_CITIES.get('austin')!],
       span: { from: span.from, to: span.from },
     });
-    expect(s.hours('austin', 0, 1e9)).toEqual([
+    expect(s.pollen.hours('austin', 0, 1e9)).toEqual([
       {
         hour: span.from * 24,
         tree: null,
@@ -182,8 +182,8 @@ describe('ingest', () => {
       'austin 2',
       'honolulu 2',
     ]);
-    expect(s.statuses('scranton', 'pollen', span.from, span.to).has(span.from + 5)).toBe(true);
-    expect(s.statuses('scranton', 'pollen', span.from, span.to).has(span.from + 3)).toBe(false);
+    expect(s.pollen.statuses('scranton', span.from, span.to).has(span.from + 5)).toBe(true);
+    expect(s.pollen.statuses('scranton', span.from, span.to).has(span.from + 3)).toBe(false);
     s.close();
   });
 
@@ -192,7 +192,7 @@ describe('ingest', () => {
     const uncovered = scripted((city) => (city === 'honolulu' ? new ProviderError('sample', 'not_covered', 'HTTP 404') : undefined));
     const run = await ingest({ store: s, pollen: uncovered.provider, weather: null, cities, span: { from: span.from, to: span.from + 1 } });
     expect(run).toMatchObject({ failed: [], counts: { empty: 2, failed: 0 } });
-    expect(s.statuses('honolulu', 'pollen', span.from, span.to)).toEqual(
+    expect(s.pollen.statuses('honolulu', span.from, span.to)).toEqual(
       new Map([
         [span.from, 'empty'],
         [span.from + 1, 'empty'],
@@ -235,7 +235,7 @@ describe('ingest over a 48-hour window', () => {
     const oldest = Math.ceil((Date.parse('2026-03-10T06:30:00Z') - 48 * HOUR_MS) / HOUR_MS);
     expect(p.asked).toEqual([{ city: 'austin', hours: { from: oldest, to: today * 24 } }]);
     expect(run.counts).toMatchObject({ outside_window: 3, failed: 0 });
-    expect(s.statuses('austin', 'pollen', today - 5, today)).toEqual(
+    expect(s.pollen.statuses('austin', today - 5, today)).toEqual(
       new Map([
         [today - 1, hoursOf(s, 'austin', today - 1) === 24 ? 'complete' : 'partial'],
         [today - 2, 'partial'],
@@ -268,7 +268,7 @@ describe('ingest over a 48-hour window', () => {
       span: { from: yesterday, to: yesterday },
       now: at('2026-03-10T01:30:00Z'),
     });
-    expect(s.statuses('austin', 'pollen', yesterday, yesterday).get(yesterday)).toBe('partial');
+    expect(s.pollen.statuses('austin', yesterday, yesterday).get(yesterday)).toBe('partial');
     firstRun = false;
     const later = await ingest({
       store: s,
@@ -290,8 +290,8 @@ describe('ingest over a 48-hour window', () => {
     const p = scripted(() => undefined, window48);
     const span2 = { from: today - 2, to: today - 1 };
     await ingest({ store: s, pollen: p.provider, weather: null, cities: austin, span: span2, now: at('2026-03-10T06:30:00Z') });
-    expect(s.statuses('austin', 'pollen', today - 2, today - 2).get(today - 2)).toBe('partial');
-    const before = s.hours('austin', (today - 2) * 24, (today - 1) * 24);
+    expect(s.pollen.statuses('austin', today - 2, today - 2).get(today - 2)).toBe('partial');
+    const before = s.pollen.hours('austin', (today - 2) * 24, (today - 1) * 24);
     p.asked.length = 0;
     const next = await ingest({
       store: s,
@@ -302,7 +302,7 @@ describe('ingest over a 48-hour window', () => {
       now: at('2026-03-11T06:30:00Z'),
     });
     expect(p.asked.every((a) => a.hours.from >= (today - 1) * 24)).toBe(true);
-    expect(s.hours('austin', (today - 2) * 24, (today - 1) * 24)).toEqual(before);
+    expect(s.pollen.hours('austin', (today - 2) * 24, (today - 1) * 24)).toEqual(before);
     expect(next.counts.partial).toBeGreaterThanOrEqual(1);
     const sum = s.checksum();
     const third = await ingest({
@@ -341,7 +341,7 @@ describe('ingest of a lagging weather provider', () => {
     filledUpTo = today - 1;
     await ingest({ store: s, pollen: sample, weather: lagging, cities: austin, span: days, now: at('2026-03-10T12:30:00Z') });
     expect(asked.at(-1)).toEqual([-2, -1]);
-    expect([...s.statuses('austin', 'weather', days.from, days.to).values()]).toEqual(['complete', 'complete', 'complete', 'complete']);
+    expect([...s.weather.statuses('austin', days.from, days.to).values()]).toEqual(['complete', 'complete', 'complete', 'complete']);
     s.close();
   });
 });

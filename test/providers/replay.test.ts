@@ -39,14 +39,14 @@ describe('ingest through the real clients against recorded-format responses on l
 
     const [a, b] = [openStore(real, { readonly: true }), openStore(sample, { readonly: true })];
     for (const city of ['austin', 'anchorage', 'richmond']) {
-      const strip = (store: typeof a) => store.hours(city, 0, 1e9).map(({ source: _s, ...h }) => h);
+      const strip = (store: typeof a) => store.pollen.hours(city, 0, 1e9).map(({ source: _s, ...h }) => h);
       const hours = strip(a);
       expect(hours.length).toBeGreaterThan(200);
       expect(hours).toEqual(strip(b));
-      expect(a.hours(city, 0, 1e9)[0]!.source).toBe('ambee');
+      expect(a.pollen.hours(city, 0, 1e9)[0]!.source).toBe('ambee');
     }
     expect(a.counts().weather_day).toBe(27);
-    expect(a.weather('austin', dayNumber('2025-04-01'))?.source).toBe('open-meteo');
+    expect(a.weather.cityDay('austin', dayNumber('2025-04-01'))?.source).toBe('open-meteo');
     expect(a.ledger.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(15); // 3 cities x 5 requests of at most 48 hours
 
     const publish = join(dir, 'publish');
@@ -91,7 +91,7 @@ describe('ingest through the real clients against recorded-format responses on l
     const store = openStore(db, { readonly: true });
     // Two requests of two days each, the newest: 2025-04-08 and -09 of the first two cities.
     expect(store.counts().pollen_day).toBe(4);
-    expect(store.statuses('austin', 'pollen', 0, 1e6).has(dayNumber('2025-04-09'))).toBe(true);
+    expect(store.pollen.statuses('austin', 0, 1e6).has(dayNumber('2025-04-09'))).toBe(true);
     store.close();
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import type { BulkManifest } from '../../src/store/bulk-index.js';
+import type { BulkManifest } from '../../src/served/bulk-index.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 

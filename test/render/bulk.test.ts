@@ -15,7 +15,7 @@ import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render } from '../../src/render/render.js';
-import type { BulkColumn, BulkManifest } from '../../src/store/bulk-index.js';
+import type { BulkColumn, BulkManifest } from '../../src/served/bulk-index.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { buildStore, useSite } from '../helpers/site.js';
 
@@ -379,7 +379,7 @@ describe('a daily render of the bulk files', () => {
     });
     // A provider's revision of one February hour.
     const feb = dayNumber('2025-02-15');
-    const hours = store
+    const hours = store.pollen
       .hours('tulsa', feb * 24, (feb + 1) * 24)
       .map((h) => ({ hour: h.hour, tree: h.tree, grass: h.grass, weed: h.weed, total: h.total, species: h.species }));
     hours[0] = { ...hours[0]!, tree: (hours[0]!.tree ?? 0) + 5000, total: hours[0]!.total + 5000 };

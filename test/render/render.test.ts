@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import fallback from '../../functions/fallback.js';
 import { findRoute, requestForFile, ROUTES, type Route } from '../../src/api/routes.js';
-import { listFiles, render, serveDaysOf } from '../../src/render/render.js';
+import { listFiles, render } from '../../src/render/render.js';
+import { settingsOf } from '../../src/settings.js';
 import { deflatedSize, functionOverheadBytes } from '../../src/render/served-store.js';
 import { SITE_FILES } from '../../src/site/build.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { servedStorePath, type SiteFile } from '../../src/store/site-file.js';
+import { servedStorePath, type SiteFile } from '../../src/served/site-file.js';
 import { dayString } from '../../src/domain/dates.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
@@ -79,16 +80,16 @@ describe('build render', () => {
     const summary = await render(store, join(dir, 'publish'), { serveDays: 3 });
     expect(summary.served.cityDays).toBe(2 * 3); // pollen and weather of tulsa
     const served = openStore(servedStorePath(db), { readonly: true });
-    expect(served.daysWithData().map(dayString)).toEqual(['2025-04-10', '2025-04-09', '2025-04-08']);
-    expect(served.hours('boise', 0, 1e9)).toEqual([]);
+    expect(served.pollen.daysWithData().map(dayString)).toEqual(['2025-04-10', '2025-04-09', '2025-04-08']);
+    expect(served.pollen.hours('boise', 0, 1e9)).toEqual([]);
     expect(served.ledger.callsOn('sample', '2025-04-10')).toEqual({ ingest: 0, forecast: 0 });
     served.close();
-    expect(store.daysWithData()).toHaveLength(10);
+    expect(store.pollen.daysWithData()).toHaveLength(10);
     expect(store.ledger.callsOn('sample', '2025-04-10')).toEqual({ ingest: 3, forecast: 0 });
-    expect(store.hours('boise', 0, 1e9).length).toBeGreaterThan(0);
+    expect(store.pollen.hours('boise', 0, 1e9).length).toBeGreaterThan(0);
     expect(JSON.parse(readFileSync(join(dir, 'publish', 'data', 'available-dates.json'), 'utf8')).dates).toHaveLength(3);
     store.close();
-    expect(() => serveDaysOf({ SERVE_DAYS: '0' })).toThrow(/SERVE_DAYS must be a whole number of days of at least 1 \(got "0"\)/);
+    expect(() => settingsOf({ SERVE_DAYS: '0' }).SERVE_DAYS).toThrow(/SERVE_DAYS must be a whole number of days of at least 1 \(got "0"\)/);
   });
 
   it('refuses, before writing anything, a store that would push a function over its zipped limit, saying how many city-days fit', async () => {

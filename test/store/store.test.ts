@@ -46,30 +46,30 @@ describe('store', () => {
     const day = dayNumber('2025-04-01');
     // Written by the first release: 3 days of austin and honolulu, one honolulu day with 22 hours.
     expect(old.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, hours: 142 });
-    expect(old.statuses('austin', 'pollen', day, day + 2)).toEqual(
+    expect(old.pollen.statuses('austin', day, day + 2)).toEqual(
       new Map([
         [day, 'complete'],
         [day + 1, 'complete'],
         [day + 2, 'complete'],
       ]),
     );
-    expect(old.statuses('honolulu', 'pollen', day, day + 2)).toEqual(
+    expect(old.pollen.statuses('honolulu', day, day + 2)).toEqual(
       new Map([
         [day, 'partial'],
         [day + 1, 'complete'],
         [day + 2, 'complete'],
       ]),
     );
-    expect(old.statuses('honolulu', 'weather', day, day + 2)).toEqual(
+    expect(old.weather.statuses('honolulu', day, day + 2)).toEqual(
       new Map([
         [day, 'complete'],
         [day + 1, 'complete'],
         [day + 2, 'complete'],
       ]),
     );
-    expect(old.hours('honolulu', day * 24, day * 24 + 24)).toHaveLength(22);
-    expect(old.hours('austin', day * 24, day * 24 + 1)[0]).toMatchObject({ source: 'sample', timezone: 'America/Chicago' });
-    expect(old.weather('austin', day)?.values.timezone).toBe('America/Chicago');
+    expect(old.pollen.hours('honolulu', day * 24, day * 24 + 24)).toHaveLength(22);
+    expect(old.pollen.hours('austin', day * 24, day * 24 + 1)[0]).toMatchObject({ source: 'sample', timezone: 'America/Chicago' });
+    expect(old.weather.cityDay('austin', day)?.values.timezone).toBe('America/Chicago');
     expect(old.integrity()).toBe('ok');
     old.close();
   });
@@ -88,10 +88,10 @@ describe('store', () => {
     expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
     const days = expected.statuses.austin!.pollen.map(([d]) => d);
     for (const city of Object.keys(expected.hours)) {
-      expect(store.hours(city, 0, 1e9)).toEqual(expected.hours[city]);
-      expect(days.map((d) => store.weather(city, d) ?? null)).toEqual(expected.weather[city]);
-      expect([...store.statuses(city, 'pollen', 0, 1e6)]).toEqual(expected.statuses[city]!.pollen);
-      expect([...store.statuses(city, 'weather', 0, 1e6)]).toEqual(expected.statuses[city]!.weather);
+      expect(store.pollen.hours(city, 0, 1e9)).toEqual(expected.hours[city]);
+      expect(days.map((d) => store.weather.cityDay(city, d) ?? null)).toEqual(expected.weather[city]);
+      expect([...store.pollen.statuses(city, 0, 1e6)]).toEqual(expected.statuses[city]!.pollen);
+      expect([...store.weather.statuses(city, 0, 1e6)]).toEqual(expected.statuses[city]!.weather);
     }
     expect(store.ledger.callsOn('ambee', '2026-01-01')).toEqual(expected.calls);
     expect(store.cities.set().size).toBe(40);
@@ -130,17 +130,17 @@ describe('store', () => {
       pollen: pollen([]),
       weather: { source: 'sample', fetchedAt: 1, values: { tz: '-05:00', timezone: 'America/Chicago' } },
     });
-    expect(store.statuses('austin', 'pollen', D, D + 5)).toEqual(
+    expect(store.pollen.statuses('austin', D, D + 5)).toEqual(
       new Map([
         [D, 'complete'],
         [D + 1, 'partial'],
         [D + 2, 'empty'],
       ]),
     );
-    expect(store.statuses('austin', 'weather', D, D + 5)).toEqual(new Map([[D + 2, 'empty']]));
-    expect(store.weather('austin', D + 2)).toBeUndefined();
-    expect(store.weatherForCity('austin', 10)).toEqual([]);
-    expect(store.latestWeatherDay()).toBeNull();
+    expect(store.weather.statuses('austin', D, D + 5)).toEqual(new Map([[D + 2, 'empty']]));
+    expect(store.weather.cityDay('austin', D + 2)).toBeUndefined();
+    expect(store.weather.forCity('austin', 10)).toEqual([]);
+    expect(store.weather.latestDay()).toBeNull();
     store.close();
   });
 
@@ -152,13 +152,13 @@ describe('store', () => {
       day: D,
       pollen: { ...pollen([hourAt(20, { grass: 1 }), hourAt(21)], 2000), asked: { from: D * 24 + 12, to: D * 24 + 24 } },
     });
-    expect(store.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([
+    expect(store.pollen.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([
       [0, 17],
       [1, 17],
       [20, 1],
       [21, 17],
     ]);
-    expect(store.statuses('austin', 'pollen', D, D).get(D)).toBe('partial');
+    expect(store.pollen.statuses('austin', D, D).get(D)).toBe('partial');
     expect(store.incompleteDays()).toEqual([]);
     expect(() =>
       store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(2)]), asked: { from: D * 24 + 12, to: D * 24 + 24 } } }),
@@ -179,7 +179,7 @@ describe('store', () => {
   it('returns each species payload exactly as stored, key order and plain numbers included', () => {
     const store = openStore(join(tempDir(), 'c.db'));
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(3), hourAt(4, { species: null, tree: null })]) });
-    const [a, b] = store.hours('austin', D * 24, D * 24 + 24);
+    const [a, b] = store.pollen.hours('austin', D * 24, D * 24 + 24);
     expect(JSON.stringify(a!.species)).toBe(JSON.stringify(species));
     expect(a).toMatchObject({
       hour: D * 24 + 3,
@@ -216,7 +216,7 @@ describe('store', () => {
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0), hourAt(1), hourAt(2)]) });
     expect(store.checksum()).toBe(before);
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(1, { grass: 3 })], 2000) });
-    expect(store.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([[1, 3]]);
+    expect(store.pollen.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([[1, 3]]);
     expect(store.incompleteDays()).toEqual([]);
     expect(store.checksum()).not.toBe(before);
     expect(store.checksum(['fetched_at'])).not.toBe(before);
@@ -230,16 +230,16 @@ describe('store', () => {
       day: D,
       weather: { source: 'sample', fetchedAt: 5, values: { temp_day_c: 21.5, aqi: 2, weather_main: 'Clear' } },
     });
-    expect(store.weather('tulsa', D)).toEqual({
+    expect(store.weather.cityDay('tulsa', D)).toEqual({
       city: 'tulsa',
       day: D,
       source: 'sample',
       fetchedAt: 5,
       values: { temp_day_c: 21.5, weather_main: 'Clear', aqi: 2 },
     });
-    expect(store.weatherForDay(D).map((w) => w.city)).toEqual(['tulsa']);
-    expect(store.latestWeatherDay()).toBe(D);
-    expect(store.weather('tulsa', D + 1)).toBeUndefined();
+    expect(store.weather.forDay(D).map((w) => w.city)).toEqual(['tulsa']);
+    expect(store.weather.latestDay()).toBe(D);
+    expect(store.weather.cityDay('tulsa', D + 1)).toBeUndefined();
     store.close();
   });
 
@@ -264,20 +264,20 @@ describe('store', () => {
 
   it('lists days with data newest first, and the latest day', () => {
     const store = openStore(join(tempDir(), 'i.db'));
-    expect(store.latestDay()).toBeNull();
+    expect(store.pollen.latestDay()).toBeNull();
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0)]) });
     store.writeCityDay({ city: 'tulsa', day: D + 2, pollen: pollen([]) }); // asked, but the provider had nothing
     store.writeCityDay({ city: 'tulsa', day: D + 1, pollen: pollen([{ ...hourAt(0), hour: (D + 1) * 24 }]) });
-    expect(store.daysWithData()).toEqual([D + 1, D]);
-    expect(store.latestDay()).toBe(D + 1);
-    expect(store.cityDaysWithData('tulsa', 10)).toEqual([D + 1]);
-    expect(store.statuses('tulsa', 'pollen', D, D + 5)).toEqual(
+    expect(store.pollen.daysWithData()).toEqual([D + 1, D]);
+    expect(store.pollen.latestDay()).toBe(D + 1);
+    expect(store.pollen.cityDaysWithData('tulsa', 10)).toEqual([D + 1]);
+    expect(store.pollen.statuses('tulsa', D, D + 5)).toEqual(
       new Map([
         [D + 1, 'partial'],
         [D + 2, 'empty'],
       ]),
     );
-    expect(store.latestSource()).toBe('sample');
+    expect(store.pollen.latestSource()).toBe('sample');
     store.close();
   });
 });

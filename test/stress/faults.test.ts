@@ -70,10 +70,10 @@ describe('provider faults during ingest', () => {
     const [a, ref] = [openStore(db), openStore(reference, { readonly: true })];
     expect(a.integrity()).toBe('ok');
     for (const city of CITIES) {
-      const strip = (hs: ReturnType<typeof a.hours>) => hs.map(({ source: _s, ...h }) => h);
-      const stored = new Set(a.statuses(city, 'pollen', 0, 1e6).keys());
-      const expected = strip(ref.hours(city, 0, 1e9)).filter((h) => stored.has(Math.floor(h.hour / 24)));
-      expect(strip(a.hours(city, 0, 1e9))).toEqual(expected);
+      const strip = (hs: ReturnType<typeof a.pollen.hours>) => hs.map(({ source: _s, ...h }) => h);
+      const stored = new Set(a.pollen.statuses(city, 0, 1e6).keys());
+      const expected = strip(ref.pollen.hours(city, 0, 1e9)).filter((h) => stored.has(Math.floor(h.hour / 24)));
+      expect(strip(a.pollen.hours(city, 0, 1e9))).toEqual(expected);
     }
     // Every city-day of pollen and of weather ends with one status: stored (complete, partial or
     // empty), or named as failed; a throttle that outlasted the retries defers what is left.
@@ -85,7 +85,8 @@ describe('provider faults during ingest', () => {
 
     expect((await runCli(['ingest', '--provider', 'ambee', ...ARGS, '--db', db], { env: env() })).code).toBe(0);
     const b = openStore(db, { readonly: true });
-    for (const city of CITIES) expect(b.hours(city, 0, 1e9).map((h) => h.tree)).toEqual(ref.hours(city, 0, 1e9).map((h) => h.tree));
+    for (const city of CITIES)
+      expect(b.pollen.hours(city, 0, 1e9).map((h) => h.tree)).toEqual(ref.pollen.hours(city, 0, 1e9).map((h) => h.tree));
     b.close();
     ref.close();
   });

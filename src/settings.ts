@@ -1,0 +1,216 @@
+/**
+ * Every environment variable the service reads, with its default and its meaning: the one module
+ * that reads the environment. `.env.example` and the table in docs/deploying.md are checked
+ * against this list by a test. An empty value counts as unset (a CI variable left blank), and a
+ * value is checked when it is first used, so a bad budget never stops a render that needs none.
+ * It imports nothing of the project: every layer may read it.
+ */
+
+/** A variable with a value this service cannot use; the message names it. */
+export class ConfigError extends Error {}
+
+export const DEFAULT_DB_PATH = 'snapshots/pollen.db';
+export const DEFAULT_FORECAST_CACHE_PATH = 'snapshots/forecast-cache.db';
+export const DEFAULT_SERVE_DAYS = 730;
+export const DEFAULT_DEPLOY_MAX_FILES = 10_000;
+export const DEFAULT_HEALTH_MAX_AGE_HOURS = 36;
+export const DEFAULT_FORECAST_RESERVE = 40;
+/** The providers' APIs. */
+export const AMBEE_BASE_URL = 'https://api.ambeedata.com';
+export const OPENWEATHERMAP_URL = 'https://api.openweathermap.org';
+export const OPEN_METEO_ARCHIVE_URL = 'https://archive-api.open-meteo.com';
+export const OPEN_METEO_AIR_URL = 'https://air-quality-api.open-meteo.com';
+/** Hours of history Ambee's free plan serves; `AMBEE_HISTORY_HOURS` for a plan that serves more. */
+export const DEFAULT_HISTORY_HOURS = 48;
+
+/** The groups `.env.example` and the docs list the variables in. */
+export type SettingGroup = 'store' | 'pollen' | 'weather' | 'http' | 'functions' | 'rebuild' | 'platform';
+
+export interface Setting<T> {
+  group: SettingGroup;
+  /** The default as people read it; empty when there is none. */
+  fallback: string;
+  meaning: string;
+  /** Set by Netlify itself, never by a deployer: not in `.env.example`. */
+  platform?: true;
+  /** Reads the value (undefined when unset or empty), throwing ConfigError when it cannot be used. */
+  read: (text: string | undefined, name: string) => T;
+}
+
+const text = (text: string | undefined) => text;
+const orDefault = (fallback: string) => (value: string | undefined) => value ?? fallback;
+/** A whole number, at least `min`; `unit` words the message as `SERVE_DAYS must be a whole number of days of at least 1`. */
+const whole =
+  <F extends number | undefined>(fallback: F, min = 0, unit?: string) =>
+  (value: string | undefined, name: string): number | F => {
+    if (value === undefined) return fallback;
+    if (unit !== undefined && (!/^\d+$/.test(value) || Number(value) < min))
+      throw new ConfigError(`${name} must be a whole number of ${unit} of at least ${min} (got ${JSON.stringify(value)})`);
+    if (!/^\d+$/.test(value)) throw new ConfigError(`${name} must be a whole number (got ${JSON.stringify(value)})`);
+    if (Number(value) < min) throw new ConfigError(`${name} must be at least ${min} (got ${Number(value)})`);
+    return Number(value);
+  };
+
+const setting = <T>(s: Setting<T>): Setting<T> => s;
+
+export const SETTINGS = {
+  POLLEN_DB: setting({
+    group: 'store',
+    fallback: DEFAULT_DB_PATH,
+    meaning: 'The SQLite store every command and function uses.',
+    read: orDefault(DEFAULT_DB_PATH),
+  }),
+  CITIES_FILE: setting({
+    group: 'store',
+    fallback: '',
+    meaning: 'Ingest: the city set, such as cities/us-top-200.json (without it: the set in the store, else the built-in 40).',
+    read: text,
+  }),
+  SERVE_DAYS: setting({
+    group: 'store',
+    fallback: String(DEFAULT_SERVE_DAYS),
+    meaning: "Render: the newest days the functions' copy of the store (serve.db) holds.",
+    read: whole(DEFAULT_SERVE_DAYS, 1, 'days'),
+  }),
+  DEPLOY_MAX_FILES: setting({
+    group: 'store',
+    fallback: String(DEFAULT_DEPLOY_MAX_FILES),
+    meaning: 'Render: the most files the publish folder holds; the newest city-days fill what the rest leaves.',
+    read: whole(DEFAULT_DEPLOY_MAX_FILES, 1, 'files'),
+  }),
+  AMBEE_API_KEY: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning: 'Required for the ambee pollen provider; sent as the x-api-key header, never printed.',
+    read: text,
+  }),
+  AMBEE_BASE_URL: setting({ group: 'pollen', fallback: AMBEE_BASE_URL, meaning: "Ambee's API.", read: orDefault(AMBEE_BASE_URL) }),
+  AMBEE_HISTORY_HOURS: setting({
+    group: 'pollen',
+    fallback: String(DEFAULT_HISTORY_HOURS),
+    meaning: 'Hours of history your Ambee plan serves (48 on the free plan; `npm run doctor` confirms it).',
+    read: whole(DEFAULT_HISTORY_HOURS, 1),
+  }),
+  AMBEE_DAILY_BUDGET: setting({
+    group: 'pollen',
+    fallback: '100',
+    meaning: 'Ambee calls per UTC day, history and forecasts together.',
+    read: whole(100),
+  }),
+  AMBEE_FORECAST_RESERVE: setting({
+    group: 'pollen',
+    fallback: String(DEFAULT_FORECAST_RESERVE),
+    meaning: 'Of those, the calls only forecasts may use.',
+    read: whole(DEFAULT_FORECAST_RESERVE),
+  }),
+  POLLEN_PROVIDER: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning: 'The provider forecasts refresh from, and `doctor` checks (default: the one that filled the store).',
+    read: text,
+  }),
+  WEATHER_PROVIDER: setting({
+    group: 'weather',
+    fallback: '',
+    meaning:
+      'Ingest: sample, open-meteo or openweathermap (default: sample with sample pollen, else openweathermap when OPENWEATHER_API_KEY is set, else open-meteo).',
+    read: text,
+  }),
+  OPENWEATHER_API_KEY: setting({
+    group: 'weather',
+    fallback: '',
+    meaning: 'OpenWeatherMap One Call 3.0 and Air Pollution; sent as appid, never printed.',
+    read: text,
+  }),
+  OPENWEATHER_BASE_URL: setting({
+    group: 'weather',
+    fallback: OPENWEATHERMAP_URL,
+    meaning: "OpenWeatherMap's API.",
+    read: orDefault(OPENWEATHERMAP_URL),
+  }),
+  OPENWEATHER_DAILY_BUDGET: setting({
+    group: 'weather',
+    fallback: '1000',
+    meaning: 'OpenWeatherMap calls per UTC day.',
+    read: whole(1000),
+  }),
+  OPEN_METEO_ARCHIVE_URL: setting({
+    group: 'weather',
+    fallback: OPEN_METEO_ARCHIVE_URL,
+    meaning: "Open-Meteo's historical weather API.",
+    read: orDefault(OPEN_METEO_ARCHIVE_URL),
+  }),
+  OPEN_METEO_AIR_QUALITY_URL: setting({
+    group: 'weather',
+    fallback: OPEN_METEO_AIR_URL,
+    meaning: "Open-Meteo's air-quality API.",
+    read: orDefault(OPEN_METEO_AIR_URL),
+  }),
+  OPEN_METEO_DAILY_BUDGET: setting({ group: 'weather', fallback: '10000', meaning: 'Open-Meteo calls per UTC day.', read: whole(10_000) }),
+  HTTP_TIMEOUT_MS: setting({ group: 'http', fallback: '15000', meaning: 'Each provider request, per attempt.', read: whole(15_000) }),
+  HTTP_RETRIES: setting({ group: 'http', fallback: '3', meaning: 'Further attempts after a timeout, a reset or a 5xx.', read: whole(3) }),
+  HTTP_CONCURRENCY: setting({
+    group: 'http',
+    fallback: '4',
+    meaning: 'Requests in flight per provider (at least 1).',
+    read: (value, name) => Math.max(1, whole(4)(value, name)),
+  }),
+  FORECAST_CACHE_DB: setting({
+    group: 'functions',
+    fallback: DEFAULT_FORECAST_CACHE_PATH,
+    meaning: "The forecast's local cache and call ledger (deployed, Netlify Blobs instead).",
+    read: orDefault(DEFAULT_FORECAST_CACHE_PATH),
+  }),
+  FORECAST_DAILY_BUDGET: setting({
+    group: 'functions',
+    fallback: '',
+    meaning: 'Upstream forecast calls per UTC day (default: AMBEE_FORECAST_RESERVE for ambee, no limit for sample).',
+    read: whole(undefined),
+  }),
+  HEALTH_MAX_AGE_HOURS: setting({
+    group: 'functions',
+    fallback: String(DEFAULT_HEALTH_MAX_AGE_HOURS),
+    meaning: '/api/health answers ok (200) while the newest stored hour is at most this old, else stale (503).',
+    read: whole(DEFAULT_HEALTH_MAX_AGE_HOURS),
+  }),
+  NETLIFY_AUTH_TOKEN: setting({
+    group: 'rebuild',
+    fallback: '',
+    meaning: 'The scheduled rebuild: deploys, and reads and writes the store snapshot in Netlify Blobs.',
+    read: text,
+  }),
+  NETLIFY_SITE_ID: setting({ group: 'rebuild', fallback: '', meaning: 'The scheduled rebuild: the site it deploys to.', read: text }),
+  NETLIFY_BLOBS_CONTEXT: setting({
+    group: 'platform',
+    fallback: '',
+    meaning: "Set by Netlify's functions runtime: the forecast caches in Netlify Blobs when it is present.",
+    platform: true,
+    read: text,
+  }),
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export type Settings = { readonly [K in SettingName]: ReturnType<(typeof SETTINGS)[K]['read']> };
+
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+const built = new WeakMap<object, { raw: string; settings: Settings }>();
+
+/**
+ * The settings of an environment, each value read when first used. Built once per process and
+ * environment: again only when a variable changed (a command, or a test, that sets one).
+ */
+export function settingsOf(env: NodeJS.ProcessEnv = process.env): Settings {
+  const raw = NAMES.map((name) => env[name] ?? '').join('\u0000');
+  const known = built.get(env);
+  if (known?.raw === raw) return known.settings;
+  const settings = {} as Settings;
+  for (const name of NAMES) {
+    let read: { value: unknown } | undefined;
+    Object.defineProperty(settings, name, {
+      enumerable: true,
+      get: () => (read ??= { value: SETTINGS[name].read(env[name] === '' ? undefined : env[name], name) }).value,
+    });
+  }
+  built.set(env, { raw, settings });
+  return settings;
+}

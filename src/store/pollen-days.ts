@@ -1,0 +1,249 @@
+/**
+ * Pollen days: one row per city and UTC day, its hours packed (store/codec.ts), with the status
+ * ingest gave it. Reads go through the one city-day cache (day-cache.ts); an immutable store also
+ * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
+ */
+import type { PollenHour, StoredHour } from '../domain/hours.js';
+import { pollenStatus, STORED_STATUSES, type StoredStatus, statusOfCode } from '../domain/status.js';
+import { decodeDay, encodeDay } from './codec.js';
+import type { Db, Names, Row } from './database.js';
+import type { DayCache } from './day-cache.js';
+import type { SpeciesShapes } from './species-shapes.js';
+
+/** A city-day's pollen as ingest writes it. */
+export interface PollenWrite {
+  source: string;
+  timezone: string | null;
+  fetchedAt: number;
+  hours: readonly PollenHour[];
+  /** The hours that were asked for (default: the whole day); stored hours of the day outside them are kept. */
+  asked?: { from: number; to: number };
+}
+
+/** A city's window of hours [from, to), and optionally how its hours group into days. */
+export interface CountWindow {
+  city: string;
+  from: number;
+  to: number;
+  dayOf?: (hour: number) => number;
+}
+
+const bitCount = (mask: number) => {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n++;
+  return n;
+};
+
+/** The hours of a day's mask that fall in [fromHour, toHour). */
+export const hoursIn = (day: number, mask: number, fromHour: number, toHour: number): number => {
+  const lo = Math.max(0, fromHour - day * 24);
+  const hi = Math.min(24, toHour - day * 24);
+  return hi <= lo ? 0 : bitCount(mask & (((1 << hi) - 1) ^ ((1 << lo) - 1)));
+};
+
+export class PollenDays {
+  private readonly stmt;
+
+  constructor(
+    db: Db,
+    private readonly names: Names,
+    private readonly shapes: SpeciesShapes,
+    private readonly cache: DayCache,
+    /** Nothing writes the file while it is open: days found empty stay known as empty. */
+    private readonly immutable: boolean,
+  ) {
+    this.stmt = {
+      day: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
+      upsert: db.prepare(
+        `INSERT INTO pollen_day (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, zone_id = coalesce(excluded.zone_id, zone_id),
+           status = excluded.status, mask = excluded.mask, fetched_at = excluded.fetched_at, data = excluded.data`,
+      ),
+      statusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
+      daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
+      masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
+      daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE mask <> 0 ORDER BY day DESC').pluck(),
+      latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
+      masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
+      latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
+      citiesOn: db
+        .prepare(
+          'SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug',
+        )
+        .pluck(),
+      cityDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
+    };
+  }
+
+  /**
+   * Writes a city-day's pollen (inside the caller's transaction), with the status its hours give it.
+   * Only the hours asked for are replaced: a re-asked day keeps its hours outside them.
+   */
+  put(city: number, day: number, p: PollenWrite): StoredStatus {
+    const first = day * 24;
+    const asked = p.asked ?? { from: first, to: first + 24 };
+    if (asked.from < first || asked.to > first + 24 || asked.from > asked.to)
+      throw new RangeError(`hours ${asked.from}..${asked.to} are not within day ${day}`);
+    for (const h of p.hours)
+      if (h.hour < asked.from || h.hour >= asked.to) throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${day}`);
+    const old = this.stmt.day.get(city, day) as Row | undefined;
+    const kept = old ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
+    this.cache.delete(city, day);
+    const hours = [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
+    const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s));
+    const status = pollenStatus(hours.length);
+    const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;
+    this.stmt.upsert.run(
+      city,
+      day,
+      this.names.id('source', p.source),
+      zone,
+      STORED_STATUSES[status],
+      packed.mask,
+      p.fetchedAt,
+      packed.data,
+    );
+    return status;
+  }
+
+  /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
+  statuses(city: string, from: number, to: number): Map<number, StoredStatus> {
+    const id = this.names.id('city', city);
+    return new Map(
+      id === undefined
+        ? []
+        : (this.stmt.statusIn.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]),
+    );
+  }
+
+  /** The hours of a stored day row, exactly as ingested, with the day's zone and source. */
+  private decode(r: Row): StoredHour[] {
+    const timezone = r.zone_id === null ? null : this.names.label(r.zone_id as number);
+    const source = this.names.source(r.source_id as number);
+    return decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id)).map(
+      // Written out, not spread: V8 promotes spread copies to the old generation, which grew a
+      // server streaming ranges by 60 MB of garbage (npm run bench, B3).
+      (h): StoredHour => ({
+        hour: h.hour,
+        tree: h.tree,
+        grass: h.grass,
+        weed: h.weed,
+        total: h.total,
+        species: h.species,
+        timezone,
+        source,
+      }),
+    );
+  }
+
+  /** A row's hours through the cache. */
+  private cached(city: number, r: Row): readonly StoredHour[] {
+    let hours = this.cache.get(city, r.day as number);
+    if (hours === undefined) this.cache.set(city, r.day as number, (hours = this.decode(r)));
+    return hours;
+  }
+
+  /** Hourly rows of a city with hour numbers in [fromHour, toHour), ascending. */
+  hours(city: string, fromHour: number, toHour: number): StoredHour[] {
+    // A plain loop, not the generator below: renders ask for a few hundred thousand short spans,
+    // mostly of days decoded already.
+    const out: StoredHour[] = [];
+    const id = this.names.id('city', city);
+    if (id === undefined || toHour <= fromHour) return out;
+    const add = (hours: readonly StoredHour[]) => {
+      for (const h of hours) if (h.hour >= fromHour && h.hour < toHour) out.push(h);
+    };
+    const [first, last] = [Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)];
+    if (!this.immutable) {
+      for (const r of this.stmt.daysIn.all(id, first, last) as Row[]) add(this.cached(id, r));
+      return out;
+    }
+    for (let day = first; day <= last; day++) {
+      let hours = this.cache.get(id, day);
+      if (hours === undefined) {
+        const r = this.stmt.day.get(id, day) as Row | undefined;
+        this.cache.set(id, day, (hours = r === undefined || r.mask === 0 ? [] : this.decode(r)));
+      }
+      add(hours);
+    }
+    return out;
+  }
+
+  /** The same rows as `hours`, a day at a time and past the cache, so a large range is never held whole. */
+  *iterateHours(city: string, fromHour: number, toHour: number): Generator<StoredHour> {
+    const id = this.names.id('city', city);
+    if (id === undefined || toHour <= fromHour) return;
+    // One city's day rows are small (a few bytes of mask and blob a day), so they are read whole:
+    // no cursor stays open between yields for concurrent streams to clash on. Past the cache: a
+    // long stream's days would only push out the others, and live long enough to burden the old
+    // generation of the heap.
+    const rows = this.stmt.daysIn.all(id, Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24)) as Row[];
+    for (const r of rows) for (const h of this.decode(r)) if (h.hour >= fromHour && h.hour < toHour) yield h;
+  }
+
+  /**
+   * Whether the rows of each city's window [from, to) number more than `limit`, and how many there
+   * are up to it: hours, or with `dayOf` the days (as it groups hours) with an hour. Read from the
+   * days' masks, stopping at the limit.
+   */
+  countUpTo(windows: readonly CountWindow[], limit: number): { count: number; more: boolean } {
+    let count = 0;
+    for (const { city, from, to, dayOf } of windows) {
+      const id = this.names.id('city', city);
+      if (id === undefined || to <= from) continue;
+      let lastDay: number | undefined;
+      for (const r of this.stmt.masksIn.iterate(id, Math.floor(from / 24), Math.floor((to - 1) / 24)) as Iterable<Row>) {
+        const day = r.day as number;
+        const mask = r.mask as number;
+        if (!dayOf) count += hoursIn(day, mask, from, to);
+        else {
+          for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
+            if (!(mask & (1 << (h - day * 24)))) continue;
+            const d = dayOf(h);
+            if (d !== lastDay) {
+              lastDay = d;
+              count++;
+            }
+          }
+        }
+        if (count > limit) return { count: limit, more: true };
+      }
+    }
+    return { count, more: false };
+  }
+
+  /** Every UTC day with at least one pollen observation, newest first. */
+  daysWithData(): number[] {
+    return this.stmt.daysWithData.all() as number[];
+  }
+
+  /** The latest UTC day with a pollen observation, or null for an empty store. */
+  latestDay(): number | null {
+    return (this.stmt.latestDay.get() as number | null) ?? null;
+  }
+
+  /** The newest stored hour (hours since epoch), or null for an empty store. */
+  latestHour(): number | null {
+    const day = this.latestDay();
+    if (day === null) return null;
+    const highest = Math.max(...(this.stmt.masksOnDay.all(day) as number[]).map((m) => 31 - Math.clz32(m)));
+    return day * 24 + highest;
+  }
+
+  /** The provider of the newest pollen day: the one that fills this store. */
+  latestSource(): string | null {
+    const id = this.stmt.latestSource.get() as number | undefined;
+    return id === undefined ? null : this.names.source(id);
+  }
+
+  /** The most recent days (newest first, at most `limit`) with observations for a city. */
+  cityDaysWithData(city: string, limit: number): number[] {
+    const id = this.names.id('city', city);
+    return id === undefined ? [] : (this.stmt.cityDays.all(id, limit) as number[]);
+  }
+
+  /** The served cities (active and named, as in the city set) with a pollen observation on a UTC day, by slug. */
+  citiesWithDataOn(day: number): string[] {
+    return this.stmt.citiesOn.all(day) as string[];
+  }
+}

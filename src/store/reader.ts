@@ -1,0 +1,28 @@
+/**
+ * What answering a request may read of the store: handlers and MCP tools see this, never the
+ * writes, the call ledger, the forecast cache or the store's maintenance (VACUUM and the rest).
+ */
+import type { IngestRuns } from './ingest-runs.js';
+import type { PollenDays } from './pollen-days.js';
+import type { SpeciesShapes } from './species-shapes.js';
+import type { WeatherDays } from './weather-days.js';
+
+export interface StoreReader {
+  readonly pollen: Pick<
+    PollenDays,
+    | 'hours'
+    | 'iterateHours'
+    | 'countUpTo'
+    | 'daysWithData'
+    | 'latestDay'
+    | 'latestHour'
+    | 'latestSource'
+    | 'cityDaysWithData'
+    | 'citiesWithDataOn'
+  >;
+  readonly weather: Pick<WeatherDays, 'cityDay' | 'forCity' | 'forDay' | 'days' | 'latestDay' | 'citiesOn'>;
+  readonly runs: Pick<IngestRuns, 'last'>;
+  readonly shapes: Pick<SpeciesShapes, 'all'>;
+  /** Bytes of the longest stored label, as UTF-8 (a bound on a row's size). */
+  longestLabelBytes(): number;
+}

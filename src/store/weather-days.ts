@@ -1,0 +1,100 @@
+/** Weather days: one row per city and UTC day, its measured fields packed (store/codec.ts). */
+import { STORED_STATUSES, type StoredStatus, statusOfCode, weatherStatus } from '../domain/status.js';
+import type { StoredWeather, WeatherValues } from '../domain/weather.js';
+import { decodeWeather, encodeWeather } from './codec.js';
+import type { Db, Names, Row } from './database.js';
+
+/** A city-day's weather as ingest writes it. */
+export interface WeatherWrite {
+  source: string;
+  fetchedAt: number;
+  values: WeatherValues;
+}
+
+const COMPLETE = STORED_STATUSES.complete;
+
+export class WeatherDays {
+  private readonly stmt;
+
+  constructor(
+    db: Db,
+    private readonly names: Names,
+  ) {
+    this.stmt = {
+      upsert: db.prepare(
+        `INSERT INTO weather_day (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, status = excluded.status,
+           fetched_at = excluded.fetched_at, data = excluded.data`,
+      ),
+      statusIn: db.prepare('SELECT day, status FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?'),
+      one: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
+      forCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
+      forDay: db.prepare(
+        `SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`,
+      ),
+      days: db.prepare(`SELECT DISTINCT day FROM weather_day WHERE status = ${COMPLETE} ORDER BY day DESC`).pluck(),
+      latestDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
+      citiesOn: db
+        .prepare(
+          `SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug`,
+        )
+        .pluck(),
+    };
+  }
+
+  /** Writes a city-day's weather (inside the caller's transaction): complete with values, else empty. */
+  put(city: number, day: number, w: WeatherWrite): StoredStatus {
+    const status = weatherStatus(w.values);
+    const data = encodeWeather(w.values, (text) => this.names.id('label', text)!);
+    this.stmt.upsert.run(city, day, this.names.id('source', w.source), STORED_STATUSES[status], w.fetchedAt, data);
+    return status;
+  }
+
+  /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
+  statuses(city: string, from: number, to: number): Map<number, StoredStatus> {
+    const id = this.names.id('city', city);
+    return new Map(
+      id === undefined
+        ? []
+        : (this.stmt.statusIn.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]),
+    );
+  }
+
+  /** One city-day of weather, or undefined. */
+  cityDay(city: string, day: number): StoredWeather | undefined {
+    const id = this.names.id('city', city);
+    const row = id === undefined ? undefined : (this.stmt.one.get(id, day) as Row | undefined);
+    return row && this.toWeather(city, row);
+  }
+
+  /** A city's most recent weather rows, newest first. */
+  forCity(city: string, limit: number): StoredWeather[] {
+    const id = this.names.id('city', city);
+    return id === undefined ? [] : (this.stmt.forCity.all(id, limit) as Row[]).map((r) => this.toWeather(city, r));
+  }
+
+  /** Every city's weather on one day, in no particular order. */
+  forDay(day: number): StoredWeather[] {
+    return (this.stmt.forDay.all(day) as Row[]).map((r) => this.toWeather(r.slug as string, r));
+  }
+
+  /** Every day with a weather row, newest first. */
+  days(): number[] {
+    return this.stmt.days.all() as number[];
+  }
+
+  /** The latest day with a weather row, or null. */
+  latestDay(): number | null {
+    return (this.stmt.latestDay.get() as number | null) ?? null;
+  }
+
+  /** The served cities with a weather row on a UTC day, by slug. */
+  citiesOn(day: number): string[] {
+    return this.stmt.citiesOn.all(day) as string[];
+  }
+
+  private toWeather(city: string, r: Row): StoredWeather {
+    const values = decodeWeather(r.data as Uint8Array, (id) => this.names.label(id));
+    return { city, day: r.day as number, source: this.names.source(r.source_id as number), fetchedAt: r.fetched_at as number, values };
+  }
+}
