@@ -1,5 +1,5 @@
 /**
- * The README's "Bulk data" examples, run as written: the DuckDB SQL on downloaded files, the
+ * The "Bulk data" examples of docs/data.md, run as written: the DuckDB SQL on downloaded files, the
  * pandas lines against the local server (with Debian's python3-pandas, where it is installed).
  */
 import { execFile, spawnSync } from 'node:child_process';
@@ -18,10 +18,10 @@ type Json = Record<string, any>;
 const DEPLOYMENT = 'https://your-site.netlify.app';
 const CITIES = ['austin', 'tulsa'];
 
-/** The code blocks of a language in the README's "Bulk data" section. */
+/** The code blocks of a language in the "Bulk data" section of docs/data.md. */
 function examples(language: string): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Bulk data\n'), readme.indexOf('\n## ', readme.indexOf('\n## Bulk data\n') + 1));
+  const doc = readFileSync(join(ROOT, 'docs', 'data.md'), 'utf8');
+  const section = doc.slice(doc.indexOf('\n## Bulk data\n'), doc.indexOf('\n## ', doc.indexOf('\n## Bulk data\n') + 1));
   return [...section.matchAll(new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 }
 
@@ -30,9 +30,9 @@ function pythonWithPandas(): string | undefined {
   return ['/usr/bin/python3', 'python3'].find((python) => spawnSync(python, ['-c', 'import pandas'], { stdio: 'ignore' }).status === 0);
 }
 const PYTHON = pythonWithPandas();
-if (!PYTHON) console.warn("the README's pandas example is skipped: no python3 imports pandas (apt-get install python3-pandas)");
+if (!PYTHON) console.warn('the pandas example of docs/data.md is skipped: no python3 imports pandas (apt-get install python3-pandas)');
 
-describe("the README's bulk data examples", () => {
+describe('the bulk data examples of docs/data.md', () => {
   const site = useSite({ cities: CITIES, span: { from: dayNumber('2025-01-01'), to: dayNumber('2025-12-31') } });
   let manifest: BulkManifest;
   const api = async (path: string) => (await (await site.get(path)).json()) as Json;
@@ -49,7 +49,7 @@ describe("the README's bulk data examples", () => {
   it('runs the DuckDB SQL on downloaded files: a month of one city, and a whole year', async () => {
     const [sql] = examples('sql');
     expect(sql).toContain(`${DEPLOYMENT}/data/bulk/`);
-    const local = mkdtempSync(join(tmpdir(), 'pollen-bulk-readme-'));
+    const local = mkdtempSync(join(tmpdir(), 'pollen-bulk-docs-'));
     for (const f of manifest.files.filter((x) => x.format === 'parquet'))
       writeFileSync(join(local, f.path.split('/').at(-1)!), Buffer.from(await (await fetch(site.server.url + f.path)).arrayBuffer()));
     const duck = await DuckDBInstance.create(':memory:');

@@ -1,5 +1,5 @@
 /**
- * The README's "Home Assistant" section: its YAML parses, its `rest:` configuration polls
+ * The "Home Assistant" section of docs/integrations.md: its YAML parses, its `rest:` configuration polls
  * `/api/forecast` as the section says, every JSON path its templates read exists in a real answer
  * of the service, and (where Debian's Python has Jinja2) its templates answer as intended with
  * three, two, one and no rows, with null risks, and with an error body.
@@ -30,11 +30,11 @@ const CITY = 'austin';
 const FORECAST_QUERY = `city=${CITY}&aggregate=day&timezone=local`;
 const PYTHON = '/usr/bin/python3';
 
-/** The lines of README.md from `## Home Assistant` up to the next `## ` heading outside a code fence. */
-function readmeSection(): string {
-  const lines = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n');
+/** The lines of docs/integrations.md from `## Home Assistant` up to the next `## ` heading outside a code fence. */
+function docSection(): string {
+  const lines = readFileSync(new URL('../../docs/integrations.md', import.meta.url), 'utf8').split('\n');
   const start = lines.indexOf('## Home Assistant');
-  if (start < 0) throw new Error('README.md has no "## Home Assistant" heading');
+  if (start < 0) throw new Error('docs/integrations.md has no "## Home Assistant" heading');
   let end = lines.length;
   let fenced = false;
   for (let i = start + 1; i < lines.length; i++) {
@@ -110,7 +110,7 @@ interface Section {
 }
 
 function parseSection(): Section {
-  const text = readmeSection();
+  const text = docSection();
   const docs = yamlBlocks(text).map((block) => yaml.load(block) as Json);
   const restDocs = docs.filter((d) => d && 'rest' in d);
   const automations = docs.filter((d) => d && 'automation' in d);
@@ -135,7 +135,7 @@ let cacheStore: Store;
 const answers = { fresh: '', stale: '', notFound: '' };
 
 beforeAll(async () => {
-  scratch = mkdtempSync(join(tmpdir(), 'ha-readme-'));
+  scratch = mkdtempSync(join(tmpdir(), 'ha-docs-'));
   cacheStore = openStore(join(scratch, 'forecast-cache.db'));
   const clock = { now: NOW };
   // A budget of one call per UTC day: the second refresh, 7 hours later, is refused and the stale cache answers.
@@ -166,7 +166,7 @@ afterAll(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-describe('the README section "Home Assistant"', () => {
+describe('the "Home Assistant" section of docs/integrations.md', () => {
   it(
     'has a rest: configuration that polls the day forecast of one city at most every 15 minutes',
     () => {
