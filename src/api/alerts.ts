@@ -1,6 +1,6 @@
 /**
  * GET /api/alerts: the local days of a city's forecast on which a category's worst hour reaches a
- * level, as JSON, an iCalendar subscription, an Atom feed or a JSON Feed (decisions.md, "Alerts").
+ * level, as JSON, an iCalendar subscription, an Atom feed or a JSON Feed (docs/decisions.md, "Alerts").
  * It reads the forecast `/api/forecast` reads, through the same cache, single flight and budget:
  * nothing is stored per subscriber.
  */

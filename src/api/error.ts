@@ -16,7 +16,7 @@ export class ApiError extends Error {
   }
 }
 
-/** 400 with the spec's message shape. */
+/** 400 with the contract's message shape: `Invalid parameter '<name>': expected <what>`. */
 export const invalidParameter = (name: string, expected: string): ApiError =>
   new ApiError(400, `Invalid parameter '${name}': expected ${expected}`);
 

@@ -59,5 +59,5 @@ export function parseDayCut(query: URLSearchParams, value = lastValue(query, 'ti
   throw invalidParameter('timezone', EXPECTED.timezone);
 }
 
-/** What a body carries for a cut: nothing for UTC (answers as the spec has them), else `timezone: "local"`. */
+/** What a body carries for a cut: nothing for UTC (answers as the contract has them), else `timezone: "local"`. */
 export const cutField = (cut: DayCut): { timezone?: 'local' } => (cut === 'local' ? { timezone: 'local' } : {});

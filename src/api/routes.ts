@@ -102,7 +102,7 @@ export const ROUTES: readonly Route[] = [
       { file: `${DATA_PREFIX}/pollen/{city}.json`, unit: 'city', enumerate: theCity },
       // Local days: a city's daily rows and each date across cities. A city's hours of one local
       // day are the fallback function's (CDN-cached): rendered, they would add a file per
-      // city-day, half again the deploy at 200 cities (README, "How it is served").
+      // city-day, half again the deploy at 200 cities (docs/architecture.md, "The render").
       { file: `${DATA_PREFIX}/pollen-local/by-date/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
       { file: `${DATA_PREFIX}/pollen-local/{city}.json`, fixed: LOCAL, unit: 'city', enumerate: theCity },
     ],

@@ -42,7 +42,7 @@ export const City = named(
   z.object({
     name: z.string(),
     slug: z.string(),
-    // An extension of the spec: several US cities share a name (Columbus, Springfield, Aurora).
+    // An extension of the contract: several US cities share a name (Columbus, Springfield, Aurora).
     state: z
       .string()
       .regex(/^[A-Z]{2}$/)
@@ -101,7 +101,7 @@ const pollenValues = {
   weed: numOrNull,
 };
 const risks = { risk_tree: PollenRisk, risk_grass: PollenRisk, risk_weed: PollenRisk };
-/** In a body answering `timezone=local`: an extension of the spec (decisions.md, "Local days"). */
+/** In a body answering `timezone=local`: an extension of the contract (docs/decisions.md, "Local days"). */
 const localDays = {
   timezone: z
     .literal('local')

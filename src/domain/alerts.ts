@@ -1,5 +1,5 @@
 /**
- * Alerts (decisions.md, "Alerts"): the local days a forecast's hours touch on which a category's
+ * Alerts (docs/decisions.md, "Alerts"): the local days a forecast's hours touch on which a category's
  * worst hour reaches a level. Each alert is one city-day, identified by the city, the date and
  * the rule (level and categories) alone, so a calendar or feed reader that sees it again after a
  * refresh updates it instead of adding a copy.

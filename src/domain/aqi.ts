@@ -1,4 +1,4 @@
-/** Air-quality index 1..5 from concentrations, with OpenWeatherMap's breakpoints (decisions.md). */
+/** Air-quality index 1..5 from concentrations, with OpenWeatherMap's breakpoints (docs/decisions.md, "Weather"). */
 
 export type Pollutant = 'so2' | 'no2' | 'pm10' | 'pm2_5' | 'o3' | 'co';
 

@@ -1,6 +1,6 @@
 /**
- * Days as answers cut them: UTC days (the spec's default) or each city's local days in its IANA
- * zone (decisions.md, "Local days"), which hold 23, 24 or 25 hours on daylight-saving changes.
+ * Days as answers cut them: UTC days (the contract's default) or each city's local days in its IANA
+ * zone (docs/decisions.md, "Local days"), which hold 23, 24 or 25 hours on daylight-saving changes.
  * Every US zone is a whole number of hours from UTC and changes at 02:00 local time, so each
  * local midnight exists and starts a UTC hour; a cities file with a zone where that fails in the
  * coming years is refused (city-file.ts). Before standard time, zones kept local mean time

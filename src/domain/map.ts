@@ -1,4 +1,4 @@
-/** Cross-city rows and map features: daily category maxima (decisions.md, "Cross-city rows" and "Map"). */
+/** Cross-city rows and map features: daily category maxima (docs/decisions.md, "Cross-city rows and the map"). */
 import { featureCollection, point } from '@turf/helpers';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import type { City } from './cities.js';

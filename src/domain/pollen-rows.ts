@@ -1,4 +1,4 @@
-/** Hourly rows as the API shows them, and their daily aggregation (decisions.md, "Daily rows"). */
+/** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { dayString, isoHour } from './dates.js';
 import { CATEGORIES, categoryRisk, worse, type Category, type Risk } from './risk.js';
 import type { Species, SpeciesGroup } from './species.js';

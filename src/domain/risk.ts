@@ -1,4 +1,4 @@
-/** NAB risk grading (decisions.md, "Risk"). */
+/** NAB risk grading (docs/decisions.md, "Risk levels"). */
 import type { Species } from './species.js';
 
 export const RISK_LABELS = ['None', 'Low', 'Moderate', 'High', 'Very High'] as const;

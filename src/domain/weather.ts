@@ -1,4 +1,4 @@
-/** Daily weather and air-quality observations (spec 2.10). */
+/** Daily weather and air-quality observations (docs/decisions.md, "Weather"). */
 
 /** Measured fields of a weather row, in the order responses list them; all optional. */
 export const WEATHER_FIELDS = [

@@ -1,7 +1,7 @@
 /**
  * Open-Meteo's historical weather and air-quality APIs: no key. Daily weather comes as UTC days;
  * air quality comes hourly and is averaged per UTC day, its index computed from the
- * concentrations with OpenWeatherMap's breakpoints (decisions.md).
+ * concentrations with OpenWeatherMap's breakpoints (docs/decisions.md, "Weather").
  *
  * What the server does, from its source (open-meteo/open-meteo):
  * - a call weighs `max(1, variables / 10 x max(1, days / 14))` against the free 10,000 a day

@@ -1,6 +1,6 @@
 /**
  * The deploy's file budget. Netlify diffs every file of every deploy and its CLI uploads five at
- * a time; Cloudflare Pages takes 20,000 files on its free plan (README, "How it is served"). So a
+ * a time; Cloudflare Pages takes 20,000 files on its free plan (docs/deploying.md, "The file budget"). So a
  * render writes at most `DEPLOY_MAX_FILES` files: always the files made once, each city's, and
  * each day's across cities (what people read most), then the city-day files of the newest whole
  * days that fit. The fallback function answers every other city-day from the same handler.

@@ -18,7 +18,34 @@ function envExample(): Map<string, string> {
   );
 }
 
+/** `| \`NAME\` | default | meaning |` rows of the table in docs/deploying.md. */
+function docsTable(): Map<string, string> {
+  const lines = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8').split('\n');
+  return new Map(
+    lines.flatMap((line) => {
+      const m = /^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \| [^|]+\|$/.exec(line);
+      return m
+        ? [
+            [
+              m[1]!,
+              m[2]!
+                .trim()
+                .replace(/^`(.*)`$/, '$1')
+                .replace(/^-$/, ''),
+            ] as const,
+          ]
+        : [];
+    }),
+  );
+}
+
 describe('the settings', () => {
+  it('are each a row of the table in docs/deploying.md, with its default', () => {
+    const table = docsTable();
+    expect([...table.keys()].sort()).toEqual([...names].sort());
+    for (const name of names) expect(table.get(name), name).toBe(SETTINGS[name].fallback);
+  });
+
   it('are listed in .env.example, every one a deployer sets, each with its default', () => {
     const example = envExample();
     expect([...example.keys()].sort()).toEqual([...deployerNames].sort());
