@@ -10,7 +10,7 @@ import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel, type Gr
 import type { Forecast } from '../forecast/service.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import { invalidParameter } from './error.js';
-import { forecastHours, forecastOf } from './forecast.js';
+import { forecastOf, inZone } from './forecast.js';
 import type { Handler } from './handler.js';
 import { EXPECTED, once, parseCity } from './params.js';
 
@@ -95,7 +95,7 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): A
     stale,
     ...(quotaExhausted ? { quotaExhausted } : {}),
     fetchedAt,
-    ...alertsFor(city, forecastHours(forecast.rows), rule),
+    ...alertsFor(city, inZone(forecast.hours, forecast.timezone), rule),
   };
 }
 

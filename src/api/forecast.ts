@@ -1,22 +1,19 @@
 /**
- * GET /api/forecast: the next 48 hours of a city, cached up to 6 hours (spec section 3); with
- * `aggregate=day`, one row per UTC or local day those hours touch: the "today and tomorrow" of an
- * allergy app.
+ * GET /api/forecast: the next 48 hours of a city, cached up to 6 hours (docs/decisions.md,
+ * "Forecast"); with `aggregate=day`, one row per UTC or local day those hours touch: the "today
+ * and tomorrow" of an allergy app. The forecast holds hours; its rows are made here.
  */
 import type { City } from '../domain/cities.js';
-import { HOUR_MS } from '../domain/dates.js';
 import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
-import { dailyRow, type DailyPollen, type DayHour } from '../domain/pollen-rows.js';
-import {
-  ForecastCacheUnavailable,
-  ForecastMisconfigured,
-  ForecastUnavailable,
-  type Forecast,
-  type ForecastRow,
-} from '../forecast/service.js';
+import type { PollenHour } from '../domain/hours.js';
+import { dailyRow, type DailyPollen, type DayHour, type HourlyPollen, hourlyRow } from '../domain/pollen-rows.js';
+import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../forecast/service.js';
 import { ApiError, invalidParameter } from './error.js';
 import type { ApiContext, Handler } from './handler.js';
 import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
+
+/** An hourly row whose zone field is named `tz` and whose total may be missing, as the contract's forecast rows have it. */
+export type ForecastRow = Omit<HourlyPollen, 'timezone' | 'total'> & { total: number | null; tz: string | null };
 
 /** A forecast day: the daily-row fields, the hours of the day the forecast holds, and the day's UTC offset. */
 export type ForecastDay = DailyPollen & { hours: number; tz: string };
@@ -27,18 +24,21 @@ export const forecast: Handler = async (query, ctx) => {
   const cut = parseDayCut(query);
   const aggregate = lastValue(query, 'aggregate');
   if (aggregate !== undefined && aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', EXPECTED.aggregate);
-  const answer = await forecastOf(ctx, city);
-  if (aggregate === undefined && cut === 'UTC') return { body: answer };
-  const { rows, ...head } = answer;
-  return {
-    body: {
-      ...head,
-      ...(aggregate ? { aggregate } : {}),
-      ...cutField(cut),
-      rows: aggregate === 'day' ? forecastDays(rows, city, cut) : rows,
-    },
-  };
+  const { hours, timezone, ...head } = await forecastOf(ctx, city);
+  const zoned = inZone(hours, timezone);
+  const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
+  return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows } };
 };
+
+/** A forecast's hours with the zone its provider gave them, as daily aggregation and alerts read them. */
+export const inZone = (hours: readonly PollenHour[], timezone: string | null): Array<PollenHour & { timezone: string | null }> =>
+  hours.map((h) => ({ ...h, timezone }));
+
+/** The row of a forecast hour: the hourly row, its zone field named `tz`. */
+export function forecastRow(h: PollenHour & { timezone: string | null }): ForecastRow {
+  const { timezone, ...row } = hourlyRow(h);
+  return { ...row, tz: timezone };
+}
 
 /** A city's forecast, or the 503 that says why there is none (`/api/forecast` and `/api/alerts` alike). */
 export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast> {
@@ -76,21 +76,8 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
 }
 
 /** One row per day of the cut that the forecast's hours touch, ascending. */
-export function forecastDays(rows: readonly ForecastRow[], city: City, cut: DayCut): ForecastDay[] {
-  const hours = forecastHours(rows);
+export function forecastDays(hours: ReadonlyArray<DayHour & { hour: number }>, city: City, cut: DayCut): ForecastDay[] {
   return [...groupByDay(cut, city.timezone, hours)].map(([day, list]) =>
     Object.assign(dailyRow(day, list), { hours: list.length, tz: dayOffset(cut, city.timezone, day) }),
   );
 }
-
-/** Forecast rows as the hours daily aggregation and alerts read. */
-export const forecastHours = (rows: readonly ForecastRow[]): Array<DayHour & { hour: number }> =>
-  rows.map((r) => ({
-    hour: Date.parse(r.ts) / HOUR_MS,
-    tree: r.tree,
-    grass: r.grass,
-    weed: r.weed,
-    total: r.total,
-    species: r.species,
-    timezone: r.tz,
-  }));

@@ -2,7 +2,7 @@
 import { dayString, isoHour } from './dates.js';
 import { CATEGORIES, categoryRisk, worse, type Category, type Risk } from './risk.js';
 import type { Species, SpeciesGroup } from './species.js';
-import type { StoredHour } from './hours.js';
+import type { PollenHour, StoredHour } from './hours.js';
 
 export interface HourlyPollen {
   ts: string;
@@ -44,8 +44,8 @@ export interface DailyPollen extends DailyMeans {
 /** What daily aggregation reads of an hour (a forecast hour's total may be missing). */
 export type DayHour = Pick<StoredHour, 'tree' | 'grass' | 'weed' | 'species' | 'timezone'> & { total: number | null };
 
-/** One stored hour as an HourlyPollen row. */
-export function hourlyRow(h: StoredHour): HourlyPollen {
+/** One hour, with its zone, as an HourlyPollen row. */
+export function hourlyRow(h: PollenHour & { timezone: string | null }): HourlyPollen {
   return {
     ts: isoHour(h.hour),
     tree: h.tree,

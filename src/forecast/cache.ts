@@ -5,6 +5,8 @@
 import { getStore } from '@netlify/blobs';
 import type { CachedForecast, Store } from '../store/store.js';
 
+export type { CachedForecast } from '../store/store.js';
+
 export interface ForecastCache {
   read(city: string): Promise<CachedForecast | undefined>;
   write(city: string, forecast: CachedForecast): Promise<void>;
@@ -37,6 +39,9 @@ export class SqliteForecastCache implements ForecastCache {
 
 type BlobStore = ReturnType<typeof getStore>;
 
+/** A city's forecast blob: under `forecast-hours/` since it holds hours, so a blob of answer rows written before is never read. */
+const forecastKey = (city: string) => `forecast-hours/${city}`;
+
 /** Attempts at a counter increment before giving up (each loses only to another instance's increment). */
 const COUNTER_ATTEMPTS = 8;
 
@@ -53,11 +58,11 @@ export class BlobsForecastCache implements ForecastCache {
   }
 
   async read(city: string) {
-    return ((await this.blobs.get(`forecast/${city}`, { type: 'json' })) as CachedForecast | null) ?? undefined;
+    return ((await this.blobs.get(forecastKey(city), { type: 'json' })) as CachedForecast | null) ?? undefined;
   }
 
   async write(city: string, forecast: CachedForecast) {
-    await this.blobs.setJSON(`forecast/${city}`, forecast);
+    await this.blobs.setJSON(forecastKey(city), forecast);
   }
 
   async callsOn(provider: string, day: string) {

@@ -1,14 +1,14 @@
 /**
- * The forecast and its freshness (spec section 3): a cache of up to 6 hours per city; a refresh
- * when it is older; the stale cache when a refresh fails or is blocked; 503 when there is nothing.
- * Concurrent requests for one city share one refresh.
+ * The forecast and its freshness (docs/decisions.md, "Forecast"): a cache of up to 6 hours per
+ * city; a refresh when it is older; the stale cache when a refresh fails or is blocked; 503 when
+ * there is nothing. Concurrent requests for one city share one refresh. It holds hours as ingest
+ * stores them; the answer's rows are made from them by the handler.
  */
 import type { City } from '../domain/cities.js';
-import { dayOf, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
-import { normalizeHour } from '../domain/hours.js';
-import { hourlyRow, type HourlyPollen } from '../domain/pollen-rows.js';
+import { dayOf, dayString, HOUR_MS } from '../domain/dates.js';
+import { normalizeHour, type PollenHour } from '../domain/hours.js';
 import { type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';
-import type { ForecastCache } from './cache.js';
+import type { CachedForecast, ForecastCache } from './cache.js';
 
 export const CACHE_LIMIT_MS = 6 * HOUR_MS;
 export const HORIZON_HOURS = 48;
@@ -16,16 +16,16 @@ export const TIMEOUT_MS = 10_000;
 /** A forecast answer with fewer usable hours than this is a bad payload: the stale cache keeps serving. */
 export const MIN_FORECAST_HOURS = 24;
 
-/** An hourly row whose zone field is named `tz` and whose total may be missing (spec 2.8). */
-export type ForecastRow = Omit<HourlyPollen, 'timezone' | 'total'> & { total: number | null; tz: string | null };
-
 export interface Forecast {
   city: string;
   source: string;
   stale: boolean;
   quotaExhausted?: true;
   fetchedAt: string | null;
-  rows: ForecastRow[];
+  /** The zone the provider gave the city's hours. */
+  timezone: string | null;
+  /** From the current UTC hour, at most HORIZON_HOURS, ascending. */
+  hours: PollenHour[];
 }
 
 /** No forecast can be given: nothing cached and the refresh failed. */
@@ -102,7 +102,8 @@ export class ForecastService {
       stale,
       ...(quotaExhausted ? { quotaExhausted: true as const } : {}),
       fetchedAt: new Date(cached!.fetchedAt).toISOString(),
-      rows: trim(cached!.rows as ForecastRow[], now),
+      timezone: cached!.timezone,
+      hours: trim(cached!.hours, now),
     });
     if (cached && now - cached.fetchedAt < CACHE_LIMIT_MS) return fromCache(false, false);
 
@@ -121,11 +122,10 @@ export class ForecastService {
     } else {
       try {
         await cache.countCall(provider.id, today).catch((error: unknown) => this.warn('forecast call count failed', error));
-        const rows = await this.fetch(place, now);
-        await cache
-          .write(city, { source: provider.id, fetchedAt: now, rows })
-          .catch((error: unknown) => this.warn('forecast cache write failed', error));
-        return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), rows: trim(rows, now) };
+        const fetched = await this.fetch(place, now);
+        await cache.write(city, fetched).catch((error: unknown) => this.warn('forecast cache write failed', error));
+        const { timezone, hours } = fetched;
+        return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), timezone, hours: trim(hours, now) };
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
         failure = error;
@@ -140,7 +140,7 @@ export class ForecastService {
     return undefined;
   }
 
-  private async fetch(city: City, now: number): Promise<ForecastRow[]> {
+  private async fetch(city: City, now: number): Promise<CachedForecast> {
     const { provider } = this.options;
     const signal = AbortSignal.timeout(this.options.timeoutMs ?? TIMEOUT_MS);
     let batch: PollenBatch;
@@ -158,23 +158,19 @@ export class ForecastService {
       throw error;
     }
     if (!batch || !Array.isArray(batch.hours)) throw new ProviderError(provider.id, 'bad_payload', 'forecast has no hours');
-    const rows = batch.hours
+    const hours = batch.hours
       .filter((h) => typeof h.time === 'number' && Number.isFinite(h.time))
-      .map((raw): ForecastRow => {
-        // The hourly row of the API, with its zone field named `tz` as the spec's forecast rows have it.
-        const { timezone, ...row } = hourlyRow({ ...normalizeHour(raw), timezone: batch.timezone, source: provider.id });
-        return { ...row, tz: timezone };
-      })
-      .sort((a, b) => (a.ts < b.ts ? -1 : 1));
-    const usable = trim(rows, now).length;
+      .map(normalizeHour)
+      .sort((a, b) => a.hour - b.hour);
+    const usable = trim(hours, now).length;
     if (usable < MIN_FORECAST_HOURS)
       throw new ProviderError(provider.id, 'bad_payload', `forecast has ${usable} hours from now, fewer than ${MIN_FORECAST_HOURS}`);
-    return rows;
+    return { source: provider.id, fetchedAt: now, timezone: batch.timezone, hours };
   }
 }
 
-/** Rows from the current UTC hour on, at most 48. */
-function trim(rows: readonly ForecastRow[], now: number): ForecastRow[] {
-  const from = isoHour(Math.floor(now / HOUR_MS));
-  return rows.filter((r) => r.ts >= from).slice(0, HORIZON_HOURS);
+/** Hours from the current UTC hour on, at most HORIZON_HOURS. */
+function trim(hours: readonly PollenHour[], now: number): PollenHour[] {
+  const from = Math.floor(now / HOUR_MS);
+  return hours.filter((h) => h.hour >= from).slice(0, HORIZON_HOURS);
 }

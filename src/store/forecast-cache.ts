@@ -1,10 +1,17 @@
-/** Cached forecasts, one per city, in a writable store (the local cache; Netlify Blobs when deployed). */
+/**
+ * Cached forecasts, one per city, in a writable store (the local cache; Netlify Blobs when
+ * deployed): the hours as the provider's answer normalised them, and the zone it gave.
+ */
+import type { PollenHour } from '../domain/hours.js';
 import type { Db, Names, Row } from './database.js';
 
 export interface CachedForecast {
   source: string;
+  /** When the provider answered, ms since epoch. */
   fetchedAt: number;
-  rows: unknown[];
+  timezone: string | null;
+  /** Ascending. */
+  hours: PollenHour[];
 }
 
 export class ForecastTable {
@@ -15,10 +22,10 @@ export class ForecastTable {
     private readonly names: Names,
   ) {
     this.stmt = {
-      get: db.prepare('SELECT source_id, fetched_at, rows FROM forecast_cache WHERE city_id = ?'),
+      get: db.prepare('SELECT source_id, fetched_at, zone, hours FROM forecast_cache WHERE city_id = ?'),
       put: db.prepare(
-        `INSERT INTO forecast_cache (city_id, source_id, fetched_at, rows) VALUES (?, ?, ?, ?)
-         ON CONFLICT (city_id) DO UPDATE SET source_id = excluded.source_id, fetched_at = excluded.fetched_at, rows = excluded.rows`,
+        `INSERT INTO forecast_cache (city_id, source_id, fetched_at, zone, hours) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (city_id) DO UPDATE SET source_id = excluded.source_id, fetched_at = excluded.fetched_at, zone = excluded.zone, hours = excluded.hours`,
       ),
     };
   }
@@ -31,7 +38,8 @@ export class ForecastTable {
       row && {
         source: this.names.source(row.source_id as number),
         fetchedAt: row.fetched_at as number,
-        rows: JSON.parse(row.rows as string) as unknown[],
+        timezone: row.zone as string | null,
+        hours: JSON.parse(row.hours as string) as PollenHour[],
       }
     );
   }
@@ -42,7 +50,8 @@ export class ForecastTable {
       this.names.id('city', city),
       this.names.id('source', forecast.source),
       forecast.fetchedAt,
-      JSON.stringify(forecast.rows),
+      forecast.timezone,
+      JSON.stringify(forecast.hours),
     );
   }
 }

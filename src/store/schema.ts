@@ -95,6 +95,18 @@ export const MIGRATIONS: readonly Migration[] = [
   // 3: the store at 200 cities x 2 years: one row per city-day with its hours packed, weather
   // packed, texts once in `label`, and the deployer's city set in `city` (store/codec.ts).
   migrateToPackedDays,
+  // 4: the local forecast cache holds hours as ingest normalises them (with the zone the provider
+  // gave), no longer answer rows. It is a cache, refreshed on the next request: what it held is dropped.
+  `
+  DROP TABLE forecast_cache;
+  CREATE TABLE forecast_cache (
+    city_id INTEGER PRIMARY KEY REFERENCES city(id),
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    fetched_at INTEGER NOT NULL,       -- ms since epoch
+    zone TEXT,                         -- the IANA zone the provider gave
+    hours TEXT NOT NULL                -- JSON array of {hour, tree, grass, weed, total, species}
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,6 +3,7 @@ import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { isoHour } from '../../src/domain/dates.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../../src/forecast/cache.js';
 import { CACHE_LIMIT_MS, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
 import { ProviderError, type PollenBatch, type PollenProvider } from '../../src/providers/provider.js';
@@ -84,16 +85,16 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     const { clock, state, service } = await setup();
     const first = await service.get(DEFAULT_CITIES.get('austin')!);
     expect(first).toMatchObject({ city: 'austin', source: 'pollenprov', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
-    expect(first.rows).toHaveLength(48);
-    expect(first.rows[0]!.ts).toBe('2026-05-01T10:00:00.000Z');
-    expect(first.rows[0]!.tz).toBe('America/Chicago');
+    expect(first.hours).toHaveLength(48);
+    expect(isoHour(first.hours[0]!.hour)).toBe('2026-05-01T10:00:00.000Z');
+    expect(first.timezone).toBe('America/Chicago');
     expect(first).not.toHaveProperty('quotaExhausted');
 
     clock.now = T0 + 2 * HOUR;
     const cached = await service.get(DEFAULT_CITIES.get('austin')!);
     expect(cached).toMatchObject({ source: 'cache', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
-    expect(cached.rows[0]!.ts).toBe('2026-05-01T12:00:00.000Z'); // trimmed to hours not yet past
-    expect(cached.rows).toHaveLength(46);
+    expect(isoHour(cached.hours[0]!.hour)).toBe('2026-05-01T12:00:00.000Z'); // trimmed to hours not yet past
+    expect(cached.hours).toHaveLength(46);
     expect(state.calls).toBe(1);
 
     clock.now = T0 + CACHE_LIMIT_MS;
@@ -115,7 +116,7 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     const stale = await service.get(DEFAULT_CITIES.get('tulsa')!);
     expect(stale).toMatchObject({ source: 'cache', stale: true, fetchedAt: '2026-05-01T10:20:00.000Z' });
     expect(stale.quotaExhausted).toBe(quota ? true : undefined);
-    expect(stale.rows[0]!.ts).toBe('2026-05-01T17:00:00.000Z');
+    expect(isoHour(stale.hours[0]!.hour)).toBe('2026-05-01T17:00:00.000Z');
 
     state.next = 'ok';
     const fresh = await service.get(DEFAULT_CITIES.get('tulsa')!);

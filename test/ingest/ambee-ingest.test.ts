@@ -128,9 +128,9 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     const service = new ForecastService({ provider: pollen, cache: new SqliteForecastCache(cache), dailyBudget: null, now: () => NOW });
     const forecast = await service.get(DEFAULT_CITIES.get('tulsa')!);
     expect(forecast).toMatchObject({ city: 'tulsa', source: 'ambee', stale: false });
-    expect(forecast.rows.length).toBeGreaterThanOrEqual(46);
-    expect(forecast.rows[0]!.ts).toBe(new Date(Math.floor(NOW / HOUR_MS) * HOUR_MS).toISOString());
-    expect(forecast.rows[0]!.tz).toBe('America/Chicago');
+    expect(forecast.hours.length).toBeGreaterThanOrEqual(46);
+    expect(forecast.hours[0]!.hour).toBe(Math.floor(NOW / HOUR_MS));
+    expect(forecast.timezone).toBe('America/Chicago');
     cache.close();
   });
 });

@@ -256,9 +256,10 @@ describe('store', () => {
   it('caches one forecast per city', () => {
     const store = openStore(join(tempDir(), 'h.db'));
     expect(store.forecasts.get('austin')).toBeUndefined();
-    store.forecasts.put('austin', { source: 'sample', fetchedAt: 10, rows: [{ a: 1 }] });
-    store.forecasts.put('austin', { source: 'sample', fetchedAt: 20, rows: [{ a: 2 }] });
-    expect(store.forecasts.get('austin')).toEqual({ source: 'sample', fetchedAt: 20, rows: [{ a: 2 }] });
+    const hour = (n: number) => ({ hour: n, tree: 1, grass: null, weed: 0, total: 1, species: null });
+    store.forecasts.put('austin', { source: 'sample', fetchedAt: 10, timezone: 'America/Chicago', hours: [hour(1)] });
+    store.forecasts.put('austin', { source: 'sample', fetchedAt: 20, timezone: 'America/Chicago', hours: [hour(2)] });
+    expect(store.forecasts.get('austin')).toEqual({ source: 'sample', fetchedAt: 20, timezone: 'America/Chicago', hours: [hour(2)] });
     store.close();
   });
 

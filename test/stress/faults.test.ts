@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { HOUR_MS, isoHour } from '../../src/domain/dates.js';
+import { HOUR_MS } from '../../src/domain/dates.js';
+import { normalizeHour } from '../../src/domain/hours.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { serve } from '../../src/server/server.js';
 import { openStore } from '../../src/store/store.js';
@@ -124,19 +125,8 @@ describe('provider faults during forecasts', () => {
     const cache = openStore(cacheDb);
     const now = Date.now();
     const batch = await new SampleProvider().pollenForecast(DEFAULT_CITIES.get('tulsa')!, now - 7 * HOUR_MS);
-    const rows = batch.hours.map((h) => ({
-      ts: isoHour(h.time / HOUR_MS),
-      tree: h.tree,
-      grass: h.grass,
-      weed: h.weed,
-      total: 0,
-      species: h.species,
-      risk_tree: null,
-      risk_grass: null,
-      risk_weed: null,
-      tz: batch.timezone,
-    }));
-    cache.forecasts.put('tulsa', { source: 'ambee', fetchedAt: now - 7 * HOUR_MS, rows });
+    const hours = batch.hours.map(normalizeHour);
+    cache.forecasts.put('tulsa', { source: 'ambee', fetchedAt: now - 7 * HOUR_MS, timezone: batch.timezone, hours });
     cache.close();
     Object.assign(
       process.env,
