@@ -4,14 +4,16 @@
  * It reads the forecast `/api/forecast` reads, through the same cache, single flight and budget:
  * nothing is stored per subscriber.
  */
-import { alertsFor, type Alert, type AlertRule } from '../domain/alerts.js';
+import { alertsFor, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
-import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel, type Graded } from '../domain/risk.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import { invalidParameter } from './error.js';
 import { forecastOf, inZone } from './forecast.js';
 import type { Handler } from './handler.js';
+import type { AlertsResponse } from './schemas.js';
+import type * as z from 'zod';
 import { EXPECTED, once, parseCity } from './params.js';
 
 export const ALERT_FORMATS = Object.keys(FORMAT_TYPES) as AlertFormat[];
@@ -24,21 +26,7 @@ export const ALERTS_EXPECTED = {
 } as const;
 
 /** The JSON form, which the other forms are written from. */
-export interface AlertsAnswer {
-  city: string;
-  name: string;
-  state: string;
-  timezone: string;
-  min: AlertLevel;
-  categories: Graded[];
-  source: string;
-  stale: boolean;
-  quotaExhausted?: true;
-  fetchedAt: string | null;
-  /** The local dates the forecast's hours touch, each checked against the rule. */
-  dates: string[];
-  alerts: Alert[];
-}
+export type AlertsAnswer = z.infer<typeof AlertsResponse>;
 
 export const alerts: Handler = async (query, ctx, origin) => {
   const city = parseCity(query, ctx.cities, once(query, 'city', ALERTS_EXPECTED.city));

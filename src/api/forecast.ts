@@ -6,17 +6,15 @@
 import type { City } from '../domain/cities.js';
 import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
 import type { PollenHour } from '../domain/hours.js';
-import { dailyRow, type DailyPollen, type DayHour, type HourlyPollen, hourlyRow } from '../domain/pollen-rows.js';
+import { dailyRow, type DayHour, hourlyRow } from '../domain/pollen-rows.js';
+import type { ForecastDay, ForecastPollen } from '../domain/schemas.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../forecast/service.js';
 import { ApiError, invalidParameter } from './error.js';
 import type { ApiContext, Handler } from './handler.js';
 import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
 
 /** An hourly row whose zone field is named `tz` and whose total may be missing, as the contract's forecast rows have it. */
-export type ForecastRow = Omit<HourlyPollen, 'timezone' | 'total'> & { total: number | null; tz: string | null };
-
-/** A forecast day: the daily-row fields, the hours of the day the forecast holds, and the day's UTC offset. */
-export type ForecastDay = DailyPollen & { hours: number; tz: string };
+export type ForecastRow = ForecastPollen;
 
 export const forecast: Handler = async (query, ctx) => {
   const city = parseCity(query, ctx.cities);

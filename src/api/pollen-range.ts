@@ -6,7 +6,7 @@ import type { City } from '../domain/cities.js';
 import { dayString, isoHour, isoTime } from '../domain/dates.js';
 import { byDay, dayFinder } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
-import type { StoredHour } from '../domain/hours.js';
+import type { PollenRangeRow } from '../domain/schemas.js';
 import type { Shape } from '../domain/species.js';
 import type { StoreReader } from '../store/reader.js';
 import type { CitySet } from '../domain/cities.js';
@@ -26,19 +26,7 @@ export const MAX_BODY_BYTES = 20_000_000;
 const NUMBER_BYTES = 24;
 const RISK_BYTES = 11;
 
-export interface RangeRow {
-  city: string;
-  periodStart: string;
-  tree: number | null;
-  grass: number | null;
-  weed: number | null;
-  total: number | null;
-  timezone: string | null;
-  species: StoredHour['species'];
-  risk_tree: string | null;
-  risk_grass: string | null;
-  risk_weed: string | null;
-}
+export type RangeRow = PollenRangeRow;
 
 export const CSV_COLUMNS = [
   'city',

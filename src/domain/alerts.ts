@@ -10,6 +10,7 @@ import { DAY_MS, dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
 import { dayMaxima, peakRisk, type DayHour, type DayMaxima } from './pollen-rows.js';
 import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './risk.js';
+import type { Alert } from './schemas.js';
 
 /** How many allergens an alert names. */
 export const TOP_SPECIES = 3;
@@ -20,32 +21,11 @@ export interface AlertRule {
   categories: readonly Graded[];
 }
 
+export type { Alert } from './schemas.js';
 /** A category at or above the rule's level on the day: its worst hourly risk and its highest hourly value. */
-export interface AlertCategory {
-  category: Graded;
-  risk: AlertLevel;
-  peak: number | null;
-}
-
+export type AlertCategory = Alert['categories'][number];
 /** An allergen of the day and its highest hourly value (grains/m³). */
-export interface TopSpecies {
-  category: string;
-  name: string;
-  peak: number;
-}
-
-export interface Alert {
-  /** `urn:uuid:` of a name-based UUID of city, date, level and categories: the same in every answer. */
-  id: string;
-  date: string;
-  /** The UTC offset at the start of the local day. */
-  tz: string;
-  /** How many of the day's hours the forecast holds (today's remaining hours, or a day cut by the 48-hour window). */
-  hours: number;
-  categories: AlertCategory[];
-  top_species: TopSpecies[];
-  summary: string;
-}
+export type TopSpecies = Alert['top_species'][number];
 
 /** A forecast hour as alerts read it. */
 export type AlertHour = DayHour & { hour: number };

@@ -4,46 +4,16 @@ import type { Feature, FeatureCollection, Point } from 'geojson';
 import type { City } from './cities.js';
 import { dayString } from './dates.js';
 import { dayMaxima, firstTimezone, peakRisk, type DayMaxima } from './pollen-rows.js';
-import { grade, severity, type Risk } from './risk.js';
+import { grade, severity } from './risk.js';
+import type { CrossCityPollen, MapDay, MapFeature } from './schemas.js';
 import type { StoredHour } from './hours.js';
 
 export const MAP_AGGREGATION = 'daily-category-maxima';
 
-export interface CrossCityRow {
-  city: string;
-  date: string;
-  count: number;
-  source: string;
-  is_forecast: false;
-  max_weed: number;
-}
+export type { CrossCityPollen, MapDay } from './schemas.js';
 
-export interface MapDay extends DayMaxima {
-  date: string;
-  risk_tree: Risk | null;
-  risk_grass: Risk | null;
-  risk_weed: Risk | null;
-  risk_ragweed: Risk | null;
-  timezone: string | null;
-}
-
-export interface MapProperties extends DayMaxima {
-  city: string;
-  value_basis: typeof MAP_AGGREGATION;
-  count: number;
-  max_weed: number;
-  risk_tree: Risk | null;
-  risk_grass: Risk | null;
-  risk_weed: Risk | null;
-  risk_ragweed: Risk | null;
-  sev_tree: number;
-  sev_grass: number;
-  sev_weed: number;
-  sev_ragweed: number;
-  sev_total: number;
-  timezone: string | null;
-  series: MapDay[];
-}
+/** A map feature's properties. */
+export type MapProperties = MapFeature['properties'];
 
 export type MapCollection = FeatureCollection<Point, MapProperties> & { date: string; aggregation: typeof MAP_AGGREGATION };
 
@@ -51,7 +21,7 @@ export type MapCollection = FeatureCollection<Point, MapProperties> & { date: st
 const countOf = (m: DayMaxima): number => (m.tree ?? 0) + (m.grass ?? 0) + (m.weed ?? 0);
 
 /** The cross-city row of one city-day with data. */
-export function crossCityRow(city: string, day: number, hours: readonly StoredHour[]): CrossCityRow {
+export function crossCityRow(city: string, day: number, hours: readonly StoredHour[]): CrossCityPollen {
   const m = dayMaxima(hours);
   return {
     city,

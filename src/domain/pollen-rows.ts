@@ -3,43 +3,12 @@ import { dayString, isoHour } from './dates.js';
 import { CATEGORIES, categoryRisk, worse, type Category, type Risk } from './risk.js';
 import type { Species, SpeciesGroup } from './species.js';
 import type { PollenHour, StoredHour } from './hours.js';
+import type { DailyPollen, HourlyPollen } from './schemas.js';
 
-export interface HourlyPollen {
-  ts: string;
-  tree: number | null;
-  grass: number | null;
-  weed: number | null;
-  total: number;
-  species: Species | null;
-  risk_tree: Risk | null;
-  risk_grass: Risk | null;
-  risk_weed: Risk | null;
-  timezone: string | null;
-}
+export type { DailyPollen, HourlyPollen } from './schemas.js';
 
 /** The daily mean values and their risks, shared by `/api/pollen?city=` and `aggregate=day`. */
-export interface DailyMeans {
-  tree: number | null;
-  grass: number | null;
-  weed: number | null;
-  total: number | null;
-  species: Species | null;
-  risk_tree: Risk | null;
-  risk_grass: Risk | null;
-  risk_weed: Risk | null;
-  timezone: string | null;
-}
-
-export interface DailyPollen extends DailyMeans {
-  date: string;
-  peak_tree: number | null;
-  peak_grass: number | null;
-  peak_weed: number | null;
-  peak_total: number | null;
-  peak_risk_tree: Risk | null;
-  peak_risk_grass: Risk | null;
-  peak_risk_weed: Risk | null;
-}
+export type DailyMeans = Omit<DailyPollen, 'date' | 'hours' | `peak_${string}`>;
 
 /** What daily aggregation reads of an hour (a forecast hour's total may be missing). */
 export type DayHour = Pick<StoredHour, 'tree' | 'grass' | 'weed' | 'species' | 'timezone'> & { total: number | null };

@@ -3,44 +3,15 @@
  * so that the MCP function, which carries no publish folder, can give it (`get_bulk_files`).
  */
 import { dirname, join } from 'node:path';
+import type { BulkColumn, BulkManifest } from '../domain/schemas.js';
 import { readJsonFile, writeJsonFile } from './site-file.js';
 
-export type BulkKind = 'pollen-hourly' | 'pollen-daily' | 'weather-daily';
-export type BulkFormat = 'parquet' | 'csv.gz';
-export type BulkType = 'STRING' | 'TIMESTAMP' | 'DATE' | 'DOUBLE' | 'INT32';
+export type { BulkColumn, BulkKind, BulkManifest } from '../domain/schemas.js';
 
-/** One column of a kind's files: what it holds, and for a species where the provider puts it. */
-export interface BulkColumn {
-  name: string;
-  type: BulkType;
-  nullable: boolean;
-  unit?: string;
-  description: string;
-  /** A species column: the provider's category, and allergen name when the category has several. */
-  provider?: { category: string; name?: string };
-}
-
-export interface BulkFile {
-  /** The URL path on the deployment. */
-  path: string;
-  kind: BulkKind;
-  format: BulkFormat;
-  /** YYYY-MM (UTC). */
-  month: string;
-  rows: number;
-  bytes: number;
-  sha256: string;
-  /** Column names, in order: every file of a kind has the kind's columns. */
-  columns: string[];
-}
-
-export interface BulkManifest {
-  /** The served store's days, first and last (UTC). */
-  from: string | null;
-  to: string | null;
-  kinds: Record<BulkKind, { description: string; columns: BulkColumn[] }>;
-  files: BulkFile[];
-}
+/** One file of the manifest: its URL path, month, rows, bytes, SHA-256 and columns. */
+export type BulkFile = BulkManifest['files'][number];
+export type BulkFormat = BulkFile['format'];
+export type BulkType = BulkColumn['type'];
 
 /** Where the manifest of the store at `dbPath` is left for the functions. */
 export const bulkIndexPath = (dbPath: string): string => join(dirname(dbPath), 'bulk-index.json');

@@ -36,7 +36,8 @@ export function drawMarkers(
 ): void {
   layer.replaceChildren();
   for (const f of features) {
-    const at = projection(f.geometry.coordinates);
+    // Exactly two numbers, longitude first (the schema's minItems and maxItems).
+    const at = projection(f.geometry.coordinates as [number, number]);
     if (!at) continue;
     const p = f.properties;
     const risk = riskOfSeverity(p.sev_total);
