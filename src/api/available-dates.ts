@@ -1,5 +1,19 @@
-/** GET /api/available-dates */
+/** GET /api/available-dates: every UTC day with pollen data, newest first. */
 import { dayString } from '../domain/dates.js';
-import type { Handler } from './handler.js';
+import { DATA_PREFIX, once } from './forms.js';
+import { route } from './route.js';
+import { AvailableDatesResponse } from './schemas.js';
 
-export const availableDates: Handler = (_query, { store }) => ({ body: { dates: store.pollen.daysWithData().map(dayString) } });
+export const availableDatesRoute = route({
+  path: '/api/available-dates',
+  params: {},
+  response: AvailableDatesResponse,
+  doc: {
+    operationId: 'listAvailableDates',
+    summary: 'Dates with data',
+    description: 'All UTC dates with pollen observations, newest first.',
+  },
+  llms: '/api/available-dates and /api/latest-date: which UTC dates have data',
+  forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }],
+  handle: (_query, { store }) => ({ body: { dates: store.pollen.daysWithData().map(dayString) } }),
+});

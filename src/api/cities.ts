@@ -1,8 +1,29 @@
 /** GET /api/cities: the cities served, by name, with their state (repeated names) and their position and zone. */
 import type { City } from '../domain/cities.js';
-import type { Handler } from './handler.js';
+import type { CityRow } from '../domain/schemas.js';
+import { DATA_PREFIX, once } from './forms.js';
+import { route } from './route.js';
+import { CitiesResponse } from './schemas.js';
 
 /** A city as answers give it. */
-export const cityRow = (c: City) => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone });
+export const cityRow = (c: City): CityRow => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone });
 
-export const cities: Handler = (_query, ctx) => ({ body: { cities: ctx.cities.list.map(cityRow) } });
+export const citiesRoute = route({
+  path: '/api/cities',
+  params: {},
+  response: CitiesResponse,
+  doc: {
+    operationId: 'listCities',
+    summary: 'Supported cities',
+    description:
+      'Every supported city, alphabetised by name, with its state, position (lat, lon) and IANA time zone (an extension of the contract).',
+  },
+  llms: '/api/cities: supported cities ({name, slug, state, lat, lon, timezone}); use the slug everywhere else',
+  tool: {
+    name: 'list_cities',
+    title: 'List supported cities',
+    description: 'Every supported US city with its slug. Call this first: every other tool takes these slugs.',
+  },
+  forms: [{ file: `${DATA_PREFIX}/cities.json`, unit: 'once', enumerate: once }],
+  handle: (_query, ctx) => ({ body: { cities: ctx.cities.list.map(cityRow) } }),
+});

@@ -9,24 +9,69 @@ import type { PollenHour } from '../domain/hours.js';
 import { dailyRow, type DayHour, hourlyRow } from '../domain/pollen-rows.js';
 import type { ForecastDay, ForecastPollen } from '../domain/schemas.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../forecast/service.js';
-import { ApiError, invalidParameter } from './error.js';
-import type { ApiContext, Handler } from './handler.js';
-import { cutField, EXPECTED, lastValue, parseCity, parseDayCut } from './params.js';
+import * as z from 'zod';
+import { ApiError } from './error.js';
+import type { ApiContext } from './handler.js';
+import { CITY_NOT_FOUND } from './not-found.js';
+import { choice, cutField, requiredCity, timezoneParam } from './params.js';
+import { optional } from './query.js';
+import { route } from './route.js';
+import { ErrorBody, ForecastResponse } from './schemas.js';
+import { citySlug, timezoneArg } from './tool-args.js';
 
 /** An hourly row whose zone field is named `tz` and whose total may be missing, as the contract's forecast rows have it. */
 export type ForecastRow = ForecastPollen;
 
-export const forecast: Handler = async (query, ctx) => {
-  const city = parseCity(query, ctx.cities);
-  if (!city) throw invalidParameter('city', EXPECTED.city);
-  const cut = parseDayCut(query);
-  const aggregate = lastValue(query, 'aggregate');
-  if (aggregate !== undefined && aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', EXPECTED.aggregate);
-  const { hours, timezone, ...head } = await forecastOf(ctx, city);
-  const zoned = inZone(hours, timezone);
-  const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
-  return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows } };
-};
+const AGGREGATE = "'none' or 'day'";
+
+export const forecastRoute = route({
+  path: '/api/forecast',
+  params: {
+    city: requiredCity(),
+    aggregate: optional(
+      choice(['none', 'day'], {
+        expected: AGGREGATE,
+        description:
+          "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.",
+        default: 'none',
+      }),
+    ),
+    timezone: timezoneParam("with aggregate=day, the days are the city's local days."),
+  },
+  response: ForecastResponse,
+  doc: {
+    operationId: 'getForecast',
+    summary: 'The 48-hour forecast',
+    description:
+      'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (by default the provider of the stored history); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
+    ok: 'OK.',
+    notFound: CITY_NOT_FOUND,
+    unavailable: {
+      description:
+        "No cached forecast and the provider could not be reached, or this deployment's forecast provider lacks its key (the message names the variable); see Retry-After.",
+      schema: ErrorBody,
+    },
+  },
+  llms: '/api/forecast?city=SLUG&aggregate=none|day: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow)',
+  tool: {
+    name: 'get_forecast',
+    title: '48-hour pollen forecast',
+    description:
+      'Hourly forecast from the current hour, 48 hours; with aggregate "day", one row per day those hours touch (today and tomorrow), in UTC days or with timezone "local" the city\'s local days. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent).',
+    input: {
+      city: citySlug,
+      aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
+      timezone: timezoneArg,
+    },
+    openWorld: true,
+  },
+  handle: async ({ city, aggregate, timezone: cut }, ctx) => {
+    const { hours, timezone, ...head } = await forecastOf(ctx, city);
+    const zoned = inZone(hours, timezone);
+    const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
+    return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows } };
+  },
+});
 
 /** A forecast's hours with the zone its provider gave them, as daily aggregation and alerts read them. */
 export const inZone = (hours: readonly PollenHour[], timezone: string | null): Array<PollenHour & { timezone: string | null }> =>

@@ -30,10 +30,65 @@ export class Chunks {
   constructor(readonly read: () => Iterable<string>) {}
 }
 
+type Fields = Record<string, unknown>;
+
+/**
+ * A JSON object whose rows are written one at a time, `{...head, "rows": [...], ...tail}`, the tail
+ * made once the last row is known: streamed over HTTP, and whole for MCP, from the same rows.
+ */
+export class JsonRows<R> {
+  constructor(
+    readonly head: Fields,
+    readonly rows: () => Iterable<R>,
+    readonly tail: (last: R | undefined) => Fields = () => ({}),
+  ) {}
+
+  /** The text, in pieces of about 64 KiB. */
+  *read(): Generator<string> {
+    let last: R | undefined;
+    yield* pieces(
+      openRows(this.head),
+      this.rows(),
+      (r) => (last === undefined ? '' : ',') + JSON.stringify((last = r)),
+      () => closeRows(this.tail(last)),
+    );
+  }
+
+  /** The whole object, as JSON.parse would read the text back. */
+  value(): Fields {
+    const rows = [...this.rows()];
+    return { ...this.head, rows, ...this.tail(rows.at(-1)) };
+  }
+}
+
+/** The text of a head up to its rows' first: `{"from":...,"rows":[`. */
+export const openRows = (head: Fields): string => `${JSON.stringify(head).slice(0, -1)}${Object.keys(head).length > 0 ? ',' : ''}"rows":[`;
+/** The text after the rows: `],"next":...}`. */
+export const closeRows = (tail: Fields): string =>
+  `]${Object.entries(tail)
+    .map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+    .join('')}}`;
+
+const PIECE = 64 * 1024;
+
+/** Text in pieces of about 64 KiB: the head, each row, the tail (written once the rows are). */
+export function* pieces<T>(head: string, rows: Iterable<T>, line: (row: T) => string, tail: () => string): Generator<string> {
+  let buffer = head;
+  for (const r of rows) {
+    buffer += line(r);
+    if (buffer.length >= PIECE) {
+      yield buffer;
+      buffer = '';
+    }
+  }
+  buffer += tail();
+  if (buffer) yield buffer;
+}
+
 export interface Answer {
   /** Defaults to 200; a handler answers another status without an error (`/api/health`'s 503). */
   status?: number;
-  /** A JSON value, text, or `Chunks` of text. */
+  /** A JSON value, text, `Chunks` of text, or `JsonRows`. */
   body: unknown;
   /** Defaults to `application/json`. */
   contentType?: string;

@@ -3,25 +3,40 @@
  * hour is at most `maxAgeHours` old, else 503 `stale` (an empty store included). Never cached.
  */
 import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
-import type { Handler } from './handler.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS } from '../settings.js';
+import { route } from './route.js';
+import { HealthResponse } from './schemas.js';
 
 const NO_STORE = { 'Cache-Control': 'no-store', 'Netlify-CDN-Cache-Control': 'no-store' };
 
-export const health: Handler = (_query, { store, cities, settings }) => {
-  const now = settings.now();
-  const latestHour = store.pollen.latestHour();
-  const ageHours = latestHour === null ? null : Math.round(((now - latestHour * HOUR_MS) / HOUR_MS) * 10) / 10;
-  const ok = ageHours !== null && ageHours <= settings.healthMaxAgeHours;
-  const run = store.runs.last();
-  const body = {
-    status: ok ? 'ok' : 'stale',
-    latestDate: latestHour === null ? null : dayString(Math.floor(latestHour / 24)),
-    latestHour: latestHour === null ? null : isoHour(latestHour),
-    dataAgeHours: ageHours,
-    cities: cities.size,
-    provider: store.pollen.latestSource(),
-    lastIngest: run ? isoTime(run.finishedAt) : null,
-    node: process.version,
-  };
-  return { status: ok ? 200 : 503, body, headers: NO_STORE };
-};
+export const healthRoute = route({
+  path: '/api/health',
+  params: {},
+  response: HealthResponse,
+  doc: {
+    operationId: 'getHealth',
+    summary: 'Data freshness',
+    description: `For uptime monitors: status "ok" (200) while the newest stored hour is at most HEALTH_MAX_AGE_HOURS (default ${DEFAULT_HEALTH_MAX_AGE_HOURS}) old, else "stale" (503; an empty store included, with nulls). Cache-Control: no-store.`,
+    ok: 'The data is fresh.',
+    unavailable: { description: 'The data is stale, or there is none yet.', schema: HealthResponse },
+  },
+  llms: '/api/health: how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider',
+  handle: (_query, { store, cities, settings }) => {
+    const now = settings.now();
+    const latestHour = store.pollen.latestHour();
+    const ageHours = latestHour === null ? null : Math.round(((now - latestHour * HOUR_MS) / HOUR_MS) * 10) / 10;
+    const ok = ageHours !== null && ageHours <= settings.healthMaxAgeHours;
+    const run = store.runs.last();
+    const body = {
+      status: ok ? 'ok' : 'stale',
+      latestDate: latestHour === null ? null : dayString(Math.floor(latestHour / 24)),
+      latestHour: latestHour === null ? null : isoHour(latestHour),
+      dataAgeHours: ageHours,
+      cities: cities.size,
+      provider: store.pollen.latestSource(),
+      lastIngest: run ? isoTime(run.finishedAt) : null,
+      node: process.version,
+    };
+    return { status: ok ? 200 : 503, body, headers: NO_STORE };
+  },
+});

@@ -3,7 +3,7 @@
  * and the local server all answer through `respond`.
  */
 import { ApiError } from './error.js';
-import { Chunks, JSON_TYPE, type ApiContext } from './handler.js';
+import { type ApiContext, Chunks, JSON_TYPE, JsonRows } from './handler.js';
 import { findRoute, type Route } from './routes.js';
 
 export interface ApiRequest {
@@ -77,7 +77,11 @@ export async function respondWith(
     if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
     const answer = await route.handler(req.query, ctx, req.origin);
     const body =
-      answer.body instanceof Chunks ? answer.body.read() : typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+      answer.body instanceof Chunks || answer.body instanceof JsonRows
+        ? answer.body.read()
+        : typeof answer.body === 'string'
+          ? answer.body
+          : JSON.stringify(answer.body);
     response = {
       status: answer.status ?? 200,
       headers: {

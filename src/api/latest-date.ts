@@ -1,10 +1,30 @@
-/** GET /api/latest-date */
+/** GET /api/latest-date: the newest UTC day with pollen data. */
 import { dayString } from '../domain/dates.js';
 import { noData } from './error.js';
-import type { Handler } from './handler.js';
+import { DATA_PREFIX, ifData } from './forms.js';
+import { NO_DATA } from './not-found.js';
+import { route } from './route.js';
+import { ErrorBody, LatestDateResponse } from './schemas.js';
 
-export const latestDate: Handler = (_query, { store }) => {
-  const day = store.pollen.latestDay();
-  if (day === null) throw noData();
-  return { body: { date: dayString(day) } };
-};
+export const latestDateRoute = route({
+  path: '/api/latest-date',
+  params: {},
+  response: LatestDateResponse,
+  doc: {
+    operationId: 'getLatestDate',
+    summary: 'Latest date',
+    description: 'The latest UTC observation date; 404 while there is none.',
+    notFound: { description: NO_DATA, schema: ErrorBody },
+  },
+  tool: {
+    name: 'get_latest_date',
+    title: 'Latest date with data',
+    description: 'The latest UTC date with pollen observations; use it as the default date.',
+  },
+  forms: [{ file: `${DATA_PREFIX}/latest-date.json`, unit: 'once', enumerate: ifData }],
+  handle: (_query, { store }) => {
+    const day = store.pollen.latestDay();
+    if (day === null) throw noData();
+    return { body: { date: dayString(day) } };
+  },
+});

@@ -1,21 +1,70 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
+import * as z from 'zod';
+import { dayNumber, isIsoDate } from '../domain/dates.js';
 import { mapCollection, mapDay, mapFeature } from '../domain/map.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
 import { noData } from './error.js';
-import { GEOJSON_TYPE, type Handler } from './handler.js';
-import { cutField, parseDayCut, parseMapDate } from './params.js';
+import { GEOJSON_TYPE } from './handler.js';
+import { DATA_PREFIX, ifPollen, LOCAL } from './forms.js';
+import { NO_DATA } from './not-found.js';
+import { cutField, dateSchema, timezoneParam } from './params.js';
+import { withDefault } from './query.js';
+import { route } from './route.js';
+import { ErrorBody, MapCollection } from './schemas.js';
+import { timezoneArg } from './tool-args.js';
 
-export const mapData: Handler = (query, { store, cities }) => {
-  const requested = parseMapDate(query);
-  const cut = parseDayCut(query);
-  const day = requested === 'latest' ? latestDay(store, cities, cut) : requested;
-  if (day === null) throw noData();
-  const features = cities.slugs.flatMap((slug) => {
-    const city = cities.get(slug)!;
-    const today = hoursOfDay(store, city, cut, day);
-    if (today.length === 0) return [];
-    const series = [day - 2, day - 1].map((d) => mapDay(d, hoursOfDay(store, city, cut, d)));
-    return [mapFeature(city, [series[0]!, series[1]!, mapDay(day, today)])];
-  });
-  return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
-};
+const MAP_DATE = "a valid date in YYYY-MM-DD format or 'latest'";
+
+/** `date`: a day, or `latest` (the default). */
+const mapDate = withDefault<number | 'latest'>(
+  {
+    expected: MAP_DATE,
+    description: `A date or 'latest' (${MAP_DATE}).`,
+    schema: z.union([dateSchema, z.literal('latest')]).default('latest'),
+    read: (text) => (text === 'latest' ? 'latest' : isIsoDate(text) ? dayNumber(text) : undefined),
+  },
+  'latest',
+);
+
+export const mapDataRoute = route({
+  path: '/api/map-data',
+  params: {
+    date: mapDate,
+    timezone: timezoneParam(
+      "each city's own local day, and the series in local days; latest is the newest local day complete for every city.",
+    ),
+  },
+  response: MapCollection,
+  doc: {
+    operationId: 'getPollenMap',
+    summary: 'Map of daily maxima',
+    description:
+      'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
+    type: GEOJSON_TYPE,
+    notFound: { description: NO_DATA, schema: ErrorBody },
+  },
+  llms: '/api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series',
+  tool: {
+    name: 'get_pollen_map',
+    title: 'Map of every city on a date',
+    description:
+      'GeoJSON points, one per city with data: daily maxima of tree, grass, weed and ragweed, their NAB risks and severities (0-4), and a 3-day series. date is YYYY-MM-DD or "latest" (default); with timezone "local" each city\'s own local day.',
+    input: { date: z.string().optional().describe('YYYY-MM-DD or "latest".'), timezone: timezoneArg },
+  },
+  forms: [
+    { file: `${DATA_PREFIX}/map-data/{date}.json`, unit: 'date', enumerate: ifPollen },
+    { file: `${DATA_PREFIX}/map-data-local/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
+  ],
+  handle: ({ date: requested, timezone: cut }, { store, cities }) => {
+    const day = requested === 'latest' ? latestDay(store, cities, cut) : requested;
+    if (day === null) throw noData();
+    const features = cities.slugs.flatMap((slug) => {
+      const city = cities.get(slug)!;
+      const today = hoursOfDay(store, city, cut, day);
+      if (today.length === 0) return [];
+      const series = [day - 2, day - 1].map((d) => mapDay(d, hoursOfDay(store, city, cut, d)));
+      return [mapFeature(city, [series[0]!, series[1]!, mapDay(day, today)])];
+    });
+    return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
+  },
+});

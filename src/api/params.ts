@@ -1,62 +1,76 @@
-/** Query parameters: each parser returns a checked value or throws an ApiError naming the parameter. */
-import type { City, CitySet } from '../domain/cities.js';
+/** The query parameters several endpoints share, and the builders of the others. */
+import * as z from 'zod';
+import type { City } from '../domain/cities.js';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
 import type { DayCut } from '../domain/days.js';
-import { invalidParameter, unsupportedCity } from './error.js';
+import { unsupportedCity } from './error.js';
+import { optional, type ParamSpec, type QueryContext, required, withDefault } from './query.js';
 
-export const EXPECTED = {
-  city: 'a city slug from GET /api/cities',
-  date: 'a valid date in YYYY-MM-DD format',
-  mapDate: "a valid date in YYYY-MM-DD format or 'latest'",
-  timezone: "'UTC' or 'local'",
-  aggregate: "'none' or 'day'",
-} as const;
+const CITY = 'a city slug from GET /api/cities';
+const DATE = 'a valid date in YYYY-MM-DD format';
+const TIMEZONE = "'UTC' or 'local'";
 
-/**
- * The value of a parameter, undefined when absent. When it is repeated the last value counts:
- * that is the one Netlify's rules engine matches, so static files and functions agree.
- */
-export function lastValue(query: URLSearchParams, name: string): string | undefined {
-  return query.getAll(name).at(-1);
-}
+/** A date as OpenAPI documents it. */
+export const dateSchema = z.string().meta({ format: 'date' });
 
-/** The value of a parameter that may be given at most once (the strict endpoints: pollen-range, nearest). */
-export function once(query: URLSearchParams, name: string, expected: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw invalidParameter(name, `${expected}, given once`);
-  return values[0];
-}
-
-/** A supported city of the set, or undefined when `city` is absent. */
-export function parseCity(query: URLSearchParams, cities: CitySet, slug = lastValue(query, 'city')): City | undefined {
-  if (slug === undefined) return undefined;
-  if (slug.trim() === '') throw invalidParameter('city', EXPECTED.city);
-  const city = cities.get(slug);
-  if (!city) throw unsupportedCity(slug);
+/** A served city by its slug: an empty one is a 400, an unknown one a 404 UNSUPPORTED_CITY. */
+function readCity(text: string, ctx: QueryContext): City | undefined {
+  if (text.trim() === '') return undefined;
+  const city = ctx.cities.get(text);
+  if (!city) throw unsupportedCity(text);
   return city;
 }
 
-/** A UTC day number, or undefined when `date` is absent. */
-export function parseDate(query: URLSearchParams, name = 'date'): number | undefined {
-  const text = lastValue(query, name);
-  if (text === undefined) return undefined;
-  if (!isIsoDate(text)) throw invalidParameter(name, EXPECTED.date);
-  return dayNumber(text);
-}
+const readDay = (text: string): number | undefined => (isIsoDate(text) ? dayNumber(text) : undefined);
 
-/** A UTC day number or `'latest'` (the default). */
-export function parseMapDate(query: URLSearchParams): number | 'latest' {
-  const text = lastValue(query, 'date');
-  if (text === undefined || text === 'latest') return 'latest';
-  if (!isIsoDate(text)) throw invalidParameter('date', EXPECTED.mapDate);
-  return dayNumber(text);
-}
+/** `city`, when an answer may be about one city. */
+export const cityParam = optional({
+  expected: CITY,
+  description: `City slug (${CITY}).`,
+  schema: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  read: readCity,
+});
 
-/** How days are cut: `UTC` (the default) or each city's `local` days. */
-export function parseDayCut(query: URLSearchParams, value = lastValue(query, 'timezone')): DayCut {
-  if (value === undefined || value === 'UTC') return 'UTC';
-  if (value === 'local') return 'local';
-  throw invalidParameter('timezone', EXPECTED.timezone);
+/** `city`, when an answer is about one city, which must be named. */
+export const requiredCity = (options: { once?: boolean } = {}) =>
+  required({ expected: CITY, description: `City slug (${CITY}).`, schema: z.string(), read: readCity, ...options });
+
+/** `date`, a UTC day. */
+export const utcDate = optional({ expected: DATE, description: `UTC calendar date (${DATE}).`, schema: dateSchema, read: readDay });
+
+/** `date`, a day of the cut `timezone` asks for. */
+export const cutDate = optional({
+  expected: DATE,
+  description: `Calendar date (${DATE}): a UTC day, or with timezone=local each city's local day.`,
+  schema: dateSchema,
+  read: readDay,
+});
+
+/** `timezone`: how days are cut, UTC's (the default, answers as without the parameter) or each city's `local` days. */
+export const timezoneParam = (what: string, options: { once?: boolean } = {}) =>
+  withDefault<DayCut>(
+    choice(['UTC', 'local'], {
+      expected: TIMEZONE,
+      description: `${TIMEZONE}: how days are cut. UTC (the default; answers as without the parameter) or local: ${what} An extension of the contract.`,
+      default: 'UTC',
+      ...options,
+    }),
+    'UTC',
+  );
+
+/** One of a few words: `expected` lists them; `anyCase` accepts `high` for `High`. */
+export function choice<const T extends string>(
+  values: readonly T[],
+  spec: { expected: string; description: string; default?: T; once?: boolean; anyCase?: boolean },
+): ParamSpec<T> {
+  const schema = z.enum(values as [T, ...T[]]);
+  return {
+    expected: spec.expected,
+    description: spec.description,
+    schema: spec.default === undefined ? schema : schema.default(spec.default as never),
+    once: spec.once,
+    read: (text) => values.find((v) => (spec.anyCase ? v.toLowerCase() === text.toLowerCase() : v === text)),
+  };
 }
 
 /** What a body carries for a cut: nothing for UTC (answers as the contract has them), else `timezone: "local"`. */

@@ -10,11 +10,15 @@ import type { PollenRangeRow } from '../domain/schemas.js';
 import type { Shape } from '../domain/species.js';
 import type { StoreReader } from '../store/reader.js';
 import type { CitySet } from '../domain/cities.js';
+import * as z from 'zod';
 import { csvCell } from './csv.js';
-import { Chunks, type Answer, type Handler } from './handler.js';
-import { parseRangeQuery, type RangeQuery } from './range-params.js';
+import { type Answer, Chunks, closeRows, JsonRows, openRows, pieces } from './handler.js';
+import { CITY_NOT_FOUND } from './not-found.js';
+import { parseRangeQuery, RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
+import { route } from './route.js';
+import { PollenRangeResponse } from './schemas.js';
+import { citySlug, timezoneArg } from './tool-args.js';
 
-const PIECE = 64 * 1024;
 /**
  * The most bytes of an answer before compression. Netlify streams at most 20 MB from a function
  * ("Streamed response payload: 20 MB", docs.netlify.com/build/functions/configuration), and a
@@ -41,11 +45,68 @@ export const CSV_COLUMNS = [
   'risk_weed',
 ] as const;
 
-export const pollenRange: Handler = (query, { store, cities }) => maxBytesRange(query, store, cities, MAX_BODY_BYTES);
+/** Rows one get_pollen_range call returns at most; the HTTP endpoint goes to 50,000. */
+export const MCP_RANGE_CAP = 2000;
 
-/** The range answer within `maxBytes` (a parameter for tests). */
+export const pollenRangeRoute = route({
+  path: '/api/pollen-range',
+  params: RANGE_PARAMS,
+  response: PollenRangeResponse,
+  doc: {
+    operationId: 'getPollenRange',
+    summary: 'Pollen over any window',
+    description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted; the body stops before 20,000,000 bytes uncompressed (Netlify streams at most 20 MB), whatever the encoding, with truncated true and a next link. X-Truncated and X-Total-Rows headers repeat what the body says.`,
+    ok: 'OK.',
+    alternatives: { 'text/csv': { type: 'string' } },
+    notFound: CITY_NOT_FOUND,
+  },
+  llms: '/api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page',
+  tool: {
+    name: 'get_pollen_range',
+    title: 'Pollen over a time window',
+    description: `Hourly (aggregate "none") or daily ("day") rows for a window: from inclusive, to exclusive, each a YYYY-MM-DD date or an RFC 3339 date-time with offset. At most ${MCP_RANGE_CAP} rows per call; when truncated is true, narrow the window or the cities, or use aggregate "day".`,
+    input: {
+      from: z.string().describe('Start (inclusive): YYYY-MM-DD or RFC 3339, e.g. 2025-04-01T06:00:00-05:00.'),
+      to: z.string().describe('End (exclusive), later than from.'),
+      cities: z.array(citySlug).optional().describe('City slugs; all cities when omitted.'),
+      aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
+      timezone: timezoneArg.describe(
+        '"UTC" (default) or "local": aggregate "day" groups by each city\'s local day, and a date-only from/to means each city\'s local midnight.',
+      ),
+      limit: z.number().int().min(1).max(MCP_RANGE_CAP).optional().describe(`Most rows, 1 to ${MCP_RANGE_CAP} (default ${MCP_RANGE_CAP}).`),
+      after: z
+        .string()
+        .optional()
+        .describe("Continue a truncated answer: 'city,periodStart' of its last row (the after parameter of its next link)."),
+    },
+    query: ({ cities, limit, ...rest }) => ({
+      ...(rest as Record<string, string | undefined>),
+      city: (cities as string[] | undefined)?.join(','),
+      limit: (limit as number | undefined) ?? MCP_RANGE_CAP,
+    }),
+    args: { city: 'cities' },
+    output: PollenRangeResponse.extend({ hint: z.string().optional() }),
+    finish: (body, args) => {
+      if (!body.truncated) return body;
+      const last = (body.rows as RangeRow[] | undefined)?.at(-1);
+      const more = last ? `call again with after "${last.city},${last.periodStart}", ` : '';
+      const cap = (args.limit as number | undefined) ?? MCP_RANGE_CAP;
+      return {
+        ...body,
+        hint: `More rows than this call returns (${cap}): ${more}narrow from/to or cities, use aggregate "day", or fetch /api/pollen-range over HTTP (up to 50000 rows).`,
+      };
+    },
+    note: `at most ${MCP_RANGE_CAP} rows a call`,
+  },
+  handle: (q, { store, cities }, { query }) => rangeAnswer(rangeQuery(q, cities), query, store, MAX_BODY_BYTES),
+});
+
+/** The range answer of a query within `maxBytes` (a parameter for tests). */
 export function maxBytesRange(query: URLSearchParams, store: StoreReader, cities: CitySet, maxBytes: number): Answer {
-  const q = parseRangeQuery(query, cities);
+  return rangeAnswer(parseRangeQuery(query, cities), query, store, maxBytes);
+}
+
+function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, maxBytes: number): Answer {
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
   // Days counted as the rows group them.
@@ -71,31 +132,34 @@ export function maxBytesRange(query: URLSearchParams, store: StoreReader, cities
     };
   }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
-  const echo = (ms: number, date: number | undefined) =>
-    JSON.stringify(q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
-  const local = q.cut === 'local' ? ',"timezone":"local"' : '';
-  const headWith = (truncated: boolean) =>
-    `{"from":${echo(q.from, q.fromDate)},"to":${echo(q.to, q.toDate)},"cities":${JSON.stringify(q.cities.map((c) => c.slug))},"aggregate":"${q.aggregate}"${local},"truncated":${truncated},"rows":[`;
+  const echo = (ms: number, date: number | undefined) => (q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
+  const head = (truncated: boolean) => ({
+    from: echo(q.from, q.fromDate),
+    to: echo(q.to, q.toDate),
+    cities: q.cities.map((c) => c.slug),
+    aggregate: q.aggregate,
+    ...(q.cut === 'local' ? { timezone: 'local' } : {}),
+    truncated,
+  });
   // A truncated answer ends with where to continue: the request again, after its last row.
-  const tail = (last: RangeRow | undefined, truncated: boolean) =>
-    truncated && last ? `],"next":${JSON.stringify(nextLink(query, last))}}` : ']}';
-  const longestTail = tail(
-    { city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) } as RangeRow,
-    true,
-  );
+  const tail = (last: Pick<RangeRow, 'city' | 'periodStart'> | undefined, truncated: boolean) =>
+    truncated && last ? { next: nextLink(query, last) } : {};
+  const longestTail = tail({ city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) }, true);
   const jsonRow = (r: RangeRow) => `,${JSON.stringify(r)}`;
   const { count, truncated } = fitting(
     counted,
-    maxBytes - bytes(headWith(false)) - bytes(longestTail) + 1,
+    maxBytes - bytes(openRows(head(false))) - bytes(closeRows(longestTail)) + 1,
     rowBound(store, q),
     () => rangeRows(store, q),
     jsonRow,
   );
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
-  let last: RangeRow | undefined;
-  const row = (r: RangeRow) => (last === undefined ? '' : ',') + JSON.stringify((last = r));
   return {
-    body: new Chunks(() => pieces(headWith(truncated), limited(rangeRows(store, q), count), row, () => tail(last, truncated))),
+    body: new JsonRows(
+      head(truncated),
+      () => limited(rangeRows(store, q), count),
+      (last) => tail(last, truncated),
+    ),
     headers,
   };
 }
@@ -226,18 +290,4 @@ function* limited<T>(items: Iterable<T>, limit: number): Generator<T> {
     yield item;
     if (++n >= limit) return;
   }
-}
-
-/** Text in pieces of about 64 KiB: the head, each row, the tail (written once the rows are). */
-function* pieces<T>(head: string, rows: Iterable<T>, line: (row: T) => string, tail: () => string): Generator<string> {
-  let buffer = head;
-  for (const r of rows) {
-    buffer += line(r);
-    if (buffer.length >= PIECE) {
-      yield buffer;
-      buffer = '';
-    }
-  }
-  buffer += tail();
-  if (buffer) yield buffer;
 }

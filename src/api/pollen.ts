@@ -1,33 +1,77 @@
 /** GET /api/pollen: a city-day's hours, a city's daily rows, or a date across cities, by UTC or local days. */
+import * as z from 'zod';
 import type { City, CitySet } from '../domain/cities.js';
 import { dayString } from '../domain/dates.js';
-import { groupByDay, type DayCut } from '../domain/days.js';
+import { type DayCut, groupByDay } from '../domain/days.js';
 import { crossCityRow } from '../domain/map.js';
-import { dailyRow, hourlyRow, type DailyPollen } from '../domain/pollen-rows.js';
+import { type DailyPollen, dailyRow, hourlyRow } from '../domain/pollen-rows.js';
 import type { StoreReader } from '../store/reader.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
 import { noData } from './error.js';
-import type { Handler } from './handler.js';
-import { cutField, parseCity, parseDate, parseDayCut } from './params.js';
+import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from './forms.js';
+import { CITY_OR_NO_DATA } from './not-found.js';
+import { cityParam, cutDate, cutField, timezoneParam } from './params.js';
+import { route } from './route.js';
+import {
+  CrossCityPollen,
+  DailyPollen as DailyPollenSchema,
+  HourlyPollen,
+  PollenCityDateResponse,
+  PollenCityResponse,
+  PollenDateResponse,
+} from './schemas.js';
+import { citySlug, cutDay, timezoneArg } from './tool-args.js';
 
 /** Daily rows kept for one city. */
 export const MAX_DAILY_ROWS = 720;
 
-export const pollen: Handler = (query, { store, cities }) => {
-  const city = parseCity(query, cities);
-  const day = parseDate(query);
-  const cut = parseDayCut(query);
-  if (city && day !== undefined) {
-    return { body: { city: city.slug, date: dayString(day), ...cutField(cut), rows: hoursOfDay(store, city, cut, day).map(hourlyRow) } };
-  }
-  if (city) return { body: { city: city.slug, ...cutField(cut), rows: dailyRows(store, city, cut) } };
-  const date = day ?? latestDay(store, cities, cut);
-  if (date === null) throw noData();
-  return { body: { date: dayString(date), ...cutField(cut), rows: crossCityRows(store, cities, date, cut) } };
-};
+export const pollenRoute = route({
+  path: '/api/pollen',
+  params: { city: cityParam, date: cutDate, timezone: timezoneParam("each city's own local calendar day (23, 24 or 25 hours).") },
+  response: z.union([PollenCityDateResponse, PollenCityResponse, PollenDateResponse]),
+  doc: {
+    operationId: 'getPollen',
+    summary: 'Pollen observations',
+    description: `city and date: the hourly rows of that date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows. With timezone=local the body carries "timezone": "local", daily rows carry hours, and latest is the newest local day complete for every city.`,
+    notFound: CITY_OR_NO_DATA,
+  },
+  llms: '/api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city',
+  tool: {
+    name: 'get_pollen',
+    title: 'Pollen for a city and/or date',
+    description:
+      'city and date: the hourly rows of that day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to 720 daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date. Days are UTC days unless timezone is "local" (then daily rows say how many hours each local day holds).',
+    input: { city: citySlug.optional(), date: cutDay.optional(), timezone: timezoneArg },
+    output: z.object({
+      city: z.string().optional(),
+      date: z.string().optional(),
+      timezone: z.literal('local').optional(),
+      rows: z.array(z.union([HourlyPollen, DailyPollenSchema, CrossCityPollen])),
+    }),
+  },
+  forms: [
+    { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, unit: 'date', enumerate: ifPollen },
+    { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('pollen'), perCityDay: true },
+    { file: `${DATA_PREFIX}/pollen/{city}.json`, unit: 'city', enumerate: theCity },
+    // Local days: a city's daily rows and each date across cities. A city's hours of one local
+    // day are the fallback function's (CDN-cached): rendered, they would add a file per
+    // city-day, half again the deploy at 200 cities (docs/architecture.md, "The render").
+    { file: `${DATA_PREFIX}/pollen-local/by-date/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
+    { file: `${DATA_PREFIX}/pollen-local/{city}.json`, fixed: LOCAL, unit: 'city', enumerate: theCity },
+  ],
+  handle: ({ city, date: day, timezone: cut }, { store, cities }) => {
+    if (city && day !== undefined) {
+      return { body: { city: city.slug, date: dayString(day), ...cutField(cut), rows: hoursOfDay(store, city, cut, day).map(hourlyRow) } };
+    }
+    if (city) return { body: { city: city.slug, ...cutField(cut), rows: dailyRows(store, city, cut) } };
+    const date = day ?? latestDay(store, cities, cut);
+    if (date === null) throw noData();
+    return { body: { date: dayString(date), ...cutField(cut), rows: crossCityRows(store, cities, date, cut) } };
+  },
+});
 
 /** A city's most recent days with data, newest first; local days say how many hours they hold. */
-function dailyRows(store: StoreReader, city: City, cut: DayCut): Array<DailyPollen & { hours?: number }> {
+function dailyRows(store: StoreReader, city: City, cut: DayCut): DailyPollen[] {
   // West of UTC (every US zone) a local day ends in the UTC day after it, so the newest UTC days
   // with data hold as many whole local days, and an older partial one that the limit cuts.
   const days = store.pollen.cityDaysWithData(city.slug, MAX_DAILY_ROWS);

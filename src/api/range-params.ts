@@ -1,20 +1,16 @@
-/** The parameters of /api/pollen-range, strictly checked: each may be given once. */
+/** The parameters of /api/pollen-range, strictly checked (each may be given once), and the windows they ask for. */
+import * as z from 'zod';
 import type { City, CitySet } from '../domain/cities.js';
-import { dayNumber, isIsoDate, DAY_MS, HOUR_MS } from '../domain/dates.js';
-import { dayHours, dayOfHour, localMidnight, type DayCut } from '../domain/days.js';
+import { DAY_MS, dayNumber, HOUR_MS, isIsoDate } from '../domain/dates.js';
+import { type DayCut, dayHours, dayOfHour, localMidnight } from '../domain/days.js';
 import { invalidParameter, unsupportedCity } from './error.js';
-import { EXPECTED, once, parseDayCut } from './params.js';
+import { choice, timezoneParam } from './params.js';
+import { optional, parseQuery, type QueryOf, required, withDefault } from './query.js';
 
-export const RANGE_EXPECTED = {
-  time: 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00',
-  to: "a time later than 'from'",
-  city: 'comma-separated city slugs from GET /api/cities',
-  aggregate: EXPECTED.aggregate,
-  limit: 'an integer from 1 to 50000',
-  format: "'json' or 'csv'",
-  timezone: EXPECTED.timezone,
-  after: "the last row received, as 'city,periodStart' (the next link of a truncated answer)",
-} as const;
+const TIME = 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00';
+const LATER = "a time later than 'from'";
+const CITIES = 'comma-separated city slugs from GET /api/cities';
+const AFTER = "the last row received, as 'city,periodStart' (the next link of a truncated answer)";
 
 export const MAX_LIMIT = 50_000;
 export const DEFAULT_LIMIT = 20_000;
@@ -56,61 +52,101 @@ export function parseInstant(text: string): number | undefined {
   return Number.isFinite(ms) && /^\d{4}-/.test(new Date(ms).toISOString()) ? ms : undefined;
 }
 
-/** The checked range request. */
-export function parseRangeQuery(query: URLSearchParams, set: CitySet): RangeQuery {
-  const instant = (name: 'from' | 'to') => {
-    const text = once(query, name, RANGE_EXPECTED.time);
-    const ms = text === undefined ? undefined : parseInstant(text);
-    if (ms === undefined) throw invalidParameter(name, RANGE_EXPECTED.time);
-    return ms;
-  };
-  const from = instant('from');
-  const to = instant('to');
-  const dateOf = (name: 'from' | 'to') => {
-    const text = query.get(name)!;
-    return isIsoDate(text) ? dayNumber(text) : undefined;
-  };
-  const [fromDate, toDate] = [dateOf('from'), dateOf('to')];
-  const cut = parseDayCut(query, once(query, 'timezone', RANGE_EXPECTED.timezone));
+/** A bound given: its instant, and its day when it is a date alone. */
+interface Bound {
+  ms: number;
+  date?: number;
+}
+
+const bound = (description: string) =>
+  required<Bound>({
+    expected: TIME,
+    description,
+    schema: z.string(),
+    once: true,
+    read: (text) => {
+      const ms = parseInstant(text);
+      return ms === undefined ? undefined : { ms, ...(isIsoDate(text) ? { date: dayNumber(text) } : {}) };
+    },
+  });
+
+/** The parameters of /api/pollen-range, each given at most once. */
+export const RANGE_PARAMS = {
+  from: bound(`Inclusive start: ${TIME}.`),
+  to: bound(`Exclusive end, later than from: ${TIME}.`),
+  city: optional<City[]>({
+    expected: CITIES,
+    description: 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.',
+    schema: z.string(),
+    once: true,
+    read: (text, { cities }) => {
+      const slugs = text.split(',');
+      if (slugs.some((s) => s.trim() === '')) return undefined;
+      const unknown = slugs.find((s) => !cities.get(s));
+      if (unknown !== undefined) throw unsupportedCity(unknown);
+      return [...new Set(slugs)].map((s) => cities.get(s)!);
+    },
+  }),
+  aggregate: withDefault(
+    choice(['none', 'day'], { expected: "'none' or 'day'", description: "'none' (hourly) or 'day'.", default: 'none', once: true }),
+    'none',
+  ),
+  limit: withDefault(
+    {
+      expected: 'an integer from 1 to 50000',
+      description: `Most rows returned, 1 to ${MAX_LIMIT}.`,
+      schema: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
+      once: true,
+      read: (text) => (/^\d{1,6}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_LIMIT ? Number(text) : undefined),
+    },
+    DEFAULT_LIMIT,
+  ),
+  format: withDefault(
+    choice(['json', 'csv'], {
+      expected: "'json' or 'csv'",
+      description: "'json' or 'csv' (the same rows as text/csv, species omitted).",
+      default: 'json',
+      once: true,
+    }),
+    'json',
+  ),
+  after: optional({
+    expected: AFTER,
+    description:
+      "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.",
+    schema: z.string(),
+    once: true,
+    read: (text) => text,
+  }),
+  timezone: timezoneParam(
+    "aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone).",
+    { once: true },
+  ),
+};
+
+/** The checked range of a query (the handler parses it as every route does; this is for tests and MCP-free callers). */
+export const parseRangeQuery = (query: URLSearchParams, cities: CitySet): RangeQuery =>
+  rangeQuery(parseQuery(RANGE_PARAMS, query, { cities }), cities);
+
+/** The range a checked query asks for: its cities in slug order, each with its window of hours. */
+export function rangeQuery(q: QueryOf<typeof RANGE_PARAMS>, set: CitySet): RangeQuery {
+  const { from, to, aggregate, limit, format, timezone: cut } = q;
   // With local days a date-only bound is each city's own midnight, so the order is checked per city below.
-  const perCity = cut === 'local' && (fromDate !== undefined || toDate !== undefined);
-  if (!perCity && from >= to) throw invalidParameter('to', RANGE_EXPECTED.to);
-
-  const cityText = once(query, 'city', RANGE_EXPECTED.city);
-  let cities = [...set.list];
-  if (cityText !== undefined) {
-    const slugs = cityText.split(',');
-    if (slugs.some((s) => s.trim() === '')) throw invalidParameter('city', RANGE_EXPECTED.city);
-    const unknown = slugs.find((s) => !set.get(s));
-    if (unknown !== undefined) throw unsupportedCity(unknown);
-    cities = [...new Set(slugs)].map((s) => set.get(s)!);
-  }
-  cities.sort((a, b) => (a.slug < b.slug ? -1 : 1));
-  const bound = (city: City, ms: number, date: number | undefined) =>
-    perCity && date !== undefined ? localMidnight(city.timezone, date) * HOUR_MS : ms;
-  const spans = cities.map((city) => ({ city, from: bound(city, from, fromDate), to: bound(city, to, toDate) }));
-  if (spans.some((w) => w.from >= w.to)) throw invalidParameter('to', RANGE_EXPECTED.to);
+  const perCity = cut === 'local' && (from.date !== undefined || to.date !== undefined);
+  if (!perCity && from.ms >= to.ms) throw invalidParameter('to', LATER);
+  const cities = [...(q.city ?? set.list)].sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const at = (city: City, b: Bound) => (perCity && b.date !== undefined ? localMidnight(city.timezone, b.date) * HOUR_MS : b.ms);
+  const spans = cities.map((city) => ({ city, from: at(city, from), to: at(city, to) }));
+  if (spans.some((w) => w.from >= w.to)) throw invalidParameter('to', LATER);
   const windows = spans.map((w) => ({ city: w.city, from: Math.ceil(w.from / HOUR_MS), to: Math.ceil(w.to / HOUR_MS) }));
-
-  const aggregate = once(query, 'aggregate', RANGE_EXPECTED.aggregate) ?? 'none';
-  if (aggregate !== 'none' && aggregate !== 'day') throw invalidParameter('aggregate', RANGE_EXPECTED.aggregate);
-
-  const limitText = once(query, 'limit', RANGE_EXPECTED.limit);
-  const limit = limitText === undefined ? DEFAULT_LIMIT : /^\d{1,6}$/.test(limitText) ? Number(limitText) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw invalidParameter('limit', RANGE_EXPECTED.limit);
-
-  const format = once(query, 'format', RANGE_EXPECTED.format) ?? 'json';
-  if (format !== 'json' && format !== 'csv') throw invalidParameter('format', RANGE_EXPECTED.format);
-
-  const after = once(query, 'after', RANGE_EXPECTED.after);
   return {
-    from,
-    to,
-    fromDate,
-    toDate,
+    from: from.ms,
+    to: to.ms,
+    fromDate: from.date,
+    toDate: to.date,
     cut,
     cities,
-    windows: after === undefined ? windows : continued(windows, after, aggregate, cut),
+    windows: q.after === undefined ? windows : continued(windows, q.after, aggregate, cut),
     aggregate,
     limit,
     format,
@@ -125,7 +161,7 @@ function continued(windows: CityWindow[], after: string, aggregate: 'none' | 'da
   const m = /^([^,]+),(.+)$/.exec(after);
   const ms = m ? parseInstant(m[2]!) : undefined;
   const at = m && windows.find((w) => w.city.slug === m[1]);
-  if (!at || ms === undefined) throw invalidParameter('after', RANGE_EXPECTED.after);
+  if (!at || ms === undefined) throw invalidParameter('after', AFTER);
   const hour = Math.floor(ms / HOUR_MS);
   const next = aggregate === 'none' ? hour + 1 : dayHours(cut, at.city.timezone, dayOfHour(cut, at.city.timezone, hour)).to;
   return windows

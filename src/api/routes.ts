@@ -1,144 +1,67 @@
 /**
- * The one route list. Each route names its handler and the static forms of its answers: which
- * query parameters a form has, the file it is rendered to, and the parameter values to render.
- * The renderer renders unit by unit (each city, each date, and the files made once), asking each
- * form for its parameter sets within a unit; `_redirects` is generated from the forms, and the
- * fallback function maps a file path back to its request with them.
+ * The one route list. Each route is an endpoint's whole contract (route.ts); the renderer renders
+ * its static forms, the functions and the local server match on its path, and the OpenAPI
+ * document, llms.txt and the MCP tools are made from it. Adding an endpoint is one module and one
+ * entry here.
  */
-import { dayString } from '../domain/dates.js';
+import { alertsRoute } from './alerts.js';
+import { availableDatesRoute } from './available-dates.js';
+import { bulkManifestRoute } from './bulk-manifest.js';
+import { citiesRoute } from './cities.js';
+import { llmsText } from './discovery.js';
+import { forecastRoute } from './forecast.js';
+import { DATA_PREFIX, type FormParams, once, type StaticForm, type Unit } from './forms.js';
+import { healthRoute } from './health.js';
+import { latestDateRoute } from './latest-date.js';
+import { mapDataRoute } from './map-data.js';
+import { nearestRoute } from './nearest.js';
+import { openApiDocument } from './openapi.js';
+import { pollenRoute } from './pollen.js';
+import { pollenRangeRoute } from './pollen-range.js';
+import { type Route, route } from './route.js';
 import type { StoreReader } from '../store/reader.js';
-import { alerts } from './alerts.js';
-import { availableDates } from './available-dates.js';
-import { cities } from './cities.js';
-import { discovery } from './discovery.js';
-import { forecast } from './forecast.js';
-import type { Handler } from './handler.js';
-import { health } from './health.js';
-import { latestDate } from './latest-date.js';
-import { mapData } from './map-data.js';
-import { nearest } from './nearest.js';
-import { pollen } from './pollen.js';
-import { pollenRange } from './pollen-range.js';
-import { weather } from './weather.js';
+import { weatherRoute } from './weather.js';
 
-export type Params = Record<string, string>;
+export { DATA_PREFIX, LOCAL, type StaticForm, type Unit } from './forms.js';
+export type { Route } from './route.js';
+/** The parameters of one static answer, by name. */
+export type Params = FormParams;
 
-/**
- * A piece of a render: the files made once, or those of one city, or of one UTC day (with
- * whether the store has pollen and weather on it, and whether the day's city-day files fit the
- * deploy's file budget). Units are independent of each other, so workers render them side by side.
- */
-export type Unit =
-  | { kind: 'once' }
-  | { kind: 'city'; city: string }
-  | { kind: 'date'; day: number; pollen: boolean; weather: boolean; cityDays: boolean };
-
-export interface StaticForm {
-  /** The file under the publish folder, with `{name}` for each parameter. */
-  file: string;
-  /** Parameters with one value in every request of the form (`timezone=local`). */
-  fixed?: Params;
-  /** The kind of unit whose render writes this form's files. */
-  unit: Unit['kind'];
-  /** The parameter sets to render in this form within a unit of its kind. */
-  enumerate: (store: StoreReader, unit: Unit) => Iterable<Params>;
-  /**
-   * A file per city-day: rendered only for the newest days that fit the deploy's file budget
-   * (`unit.cityDays`); the fallback function answers the others from the same handler.
-   */
-  perCityDay?: true;
-}
-
-export interface Route {
-  path: string;
-  handler: Handler;
-  /** In matching order: a file name without parameters before a `{city}` one it would also match. */
-  forms: readonly StaticForm[];
-  /** Answers that change only with a deploy, though not rendered (the CDN keeps them until the next). */
-  untilDeploy?: true;
-}
-
-/** Where rendered API answers live under the publish folder; the fallback function serves its misses. */
-export const DATA_PREFIX = 'data';
-
-/** The local-day forms' fixed parameter. */
-export const LOCAL: Params = { timezone: 'local' };
-
-const once = (): Params[] => [{}];
-/**
- * Rendered only when the store has data: an empty store's latest date is the fallback's 404.
- * (The parameterless forms of routes that take parameters are not rendered at all: see
- * netlify.toml, they reach the fallback function whatever their query.)
- */
-const ifData = (store: StoreReader): Params[] => (store.pollen.latestDay() === null ? [] : [{}]);
-const theCity = (_: StoreReader, u: Unit): Params[] => (u.kind === 'city' ? [{ city: u.city }] : []);
-const ifPollen = (_: StoreReader, u: Unit): Params[] => (u.kind === 'date' && u.pollen ? [{ date: dayString(u.day) }] : []);
-const ifWeather = (_: StoreReader, u: Unit): Params[] => (u.kind === 'date' && u.weather ? [{ date: dayString(u.day) }] : []);
-/** Each city with data on the day; other city-days answer empty rows from the fallback function. */
-const citiesOn =
-  (kind: 'pollen' | 'weather') =>
-  (store: StoreReader, u: Unit): Params[] =>
-    u.kind !== 'date'
-      ? []
-      : (kind === 'pollen' ? store.pollen.citiesWithDataOn(u.day) : store.weather.citiesOn(u.day)).map((city) => ({
-          city,
-          date: dayString(u.day),
-        }));
-
-export const ROUTES: readonly Route[] = [
-  { path: '/api/cities', handler: cities, forms: [{ file: `${DATA_PREFIX}/cities.json`, unit: 'once', enumerate: once }] },
-  {
-    path: '/api/available-dates',
-    handler: availableDates,
-    forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }],
-  },
-  { path: '/api/latest-date', handler: latestDate, forms: [{ file: `${DATA_PREFIX}/latest-date.json`, unit: 'once', enumerate: ifData }] },
-  {
-    path: '/api/pollen',
-    handler: pollen,
-    forms: [
-      { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, unit: 'date', enumerate: ifPollen },
-      { file: `${DATA_PREFIX}/pollen/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('pollen'), perCityDay: true },
-      { file: `${DATA_PREFIX}/pollen/{city}.json`, unit: 'city', enumerate: theCity },
-      // Local days: a city's daily rows and each date across cities. A city's hours of one local
-      // day are the fallback function's (CDN-cached): rendered, they would add a file per
-      // city-day, half again the deploy at 200 cities (docs/architecture.md, "The render").
-      { file: `${DATA_PREFIX}/pollen-local/by-date/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
-      { file: `${DATA_PREFIX}/pollen-local/{city}.json`, fixed: LOCAL, unit: 'city', enumerate: theCity },
-    ],
-  },
-  {
-    path: '/api/map-data',
-    handler: mapData,
-    forms: [
-      { file: `${DATA_PREFIX}/map-data/{date}.json`, unit: 'date', enumerate: ifPollen },
-      { file: `${DATA_PREFIX}/map-data-local/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
-    ],
-  },
-  {
-    path: '/api/weather',
-    handler: weather,
-    forms: [
-      { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, unit: 'date', enumerate: ifWeather },
-      { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('weather'), perCityDay: true },
-      { file: `${DATA_PREFIX}/weather/{city}.json`, unit: 'city', enumerate: theCity },
-    ],
-  },
-  // Not enumerable: answered by their own functions at request time.
-  { path: '/api/pollen-range', handler: pollenRange, forms: [] },
-  { path: '/api/forecast', handler: forecast, forms: [] },
-  { path: '/api/alerts', handler: alerts, forms: [] },
-  { path: '/api/health', handler: health, forms: [] },
-  // From the served city set and the ZIP table its function carries: both change only with a deploy.
-  { path: '/api/nearest', handler: nearest, forms: [], untilDeploy: true },
-  { path: '/openapi.json', handler: discovery.openapi, forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }] },
-  {
-    path: '/.well-known/openapi.json',
-    handler: discovery.openapi,
-    forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }],
-  },
-  { path: '/llms.txt', handler: discovery.llms, forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }] },
+/** The endpoints, in the order the OpenAPI document and llms.txt list them. */
+export const API_ROUTES: readonly Route[] = [
+  citiesRoute,
+  nearestRoute,
+  availableDatesRoute,
+  latestDateRoute,
+  pollenRoute,
+  mapDataRoute,
+  weatherRoute,
+  pollenRangeRoute,
+  forecastRoute,
+  alertsRoute,
+  bulkManifestRoute,
+  healthRoute,
 ];
+
+const openapi = () => ({ body: openApiDocument(API_ROUTES) });
+/** The discovery documents, made from the endpoints. */
+const DISCOVERY: readonly Route[] = [
+  route({ path: '/openapi.json', params: {}, forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }], handle: openapi }),
+  route({
+    path: '/.well-known/openapi.json',
+    params: {},
+    forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }],
+    handle: openapi,
+  }),
+  route({
+    path: '/llms.txt',
+    params: {},
+    forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }],
+    handle: (_query, ctx) => ({ body: llmsText(API_ROUTES, ctx.cities.size), contentType: 'text/plain; charset=utf-8' }),
+  }),
+];
+
+export const ROUTES: readonly Route[] = [...API_ROUTES, ...DISCOVERY];
 
 const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 

@@ -1,33 +1,60 @@
 /** GET /api/weather: a city's days, one city-day, or the compact cross-city snapshot of a date. */
 import { dayString, isoTime } from '../domain/dates.js';
+import type { WeatherRow } from '../domain/schemas.js';
 import type { StoredWeather } from '../domain/weather.js';
 import { noData } from './error.js';
-import type { Handler } from './handler.js';
-import { parseCity, parseDate } from './params.js';
+import { citiesOn, DATA_PREFIX, ifWeather, theCity } from './forms.js';
+import { CITY_OR_NO_DATA } from './not-found.js';
+import { cityParam, utcDate } from './params.js';
+import { route } from './route.js';
+import { WeatherResponse } from './schemas.js';
+import { citySlug, utcDay } from './tool-args.js';
 
 /** Weather rows kept for one city. */
 export const MAX_WEATHER_ROWS = 365;
 const COMPACT = ['temp_day_c', 'humidity', 'wind_speed_ms', 'aqi'] as const;
 
-export const weather: Handler = (query, { store, cities }) => {
-  const city = parseCity(query, cities);
-  const day = parseDate(query);
-  if (city && day !== undefined) {
-    const row = store.weather.cityDay(city.slug, day);
-    return { body: { city: city.slug, date: dayString(day), rows: row ? [weatherRow(row)] : [] } };
-  }
-  if (city) return { body: { city: city.slug, rows: store.weather.forCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
-  const date = day ?? store.weather.latestDay();
-  if (date === null) throw noData();
-  const rows = store.weather
-    .forDay(date)
-    .sort((a, b) => (a.city < b.city ? -1 : 1))
-    .map((w) => ({ city_slug: w.city, date: dayString(w.day), ...pick(w.values, COMPACT) }));
-  return { body: { date: dayString(date), rows } };
-};
+export const weatherRoute = route({
+  path: '/api/weather',
+  params: { city: cityParam, date: utcDate },
+  response: WeatherResponse,
+  doc: {
+    operationId: 'getWeather',
+    summary: 'Weather and air quality',
+    description: `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. date is the UTC day for every provider; temp_day_c is the day's mean temperature. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
+    notFound: CITY_OR_NO_DATA,
+  },
+  llms: '/api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)',
+  tool: {
+    name: 'get_weather',
+    title: 'Weather and air quality',
+    description:
+      'Daily weather and AQI (1 good to 5 very poor). city only: up to 365 days, newest first. city and date: that day. date only: a compact row per city. Neither: the latest date. Unmeasured fields are omitted.',
+    input: { city: citySlug.optional(), date: utcDay.optional() },
+  },
+  forms: [
+    { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, unit: 'date', enumerate: ifWeather },
+    { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('weather'), perCityDay: true },
+    { file: `${DATA_PREFIX}/weather/{city}.json`, unit: 'city', enumerate: theCity },
+  ],
+  handle: ({ city, date: day }, { store }) => {
+    if (city && day !== undefined) {
+      const row = store.weather.cityDay(city.slug, day);
+      return { body: { city: city.slug, date: dayString(day), rows: row ? [weatherRow(row)] : [] } };
+    }
+    if (city) return { body: { city: city.slug, rows: store.weather.forCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
+    const date = day ?? store.weather.latestDay();
+    if (date === null) throw noData();
+    const rows = store.weather
+      .forDay(date)
+      .sort((a, b) => (a.city < b.city ? -1 : 1))
+      .map((w) => ({ city_slug: w.city, date: dayString(w.day), ...pick(w.values, COMPACT) }));
+    return { body: { date: dayString(date), rows } };
+  },
+});
 
 /** A full weather row: measured fields only, then where they came from. */
-function weatherRow(w: StoredWeather) {
+function weatherRow(w: StoredWeather): WeatherRow {
   return { city_slug: w.city, date: dayString(w.day), ...w.values, source: w.source, created_at: isoTime(w.fetchedAt) };
 }
 

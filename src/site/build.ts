@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { openApiDocument } from '../api/openapi.js';
+import { API_ROUTES } from '../api/routes.js';
 import { landingPage } from './page.js';
 
 const require = createRequire(import.meta.url);
@@ -40,7 +41,7 @@ export async function siteFiles(): Promise<Map<string, string | Uint8Array>> {
   const script = result.outputFiles[0]!.contents;
   return new Map<string, string | Uint8Array>([
     ['index.html', landingPage('/assets/app.js', '/assets/app.css')],
-    ['api-reference.html', await referencePage(openApiDocument())],
+    ['api-reference.html', await referencePage(openApiDocument(API_ROUTES))],
     ['assets/app.js', script],
     ['assets/app.css', readFileSync(new URL('./style.css', import.meta.url), 'utf8')],
     ['assets/us-states.json', readFileSync(require.resolve('us-atlas/states-albers-10m.json'), 'utf8')],

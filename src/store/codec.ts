@@ -1,9 +1,7 @@
 /**
  * The packed forms the store keeps, lossless for every value a provider can send:
  *
- * - a value is a token: a varint whose low 3 bits say how to read it: 0..3 a decimal scale (the
- *   value times 10^k is a whole number, so 38.5 is 385 at scale 1, one or two bytes), 4 null, 5 a
- *   float64 that follows (anything else: -0, 0.1 + 0.2, huge numbers);
+ * - a value is a token (store/tokens.ts);
  * - a pollen city-day is one blob, its hours column-wise: which hours have species, and for each
  *   species slot of the day's key shape the hours where it is not 0 and their values; then tree,
  *   grass and weed, each written only where it differs from the sum of its category's species
@@ -12,120 +10,10 @@
  * - a weather day is a bitmap of the fields present and their tokens, texts as label ids.
  */
 import type { PollenHour } from '../domain/hours.js';
-import { SPECIES_KEY, type Category } from '../domain/risk.js';
+import { type Category, SPECIES_KEY } from '../domain/risk.js';
 import type { Shape, Species, SpeciesLeaf } from '../domain/species.js';
-import { WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
-
-const TAG_NULL = 4;
-const TAG_FLOAT = 5;
-const TAG_BITS = 8;
-const MAX_SCALED = Math.floor(Number.MAX_SAFE_INTEGER / TAG_BITS);
-const POWERS = [1, 10, 100, 1000];
-
-/** Bytes written one at a time: varints, tokens and bitmaps. */
-export class Writer {
-  private bytes: number[] = [];
-
-  varint(n: number): void {
-    while (n >= 128) {
-      this.bytes.push((n % 128) | 0x80);
-      n = Math.floor(n / 128);
-    }
-    this.bytes.push(n);
-  }
-
-  /** One value: the smallest decimal scale that holds it exactly, else null or a raw float64. */
-  token(v: number | null): void {
-    if (v === null) {
-      this.varint(TAG_NULL);
-      return;
-    }
-    if (v >= 0 && !Object.is(v, -0)) {
-      for (let k = 0; k < POWERS.length; k++) {
-        const n = Math.round(v * POWERS[k]!);
-        if (n <= MAX_SCALED && n / POWERS[k]! === v) {
-          this.varint(n * TAG_BITS + k);
-          return;
-        }
-      }
-    }
-    this.varint(TAG_FLOAT);
-    const raw = new Uint8Array(8);
-    new DataView(raw.buffer).setFloat64(0, v, true);
-    this.bytes.push(...raw);
-  }
-
-  /** A column of values: one token when they are all the same (a weed with no species, all 0), else each one. */
-  column(values: ReadonlyArray<number | null>): void {
-    if (values.length === 0) return;
-    const same = values.length > 1 && values.every((v) => Object.is(v, values[0]));
-    this.varint(same ? 1 : 0);
-    if (same) this.token(values[0]!);
-    else for (const v of values) this.token(v);
-  }
-
-  bits(flags: readonly boolean[]): void {
-    for (let i = 0; i < flags.length; i += 8) {
-      let b = 0;
-      for (let j = 0; j < 8 && i + j < flags.length; j++) if (flags[i + j]) b |= 1 << j;
-      this.bytes.push(b);
-    }
-  }
-
-  done(): Uint8Array {
-    return Uint8Array.from(this.bytes);
-  }
-}
-
-/** Reads what a Writer wrote, in the same order. */
-export class Reader {
-  private pos = 0;
-  constructor(private readonly buf: Uint8Array) {}
-
-  varint(): number {
-    let n = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.buf[this.pos++];
-      if (b === undefined) throw new RangeError('packed data ends early');
-      n += (b & 0x7f) * scale;
-      if (b < 0x80) return n;
-      scale *= 128;
-    }
-  }
-
-  token(): number | null {
-    const u = this.varint();
-    const tag = u % TAG_BITS;
-    if (tag === TAG_NULL) return null;
-    if (tag === TAG_FLOAT) {
-      const v = new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).getFloat64(0, true);
-      this.pos += 8;
-      return v;
-    }
-    if (tag > 3) throw new RangeError(`unknown token tag ${tag}`);
-    return (u - tag) / TAG_BITS / POWERS[tag]!;
-  }
-
-  column(count: number): Array<number | null> {
-    if (count === 0) return [];
-    if (this.varint() === 1) return new Array<number | null>(count).fill(this.token());
-    return Array.from({ length: count }, () => this.token());
-  }
-
-  bits(count: number): boolean[] {
-    const out: boolean[] = [];
-    for (let i = 0; i < count; i += 8) {
-      const b = this.buf[this.pos++]!;
-      for (let j = 0; j < 8 && i + j < count; j++) out.push((b & (1 << j)) !== 0);
-    }
-    return out;
-  }
-
-  get done(): boolean {
-    return this.pos === this.buf.length;
-  }
-}
+import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
+import { Reader, Writer } from './tokens.js';
 
 /** Leaves of a payload, in shape order. */
 function leaves(species: Species): SpeciesLeaf[] {
@@ -289,8 +177,6 @@ function build(keys: Shape, values: readonly SpeciesLeaf[]): Species {
   return out;
 }
 
-const TEXT = new Set(['tz', 'timezone', 'weather_main', 'weather_desc']);
-
 /** Packs a weather day: the fields present, then each one's token (texts as label ids). */
 export function encodeWeather(values: WeatherValues, labelId: (text: string) => number): Uint8Array {
   const w = new Writer();
@@ -299,7 +185,7 @@ export function encodeWeather(values: WeatherValues, labelId: (text: string) => 
   for (const f of WEATHER_FIELDS) {
     const v = values[f];
     if (v === undefined) continue;
-    if (TEXT.has(f)) w.varint(labelId(v as string));
+    if (TEXT_FIELDS.has(f)) w.varint(labelId(v as string));
     else w.token(v as number);
   }
   return w.done();
@@ -312,7 +198,7 @@ export function decodeWeather(data: Uint8Array, label: (id: number) => string): 
   const out: Record<string, string | number> = {};
   WEATHER_FIELDS.forEach((f, i) => {
     if (!present[i]) return;
-    out[f] = TEXT.has(f) ? label(r.varint()) : (r.token() as number);
+    out[f] = TEXT_FIELDS.has(f) ? label(r.varint()) : (r.token() as number);
   });
   return out as WeatherValues;
 }

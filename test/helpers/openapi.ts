@@ -2,9 +2,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi.js';
+import { API_ROUTES } from '../../src/api/routes.js';
 
 type Json = Record<string, any>;
-const doc = openApiDocument() as Json;
+const doc = openApiDocument(API_ROUTES) as Json;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats.default(ajv);
 ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { PollenHour } from '../../src/domain/hours.js';
 import { shapeKey, shapeOf, type Shape, type Species } from '../../src/domain/species.js';
 import type { WeatherValues } from '../../src/domain/weather.js';
-import { decodeDay, decodeWeather, encodeDay, encodeWeather, Reader, Writer } from '../../src/store/codec.js';
+import { decodeDay, decodeWeather, encodeDay, encodeWeather } from '../../src/store/codec.js';
+import { Reader, Writer } from '../../src/store/tokens.js';
 
 const D = 20_000;
 

@@ -1,0 +1,155 @@
+/**
+ * The route list is the one definition of an endpoint: a route added in memory appears in the
+ * OpenAPI document, in llms.txt, in the 400s its parameters give, and as an MCP tool that answers
+ * the handler's object, with nothing else written for it.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { lazyContext } from '../../src/api/context.js';
+import { llmsText } from '../../src/api/discovery.js';
+import { respondWith } from '../../src/api/http.js';
+import { openApiDocument } from '../../src/api/openapi.js';
+import { cityParam } from '../../src/api/params.js';
+import { withDefault } from '../../src/api/query.js';
+import { route } from '../../src/api/route.js';
+import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
+import { registry } from '../../src/api/schemas.js';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { createMcpServer } from '../../src/mcp/tools.js';
+
+const EchoResponse = z.object({ city: z.string().nullable(), times: z.number().int() });
+registry.add(EchoResponse, { id: 'EchoResponse', description: 'A city and a count, echoed.' });
+
+const echo = route({
+  path: '/api/echo',
+  params: {
+    city: cityParam,
+    times: withDefault(
+      {
+        expected: 'a whole number from 1 to 9',
+        description: 'How many times.',
+        schema: z.number().int().min(1).max(9).default(1),
+        read: (text) => (/^[1-9]$/.test(text) ? Number(text) : undefined),
+      },
+      1,
+    ),
+  },
+  response: EchoResponse,
+  doc: { operationId: 'echoCity', summary: 'Echo', description: 'Echoes the city and the count.' },
+  llms: '/api/echo?city=SLUG&times=N: echoes them',
+  tool: { name: 'echo_city', title: 'Echo a city', description: 'Echoes the city slug and the count it is given, for this test.' },
+  handle: ({ city, times }) => ({ body: { city: city?.slug ?? null, times } }),
+});
+const routes = [...API_ROUTES, echo];
+
+const ctx = lazyContext({
+  store: () => {
+    throw new Error('the echo reads no store');
+  },
+  cities: () => DEFAULT_CITIES,
+  forecast: () => {
+    throw new Error('no forecast');
+  },
+});
+
+describe('a route added to the list', () => {
+  it('is an operation of the OpenAPI document, with its parameters, answer and errors', () => {
+    const doc = openApiDocument(routes) as { paths: Record<string, { get: Record<string, unknown> }> };
+    expect(doc.paths['/api/echo']!.get).toEqual({
+      operationId: 'echoCity',
+      summary: 'Echo',
+      description: 'Echoes the city and the count.',
+      parameters: [
+        {
+          name: 'city',
+          in: 'query',
+          required: false,
+          description: 'City slug (a city slug from GET /api/cities).',
+          schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+        },
+        {
+          name: 'times',
+          in: 'query',
+          required: false,
+          description: 'How many times.',
+          schema: { type: 'integer', minimum: 1, maximum: 9, default: 1 },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/EchoResponse' } } },
+        },
+        '400': {
+          description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.",
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        '405': {
+          description: 'Only GET, HEAD and OPTIONS are allowed.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+        '500': {
+          description: 'Internal server error (sanitized).',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
+      },
+    });
+    expect(Object.keys(openApiDocument(API_ROUTES).paths as object)).not.toContain('/api/echo');
+  });
+
+  it('is a line of llms.txt, and its tool is listed there', () => {
+    const text = llmsText(routes, 40);
+    expect(text).toContain('\n- /api/echo?city=SLUG&times=N: echoes them\n');
+    expect(text).toMatch(/- Tools: find_city, .*, get_bulk_files \(the bulk files' manifest\), echo_city, explain_risk\./);
+    expect(llmsText(API_ROUTES, 40)).not.toContain('echo');
+  });
+
+  it.each([
+    ['times=0', 400, { error: "Invalid parameter 'times': expected a whole number from 1 to 9" }],
+    ['times=2&city=', 400, { error: "Invalid parameter 'city': expected a city slug from GET /api/cities" }],
+    ['times=2&city=atlantis', 404, { code: 'UNSUPPORTED_CITY', city: 'atlantis' }],
+    ['times=3&city=tulsa&times=4', 200, { city: 'tulsa', times: 4 }],
+    ['', 200, { city: null, times: 1 }],
+  ])('answers ?%s with %i, from its parameters alone', async (query, status, body) => {
+    const r = await respondWith(echo, { method: 'GET', path: '/api/echo', query: new URLSearchParams(query) }, ctx, () => {});
+    expect(r.status).toBe(status);
+    expect(JSON.parse(r.body as string)).toMatchObject(body);
+  });
+
+  describe('as an MCP tool', () => {
+    let client: Client;
+    beforeAll(async () => {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(ctx, [...ROUTES, echo]).connect(serverSide);
+      client = new Client({ name: 'test', version: '1.0.0' });
+      await client.connect(clientSide);
+    });
+    afterAll(async () => client?.close());
+
+    it('is listed, read-only, with an argument per parameter and the route answer as its output', async () => {
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'echo_city');
+      expect(tool).toMatchObject({ title: 'Echo a city', annotations: { readOnlyHint: true, openWorldHint: false } });
+      expect(Object.keys(tool!.inputSchema.properties ?? {})).toEqual(['city', 'times']);
+      expect(Object.keys(tool!.outputSchema?.properties ?? {})).toEqual(['city', 'times']);
+    });
+
+    it("answers the handler's object, and a bad argument as a tool error that names it", async () => {
+      const ok = await client.callTool({ name: 'echo_city', arguments: { city: 'austin', times: '3' } });
+      expect(ok.structuredContent).toEqual({ city: 'austin', times: 3 });
+      const bad = (await client.callTool({ name: 'echo_city', arguments: { times: '12' } })) as {
+        isError?: boolean;
+        content: Array<{ text: string }>;
+      };
+      expect(bad.isError).toBe(true);
+      expect(bad.content[0]!.text).toBe("Invalid argument 'times': expected a whole number from 1 to 9");
+      const unknown = (await client.callTool({ name: 'echo_city', arguments: { city: 'atlantis' } })) as {
+        content: Array<{ text: string }>;
+      };
+      expect(unknown.content[0]!.text).toMatch(
+        /^Unsupported city 'atlantis'.*\(argument 'city': call list_cities for the supported slugs\)$/,
+      );
+    });
+  });
+});
