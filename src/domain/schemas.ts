@@ -23,14 +23,14 @@ export const City = z.object({
   state: z
     .string()
     .regex(/^[A-Z]{2}$/)
-    .describe("The USPS code of the city's state, or DC: tells apart cities that share a name. An extension of the spec."),
+    .describe("The USPS code of the city's state, or DC: tells apart cities that share a name. An extension of the contract."),
   lat: z
     .number()
     .min(-90)
     .max(90)
-    .describe('Latitude of the point the providers are asked for, WGS84 decimal degrees. An extension of the spec.'),
-  lon: z.number().min(-180).max(180).describe('Longitude, WGS84 decimal degrees. An extension of the spec.'),
-  timezone: z.string().describe('IANA time zone, whose days timezone=local cuts. An extension of the spec.'),
+    .describe('Latitude of the point the providers are asked for, WGS84 decimal degrees. An extension of the contract.'),
+  lon: z.number().min(-180).max(180).describe('Longitude, WGS84 decimal degrees. An extension of the contract.'),
+  timezone: z.string().describe('IANA time zone, whose days timezone=local cuts. An extension of the contract.'),
 });
 
 const pollenValues = {
