@@ -4,6 +4,7 @@
  * get_bulk_files, whose function carries no publish folder).
  */
 import { ApiError } from './error.js';
+import { DATA_PREFIX } from './forms.js';
 import { route } from './route.js';
 import { BulkManifest, ErrorBody } from './schemas.js';
 
@@ -31,8 +32,8 @@ export const bulkManifestRoute = route({
       "The served history as monthly files for analysts: pollen-hourly, pollen-daily and weather-daily, each month as Parquet (typed columns, one row group per city; DuckDB, pandas, Polars and Arrow read it, over HTTP with range requests too) and as gzip CSV. Gives each file's path on this deployment, month, rows, bytes and SHA-256, and every column's type, unit and meaning. Prefer these to many get_pollen_range calls for long windows.",
     note: "the bulk files' manifest",
   },
-  // A file of the render: it changes only with a deploy.
-  untilDeploy: true,
+  // A file of the render, which the bulk step writes beside the files it lists.
+  forms: [{ file: `${DATA_PREFIX}/bulk/index.json`, unit: 'once', enumerate: () => [] }],
   handle: (_query, ctx) => {
     const manifest = ctx.bulkIndex;
     if (!manifest) throw new ApiError(404, 'No bulk files: this deployment has not been rendered yet.');
