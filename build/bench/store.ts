@@ -22,8 +22,8 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
   store.cities.replace(workload.cities);
   const summary = await ingest({ store, pollen: sample, weather: sample, cities: workload.cities, span: workload.span, concurrency: 1 });
   const compacted = store.compactIfLoose(); // as `npm run ingest` ends
-  const hourlyRows = store.counts().hours!;
-  const tables = store.tableBytes();
+  const hourlyRows = store.checks.counts().hours!;
+  const tables = store.checks.tableBytes();
   store.close();
   const dbBytes = statSync(path).size;
   const deflated = await deflatedSize(path);

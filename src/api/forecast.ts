@@ -6,7 +6,8 @@
 import type { City } from '../domain/cities.js';
 import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
 import type { PollenHour } from '../domain/hours.js';
-import { dailyRow, type DayHour, hourlyRow } from '../domain/pollen-rows.js';
+import { dailyRow } from '../domain/day-values.js';
+import { type DayHour, hourlyRow } from '../domain/pollen-rows.js';
 import type { ForecastDay, ForecastPollen } from '../domain/schemas.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../forecast/service.js';
 import * as z from 'zod';

@@ -1,8 +1,9 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
 import * as z from 'zod';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
-import { mapCollection, mapDay, mapFeature } from '../domain/map.js';
-import { hoursOfDay, latestDay } from './day-cut.js';
+import { mapDayOf } from '../domain/day-values.js';
+import { mapCollection, mapFeature } from '../domain/map.js';
+import { latestDay } from './day-cut.js';
 import { noData } from './error.js';
 import { GEOJSON_TYPE } from './handler.js';
 import { DATA_PREFIX, ifPollen, LOCAL } from './forms.js';
@@ -59,11 +60,10 @@ export const mapDataRoute = route({
     const day = requested === 'latest' ? latestDay(store, cities, cut) : requested;
     if (day === null) throw noData();
     const features = cities.slugs.flatMap((slug) => {
-      const city = cities.get(slug)!;
-      const today = hoursOfDay(store, city, cut, day);
-      if (today.length === 0) return [];
-      const series = [day - 2, day - 1].map((d) => mapDay(d, hoursOfDay(store, city, cut, d)));
-      return [mapFeature(city, [series[0]!, series[1]!, mapDay(day, today)])];
+      const days = store.values.span(slug, cut, day - 2, day);
+      if (!days.has(day)) return [];
+      const [a, b, c] = [day - 2, day - 1, day].map((d) => mapDayOf(d, days.get(d)));
+      return [mapFeature(cities.get(slug)!, [a!, b!, c!])];
     });
     return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
   },

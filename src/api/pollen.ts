@@ -2,9 +2,9 @@
 import * as z from 'zod';
 import type { City, CitySet } from '../domain/cities.js';
 import { dayString } from '../domain/dates.js';
-import { type DayCut, groupByDay } from '../domain/days.js';
-import { crossCityRow } from '../domain/map.js';
-import { type DailyPollen, dailyRow, hourlyRow } from '../domain/pollen-rows.js';
+import type { DayCut } from '../domain/days.js';
+import { crossCityRowOf, dailyRowOf } from '../domain/day-values.js';
+import { type DailyPollen, hourlyRow } from '../domain/pollen-rows.js';
 import type { StoreReader } from '../store/reader.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
 import { noData } from './error.js';
@@ -72,22 +72,14 @@ export const pollenRoute = route({
 
 /** A city's most recent days with data, newest first; local days say how many hours they hold. */
 function dailyRows(store: StoreReader, city: City, cut: DayCut): DailyPollen[] {
-  // West of UTC (every US zone) a local day ends in the UTC day after it, so the newest UTC days
-  // with data hold as many whole local days, and an older partial one that the limit cuts.
-  const days = store.pollen.cityDaysWithData(city.slug, MAX_DAILY_ROWS);
-  if (days.length === 0) return [];
-  const byDay = groupByDay(cut, city.timezone, store.pollen.hours(city.slug, days.at(-1)! * 24, (days[0]! + 1) * 24));
-  if (cut === 'UTC') return days.slice(0, MAX_DAILY_ROWS).map((d) => dailyRow(d, byDay.get(d) ?? []));
-  return [...byDay]
-    .reverse()
-    .slice(0, MAX_DAILY_ROWS)
-    .map(([d, hours]) => Object.assign(dailyRow(d, hours), { hours: hours.length }));
+  const days = store.values.newest(city.slug, cut, MAX_DAILY_ROWS);
+  return cut === 'UTC' ? days.map(dailyRowOf) : days.map((v) => Object.assign(dailyRowOf(v), { hours: v.hours }));
 }
 
 /** One row per city with data on the day (each city's own day when local), by slug. */
 function crossCityRows(store: StoreReader, cities: CitySet, day: number, cut: DayCut) {
   return cities.slugs.flatMap((slug) => {
-    const hours = hoursOfDay(store, cities.get(slug)!, cut, day);
-    return hours.length === 0 ? [] : [crossCityRow(slug, day, hours)];
+    const values = store.values.on(slug, cut, day);
+    return values ? [crossCityRowOf(slug, values)] : [];
   });
 }

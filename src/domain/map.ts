@@ -3,14 +3,13 @@ import { featureCollection, point } from '@turf/helpers';
 import type { Feature, FeatureCollection, Point } from 'geojson';
 import type { City } from './cities.js';
 import { dayString } from './dates.js';
-import { dayMaxima, firstTimezone, peakRisk, type DayMaxima } from './pollen-rows.js';
-import { grade, severity } from './risk.js';
-import type { CrossCityPollen, MapDay, MapFeature } from './schemas.js';
-import type { StoredHour } from './hours.js';
+import type { DayMaxima } from './pollen-rows.js';
+import { severity } from './risk.js';
+import type { MapDay, MapFeature } from './schemas.js';
 
 export const MAP_AGGREGATION = 'daily-category-maxima';
 
-export type { CrossCityPollen, MapDay } from './schemas.js';
+export type { MapDay } from './schemas.js';
 
 /** A map feature's properties. */
 export type MapProperties = MapFeature['properties'];
@@ -19,36 +18,6 @@ export type MapCollection = FeatureCollection<Point, MapProperties> & { date: st
 
 /** Sum of the three category maxima, nulls counting as 0. */
 const countOf = (m: DayMaxima): number => (m.tree ?? 0) + (m.grass ?? 0) + (m.weed ?? 0);
-
-/** The cross-city row of one city-day with data. */
-export function crossCityRow(city: string, day: number, hours: readonly StoredHour[]): CrossCityPollen {
-  const m = dayMaxima(hours);
-  return {
-    city,
-    date: dayString(day),
-    count: countOf(m),
-    source: hours[0]?.source ?? 'unknown',
-    is_forecast: false,
-    max_weed: m.weed ?? 0,
-  };
-}
-
-/**
- * A series day: category maxima, and as risks the day's highest hourly risk (highest-allergen
- * rule, as `peak_risk_*` on daily rows); every value null for a day without data.
- */
-export function mapDay(day: number, hours: readonly StoredHour[]): MapDay {
-  const m = dayMaxima(hours);
-  return {
-    date: dayString(day),
-    ...m,
-    risk_tree: peakRisk('tree', hours),
-    risk_grass: peakRisk('grass', hours),
-    risk_weed: peakRisk('weed', hours),
-    risk_ragweed: grade('ragweed', m.ragweed),
-    timezone: firstTimezone(hours),
-  };
-}
 
 /**
  * The map feature of a city; `series` is its `mapDay` of the day and of the two days before it.

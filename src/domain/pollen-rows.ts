@@ -1,6 +1,6 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
-import { dayString, isoHour } from './dates.js';
-import { CATEGORIES, categoryRisk, worse, type Category, type Risk } from './risk.js';
+import { isoHour } from './dates.js';
+import { categoryRisk, worse, type Category, type Risk } from './risk.js';
 import type { Species, SpeciesGroup } from './species.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
@@ -153,23 +153,6 @@ export function dailyMeans(hours: readonly DayHour[]): DailyMeans {
 /** The highest hourly risk of a category over a set of hours. */
 export function peakRisk(category: Category, hours: readonly DayHour[]): Risk | null {
   return hours.reduce<Risk | null>((r, h) => worse(r, categoryRisk(category, h[category], h.species)), null);
-}
-
-/** A DailyPollen row for one day's hours. */
-export function dailyRow(day: number, hours: readonly DayHour[]): DailyPollen {
-  const [tree, grass, weed] = CATEGORIES.map((c) => peakRisk(c, hours));
-  const peaks = dayMaxima(hours);
-  return {
-    date: dayString(day),
-    ...dailyMeans(hours),
-    peak_tree: peaks.tree,
-    peak_grass: peaks.grass,
-    peak_weed: peaks.weed,
-    peak_total: max(hours.map((h) => h.total)),
-    peak_risk_tree: tree ?? null,
-    peak_risk_grass: grass ?? null,
-    peak_risk_weed: weed ?? null,
-  };
 }
 
 /** Groups ascending hours by UTC day, in ascending day order. */

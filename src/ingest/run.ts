@@ -64,7 +64,7 @@ export async function runIngest(
     const { set, cities } = citiesOf(args, stored);
     if (args.citySet || !stored) {
       try {
-        const change = store.cities.replace(set);
+        const change = store.replaceCities(set);
         if (stored && (change.added.length > 0 || change.removed.length > 0)) {
           log.write(
             `ingest: the city set now has ${set.length} cities: ${change.added.length} added, ${change.removed.length} no longer served (their data is kept)\n`,

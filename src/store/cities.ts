@@ -30,7 +30,15 @@ export class CityTable {
         .pluck(),
       set: db.prepare('UPDATE city SET name = ?, state = ?, lat = ?, lon = ?, timezone = ?, active = 1 WHERE id = ?'),
       deactivate: db.prepare('UPDATE city SET active = 0 WHERE active = 1'),
+      anyServed: db.prepare('SELECT EXISTS (SELECT 1 FROM city WHERE active = 1 AND name IS NOT NULL)').pluck(),
     };
+  }
+
+  /** The zone a city is served in (its local days'), or undefined when the set does not serve it. */
+  zoneOf(slug: string): string | undefined {
+    const row = this.stmt.bySlug.get(slug) as Row | undefined;
+    if (row?.active === 1 && row.name !== null) return row.timezone as string;
+    return this.stmt.anyServed.get() ? undefined : DEFAULT_CITIES.get(slug)?.timezone;
   }
 
   /** The set this store serves: the one chosen at ingest, else the built-in 40. */

@@ -16,7 +16,7 @@ import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weath
 import { Reader, Writer } from './tokens.js';
 
 /** Leaves of a payload, in shape order. */
-function leaves(species: Species): SpeciesLeaf[] {
+export function leaves(species: Species): SpeciesLeaf[] {
   const out: SpeciesLeaf[] = [];
   for (const group of Object.values(species)) {
     if (group !== null && typeof group === 'object') out.push(...Object.values(group));
@@ -164,7 +164,7 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /** A payload rebuilt from its shape and its leaves in shape order. */
-function build(keys: Shape, values: readonly SpeciesLeaf[]): Species {
+export function build(keys: Shape, values: readonly SpeciesLeaf[]): Species {
   let i = 0;
   const out: Species = {};
   for (const e of keys) {

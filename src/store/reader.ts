@@ -4,6 +4,7 @@
  */
 import type { IngestRuns } from './ingest-runs.js';
 import type { PollenDays } from './pollen-days.js';
+import type { DayValuesTable } from './day-values.js';
 import type { SpeciesShapes } from './species-shapes.js';
 import type { WeatherDays } from './weather-days.js';
 
@@ -21,6 +22,7 @@ export interface StoreReader {
     | 'citiesWithDataOn'
   >;
   readonly weather: Pick<WeatherDays, 'cityDay' | 'forCity' | 'forDay' | 'days' | 'latestDay' | 'citiesOn'>;
+  readonly values: Pick<DayValuesTable, 'on' | 'newest' | 'span'>;
   readonly runs: Pick<IngestRuns, 'last'>;
   readonly shapes: Pick<SpeciesShapes, 'all'>;
   /** Bytes of the longest stored label, as UTF-8 (a bound on a row's size). */

@@ -9,6 +9,7 @@
  */
 import type { Db } from './database.js';
 import { migrateToPackedDays } from './migrate-v3.js';
+import { migrateToDayValues } from './migrate-v5.js';
 
 /** A migration: SQL, or code for what SQL cannot do (re-packing rows). Each runs in its own transaction. */
 export type Migration = string | ((db: Db) => void);
@@ -107,6 +108,9 @@ export const MIGRATIONS: readonly Migration[] = [
     hours TEXT NOT NULL                -- JSON array of {hour, tree, grass, weed, total, species}
   );
   `,
+  // 5: each city-day's daily values, by UTC day and by the city's local day (store/day-values.ts),
+  // computed here from the hours every store holds; ingest keeps them with the hours from now on.
+  migrateToDayValues,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -119,4 +123,5 @@ export const DATA_TABLES: ReadonlyArray<readonly [table: string, orderBy: string
   ['species_shape', 'id'],
   ['pollen_day', 'city_id, day'],
   ['weather_day', 'city_id, day'],
+  ['day_value', 'city_id, cut, day'],
 ];

@@ -28,7 +28,7 @@ export async function pullSnapshot(blobs: BlobStore, path: string): Promise<bool
   try {
     writeFileSync(partial, Buffer.from(data));
     const check = openStore(partial, { readonly: true });
-    const ok = check.integrity();
+    const ok = check.checks.integrity();
     check.close();
     if (ok !== 'ok') throw new Error(`the downloaded snapshot fails its integrity check: ${ok}`);
     renameSync(partial, path);
@@ -41,8 +41,8 @@ export async function pullSnapshot(blobs: BlobStore, path: string): Promise<bool
 /** Uploads the store at `path`, refusing one that has lost rows. Returns the rows it holds. */
 export async function pushSnapshot(blobs: BlobStore, path: string, today: string): Promise<number> {
   const store = openStore(path, { readonly: true });
-  const rows = store.counts().hours!;
-  const ok = store.integrity();
+  const rows = store.checks.counts().hours!;
+  const ok = store.checks.integrity();
   store.close();
   if (ok !== 'ok') throw new Error(`the store fails its integrity check: ${ok}`);
   const previous = await blobs.getMetadata(SNAPSHOT_KEY);

@@ -4,18 +4,16 @@
  * and the local forecast cache; and it keeps the file as a whole (its checks, compaction and
  * copies). Handlers see only `StoreReader` (reader.ts).
  */
-import { createHash } from 'node:crypto';
-import { statusOfCode } from '../domain/status.js';
+import { StoreChecks } from './checks.js';
 import { CityTable } from './cities.js';
-import { decodeDay, decodeWeather } from './codec.js';
-import { Names, openDatabase, type Db, type Row } from './database.js';
+import { Names, openDatabase, type Db } from './database.js';
 import { DayCache } from './day-cache.js';
+import { DayValuesTable } from './day-values.js';
 import { ForecastTable } from './forecast-cache.js';
 import { IngestRuns } from './ingest-runs.js';
 import { Ledger } from './ledger.js';
-import { hoursIn, PollenDays, type PollenWrite } from './pollen-days.js';
+import { PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
-import { DATA_TABLES } from './schema.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 import type { StoredStatus } from '../domain/status.js';
@@ -57,9 +55,13 @@ export class Store implements StoreReader {
   readonly shapes: SpeciesShapes;
   readonly pollen: PollenDays;
   readonly weather: WeatherDays;
+  /** Each city-day's daily values, by UTC and local day, kept with the hours. */
+  readonly values: DayValuesTable;
   readonly runs: IngestRuns;
   /** The city set served. */
   readonly cities: CityTable;
+  /** Counts and checks of what the file holds. */
+  readonly checks: StoreChecks;
   /** Upstream calls per provider and UTC day. */
   readonly ledger: Ledger;
   /** The local forecast cache. */
@@ -76,112 +78,47 @@ export class Store implements StoreReader {
     this.shapes = new SpeciesShapes(this.db);
     this.pollen = new PollenDays(this.db, this.names, this.shapes, new DayCache(), this.immutable);
     this.weather = new WeatherDays(this.db, this.names);
+    this.values = new DayValuesTable(this.db, this.names, this.shapes, this.pollen);
     this.runs = new IngestRuns(this.db);
     this.cities = new CityTable(this.db, this.names);
     this.ledger = new Ledger(this.db);
     this.forecasts = new ForecastTable(this.db, this.names);
+    this.checks = new StoreChecks(this.db, this.names, this.shapes);
   }
 
-  /** Writes one city-day atomically, pollen and weather together; says the status each got. */
+  /**
+   * Writes one city-day atomically, pollen and weather together, with the day values its hours
+   * change; says the status each got.
+   */
   writeCityDay(write: CityDayWrite): { pollen?: StoredStatus; weather?: StoredStatus } {
     return this.db.transaction(() => {
       const city = this.names.id('city', write.city)!;
-      return {
-        ...(write.pollen ? { pollen: this.pollen.put(city, write.day, write.pollen) } : {}),
-        ...(write.weather ? { weather: this.weather.put(city, write.day, write.weather) } : {}),
-      };
+      const written: { pollen?: StoredStatus; weather?: StoredStatus } = {};
+      if (write.pollen) {
+        written.pollen = this.pollen.put(city, write.day, write.pollen);
+        this.values.refresh(write.city, this.cities.zoneOf(write.city), write.day);
+      }
+      if (write.weather) written.weather = this.weather.put(city, write.day, write.weather);
+      return written;
+    })();
+  }
+
+  /**
+   * Makes `cities` the served set (CityTable.replace), and computes the local days of the cities
+   * whose zone it gives or changes, in the same transaction.
+   */
+  replaceCities(cities: Parameters<CityTable['replace']>[0]): ReturnType<CityTable['replace']> {
+    return this.db.transaction(() => {
+      const before = new Map(cities.map((c) => [c.slug, this.cities.zoneOf(c.slug)]));
+      const change = this.cities.replace(cities);
+      for (const c of cities) if (before.get(c.slug) !== c.timezone) this.values.rebuild(c.slug, c.timezone);
+      return change;
     })();
   }
 
   /** Bytes of the longest stored label, as UTF-8. */
   longestLabelBytes(): number {
     return this.names.longestLabelBytes();
-  }
-
-  /** Row counts of the data tables, and `hours`: the hourly rows their city-days hold. */
-  counts(): Record<string, number> {
-    let hours = 0;
-    for (const mask of this.db.prepare('SELECT mask FROM pollen_day WHERE mask <> 0').pluck().iterate() as Iterable<number>)
-      hours += hoursIn(0, mask, 0, 24);
-    return {
-      ...Object.fromEntries(DATA_TABLES.map(([t]) => [t, this.db.prepare(`SELECT count(*) FROM ${t}`).pluck().get() as number])),
-      hours,
-    };
-  }
-
-  /**
-   * SHA-256 over what the store holds, decoded and keyed by slug, so that two stores with the same
-   * content agree whatever ids their rows got. `ignore` leaves out fields such as `fetched_at`, to
-   * compare two stores filled at different moments.
-   */
-  checksum(ignore: readonly string[] = []): string {
-    const hash = createHash('sha256');
-    const put = (row: Record<string, unknown>) => {
-      for (const [k, v] of Object.entries(row)) if (!ignore.includes(k)) hash.update(`${k}=${JSON.stringify(v)};`);
-      hash.update('\n');
-    };
-    hash.update('#city\n');
-    for (const r of this.db
-      .prepare('SELECT slug, name, state, lat, lon, timezone, active FROM city ORDER BY slug')
-      .iterate() as Iterable<Row>)
-      put(r);
-    hash.update('#pollen_day\n');
-    const pollen = 'SELECT c.slug, p.* FROM pollen_day p JOIN city c ON c.id = p.city_id ORDER BY c.slug, p.day';
-    for (const r of this.db.prepare(pollen).iterate() as Iterable<Row>) {
-      const hours = decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) =>
-        this.shapes.shape(id),
-      );
-      const zone = r.zone_id === null ? null : this.names.label(r.zone_id as number);
-      put({
-        city: r.slug,
-        day: r.day,
-        source: this.names.source(r.source_id as number),
-        zone,
-        status: r.status,
-        fetched_at: r.fetched_at,
-        hours,
-      });
-    }
-    hash.update('#weather_day\n');
-    const weather = 'SELECT c.slug, w.* FROM weather_day w JOIN city c ON c.id = w.city_id ORDER BY c.slug, w.day';
-    for (const r of this.db.prepare(weather).iterate() as Iterable<Row>) {
-      const values = decodeWeather(r.data as Uint8Array, (id) => this.names.label(id));
-      put({
-        city: r.slug,
-        day: r.day,
-        source: this.names.source(r.source_id as number),
-        status: r.status,
-        fetched_at: r.fetched_at,
-        values,
-      });
-    }
-    return hash.digest('hex');
-  }
-
-  /** Bytes each table and index takes in the file (SQLite's dbstat). */
-  tableBytes(): Record<string, number> {
-    const rows = this.db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all() as Row[];
-    return Object.fromEntries(rows.map((r) => [r.name as string, r.bytes as number]));
-  }
-
-  /**
-   * Every pollen city-day that does not read back whole (its packed hours fail to decode, or
-   * disagree with its mask or status): empty for a sound store.
-   */
-  incompleteDays(): Array<{ city_id: number; day: number; problem: string }> {
-    const out: Array<{ city_id: number; day: number; problem: string }> = [];
-    for (const r of this.db.prepare('SELECT city_id, day, status, mask, data FROM pollen_day').iterate() as Iterable<Row>) {
-      const at = { city_id: r.city_id as number, day: r.day as number };
-      try {
-        const hours = decodeDay(at.day, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id));
-        const expected = hours.length >= 24 ? 'complete' : hours.length > 0 ? 'partial' : 'empty';
-        if (statusOfCode(r.status as number) !== expected)
-          out.push({ ...at, problem: `status ${statusOfCode(r.status as number)} for ${hours.length} hours` });
-      } catch (error) {
-        out.push({ ...at, problem: (error as Error).message });
-      }
-    }
-    return out;
   }
 
   /**
@@ -218,6 +155,8 @@ export class Store implements StoreReader {
       const unserved = 'city_id IN (SELECT id FROM city WHERE active = 0)';
       this.db.prepare(`DELETE FROM pollen_day WHERE day < ? OR ${unserved}`).run(fromDay);
       this.db.prepare(`DELETE FROM weather_day WHERE day < ? OR ${unserved}`).run(fromDay);
+      // A local day before fromDay holds hours that are no longer there: its values go with them.
+      this.db.prepare(`DELETE FROM day_value WHERE day < ? OR ${unserved}`).run(fromDay);
       this.db.exec('DELETE FROM upstream_call; DELETE FROM forecast_cache;');
     })();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -228,16 +167,6 @@ export class Store implements StoreReader {
   /** How many pollen and weather city-days the store holds. */
   cityDays(): number {
     return this.db.prepare('SELECT (SELECT count(*) FROM pollen_day) + (SELECT count(*) FROM weather_day)').pluck().get() as number;
-  }
-
-  /** The `user_version` written in the file. */
-  schemaVersion(): number {
-    return this.db.pragma('user_version', { simple: true }) as number;
-  }
-
-  /** `PRAGMA integrity_check`: "ok" for a sound file. */
-  integrity(): string {
-    return (this.db.pragma('integrity_check', { simple: true }) as string) ?? 'unknown';
   }
 
   /** Closes the store; a writer first folds the WAL back so the file stands alone, as functions open it. */

@@ -88,7 +88,7 @@ describe('GET /api/pollen-range', () => {
     expect(body.rows.every((r: Json) => r.city === 'austin')).toBe(true);
     const all = (await rangeJson('from=2025-04-01&to=2025-04-11&limit=50000')).body;
     expect(all.truncated).toBe(false);
-    expect(all.rows).toHaveLength(site.store.counts().hours!);
+    expect(all.rows).toHaveLength(site.store.checks.counts().hours!);
     expect(all.cities).toEqual(DEFAULT_CITIES.list.map((c) => c.slug).sort());
   });
 

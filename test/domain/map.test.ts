@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
-import { crossCityRow, mapCollection, mapDay, mapFeature } from '../../src/domain/map.js';
+import { crossCityRow, mapDay } from '../../src/domain/day-values.js';
+import { mapCollection, mapFeature } from '../../src/domain/map.js';
 import { hour } from '../helpers/hours.js';
 
 const D = dayNumber('2025-09-02');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import { byDay, dailyRow, hourlyRow, meanSpecies } from '../../src/domain/pollen-rows.js';
+import { dailyRow } from '../../src/domain/day-values.js';
+import { byDay, hourlyRow, meanSpecies } from '../../src/domain/pollen-rows.js';
 import { hour } from '../helpers/hours.js';
 
 const D = dayNumber('2025-04-10');

@@ -102,7 +102,7 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     expect(code).toBe(0);
     expect(json.counts.deferred).toBe(6);
     const store = openStore(db, { readonly: true });
-    expect(store.counts()).toMatchObject({ pollen_day: 0, hours: 0 });
+    expect(store.checks.counts()).toMatchObject({ pollen_day: 0, hours: 0 });
     store.close();
   });
 

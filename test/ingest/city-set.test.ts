@@ -79,7 +79,7 @@ describe('a city set chosen by the deployer', () => {
     let store = openStore(db, { readonly: true });
     expect(store.cities.set().slugs).toEqual(['columbus-ga', 'denver']);
     expect(store.pollen.hours('tulsa', 0, 1e9)).toEqual(tulsaHours); // kept
-    const sum = store.checksum();
+    const sum = store.checks.checksum();
     store.close();
 
     const moved = await runCli([
@@ -98,7 +98,7 @@ describe('a city set chosen by the deployer', () => {
     expect(back.code).toBe(0);
     store = openStore(db, { readonly: true });
     expect(store.cities.set().slugs).toEqual(['columbus-ga', 'columbus-oh', 'tulsa']);
-    expect(store.checksum()).not.toBe(sum); // only the set changed
+    expect(store.checks.checksum()).not.toBe(sum); // only the set changed
     store.close();
   });
 

@@ -36,9 +36,9 @@ describe('build ingest', () => {
     const interrupted = await runCli(['ingest', ...WINDOW, ...CITIES, '--db', killed], { killWhen: /ingest: 50%/ });
     expect(interrupted.signal).toBe('SIGKILL');
     const half = openStore(killed);
-    expect(half.integrity()).toBe('ok');
-    expect(half.incompleteDays()).toEqual([]); // every city-day is whole or absent
-    const stored = half.counts().pollen_day! + half.counts().weather_day!;
+    expect(half.checks.integrity()).toBe('ok');
+    expect(half.checks.incompleteDays()).toEqual([]); // every city-day is whole or absent
+    const stored = half.checks.counts().pollen_day! + half.checks.counts().weather_day!;
     half.close();
     expect(stored).toBeGreaterThan(0);
     expect(stored).toBeLessThan(2 * 8 * 181);
@@ -49,8 +49,8 @@ describe('build ingest', () => {
     expect((await runCli(['ingest', ...WINDOW, ...CITIES, '--db', whole])).code).toBe(0);
 
     const [a, b] = [openStore(killed, { readonly: true }), openStore(whole, { readonly: true })];
-    expect(a.counts()).toEqual(b.counts());
-    expect(a.checksum(['fetched_at'])).toBe(b.checksum(['fetched_at']));
+    expect(a.checks.counts()).toEqual(b.checks.counts());
+    expect(a.checks.checksum(['fetched_at'])).toBe(b.checks.checksum(['fetched_at']));
     a.close();
     b.close();
   });
@@ -64,14 +64,14 @@ describe('build ingest', () => {
       /^124 city-days \(pollen and weather counted apart\): \d+ complete, \d+ partial, 0 empty, 0 deferred, 0 outside window, 0 failed\nwrote 124 city-days/,
     );
     const store = openStore(db, { readonly: true });
-    const [counts, sum] = [store.counts(), store.checksum()];
+    const [counts, sum] = [store.checks.counts(), store.checks.checksum()];
     store.close();
 
     const second = await runCli(args);
     expect(second.stdout).toMatch(/wrote 0 city-days .* with 0 provider requests/);
     const after = openStore(db, { readonly: true });
-    expect(after.counts()).toEqual(counts);
-    expect(after.checksum()).toBe(sum);
+    expect(after.checks.counts()).toEqual(counts);
+    expect(after.checks.checksum()).toBe(sum);
     after.close();
   });
 

@@ -55,15 +55,15 @@ describe('ingest', () => {
   it('fills every city-day, and a second run adds and changes nothing', async () => {
     const s = store();
     const first = await ingest({ store: s, pollen: sample, weather: sample, cities, span });
-    const stored = s.counts();
+    const stored = s.checks.counts();
     expect(first.counts.complete + first.counts.partial).toBe(2 * 60); // the sample model leaves a few hours out
     expect(first.counts).toMatchObject({ empty: 0, deferred: 0, outside_window: 0, failed: 0 });
     expect(stored).toMatchObject({ pollen_day: 60, weather_day: 60, hours: first.hourlyRows });
-    const sum = s.checksum();
+    const sum = s.checks.checksum();
     const second = await ingest({ store: s, pollen: sample, weather: sample, cities, span });
     expect(second).toMatchObject({ written: 0, calls: 0, counts: first.counts });
-    expect(s.counts()).toEqual(stored);
-    expect(s.checksum()).toBe(sum);
+    expect(s.checks.counts()).toEqual(stored);
+    expect(s.checks.checksum()).toBe(sum);
     s.close();
   });
 
@@ -79,14 +79,14 @@ describe('ingest', () => {
       Array.from({ length: 6 }, (_, i) => `honolulu 2025-03-0${i + 1} pollen unavailable`),
     );
     expect(run.counts.failed).toBe(6);
-    expect(s.counts().pollen_day).toBe(54);
-    expect(s.counts().weather_day).toBe(60); // weather came from a healthy provider
+    expect(s.checks.counts().pollen_day).toBe(54);
+    expect(s.checks.counts().weather_day).toBe(60); // weather came from a healthy provider
 
     const retry = await ingest({ store: s, pollen: sample, weather: sample, cities, span });
     expect(retry).toMatchObject({ written: 6, failed: [] });
     const clean = openStore(join(dir, 'clean.db'));
     await ingest({ store: clean, pollen: sample, weather: sample, cities, span });
-    expect(s.checksum(['fetched_at'])).toBe(clean.checksum(['fetched_at']));
+    expect(s.checks.checksum(['fetched_at'])).toBe(clean.checks.checksum(['fetched_at']));
     s.close();
     clean.close();
   });
@@ -105,7 +105,7 @@ describe('ingest', () => {
     });
     expect(run.failed).toHaveLength(3);
     expect(run.failed[0]).toMatchObject({ failure: 'bad_payload', city: 'austin' });
-    expect(s.counts()).toMatchObject({ pollen_day: 0, hours: 0 });
+    expect(s.checks.counts()).toMatchObject({ pollen_day: 0, hours: 0 });
     s.close();
   });
 
@@ -142,13 +142,13 @@ describe('ingest', () => {
     const s = store();
     let clock = Date.parse('2026-01-01T00:00:00Z');
     await ingest({ store: s, pollen: sample, weather: sample, cities, span, now: () => clock });
-    const data = s.checksum(['fetched_at']);
-    const all = s.checksum();
+    const data = s.checks.checksum(['fetched_at']);
+    const all = s.checks.checksum();
     clock += 1000;
     const again = await ingest({ store: s, pollen: sample, weather: sample, cities, span, refresh: true, now: () => clock });
     expect(again.written).toBe(120);
-    expect(s.checksum(['fetched_at'])).toBe(data);
-    expect(s.checksum()).not.toBe(all);
+    expect(s.checks.checksum(['fetched_at'])).toBe(data);
+    expect(s.checks.checksum()).not.toBe(all);
     s.close();
   });
 
@@ -212,7 +212,7 @@ describe('ingest', () => {
       span: { from: span.from, to: span.from + 1 },
     });
     expect(run).toMatchObject({ failed: [], counts: { outside_window: 2 } });
-    expect(s.counts().pollen_day).toBe(0);
+    expect(s.checks.counts().pollen_day).toBe(0);
     s.close();
   });
 });
@@ -304,7 +304,7 @@ describe('ingest over a 48-hour window', () => {
     expect(p.asked.every((a) => a.hours.from >= (today - 1) * 24)).toBe(true);
     expect(s.pollen.hours('austin', (today - 2) * 24, (today - 1) * 24)).toEqual(before);
     expect(next.counts.partial).toBeGreaterThanOrEqual(1);
-    const sum = s.checksum();
+    const sum = s.checks.checksum();
     const third = await ingest({
       store: s,
       pollen: p.provider,
@@ -314,7 +314,7 @@ describe('ingest over a 48-hour window', () => {
       now: at('2026-03-13T06:30:00Z'),
     });
     expect(third.calls).toBe(0);
-    expect(s.checksum()).toBe(sum);
+    expect(s.checks.checksum()).toBe(sum);
     s.close();
   });
 });

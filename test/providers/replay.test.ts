@@ -45,7 +45,7 @@ describe('ingest through the real clients against recorded-format responses on l
       expect(hours).toEqual(strip(b));
       expect(a.pollen.hours(city, 0, 1e9)[0]!.source).toBe('ambee');
     }
-    expect(a.counts().weather_day).toBe(27);
+    expect(a.checks.counts().weather_day).toBe(27);
     expect(a.weather.cityDay('austin', dayNumber('2025-04-01'))?.source).toBe('open-meteo');
     expect(a.ledger.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(15); // 3 cities x 5 requests of at most 48 hours
 
@@ -76,7 +76,7 @@ describe('ingest through the real clients against recorded-format responses on l
     expect(run.stdout.match(/^failed: /gm)).toHaveLength(27);
     expect(run.stdout).not.toContain('wrong-key');
     const store = openStore(db, { readonly: true });
-    expect(store.counts()).toMatchObject({ pollen_day: 0, weather_day: 27 });
+    expect(store.checks.counts()).toMatchObject({ pollen_day: 0, weather_day: 27 });
     store.close();
   });
 
@@ -90,7 +90,7 @@ describe('ingest through the real clients against recorded-format responses on l
     expect(run.stdout).toMatch(/ 23 deferred, /);
     const store = openStore(db, { readonly: true });
     // Two requests of two days each, the newest: 2025-04-08 and -09 of the first two cities.
-    expect(store.counts().pollen_day).toBe(4);
+    expect(store.checks.counts().pollen_day).toBe(4);
     expect(store.pollen.statuses('austin', 0, 1e6).has(dayNumber('2025-04-09'))).toBe(true);
     store.close();
   });

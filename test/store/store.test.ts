@@ -26,12 +26,12 @@ describe('store', () => {
     const path = join(dir, 'a.db');
     openStore(path).close();
     const ro = openStore(path, { readonly: true });
-    expect(ro.counts()).toMatchObject({ hours: 0 });
-    expect(ro.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(ro.checks.counts()).toMatchObject({ hours: 0 });
+    expect(ro.checks.schemaVersion()).toBe(SCHEMA_VERSION);
     ro.close();
     openStore(path).close(); // a second open must not re-run migration 1 (it would fail on existing tables)
     const again = openStore(path, { readonly: true });
-    expect(again.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(again.checks.schemaVersion()).toBe(SCHEMA_VERSION);
     again.close();
   });
 
@@ -42,10 +42,10 @@ describe('store', () => {
       /schema version 1, this code reads \d+; run `npm run ingest` once to upgrade it/,
     );
     const old = openStore(path);
-    expect(old.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(old.checks.schemaVersion()).toBe(SCHEMA_VERSION);
     const day = dayNumber('2025-04-01');
     // Written by the first release: 3 days of austin and honolulu, one honolulu day with 22 hours.
-    expect(old.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, hours: 142 });
+    expect(old.checks.counts()).toMatchObject({ pollen_day: 6, weather_day: 6, hours: 142 });
     expect(old.pollen.statuses('austin', day, day + 2)).toEqual(
       new Map([
         [day, 'complete'],
@@ -70,7 +70,7 @@ describe('store', () => {
     expect(old.pollen.hours('honolulu', day * 24, day * 24 + 24)).toHaveLength(22);
     expect(old.pollen.hours('austin', day * 24, day * 24 + 1)[0]).toMatchObject({ source: 'sample', timezone: 'America/Chicago' });
     expect(old.weather.cityDay('austin', day)?.values.timezone).toBe('America/Chicago');
-    expect(old.integrity()).toBe('ok');
+    expect(old.checks.integrity()).toBe('ok');
     old.close();
   });
 
@@ -85,7 +85,7 @@ describe('store', () => {
       calls: { ingest: number; forecast: number };
     };
     const store = openStore(path);
-    expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(store.checks.schemaVersion()).toBe(SCHEMA_VERSION);
     const days = expected.statuses.austin!.pollen.map(([d]) => d);
     for (const city of Object.keys(expected.hours)) {
       expect(store.pollen.hours(city, 0, 1e9)).toEqual(expected.hours[city]);
@@ -95,8 +95,8 @@ describe('store', () => {
     }
     expect(store.ledger.callsOn('ambee', '2026-01-01')).toEqual(expected.calls);
     expect(store.cities.set().size).toBe(40);
-    expect(store.incompleteDays()).toEqual([]);
-    expect(store.integrity()).toBe('ok');
+    expect(store.checks.incompleteDays()).toEqual([]);
+    expect(store.checks.integrity()).toBe('ok');
     store.close();
   });
 
@@ -111,11 +111,11 @@ describe('store', () => {
           pollen: { ...pollen(Array.from({ length: 24 }, (_, h) => ({ ...hourAt(h), hour: (D + d) * 24 + h, tree: d * 24 + h }))) },
         });
     }
-    const sum = store.checksum();
+    const sum = store.checks.checksum();
     const compacted = store.compactIfLoose();
     expect(compacted).toBeDefined();
     expect(compacted!.after).toBeLessThan(compacted!.before * 0.8);
-    expect(store.checksum()).toBe(sum);
+    expect(store.checks.checksum()).toBe(sum);
     expect(store.compactIfLoose()).toBeUndefined();
     store.close();
   });
@@ -159,7 +159,7 @@ describe('store', () => {
       [21, 17],
     ]);
     expect(store.pollen.statuses('austin', D, D).get(D)).toBe('partial');
-    expect(store.incompleteDays()).toEqual([]);
+    expect(store.checks.incompleteDays()).toEqual([]);
     expect(() =>
       store.writeCityDay({ city: 'austin', day: D, pollen: { ...pollen([hourAt(2)]), asked: { from: D * 24 + 12, to: D * 24 + 24 } } }),
     ).toThrow(/outside the hours asked/);
@@ -205,21 +205,21 @@ describe('store', () => {
         weather: { source: 'sample', fetchedAt: 1, values: { humidity: 40 } },
       }),
     ).toThrow(RangeError);
-    expect(store.counts()).toMatchObject({ hours: 0, pollen_day: 0, weather_day: 0 });
+    expect(store.checks.counts()).toMatchObject({ hours: 0, pollen_day: 0, weather_day: 0 });
     store.close();
   });
 
   it('upserts: writing a day again replaces it, dropping hours no longer sent', () => {
     const store = openStore(join(tempDir(), 'e.db'));
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0), hourAt(1), hourAt(2)]) });
-    const before = store.checksum();
+    const before = store.checks.checksum();
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0), hourAt(1), hourAt(2)]) });
-    expect(store.checksum()).toBe(before);
+    expect(store.checks.checksum()).toBe(before);
     store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(1, { grass: 3 })], 2000) });
     expect(store.pollen.hours('austin', 0, 1e9).map((h) => [h.hour - D * 24, h.grass])).toEqual([[1, 3]]);
-    expect(store.incompleteDays()).toEqual([]);
-    expect(store.checksum()).not.toBe(before);
-    expect(store.checksum(['fetched_at'])).not.toBe(before);
+    expect(store.checks.incompleteDays()).toEqual([]);
+    expect(store.checks.checksum()).not.toBe(before);
+    expect(store.checks.checksum(['fetched_at'])).not.toBe(before);
     store.close();
   });
 

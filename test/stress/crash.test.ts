@@ -46,16 +46,16 @@ describe('crash safety', () => {
       kills++;
       if (!existsSync(victim)) continue; // killed before it created the file
       const store = openStore(victim);
-      expect(store.integrity()).toBe('ok');
-      expect(store.incompleteDays()).toEqual([]);
+      expect(store.checks.integrity()).toBe('ok');
+      expect(store.checks.incompleteDays()).toEqual([]);
       store.close();
     }
     count({ kills });
     expect(kills).toBe(KILLS);
     expect((await runCli(['ingest', ...INGEST, '--db', victim])).code).toBe(0);
     const [a, b] = [openStore(victim, { readonly: true }), openStore(reference, { readonly: true })];
-    expect(a.counts()).toEqual(b.counts());
-    expect(a.checksum(['fetched_at'])).toBe(b.checksum(['fetched_at']));
+    expect(a.checks.counts()).toEqual(b.checks.counts());
+    expect(a.checks.checksum(['fetched_at'])).toBe(b.checks.checksum(['fetched_at']));
     a.close();
     b.close();
   });

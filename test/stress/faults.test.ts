@@ -69,7 +69,7 @@ describe('provider faults during ingest', () => {
 
     // What was written is exactly what the provider meant; what failed is named.
     const [a, ref] = [openStore(db), openStore(reference, { readonly: true })];
-    expect(a.integrity()).toBe('ok');
+    expect(a.checks.integrity()).toBe('ok');
     for (const city of CITIES) {
       const strip = (hs: ReturnType<typeof a.pollen.hours>) => hs.map(({ source: _s, ...h }) => h);
       const stored = new Set(a.pollen.statuses(city, 0, 1e6).keys());
@@ -80,7 +80,7 @@ describe('provider faults during ingest', () => {
     // empty), or named as failed; a throttle that outlasted the retries defers what is left.
     const { counts, failed } = JSON.parse(run.stdout) as { counts: Record<string, number>; failed: unknown[] };
     expect(failed).toHaveLength(counts.failed!);
-    expect(counts.complete! + counts.partial! + counts.empty!).toBe(a.counts().pollen_day! + a.counts().weather_day!);
+    expect(counts.complete! + counts.partial! + counts.empty!).toBe(a.checks.counts().pollen_day! + a.checks.counts().weather_day!);
     expect(Object.values(counts).reduce((x, y) => x + y, 0)).toBe(2 * CITIES.length * 61);
     a.close();
 

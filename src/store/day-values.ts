@@ -1,0 +1,163 @@
+/**
+ * Day values: each city-day's daily values (domain/day-values.ts), for UTC days and for the
+ * city's local days, packed beside the hours and written in the same transaction as them. A UTC
+ * day's write refreshes its own values and those of the local days it touches (two, for every US
+ * zone), so every reader (render, functions, MCP) assembles lists, cross-city rows and maps from
+ * values that always agree with the hours.
+ */
+import { type DayCut, dayHours, dayOfHour } from '../domain/days.js';
+import { type DayValues, dayValues } from '../domain/day-values.js';
+import { RISK_LABELS, type Risk } from '../domain/risk.js';
+import { build, leaves } from './codec.js';
+import type { Db, Names, Row } from './database.js';
+import type { PollenDays } from './pollen-days.js';
+import type { SpeciesShapes } from './species-shapes.js';
+import { Reader, Writer } from './tokens.js';
+
+const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
+
+/** null 0, None 1 ... Very High 5. */
+const riskCode = (r: Risk | null) => (r === null ? 0 : RISK_LABELS.indexOf(r) + 1);
+const riskOf = (code: number): Risk | null => (code === 0 ? null : RISK_LABELS[code - 1]!);
+const risks = (w: Writer, a: Risk | null, b: Risk | null, c: Risk | null) => w.varint(riskCode(a) + 6 * riskCode(b) + 36 * riskCode(c));
+const readRisks = (r: Reader): [Risk | null, Risk | null, Risk | null] => {
+  const n = r.varint();
+  return [riskOf(n % 6), riskOf(Math.floor(n / 6) % 6), riskOf(Math.floor(n / 36))];
+};
+
+export class DayValuesTable {
+  private readonly stmt;
+
+  constructor(
+    db: Db,
+    private readonly names: Names,
+    private readonly shapes: SpeciesShapes,
+    private readonly pollen: Pick<PollenDays, 'hours'>,
+  ) {
+    this.stmt = {
+      put: db.prepare(
+        'INSERT INTO day_value (city_id, cut, day, data) VALUES (?, ?, ?, ?) ON CONFLICT (city_id, cut, day) DO UPDATE SET data = excluded.data',
+      ),
+      drop: db.prepare('DELETE FROM day_value WHERE city_id = ? AND cut = ? AND day = ?'),
+      dropCut: db.prepare('DELETE FROM day_value WHERE city_id = ? AND cut = ?'),
+      one: db.prepare('SELECT data FROM day_value WHERE city_id = ? AND cut = ? AND day = ?').pluck(),
+      newest: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? ORDER BY day DESC LIMIT ?'),
+      span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day'),
+      pollenDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day').pluck(),
+    };
+  }
+
+  /**
+   * Recomputes, inside the caller's transaction, the values a write of UTC day `day` changes: the
+   * day's own, and with the city's zone the local days its hours fall in.
+   */
+  refresh(city: string, zone: string | undefined, day: number): void {
+    const id = this.names.id('city', city)!;
+    this.compute(id, city, 'UTC', zone, day);
+    if (zone === undefined) return;
+    const [first, last] = [dayOfHour('local', zone, day * 24), dayOfHour('local', zone, day * 24 + 23)];
+    for (let local = first; local <= last; local++) this.compute(id, city, 'local', zone, local);
+  }
+
+  /** Recomputes every value of a city from its hours (a new store version, or a zone it did not have). */
+  rebuild(city: string, zone: string | undefined): void {
+    const id = this.names.id('city', city)!;
+    this.stmt.dropCut.run(id, CUT_CODE.local);
+    const locals = new Set<number>();
+    for (const day of this.stmt.pollenDays.all(id) as number[]) {
+      this.compute(id, city, 'UTC', zone, day);
+      if (zone !== undefined) for (const l of [dayOfHour('local', zone, day * 24), dayOfHour('local', zone, day * 24 + 23)]) locals.add(l);
+    }
+    for (const local of locals) this.compute(id, city, 'local', zone, local);
+  }
+
+  private compute(id: number, city: string, cut: DayCut, zone: string | undefined, day: number): void {
+    const { from, to } = dayHours(cut, zone ?? 'UTC', day);
+    const hours = this.pollen.hours(city, from, to);
+    if (hours.length === 0) this.stmt.drop.run(id, CUT_CODE[cut], day);
+    else this.stmt.put.run(id, CUT_CODE[cut], day, this.pack(dayValues(day, hours)));
+  }
+
+  /** The values of a city-day of a cut, if it has data. */
+  on(city: string, cut: DayCut, day: number): DayValues | undefined {
+    const id = this.names.id('city', city);
+    const data = id === undefined ? undefined : (this.stmt.one.get(id, CUT_CODE[cut], day) as Uint8Array | undefined);
+    return data && this.unpack(day, data);
+  }
+
+  /** A city's newest days with data of a cut, newest first, at most `limit`. */
+  newest(city: string, cut: DayCut, limit: number): DayValues[] {
+    const id = this.names.id('city', city);
+    if (id === undefined) return [];
+    return (this.stmt.newest.all(id, CUT_CODE[cut], limit) as Row[]).map((r) => this.unpack(r.day as number, r.data as Uint8Array));
+  }
+
+  /** A city's days with data of a cut in [from, to], by day. */
+  span(city: string, cut: DayCut, from: number, to: number): Map<number, DayValues> {
+    const id = this.names.id('city', city);
+    if (id === undefined) return new Map();
+    const rows = this.stmt.span.all(id, CUT_CODE[cut], from, to) as Row[];
+    return new Map(rows.map((r) => [r.day as number, this.unpack(r.day as number, r.data as Uint8Array)]));
+  }
+
+  /**
+   * Packed: the hours, zone and source; the rounded means and their risks; the peaks (ragweed's
+   * too) and their risks; the rounded species means as a key shape and its leaves.
+   */
+  private pack(v: DayValues): Uint8Array {
+    const w = new Writer();
+    const m = v.means;
+    w.varint(v.hours);
+    w.varint(m.timezone === null ? 0 : this.names.id('label', m.timezone)! + 1);
+    w.varint(this.names.id('source', v.source)!);
+    for (const x of [m.tree, m.grass, m.weed, m.total]) w.token(x);
+    risks(w, m.risk_tree, m.risk_grass, m.risk_weed);
+    for (const x of [v.peaks.tree, v.peaks.grass, v.peaks.weed, v.peaks.total, v.peaks.ragweed]) w.token(x);
+    risks(w, v.peakRisks.tree, v.peakRisks.grass, v.peakRisks.weed);
+    if (m.species === null) w.varint(0);
+    else {
+      w.varint(this.shapes.idFor(m.species) + 1);
+      for (const leaf of leaves(m.species)) w.token(leaf);
+    }
+    return w.done();
+  }
+
+  private unpack(day: number, data: Uint8Array): DayValues {
+    const r = new Reader(data);
+    const hours = r.varint();
+    const zone = r.varint();
+    const source = this.names.source(r.varint());
+    const [tree, grass, weed, total] = [r.token(), r.token(), r.token(), r.token()];
+    const [riskTree, riskGrass, riskWeed] = readRisks(r);
+    const peaks = { tree: r.token(), grass: r.token(), weed: r.token(), total: r.token(), ragweed: r.token() };
+    const [peakTree, peakGrass, peakWeed] = readRisks(r);
+    const shape = r.varint();
+    let species = null;
+    if (shape !== 0) {
+      const keys = this.shapes.shape(shape - 1);
+      const slots = keys.reduce((n, e) => n + (e.length === 2 ? e[1].length : 1), 0);
+      species = build(
+        keys,
+        Array.from({ length: slots }, () => r.token()),
+      );
+    }
+    return {
+      day,
+      hours,
+      source,
+      means: {
+        tree,
+        grass,
+        weed,
+        total,
+        species,
+        risk_tree: riskTree,
+        risk_grass: riskGrass,
+        risk_weed: riskWeed,
+        timezone: zone === 0 ? null : this.names.label(zone - 1),
+      },
+      peaks,
+      peakRisks: { tree: peakTree, grass: peakGrass, weed: peakWeed },
+    };
+  }
+}
