@@ -109,10 +109,10 @@ program
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
   });
 
-const renderTo = async (db: string, publish: string): Promise<boolean> => {
+const renderTo = async (db: string, publish: string, cacheDir?: string): Promise<boolean> => {
   const store = openStore(db, { readonly: true });
   try {
-    process.stdout.write(formatRender(await render(store, publish)));
+    process.stdout.write(formatRender(await render(store, publish, { ...(cacheDir ? { cacheDir } : {}) })));
     return true;
   } catch (error) {
     // A render that cannot be (over budget, a bad SERVE_DAYS or DEPLOY_MAX_FILES) leaves the previous one served.
@@ -130,7 +130,8 @@ program
   .description('Write every enumerable answer and _redirects into the publish folder, atomically.')
   .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
-  .action(async (o: { db?: string; publish: string }) => void (await renderTo(o.db ?? defaultDb(), o.publish)));
+  .option('--cache <dir>', "the previous build's reusable output (default: $RENDER_CACHE, else render-cache beside the store)")
+  .action(async (o: { db?: string; publish: string; cache?: string }) => void (await renderTo(o.db ?? defaultDb(), o.publish, o.cache)));
 
 ingestOptions(program.command('build').description('ingest, then render: what the scheduled deploy runs.'))
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)

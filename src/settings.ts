@@ -78,6 +78,13 @@ export const SETTINGS = {
     meaning: 'Render: the most files the publish folder holds; the newest city-days fill what the rest leaves.',
     read: whole(DEFAULT_DEPLOY_MAX_FILES, 1, 'files'),
   }),
+  RENDER_CACHE: setting({
+    group: 'store',
+    fallback: '',
+    meaning:
+      "Render: the folder of the previous build's reusable output (the bulk files of unchanged months), restored and saved by the scheduled rebuild (default: render-cache beside the store).",
+    read: text,
+  }),
   AMBEE_API_KEY: setting({
     group: 'pollen',
     fallback: '',

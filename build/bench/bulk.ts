@@ -6,7 +6,9 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
-import { bulkColumns, bulkMonths, BULK_KINDS, CITIES_PER_GROUP, monthRows, parquetOf, type BulkCodec } from '../../src/render/bulk.js';
+import { bulkMonths, BULK_KINDS, CITIES_PER_GROUP, monthRows } from '../../src/render/bulk.js';
+import { bulkColumns } from '../../src/render/bulk-columns.js';
+import { type BulkCodec, parquetOf } from '../../src/render/bulk-writers.js';
 import type { BulkManifest } from '../../src/served/bulk-index.js';
 import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';

@@ -11,7 +11,7 @@ const [db, publish] = process.argv.slice(2);
 const store = openStore(db!, { readonly: true });
 const summary = await render(store, publish!);
 store.close();
-const { seconds, unitSeconds, bulkSeconds, files, bytes, workers, plan } = summary;
+const { seconds, unitSeconds, bulkSeconds, files, bytes, workers, plan, steps } = summary;
 process.stdout.write(
-  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays })}\n`,
+  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays, steps })}\n`,
 );

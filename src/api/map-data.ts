@@ -59,9 +59,10 @@ export const mapDataRoute = route({
   handle: ({ date: requested, timezone: cut }, { store, cities }) => {
     const day = requested === 'latest' ? latestDay(store, cities, cut) : requested;
     if (day === null) throw noData();
+    const values = store.values.across(cut, day - 2, day);
     const features = cities.slugs.flatMap((slug) => {
-      const days = store.values.span(slug, cut, day - 2, day);
-      if (!days.has(day)) return [];
+      const days = values.get(slug);
+      if (!days?.has(day)) return [];
       const [a, b, c] = [day - 2, day - 1, day].map((d) => mapDayOf(d, days.get(d)));
       return [mapFeature(cities.get(slug)!, [a!, b!, c!])];
     });

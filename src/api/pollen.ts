@@ -78,8 +78,9 @@ function dailyRows(store: StoreReader, city: City, cut: DayCut): DailyPollen[] {
 
 /** One row per city with data on the day (each city's own day when local), by slug. */
 function crossCityRows(store: StoreReader, cities: CitySet, day: number, cut: DayCut) {
+  const values = store.values.across(cut, day, day);
   return cities.slugs.flatMap((slug) => {
-    const values = store.values.on(slug, cut, day);
-    return values ? [crossCityRowOf(slug, values)] : [];
+    const v = values.get(slug)?.get(day);
+    return v ? [crossCityRowOf(slug, v)] : [];
   });
 }

@@ -212,6 +212,12 @@ export const BulkManifest = z.object({
       rows: z.number().int().min(0),
       bytes: z.number().int().min(0),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      inputs_sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/)
+        .describe(
+          "SHA-256 of what the file is made from (the writer, the columns, the month's city-days as stored): a render reuses a month's files while it is unchanged.",
+        ),
       columns: z.array(z.string()),
     }),
   ),

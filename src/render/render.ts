@@ -15,11 +15,12 @@ import { storeContext } from '../api/context.js';
 import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
 import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../served/bulk-index.js';
-import { servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
+import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './budget.js';
-import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, writeBulkMonth, type Month } from './bulk.js';
+import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
+import { BulkCache, bulkMonth } from './bulk-cache.js';
 import { redirectsFile } from './redirects.js';
 import { cityDaysThatFit, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
 import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
@@ -34,10 +35,15 @@ export interface RenderSummary {
   /** Thread-seconds spent on the units' files, and on the bulk files (summed over worker threads). */
   unitSeconds: number;
   bulkSeconds: number;
+  /** How many months have bulk files, and how many of them were reused from the render cache. */
+  bulkMonths: number;
+  bulkReused: number;
   folder: string;
   workers: number;
   served: ServedStore;
   plan: FilePlan;
+  /** Wall-clock seconds of each step: the served store, the site's files, the plan, the units and bulk files, the rest. */
+  steps: Record<'served' | 'site' | 'plan' | 'tasks' | 'finish', number>;
 }
 
 export interface RenderOptions {
@@ -51,6 +57,8 @@ export interface RenderOptions {
   functionLimitBytes?: number;
   /** The most files the publish folder may hold (default `$DEPLOY_MAX_FILES`, else 10,000). */
   maxFiles?: number;
+  /** The render cache: the previous build's reusable output (default `$RENDER_CACHE`, else beside the store). */
+  cacheDir?: string;
 }
 
 /**
@@ -60,7 +68,7 @@ export interface RenderOptions {
  * uncollected garbage grow each thread past 200 MB (measured at 200 cities: 600 MB peak RSS with 2
  * workers unlimited, 363 MB with these limits, `npm run bench`).
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
 
 /**
  * Renders the store into `publishDir` (a symlink to the current render), and writes beside the
@@ -82,8 +90,17 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const cities = store.cities.set();
   let workers = 0;
   let manifest: BulkManifest;
-  let [unitSeconds, bulkSeconds] = [0, 0];
+  let [unitSeconds, bulkSeconds, bulkReused, monthCount] = [0, 0, 0, 0];
+  // The months whose files the previous build made from the same inputs are reused, whole (bulk-cache.ts).
+  const bulkCacheDir = join(resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path)), 'bulk');
   const total: Written = { files: 0, bytes: 0 };
+  const steps = { served: 0, site: 0, plan: 0, tasks: 0, finish: 0 };
+  let lap = performance.now();
+  const step = (name: keyof typeof steps) => {
+    const now = performance.now();
+    steps[name] = (now - lap) / 1000;
+    lap = now;
+  };
   try {
     rmSync(nextServed, { force: true });
     served = await writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
@@ -94,22 +111,26 @@ export async function render(store: Store, publishDir: string, options: RenderOp
         `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
       );
     }
+    step('served');
     const routes = options.routes ?? ROUTES;
     const site = await siteFiles();
+    step('site');
     const months = withStore(nextServed, bulkMonths);
     // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
     plan = withStore(nextServed, (s) =>
       planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(months), maxFiles),
     );
     mkdirSync(folder);
+    step('plan');
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
     const units = openedOnce(nextServed, plan.cityDaysFrom);
     // The bulk files' months follow the units: each month is a task of its own for a worker.
     const written =
       workers === 0
-        ? await inProcess(nextServed, folder, units, months, routes)
-        : await inWorkers(nextServed, folder, tasksOf(units, months), workers);
+        ? await inProcess(nextServed, folder, bulkCacheDir, units, months, routes)
+        : await inWorkers(nextServed, folder, bulkCacheDir, tasksOf(units, months), workers);
+    step('tasks');
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
     for (const [file, body] of site) out.put(file, body);
@@ -118,6 +139,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     [unitSeconds, bulkSeconds] = [written.unitSeconds, written.bulkSeconds];
     total.files = written.files + out.written.files;
     total.bytes = written.bytes + out.written.bytes;
+    [bulkReused, monthCount] = [written.bulkReused, months.length];
     // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
     if (total.files !== plan.always + plan.cityDayFiles)
       throw new Error(`the render wrote ${total.files} files where it planned ${plan.always + plan.cityDayFiles}`);
@@ -134,14 +156,19 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   });
   writeBulkIndex(bulkIndexPath(store.path), manifest!);
   swap(publish, folder);
+  new BulkCache(bulkCacheDir).save(folder, manifest!);
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
+  step('finish');
   return {
+    steps,
     ...total,
     seconds: (performance.now() - started) / 1000,
     unitSeconds,
     bulkSeconds,
+    bulkReused,
+    bulkMonths: monthCount,
     folder,
     workers,
     served: served!,
@@ -174,6 +201,8 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
 /** What the units and the bulk months wrote, and the thread-seconds each took. */
 interface TaskResults extends Written {
   bulk: BulkFile[];
+  /** Months whose files came from the render cache. */
+  bulkReused: number;
   unitSeconds: number;
   bulkSeconds: number;
 }
@@ -181,6 +210,7 @@ interface TaskResults extends Written {
 async function inProcess(
   path: string,
   folder: string,
+  bulkCacheDir: string,
   units: Iterable<Unit>,
   months: readonly Month[],
   routes: readonly Route[],
@@ -193,8 +223,14 @@ async function inProcess(
     for (const unit of units) await renderUnit(unit, routes, ctx, out);
     const t1 = performance.now();
     const bulk: BulkFile[] = [];
-    for (const month of months) bulk.push(...(await writeBulkMonth(store, month, (file, body) => out.put(file, body))));
-    return { ...out.written, bulk, unitSeconds: (t1 - t0) / 1000, bulkSeconds: (performance.now() - t1) / 1000 };
+    const cache = new BulkCache(bulkCacheDir);
+    let bulkReused = 0;
+    for (const month of months) {
+      const made = await bulkMonth(store, month, cache, out);
+      bulk.push(...made.files);
+      if (made.reused) bulkReused++;
+    }
+    return { ...out.written, bulk, bulkReused, unitSeconds: (t1 - t0) / 1000, bulkSeconds: (performance.now() - t1) / 1000 };
   } finally {
     store.close();
   }
@@ -225,9 +261,15 @@ function take(units: Iterator<Unit>, size: number): Unit[] {
 }
 
 /** Hands tasks out to `count` workers, one at a time each, until none is left or one fails. */
-function inWorkers(path: string, folder: string, tasks: Iterator<Exclude<WorkerTask, null>>, count: number): Promise<TaskResults> {
-  const total: TaskResults = { files: 0, bytes: 0, bulk: [], unitSeconds: 0, bulkSeconds: 0 };
-  const input: WorkerInput = { storePath: path, folder };
+function inWorkers(
+  path: string,
+  folder: string,
+  bulkCacheDir: string,
+  tasks: Iterator<Exclude<WorkerTask, null>>,
+  count: number,
+): Promise<TaskResults> {
+  const total: TaskResults = { files: 0, bytes: 0, bulk: [], bulkReused: 0, unitSeconds: 0, bulkSeconds: 0 };
+  const input: WorkerInput = { storePath: path, folder, bulkCacheDir };
   return new Promise((resolveAll, reject) => {
     const pool: Worker[] = [];
     let running = count;
@@ -255,7 +297,8 @@ function inWorkers(path: string, folder: string, tasks: Iterator<Exclude<WorkerT
         total.files += reply.files;
         total.bytes += reply.bytes;
         if (reply.bulk) {
-          total.bulk.push(...reply.bulk);
+          total.bulk.push(...reply.bulk.files);
+          if (reply.bulk.reused) total.bulkReused++;
           total.bulkSeconds += reply.seconds;
         } else total.unitSeconds += reply.seconds;
         next(worker);
@@ -288,6 +331,7 @@ export function listFiles(dir: string): string[] {
 export function formatRender(s: RenderSummary): string {
   return (
     `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
-    `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n`
+    `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
+    `bulk files: ${s.bulkReused} months reused from the render cache, ${s.bulkMonths - s.bulkReused} written\n`
   );
 }

@@ -20,6 +20,12 @@ export class FileWriter {
 
   constructor(readonly folder: string) {}
 
+  /** Counts a file put in the folder by other means (a hard link to the render cache). */
+  count(bytes: number): void {
+    this.written.files++;
+    this.written.bytes += bytes;
+  }
+
   put(file: string, body: string | Uint8Array): void {
     const path = join(this.folder, file);
     const dir = dirname(path);

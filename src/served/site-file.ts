@@ -18,6 +18,9 @@ export interface SiteFile {
 /** Where the site file of the store at `dbPath` lives. */
 export const siteFilePath = (dbPath: string): string => join(dirname(dbPath), 'site.json');
 
+/** Where the render cache of the store at `dbPath` lives by default: the previous build's reusable output. */
+export const renderCachePath = (dbPath: string): string => join(dirname(dbPath), 'render-cache');
+
 /** Where the served store of the store at `dbPath` lives. */
 export const servedStorePath = (dbPath: string): string => join(dirname(dbPath), 'serve.db');
 

@@ -43,6 +43,9 @@ export class DayValuesTable {
       one: db.prepare('SELECT data FROM day_value WHERE city_id = ? AND cut = ? AND day = ?').pluck(),
       newest: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? ORDER BY day DESC LIMIT ?'),
       span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day'),
+      across: db.prepare(
+        'SELECT c.slug, v.day, v.data FROM day_value v JOIN city c ON c.id = v.city_id WHERE v.cut = ? AND v.day >= ? AND v.day <= ?',
+      ),
       pollenDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day').pluck(),
     };
   }
@@ -98,6 +101,17 @@ export class DayValuesTable {
     if (id === undefined) return new Map();
     const rows = this.stmt.span.all(id, CUT_CODE[cut], from, to) as Row[];
     return new Map(rows.map((r) => [r.day as number, this.unpack(r.day as number, r.data as Uint8Array)]));
+  }
+
+  /** Every city's days with data of a cut in [from, to]: by slug, then by day (a date's rows and its map, in one query). */
+  across(cut: DayCut, from: number, to: number): Map<string, Map<number, DayValues>> {
+    const out = new Map<string, Map<number, DayValues>>();
+    for (const r of this.stmt.across.iterate(CUT_CODE[cut], from, to) as Iterable<Row>) {
+      let days = out.get(r.slug as string);
+      if (!days) out.set(r.slug as string, (days = new Map()));
+      days.set(r.day as number, this.unpack(r.day as number, r.data as Uint8Array));
+    }
+    return out;
   }
 
   /**

@@ -18,6 +18,8 @@ export function migrateToDayValues(db: Db): void {
       data BLOB NOT NULL,                          -- the values, packed
       PRIMARY KEY (city_id, cut, day)
     ) WITHOUT ROWID;
+    -- A date's values across cities (its cross-city rows, its map).
+    CREATE INDEX day_value_by_day ON day_value (cut, day);
   `);
   const names = new Names(db, false);
   const shapes = new SpeciesShapes(db);

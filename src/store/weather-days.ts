@@ -29,6 +29,7 @@ export class WeatherDays {
       statusIn: db.prepare('SELECT day, status FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       one: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       forCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
+      span: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ? AND status = ${COMPLETE} ORDER BY day`),
       forDay: db.prepare(
         `SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`,
       ),
@@ -71,6 +72,12 @@ export class WeatherDays {
   forCity(city: string, limit: number): StoredWeather[] {
     const id = this.names.id('city', city);
     return id === undefined ? [] : (this.stmt.forCity.all(id, limit) as Row[]).map((r) => this.toWeather(city, r));
+  }
+
+  /** A city's weather rows of the days in [from, to], ascending. */
+  span(city: string, from: number, to: number): StoredWeather[] {
+    const id = this.names.id('city', city);
+    return id === undefined ? [] : (this.stmt.span.all(id, from, to) as Row[]).map((r) => this.toWeather(city, r));
   }
 
   /** Every city's weather on one day, in no particular order. */

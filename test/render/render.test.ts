@@ -107,7 +107,15 @@ describe('build render', () => {
     store.close();
     expect(readlinkSync(publish)).toBe(served);
     expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['bulk-index.json', 'pollen.db', 'publish', 'publish.renders', 'serve.db', 'site.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'bulk-index.json',
+      'pollen.db',
+      'publish',
+      'publish.renders',
+      'render-cache',
+      'serve.db',
+      'site.json',
+    ]);
   });
 
   it('leaves the previous render whole and served when killed midway', async () => {

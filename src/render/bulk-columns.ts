@@ -1,0 +1,134 @@
+/**
+ * The bulk files' columns: one column set per kind for the whole store (each species a column),
+ * so that many months read as one table; each column's type, unit and meaning (the data
+ * dictionary the manifest gives), and how its value is taken from the API's own row.
+ */
+import { slugify } from '../domain/cities.js';
+import type { Shape, Species } from '../domain/species.js';
+import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
+import type { BulkColumn, BulkKind, BulkType } from '../served/bulk-index.js';
+import type { StoreReader } from '../store/reader.js';
+
+/** A cell: a text, a number, an instant, or null. */
+export type Value = string | number | Date | null;
+/** A column and how to take its value from a row. */
+export interface Field extends BulkColumn {
+  value: (row: Record<string, unknown>) => Value;
+}
+
+const GRAINS = 'grains/m³';
+const RISK = 'NAB risk label: None, Low, Moderate, High or Very High; empty when the value is missing';
+
+const field = (name: string, type: BulkType, description: string, unit?: string, nullable = true): Field => ({
+  name,
+  type,
+  nullable,
+  description,
+  ...(unit ? { unit } : {}),
+  value: (row) => (row[name] as Value | undefined) ?? null,
+});
+
+/** `Cypress / Juniper / Cedar` -> `cypress_juniper_cedar`: a slug's words, joined as an identifier. */
+const snake = (text: string) => slugify(text).replaceAll('-', '_');
+
+/** One column per species of the store's shapes, in first-seen order: `tree_oak`, `others`. */
+function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, what: string): Field[] {
+  const fields = new Map<string, Field>();
+  const add = (category: string, name: string | undefined) => {
+    let column = snake(name === undefined ? category : `${category}_${name}`);
+    if (taken.has(column)) column = `${column}_species`;
+    if (fields.has(column)) return;
+    const value = (row: Record<string, unknown>): number | null => {
+      const group = (row.species as Species | null)?.[category];
+      if (name === undefined) return typeof group === 'number' ? group : null;
+      return group !== null && typeof group === 'object' ? (group[name] ?? null) : null;
+    };
+    fields.set(column, {
+      name: column,
+      type: 'DOUBLE',
+      nullable: true,
+      unit: GRAINS,
+      description: `${name ?? category} (${category}), ${what}`,
+      provider: { category, ...(name === undefined ? {} : { name }) },
+      value,
+    });
+  };
+  for (const shape of shapes)
+    for (const [category, names] of shape) {
+      if (!names) add(category, undefined);
+      else for (const n of names) add(category, n);
+    }
+  return [...fields.values()];
+}
+
+const CITY = field('city', 'STRING', 'City slug, as GET /api/cities lists it', undefined, false);
+const RISKS = ['tree', 'grass', 'weed'].map((c) => field(`risk_${c}`, 'STRING', `${c}: ${RISK}`));
+
+/** The columns of each kind, for the store's species. */
+export function bulkColumns(store: Pick<StoreReader, 'shapes'>): Record<BulkKind, Field[]> {
+  const shapes = store.shapes.all();
+  const categories = (what: string) => ['tree', 'grass', 'weed'].map((c) => field(c, 'DOUBLE', `${c} pollen, ${what}`, GRAINS));
+  const hourly = [
+    CITY,
+    field('ts', 'TIMESTAMP', 'Start of the hour, UTC', undefined, false),
+    ...categories('the hour'),
+    field('total', 'DOUBLE', 'tree + grass + weed of the hour', GRAINS),
+    ...RISKS,
+    field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
+  ];
+  const daily = [
+    CITY,
+    field('date', 'DATE', 'UTC day', undefined, false),
+    ...categories("mean of the UTC day's hours, rounded"),
+    field('total', 'DOUBLE', 'Mean total of the day, rounded', GRAINS),
+    ...RISKS.map((f) => ({ ...f, description: `${f.description} (graded on the unrounded mean)` })),
+    field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
+    ...['tree', 'grass', 'weed', 'total'].map((c) => field(`peak_${c}`, 'DOUBLE', `Highest hourly ${c} of the day`, GRAINS)),
+    ...['tree', 'grass', 'weed'].map((c) => field(`peak_risk_${c}`, 'STRING', `Worst hourly ${c} risk of the day (${RISK})`)),
+  ];
+  const weather = [
+    CITY,
+    field('date', 'DATE', 'UTC day', undefined, false),
+    ...WEATHER_FIELDS.map((f) =>
+      field(f, TEXT_FIELDS.has(f) ? 'STRING' : INTEGER_FIELDS.has(f) ? 'INT32' : 'DOUBLE', WEATHER_MEANING[f][0], WEATHER_MEANING[f][1]),
+    ),
+    field('source', 'STRING', 'Provider of the row'),
+    field('created_at', 'TIMESTAMP', 'When the provider answered, UTC', undefined, false),
+  ];
+  return {
+    'pollen-hourly': [...hourly, ...speciesFields(shapes, new Set(hourly.map((f) => f.name)), 'the hour')],
+    'pollen-daily': [...daily, ...speciesFields(shapes, new Set(daily.map((f) => f.name)), "mean of the UTC day's hours, rounded")],
+    'weather-daily': weather,
+  };
+}
+
+const WEATHER_MEANING: Record<(typeof WEATHER_FIELDS)[number], [string, string?]> = {
+  tz: ['UTC offset of the city as the provider reported it'],
+  timezone: ["The city's IANA zone"],
+  temp_min_c: ['Lowest temperature of the day', '°C'],
+  temp_max_c: ['Highest temperature of the day', '°C'],
+  temp_day_c: ['Mean temperature of the day', '°C'],
+  feels_like_day_c: ['Mean apparent temperature of the day', '°C'],
+  humidity: ['Mean relative humidity', '%'],
+  pressure_hpa: ['Mean sea-level pressure', 'hPa'],
+  wind_speed_ms: ['Mean wind speed', 'm/s'],
+  wind_deg: ['Wind direction', 'degrees'],
+  clouds_pct: ['Cloud cover', '%'],
+  precip_mm: ['Precipitation of the day', 'mm'],
+  uvi: ['UV index'],
+  weather_main: ['Weather group (OpenWeatherMap)'],
+  weather_desc: ['Weather description'],
+  aqi: ['Air-quality index, 1 (good) to 5 (very poor), OpenWeatherMap scale'],
+  aqi_pm2_5: ['PM2.5', 'μg/m³'],
+  aqi_pm10: ['PM10', 'μg/m³'],
+  aqi_o3: ['Ozone', 'μg/m³'],
+  aqi_no2: ['Nitrogen dioxide', 'μg/m³'],
+  aqi_so2: ['Sulphur dioxide', 'μg/m³'],
+  aqi_co: ['Carbon monoxide', 'μg/m³'],
+};
+
+export const KIND_MEANING: Record<BulkKind, string> = {
+  'pollen-hourly': 'One row per city-hour: the rows of /api/pollen-range (aggregate=none), species as columns.',
+  'pollen-daily': 'One row per city and UTC day with data: the daily rows of /api/pollen?city=, peaks included, species means as columns.',
+  'weather-daily': 'One row per city and UTC day: the rows of /api/weather?city= (city_slug is city).',
+};

@@ -1,0 +1,168 @@
+/**
+ * The bulk files' writers: Parquet (hyparquet-writer) a row group at a time, and its gzip CSV
+ * twin, both from the same batch of column values, so a month is never held whole.
+ */
+import { once } from 'node:events';
+import { createGzip, gzipSync } from 'node:zlib';
+import type { SchemaElement } from 'hyparquet';
+import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
+import { csvCell } from '../api/csv.js';
+import { DAY_MS, dayString } from '../domain/dates.js';
+import type { BulkType } from '../served/bulk-index.js';
+import type { Field, Value } from './bulk-columns.js';
+
+/**
+ * Snappy: every Parquet reader decodes it without an extra codec (hyparquet, the reader of
+ * browsers, decodes gzip only with hyparquet-compressors). On these files gzip is within 2% of its
+ * size and writes faster (`npm run bench`, B11): the readers decide.
+ */
+export const CODEC: BulkCodec = 'SNAPPY';
+
+const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_type'>> = {
+  STRING: { type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } },
+  // UTC instants: DuckDB reads them as TIMESTAMP WITH TIME ZONE, pandas as datetime64[ms, UTC].
+  TIMESTAMP: {
+    type: 'INT64',
+    converted_type: 'TIMESTAMP_MILLIS',
+    logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
+  },
+  DATE: { type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
+  DOUBLE: { type: 'DOUBLE' },
+  INT32: { type: 'INT32' },
+};
+
+/** Codecs the bench compares (`npm run bench`, B11); the files use CODEC. */
+export type BulkCodec = 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
+const COMPRESSORS = { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) };
+
+const schemaOf = (fields: readonly Field[]): SchemaElement[] => [
+  { name: 'root', num_children: fields.length },
+  ...fields.map((f): SchemaElement => ({ name: f.name, ...PARQUET_TYPE[f.type], repetition_type: f.nullable ? 'OPTIONAL' : 'REQUIRED' })),
+];
+
+/**
+ * A row group's values, column by column: each field's value taken once from each row, for the
+ * Parquet file and its CSV twin alike.
+ */
+export class Batch {
+  readonly columns: Value[][];
+  rows = 0;
+
+  constructor(private readonly fields: readonly Field[]) {
+    this.columns = fields.map(() => []);
+  }
+
+  add(row: Record<string, unknown>): void {
+    for (let c = 0; c < this.fields.length; c++) this.columns[c]!.push(this.fields[c]!.value(row));
+    this.rows++;
+  }
+}
+
+/** One row group's columns. */
+function columnsOf(fields: readonly Field[], batch: Batch): ColumnSource[] {
+  return fields.map((f, c) => {
+    const data = batch.columns[c]!;
+    // Statistics on the sort keys only: they let readers skip row groups, and the footer stays small.
+    const keyed = f.name === 'city' || f.type === 'TIMESTAMP' || f.type === 'DATE';
+    return {
+      name: f.name,
+      data: f.type === 'DATE' ? data.map((d) => (d === null ? null : new Date((d as number) * DAY_MS))) : data,
+      statistics: keyed,
+      offsetIndex: false, // a page per column chunk: an offset index would only add bytes
+      ...(f.type === 'STRING'
+        ? { encoding: 'RLE_DICTIONARY' as const }
+        : f.type === 'TIMESTAMP'
+          ? { encoding: 'DELTA_BINARY_PACKED' as const }
+          : {}),
+    };
+  });
+}
+
+/** A Parquet file written a row group at a time, so a month's rows are never held whole. */
+export class ParquetSink {
+  private readonly out = new ByteWriter();
+  private readonly writer: ParquetWriter;
+  rows = 0;
+
+  constructor(
+    private readonly fields: readonly Field[],
+    codec: BulkCodec = CODEC,
+  ) {
+    this.writer = new ParquetWriter({
+      writer: this.out,
+      schema: schemaOf(fields),
+      codec,
+      compressors: COMPRESSORS,
+      statisticsTruncateLength: Infinity,
+      createdBy: 'pollen-api (hyparquet-writer)',
+    });
+  }
+
+  group(batch: Batch): void {
+    if (batch.rows === 0) return;
+    // Synchronous into a ByteWriter: it returns a promise only for an asynchronous writer.
+    if (this.writer.write({ columnData: columnsOf(this.fields, batch), rowGroupSize: batch.rows }) !== undefined)
+      throw new Error('the Parquet writer went asynchronous');
+    this.rows += batch.rows;
+  }
+
+  finish(): Uint8Array {
+    if (this.writer.finish() !== undefined) throw new Error('the Parquet writer went asynchronous');
+    return new Uint8Array(this.out.getBuffer());
+  }
+}
+
+/** The Parquet bytes of a month's rows (cities' groups), a row group per `perGroup` cities with rows: for the bench. */
+export function parquetOf(
+  fields: readonly Field[],
+  groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>,
+  perGroup: number,
+  codec: BulkCodec = CODEC,
+): Uint8Array {
+  const sink = new ParquetSink(fields, codec);
+  const cities = groups.filter((g) => g.length > 0);
+  for (let i = 0; i < cities.length; i += perGroup) {
+    const batch = new Batch(fields);
+    for (const row of cities.slice(i, i + perGroup).flat()) batch.add(row);
+    sink.group(batch);
+  }
+  return sink.finish();
+}
+
+/** A CSV field: times as the API writes them, numbers as they print (never quoted), texts as every CSV answer writes them. */
+function csvField(value: Value, type: BulkType): string {
+  if (value === null) return '';
+  if (type === 'TIMESTAMP') return (value as Date).toISOString();
+  if (type === 'DATE') return dayString(value as number);
+  return typeof value === 'number' ? String(value) : csvCell(value);
+}
+
+/** A gzip CSV file written a city at a time (a header, then the rows), waiting for zlib when it lags. */
+export class CsvSink {
+  private readonly gzip = createGzip({ level: 6 });
+  private readonly chunks: Buffer[] = [];
+
+  constructor(private readonly fields: readonly Field[]) {
+    this.gzip.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.gzip.write(`${fields.map((f) => f.name).join(',')}\n`);
+  }
+
+  async rows(batch: Batch): Promise<void> {
+    if (batch.rows === 0) return;
+    const { columns } = batch;
+    let text = '';
+    for (let r = 0; r < batch.rows; r++) {
+      let line = '';
+      for (let c = 0; c < columns.length; c++) line += (c === 0 ? '' : ',') + csvField(columns[c]![r]!, this.fields[c]!.type);
+      text += `${line}\n`;
+    }
+    if (!this.gzip.write(text)) await once(this.gzip, 'drain');
+  }
+
+  async finish(): Promise<Uint8Array> {
+    const ended = once(this.gzip, 'end');
+    this.gzip.end();
+    await ended;
+    return Buffer.concat(this.chunks);
+  }
+}
