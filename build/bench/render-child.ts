@@ -1,17 +1,18 @@
 /**
- * One full render in a process of its own, so that its peak RSS (worker threads included) is its
- * alone: prints the render's summary and the peak as JSON. Used by B1.
+ * One render in a process of its own, so that its peak RSS (worker threads included) is its
+ * alone: prints the render's summary and the peak as JSON. Used by B1 (a render cache of its own,
+ * emptied first: a full render) and by the daily render (the previous build's cache).
  *
- *   node --import tsx build/bench/render-child.ts <store> <publish>
+ *   node --import tsx build/bench/render-child.ts <store> <publish> <render cache>
  */
 import { render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
 
-const [db, publish] = process.argv.slice(2);
+const [db, publish, cacheDir] = process.argv.slice(2);
 const store = openStore(db!, { readonly: true });
-const summary = await render(store, publish!);
+const summary = await render(store, publish!, { cacheDir: cacheDir! });
 store.close();
-const { seconds, unitSeconds, bulkSeconds, files, bytes, workers, plan, steps } = summary;
+const { seconds, unitSeconds, bulkSeconds, files, bytes, made, workers, plan, steps, units, unitsReused, bulkMonths, bulkReused } = summary;
 process.stdout.write(
-  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays, steps })}\n`,
+  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, made, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays, steps, units, unitsReused, bulkMonths, bulkReused })}\n`,
 );

@@ -216,7 +216,7 @@ export const BulkManifest = z.object({
         .string()
         .regex(/^[0-9a-f]{64}$/)
         .describe(
-          "SHA-256 of what the file is made from (the writer, the columns, the month's city-days as stored): a render reuses a month's files while it is unchanged.",
+          "SHA-256 of what the month's files are made from (the writer, the columns, the month's hours, day values and weather as stored): a render reuses a month's files while it is unchanged.",
         ),
       columns: z.array(z.string()),
     }),

@@ -5,7 +5,7 @@
  * each day's across cities (what people read most), then the city-day files of the newest whole
  * days that fit. The fallback function answers every other city-day from the same handler.
  */
-import { formsOf, type Route, type Unit } from '../api/routes.js';
+import { formsOf, type Route, type StaticForm, type Unit } from '../api/routes.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
 import { RenderError } from './unit.js';
@@ -36,18 +36,27 @@ export function planFiles(
   budget: number,
 ): FilePlan {
   let perStore = extraFiles; // the files made once, and each city's
-  const days: Array<{ day: number; always: number; cityDays: number }> = [];
+  const count = (form: StaticForm, unit: Unit) => {
+    let n = 0;
+    for (const _ of form.enumerate(store, unit)) n++;
+    return n;
+  };
+  const days: Array<{ day: number; always: number; unit: Unit }> = [];
   for (const unit of units) {
-    const day = unit.kind === 'date' ? { day: unit.day, always: 0, cityDays: 0 } : undefined;
+    const day = unit.kind === 'date' ? { day: unit.day, always: 0, unit } : undefined;
     for (const { form } of formsOf(routes, unit.kind)) {
-      let n = 0;
-      for (const _ of form.enumerate(store, unit)) n++;
-      if (!day) perStore += n;
-      else if (form.perCityDay) day.cityDays += n;
-      else day.always += n;
+      if (form.perCityDay) continue; // counted below, for the newest days only
+      if (!day) perStore += count(form, unit);
+      else day.always += count(form, unit);
     }
     if (day) days.push(day);
   }
+  /** A day's city-day files: counted only for the days the budget may take, newest first. */
+  const cityDayFiles = ({ unit }: { unit: Unit }) => {
+    let n = 0;
+    for (const { form } of formsOf(routes, 'date')) if (form.perCityDay) n += count(form, unit);
+    return n;
+  };
   days.sort((a, b) => b.day - a.day);
   const always = days.reduce((sum, d) => sum + d.always, perStore);
   if (always > budget) {
@@ -63,7 +72,11 @@ export function planFiles(
   }
   let used = always;
   let taken = 0;
-  for (; taken < days.length && used + days[taken]!.cityDays <= budget; taken++) used += days[taken]!.cityDays;
+  for (; taken < days.length; taken++) {
+    const files = cityDayFiles(days[taken]!);
+    if (used + files > budget) break;
+    used += files;
+  }
   return { budget, always, cityDayFiles: used - always, cityDayDays: taken, cityDaysFrom: taken === 0 ? Infinity : days[taken - 1]!.day };
 }
 

@@ -5,7 +5,7 @@
  * /api/pollen and /api/weather. Rows are sorted by city and time, in row groups of a few cities,
  * so that a reader over HTTP fetches the footer and one group, not the file. Each month's files
  * record a digest of what they are made from, so that a render given the previous build's files
- * reuses the months that did not change (bulk-cache.ts).
+ * reuses the months that did not change (inputs.ts, render-cache.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ export const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
  * What the files' bytes depend on besides the data: this writer (bump it when its output
  * changes) and the Parquet library's version.
  */
-const WRITER = `pollen-api bulk 2; hyparquet-writer ${packageVersion('hyparquet-writer')}`;
+export const WRITER = `pollen-api bulk 2; hyparquet-writer ${packageVersion('hyparquet-writer')}`;
 
 /** The version of an installed package, from the package.json above its entry point (its exports hide the file). */
 function packageVersion(name: string): string {
@@ -69,18 +69,6 @@ export const bulkFileCount = (months: readonly Month[]): number => months.length
 
 /** The file of a month's kind in a format, under the publish folder. */
 export const bulkPath = (kind: BulkKind, month: string, format: BulkFormat): string => `${BULK_DIR}/${kind}-${month}.${format}`;
-
-/**
- * The digest of what a month's files are made from: the writer, each kind's columns, the cities
- * served, and each of their city-days of the month as stored. The same digest makes the same bytes.
- */
-export function monthDigest(store: Store, month: Month, columns = bulkColumns(store)): string {
-  const hash = createHash('sha256');
-  hash.update(`${WRITER}\n${dayString(month.from)}..${dayString(month.to)}\n`);
-  for (const kind of BULK_KINDS) hash.update(`${kind}:${columns[kind].map((f) => `${f.name} ${f.type}`).join(',')}\n`);
-  for (const city of store.cities.set().slugs) store.checks.digestDays(hash, city, month.from, month.to);
-  return hash.digest('hex');
-}
 
 /** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
 export type MonthRows = Record<BulkKind, Array<Array<Record<string, unknown>>>>;
@@ -133,7 +121,7 @@ export async function writeBulkMonth(
   store: Store,
   month: Month,
   put: (file: string, body: Uint8Array) => void,
-  inputs = monthDigest(store, month),
+  inputs: string,
 ): Promise<BulkFile[]> {
   const columns = bulkColumns(store);
   const sinks = BULK_KINDS.map((kind) => ({

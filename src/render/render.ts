@@ -11,26 +11,32 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, syml
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { storeContext } from '../api/context.js';
 import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
-import { siteFiles } from '../site/build.js';
+import { SITE_FILES, siteFiles } from '../site/build.js';
 import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../served/bulk-index.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
-import { BulkCache, bulkMonth } from './bulk-cache.js';
+import { RenderInputs } from './inputs.js';
+import { type CachedUnit, codeDigest, RenderCache } from './render-cache.js';
+import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
 import { redirectsFile } from './redirects.js';
-import { cityDaysThatFit, FUNCTION_LIMIT_BYTES, functionOverheadBytes, writeServedStore, type ServedStore } from './served-store.js';
-import { FileWriter, RenderError, renderUnit, type Written } from './unit.js';
-import type { WorkerInput, WorkerReply, WorkerTask } from './worker.js';
+import {
+  cityDaysThatFit,
+  FUNCTION_LIMIT_BYTES,
+  functionOverheadBytes,
+  measureServedStore,
+  type ServedStore,
+  writeServedStore,
+} from './served-store.js';
+import { FileWriter, RenderError, type Written } from './unit.js';
+import type { WorkerReply } from './worker.js';
 
 export { RenderError } from './unit.js';
 
-export interface RenderSummary {
-  files: number;
-  bytes: number;
+export interface RenderSummary extends Written {
   seconds: number;
   /** Thread-seconds spent on the units' files, and on the bulk files (summed over worker threads). */
   unitSeconds: number;
@@ -38,12 +44,18 @@ export interface RenderSummary {
   /** How many months have bulk files, and how many of them were reused from the render cache. */
   bulkMonths: number;
   bulkReused: number;
+  /** How many units (a city's files, a date's) the render had, and how many were reused from the render cache. */
+  units: number;
+  unitsReused: number;
   folder: string;
   workers: number;
   served: ServedStore;
   plan: FilePlan;
-  /** Wall-clock seconds of each step: the served store, the site's files, the plan, the units and bulk files, the rest. */
-  steps: Record<'served' | 'site' | 'plan' | 'tasks' | 'finish', number>;
+  /**
+   * Wall-clock seconds of each step: the served store, the plan, the digests of the inputs, the wait
+   * for the served store's zipped size and the site's files, the units and bulk files, the rest.
+   */
+  steps: Record<'served' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
 }
 
 export interface RenderOptions {
@@ -68,7 +80,7 @@ export interface RenderOptions {
  * uncollected garbage grow each thread past 200 MB (measured at 200 cities: 600 MB peak RSS with 2
  * workers unlimited, 363 MB with these limits, `npm run bench`).
  */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 256 };
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 };
 
 /**
  * Renders the store into `publishDir` (a symlink to the current render), and writes beside the
@@ -90,11 +102,14 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   const cities = store.cities.set();
   let workers = 0;
   let manifest: BulkManifest;
-  let [unitSeconds, bulkSeconds, bulkReused, monthCount] = [0, 0, 0, 0];
-  // The months whose files the previous build made from the same inputs are reused, whole (bulk-cache.ts).
-  const bulkCacheDir = join(resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path)), 'bulk');
-  const total: Written = { files: 0, bytes: 0 };
-  const steps = { served: 0, site: 0, plan: 0, tasks: 0, finish: 0 };
+  let [unitSeconds, bulkSeconds, bulkReused, monthCount, unitCount, unitsReused] = [0, 0, 0, 0, 0, 0];
+  // What the previous build made from the same inputs is reused (render-cache.ts).
+  // (A route list of a test's own renders without it: the code's digest does not cover it.)
+  const cacheDir = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
+  const code = codeDigest();
+  let unitsMade: Record<string, CachedUnit> = {};
+  const total: Written = { files: 0, bytes: 0, made: 0 };
+  const steps = { served: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
   let lap = performance.now();
   const step = (name: keyof typeof steps) => {
     const now = performance.now();
@@ -103,7 +118,25 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   };
   try {
     rmSync(nextServed, { force: true });
-    served = await writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
+    // The site's files (made by esbuild and Redoc in processes of their own) and the served
+    // store's zipped size (deflated in libuv's threads) are made while this thread plans.
+    const site = siteFiles();
+    site.catch(() => {}); // awaited below; a failure then fails the render
+    const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
+    const measured = measureServedStore(nextServed, cityDays);
+    measured.catch(() => {});
+    step('served');
+    const routes = options.routes ?? ROUTES;
+    const months = withStore(nextServed, bulkMonths);
+    // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
+    plan = withStore(nextServed, (s) =>
+      planFiles(s, routes, unitsOf(s, s.cities.set().slugs), SITE_FILES.length + 1 + bulkFileCount(months), maxFiles),
+    );
+    step('plan');
+    // Each unit and month goes with the digest of what it is made from, for the render cache.
+    const inputs = withStore(nextServed, (s) => new RenderInputs(s, code));
+    step('inputs');
+    served = await measured;
     const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
     if (served.functionBytes > limit) {
       const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
@@ -111,34 +144,28 @@ export async function render(store: Store, publishDir: string, options: RenderOp
         `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
       );
     }
-    step('served');
-    const routes = options.routes ?? ROUTES;
-    const site = await siteFiles();
-    step('site');
-    const months = withStore(nextServed, bulkMonths);
-    // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
-    plan = withStore(nextServed, (s) =>
-      planFiles(s, routes, unitsOf(s, s.cities.set().slugs), site.size + 1 + bulkFileCount(months), maxFiles),
-    );
+    const siteFileMap = await site;
+    step('measure');
     mkdirSync(folder);
-    step('plan');
     const small = served.cityDays < 5_000;
     workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
-    const units = openedOnce(nextServed, plan.cityDaysFrom);
     // The bulk files' months follow the units: each month is a task of its own for a worker.
-    const written =
-      workers === 0
-        ? await inProcess(nextServed, folder, bulkCacheDir, units, months, routes)
-        : await inWorkers(nextServed, folder, bulkCacheDir, tasksOf(units, months), workers);
+    const units = openedOnce(nextServed, plan.cityDaysFrom);
+    const input: TaskInput = { storePath: nextServed, folder, cacheDir, code };
+    const tasks = tasksOf(units, months, inputs);
+    const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers);
+    unitsMade = written.units;
+    [unitCount, unitsReused] = [Object.keys(written.units).length, written.unitsReused];
     step('tasks');
     const out = new FileWriter(folder);
     out.put('_redirects', redirectsFile(cities.slugs));
-    for (const [file, body] of site) out.put(file, body);
+    for (const [file, body] of siteFileMap) out.put(file, body);
     manifest = withStore(nextServed, (s) => bulkManifest(s, months, written.bulk));
     out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
     [unitSeconds, bulkSeconds] = [written.unitSeconds, written.bulkSeconds];
     total.files = written.files + out.written.files;
     total.bytes = written.bytes + out.written.bytes;
+    total.made = written.made + out.written.made;
     [bulkReused, monthCount] = [written.bulkReused, months.length];
     // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
     if (total.files !== plan.always + plan.cityDayFiles)
@@ -156,7 +183,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   });
   writeBulkIndex(bulkIndexPath(store.path), manifest!);
   swap(publish, folder);
-  new BulkCache(bulkCacheDir).save(folder, manifest!);
+  if (cacheDir) RenderCache.save(cacheDir, folder, code, unitsMade);
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
@@ -169,6 +196,8 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     bulkSeconds,
     bulkReused,
     bulkMonths: monthCount,
+    units: unitCount,
+    unitsReused,
     folder,
     workers,
     served: served!,
@@ -203,47 +232,58 @@ interface TaskResults extends Written {
   bulk: BulkFile[];
   /** Months whose files came from the render cache. */
   bulkReused: number;
+  /** What each unit was made from, for the next render's cache, and how many came from it. */
+  units: Record<string, CachedUnit>;
+  unitsReused: number;
   unitSeconds: number;
   bulkSeconds: number;
 }
 
-async function inProcess(
-  path: string,
-  folder: string,
-  bulkCacheDir: string,
-  units: Iterable<Unit>,
-  months: readonly Month[],
-  routes: readonly Route[],
-): Promise<TaskResults> {
-  const store = openStore(path, { readonly: true, immutable: true });
+const noResults = (): TaskResults => ({
+  files: 0,
+  bytes: 0,
+  made: 0,
+  bulk: [],
+  bulkReused: 0,
+  units: {},
+  unitsReused: 0,
+  unitSeconds: 0,
+  bulkSeconds: 0,
+});
+
+/** Adds a task's result to the render's. */
+function add(total: TaskResults, result: TaskResult): void {
+  total.files += result.files;
+  total.made += result.made;
+  total.bytes += result.bytes;
+  for (const [key, unit] of result.units) total.units[key] = unit;
+  total.unitsReused += result.reused;
+  if (result.bulk) {
+    total.bulk.push(...result.bulk.files);
+    if (result.bulk.reused) total.bulkReused++;
+    total.bulkSeconds += result.seconds;
+  } else total.unitSeconds += result.seconds;
+}
+
+async function inProcess(input: TaskInput, tasks: Iterable<Exclude<WorkerTask, null>>, routes: readonly Route[]): Promise<TaskResults> {
+  const runner = openTasks(input, routes);
   try {
-    const ctx = storeContext(store);
-    const out = new FileWriter(folder);
-    const t0 = performance.now();
-    for (const unit of units) await renderUnit(unit, routes, ctx, out);
-    const t1 = performance.now();
-    const bulk: BulkFile[] = [];
-    const cache = new BulkCache(bulkCacheDir);
-    let bulkReused = 0;
-    for (const month of months) {
-      const made = await bulkMonth(store, month, cache, out);
-      bulk.push(...made.files);
-      if (made.reused) bulkReused++;
-    }
-    return { ...out.written, bulk, bulkReused, unitSeconds: (t1 - t0) / 1000, bulkSeconds: (performance.now() - t1) / 1000 };
+    const total = noResults();
+    for (const task of tasks) add(total, await runner.run(task));
+    return total;
   } finally {
-    store.close();
+    runner.close();
   }
 }
 
-/** The units in batches of BATCH, then each bulk month; handing out the last unit closes their store. */
-function* tasksOf(units: Iterator<Unit>, months: readonly Month[]): Generator<Exclude<WorkerTask, null>> {
+/** The units in batches of BATCH, then each bulk month, with their inputs; handing out the last unit closes their store. */
+function* tasksOf(units: Iterator<Unit>, months: readonly Month[], inputs: RenderInputs): Generator<Exclude<WorkerTask, null>> {
   try {
-    for (let batch = take(units, BATCH); batch.length > 0; batch = take(units, BATCH)) yield batch;
+    for (let batch = take(units, BATCH); batch.length > 0; batch = take(units, BATCH)) yield batch.map((u) => inputs.plan(u));
   } finally {
     units.return?.(undefined);
   }
-  for (const month of months) yield { bulk: month };
+  for (const month of months) yield { bulk: month, inputs: inputs.month(month) };
 }
 
 /**
@@ -261,15 +301,8 @@ function take(units: Iterator<Unit>, size: number): Unit[] {
 }
 
 /** Hands tasks out to `count` workers, one at a time each, until none is left or one fails. */
-function inWorkers(
-  path: string,
-  folder: string,
-  bulkCacheDir: string,
-  tasks: Iterator<Exclude<WorkerTask, null>>,
-  count: number,
-): Promise<TaskResults> {
-  const total: TaskResults = { files: 0, bytes: 0, bulk: [], bulkReused: 0, unitSeconds: 0, bulkSeconds: 0 };
-  const input: WorkerInput = { storePath: path, folder, bulkCacheDir };
+function inWorkers(input: TaskInput, tasks: Iterator<Exclude<WorkerTask, null>>, count: number): Promise<TaskResults> {
+  const total = noResults();
   return new Promise((resolveAll, reject) => {
     const pool: Worker[] = [];
     let running = count;
@@ -294,13 +327,7 @@ function inWorkers(
       worker.on('message', (reply: WorkerReply | 'ready') => {
         if (reply === 'ready') return next(worker);
         if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
-        total.files += reply.files;
-        total.bytes += reply.bytes;
-        if (reply.bulk) {
-          total.bulk.push(...reply.bulk.files);
-          if (reply.bulk.reused) total.bulkReused++;
-          total.bulkSeconds += reply.seconds;
-        } else total.unitSeconds += reply.seconds;
+        add(total, reply);
         next(worker);
       });
     }
@@ -330,8 +357,8 @@ export function listFiles(dir: string): string[] {
 /** A short account of what a render wrote. */
 export function formatRender(s: RenderSummary): string {
   return (
-    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
+    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB; ${s.made} written anew, the others kept from the render cache) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
     `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
-    `bulk files: ${s.bulkReused} months reused from the render cache, ${s.bulkMonths - s.bulkReused} written\n`
+    `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files\n`
   );
 }

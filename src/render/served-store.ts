@@ -6,6 +6,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
 import { createDeflate } from 'node:zlib';
 import { openStore, type Store } from '../store/store.js';
 
@@ -53,21 +54,45 @@ export interface ServedStore {
   functionBytes: number;
 }
 
-/** Writes the served copy of `store` to `path`: the days from `newest - serveDays + 1` on. */
-export async function writeServedStore(store: Store, path: string, serveDays: number): Promise<ServedStore> {
+/** Writes the served copy of `store` to `path`: the days from `newest - serveDays + 1` on. Says how many city-days it holds. */
+export function writeServedStore(store: Store, path: string, serveDays: number): number {
   store.copyTo(path);
   const copy = openStore(path);
   try {
     const newest = Math.max(store.pollen.latestDay() ?? -Infinity, store.weather.latestDay() ?? -Infinity);
     if (Number.isFinite(newest)) copy.keepServedDays(newest - serveDays + 1);
-    const cityDays = copy.cityDays();
+    return copy.cityDays();
+  } finally {
     copy.close();
-    const deflatedBytes = await deflatedSize(path);
-    return { cityDays, deflatedBytes, functionBytes: deflatedBytes + (await functionOverheadBytes()) };
-  } catch (error) {
-    copy.close();
-    throw error;
   }
+}
+
+/**
+ * `deflatedSize` in a thread of its own: the stream moves only when its thread's event loop
+ * turns, and the render's thread is busy for the second or two deflating the served store takes.
+ */
+function deflatedSizeOffThread(path: string): Promise<number> {
+  const code = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const { createReadStream } = require('node:fs');
+    const { pipeline, Writable } = require('node:stream');
+    const { createDeflate } = require('node:zlib');
+    let bytes = 0;
+    const count = new Writable({ write: (chunk, _e, done) => { bytes += chunk.length; done(); } });
+    pipeline(createReadStream(workerData), createDeflate({ level: 6 }), count, (error) => { if (error) throw error; parentPort.postMessage(bytes); });
+  `;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(code, { eval: true, workerData: path });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (exit) => exit !== 0 && reject(new Error(`deflating ${path} stopped with code ${exit}`)));
+  });
+}
+
+/** What the served store at `path` weighs in a function, zipped (measured in a thread of its own: start it early). */
+export async function measureServedStore(path: string, cityDays: number): Promise<ServedStore> {
+  const deflatedBytes = await deflatedSizeOffThread(path);
+  return { cityDays, deflatedBytes, functionBytes: deflatedBytes + (await functionOverheadBytes()) };
 }
 
 /** How many city-days fit a function of `limit` bytes, at the size per city-day measured. */

@@ -2,47 +2,25 @@
  * What a store holds, counted and checked: the tests, the bench and the snapshot's push read
  * these to compare two stores or to refuse a broken one.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { statusOfCode } from '../domain/status.js';
 import { decodeDay, decodeWeather } from './codec.js';
 import type { Db, Names, Row } from './database.js';
 import { hoursIn } from './pollen-days.js';
+import { type StoreDigests, storeDigests } from './digests.js';
 import { DATA_TABLES } from './schema.js';
 import type { SpeciesShapes } from './species-shapes.js';
 
 export class StoreChecks {
-  private readonly stmt;
-
   constructor(
     private readonly db: Db,
     private readonly names: Names,
     private readonly shapes: SpeciesShapes,
-  ) {
-    this.stmt = {
-      pollen: db.prepare(
-        'SELECT p.day, p.source_id, p.zone_id, p.mask, p.data FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE c.slug = ? AND p.day >= ? AND p.day <= ? ORDER BY p.day',
-      ),
-      weather: db.prepare(
-        'SELECT w.day, w.source_id, w.status, w.fetched_at, w.data FROM weather_day w JOIN city c ON c.id = w.city_id WHERE c.slug = ? AND w.day >= ? AND w.day <= ? ORDER BY w.day',
-      ),
-    };
-  }
+  ) {}
 
-  /**
-   * Adds to `hash` a city's pollen and weather days in [from, to] as stored (sources and zones by
-   * name, hours and values as packed): what is made from them changes only when this does.
-   */
-  digestDays(hash: Hash, city: string, from: number, to: number): void {
-    hash.update(`#${city}\n`);
-    for (const r of this.stmt.pollen.iterate(city, from, to) as Iterable<Row>) {
-      const zone = r.zone_id === null ? '' : this.names.label(r.zone_id as number);
-      hash.update(`p${r.day} ${this.names.source(r.source_id as number)} ${zone} ${r.mask}\n`);
-      if (r.data !== null) hash.update(r.data as Uint8Array);
-    }
-    for (const r of this.stmt.weather.iterate(city, from, to) as Iterable<Row>) {
-      hash.update(`w${r.day} ${this.names.source(r.source_id as number)} ${r.status} ${r.fetched_at}\n`);
-      hash.update(r.data as Uint8Array);
-    }
+  /** Digests of what the store holds, by day and by city (digests.ts). */
+  digests(): StoreDigests {
+    return storeDigests(this.db);
   }
 
   /** Row counts of the data tables, and `hours`: the hourly rows their city-days hold. */

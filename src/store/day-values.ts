@@ -44,7 +44,8 @@ export class DayValuesTable {
       newest: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? ORDER BY day DESC LIMIT ?'),
       span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day'),
       across: db.prepare(
-        'SELECT c.slug, v.day, v.data FROM day_value v JOIN city c ON c.id = v.city_id WHERE v.cut = ? AND v.day >= ? AND v.day <= ?',
+        // City by city through the primary key (CROSS JOIN keeps the city table outside): the table has no index by day.
+        'SELECT c.slug, v.day, v.data FROM city c CROSS JOIN day_value v ON v.city_id = c.id AND v.cut = ? AND v.day >= ? AND v.day <= ?',
       ),
       pollenDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day').pluck(),
     };

@@ -54,8 +54,9 @@ describe('build render', () => {
   it('is deterministic: the same store renders byte-identical trees', async () => {
     const dir = tempDir();
     const [a, b] = [join(dir, 'a'), join(dir, 'b')];
-    await render(site.store, a);
-    await render(site.store, b);
+    // Each from an empty render cache: nothing of one is reused by the other.
+    await render(site.store, a, { cacheDir: join(dir, 'cache-a') });
+    await render(site.store, b, { cacheDir: join(dir, 'cache-b') });
     const files = listFiles(a).sort();
     expect(listFiles(b).sort()).toEqual(files);
     for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
@@ -64,8 +65,8 @@ describe('build render', () => {
   it('renders in worker threads byte-identical to one thread', async () => {
     const dir = tempDir();
     const [one, two] = [join(dir, 'one'), join(dir, 'two')];
-    expect((await render(site.store, one, { workers: 0 })).workers).toBe(0);
-    expect((await render(site.store, two, { workers: 2 })).workers).toBe(2);
+    expect((await render(site.store, one, { workers: 0, cacheDir: join(dir, 'cache-one') })).workers).toBe(0);
+    expect((await render(site.store, two, { workers: 2, cacheDir: join(dir, 'cache-two') })).workers).toBe(2);
     const files = listFiles(one).sort();
     expect(listFiles(two).sort()).toEqual(files);
     for (const f of files) expect(readFileSync(join(one, f)).equals(readFileSync(join(two, f))), f).toBe(true);

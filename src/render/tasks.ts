@@ -1,0 +1,60 @@
+/**
+ * A render's tasks, as a worker thread or the render's own thread runs them: a batch of units,
+ * or a month of bulk files, each put under the render folder from the render cache where what it
+ * is made from is unchanged, else rendered from the served store.
+ */
+import { storeContext } from '../api/context.js';
+import { ROUTES, type Route } from '../api/routes.js';
+import type { BulkFile } from '../served/bulk-index.js';
+import { openStore } from '../store/store.js';
+import type { Month } from './bulk.js';
+import type { PlannedUnit } from './inputs.js';
+import { bulkMonth, type CachedUnit, RenderCache } from './render-cache.js';
+import { FileWriter, renderOrReuse, type Written } from './unit.js';
+
+export interface TaskInput {
+  storePath: string;
+  folder: string;
+  /** The render cache (none: everything is rendered), and the digest of the code its output was made with. */
+  cacheDir: string | undefined;
+  code: string;
+}
+
+/** A batch of units, or a month of bulk files, each with what it is made from, or null: no more work. */
+export type WorkerTask = PlannedUnit[] | { bulk: Month; inputs: string } | null;
+
+export interface TaskResult extends Written {
+  seconds: number;
+  /** What the units were made from, for the next render's cache. */
+  units: Array<[string, CachedUnit]>;
+  /** How many of them came from the render cache. */
+  reused: number;
+  bulk?: { files: BulkFile[]; reused: boolean };
+}
+
+/** Opens the served store and the render cache to run tasks; `close` when done. */
+export function openTasks(input: TaskInput, routes: readonly Route[] = ROUTES) {
+  const store = openStore(input.storePath, { readonly: true, immutable: true });
+  const ctx = storeContext(store);
+  const cache = input.cacheDir === undefined ? undefined : new RenderCache(input.cacheDir, input.code);
+  return {
+    async run(task: Exclude<WorkerTask, null>): Promise<TaskResult> {
+      const out = new FileWriter(input.folder);
+      const started = performance.now();
+      const units: Array<[string, CachedUnit]> = [];
+      let reused = 0;
+      let bulk: TaskResult['bulk'];
+      if ('bulk' in task) bulk = await bulkMonth(store, { month: task.bulk, inputs: task.inputs }, cache, out);
+      else {
+        for (const unit of task) {
+          const kept = await renderOrReuse(unit, routes, ctx, out, cache);
+          if (!kept) continue;
+          units.push([kept.key, kept.unit]);
+          if (kept.reused) reused++;
+        }
+      }
+      return { ...out.written, seconds: (performance.now() - started) / 1000, units, reused, ...(bulk ? { bulk } : {}) };
+    },
+    close: () => store.close(),
+  };
+}
