@@ -1,7 +1,7 @@
 /**
  * B3 (the largest range answer over local HTTP), B4 (forecast single flight and warm latency),
  * B13 (alerts from the warm forecast),
- * B7 (static reads under load), B9 (the fallback's city-day), B10 (/api/nearest) and B12 (a
+ * B7 (static reads under load), B9 (the fallback's city-day), B14 (/api/season), B10 (/api/nearest) and B12 (a
  * city's month of a bulk file over HTTP), against the local server in a child process of its own, so its
  * memory can be read from /proc.
  */
@@ -240,6 +240,30 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
       met: null,
     });
 
+    // B14: /api/season computed by the fallback function (a year given: no file answers it), against the city's default answer, a rendered file.
+    const seasonYear = new Date(BENCH_SPAN.to * 86_400_000).getUTCFullYear();
+    const seasonUrls = [`${server.url}/api/season?city=${slug}&year=${seasonYear}`, `${server.url}/api/season?city=${slug}`];
+    for (const url of seasonUrls) await sequential(5, url);
+    const [seasonFunctionP50, seasonFileP50] = [
+      percentile(
+        (await sequential(100, seasonUrls[0]!)).map((r) => r.ms),
+        50,
+      ),
+      percentile(
+        (await sequential(100, seasonUrls[1]!)).map((r) => r.ms),
+        50,
+      ),
+    ] as [number, number];
+    measures.push({
+      id: 'B14',
+      what: `/api/season?city=${slug}&year=${seasonYear} (every category, computed by the fallback function), warm p50 of 100`,
+      value: ms(seasonFunctionP50),
+      baseline: `${ms(seasonFileP50)} (/api/season?city=${slug}, the same answer rendered to a file, through the same server)`,
+      ratio: seasonFunctionP50 / seasonFileP50,
+      target: 'reported (the CDN caches it until the next deploy)',
+      met: null,
+    });
+
     // B10: /api/nearest (its own function, the ZIP table loaded by the warm-up), against a static file.
     const nearestUrls = [`${server.url}/api/nearest?zip=74103&limit=3`, `${server.url}/api/nearest?lat=36.15&lon=-95.99&limit=3`];
     for (const url of nearestUrls) await sequential(5, url);
@@ -270,7 +294,7 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     const manifest = JSON.parse(readFileSync(join(realpathSync(publish), 'data', 'bulk', 'index.json'), 'utf8')) as BulkManifest;
     const hourly = manifest.files.filter((f) => f.kind === 'pollen-hourly' && f.format === 'parquet');
     const month = hourly.length > 2 ? hourly.at(-2)! : hourly.at(-1)!;
-    const next = new Date(Date.UTC(Number(month.month.slice(0, 4)), Number(month.month.slice(5)), 1)).toISOString().slice(0, 10);
+    const next = new Date(Date.UTC(Number(month.month!.slice(0, 4)), Number(month.month!.slice(5)), 1)).toISOString().slice(0, 10);
     const monthRangeUrl = `${server.url}/api/pollen-range?from=${month.month}-01&to=${next}&city=${slug}&limit=50000`;
     let fetched = 0;
     const counting: typeof fetch = async (input, init) => {

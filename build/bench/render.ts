@@ -14,6 +14,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
+import { storeContext } from '../../src/api/context.js';
+import { seasonRoute } from '../../src/api/season.js';
+import type { DayCut } from '../../src/domain/days.js';
+import { writeSeasonsFiles } from '../../src/render/bulk.js';
 import { listFiles } from '../../src/render/render.js';
 import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
@@ -92,6 +96,27 @@ function hashes(dir: string): Map<string, string> {
   );
 }
 
+/** B14: what seasons add to a render's work: every city's two default answers and the seasons file, in one thread. */
+async function seasonSeconds(db: string): Promise<{ seconds: number; answers: number }> {
+  const store = openStore(servedStorePath(db), { readonly: true, immutable: true });
+  try {
+    const ctx = storeContext(store);
+    const t0 = performance.now();
+    let answers = 0;
+    for (const city of store.cities.set().slugs) {
+      for (const timezone of ['UTC', 'local']) {
+        if (!store.values.has(city, timezone as DayCut)) continue;
+        JSON.stringify((await seasonRoute.handler(new URLSearchParams({ city, timezone }), ctx)).body);
+        answers++;
+      }
+    }
+    await writeSeasonsFiles(store, () => {}, 'bench');
+    return { seconds: (performance.now() - t0) / 1000, answers };
+  } finally {
+    store.close();
+  }
+}
+
 /** A copy of the store (and the render cache beside it, as hard links) with the next day ingested. */
 async function nextDay(db: string, cache: string, dir: string, workload: Workload): Promise<{ db: string; cache: string }> {
   await rm(dir, { recursive: true, force: true });
@@ -147,9 +172,20 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   const dailySeconds = median(daily.map((r) => r.seconds));
   const day = daily[0]!;
   const peak = Math.max(...renders.map((r) => r.peakRssBytes), ...daily.map((r) => r.peakRssBytes));
+  const seasons = await seasonSeconds(db);
+  const renderWork = median(renders.map((r) => r.unitSeconds + r.bulkSeconds));
 
   return [
     ...bulk,
+    {
+      id: 'B14',
+      what: `what seasons add to a render: ${seasons.answers} default /api/season answers (each city, UTC and local days) and the seasons file, in one thread`,
+      value: s(seasons.seconds),
+      baseline: `${s(renderWork)} (the full render's work, thread-seconds)`,
+      ratio: seasons.seconds / renderWork,
+      target: 'reported',
+      met: null,
+    },
     {
       id: 'B1',
       what: `full render of ${workload.label} with ${workers || 'no'} worker threads (median of 3, alternating with the floor)`,

@@ -28,10 +28,11 @@ export function llmsText(routes: readonly Route[], cities: number): string {
 ${endpoints.join('\n')}
 
 ## Notes
-- Dates are UTC calendar dates by default. Add timezone=local to /api/pollen, /api/map-data, /api/pollen-range and /api/forecast for each city's local days (its IANA zone, daylight saving included: 23 or 25 hours on change days); timestamps stay UTC, the body says "timezone": "local", and local daily rows say how many hours they hold.
+- Dates are UTC calendar dates by default. Add timezone=local to /api/pollen, /api/map-data, /api/pollen-range, /api/season and /api/forecast for each city's local days (its IANA zone, daylight saving included: 23 or 25 hours on change days); timestamps stay UTC, the body says "timezone": "local", and local daily rows say how many hours they hold.
 - From a place to a slug: the user's coordinates or ZIP code go to /api/nearest (or MCP find_city); a name goes to MCP find_city or /api/cities. Do this before asking for pollen.
 - An unsupported city gives 404 with code UNSUPPORTED_CITY.
 - Risk labels: None, Low, Moderate, High, Very High (NAB thresholds; a category is graded by its highest allergen).
+- Seasons (/api/season, MCP get_season): the main pollen season by the percentage method (from the day the year's cumulative sum of daily means reaches 2.5% of its total to the day it reaches 97.5%; Nilsson & Persson 1981, terms of Galán et al. 2017), its peak day, SPIn and APIn (grains·day/m³), days by risk level, and comparison.years: ahead_pct (this year's cumulative sum against each complete earlier year's at the same day of the year) and start_difference_days. Tree's year starts on 1 October. An incomplete year (complete: false) has no end yet; with one earlier year the answer compares with that year, not a normal. These are a provider's modelled concentrations for a point, not station counts, and a few years are not a climate: say so when answering.
 
 ## MCP
 - A read-only Model Context Protocol server is at /mcp (streamable HTTP, stateless, JSON responses; POST with Accept: application/json, text/event-stream).

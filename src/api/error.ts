@@ -4,7 +4,7 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly extra: Readonly<Record<string, string | number>> = {},
+    readonly extra: Readonly<Record<string, string | number | readonly number[]>> = {},
     /** Response headers the error calls for, such as `Retry-After`. */
     readonly headers: Readonly<Record<string, string>> = {},
     /** The query parameter at fault, and what it expects: MCP names its own argument from them. */
@@ -13,7 +13,7 @@ export class ApiError extends Error {
     super(message);
   }
 
-  toJSON(): Record<string, string | number> {
+  toJSON(): Record<string, string | number | readonly number[]> {
     return { error: this.message, ...this.extra };
   }
 }

@@ -10,7 +10,7 @@ import type { Param } from './query.js';
 import type { Json, Route } from './route.js';
 import { registry } from './schemas.js';
 
-export const API_VERSION = '2.7.0';
+export const API_VERSION = '2.8.0';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 

@@ -19,6 +19,7 @@ import { openApiDocument } from './openapi.js';
 import { pollenRoute } from './pollen.js';
 import { pollenRangeRoute } from './pollen-range.js';
 import { type Route, route } from './route.js';
+import { seasonRoute } from './season.js';
 import type { StoreReader } from '../store/reader.js';
 import { weatherRoute } from './weather.js';
 
@@ -37,6 +38,7 @@ export const API_ROUTES: readonly Route[] = [
   mapDataRoute,
   weatherRoute,
   pollenRangeRoute,
+  seasonRoute,
   forecastRoute,
   alertsRoute,
   bulkManifestRoute,

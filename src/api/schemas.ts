@@ -226,6 +226,31 @@ export const HealthResponse = named(
     node: z.string(),
   }),
 );
+export const RiskDays = named('RiskDays', 'Days of a season with a value, by NAB level.', D.RiskDays);
+export const Season = named('Season', 'A main pollen season by the percentage method.', D.Season);
+export const EarlierYear = named('EarlierYear', 'This year against one complete earlier year, at the same day of the year.', D.EarlierYear);
+export const SeasonComparison = named('SeasonComparison', 'This year against the complete earlier years held.', D.SeasonComparison);
+export const CategorySeason = named('CategorySeason', "One category's year: its season, integrals and comparison.", D.CategorySeason);
+export const SeasonYearRow = named('SeasonYearRow', "A year's season of a category in a line.", D.SeasonYearRow);
+
+export const SeasonResponse = named(
+  'SeasonResponse',
+  "A city's pollen seasons in a year, and a line per year held and category.",
+  z.object({
+    city: z.string(),
+    year: z.number().int(),
+    timezone: z.literal('local').optional(),
+    categories: z.array(CategorySeason),
+    years: z.array(SeasonYearRow),
+  }),
+);
+
+export const YearNotHeldError = named(
+  'YearNotHeldError',
+  'The city has no daily values in the year asked for (or none yet).',
+  z.object({ error: z.string(), code: z.literal('YEAR_NOT_HELD'), city: z.string(), years: z.array(z.number().int()) }),
+);
+
 export const BulkManifest = named(
   'BulkManifest',
   'The bulk files (/data/bulk/index.json): each month of the served history as Parquet and gzip CSV, and the data dictionary of their columns.',
@@ -233,3 +258,4 @@ export const BulkManifest = named(
 );
 
 export type ForecastResponse = z.infer<typeof ForecastResponse>;
+export type SeasonResponse = z.infer<typeof SeasonResponse>;

@@ -180,7 +180,7 @@ export const Alert = z.object({
 
 export const BulkColumn = z.object({
   name: z.string(),
-  type: z.enum(['STRING', 'TIMESTAMP', 'DATE', 'DOUBLE', 'INT32']),
+  type: z.enum(['STRING', 'TIMESTAMP', 'DATE', 'DOUBLE', 'INT32', 'BOOLEAN']),
   nullable: z.boolean(),
   unit: z.string().optional(),
   description: z.string(),
@@ -190,7 +190,7 @@ export const BulkColumn = z.object({
     .describe("A species column: the provider's category, and the allergen's name where the category has several."),
 });
 
-export const BulkKind = z.enum(['pollen-hourly', 'pollen-daily', 'weather-daily']);
+export const BulkKind = z.enum(['pollen-hourly', 'pollen-daily', 'weather-daily', 'seasons']);
 
 export const BulkManifest = z.object({
   from: Day.nullable(),
@@ -208,7 +208,11 @@ export const BulkManifest = z.object({
       path: z.string().describe('URL path on this deployment, such as /data/bulk/pollen-hourly-2025-04.parquet'),
       kind: BulkKind,
       format: z.enum(['parquet', 'csv.gz']),
-      month: z.string().regex(/^\d{4}-\d{2}$/),
+      month: z
+        .string()
+        .regex(/^\d{4}-\d{2}$/)
+        .nullable()
+        .describe('The month the file holds; null for the seasons file, which holds every year.'),
       rows: z.number().int().min(0),
       bytes: z.number().int().min(0),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
@@ -216,11 +220,84 @@ export const BulkManifest = z.object({
         .string()
         .regex(/^[0-9a-f]{64}$/)
         .describe(
-          "SHA-256 of what the month's files are made from (the writer, the columns, the month's hours, day values and weather as stored): a render reuses a month's files while it is unchanged.",
+          "SHA-256 of what the file is made from (the writer, the columns, and the month's hours, day values and weather as stored, or for the seasons file every day value): a render reuses a month's files while it is unchanged.",
         ),
       columns: z.array(z.string()),
     }),
   ),
+});
+
+const grainDays = (what: string) => z.number().min(0).describe(`${what}, in grains·day/m³.`);
+
+export const RiskDays = z
+  .object(Object.fromEntries(RISK_LABELS.map((r) => [r, z.number().int().min(0)])) as Record<(typeof RISK_LABELS)[number], z.ZodNumber>)
+  .describe('Days of the season with a value, by NAB level.');
+
+export const Season = z
+  .object({
+    start: Day.describe("The first day on which the year's cumulative sum reaches 2.5% of its total."),
+    end: Day.nullable().describe('The first day on which it reaches 97.5%; null while the year is incomplete.'),
+    days: z.number().int().min(1).describe('Days from start to end (or to the last day held), both included.'),
+    peak_date: Day.describe("The first day of the year's highest daily mean."),
+    peak_value: num.describe('That daily mean, grains/m³.'),
+    spin: grainDays('The seasonal pollen integral (SPIn): daily means summed from start to end, or to the last day held'),
+    risk_days: RiskDays,
+  })
+  .describe('The main pollen season by the percentage method (2.5% to 97.5% of the annual total).');
+
+export const EarlierYear = z.object({
+  year: z.number().int(),
+  as_of: Day.describe('The same day of that year as the last day held of this one.'),
+  cumulative: grainDays("That year's cumulative sum to as_of"),
+  ahead_pct: num
+    .nullable()
+    .describe("How far this year's cumulative sum is above (negative: below) that year's, in percent; null when that year's is 0."),
+  start_difference_days: z
+    .number()
+    .int()
+    .nullable()
+    .describe("This year's start minus that year's, in days of the year (negative: earlier)."),
+});
+
+export const SeasonComparison = z.object({
+  as_of: Day.nullable().describe('The last day held of this year.'),
+  cumulative: grainDays("This year's cumulative sum to as_of"),
+  earlier_years: z.number().int().min(0).describe('How many complete earlier years there are to compare with.'),
+  note: z
+    .string()
+    .nullable()
+    .describe('What the comparison can say: with one earlier year, it is a comparison with that year, not with a normal.'),
+  years: z.array(EarlierYear),
+});
+
+export const CategorySeason = z.object({
+  category: z.string().describe('tree, grass, weed, ragweed, or an allergen species named as the bulk files name it (tree_oak).'),
+  from: Day.describe("The first day of the category's year: 1 January, or for tree and its species 1 October of the year before."),
+  to: Day,
+  days_with_data: z.number().int().min(0),
+  complete: z.boolean().describe('Whether at least 90% of the days of the year have a value.'),
+  through: Day.nullable().describe('The last day of the year with a value.'),
+  apin: grainDays('The annual pollen integral (APIn): daily means summed over the year (so far)'),
+  basis: z
+    .enum(['year', 'earlier years', 'so far'])
+    .describe(
+      "What 2.5% and 97.5% are shares of: the year's total; for an incomplete year the mean total of the complete earlier years, else its total so far.",
+    ),
+  season: Season.nullable(),
+  reason: z.string().nullable().describe('Why season is null: no data in the year, no pollen above zero, or not started by a date.'),
+  comparison: SeasonComparison,
+});
+
+export const SeasonYearRow = z.object({
+  year: z.number().int(),
+  category: z.string(),
+  complete: z.boolean(),
+  start: Day.nullable(),
+  end: Day.nullable(),
+  peak_date: Day.nullable(),
+  peak_value: num.nullable(),
+  spin: z.number().min(0).nullable(),
+  apin: z.number().min(0),
 });
 
 export type PollenRisk = z.infer<typeof PollenRisk>;
@@ -238,3 +315,9 @@ export type Alert = z.infer<typeof Alert>;
 export type BulkColumn = z.infer<typeof BulkColumn>;
 export type BulkKind = z.infer<typeof BulkKind>;
 export type BulkManifest = z.infer<typeof BulkManifest>;
+export type RiskDays = z.infer<typeof RiskDays>;
+export type Season = z.infer<typeof Season>;
+export type EarlierYear = z.infer<typeof EarlierYear>;
+export type SeasonComparison = z.infer<typeof SeasonComparison>;
+export type CategorySeason = z.infer<typeof CategorySeason>;
+export type SeasonYearRow = z.infer<typeof SeasonYearRow>;

@@ -3,6 +3,7 @@
  * (`Others`) or an object of allergen numbers. The store keeps a payload's key structure (its
  * shape) once, and its values packed (store/codec.ts).
  */
+import { slugify } from './cities.js';
 import { measurement } from './risk.js';
 
 export type SpeciesLeaf = number | null;
@@ -49,3 +50,10 @@ export function shapeKey(species: Species): string {
   }
   return key;
 }
+
+/**
+ * A species' name as a column and a season category: its category and name in snake case
+ * (`tree_cypress_juniper_cedar`), or the category alone for a plain number (`others`).
+ */
+export const speciesColumn = (category: string, name?: string): string =>
+  slugify(name === undefined ? category : `${category}_${name}`).replaceAll('-', '_');

@@ -3,14 +3,13 @@
  * so that many months read as one table; each column's type, unit and meaning (the data
  * dictionary the manifest gives), and how its value is taken from the API's own row.
  */
-import { slugify } from '../domain/cities.js';
-import type { Shape, Species } from '../domain/species.js';
+import { type Shape, type Species, speciesColumn } from '../domain/species.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
 import type { BulkColumn, BulkKind, BulkType } from '../served/bulk-index.js';
 import type { StoreReader } from '../store/reader.js';
 
 /** A cell: a text, a number, an instant, or null. */
-export type Value = string | number | Date | null;
+export type Value = string | number | boolean | Date | null;
 /** A column and how to take its value from a row. */
 export interface Field extends BulkColumn {
   value: (row: Record<string, unknown>) => Value;
@@ -28,14 +27,11 @@ const field = (name: string, type: BulkType, description: string, unit?: string,
   value: (row) => (row[name] as Value | undefined) ?? null,
 });
 
-/** `Cypress / Juniper / Cedar` -> `cypress_juniper_cedar`: a slug's words, joined as an identifier. */
-const snake = (text: string) => slugify(text).replaceAll('-', '_');
-
 /** One column per species of the store's shapes, in first-seen order: `tree_oak`, `others`. */
 function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, what: string): Field[] {
   const fields = new Map<string, Field>();
   const add = (category: string, name: string | undefined) => {
-    let column = snake(name === undefined ? category : `${category}_${name}`);
+    let column = speciesColumn(category, name);
     if (taken.has(column)) column = `${column}_species`;
     if (fields.has(column)) return;
     const value = (row: Record<string, unknown>): number | null => {
@@ -96,6 +92,7 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): Record<BulkKind
     field('created_at', 'TIMESTAMP', 'When the provider answered, UTC', undefined, false),
   ];
   return {
+    seasons: SEASON_FIELDS,
     'pollen-hourly': [...hourly, ...speciesFields(shapes, new Set(hourly.map((f) => f.name)), 'the hour')],
     'pollen-daily': [...daily, ...speciesFields(shapes, new Set(daily.map((f) => f.name)), "mean of the UTC day's hours, rounded")],
     'weather-daily': weather,
@@ -127,7 +124,42 @@ const WEATHER_MEANING: Record<(typeof WEATHER_FIELDS)[number], [string, string?]
   aqi_co: ['Carbon monoxide', 'μg/m³'],
 };
 
+const GRAIN_DAYS = 'grains·day/m³';
+const SEASON = "The main pollen season (the days from 2.5% to 97.5% of the year's cumulative sum)";
+
+/** One row per city, year held and category: the seasons of /api/season?city= (UTC days). */
+const SEASON_FIELDS: Field[] = [
+  CITY,
+  field('year', 'INT32', "Calendar year (tree's starts on 1 October of the year before)", undefined, false),
+  field('category', 'STRING', "tree, grass, weed, ragweed, or an allergen species named as the daily file's columns", undefined, false),
+  field('from', 'DATE', "First day of the category's year", undefined, false),
+  field('to', 'DATE', "Last day of the category's year", undefined, false),
+  field('days_with_data', 'INT32', 'Days of the year with a daily mean', undefined, false),
+  field('complete', 'BOOLEAN', 'Whether at least 90% of the days of the year have a daily mean', undefined, false),
+  field('through', 'DATE', 'The last day of the year with a daily mean'),
+  field('apin', 'DOUBLE', 'Annual pollen integral: daily means summed over the year (so far)', GRAIN_DAYS, false),
+  field(
+    'basis',
+    'STRING',
+    'What 2.5% and 97.5% are shares of: year, earlier years (the mean total of complete earlier years) or so far',
+    undefined,
+    false,
+  ),
+  field('start', 'DATE', `${SEASON}: first day`),
+  field('end', 'DATE', `${SEASON}: last day; empty while the year is incomplete`),
+  field('season_days', 'INT32', `${SEASON}: days from start to end (or to the last day held)`),
+  field('peak_date', 'DATE', "First day of the year's highest daily mean"),
+  field('peak_value', 'DOUBLE', 'That daily mean', GRAINS),
+  field('spin', 'DOUBLE', 'Seasonal pollen integral: daily means summed over the season', GRAIN_DAYS),
+  ...['None', 'Low', 'Moderate', 'High', 'Very High'].map((r) =>
+    field(`days_${r.toLowerCase().replace(' ', '_')}`, 'INT32', `Days of the season with a value graded ${r} (NAB)`),
+  ),
+  field('reason', 'STRING', 'Why there is no season: no data in the year, no pollen above zero, or not started by a date'),
+];
+
 export const KIND_MEANING: Record<BulkKind, string> = {
+  seasons:
+    'One row per city, year held and category: the pollen seasons of /api/season?city= by the percentage method, on UTC days. One file for every year.',
   'pollen-hourly': 'One row per city-hour: the rows of /api/pollen-range (aggregate=none), species as columns.',
   'pollen-daily': 'One row per city and UTC day with data: the daily rows of /api/pollen?city=, peaks included, species means as columns.',
   'weather-daily': 'One row per city and UTC day: the rows of /api/weather?city= (city_slug is city).',

@@ -27,6 +27,7 @@ const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_ty
     logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MILLIS' },
   },
   DATE: { type: 'INT32', converted_type: 'DATE', logical_type: { type: 'DATE' } },
+  BOOLEAN: { type: 'BOOLEAN' },
   DOUBLE: { type: 'DOUBLE' },
   INT32: { type: 'INT32' },
 };
@@ -134,7 +135,7 @@ function csvField(value: Value, type: BulkType): string {
   if (value === null) return '';
   if (type === 'TIMESTAMP') return (value as Date).toISOString();
   if (type === 'DATE') return dayString(value as number);
-  return typeof value === 'number' ? String(value) : csvCell(value);
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : csvCell(value);
 }
 
 /** A gzip CSV file written a city at a time (a header, then the rows), waiting for zlib when it lags. */

@@ -12,16 +12,21 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DATA_PREFIX } from '../api/forms.js';
-import { DAY_MS, dayString, HOUR_MS } from '../domain/dates.js';
+import { allDailyRows } from '../api/season.js';
+import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../domain/dates.js';
 import { dailyRowOf } from '../domain/day-values.js';
 import { hourlyRow } from '../domain/pollen-rows.js';
+import type { CategorySeason } from '../domain/schemas.js';
+import { seasonCategories, seasonsByYear } from '../domain/seasons.js';
 import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../served/bulk-index.js';
 import type { Store } from '../store/store.js';
 import { bulkColumns, type Field, KIND_MEANING } from './bulk-columns.js';
 import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';
 
 export const BULK_DIR = `${DATA_PREFIX}/bulk`;
-export const BULK_KINDS: readonly BulkKind[] = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
+/** The kinds written month by month; the seasons file holds every year. */
+export type MonthlyKind = Exclude<BulkKind, 'seasons'>;
+export const BULK_KINDS: readonly MonthlyKind[] = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
 export const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
 
 /**
@@ -64,19 +69,23 @@ export function bulkMonths(store: Store): Month[] {
   return months;
 }
 
-/** Files the bulk step writes for these months: each month's three kinds in two formats, and the manifest. */
-export const bulkFileCount = (months: readonly Month[]): number => months.length * BULK_KINDS.length * FORMATS.length + 1;
+/** Files the bulk step writes for these months: each month's three kinds in two formats, the seasons file in both, and the manifest. */
+export const bulkFileCount = (months: readonly Month[]): number =>
+  months.length * BULK_KINDS.length * FORMATS.length + (months.length > 0 ? FORMATS.length : 0) + 1;
+
+/** The seasons file in a format, under the publish folder. */
+export const seasonsPath = (format: BulkFormat): string => `${BULK_DIR}/seasons.${format}`;
 
 /** The file of a month's kind in a format, under the publish folder. */
-export const bulkPath = (kind: BulkKind, month: string, format: BulkFormat): string => `${BULK_DIR}/${kind}-${month}.${format}`;
+export const bulkPath = (kind: MonthlyKind, month: string, format: BulkFormat): string => `${BULK_DIR}/${kind}-${month}.${format}`;
 
 /** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
-export type MonthRows = Record<BulkKind, Array<Array<Record<string, unknown>>>>;
+export type MonthRows = Record<MonthlyKind, Array<Array<Record<string, unknown>>>>;
 
 type Row = Record<string, unknown>;
 
 /** One city's rows of a month, each kind in time order: the API's rows, with the city and typed times. */
-function cityRows(store: Store, city: string, month: Month): Record<BulkKind, Row[]> {
+function cityRows(store: Store, city: string, month: Month): Record<MonthlyKind, Row[]> {
   const hourly = store.pollen.hours(city, month.from * 24, (month.to + 1) * 24).map((h) => {
     const row: Row = hourlyRow(h);
     row.city = city;
@@ -111,7 +120,7 @@ export function monthRows(store: Store, month: Month): MonthRows {
  * column) stays a quarter of what a group per city makes it. Daily rows are 24 times fewer: a
  * group of a hundred cities is about as large.
  */
-export const CITIES_PER_GROUP: Record<BulkKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
+export const CITIES_PER_GROUP: Record<MonthlyKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
 
 /**
  * Writes one month's files (three kinds in two formats) with `put`, and says what each holds.
@@ -177,9 +186,13 @@ export async function writeBulkMonth(
 export function bulkManifest(store: Store, months: readonly Month[], files: readonly BulkFile[]): BulkManifest {
   const columns = bulkColumns(store);
   const kinds = Object.fromEntries(
-    BULK_KINDS.map((k) => [k, { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) }]),
+    [...BULK_KINDS, 'seasons' as const].map((k) => [
+      k,
+      { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) },
+    ]),
   ) as BulkManifest['kinds'];
-  const order = (f: BulkFile) => `${f.month}|${BULK_KINDS.indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
+  // Months in order, each kind and format in order; the seasons file last.
+  const order = (f: BulkFile) => `${f.month ?? '9999-99'}|${[...BULK_KINDS, 'seasons'].indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
   const [first, last] = [months[0], months.at(-1)];
   return {
     from: first ? dayString(first.from) : null,
@@ -187,6 +200,79 @@ export function bulkManifest(store: Store, months: readonly Month[], files: read
     kinds,
     files: [...files].sort((a, b) => (order(a) < order(b) ? -1 : 1)),
   };
+}
+
+/** A season of the seasons file: the city, the year, and the answer's fields, dates as day numbers. */
+function seasonRow(city: string, year: number, c: CategorySeason): Row {
+  const day = (date: string | null | undefined) => (date ? dayNumber(date) : null);
+  const risk = c.season?.risk_days;
+  return {
+    city,
+    year,
+    category: c.category,
+    from: day(c.from),
+    to: day(c.to),
+    days_with_data: c.days_with_data,
+    complete: c.complete,
+    through: day(c.through),
+    apin: c.apin,
+    basis: c.basis,
+    start: day(c.season?.start),
+    end: day(c.season?.end),
+    season_days: c.season?.days ?? null,
+    peak_date: day(c.season?.peak_date),
+    peak_value: c.season?.peak_value ?? null,
+    spin: c.season?.spin ?? null,
+    days_none: risk?.None ?? null,
+    days_low: risk?.Low ?? null,
+    days_moderate: risk?.Moderate ?? null,
+    days_high: risk?.High ?? null,
+    days_very_high: risk?.['Very High'] ?? null,
+    reason: c.reason,
+  };
+}
+
+/** Cities per row group of the seasons file: about 5,000 rows (every year and category of each city). */
+const SEASON_CITIES_PER_GROUP = 100;
+
+/**
+ * Writes the seasons file (Parquet and gzip CSV) with `put`: every served city's seasons in every
+ * year held, on UTC days, by slug, year and category; says what each file holds.
+ */
+export async function writeSeasonsFiles(store: Store, put: (file: string, body: Uint8Array) => void, inputs: string): Promise<BulkFile[]> {
+  const fields = bulkColumns(store).seasons;
+  const [parquet, csv] = [new ParquetSink(fields), new CsvSink(fields)];
+  const categories = seasonCategories(store.shapes.all());
+  let batch = new Batch(fields);
+  let cities = 0;
+  const flush = async () => {
+    parquet.group(batch);
+    await csv.rows(batch);
+    [batch, cities] = [new Batch(fields), 0];
+  };
+  for (const city of store.cities.set().slugs) {
+    for (const [year, seasons] of seasonsByYear(allDailyRows(store, city, 'UTC'), categories))
+      for (const c of seasons) batch.add(seasonRow(city, year, c));
+    if (++cities === SEASON_CITIES_PER_GROUP) await flush();
+  }
+  await flush();
+  const bodies: Record<BulkFormat, Uint8Array> = { parquet: parquet.finish(), 'csv.gz': await csv.finish() };
+  return FORMATS.map((format) => {
+    const path = seasonsPath(format);
+    const bytes = bodies[format];
+    put(path, bytes);
+    return {
+      path: `/${path}`,
+      kind: 'seasons' as const,
+      format,
+      month: null,
+      rows: parquet.rows,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      inputs_sha256: inputs,
+      columns: fields.map((f) => f.name),
+    };
+  });
 }
 
 /** The manifest's file under the publish folder. */

@@ -36,7 +36,9 @@ export class RenderInputs {
     let failure: unknown;
     try {
       const fields = bulkColumns(store);
-      columns = BULK_KINDS.map((kind) => `${kind}:${fields[kind].map((f) => `${f.name} ${f.type}`).join(',')}\n`).join('');
+      columns = [...BULK_KINDS, 'seasons' as const]
+        .map((kind) => `${kind}:${fields[kind].map((f) => `${f.name} ${f.type}`).join(',')}\n`)
+        .join('');
     } catch (error) {
       failure = error;
     }
@@ -79,6 +81,13 @@ export class RenderInputs {
     for (let day = month.from; day <= month.to; day++) {
       for (const part of [d.pollen.get(day), d.values[0].get(day), d.weather.get(day)]) hash.update(part ?? NONE);
     }
+    return hash.digest('hex');
+  }
+
+  /** The digest of what the seasons file is made from: the writer, its columns, and every UTC day's day values. */
+  seasons(): string {
+    const hash = createHash('sha256').update(`${WRITER}\nseasons\n${this.columns()}`).update(this.digests.names);
+    for (const [day, digest] of [...this.digests.values[0]].sort((a, b) => a[0] - b[0])) hash.update(`${day}\n`).update(digest);
     return hash.digest('hex');
   }
 }

@@ -9,7 +9,9 @@
  *   parameters, or parameters no rule takes exactly) reaches the fallback function through
  *   netlify.toml's `/api/*`, and the function answers the original request from the same handler;
  * - a route with local-day forms has their rules first (`timezone=local` literal in each), then a
- *   `timezone=:timezone` rule to the fallback function, then the rules above.
+ *   `timezone=:timezone` rule to the fallback function, then the rules above;
+ * - before all of them, a rule to the fallback function for each parameter no form renders
+ *   (`/api/season?year=`), so that no per-city rule answers a request that has it.
  */
 import { DATA_PREFIX, formParams, ROUTES, type Route, type StaticForm } from '../api/routes.js';
 
@@ -23,7 +25,13 @@ export function routeRules(route: Route, cities: readonly string[]): string[] {
   const plain = route.forms.filter((f) => !f.fixed);
   const shapes = plain.map(formParams);
   const variants = [...new Map(route.forms.filter((f) => f.fixed).map((f) => [JSON.stringify(f.fixed), f.fixed!])).values()];
+  // A parameter no form renders (season's year, category) makes the request the function's,
+  // whatever else it has: under the lenient reading, no per-city rule may take it.
+  const unrendered = Object.keys(route.params).filter(
+    (name) => !route.forms.some((f) => formParams(f).includes(name) || Object.hasOwn(f.fixed ?? {}, name)),
+  );
   return [
+    ...(route.forms.length > 0 ? unrendered.map((name) => rewrite(route.path, [`${name}=:${name}`], fallback)) : []),
     ...variants.flatMap((fixed) =>
       variantRules(
         route,

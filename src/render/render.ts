@@ -283,6 +283,7 @@ function* tasksOf(units: Iterator<Unit>, months: readonly Month[], inputs: Rende
   } finally {
     units.return?.(undefined);
   }
+  if (months.length > 0) yield { seasons: inputs.seasons() };
   for (const month of months) yield { bulk: month, inputs: inputs.month(month) };
 }
 
@@ -357,7 +358,7 @@ export function listFiles(dir: string): string[] {
 /** A short account of what a render wrote. */
 export function formatRender(s: RenderSummary): string {
   return (
-    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB; ${s.made} written anew, the others kept from the render cache) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
+    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB${s.made < s.files ? `; ${s.made} written anew, ${s.files - s.made} kept from the render cache` : ''}) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
     `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
     `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files\n`
   );

@@ -1,13 +1,13 @@
 /**
- * A render's tasks, as a worker thread or the render's own thread runs them: a batch of units,
- * or a month of bulk files, each put under the render folder from the render cache where what it
- * is made from is unchanged, else rendered from the served store.
+ * A render's tasks, as a worker thread or the render's own thread runs them: a batch of units, a
+ * month of bulk files or the seasons file, each put under the render folder from the render
+ * cache where what it is made from is unchanged, else rendered from the served store.
  */
 import { storeContext } from '../api/context.js';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import { openStore } from '../store/store.js';
-import type { Month } from './bulk.js';
+import { type Month, writeSeasonsFiles } from './bulk.js';
 import type { PlannedUnit } from './inputs.js';
 import { bulkMonth, type CachedUnit, RenderCache } from './render-cache.js';
 import { FileWriter, renderOrReuse, type Written } from './unit.js';
@@ -20,8 +20,8 @@ export interface TaskInput {
   code: string;
 }
 
-/** A batch of units, or a month of bulk files, each with what it is made from, or null: no more work. */
-export type WorkerTask = PlannedUnit[] | { bulk: Month; inputs: string } | null;
+/** A batch of units, a month of bulk files or the seasons file, each with what it is made from; or null: no more work. */
+export type WorkerTask = PlannedUnit[] | { bulk: Month; inputs: string } | { seasons: string } | null;
 
 export interface TaskResult extends Written {
   seconds: number;
@@ -45,6 +45,9 @@ export function openTasks(input: TaskInput, routes: readonly Route[] = ROUTES) {
       let reused = 0;
       let bulk: TaskResult['bulk'];
       if ('bulk' in task) bulk = await bulkMonth(store, { month: task.bulk, inputs: task.inputs }, cache, out);
+      // Made every time: its current year changes with every day ingested.
+      else if ('seasons' in task)
+        bulk = { files: await writeSeasonsFiles(store, (file, body) => out.put(file, body), task.seasons), reused: false };
       else {
         for (const unit of task) {
           const kept = await renderOrReuse(unit, routes, ctx, out, cache);

@@ -169,6 +169,20 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
     must(JSON.stringify(latest) === JSON.stringify(cross), 'the parameterless answer is not the latest date');
     return `${hourly.rows.length} hours, ${daily.rows.length} days, ${cross.rows.length} cities`;
   });
+  await check("season: a city's default answer, an earlier year and one category, a bad category", async () => {
+    const latest = await data(`/api/season?${q({ city })}`);
+    must(latest.city === city && Array.isArray(latest.categories) && latest.categories.length >= 4, 'no categories');
+    const years = [...new Set((latest.years as Json[]).map((y) => y.year as number))];
+    const grass = await data(`/api/season?${q({ city, year: String(years[0]), category: 'grass' })}`);
+    must(
+      grass.year === years[0] && grass.categories.length === 1 && grass.categories[0].category === 'grass',
+      'not the year and category asked',
+    );
+    const bad = await problem(`/api/season?${q({ city, category: 'Tree' })}`, 400);
+    must(/'category'/.test(bad.error), `400 names no parameter: ${bad.error}`);
+    const tree = (latest.categories as Json[]).find((c) => c.category === 'tree');
+    return `${latest.year}: tree ${tree?.season ? `from ${tree.season.start}` : `none (${tree?.reason})`}; years ${years.join(', ')}`;
+  });
   await check('map: a date and latest, as GeoJSON', async () => {
     const map = await data(`/api/map-data?${q({ date })}`, 'application/geo+json');
     must(map.type === 'FeatureCollection' && map.date === date, `not the map of ${date}`);

@@ -41,6 +41,7 @@ export class DayValuesTable {
       drop: db.prepare('DELETE FROM day_value WHERE city_id = ? AND cut = ? AND day = ?'),
       dropCut: db.prepare('DELETE FROM day_value WHERE city_id = ? AND cut = ?'),
       one: db.prepare('SELECT data FROM day_value WHERE city_id = ? AND cut = ? AND day = ?').pluck(),
+      any: db.prepare('SELECT 1 FROM day_value WHERE city_id = ? AND cut = ? LIMIT 1').pluck(),
       newest: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? ORDER BY day DESC LIMIT ?'),
       span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day'),
       across: db.prepare(
@@ -87,6 +88,12 @@ export class DayValuesTable {
     const id = this.names.id('city', city);
     const data = id === undefined ? undefined : (this.stmt.one.get(id, CUT_CODE[cut], day) as Uint8Array | undefined);
     return data && this.unpack(day, data);
+  }
+
+  /** Whether a city has any day with data in a cut (nothing decoded). */
+  has(city: string, cut: DayCut): boolean {
+    const id = this.names.id('city', city);
+    return id !== undefined && this.stmt.any.get(id, CUT_CODE[cut]) !== undefined;
   }
 
   /** A city's newest days with data of a cut, newest first, at most `limit`. */

@@ -22,7 +22,7 @@ export interface StoreReader {
     | 'citiesWithDataOn'
   >;
   readonly weather: Pick<WeatherDays, 'cityDay' | 'forCity' | 'forDay' | 'days' | 'latestDay' | 'citiesOn'>;
-  readonly values: Pick<DayValuesTable, 'on' | 'newest' | 'span' | 'across'>;
+  readonly values: Pick<DayValuesTable, 'on' | 'has' | 'newest' | 'span' | 'across'>;
   readonly runs: Pick<IngestRuns, 'last'>;
   readonly shapes: Pick<SpeciesShapes, 'all'>;
   /** Bytes of the longest stored label, as UTF-8 (a bound on a row's size). */

@@ -15,6 +15,7 @@ const TOOLS = [
   'get_latest_date',
   'get_pollen',
   'get_pollen_range',
+  'get_season',
   'get_pollen_map',
   'get_forecast',
   'get_alerts',
@@ -84,6 +85,12 @@ describe('MCP over streamable HTTP at /mcp', () => {
     ['find_city', { lat: 40, lon: -100, limit: 5, max_km: 1000 }, '/api/nearest?lat=40&lon=-100&limit=5&max_km=1000'],
     ['find_city', { zip: '78701', limit: 3 }, '/api/nearest?zip=78701&limit=3'],
     ['find_city', { zip: '96813' }, '/api/nearest?zip=96813'],
+    ['get_season', { city: 'austin' }, '/api/season?city=austin'],
+    [
+      'get_season',
+      { city: 'honolulu', year: 2025, category: 'grass', timezone: 'local' },
+      '/api/season?city=honolulu&year=2025&category=grass&timezone=local',
+    ],
   ])('%s %j answers what %s answers', async (name, args, path) => {
     const result = await call(name, args);
     expect(result.isError).toBeFalsy();
@@ -165,6 +172,8 @@ describe('MCP over streamable HTTP at /mcp', () => {
     ['get_pollen_range', { to: '2025-04-03' }, /from/],
     ['get_forecast', {}, /city/],
     ['get_pollen_map', { date: 'soon' }, /^Invalid argument 'date'/],
+    ['get_season', { city: 'austin', category: 'oak' }, /^Invalid argument 'category': expected all, tree, grass/],
+    ['get_season', { city: 'austin', year: 2019 }, /No daily values for austin in 2019/],
   ])('%s %j is a tool error naming the argument', async (name, args, message) => {
     const result = await call(name, args);
     expect(result.isError).toBe(true);

@@ -124,9 +124,35 @@ describe('the bulk files', () => {
   };
   const inMonth = (month: string) => (r: Json) => String(r.date ?? r.periodStart).startsWith(month);
 
-  /** What the JSON API answers for the rows of a kind's month, as the file's columns. */
-  async function apiRows(kind: string, month: string, columns: readonly BulkColumn[]): Promise<Json[]> {
-    const { from, to } = monthWindow(month);
+  /** What /api/season answers for every city and year held, as the seasons file's columns. */
+  async function seasonRows(columns: readonly BulkColumn[]): Promise<Json[]> {
+    const rows: Json[] = [];
+    for (const city of DEFAULT_CITIES.slugs) {
+      const latest = await fetch(url(`/api/season?city=${city}`));
+      if (latest.status === 404) continue; // no daily values: no seasons
+      const years = [...new Set(((await latest.json()) as Json).years.map((y: Json) => y.year as number))];
+      for (const year of years) {
+        for (const c of (await api(`/api/season?city=${city}&year=${year}`)).categories as Json[]) {
+          const risk = c.season?.risk_days ?? {};
+          const flat = { ...c, ...(c.season ?? {}), city, year, season_days: c.season?.days ?? null };
+          const days = {
+            days_none: risk.None,
+            days_low: risk.Low,
+            days_moderate: risk.Moderate,
+            days_high: risk.High,
+            days_very_high: risk['Very High'],
+          };
+          rows.push(expectedRow(columns, { ...flat, ...days }));
+        }
+      }
+    }
+    return rows;
+  }
+
+  /** What the JSON API answers for the rows of a kind's month (or the seasons), as the file's columns. */
+  async function apiRows(kind: string, month: string | null, columns: readonly BulkColumn[]): Promise<Json[]> {
+    if (kind === 'seasons') return seasonRows(columns);
+    const { from, to } = monthWindow(month!);
     if (kind === 'pollen-hourly') {
       const body = await api(`/api/pollen-range?from=${from}&to=${to}&limit=50000`);
       expect(body.truncated).toBe(false);
@@ -135,10 +161,10 @@ describe('the bulk files', () => {
     const rows: Json[] = [];
     for (const city of [...CITIES].sort()) {
       if (kind === 'pollen-daily') {
-        const daily = ((await api(`/api/pollen?city=${city}`)).rows as Json[]).filter(inMonth(month)).reverse();
+        const daily = ((await api(`/api/pollen?city=${city}`)).rows as Json[]).filter(inMonth(month!)).reverse();
         rows.push(...daily.map((r) => expectedRow(columns, { ...r, city })));
       } else {
-        const weather = ((await api(`/api/weather?city=${city}`)).rows as Json[]).filter(inMonth(month)).reverse();
+        const weather = ((await api(`/api/weather?city=${city}`)).rows as Json[]).filter(inMonth(month!)).reverse();
         rows.push(...weather.map((r) => expectedRow(columns, r, { city: 'city_slug' })));
       }
     }
@@ -147,11 +173,13 @@ describe('the bulk files', () => {
 
   it('lists every month of the served store, three kinds in two formats, with one column set per kind', () => {
     expect([manifest.from, manifest.to]).toEqual(['2025-03-25', '2025-04-06']);
-    expect(manifest.files.map((f) => f.path.split('/').at(-1))).toEqual(
-      ['2025-03', '2025-04'].flatMap((m) =>
+    expect(manifest.files.map((f) => f.path.split('/').at(-1))).toEqual([
+      ...['2025-03', '2025-04'].flatMap((m) =>
         ['pollen-hourly', 'pollen-daily', 'weather-daily'].flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]),
       ),
-    );
+      'seasons.parquet',
+      'seasons.csv.gz',
+    ]);
     const hourly = manifest.kinds['pollen-hourly'].columns;
     expect(hourly.slice(0, 10).map((c) => `${c.name}:${c.type}`)).toEqual([
       'city:STRING',
@@ -183,7 +211,7 @@ describe('the bulk files', () => {
     }
   });
 
-  it('reads back in DuckDB, typed, value for value as the JSON API answers (hourly, daily with peaks, weather)', async () => {
+  it('reads back in DuckDB, typed, value for value as the JSON API answers (hourly, daily with peaks, weather, seasons)', async () => {
     for (const f of manifest.files.filter((x) => x.format === 'parquet')) {
       const columns = manifest.kinds[f.kind].columns;
       const local = join(dir, `described-${f.path.split('/').at(-1)}`);
@@ -195,6 +223,7 @@ describe('the bulk files', () => {
         DATE: 'DATE',
         DOUBLE: 'DOUBLE',
         INT32: 'INTEGER',
+        BOOLEAN: 'BOOLEAN',
       };
       expect(
         described.map((d) => `${d.column_name} ${d.column_type}`),
@@ -208,7 +237,7 @@ describe('the bulk files', () => {
 
   it("agrees with pollen-range's daily rows (aggregate=day) on the daily means", async () => {
     for (const f of manifest.files.filter((x) => x.kind === 'pollen-daily' && x.format === 'parquet')) {
-      const { from, to } = monthWindow(f.month);
+      const { from, to } = monthWindow(f.month!);
       const ranged = ((await api(`/api/pollen-range?from=${from}&to=${to}&aggregate=day&limit=50000`)).rows as Json[]).map((r) => ({
         ...r,
         date: String(r.periodStart).slice(0, 10),
@@ -395,9 +424,16 @@ describe('a daily render of the bulk files', () => {
     const changed = [...after].filter(([path, sum]) => before.get(path) !== sum).map(([path]) => path.split('/').at(-1));
     const months = (m: string, kinds: string[]) => kinds.flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]);
     const all = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
-    // January: the window trims a day; February: the revised hour (pollen only); April: the new day.
+    // January: the window trims a day; February: the revised hour (pollen only); April: the new
+    // day; and the seasons file, whose year gained a day.
     expect(changed.sort()).toEqual(
-      [...months('2025-01', all), ...months('2025-02', ['pollen-hourly', 'pollen-daily']), ...months('2025-04', all)].sort(),
+      [
+        ...months('2025-01', all),
+        ...months('2025-02', ['pollen-hourly', 'pollen-daily']),
+        ...months('2025-04', all),
+        'seasons.parquet',
+        'seasons.csv.gz',
+      ].sort(),
     );
   });
 });

@@ -30,13 +30,14 @@ describe('build render', () => {
   it('writes a file for every enumerable answer, each byte-identical to the fallback function’s answer', async () => {
     const files = listFiles(site.publish).filter((f) => f !== '_redirects' && !siteFileNames.has(f) && !f.startsWith('data/bulk/'));
     expect(listFiles(site.publish).filter((f) => siteFileNames.has(f))).toHaveLength(siteFileNames.size);
-    // The bulk files (test/render/bulk.test.ts): one month, three kinds in two formats, and the manifest.
-    expect(listFiles(site.publish).filter((f) => f.startsWith('data/bulk/'))).toHaveLength(3 * 2 + 1);
+    // The bulk files (test/render/bulk.test.ts): one month, three kinds in two formats, the seasons in two, and the manifest.
+    expect(listFiles(site.publish).filter((f) => f.startsWith('data/bulk/'))).toHaveLength(3 * 2 + 2 + 1);
     // For pollen and weather: 4 cities x 10 days, 10 dates, all 40 cities' daily lists; then 10
     // maps, cities/available-dates/latest-date, and 3 discovery files. (Parameterless pollen,
     // map and weather requests are the fallback function's, whatever their query.) Local days:
     // 40 cities' daily lists, 10 dates across cities, 10 maps (a city's local day is the function's).
-    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3 + (40 + 10 + 10));
+    // Seasons: the 4 cities with data, in UTC and local days.
+    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3 + (40 + 10 + 10) + 2 * 4);
     process.env.POLLEN_DB = site.db;
     for (const file of files) {
       const res = await fallback(new Request(`http://localhost${apiUrlFor(file)}`));

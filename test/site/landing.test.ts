@@ -61,7 +61,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#panel svg.chart polyline');
     expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-10');
-    expect(await page.locator('#panel svg.chart').count()).toBe(2); // the day's hours and the forecast
+    expect(await page.locator('#panel svg.chart').count()).toBe(3); // the day's hours, the forecast and the season (season-view.test.ts)
     // Austin's local days (CDT, UTC-5) of UTC 2025-04-01..10: 2025-03-31 from 00:00Z, whole days, and 2025-04-10 to 24:00Z.
     const days = await page.locator('#panel table.days tbody th').allTextContents();
     expect(days[0]).toMatch(/^2025-04-10 \(1[89] h\)$/);
@@ -234,12 +234,13 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     it('labels the date picker with the days the map shows', async () => {
       const { page, close } = await located(0, 0);
       expect(await page.textContent('label[for="date"]')).toBe("Date (each city's local day)");
-      // The footer links every bulk file of the manifest, a row per month.
-      const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string }> };
+      // The footer links every bulk file of the manifest: the seasons file, then a row per month.
+      const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string | null }> };
       await page.waitForSelector('#bulk-files tr', { state: 'attached' }); // inside a closed <details>
-      expect(await page.locator('#bulk-files th').allTextContents()).toEqual(
-        [...new Set(manifest.files.map((f) => f.month))].sort().reverse(),
-      );
+      expect(await page.locator('#bulk-files th').allTextContents()).toEqual([
+        'Seasons, every year',
+        ...[...new Set(manifest.files.flatMap((f) => (f.month ? [f.month] : [])))].sort().reverse(),
+      ]);
       expect((await page.locator('#bulk-files a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).sort()).toEqual(
         manifest.files.map((f) => f.path).sort(),
       );

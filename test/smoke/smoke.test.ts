@@ -20,7 +20,7 @@ describe('smoke against the local server', () => {
     expect(checks.length).toBeGreaterThanOrEqual(15);
     const table = formatSmoke(site.server.url, checks);
     expect(table).toContain('| health: fresh data, on the expected Node.js | pass | ok,');
-    expect(table).toMatch(/\| MCP: tools\/list \| pass \| 11 tools \|/);
+    expect(table).toMatch(/\| MCP: tools\/list \| pass \| 12 tools \|/);
     expect(table).toMatch(/\| alerts: .* \| pass \| \d+ of [23] local days at Low or above; ics, atom and jsonfeed agree \|/);
     // The site serves the built-in 40 (data for tulsa and honolulu): Manhattan's nearest is New York.
     expect(table).toMatch(

@@ -1,8 +1,18 @@
 /** The public API, as the page reads it: same-origin JSON, nothing else. Its types are the API's own schemas'. */
-import type { ForecastResponse } from '../../api/schemas.js';
+import type { ForecastResponse, SeasonResponse } from '../../api/schemas.js';
 import type { ForecastPollen, HourlyPollen } from '../../domain/schemas.js';
 
-export type { DailyPollen as DayRow, ForecastDay, MapFeature, PollenRisk as Risk, WeatherRow } from '../../domain/schemas.js';
+export type {
+  CategorySeason,
+  DailyPollen as DayRow,
+  ForecastDay,
+  MapFeature,
+  PollenRisk as Risk,
+  WeatherRow,
+} from '../../domain/schemas.js';
+
+/** `/api/season`. */
+export type SeasonAnswer = SeasonResponse;
 
 /** An hour as the charts read it: observed or forecast. */
 export type HourRow = Pick<HourlyPollen, 'ts' | 'tree' | 'grass' | 'weed' | 'risk_tree' | 'risk_grass' | 'risk_weed'>;

@@ -1,10 +1,21 @@
 /**
  * The city panel: the day's hours, the last 30 days, top species, weather and the forecast, in
  * the city's local days and time (timezone=local), labelled with its zone. Weather days are UTC days.
- * Below the forecast, links to subscribe to the city's alerts (`/api/alerts`) at a chosen level.
+ * Below the forecast, its pollen seasons against earlier years (season.ts), and links to
+ * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
 import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/risk.js';
-import { getJson, type DayRow, type Forecast, type ForecastDay, type HourRow, type Risk, type WeatherRow } from './api.js';
+import {
+  getJson,
+  type DayRow,
+  type Forecast,
+  type ForecastDay,
+  type HourRow,
+  type Risk,
+  type SeasonAnswer,
+  type WeatherRow,
+} from './api.js';
+import { seasonSection } from './season.js';
 import { hourlyChart, SERIES } from './charts.js';
 import { colourOf, inkOn, worst } from './risk.js';
 
@@ -186,12 +197,13 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   (panel.querySelector('#panel-title') as HTMLElement).focus();
   announceFeed(slug, name);
   const q = encodeURIComponent;
-  const [day, daily, weather, forecast, days] = await Promise.all([
+  const [day, daily, weather, forecast, days, seasons] = await Promise.all([
     getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
     getJson<{ rows: DayRow[] }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
     getJson<{ rows: ForecastDay[] }>(`/api/forecast?city=${q(slug)}&aggregate=day&timezone=local`).catch(() => undefined),
+    getJson<SeasonAnswer>(`/api/season?city=${q(slug)}&timezone=local`).catch(() => undefined),
   ]);
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
@@ -227,6 +239,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
       note,
     );
   }
+  if (seasons) sections.push(seasonSection(seasons, daily.rows));
   sections.push(alertsSection(slug, name));
   section(`Last 30 days (local days, ${zone})`, last30(upTo));
   panel.replaceChildren(panel.firstElementChild!, ...sections);

@@ -1,0 +1,287 @@
+/**
+ * Pollen seasons of a city's daily means (docs/data.md, "Seasons"; docs/decisions.md, "Seasons").
+ *
+ * - The main pollen season by the percentage method: from the first day on which the year's
+ *   cumulative sum of daily means reaches 2.5% of the year's total to the first day on which it
+ *   reaches 97.5% (the 95% method of Nilsson & Persson 1981, Grana 20(3):179-182; the terms are
+ *   Galán et al. 2017, "Recommended terminology for aerobiological studies", Aerobiologia
+ *   33:293-295). Percentage definitions are the ones recommended for retrospective use (Bastl et
+ *   al. 2018, "Defining pollen seasons: background and recommendations", Curr Allergy Asthma Rep
+ *   18:73).
+ * - SPIn: the sum of daily means over the season; APIn: over the year (grains·day/m³).
+ * - The peak day: the first day of the year's highest daily mean.
+ *
+ * A category's year is the calendar year, but tree's starts on 1 October of the year before, so
+ * that a winter season (mountain cedar, December to February) is one season, not two halves.
+ * A year is complete when at least 90% of its days have a value; an incomplete year's season is
+ * measured against the mean total of the complete earlier years (else against its total so
+ * far), and has no end yet.
+ */
+import { DAY_MS, dayNumber, dayString } from './dates.js';
+import { grade, type Graded, RISK_LABELS, type Risk, SPECIES_KEY } from './risk.js';
+import type { CategorySeason, DailyPollen, RiskDays, Season, SeasonComparison, SeasonYearRow } from './schemas.js';
+import { type Shape, speciesColumn } from './species.js';
+
+/** A category's value on one day, with the NAB label the day is graded with. */
+export interface SeasonDay {
+  value: number;
+  risk: Risk | null;
+}
+
+/** A category's days: day number -> value (days without a value are absent). */
+export type SeasonSeries = ReadonlyMap<number, SeasonDay>;
+
+/** Share of a year's days that makes it complete. */
+export const COMPLETE_SHARE = 0.9;
+/** The percentage method's bounds. */
+export const START_SHARE = 0.025;
+export const END_SHARE = 0.975;
+
+/** The days of a category's year: the calendar year, or for tree (and its species) from 1 October of the year before. */
+export function seasonYear(category: string, year: number): { from: number; to: number } {
+  const fromOctober = category === 'tree' || category.startsWith('tree_');
+  return {
+    from: dayNumber(`${fromOctober ? year - 1 : year}-${fromOctober ? '10' : '01'}-01`),
+    to: dayNumber(fromOctober ? `${year}-09-30` : `${year}-12-31`),
+  };
+}
+
+/** A category a season is measured for, and how its days are read from daily rows. */
+export interface SeasonCategory {
+  name: string;
+  day: (row: DailyPollen) => SeasonDay | undefined;
+}
+
+const GROUPS = Object.entries(SPECIES_KEY) as Array<[Graded & keyof typeof SPECIES_KEY, string]>;
+
+/** A species' daily mean in a daily row's species object. */
+const speciesValue = (row: DailyPollen, group: string, name: string): number | null => {
+  const g = row.species?.[group];
+  const v = g !== null && typeof g === 'object' ? g[name] : null;
+  return typeof v === 'number' ? v : null;
+};
+
+/**
+ * Tree, grass and weed (their daily means, graded as the daily rows grade them: risk_tree...),
+ * ragweed (the Weed group's Ragweed, graded on NAB's ragweed scale), then each allergen species of
+ * the three groups in the store's species (graded on its group's scale), named as the bulk files'
+ * columns are (`tree_oak`); Weed's Ragweed is the ragweed category already, and `Others` is no
+ * allergen.
+ */
+export function seasonCategories(shapes: readonly Shape[]): SeasonCategory[] {
+  const categories: SeasonCategory[] = GROUPS.map(([category]) => ({
+    name: category,
+    day: (row) => {
+      const value = row[category];
+      return value === null ? undefined : { value, risk: row[`risk_${category}`] };
+    },
+  }));
+  const species = (scale: Graded, group: string, name: string) => (row: DailyPollen) => {
+    const value = speciesValue(row, group, name);
+    return value === null ? undefined : { value, risk: grade(scale, value) };
+  };
+  categories.push({ name: 'ragweed', day: species('ragweed', SPECIES_KEY.weed, 'Ragweed') });
+  const seen = new Set(['weed_ragweed']);
+  for (const shape of shapes) {
+    for (const [group, names] of shape) {
+      const scale = GROUPS.find(([, key]) => key === group)?.[0];
+      if (!scale || !names) continue;
+      for (const name of names) {
+        const column = speciesColumn(group, name);
+        if (seen.has(column)) continue;
+        seen.add(column);
+        categories.push({ name: column, day: species(scale, group, name) });
+      }
+    }
+  }
+  return categories;
+}
+
+/** A daily row with its day number. */
+export interface DatedRow {
+  day: number;
+  row: DailyPollen;
+}
+
+/** A category's days from a city's daily rows. */
+export function seasonSeries(rows: Iterable<DatedRow>, category: SeasonCategory): Map<number, SeasonDay> {
+  const series = new Map<number, SeasonDay>();
+  for (const { day, row } of rows) {
+    const d = category.day(row);
+    if (d) series.set(day, d);
+  }
+  return series;
+}
+
+export interface YearSeason {
+  from: number;
+  to: number;
+  /** Days of the year with a value. */
+  daysWithData: number;
+  complete: boolean;
+  /** The last day of the year with a value. */
+  through: number | null;
+  /** The annual pollen integral (so far, for an incomplete year). */
+  apin: number;
+  /** What 2.5% and 97.5% are shares of: the year's total, the mean total of complete earlier years, or the total so far. */
+  basis: 'year' | 'earlier years' | 'so far';
+  season: Season | null;
+  /** Why there is no season. */
+  reason: string | null;
+  /** The cumulative sums, by day of the year (0 = its first day); a day without a value adds nothing. */
+  cumulative: number[];
+  /** The season's start as a day of the year. */
+  startIndex: number | null;
+}
+
+const emptyRiskDays = (): RiskDays => Object.fromEntries(RISK_LABELS.map((r) => [r, 0])) as RiskDays;
+
+/**
+ * The season of one category in one year. `earlierTotals` are the APIns of the complete earlier
+ * years, which an incomplete year's start is measured against.
+ */
+export function yearSeason(series: SeasonSeries, window: { from: number; to: number }, earlierTotals: readonly number[] = []): YearSeason {
+  const { from, to } = window;
+  const cumulative: number[] = [];
+  let [sum, daysWithData, through, peak] = [0, 0, null as number | null, null as { day: number; value: number } | null];
+  for (let day = from; day <= to; day++) {
+    const d = series.get(day);
+    if (d) {
+      sum += d.value;
+      daysWithData++;
+      through = day;
+      if (!peak || d.value > peak.value) peak = { day, value: d.value };
+    }
+    cumulative.push(sum);
+  }
+  const complete = daysWithData >= COMPLETE_SHARE * (to - from + 1);
+  const basis = complete ? 'year' : earlierTotals.length > 0 ? 'earlier years' : 'so far';
+  const total = basis === 'earlier years' ? earlierTotals.reduce((a, b) => a + b, 0) / earlierTotals.length : sum;
+  const base = { from, to, daysWithData, complete, through, apin: sum, basis, cumulative } as const;
+  const none = (reason: string): YearSeason => ({ ...base, season: null, reason, startIndex: null });
+  if (daysWithData === 0) return none('no data in the year');
+  if (sum === 0) return none('no pollen above zero in the year');
+  // The sum grows only on days with a value, so the first day it reaches a share is one of them.
+  const reach = (share: number) => cumulative.findIndex((c) => c >= share * total);
+  const startIndex = reach(START_SHARE);
+  if (startIndex < 0) return none(`not started by ${dayString(through!)}`);
+  const endIndex = complete ? reach(END_SHARE) : -1;
+  const last = complete ? from + endIndex : through!;
+  const start = from + startIndex;
+  const riskDays = emptyRiskDays();
+  let spin = 0;
+  for (let day = start; day <= last; day++) {
+    const d = series.get(day);
+    if (!d) continue;
+    spin += d.value;
+    if (d.risk !== null) riskDays[d.risk]++;
+  }
+  return {
+    ...base,
+    reason: null,
+    startIndex,
+    season: {
+      start: dayString(start),
+      end: complete ? dayString(last) : null,
+      days: last - start + 1,
+      peak_date: dayString(peak!.day),
+      peak_value: peak!.value,
+      spin,
+      risk_days: riskDays,
+    },
+  };
+}
+
+/** This year against each complete earlier year, at the same day of the year. */
+export function compareYears(year: YearSeason, earlier: ReadonlyArray<{ year: number; season: YearSeason }>): SeasonComparison {
+  const complete = earlier.filter((e) => e.season.complete);
+  const note =
+    complete.length === 0
+      ? 'No complete earlier year to compare with.'
+      : complete.length === 1
+        ? `One earlier year (${complete[0]!.year}): a comparison with that year, not with a normal.`
+        : null;
+  if (year.through === null) return { as_of: null, cumulative: 0, earlier_years: complete.length, note, years: [] };
+  const at = year.through - year.from;
+  const mine = year.cumulative[at]!;
+  return {
+    as_of: dayString(year.through),
+    cumulative: mine,
+    earlier_years: complete.length,
+    note,
+    years: complete.map(({ year: y, season: e }) => {
+      const theirs = e.cumulative[Math.min(at, e.cumulative.length - 1)]!;
+      return {
+        year: y,
+        as_of: dayString(Math.min(e.from + at, e.to)),
+        cumulative: theirs,
+        ahead_pct: theirs === 0 ? null : Math.round((mine / theirs - 1) * 100) || 0, // never -0
+        start_difference_days: year.startIndex === null || e.startIndex === null ? null : year.startIndex - e.startIndex,
+      };
+    }),
+  };
+}
+
+/** The calendar years a city's daily rows fall in, ascending. */
+export function yearsHeld(rows: readonly DatedRow[]): number[] {
+  const years = new Set(rows.map((r) => new Date(r.day * DAY_MS).getUTCFullYear()));
+  return [...years].sort((a, b) => a - b);
+}
+
+/** Every category's season in every year held (`yearsHeld`), each compared with the earlier years. */
+export function seasonsByYear(rows: readonly DatedRow[], categories: readonly SeasonCategory[]): Map<number, CategorySeason[]> {
+  const held = yearsHeld(rows);
+  const byYear = new Map<number, CategorySeason[]>(held.map((y) => [y, []]));
+  for (const category of categories) {
+    const series = seasonSeries(rows, category);
+    const seasons: Array<{ year: number; season: YearSeason }> = [];
+    for (const y of held) {
+      const earlierTotals = seasons.filter((e) => e.season.complete).map((e) => e.season.apin);
+      const mine = yearSeason(series, seasonYear(category.name, y), earlierTotals);
+      byYear.get(y)!.push({
+        category: category.name,
+        from: dayString(mine.from),
+        to: dayString(mine.to),
+        days_with_data: mine.daysWithData,
+        complete: mine.complete,
+        through: mine.through === null ? null : dayString(mine.through),
+        apin: mine.apin,
+        basis: mine.basis,
+        season: mine.season,
+        reason: mine.reason,
+        comparison: compareYears(mine, seasons),
+      });
+      seasons.push({ year: y, season: mine });
+    }
+  }
+  return byYear;
+}
+
+/** A year's season of a category in a line. */
+export const yearRow = (year: number, c: CategorySeason): SeasonYearRow => ({
+  year,
+  category: c.category,
+  complete: c.complete,
+  start: c.season?.start ?? null,
+  end: c.season?.end ?? null,
+  peak_date: c.season?.peak_date ?? null,
+  peak_value: c.season?.peak_value ?? null,
+  spin: c.season?.spin ?? null,
+  apin: c.apin,
+});
+
+/**
+ * Every category's season in `year` (one of `yearsHeld`), compared with the earlier years held,
+ * and a line per year held and category.
+ */
+export function citySeasons(
+  rows: readonly DatedRow[],
+  categories: readonly SeasonCategory[],
+  year: number,
+): { categories: CategorySeason[]; years: SeasonYearRow[] } {
+  const byYear = seasonsByYear(rows, categories);
+  return {
+    categories: byYear.get(year) ?? [],
+    years: [...byYear].flatMap(([y, seasons]) => seasons.map((c) => yearRow(y, c))),
+  };
+}
