@@ -4,7 +4,7 @@
  * its SPIn, and one sentence in plain words whose numbers are the API's.
  */
 import { dayNumber, dayString } from '../../domain/dates.js';
-import { seasonCategories, seasonYear } from '../../domain/seasons.js';
+import { seasonCategories, seasonSeries, seasonYear, yearSeason } from '../../domain/seasons.js';
 import type { CategorySeason, DayRow, SeasonAnswer } from './api.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -46,21 +46,15 @@ const shortDate = (date: string, withYear = false) =>
 
 const number = (v: number) => Math.round(v).toLocaleString('en-US');
 
-/** The cumulative sums of a category over a year's days, from the daily rows (a day without a row adds nothing). */
-function curve(rows: readonly DayRow[], category: string, year: number, upTo?: string): Array<[number, number]> {
-  const read = CATEGORIES.find((c) => c.name === category)!;
-  const { from, to } = seasonYear(category, year);
-  const byDay = new Map(rows.map((r) => [dayNumber(r.date), r]));
-  const last = upTo ? Math.min(to, dayNumber(upTo)) : to;
-  const points: Array<[number, number]> = [];
-  let sum = 0;
-  for (let day = from; day <= last; day++) {
-    const row = byDay.get(day);
-    const d = row && read.day(row);
-    if (d) sum += d.value;
-    if (row) points.push([day - from, sum]);
-  }
-  return points;
+/** The cumulative sums of a category on each day of a year with a value, as the API sums them (domain/seasons.ts). */
+function curve(rows: readonly DayRow[], category: string, year: number): Array<[number, number]> {
+  const series = seasonSeries(
+    rows.map((row) => ({ day: dayNumber(row.date), row })),
+    CATEGORIES.find((c) => c.name === category)!,
+  );
+  const y = yearSeason(series, seasonYear(category, year));
+  // A point on each day with a value: days before the first held are not drawn as zeros.
+  return y.cumulative.flatMap((sum, i): Array<[number, number]> => (series.has(y.from + i) ? [[i, sum]] : []));
 }
 
 /** The sentence: when the season started against the latest complete earlier year, and how far ahead it is. */
@@ -95,10 +89,7 @@ function seasonChart(rows: readonly DayRow[], answer: SeasonAnswer, c: CategoryS
     svg.setAttribute(k, v);
   el('title', {}, svg).textContent = title;
   const years = [...new Set(answer.years.filter((y) => y.category === c.category && y.year <= answer.year).map((y) => y.year))];
-  const curves = years.map((y) => ({
-    year: y,
-    points: curve(rows, c.category, y, y === answer.year ? (c.through ?? undefined) : undefined),
-  }));
+  const curves = years.map((y) => ({ year: y, points: curve(rows, c.category, y) }));
   const max = Math.max(1, ...curves.flatMap((k) => k.points.map((p) => p[1])));
   const span = dayNumber(c.to) - dayNumber(c.from);
   const x = (i: number) => pad + (i / span) * (w - 2 * pad);
