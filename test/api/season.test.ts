@@ -75,7 +75,8 @@ function expectedYears(rows: Json[], category: string): Expected[] {
     const earlier = out.filter((e) => e.complete).map((e) => e.apin);
     const total = complete || earlier.length === 0 ? apin : earlier.reduce((a, b) => a + b, 0) / earlier.length;
     const cumulative: number[] = [];
-    days.reduce<number>((a, v) => (cumulative.push(a + (v ?? 0)), a + (v ?? 0)), 0);
+    let sum = 0;
+    for (const v of days) cumulative.push((sum += v ?? 0));
     const first = (share: number) => (apin === 0 ? -1 : cumulative.findIndex((c) => c >= share * total));
     const [start, end] = [first(0.025), complete ? first(0.975) : -1];
     const last = days.map((v, i) => (v === null ? -1 : i)).reduce((a, b) => Math.max(a, b), -1);
