@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { type StoredStatus, statusOfCode } from '../domain/status.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
@@ -48,6 +49,22 @@ export function openDatabase(path: string, readonly: boolean): Db {
   // A migration that re-packed rows left their old pages free: give them back (a fresh store has none).
   if (current > 0 && current < MIGRATIONS.length) db.exec('VACUUM');
   return db;
+}
+
+/**
+ * The stored status of each of a city's days in [from, to] (days never asked are absent), from a
+ * statement taking (city id, from, to) and giving `day, status`: the pollen and the weather days' alike.
+ */
+export function storedStatuses(
+  names: Names,
+  statement: Database.Statement,
+  city: string,
+  from: number,
+  to: number,
+): Map<number, StoredStatus> {
+  const id = names.id('city', city);
+  if (id === undefined) return new Map();
+  return new Map((statement.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]));
 }
 
 type NameKind = 'city' | 'source' | 'label';

@@ -4,9 +4,9 @@
  * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
  */
 import type { PollenHour, StoredHour } from '../domain/hours.js';
-import { pollenStatus, STORED_STATUSES, type StoredStatus, statusOfCode } from '../domain/status.js';
+import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
 import { decodeDay, encodeDay } from './codec.js';
-import type { Db, Names, Row } from './database.js';
+import { type Db, type Names, type Row, storedStatuses } from './database.js';
 import type { DayCache } from './day-cache.js';
 import type { SpeciesShapes } from './species-shapes.js';
 
@@ -108,12 +108,7 @@ export class PollenDays {
 
   /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
   statuses(city: string, from: number, to: number): Map<number, StoredStatus> {
-    const id = this.names.id('city', city);
-    return new Map(
-      id === undefined
-        ? []
-        : (this.stmt.statusIn.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]),
-    );
+    return storedStatuses(this.names, this.stmt.statusIn, city, from, to);
   }
 
   /** The hours of a stored day row, exactly as ingested, with the day's zone and source. */

@@ -1,8 +1,8 @@
 /** Weather days: one row per city and UTC day, its measured fields packed (store/codec.ts). */
-import { STORED_STATUSES, type StoredStatus, statusOfCode, weatherStatus } from '../domain/status.js';
+import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/status.js';
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
-import type { Db, Names, Row } from './database.js';
+import { type Db, type Names, type Row, storedStatuses } from './database.js';
 
 /** A city-day's weather as ingest writes it. */
 export interface WeatherWrite {
@@ -53,12 +53,7 @@ export class WeatherDays {
 
   /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
   statuses(city: string, from: number, to: number): Map<number, StoredStatus> {
-    const id = this.names.id('city', city);
-    return new Map(
-      id === undefined
-        ? []
-        : (this.stmt.statusIn.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]),
-    );
+    return storedStatuses(this.names, this.stmt.statusIn, city, from, to);
   }
 
   /** One city-day of weather, or undefined. */

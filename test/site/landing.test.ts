@@ -1,19 +1,18 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import distance from '@turf/distance';
 import { DOMParser } from '@xmldom/xmldom';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { siteFiles } from '../../src/site/build.js';
+import { CHROMIUM, hasChromium, useBrowser } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { SITE_SPAN, useSite } from '../helpers/site.js';
 import { readCityFile } from '../../src/domain/city-file.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium)
   console.warn(`landing page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
@@ -31,17 +30,10 @@ describe('the landing page bundle', () => {
 
 describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   const site = useSite();
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-  });
-  afterAll(async () => browser?.close());
+  const browser = useBrowser();
 
   it('draws a marker per map feature, opens a city from the keyboard, and follows the date picker', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    const page = await browser().newPage({ viewport: { width: 1100, height: 1300 } });
     const errors: string[] = [];
     // /api/health answers 503 for this old sample data, by design; the browser logs that status.
     page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/api/health') && errors.push(m.text()));
@@ -96,7 +88,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   });
 
   it("links a city's alerts as a calendar, an Atom feed and a JSON Feed, at the level chosen, and the links answer", async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    const page = await browser().newPage({ viewport: { width: 1100, height: 1300 } });
     const errors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/api/health') && errors.push(m.text()));
     page.on('pageerror', (e) => errors.push(String(e)));
@@ -168,7 +160,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   }, 120_000);
 
   it('shows the API reference from the OpenAPI document, loading nothing from elsewhere', async () => {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const page = await browser().newPage({ viewport: { width: 1200, height: 900 } });
     // Redoc's page names one image on a CDN (its badge); the page's Content-Security-Policy
     // refuses it, so nothing from elsewhere is ever loaded.
     const foreign = (url: string) => !['data:', 'blob:'].includes(new URL(url).protocol) && new URL(url).origin !== site.server.url;
@@ -216,7 +208,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       return `${(Math.round(distance([from.lon, from.lat], [c.lon, c.lat], { units: 'kilometers' }) * 10) / 10).toLocaleString('en-US')} km`;
     };
     const located = async (latitude: number, longitude: number) => {
-      const context = await browser.newContext({
+      const context = await browser().newContext({
         viewport: { width: 1100, height: 1300 },
         geolocation: { latitude, longitude },
         permissions: ['geolocation'],
@@ -301,7 +293,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   });
 
   it('works at phone width, with the city list as a way in', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${site.server.url}/`);
     await page.waitForSelector('#city-list button');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -319,17 +311,10 @@ describe.skipIf(!hasChromium)('the landing page of a city set with a repeated na
     cities: top200.filter((c) => ['columbus-ga', 'columbus-oh', 'tulsa'].includes(c.slug)),
     span: { from: SITE_SPAN.to - 2, to: SITE_SPAN.to },
   });
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-  });
-  afterAll(async () => browser?.close());
+  const browser = useBrowser();
 
   it('names a city with its state where the name repeats, and only there', async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1300 } });
+    const page = await browser().newPage({ viewport: { width: 1100, height: 1300 } });
     await page.goto(`${site.server.url}/`);
     await page.waitForSelector('#city-list button');
     const labels = await page.locator('#city-list button').evaluateAll((els) => els.map((e) => e.textContent!.split(':')[0]));

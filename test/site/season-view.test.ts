@@ -1,26 +1,17 @@
 /** The city panel's season view in headless Chromium, on two years of the sample provider's data. */
-import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
+import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite } from '../helpers/site.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 type Json = Record<string, any>;
 
-describe.skipIf(!existsSync(CHROMIUM))('the season view in headless Chromium', () => {
+describe.skipIf(!hasChromium)('the season view in headless Chromium', () => {
   const site = useSite({ cities: ['austin', 'boise'], span: { from: dayNumber('2023-05-01'), to: dayNumber('2025-04-10') } });
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    });
-  });
-  afterAll(async () => browser?.close());
+  const browser = useBrowser();
 
   it("draws each category's year against the earlier years, marks its start and peak, and says it in a sentence with the API's numbers", async () => {
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1400 } });
+    const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${site.server.url}/`);
