@@ -122,6 +122,59 @@ export function monthRows(store: Store, month: Month): MonthRows {
  */
 export const CITIES_PER_GROUP: Record<MonthlyKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
 
+/** A kind's Parquet file and its CSV twin, written a row group of `perGroup` cities at a time. */
+class KindFiles {
+  private batch: Batch;
+  private cities = 0;
+  private readonly parquet: ParquetSink;
+  private readonly csv: CsvSink;
+
+  constructor(
+    readonly kind: BulkKind,
+    private readonly fields: readonly Field[],
+    private readonly perGroup: number,
+  ) {
+    [this.parquet, this.csv, this.batch] = [new ParquetSink(fields), new CsvSink(fields), new Batch(fields)];
+  }
+
+  add(row: Row): void {
+    this.batch.add(row);
+  }
+
+  /** Ends a city's rows: the row group is written once it holds `perGroup` cities. */
+  async cityDone(): Promise<void> {
+    if (++this.cities === this.perGroup) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    this.parquet.group(this.batch);
+    await this.csv.rows(this.batch);
+    [this.batch, this.cities] = [new Batch(this.fields), 0];
+  }
+
+  /** Puts both files (a month's, or with `month` null the seasons file) and says what each holds. */
+  async finish(month: string | null, put: (file: string, body: Uint8Array) => void, inputs: string): Promise<BulkFile[]> {
+    await this.flush();
+    const bodies: Record<BulkFormat, Uint8Array> = { parquet: this.parquet.finish(), 'csv.gz': await this.csv.finish() };
+    return FORMATS.map((format) => {
+      const path = month === null ? seasonsPath(format) : bulkPath(this.kind as MonthlyKind, month, format);
+      const bytes = bodies[format];
+      put(path, bytes);
+      return {
+        path: `/${path}`,
+        kind: this.kind,
+        format,
+        month,
+        rows: this.parquet.rows,
+        bytes: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        inputs_sha256: inputs,
+        columns: this.fields.map((f) => f.name),
+      };
+    });
+  }
+}
+
 /**
  * Writes one month's files (three kinds in two formats) with `put`, and says what each holds.
  * Rows are made a city at a time and leave memory with their row group.
@@ -133,50 +186,19 @@ export async function writeBulkMonth(
   inputs: string,
 ): Promise<BulkFile[]> {
   const columns = bulkColumns(store);
-  const sinks = BULK_KINDS.map((kind) => ({
-    kind,
-    fields: columns[kind] as readonly Field[],
-    parquet: new ParquetSink(columns[kind]),
-    csv: new CsvSink(columns[kind]),
-    batch: new Batch(columns[kind]),
-    cities: 0,
-  }));
-  const flush = async (sink: (typeof sinks)[number]) => {
-    sink.parquet.group(sink.batch);
-    await sink.csv.rows(sink.batch);
-    sink.batch = new Batch(sink.fields);
-    sink.cities = 0;
-  };
+  const kinds = BULK_KINDS.map((kind) => new KindFiles(kind, columns[kind], CITIES_PER_GROUP[kind]));
   for (const city of store.cities.set().slugs) {
     const rows = cityRows(store, city, month);
-    for (const sink of sinks) {
-      if (rows[sink.kind].length === 0) continue;
-      for (const row of rows[sink.kind]) sink.batch.add(row);
-      if (++sink.cities === CITIES_PER_GROUP[sink.kind]) await flush(sink);
+    for (const files of kinds) {
+      const mine = rows[files.kind as MonthlyKind];
+      if (mine.length === 0) continue;
+      for (const row of mine) files.add(row);
+      await files.cityDone();
     }
   }
-  const files: BulkFile[] = [];
-  for (const sink of sinks) {
-    await flush(sink);
-    const bodies: Record<BulkFormat, Uint8Array> = { parquet: sink.parquet.finish(), 'csv.gz': await sink.csv.finish() };
-    for (const format of FORMATS) {
-      const path = bulkPath(sink.kind, month.month, format);
-      const bytes = bodies[format];
-      files.push({
-        path: `/${path}`,
-        kind: sink.kind,
-        format,
-        month: month.month,
-        rows: sink.parquet.rows,
-        bytes: bytes.length,
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        inputs_sha256: inputs,
-        columns: sink.fields.map((f) => f.name),
-      });
-      put(path, bytes);
-    }
-  }
-  return files;
+  const written: BulkFile[] = [];
+  for (const files of kinds) written.push(...(await files.finish(month.month, put, inputs)));
+  return written;
 }
 
 /**
@@ -240,39 +262,14 @@ const SEASON_CITIES_PER_GROUP = 100;
  * year held, on UTC days, by slug, year and category; says what each file holds.
  */
 export async function writeSeasonsFiles(store: Store, put: (file: string, body: Uint8Array) => void, inputs: string): Promise<BulkFile[]> {
-  const fields = bulkColumns(store).seasons;
-  const [parquet, csv] = [new ParquetSink(fields), new CsvSink(fields)];
+  const files = new KindFiles('seasons', bulkColumns(store).seasons, SEASON_CITIES_PER_GROUP);
   const categories = seasonCategories(store.shapes.all());
-  let batch = new Batch(fields);
-  let cities = 0;
-  const flush = async () => {
-    parquet.group(batch);
-    await csv.rows(batch);
-    [batch, cities] = [new Batch(fields), 0];
-  };
   for (const city of store.cities.set().slugs) {
     for (const [year, seasons] of seasonsByYear(allDailyRows(store, city, 'UTC'), categories))
-      for (const c of seasons) batch.add(seasonRow(city, year, c));
-    if (++cities === SEASON_CITIES_PER_GROUP) await flush();
+      for (const c of seasons) files.add(seasonRow(city, year, c));
+    await files.cityDone();
   }
-  await flush();
-  const bodies: Record<BulkFormat, Uint8Array> = { parquet: parquet.finish(), 'csv.gz': await csv.finish() };
-  return FORMATS.map((format) => {
-    const path = seasonsPath(format);
-    const bytes = bodies[format];
-    put(path, bytes);
-    return {
-      path: `/${path}`,
-      kind: 'seasons' as const,
-      format,
-      month: null,
-      rows: parquet.rows,
-      bytes: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      inputs_sha256: inputs,
-      columns: fields.map((f) => f.name),
-    };
-  });
+  return files.finish(null, put, inputs);
 }
 
 /** The manifest's file under the publish folder. */

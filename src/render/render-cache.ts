@@ -102,9 +102,9 @@ export class RenderCache {
     code: string,
   ) {
     this.output = join(dir, 'output');
-    const state = readOr<CacheState>(join(dir, 'state.json'));
+    const state = orUndefined(() => readJsonFile<CacheState>(join(dir, 'state.json')));
     this.units = state?.code === code ? state.units : {};
-    this.manifest = state?.code === code ? readOr(() => readBulkIndex(join(this.output, BULK_INDEX_FILE))) : undefined;
+    this.manifest = state?.code === code ? orUndefined(() => readBulkIndex(join(this.output, BULK_INDEX_FILE))) : undefined;
   }
 
   /**
@@ -162,10 +162,10 @@ export class RenderCache {
   }
 }
 
-/** A JSON file (a path) or a reader's value, or undefined when it is missing or unreadable. */
-function readOr<T>(source: string | (() => T | undefined)): T | undefined {
+/** What `read` reads, or undefined when it is missing or unreadable. */
+function orUndefined<T>(read: () => T | undefined): T | undefined {
   try {
-    return typeof source === 'string' ? readJsonFile<T>(source) : source();
+    return read();
   } catch {
     return undefined;
   }
