@@ -106,7 +106,8 @@ async function seasonSeconds(db: string): Promise<{ seconds: number; answers: nu
     for (const city of store.cities.set().slugs) {
       for (const timezone of ['UTC', 'local']) {
         if (!store.values.has(city, timezone as DayCut)) continue;
-        JSON.stringify((await seasonRoute.handler(new URLSearchParams({ city, timezone }), ctx)).body);
+        const answer = await seasonRoute.handler(new URLSearchParams({ city, timezone }), ctx);
+        JSON.stringify('body' in answer ? answer.body : answer.text);
         answers++;
       }
     }

@@ -10,7 +10,8 @@ import { feedName, nameUuid, type Alert } from '../domain/alerts.js';
 import { DAY_MS, dayNumber } from '../domain/dates.js';
 import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import type { AlertsAnswer } from './alerts.js';
-import { API_TITLE, JSON_TYPE } from './handler.js';
+import { JSON_TYPE } from './answer.js';
+import { API_TITLE } from './openapi.js';
 
 export const FORMAT_TYPES = {
   json: JSON_TYPE,

@@ -10,13 +10,34 @@ import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../d
 import type { Forecast } from '../forecast/service.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import * as z from 'zod';
+import * as D from '../domain/schemas.js';
+import { ErrorBody } from './error.js';
 import { forecastOf, inZone } from './forecast.js';
+import { DateTime, Day, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
-import { choice, requiredCity } from './params.js';
-import { withDefault } from './query.js';
+import { requiredCity, servedCity } from './params.js';
+import { anyCase, commaList, param } from './query.js';
 import { route } from './route.js';
-import { AlertsResponse, ErrorBody } from './schemas.js';
-import { citySlug } from './tool-args.js';
+
+const Alert = named('Alert', "One local day of the forecast on which a category's worst hour reaches min.", D.Alert);
+export const AlertsResponse = named(
+  'AlertsResponse',
+  "The local days the forecast's hours touch on which a watched category reaches min, with the forecast's freshness.",
+  z.object({
+    city: z.string(),
+    name: z.string(),
+    state: z.string(),
+    timezone: z.string(),
+    min: D.AlertLevel,
+    categories: z.array(D.AlertCategoryName).min(1),
+    source: z.string(),
+    stale: z.boolean(),
+    quotaExhausted: z.literal(true).optional(),
+    fetchedAt: DateTime.nullable(),
+    dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
+    alerts: z.array(Alert),
+  }),
+);
 
 export const ALERT_FORMATS = Object.keys(FORMAT_TYPES) as AlertFormat[];
 
@@ -26,22 +47,15 @@ const CATEGORIES_EXPECTED = `a comma-separated list of ${ALERT_CATEGORIES.map((c
 export type AlertsAnswer = z.infer<typeof AlertsResponse>;
 
 /** `categories`: in ALERT_CATEGORIES order, each once, whatever the order and case asked. */
-const categories = withDefault<readonly Graded[]>(
+const categories = param(
+  commaList(anyCase(ALERT_CATEGORIES))
+    .transform((asked): readonly Graded[] => ALERT_CATEGORIES.filter((c) => asked.includes(c)))
+    .default(ALERT_CATEGORIES),
   {
     expected: CATEGORIES_EXPECTED,
-    description: `${CATEGORIES_EXPECTED}; all four by default. ragweed is the Weed.Ragweed allergen.`,
-    schema: z
-      .string()
-      .regex(/^[A-Za-z]+(,[A-Za-z]+)*$/)
-      .default(ALERT_CATEGORIES.join(',')),
+    description: `${CATEGORIES_EXPECTED}, in any case; all four by default. ragweed is the Weed.Ragweed allergen.`,
     once: true,
-    read: (text) => {
-      const asked = text.split(',').map((c) => c.toLowerCase());
-      if (asked.some((c) => !(ALERT_CATEGORIES as readonly string[]).includes(c))) return undefined;
-      return ALERT_CATEGORIES.filter((c) => asked.includes(c));
-    },
   },
-  ALERT_CATEGORIES,
 );
 
 const oneOfWords = (words: readonly string[]) => `one of ${words.map((w) => `'${w}'`).join(', ')}`;
@@ -50,27 +64,17 @@ export const alertsRoute = route({
   path: '/api/alerts',
   params: {
     city: requiredCity({ once: true }),
-    min: withDefault(
-      choice(ALERT_LEVELS, {
-        expected: `${oneOfWords(ALERT_LEVELS)} (any case)`,
-        description: `${oneOfWords(ALERT_LEVELS)} (any case): the lowest risk that makes an alert.`,
-        default: DEFAULT_LEVEL,
-        once: true,
-        anyCase: true,
-      }),
-      DEFAULT_LEVEL,
-    ),
+    min: param(anyCase(ALERT_LEVELS).default(DEFAULT_LEVEL), {
+      expected: `${oneOfWords(ALERT_LEVELS)} (any case)`,
+      description: `${oneOfWords(ALERT_LEVELS)} (any case): the lowest risk that makes an alert.`,
+      once: true,
+    }),
     categories,
-    format: withDefault<AlertFormat>(
-      choice(ALERT_FORMATS, {
-        expected: oneOfWords(ALERT_FORMATS),
-        description: `${oneOfWords(ALERT_FORMATS)}.`,
-        default: 'json',
-        once: true,
-        anyCase: true,
-      }),
-      'json',
-    ),
+    format: param(anyCase(ALERT_FORMATS).default('json'), {
+      expected: oneOfWords(ALERT_FORMATS),
+      description: `${oneOfWords(ALERT_FORMATS)}: JSON, an iCalendar, an Atom feed or a JSON Feed (any case).`,
+      once: true,
+    }),
   },
   response: AlertsResponse,
   doc: {
@@ -96,27 +100,12 @@ export const alertsRoute = route({
     title: 'Pollen alerts for the next two days',
     description:
       "The city's local days in the 48-hour forecast (today's remaining hours included) on which a category's worst hour reaches min (default High): for each, the date, the categories that reach it with their risk and highest hourly value, the day's top allergens and a one-line summary to pass on. An empty alerts list means no day reaches min. People can subscribe to the same alerts in a calendar (/api/alerts?format=ics) or a feed reader (format=atom or jsonfeed).",
-    input: {
-      city: citySlug,
-      min: z
-        .enum(ALERT_LEVELS)
-        .optional()
-        .describe('The lowest risk that makes an alert: "Low", "Moderate", "High" (default) or "Very High".'),
-      categories: z
-        .array(z.enum(ALERT_CATEGORIES))
-        .min(1)
-        .optional()
-        .describe('Which to watch: tree, grass, weed, ragweed (the Weed.Ragweed allergen); all by default.'),
-    },
-    query: ({ city, min, categories }) => ({
-      city: city as string,
-      min: min as string | undefined,
-      categories: (categories as string[] | undefined)?.join(','),
-    }),
+    omit: ['format'],
     openWorld: true,
     note: 'the JSON form of /api/alerts',
   },
-  handle: async ({ city, min, categories, format }, ctx, { origin }) => {
+  handle: async ({ city: slug, min, categories, format }, ctx, { origin }) => {
+    const city = servedCity(ctx.cities, slug);
     const rule: AlertRule = { min, categories };
     const answer = alertsAnswer(city, await forecastOf(ctx, city), rule);
     if (format === 'json') return { body: answer };
@@ -126,12 +115,12 @@ export const alertsRoute = route({
     if (format === 'ics') {
       // inline: a browser that opens the link shows or imports it; calendar apps subscribe to the URL.
       return {
-        body: alertsIcs(answer, links),
+        text: alertsIcs(answer, links),
         contentType,
         headers: { 'Content-Disposition': `inline; filename="pollen-alerts-${city.slug}.ics"` },
       };
     }
-    return { body: format === 'atom' ? alertsAtom(answer, links) : alertsJsonFeed(answer, links), contentType };
+    return { text: format === 'atom' ? alertsAtom(answer, links) : JSON.stringify(alertsJsonFeed(answer, links)), contentType };
   },
 });
 

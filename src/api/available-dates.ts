@@ -1,8 +1,15 @@
 /** GET /api/available-dates: every UTC day with pollen data, newest first. */
+import * as z from 'zod';
 import { dayString } from '../domain/dates.js';
-import { DATA_PREFIX, once } from './forms.js';
+import { DATA_PREFIX, once } from './static-forms.js';
+import { Day, named } from './named.js';
 import { route } from './route.js';
-import { AvailableDatesResponse } from './schemas.js';
+
+export const AvailableDatesResponse = named(
+  'AvailableDatesResponse',
+  'UTC dates with pollen observations, newest first.',
+  z.object({ dates: z.array(Day) }),
+);
 
 export const availableDatesRoute = route({
   path: '/api/available-dates',

@@ -3,10 +3,17 @@
  * it lists; this route documents it, and answers it where it was left beside the store (MCP's
  * get_bulk_files, whose function carries no publish folder).
  */
-import { ApiError } from './error.js';
-import { DATA_PREFIX } from './forms.js';
+import * as D from '../domain/schemas.js';
+import { ErrorBody, plainError } from './error.js';
+import { named } from './named.js';
+import { DATA_PREFIX } from './static-forms.js';
 import { route } from './route.js';
-import { BulkManifest, ErrorBody } from './schemas.js';
+
+export const BulkManifest = named(
+  'BulkManifest',
+  'The bulk files (/data/bulk/index.json): each month of the served history as Parquet and gzip CSV, and the data dictionary of their columns.',
+  D.BulkManifest,
+);
 
 export const bulkManifestRoute = route({
   path: '/data/bulk/index.json',
@@ -36,7 +43,7 @@ export const bulkManifestRoute = route({
   forms: [{ file: `${DATA_PREFIX}/bulk/index.json`, unit: 'once', enumerate: () => [] }],
   handle: (_query, ctx) => {
     const manifest = ctx.bulkIndex;
-    if (!manifest) throw new ApiError(404, 'No bulk files: this deployment has not been rendered yet.');
+    if (!manifest) throw plainError(404, 'No bulk files: this deployment has not been rendered yet.');
     return { body: manifest };
   },
 });

@@ -1,9 +1,13 @@
 /** GET /api/cities: the cities served, by name, with their state (repeated names) and their position and zone. */
+import * as z from 'zod';
 import type { City } from '../domain/cities.js';
 import type { CityRow } from '../domain/schemas.js';
-import { DATA_PREFIX, once } from './forms.js';
+import { named } from './named.js';
+import { DATA_PREFIX, once } from './static-forms.js';
 import { route } from './route.js';
-import { CitiesResponse } from './schemas.js';
+import { City as CitySchema } from './schemas.js';
+
+export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(CitySchema) }));
 
 /** A city as answers give it. */
 export const cityRow = (c: City): CityRow => ({ name: c.name, slug: c.slug, state: c.state, lat: c.lat, lon: c.lon, timezone: c.timezone });

@@ -13,8 +13,28 @@ import { ConfigError, createProviders, forecastBudget } from '../providers/regis
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { readSiteFile, siteFilePath, storeToServe } from '../served/site-file.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, type Settings, settingsOf } from '../settings.js';
+import type { StoreReader } from '../store/reader.js';
 import { openStore, type Store } from '../store/store.js';
-import type { AnswerSettings, ApiContext } from './handler.js';
+
+/** What handlers read of the process: its clock, and settled once from the environment, the health limit. */
+export interface AnswerSettings {
+  now: () => number;
+  /** `/api/health` is `ok` while the newest stored hour is at most this old. */
+  healthMaxAgeHours: number;
+}
+
+/** What handlers may use; each is opened on first use. */
+export interface ApiContext {
+  readonly store: StoreReader;
+  /** The cities served: the store's set (or the site file's, where there is no store). */
+  readonly cities: CitySet;
+  readonly forecast: ForecastService;
+  readonly settings: AnswerSettings;
+  /** ZIP codes' centroids: only where the function carries the table (nearest, mcp). */
+  readonly zips?: ZipTable;
+  /** The bulk files' manifest a render left beside the store, if any (MCP's get_bulk_files). */
+  readonly bulkIndex: BulkManifest | undefined;
+}
 
 export interface ContextParts {
   store: () => Store;

@@ -1,12 +1,10 @@
 /** llms.txt, a short guide for agents: its endpoints and MCP tools come from the route list. */
-import type { Route } from './route.js';
-
-/** `a`, `a and b`, `a, b and c`. */
-const listed = (words: readonly string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
+import { listed, takingParam } from './openapi.js';
+import { type Route, toolArguments } from './route.js';
 
 /** "get_pollen and get_forecast take timezone (...)": the tools with an argument, or nothing when none has it. */
 function takes(routes: readonly Route[], argument: string, values: string): string {
-  const tools = routes.filter((r) => r.tool && Object.keys(r.tool.input ?? r.params).includes(argument)).map((r) => r.tool!.name);
+  const tools = routes.filter((r) => r.tool && toolArguments(r).some((a) => a.name === argument)).map((r) => r.tool!.name);
   return tools.length === 0 ? '' : `${listed(tools)} ${tools.length === 1 ? 'takes' : 'take'} ${argument} (${values})`;
 }
 
@@ -28,7 +26,7 @@ export function llmsText(routes: readonly Route[], cities: number): string {
 ${endpoints.join('\n')}
 
 ## Notes
-- Dates are UTC calendar dates by default. Add timezone=local to /api/pollen, /api/map-data, /api/pollen-range, /api/season and /api/forecast for each city's local days (its IANA zone, daylight saving included: 23 or 25 hours on change days); timestamps stay UTC, the body says "timezone": "local", and local daily rows say how many hours they hold.
+- Dates are UTC calendar dates by default. Add timezone=local to ${listed(takingParam(routes, 'timezone'))} for each city's local days (its IANA zone, daylight saving included: 23 or 25 hours on change days); timestamps stay UTC, the body says "timezone": "local", and local daily rows say how many hours they hold.
 - From a place to a slug: the user's coordinates or ZIP code go to /api/nearest (or MCP find_city); a name goes to MCP find_city or /api/cities. Do this before asking for pollen.
 - An unsupported city gives 404 with code UNSUPPORTED_CITY.
 - Risk labels: None, Low, Moderate, High, Very High (NAB thresholds; a category is graded by its highest allergen).

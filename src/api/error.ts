@@ -1,36 +1,72 @@
-/** The one error type of the API: it knows its status and its JSON body. */
+/** The one error type of the API: it knows its status and its JSON body, typed by the body's schema. */
+import * as z from 'zod';
+import { named } from './named.js';
 
-export class ApiError extends Error {
+export const ErrorBody = named('Error', 'An error.', z.object({ error: z.string() }));
+
+export const UnsupportedCityError = named(
+  'UnsupportedCityError',
+  'The city slug is not supported; closest names the nearest supported slug when one is close.',
+  z.object({
+    error: z.string(),
+    code: z.literal('UNSUPPORTED_CITY'),
+    city: z.string(),
+    supportedCities: z.literal('/api/cities'),
+    mcpTool: z.literal('list_cities'),
+    closest: z.string().optional().describe('The supported slug nearest the one asked for (an extension of the contract).'),
+  }),
+);
+
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export interface ErrorOptions {
+  /** Response headers the error calls for, such as `Retry-After`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The query parameter at fault, and what it expects: MCP names its own argument from them. */
+  readonly at?: { readonly param: string; readonly expected?: string };
+}
+
+export class ApiError<B extends ErrorBody = ErrorBody> extends Error {
+  readonly headers: Readonly<Record<string, string>>;
+  readonly at?: ErrorOptions['at'];
+
   constructor(
     readonly status: number,
-    message: string,
-    readonly extra: Readonly<Record<string, string | number | readonly number[]>> = {},
-    /** Response headers the error calls for, such as `Retry-After`. */
-    readonly headers: Readonly<Record<string, string>> = {},
-    /** The query parameter at fault, and what it expects: MCP names its own argument from them. */
-    readonly at?: { readonly param: string; readonly expected?: string },
+    readonly body: B,
+    options: ErrorOptions = {},
   ) {
-    super(message);
+    super(body.error);
+    this.headers = options.headers ?? {};
+    this.at = options.at;
   }
 
-  toJSON(): Record<string, string | number | readonly number[]> {
-    return { error: this.message, ...this.extra };
+  toJSON(): B {
+    return this.body;
   }
 }
 
+/** An error whose body is only its message. */
+export const plainError = (status: number, message: string, options?: ErrorOptions): ApiError =>
+  new ApiError(status, { error: message }, options);
+
 /** 400 with the contract's message shape: `Invalid parameter '<name>': expected <what>`. */
 export const invalidParameter = (name: string, expected: string): ApiError =>
-  new ApiError(400, `Invalid parameter '${name}': expected ${expected}`, {}, {}, { param: name, expected });
+  plainError(400, `Invalid parameter '${name}': expected ${expected}`, { at: { param: name, expected } });
 
-/** 404 UNSUPPORTED_CITY, pointing to where supported slugs are listed. */
-export const unsupportedCity = (slug: string): ApiError =>
+/** 404 UNSUPPORTED_CITY, pointing to where supported slugs are listed, and to the nearest one when it is close. */
+export const unsupportedCity = (slug: string, closest?: string): ApiError<z.infer<typeof UnsupportedCityError>> =>
   new ApiError(
     404,
-    `Unsupported city '${slug}'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.`,
-    { code: 'UNSUPPORTED_CITY', city: slug, supportedCities: '/api/cities', mcpTool: 'list_cities' },
-    {},
-    { param: 'city' },
+    {
+      error: `Unsupported city '${slug}'.${closest ? ` Did you mean '${closest}'?` : ''} Supported cities are listed by GET /api/cities and by the MCP tool list_cities.`,
+      code: 'UNSUPPORTED_CITY',
+      city: slug,
+      supportedCities: '/api/cities',
+      mcpTool: 'list_cities',
+      ...(closest ? { closest } : {}),
+    },
+    { at: { param: 'city' } },
   );
 
 /** 404 for a store with no observations yet. */
-export const noData = (): ApiError => new ApiError(404, 'No observations are available yet');
+export const noData = (): ApiError => plainError(404, 'No observations are available yet');

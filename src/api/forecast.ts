@@ -8,20 +8,42 @@ import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
 import type { PollenHour } from '../domain/hours.js';
 import { dailyRow } from '../domain/day-values.js';
 import { type DayHour, hourlyRow } from '../domain/pollen-rows.js';
-import type { ForecastDay, ForecastPollen } from '../domain/schemas.js';
+import * as D from '../domain/schemas.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../forecast/service.js';
 import * as z from 'zod';
-import { ApiError } from './error.js';
-import type { ApiContext } from './handler.js';
+import type { ApiContext } from './context.js';
+import { ErrorBody, plainError } from './error.js';
+import { DateTime, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
-import { choice, cutField, requiredCity, timezoneParam } from './params.js';
-import { optional } from './query.js';
+import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
+import { param } from './query.js';
 import { route } from './route.js';
-import { ErrorBody, ForecastResponse } from './schemas.js';
-import { citySlug, timezoneArg } from './tool-args.js';
+import { localDays } from './schemas.js';
+
+const ForecastPollen = named('ForecastPollen', 'One forecast hour; the zone field is tz.', D.ForecastPollen);
+const ForecastDay = named(
+  'ForecastDay',
+  "One (UTC or local) day the forecast touches: the daily-row fields over its forecast hours, how many there are, and the day's UTC offset at its start.",
+  D.ForecastDay,
+);
+export const ForecastResponse = named(
+  'ForecastResponse',
+  'Hourly rows from the current UTC hour, up to 48, with their freshness; with aggregate=day, one row per day they touch.',
+  z.object({
+    city: z.string(),
+    source: z.string(),
+    stale: z.boolean(),
+    quotaExhausted: z.literal(true).optional(),
+    fetchedAt: DateTime.nullable(),
+    aggregate: z.enum(['none', 'day']).optional().describe('Echoes the aggregate parameter when given.'),
+    ...localDays,
+    rows: z.union([z.array(ForecastPollen), z.array(ForecastDay)]),
+  }),
+);
+export type ForecastResponse = z.infer<typeof ForecastResponse>;
 
 /** An hourly row whose zone field is named `tz` and whose total may be missing, as the contract's forecast rows have it. */
-export type ForecastRow = ForecastPollen;
+export type ForecastRow = D.ForecastPollen;
 
 const AGGREGATE = "'none' or 'day'";
 
@@ -29,14 +51,11 @@ export const forecastRoute = route({
   path: '/api/forecast',
   params: {
     city: requiredCity(),
-    aggregate: optional(
-      choice(['none', 'day'], {
-        expected: AGGREGATE,
-        description:
-          "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.",
-        default: 'none',
-      }),
-    ),
+    aggregate: param(z.enum(['none', 'day']).optional(), {
+      expected: AGGREGATE,
+      description:
+        "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.",
+    }),
     timezone: timezoneParam("with aggregate=day, the days are the city's local days."),
   },
   response: ForecastResponse,
@@ -59,14 +78,10 @@ export const forecastRoute = route({
     title: '48-hour pollen forecast',
     description:
       'Hourly forecast from the current hour, 48 hours; with aggregate "day", one row per day those hours touch (today and tomorrow), in UTC days or with timezone "local" the city\'s local days. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent).',
-    input: {
-      city: citySlug,
-      aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
-      timezone: timezoneArg,
-    },
     openWorld: true,
   },
-  handle: async ({ city, aggregate, timezone: cut }, ctx) => {
+  handle: async ({ city: slug, aggregate, timezone: cut }, ctx) => {
+    const city = servedCity(ctx.cities, slug);
     const { hours, timezone, ...head } = await forecastOf(ctx, city);
     const zoned = inZone(hours, timezone);
     const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
@@ -91,36 +106,25 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
       // Says which variable the deployer must set; never a value.
-      throw new ApiError(
-        503,
-        `The forecast is unavailable: this deployment's data comes from ${error.provider}, and ${error.message}`,
-        {},
-        { 'Retry-After': '3600' },
-      );
+      throw plainError(503, `The forecast is unavailable: this deployment's data comes from ${error.provider}, and ${error.message}`, {
+        headers: { 'Retry-After': '3600' },
+      });
     }
     if (error instanceof ForecastCacheUnavailable) {
       // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).
-      throw new ApiError(
-        503,
-        'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
-        {},
-        { 'Retry-After': '3600' },
-      );
+      throw plainError(503, 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later', {
+        headers: { 'Retry-After': '3600' },
+      });
     }
     if (!(error instanceof ForecastUnavailable)) throw error;
-    throw new ApiError(
-      503,
-      'The forecast is unavailable: the provider could not be reached and nothing is cached yet; retry later',
-      {},
-      {
-        'Retry-After': String(error.retryAfterSeconds),
-      },
-    );
+    throw plainError(503, 'The forecast is unavailable: the provider could not be reached and nothing is cached yet; retry later', {
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    });
   }
 }
 
 /** One row per day of the cut that the forecast's hours touch, ascending. */
-export function forecastDays(hours: ReadonlyArray<DayHour & { hour: number }>, city: City, cut: DayCut): ForecastDay[] {
+export function forecastDays(hours: ReadonlyArray<DayHour & { hour: number }>, city: City, cut: DayCut): D.ForecastDay[] {
   return [...groupByDay(cut, city.timezone, hours)].map(([day, list]) =>
     Object.assign(dailyRow(day, list), { hours: list.length, tz: dayOffset(cut, city.timezone, day) }),
   );

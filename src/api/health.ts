@@ -2,10 +2,26 @@
  * GET /api/health: how fresh the data is, for an uptime monitor. 200 `ok` while the newest stored
  * hour is at most `maxAgeHours` old, else 503 `stale` (an empty store included). Never cached.
  */
+import * as z from 'zod';
 import { dayString, HOUR_MS, isoHour, isoTime } from '../domain/dates.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from '../settings.js';
+import { DateTime, Day, named } from './named.js';
 import { route } from './route.js';
-import { HealthResponse } from './schemas.js';
+
+export const HealthResponse = named(
+  'HealthResponse',
+  'How fresh the data is. Dates and numbers are null for an empty store.',
+  z.object({
+    status: z.enum(['ok', 'stale']),
+    latestDate: Day.nullable(),
+    latestHour: DateTime.nullable(),
+    dataAgeHours: z.number().nullable(),
+    cities: z.number().int(),
+    provider: z.string().nullable(),
+    lastIngest: DateTime.nullable(),
+    node: z.string(),
+  }),
+);
 
 const NO_STORE = { 'Cache-Control': 'no-store', 'Netlify-CDN-Cache-Control': 'no-store' };
 
@@ -27,7 +43,7 @@ export const healthRoute = route({
     const ageHours = latestHour === null ? null : Math.round(((now - latestHour * HOUR_MS) / HOUR_MS) * 10) / 10;
     const ok = ageHours !== null && ageHours <= settings.healthMaxAgeHours;
     const run = store.runs.last();
-    const body = {
+    const body: z.infer<typeof HealthResponse> = {
       status: ok ? 'ok' : 'stale',
       latestDate: latestHour === null ? null : dayString(Math.floor(latestHour / 24)),
       latestHour: latestHour === null ? null : isoHour(latestHour),

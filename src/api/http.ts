@@ -2,8 +2,9 @@
  * Turns a request into a response with the same rules everywhere: the render step, the functions
  * and the local server all answer through `respond`.
  */
-import { ApiError } from './error.js';
-import { type ApiContext, Chunks, JSON_TYPE, JsonRows } from './handler.js';
+import { Chunks, JSON_TYPE, JsonRows } from './answer.js';
+import type { ApiContext } from './context.js';
+import { ApiError, plainError } from './error.js';
 import { findRoute, type Route } from './routes.js';
 
 export interface ApiRequest {
@@ -72,15 +73,17 @@ export async function respondWith(
   let response: ApiResponse;
   try {
     if (method !== 'GET' && method !== 'HEAD') {
-      throw new ApiError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, {}, { Allow: ALLOWED_METHODS });
+      throw plainError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, { headers: { Allow: ALLOWED_METHODS } });
     }
-    if (!route) throw new ApiError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
+    if (!route) throw plainError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
     const answer = await route.handler(req.query, ctx, req.origin);
     const body =
-      answer.body instanceof Chunks || answer.body instanceof JsonRows
-        ? answer.body.read()
-        : typeof answer.body === 'string'
-          ? answer.body
+      'text' in answer
+        ? answer.text instanceof Chunks
+          ? answer.text.read()
+          : answer.text
+        : answer.body instanceof JsonRows
+          ? answer.body.read()
           : JSON.stringify(answer.body);
     response = {
       status: answer.status ?? 200,
@@ -96,7 +99,7 @@ export async function respondWith(
     };
   } catch (error) {
     if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
-    response = errorResponse(error instanceof ApiError ? error : new ApiError(500, 'Internal server error'));
+    response = errorResponse(error instanceof ApiError ? error : plainError(500, 'Internal server error'));
   }
   return method === 'HEAD' ? { ...response, body: '' } : response;
 }

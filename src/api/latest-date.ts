@@ -1,10 +1,14 @@
 /** GET /api/latest-date: the newest UTC day with pollen data. */
+import * as z from 'zod';
 import { dayString } from '../domain/dates.js';
 import { noData } from './error.js';
-import { DATA_PREFIX, ifData } from './forms.js';
+import { DATA_PREFIX, ifData } from './static-forms.js';
 import { NO_DATA } from './not-found.js';
+import { Day, named } from './named.js';
 import { route } from './route.js';
-import { ErrorBody, LatestDateResponse } from './schemas.js';
+import { ErrorBody } from './error.js';
+
+export const LatestDateResponse = named('LatestDateResponse', 'The latest UTC observation date.', z.object({ date: Day }));
 
 export const latestDateRoute = route({
   path: '/api/latest-date',

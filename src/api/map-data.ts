@@ -1,30 +1,43 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
 import * as z from 'zod';
-import { dayNumber, isIsoDate } from '../domain/dates.js';
+import { dayNumber } from '../domain/dates.js';
+import * as D from '../domain/schemas.js';
 import { mapDayOf } from '../domain/day-values.js';
 import { mapCollection, mapFeature } from '../domain/map.js';
 import { latestDay } from './day-cut.js';
-import { noData } from './error.js';
-import { GEOJSON_TYPE } from './handler.js';
-import { DATA_PREFIX, ifPollen, LOCAL } from './forms.js';
+import { GEOJSON_TYPE } from './answer.js';
+import { ErrorBody, noData } from './error.js';
+import { Day, named } from './named.js';
+import { DATA_PREFIX, ifPollen, LOCAL } from './static-forms.js';
 import { NO_DATA } from './not-found.js';
-import { cutField, dateSchema, timezoneParam } from './params.js';
-import { withDefault } from './query.js';
+import { cutField, timezoneParam } from './params.js';
+import { param } from './query.js';
 import { route } from './route.js';
-import { ErrorBody, MapCollection } from './schemas.js';
-import { timezoneArg } from './tool-args.js';
+import { localDays } from './schemas.js';
+
+export const MapDay = named('MapDay', 'Daily maxima of one day of the three-day series.', D.MapDay);
+export const MapFeature = named('MapFeature', 'One city on the map.', D.MapFeature);
+export const MapCollection = named(
+  'MapFeatureCollection',
+  'Daily category maxima of every city with data on the resolved date.',
+  z.object({
+    type: z.literal('FeatureCollection'),
+    date: Day,
+    aggregation: z.literal('daily-category-maxima'),
+    features: z.array(MapFeature),
+    ...localDays,
+  }),
+);
 
 const MAP_DATE = "a valid date in YYYY-MM-DD format or 'latest'";
 
 /** `date`: a day, or `latest` (the default). */
-const mapDate = withDefault<number | 'latest'>(
-  {
-    expected: MAP_DATE,
-    description: `A date or 'latest' (${MAP_DATE}).`,
-    schema: z.union([dateSchema, z.literal('latest')]).default('latest'),
-    read: (text) => (text === 'latest' ? 'latest' : isIsoDate(text) ? dayNumber(text) : undefined),
-  },
-  'latest',
+const mapDate = param(
+  z
+    .union([z.literal('latest'), z.iso.date()])
+    .default('latest')
+    .transform((date) => (date === 'latest' ? date : dayNumber(date))),
+  { expected: MAP_DATE, description: `A date or 'latest' (${MAP_DATE}).` },
 );
 
 export const mapDataRoute = route({
@@ -50,7 +63,6 @@ export const mapDataRoute = route({
     title: 'Map of every city on a date',
     description:
       'GeoJSON points, one per city with data: daily maxima of tree, grass, weed and ragweed, their NAB risks and severities (0-4), and a 3-day series. date is YYYY-MM-DD or "latest" (default); with timezone "local" each city\'s own local day.',
-    input: { date: z.string().optional().describe('YYYY-MM-DD or "latest".'), timezone: timezoneArg },
   },
   forms: [
     { file: `${DATA_PREFIX}/map-data/{date}.json`, unit: 'date', enumerate: ifPollen },

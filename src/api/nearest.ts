@@ -5,11 +5,48 @@
 import * as z from 'zod';
 import { NEAR_KM, nearestCities, type Point } from '../domain/geo.js';
 import { cityRow } from './cities.js';
-import { ApiError, invalidParameter } from './error.js';
-import type { ApiContext } from './handler.js';
-import { optional, type ParamSpec, withDefault } from './query.js';
+import type { ApiContext } from './context.js';
+import { ApiError, invalidParameter, plainError } from './error.js';
+import { named } from './named.js';
+import { decimal, integer, param } from './query.js';
 import { route } from './route.js';
-import { NearestResponse, NoCityNearbyError, UnknownZipError } from './schemas.js';
+import { City } from './schemas.js';
+
+export const NearestCity = named(
+  'NearestCity',
+  'A served city and its great-circle distance from the origin.',
+  City.extend({ distance_km: z.number().min(0).describe('Great-circle distance on a sphere of radius 6371.0088 km, to 0.1 km.') }),
+);
+export const Origin = z.object({
+  zip: z
+    .string()
+    .regex(/^\d{5}$/)
+    .optional()
+    .describe('The ZIP code asked for; lat and lon are then its ZCTA centroid (Census 2021 Gazetteer).'),
+  lat: z.number().min(-90).max(90),
+  lon: z.number().min(-180).max(180),
+});
+export const NearestResponse = named(
+  'NearestResponse',
+  'The served cities within max_km of the origin, nearest first (by distance_km, then slug), at most limit.',
+  z.object({ origin: Origin, max_km: z.number(), limit: z.number().int().min(1).max(10), cities: z.array(NearestCity).min(1) }),
+);
+export const NoCityNearbyError = named(
+  'NoCityNearbyError',
+  'No served city within max_km: names the nearest city and its distance.',
+  z.object({
+    error: z.string(),
+    code: z.literal('NO_CITY_NEARBY'),
+    max_km: z.number(),
+    nearest: z.string().optional().describe('The nearest served city (absent when none is served).'),
+    distance_km: z.number().optional(),
+  }),
+);
+export const UnknownZipError = named(
+  'UnknownZipError',
+  'A well-formed ZIP code with no area in the Census ZCTA table (post-office-box and single-business ZIP codes have none).',
+  z.object({ error: z.string(), code: z.literal('UNKNOWN_ZIP'), zip: z.string() }),
+);
 
 export const MAX_NEAREST = 10;
 export const DEFAULT_MAX_KM = NEAR_KM;
@@ -17,27 +54,6 @@ export const MAX_KM = 1000;
 
 const POINT = 'lat and lon in decimal degrees, or zip';
 const EITHER = 'either zip or lat and lon, not both';
-const DECIMAL = /^[+-]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})$/;
-
-/** A decimal number in [min, max] (or (min, max] with `minOpen`), written out: no exponent, no hex. */
-const decimal = (
-  expected: string,
-  description: string,
-  schema: z.ZodType,
-  min: number,
-  max: number,
-  minOpen = false,
-): ParamSpec<number> => ({
-  expected,
-  description,
-  schema,
-  once: true,
-  read: (text) => {
-    const value = DECIMAL.test(text) ? Number(text) : Number.NaN;
-    return value <= max && (minOpen ? value > min : value >= min) ? value : undefined;
-  },
-});
-
 const LAT = 'a latitude in decimal degrees, from -90 to 90';
 const LON = 'a longitude in decimal degrees, from -180 to 180';
 const ZIP = 'a five-digit ZIP code, such as 78701 (not ZIP+4)';
@@ -46,19 +62,21 @@ const MAX_KM_EXPECTED = 'a distance in km above 0 and at most 1000';
 const ZIP_PATTERN = /^[0-9]{5}$/;
 
 /** 404 UNKNOWN_ZIP. */
-const unknownZip = (zip: string, source: string) =>
+const unknownZip = (zip: string, source: string): ApiError<z.infer<typeof UnknownZipError>> =>
   new ApiError(
     404,
-    `ZIP code ${zip} has no area in the ${source}: post-office-box and single-business ZIP codes have none, and the newest may be missing. Ask with lat and lon instead.`,
-    { code: 'UNKNOWN_ZIP', zip },
-    {},
-    { param: 'zip' },
+    {
+      error: `ZIP code ${zip} has no area in the ${source}: post-office-box and single-business ZIP codes have none, and the newest may be missing. Ask with lat and lon instead.`,
+      code: 'UNKNOWN_ZIP',
+      zip,
+    },
+    { at: { param: 'zip' } },
   );
 
 async function origin(ctx: ApiContext, from: Point | { zip: string }): Promise<Point & { zip?: string }> {
   if (!('zip' in from)) return from;
   // Only the functions that carry the ZIP table answer ZIPs; /api/nearest is one of them.
-  if (!ctx.zips) throw new ApiError(404, 'ZIP codes are looked up by /api/nearest');
+  if (!ctx.zips) throw plainError(404, 'ZIP codes are looked up by /api/nearest');
   const at = await ctx.zips.centroid(from.zip);
   if (!at) throw unknownZip(from.zip, ctx.zips.source);
   return { zip: from.zip, ...at };
@@ -67,36 +85,19 @@ async function origin(ctx: ApiContext, from: Point | { zip: string }): Promise<P
 export const nearestRoute = route({
   path: '/api/nearest',
   params: {
-    lat: optional(decimal(LAT, `Latitude: ${LAT}. With lon.`, z.number().min(-90).max(90), -90, 90)),
-    lon: optional(decimal(LON, `Longitude: ${LON}. With lat.`, z.number().min(-180).max(180), -180, 180)),
-    zip: optional({
-      expected: ZIP,
-      description: `Instead of lat and lon: ${ZIP}.`,
-      schema: z.string().regex(ZIP_PATTERN),
+    lat: param(decimal(z.number().min(-90).max(90)).optional(), { expected: LAT, description: `Latitude: ${LAT}. With lon.`, once: true }),
+    lon: param(decimal(z.number().min(-180).max(180)).optional(), {
+      expected: LON,
+      description: `Longitude: ${LON}. With lat.`,
       once: true,
-      read: (text) => (ZIP_PATTERN.test(text) ? text : undefined),
     }),
-    limit: withDefault(
-      {
-        expected: LIMIT,
-        description: `Most cities, ${LIMIT}.`,
-        schema: z.number().int().min(1).max(MAX_NEAREST).default(1),
-        once: true,
-        read: (text) => (/^\d{1,2}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_NEAREST ? Number(text) : undefined),
-      },
-      1,
-    ),
-    max_km: withDefault(
-      decimal(
-        MAX_KM_EXPECTED,
-        `The farthest a city may be: ${MAX_KM_EXPECTED}.`,
-        z.number().gt(0).max(MAX_KM).default(DEFAULT_MAX_KM),
-        0,
-        MAX_KM,
-        true,
-      ),
-      DEFAULT_MAX_KM,
-    ),
+    zip: param(z.string().regex(ZIP_PATTERN).optional(), { expected: ZIP, description: `Instead of lat and lon: ${ZIP}.`, once: true }),
+    limit: param(integer(1, MAX_NEAREST).default(1), { expected: LIMIT, description: `Most cities, ${LIMIT}.`, once: true }),
+    max_km: param(decimal(z.number().gt(0).max(MAX_KM)).default(DEFAULT_MAX_KM), {
+      expected: MAX_KM_EXPECTED,
+      description: `The farthest a city may be: ${MAX_KM_EXPECTED}.`,
+      once: true,
+    }),
   },
   response: NearestResponse,
   doc: {
@@ -131,7 +132,8 @@ export const nearestRoute = route({
       const beyond = closest
         ? `: the nearest is ${closest.city.name}, ${closest.city.state} (${closest.city.slug}) at ${closest.distance_km} km${reach}`
         : '';
-      throw new ApiError(404, `No served city within ${maxKm} km of ${where}${beyond}`, {
+      throw new ApiError<z.infer<typeof NoCityNearbyError>>(404, {
+        error: `No served city within ${maxKm} km of ${where}${beyond}`,
         code: 'NO_CITY_NEARBY',
         max_km: maxKm,
         ...(closest ? { nearest: closest.city.slug, distance_km: closest.distance_km } : {}),

@@ -2,7 +2,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { environmentContext } from './context.js';
-import type { ApiContext } from './handler.js';
+import type { ApiContext } from './context.js';
 import { respond, type ApiResponse, type ErrorLog } from './http.js';
 import { requestForFile } from './routes.js';
 

@@ -1,6 +1,6 @@
 /** The 404s several operations document. */
 import type { Documented } from './route.js';
-import { ErrorBody, UnsupportedCityError } from './schemas.js';
+import { ErrorBody, UnsupportedCityError } from './error.js';
 import * as z from 'zod';
 
 export const NO_DATA = 'No observations at all yet (an empty store): Error "No observations are available yet".';

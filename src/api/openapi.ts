@@ -5,24 +5,34 @@
  */
 import * as z from 'zod';
 import { THRESHOLDS } from '../domain/risk.js';
-import { API_TITLE } from './handler.js';
-import type { Param } from './query.js';
+import { registry } from './named.js';
+import { metaOf, type Param, valueSchema } from './query.js';
 import type { Json, Route } from './route.js';
-import { registry } from './schemas.js';
 
 export const API_VERSION = '2.8.0';
+/** The API's name: OpenAPI's title, and the author of its feeds. */
+export const API_TITLE = 'Pollen, weather and air-quality API';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
-const METHODOLOGY = [
-  `Risk follows NAB thresholds [t1, t2, t3] in grains/m³: tree ${THRESHOLDS.tree.join('/')}, grass ${THRESHOLDS.grass.join('/')}, weed and ragweed ${THRESHOLDS.weed.join('/')}.`,
-  'null stays null; 0 is None; below t1 Low; from t1 Moderate; from t2 High; from t3 Very High (a threshold value takes the higher label).',
-  'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
-  "Daily rows: rounded means of the UTC day's hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.",
-  'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
-  "Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city's local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.",
-  "Local days (timezone=local on /api/pollen, /api/map-data, /api/pollen-range and /api/forecast, and the days of /api/alerts; an extension of the contract): each city's calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.",
-].join(' ');
+/** `a`, `a and b`, `a, b and c`. */
+export const listed = (words: readonly string[]): string =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+
+/** The paths of the routes that take a parameter, for the prose that names them. */
+export const takingParam = (routes: readonly Route[], name: string): string[] =>
+  routes.filter((r) => r.doc && Object.hasOwn(r.params, name)).map((r) => r.path);
+
+const methodology = (routes: readonly Route[]) =>
+  [
+    `Risk follows NAB thresholds [t1, t2, t3] in grains/m³: tree ${THRESHOLDS.tree.join('/')}, grass ${THRESHOLDS.grass.join('/')}, weed and ragweed ${THRESHOLDS.weed.join('/')}.`,
+    'null stays null; 0 is None; below t1 Low; from t1 Moderate; from t2 High; from t3 Very High (a threshold value takes the higher label).',
+    'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
+    "Daily rows: rounded means of the UTC day's hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.",
+    'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
+    "Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city's local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.",
+    `Local days (timezone=local on ${listed(takingParam(routes, 'timezone'))}, and the days of /api/alerts; an extension of the contract): each city's calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.`,
+  ].join(' ');
 
 const OK = 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.';
 const BAD_REQUEST = "Invalid parameter: `Invalid parameter '<name>': expected ...`.";
@@ -35,30 +45,43 @@ function schemaOf(schema: z.ZodType | Json): unknown {
   const id = registry.get(schema)?.id;
   if (id !== undefined) return ref(id);
   if (schema instanceof z.ZodUnion) return { oneOf: schema.options.map((s) => schemaOf(s as z.ZodType)) };
-  throw new Error('a documented schema must be named in api/schemas.ts, or a union of named ones');
+  throw new Error('a documented schema must be named (api/named.ts), or a union of named ones');
 }
 
-/** A parameter's JSON Schema: its value as documented, the default last, a constant without a type. */
-function parameterSchema(schema: z.ZodType): unknown {
-  const { $schema: _s, ...document } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as Json;
+/** The default of a parameter, wherever its wrappers hold it. */
+function defaultOf(schema: z.ZodType): unknown {
+  if (schema instanceof z.ZodDefault) return schema.def.defaultValue;
+  if (schema instanceof z.ZodOptional) return defaultOf(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe && !(schema instanceof z.ZodCodec)) return defaultOf(schema.in as z.ZodType);
+  return undefined;
+}
+
+/** A parameter's JSON Schema: the value it stands for (as an MCP argument takes it), its default last, a constant without a type. */
+function parameterSchema(schema: Param): unknown {
+  const { $schema: _s, ...document } = z.toJSONSchema(valueSchema(schema), { io: 'output', target: 'draft-2020-12' }) as Json;
   const tidy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(tidy);
     if (node === null || typeof node !== 'object') return node;
-    const { default: fallback, ...rest } = node as Json;
+    const rest = { ...(node as Json) };
     if ('const' in rest) delete rest.type;
-    const out = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, tidy(v)]));
-    return fallback === undefined ? out : { ...out, default: fallback };
+    return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, tidy(v)]));
   };
-  return tidy(document);
+  const fallback = defaultOf(schema);
+  return { ...(tidy(document) as Json), ...(fallback === undefined ? {} : { default: fallback }) };
 }
 
-const parameter = ([name, p]: [string, Param<unknown>]) => ({
-  name,
-  in: 'query',
-  required: p.required,
-  description: p.description,
-  schema: parameterSchema(p.schema),
-});
+/** A query parameter of the document: a list is written comma-separated (style form, not exploded). */
+const parameter = ([name, schema]: [string, Param]) => {
+  const value = parameterSchema(schema) as Json;
+  return {
+    name,
+    in: 'query',
+    required: !schema.safeParse(undefined).success,
+    description: metaOf(schema).description,
+    ...(value.type === 'array' ? { style: 'form', explode: false } : {}),
+    schema: value,
+  };
+};
 
 /** What a route answers: 200 in its media types, then the errors it documents, by status. */
 function responses(route: Route): Json {
@@ -86,10 +109,12 @@ function responses(route: Route): Json {
 export function openApiDocument(routes: readonly Route[]): Json {
   const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' });
   const components = Object.fromEntries(
-    Object.entries(schemas).map(([id, s]) => {
-      const { $schema: _s, $id: _i, ...rest } = s as Json;
-      return [id, rest];
-    }),
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, s]) => {
+        const { $schema: _s, $id: _i, ...rest } = s as Json;
+        return [id, rest];
+      }),
   );
   const paths = routes.flatMap((r) =>
     r.doc
@@ -115,7 +140,7 @@ export function openApiDocument(routes: readonly Route[]): Json {
       title: API_TITLE,
       version: API_VERSION,
       license: { name: 'MIT', identifier: 'MIT' },
-      description: `Read-only data for supported US cities. Version 2.2.1 of the contract describes the same endpoints. ${METHODOLOGY} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp. The whole served history is also static files for analysts: /data/bulk/index.json (schema BulkManifest) lists each month as Parquet and gzip CSV, with every column's type, unit and meaning.`,
+      description: `Read-only data for supported US cities. It answers every endpoint and field of the service contract (its version 2.2.1) as the contract defines them, and adds extensions, each described as one. ${methodology(routes)} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp. The whole served history is also static files for analysts: /data/bulk/index.json (schema BulkManifest) lists each month as Parquet and gzip CSV, with every column's type, unit and meaning.`,
     },
     // The deployment that serves this document; every endpoint is public, with no credential.
     servers: [{ url: '/', description: 'This deployment' }],

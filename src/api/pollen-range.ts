@@ -6,18 +6,39 @@ import type { City } from '../domain/cities.js';
 import { dayString, isoHour, isoTime } from '../domain/dates.js';
 import { byDay, dayFinder } from '../domain/days.js';
 import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js';
-import type { PollenRangeRow } from '../domain/schemas.js';
+import * as D from '../domain/schemas.js';
 import type { Shape } from '../domain/species.js';
 import type { StoreReader } from '../store/reader.js';
 import type { CitySet } from '../domain/cities.js';
 import * as z from 'zod';
 import { csvCell } from './csv.js';
-import { type Answer, Chunks, closeRows, JsonRows, openRows, pieces } from './handler.js';
+import { type Answer, Chunks, closeRows, JsonRows, openRows, pieces } from './answer.js';
+import { DateTime, Day, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
+import { cutField } from './params.js';
 import { parseRangeQuery, RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 import { route } from './route.js';
-import { PollenRangeResponse } from './schemas.js';
-import { citySlug, timezoneArg } from './tool-args.js';
+import { localDays } from './schemas.js';
+
+const PollenRangeRow = named(
+  'PollenRangeRow',
+  "One hour (aggregate=none) or one day (aggregate=day: a UTC day, or with timezone=local the city's local day from its local midnight; daily-row rules, no peaks) of a city.",
+  D.PollenRangeRow,
+);
+export const PollenRangeResponse = named(
+  'PollenRangeResponse',
+  "Rows ordered by city slug, then periodStart; truncated is true when limit cut them, or the body would have passed 20,000,000 bytes (before compression, so the same rows in every encoding), and next is then the request that continues after the last row. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city's local midnight).",
+  z.object({
+    from: z.union([DateTime, Day]),
+    to: z.union([DateTime, Day]),
+    cities: z.array(z.string()),
+    aggregate: z.enum(['none', 'day']),
+    ...localDays,
+    truncated: z.boolean(),
+    rows: z.array(PollenRangeRow),
+    next: z.string().optional().describe("Only when truncated: this request again with after set to the last row's 'city,periodStart'."),
+  }),
+);
 
 /**
  * The most bytes of an answer before compression. Netlify streams at most 20 MB from a function
@@ -30,7 +51,8 @@ export const MAX_BODY_BYTES = 20_000_000;
 const NUMBER_BYTES = 24;
 const RISK_BYTES = 11;
 
-export type RangeRow = PollenRangeRow;
+export type RangeRow = D.PollenRangeRow;
+type RangeResponse = z.infer<typeof PollenRangeResponse>;
 
 export const CSV_COLUMNS = [
   'city',
@@ -65,26 +87,15 @@ export const pollenRangeRoute = route({
     name: 'get_pollen_range',
     title: 'Pollen over a time window',
     description: `Hourly (aggregate "none") or daily ("day") rows for a window: from inclusive, to exclusive, each a YYYY-MM-DD date or an RFC 3339 date-time with offset. At most ${MCP_RANGE_CAP} rows per call; when truncated is true, narrow the window or the cities, or use aggregate "day".`,
-    input: {
-      from: z.string().describe('Start (inclusive): YYYY-MM-DD or RFC 3339, e.g. 2025-04-01T06:00:00-05:00.'),
-      to: z.string().describe('End (exclusive), later than from.'),
-      cities: z.array(citySlug).optional().describe('City slugs; all cities when omitted.'),
-      aggregate: z.enum(['none', 'day']).optional().describe('"none" (hourly, default) or "day".'),
-      timezone: timezoneArg.describe(
-        '"UTC" (default) or "local": aggregate "day" groups by each city\'s local day, and a date-only from/to means each city\'s local midnight.',
-      ),
-      limit: z.number().int().min(1).max(MCP_RANGE_CAP).optional().describe(`Most rows, 1 to ${MCP_RANGE_CAP} (default ${MCP_RANGE_CAP}).`),
-      after: z
-        .string()
-        .optional()
-        .describe("Continue a truncated answer: 'city,periodStart' of its last row (the after parameter of its next link)."),
+    args: {
+      city: { name: 'cities', description: 'City slugs; all cities when omitted.' },
+      limit: {
+        schema: z.number().int().min(1).max(MCP_RANGE_CAP),
+        description: `Most rows, 1 to ${MCP_RANGE_CAP} (default ${MCP_RANGE_CAP}).`,
+        fallback: MCP_RANGE_CAP,
+      },
     },
-    query: ({ cities, limit, ...rest }) => ({
-      ...(rest as Record<string, string | undefined>),
-      city: (cities as string[] | undefined)?.join(','),
-      limit: (limit as number | undefined) ?? MCP_RANGE_CAP,
-    }),
-    args: { city: 'cities' },
+    omit: ['format'],
     output: PollenRangeResponse.extend({ hint: z.string().optional() }),
     finish: (body, args) => {
       if (!body.truncated) return body;
@@ -102,11 +113,11 @@ export const pollenRangeRoute = route({
 });
 
 /** The range answer of a query within `maxBytes` (a parameter for tests). */
-export function maxBytesRange(query: URLSearchParams, store: StoreReader, cities: CitySet, maxBytes: number): Answer {
+export function maxBytesRange(query: URLSearchParams, store: StoreReader, cities: CitySet, maxBytes: number): Answer<RangeResponse> {
   return rangeAnswer(parseRangeQuery(query, cities), query, store, maxBytes);
 }
 
-function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, maxBytes: number): Answer {
+function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, maxBytes: number): Answer<RangeResponse> {
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
   // Days counted as the rows group them.
@@ -126,7 +137,7 @@ function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, 
     const { count, truncated } = fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
     return {
-      body: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')),
+      text: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')),
       contentType: 'text/csv; charset=utf-8',
       headers,
     };
@@ -138,7 +149,7 @@ function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, 
     to: echo(q.to, q.toDate),
     cities: q.cities.map((c) => c.slug),
     aggregate: q.aggregate,
-    ...(q.cut === 'local' ? { timezone: 'local' } : {}),
+    ...cutField(q.cut),
     truncated,
   });
   // A truncated answer ends with where to continue: the request again, after its last row.
@@ -155,7 +166,7 @@ function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, 
   );
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   return {
-    body: new JsonRows(
+    body: new JsonRows<RangeResponse>(
       head(truncated),
       () => limited(rangeRows(store, q), count),
       (last) => tail(last, truncated),

@@ -7,20 +7,35 @@ import { crossCityRowOf, dailyRowOf } from '../domain/day-values.js';
 import { type DailyPollen, hourlyRow } from '../domain/pollen-rows.js';
 import type { StoreReader } from '../store/reader.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
+import * as D from '../domain/schemas.js';
 import { noData } from './error.js';
-import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from './forms.js';
+import { Day, named } from './named.js';
+import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from './static-forms.js';
 import { CITY_OR_NO_DATA } from './not-found.js';
-import { cityParam, cutDate, cutField, timezoneParam } from './params.js';
+import { cityParam, cutDate, cutField, servedCity, timezoneParam } from './params.js';
 import { route } from './route.js';
-import {
-  CrossCityPollen,
-  DailyPollen as DailyPollenSchema,
-  HourlyPollen,
-  PollenCityDateResponse,
-  PollenCityResponse,
-  PollenDateResponse,
-} from './schemas.js';
-import { citySlug, cutDay, timezoneArg } from './tool-args.js';
+import { DailyPollen as DailyPollenSchema, HourlyPollen, localDays } from './schemas.js';
+
+export const CrossCityPollen = named(
+  'CrossCityPollen',
+  "One city's day in the cross-city view: count is the sum of the daily category maxima.",
+  D.CrossCityPollen,
+);
+export const PollenCityDateResponse = named(
+  'PollenCityDateResponse',
+  'Hourly observations of one city on one UTC date.',
+  z.object({ city: z.string(), date: Day, ...localDays, rows: z.array(HourlyPollen) }),
+);
+export const PollenCityResponse = named(
+  'PollenCityResponse',
+  'Daily rows of one city, newest first, up to 720.',
+  z.object({ city: z.string(), ...localDays, rows: z.array(DailyPollenSchema) }),
+);
+export const PollenDateResponse = named(
+  'PollenDateResponse',
+  'One row per city with data on the date, by slug.',
+  z.object({ date: Day, ...localDays, rows: z.array(CrossCityPollen) }),
+);
 
 /** Daily rows kept for one city. */
 export const MAX_DAILY_ROWS = 720;
@@ -41,11 +56,10 @@ export const pollenRoute = route({
     title: 'Pollen for a city and/or date',
     description:
       'city and date: the hourly rows of that day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to 720 daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date. Days are UTC days unless timezone is "local" (then daily rows say how many hours each local day holds).',
-    input: { city: citySlug.optional(), date: cutDay.optional(), timezone: timezoneArg },
     output: z.object({
       city: z.string().optional(),
       date: z.string().optional(),
-      timezone: z.literal('local').optional(),
+      ...localDays,
       rows: z.array(z.union([HourlyPollen, DailyPollenSchema, CrossCityPollen])),
     }),
   },
@@ -59,7 +73,8 @@ export const pollenRoute = route({
     { file: `${DATA_PREFIX}/pollen-local/by-date/{date}.json`, fixed: LOCAL, unit: 'date', enumerate: ifPollen },
     { file: `${DATA_PREFIX}/pollen-local/{city}.json`, fixed: LOCAL, unit: 'city', enumerate: theCity },
   ],
-  handle: ({ city, date: day, timezone: cut }, { store, cities }) => {
+  handle: ({ city: slug, date: day, timezone: cut }, { store, cities }) => {
+    const city = slug === undefined ? undefined : servedCity(cities, slug);
     if (city && day !== undefined) {
       return { body: { city: city.slug, date: dayString(day), ...cutField(cut), rows: hoursOfDay(store, city, cut, day).map(hourlyRow) } };
     }

@@ -1,69 +1,78 @@
 /**
- * Query parameters, each defined once: what a valid value looks like (the end of the 400's
- * message), how its text is read, and how OpenAPI and MCP describe it. A route lists its
- * parameters; `parseQuery` reads them in that order, so the first bad one is the one named.
+ * Query parameters. Each is one zod schema from the query's text to the value its handler
+ * receives: the schema is the check (any issue is the 400 `Invalid parameter '<name>': expected
+ * <expected>`), its JSON Schema is the OpenAPI parameter's, its output side is the MCP tool's
+ * argument with the same bounds, and its output type is the handler's query. What the schema
+ * cannot say of itself (the 400's wording, the description, whether a value may be repeated) is
+ * its entry in `QUERY`, a registry of its own, so none of it prints into the JSON Schema.
+ *
+ * A text parameter (a slug, a date) is a string schema; one whose value is not text (a number, a
+ * list) is a codec from text to that value, so an MCP argument is written back to text by the
+ * same codec. `parseQuery` reads a route's parameters in order, so the first bad one is named.
  */
-import type * as z from 'zod';
-import type { CitySet } from '../domain/cities.js';
+import * as z from 'zod';
 import { invalidParameter } from './error.js';
 
-/** What reading a parameter may look at: the cities served. */
-export interface QueryContext {
-  readonly cities: CitySet;
-}
-
-export interface Param<T> {
+export interface ParamMeta {
   /** What a valid value looks like: the 400 says `Invalid parameter '<name>': expected <expected>`. */
   readonly expected: string;
-  /** OpenAPI's description of the parameter. */
+  /** OpenAPI's description of the parameter, and the MCP argument's unless its tool says otherwise. */
   readonly description: string;
-  /** The value as the API documents it: OpenAPI's schema, its default included. */
-  readonly schema: z.ZodType;
-  readonly required: boolean;
   /** Given twice, it is refused (400) rather than its last value taken. */
-  readonly once: boolean;
-  /** The value of the text given, or undefined when absent: checked, or an ApiError naming `name`. */
-  readonly parse: (text: string | undefined, name: string, ctx: QueryContext) => T;
+  readonly once?: boolean;
 }
 
-export type Params = Readonly<Record<string, Param<unknown>>>;
+/** The metadata of every parameter schema. */
+export const QUERY = z.registry<ParamMeta>();
+
+/** A query parameter: the query's text (undefined when absent) in, the handler's value out. */
+export type Param<T = unknown> = z.ZodType<T, string | undefined>;
+/** A route's parameters, by name, in the order they are checked. */
+export type Params = Readonly<Record<string, Param>>;
 /** The values a route's handler receives: one per parameter, checked. */
-export type QueryOf<P extends Params> = { readonly [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+export type QueryOf<P extends Params> = { readonly [K in keyof P]: z.output<P[K]> };
 
-export interface ParamSpec<T> {
-  expected: string;
-  description: string;
-  schema: z.ZodType;
-  once?: boolean;
-  /** The value of a text given, or undefined when it is none (a 400 naming the parameter); may throw an ApiError of its own (a 404). */
-  read: (text: string, ctx: QueryContext) => T | undefined;
+/** A parameter: its schema, registered with what its 400 and its docs say. */
+export function param<S extends Param>(schema: S, meta: ParamMeta): S {
+  // Metadata belongs to a schema instance: two parameters sharing one would share their texts.
+  if (QUERY.has(schema)) throw new Error(`the schema of '${meta.expected}' is another parameter's already: make one of its own`);
+  QUERY.add(schema, meta);
+  return schema;
 }
 
-function param<T, A>(spec: ParamSpec<T>, required: boolean, absent: () => A): Param<T | A> {
-  return {
-    expected: spec.expected,
-    description: spec.description,
-    schema: spec.schema,
-    required,
-    once: spec.once ?? false,
-    parse: (text, name, ctx) => {
-      if (text === undefined) {
-        if (required) throw invalidParameter(name, spec.expected);
-        return absent();
-      }
-      const value = spec.read(text, ctx);
-      if (value === undefined) throw invalidParameter(name, spec.expected);
-      return value;
-    },
-  };
+/** The metadata of a parameter schema. */
+export function metaOf(schema: Param): ParamMeta {
+  const meta = QUERY.get(schema);
+  if (!meta) throw new Error('a query parameter must be made with param()');
+  return meta;
 }
 
-/** A parameter that may be left out: undefined when it is. */
-export const optional = <T>(spec: ParamSpec<T>): Param<T | undefined> => param(spec, false, () => undefined);
-/** A parameter that takes `fallback` when left out. */
-export const withDefault = <T>(spec: ParamSpec<T>, fallback: T): Param<T> => param(spec, false, () => fallback);
-/** A parameter that must be given: its absence is a 400 naming it. */
-export const required = <T>(spec: ParamSpec<T>): Param<T> => param(spec, true, () => undefined as never);
+/** Text to an integer from `min` to `max`: digits only (no sign, exponent or space). */
+export const integer = (min: number, max: number) =>
+  z.codec(z.string().regex(/^\d{1,16}$/), z.number().int().min(min).max(max), { decode: Number, encode: String });
+
+/** Text to a decimal number: written out (no exponent, no hex); bounds on the number. */
+export const decimal = <N extends z.ZodNumber>(number: N) =>
+  z.codec(z.string().regex(/^[+-]?(\d{1,20}(\.\d{0,20})?|\.\d{1,20})$/), number, {
+    decode: (text) => Number(text) as z.input<N>,
+    // A tiny number prints with an exponent (1e-7), which the text refuses.
+    encode: (n) => (/e/i.test(String(n)) ? n.toFixed(20) : String(n)),
+  });
+
+/** One of a few words, in any case: `high` reads as `High`. */
+export const anyCase = <const T extends string>(words: readonly T[]) =>
+  z.codec(z.string(), z.enum(words as [T, ...T[]]), {
+    // A word that is none of them stays as it is, for the enum to refuse.
+    decode: (text) => (words.find((w) => w.toLowerCase() === text.toLowerCase()) ?? text) as T,
+    encode: (word) => word,
+  });
+
+/** A comma-separated list of items, at least one. */
+export const commaList = <I extends z.ZodType<unknown, string>>(item: I) =>
+  z.codec(z.string(), z.array(item).min(1), {
+    decode: (text) => text.split(',') as Array<z.input<I>>,
+    encode: (items) => items.map(String).join(','),
+  });
 
 /**
  * The value of a parameter, undefined when absent. When it is repeated the last value counts:
@@ -73,18 +82,53 @@ export function lastValue(query: URLSearchParams, name: string): string | undefi
   return query.getAll(name).at(-1);
 }
 
-/** The value of a parameter that may be given at most once (the strict endpoints: pollen-range, nearest, alerts). */
-export function onlyValue(query: URLSearchParams, name: string, expected: string): string | undefined {
-  const values = query.getAll(name);
-  if (values.length > 1) throw invalidParameter(name, `${expected}, given once`);
-  return values[0];
-}
-
 /** Every parameter of `params` read from the query, in order; unknown parameters are ignored. */
-export function parseQuery<P extends Params>(params: P, query: URLSearchParams, ctx: QueryContext): QueryOf<P> {
+export function parseQuery<P extends Params>(params: P, query: URLSearchParams): QueryOf<P> {
   const values: Record<string, unknown> = {};
-  for (const [name, p] of Object.entries(params)) {
-    values[name] = p.parse(p.once ? onlyValue(query, name, p.expected) : lastValue(query, name), name, ctx);
+  for (const [name, schema] of Object.entries(params)) {
+    const { expected, once } = metaOf(schema);
+    const given = query.getAll(name);
+    if (once && given.length > 1) throw invalidParameter(name, `${expected}, given once`);
+    const parsed = schema.safeParse(given.at(-1));
+    if (!parsed.success) throw invalidParameter(name, expected);
+    values[name] = parsed.data;
   }
   return values as QueryOf<P>;
+}
+
+/**
+ * The schema an argument of the MCP tool takes: the parameter's value, with its bounds, optional
+ * unless required; a value it refuses is said, as the 400 says it, to expect `expected`.
+ */
+export function argumentOf(schema: Param): z.ZodType {
+  const required = !schema.safeParse(undefined).success;
+  const value = valueSchema(schema);
+  const said = saying(value, `expected ${metaOf(schema).expected}`);
+  return required ? said : said.optional();
+}
+
+/** A schema whose every issue, a union's options' included, says `message`. */
+function saying(schema: z.ZodType, message: string): z.ZodType {
+  const def =
+    schema instanceof z.ZodUnion ? { ...schema.def, options: schema.options.map((o) => saying(o as z.ZodType, message)) } : schema.def;
+  return schema.clone({ ...def, error: () => message } as typeof schema.def);
+}
+
+/**
+ * The schema of a parameter's value as an argument gives it, outside its default or optional
+ * wrapper: a codec's output (the number its text stands for), a transform's input (the date a
+ * handler receives as a day number).
+ */
+export function valueSchema(schema: z.ZodType): z.ZodType {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return valueSchema(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodCodec) return schema.out as z.ZodType;
+  if (schema instanceof z.ZodPipe) return valueSchema(schema.in as z.ZodType);
+  return schema;
+}
+
+/** An argument's value as query text, by the parameter's own codec. */
+export function textOf(schema: z.ZodType, value: unknown): string {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) return textOf(schema.unwrap() as z.ZodType, value);
+  if (schema instanceof z.ZodCodec) return z.encode(schema, value as never) as string;
+  return String(value);
 }

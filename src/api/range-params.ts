@@ -3,9 +3,9 @@ import * as z from 'zod';
 import type { City, CitySet } from '../domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS, isIsoDate } from '../domain/dates.js';
 import { type DayCut, dayHours, dayOfHour, localMidnight } from '../domain/days.js';
-import { invalidParameter, unsupportedCity } from './error.js';
-import { choice, timezoneParam } from './params.js';
-import { optional, parseQuery, type QueryOf, required, withDefault } from './query.js';
+import { invalidParameter } from './error.js';
+import { servedCity, slugText, timezoneParam } from './params.js';
+import { commaList, integer, param, parseQuery, type QueryOf } from './query.js';
 
 const TIME = 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00';
 const LATER = "a time later than 'from'";
@@ -58,65 +58,49 @@ interface Bound {
   date?: number;
 }
 
+/** `from` or `to`: its instant, and its day when it is a date alone. */
 const bound = (description: string) =>
-  required<Bound>({
-    expected: TIME,
-    description,
-    schema: z.string(),
-    once: true,
-    read: (text) => {
+  param(
+    z.string().transform((text, ctx): Bound => {
       const ms = parseInstant(text);
-      return ms === undefined ? undefined : { ms, ...(isIsoDate(text) ? { date: dayNumber(text) } : {}) };
-    },
-  });
+      if (ms === undefined) {
+        ctx.issues.push({ code: 'custom', input: text, message: TIME });
+        return z.NEVER;
+      }
+      return { ms, ...(isIsoDate(text) ? { date: dayNumber(text) } : {}) };
+    }),
+    { expected: TIME, description, once: true },
+  );
 
 /** The parameters of /api/pollen-range, each given at most once. */
 export const RANGE_PARAMS = {
   from: bound(`Inclusive start: ${TIME}.`),
   to: bound(`Exclusive end, later than from: ${TIME}.`),
-  city: optional<City[]>({
+  city: param(commaList(slugText()).optional(), {
     expected: CITIES,
     description: 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.',
-    schema: z.string(),
     once: true,
-    read: (text, { cities }) => {
-      const slugs = text.split(',');
-      if (slugs.some((s) => s.trim() === '')) return undefined;
-      const unknown = slugs.find((s) => !cities.get(s));
-      if (unknown !== undefined) throw unsupportedCity(unknown);
-      return [...new Set(slugs)].map((s) => cities.get(s)!);
-    },
   }),
-  aggregate: withDefault(
-    choice(['none', 'day'], { expected: "'none' or 'day'", description: "'none' (hourly) or 'day'.", default: 'none', once: true }),
-    'none',
-  ),
-  limit: withDefault(
-    {
-      expected: 'an integer from 1 to 50000',
-      description: `Most rows returned, 1 to ${MAX_LIMIT}.`,
-      schema: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT),
-      once: true,
-      read: (text) => (/^\d{1,6}$/.test(text) && Number(text) >= 1 && Number(text) <= MAX_LIMIT ? Number(text) : undefined),
-    },
-    DEFAULT_LIMIT,
-  ),
-  format: withDefault(
-    choice(['json', 'csv'], {
-      expected: "'json' or 'csv'",
-      description: "'json' or 'csv' (the same rows as text/csv, species omitted).",
-      default: 'json',
-      once: true,
-    }),
-    'json',
-  ),
-  after: optional({
+  aggregate: param(z.enum(['none', 'day']).default('none'), {
+    expected: "'none' or 'day'",
+    description: "'none' (hourly) or 'day'.",
+    once: true,
+  }),
+  limit: param(integer(1, MAX_LIMIT).default(DEFAULT_LIMIT), {
+    expected: `an integer from 1 to ${MAX_LIMIT}`,
+    description: `Most rows returned, 1 to ${MAX_LIMIT}.`,
+    once: true,
+  }),
+  format: param(z.enum(['json', 'csv']).default('json'), {
+    expected: "'json' or 'csv'",
+    description: "'json' or 'csv' (the same rows as text/csv, species omitted).",
+    once: true,
+  }),
+  after: param(z.string().optional(), {
     expected: AFTER,
     description:
       "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.",
-    schema: z.string(),
     once: true,
-    read: (text) => text,
   }),
   timezone: timezoneParam(
     "aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone).",
@@ -125,8 +109,7 @@ export const RANGE_PARAMS = {
 };
 
 /** The checked range of a query (the handler parses it as every route does; this is for tests and MCP-free callers). */
-export const parseRangeQuery = (query: URLSearchParams, cities: CitySet): RangeQuery =>
-  rangeQuery(parseQuery(RANGE_PARAMS, query, { cities }), cities);
+export const parseRangeQuery = (query: URLSearchParams, cities: CitySet): RangeQuery => rangeQuery(parseQuery(RANGE_PARAMS, query), cities);
 
 /** The range a checked query asks for: its cities in slug order, each with its window of hours. */
 export function rangeQuery(q: QueryOf<typeof RANGE_PARAMS>, set: CitySet): RangeQuery {
@@ -134,7 +117,9 @@ export function rangeQuery(q: QueryOf<typeof RANGE_PARAMS>, set: CitySet): Range
   // With local days a date-only bound is each city's own midnight, so the order is checked per city below.
   const perCity = cut === 'local' && (from.date !== undefined || to.date !== undefined);
   if (!perCity && from.ms >= to.ms) throw invalidParameter('to', LATER);
-  const cities = [...(q.city ?? set.list)].sort((a, b) => (a.slug < b.slug ? -1 : 1));
+  const cities = (q.city === undefined ? [...set.list] : [...new Set(q.city)].map((slug) => servedCity(set, slug))).sort((a, b) =>
+    a.slug < b.slug ? -1 : 1,
+  );
   const at = (city: City, b: Bound) => (perCity && b.date !== undefined ? localMidnight(city.timezone, b.date) * HOUR_MS : b.ms);
   const spans = cities.map((city) => ({ city, from: at(city, from), to: at(city, to) }));
   if (spans.some((w) => w.from >= w.to)) throw invalidParameter('to', LATER);

@@ -1,20 +1,22 @@
 /**
- * A route carries an endpoint's whole contract: its path, its query parameters, the schema of its
- * answer, its OpenAPI operation, its line in llms.txt, the MCP tool that mirrors it and its static
- * forms. The OpenAPI document, llms.txt, the 400s and the MCP tools are all made from the route
- * list (routes.ts), so an endpoint is one module and one entry there.
+ * A route carries an endpoint's whole contract: its path, its query parameters (each a schema:
+ * query.ts), the schema of its answer and of its errors, its OpenAPI operation, its line in
+ * llms.txt, the MCP tool that mirrors it and its static forms. The OpenAPI document, llms.txt, the
+ * 400s, the MCP tools and the rendered files are all made from the route list (routes.ts), so an
+ * endpoint is one module and one entry there.
  */
 import type * as z from 'zod';
-import type { StaticForm } from './forms.js';
-import type { Answer, ApiContext, Handler } from './handler.js';
-import { type Params, parseQuery, type QueryOf } from './query.js';
+import type { Answer } from './answer.js';
+import type { ApiContext } from './context.js';
+import type { StaticForm } from './static-forms.js';
+import { argumentOf, metaOf, type Params, parseQuery, type QueryOf } from './query.js';
 
 export type Json = Record<string, unknown>;
 
 /** A response the operation documents besides 200: when it happens, and its body. */
 export interface Documented {
   description: string;
-  /** A schema of the response registry (api/schemas.ts), a union of them, or plain JSON Schema. */
+  /** A named schema (named.ts), a union of them, or plain JSON Schema. */
   schema: z.ZodType | Json;
 }
 
@@ -37,17 +39,27 @@ export interface Operation {
   file?: true;
 }
 
-/** The MCP tool that mirrors a route: it calls the handler and returns its object. */
+/** How the MCP tool takes one of its route's parameters, where not as the parameter itself. */
+export interface ToolArgument {
+  /** Its name, where it is not the parameter's (`cities` for `city`). */
+  name?: string;
+  /** A narrower schema of the value (a tool's smaller limit). */
+  schema?: z.ZodType;
+  /** Said to agents instead of the parameter's description. */
+  description?: string;
+  /** The value when the argument is left out, where it is not the parameter's default. */
+  fallback?: unknown;
+}
+
+/** The MCP tool that mirrors a route: its arguments are the route's parameters, and it returns the handler's object. */
 export interface Tool {
   name: string;
   title: string;
   description: string;
-  /** The arguments (zod shapes); without them, one optional string per query parameter. */
-  input?: z.ZodRawShape;
-  /** The query the arguments stand for (default: each argument as text). */
-  query?: (args: Record<string, unknown>) => Record<string, string | number | undefined>;
-  /** An argument's name where it is not its parameter's (`cities` for `city`). */
-  args?: Record<string, string>;
+  /** Per parameter, how the tool takes it. */
+  args?: Readonly<Record<string, ToolArgument>>;
+  /** Parameters the tool leaves out (the media type: a tool answers JSON). */
+  omit?: readonly string[];
   /** The answer's schema where the route's is not an object (a union of bodies). */
   output?: z.ZodObject;
   /** What the tool adds to an answer (a hint to narrow a truncated range). */
@@ -57,6 +69,9 @@ export interface Tool {
   /** A few words llms.txt adds after the tool's name. */
   note?: string;
 }
+
+/** `origin` (`https://host`) is the request's where there is one: absent in a render and in MCP's in-process calls. */
+export type Handler = (query: URLSearchParams, ctx: ApiContext, origin?: string) => Promise<Answer<unknown>>;
 
 export interface Route {
   path: string;
@@ -72,7 +87,7 @@ export interface Route {
   forms: readonly StaticForm[];
   /** Answers that change only with a deploy, though not rendered (the CDN keeps them until the next). */
   untilDeploy?: true;
-  /** Parses the query by `params`, then answers. */
+  /** Checks the query by `params`, then answers. */
   handler: Handler;
 }
 
@@ -83,18 +98,55 @@ export interface Given {
   origin?: string;
 }
 
-export interface RouteSpec<P extends Params> extends Omit<Route, 'params' | 'forms' | 'handler'> {
+export interface RouteSpec<P extends Params, R extends z.ZodType> extends Omit<Route, 'params' | 'forms' | 'handler' | 'response'> {
   params: P;
+  /** The schema of a 200 JSON answer: the handler's body is typed by it. */
+  response?: R;
   forms?: readonly StaticForm[];
   /** The answer, from the checked query. Throws an ApiError for what no check of one parameter can see. */
-  handle: (query: QueryOf<P>, ctx: ApiContext, given: Given) => Answer | Promise<Answer>;
+  handle: (query: QueryOf<P>, ctx: ApiContext, given: Given) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;
 }
 
-/** A route from its spec: its handler reads the parameters in the order they are listed. */
-export function route<P extends Params>({ handle, forms, ...spec }: RouteSpec<P>): Route {
+/** A route from its spec: its handler checks the parameters in the order they are listed. */
+export function route<P extends Params, R extends z.ZodType = z.ZodType<Json>>({
+  handle,
+  forms,
+  ...spec
+}: RouteSpec<P, R>): Route & { params: P } {
   return {
     ...spec,
     forms: forms ?? [],
-    handler: (query, ctx, origin) => handle(parseQuery(spec.params, query, ctx), ctx, { query, origin }),
+    handler: async (query, ctx, origin) => handle(parseQuery(spec.params, query), ctx, { query, origin }),
   };
+}
+
+/** One argument of a route's MCP tool: the parameter it stands for, its name and its schema. */
+export interface ToolArgumentOf {
+  param: string;
+  name: string;
+  schema: z.ZodType;
+  /** The value a left-out argument takes, where it is not the parameter's default. */
+  fallback?: unknown;
+}
+
+/**
+ * The arguments of a route's MCP tool (or of a call to its handler from MCP, as find_city calls
+ * /api/nearest's): one per parameter the tool does not omit, with the
+ * parameter's value schema and bounds (or the tool's narrower one), optional unless the
+ * parameter is required, described as the parameter is unless the tool says otherwise.
+ */
+export function toolArguments(route: Route): ToolArgumentOf[] {
+  const tool = route.tool;
+  return Object.entries(route.params)
+    .filter(([name]) => !tool?.omit?.includes(name))
+    .map(([param, schema]) => {
+      const given = tool?.args?.[param];
+      const value = given?.schema ? (schema.safeParse(undefined).success ? given.schema.optional() : given.schema) : argumentOf(schema);
+      return {
+        param,
+        name: given?.name ?? param,
+        schema: value.describe(given?.description ?? metaOf(schema).description),
+        ...(given?.fallback === undefined ? {} : { fallback: given.fallback }),
+      };
+    });
 }

@@ -10,7 +10,7 @@ import { bulkManifestRoute } from './bulk-manifest.js';
 import { citiesRoute } from './cities.js';
 import { llmsText } from './discovery.js';
 import { forecastRoute } from './forecast.js';
-import { DATA_PREFIX, type FormParams, once, type StaticForm, type Unit } from './forms.js';
+import { DATA_PREFIX, formParams, once, type Unit } from './static-forms.js';
 import { healthRoute } from './health.js';
 import { latestDateRoute } from './latest-date.js';
 import { mapDataRoute } from './map-data.js';
@@ -23,10 +23,7 @@ import { seasonRoute } from './season.js';
 import type { StoreReader } from '../store/reader.js';
 import { weatherRoute } from './weather.js';
 
-export { DATA_PREFIX, LOCAL, type StaticForm, type Unit } from './forms.js';
 export type { Route } from './route.js';
-/** The parameters of one static answer, by name. */
-export type Params = FormParams;
 
 /** The endpoints, in the order the OpenAPI document and llms.txt list them. */
 export const API_ROUTES: readonly Route[] = [
@@ -59,7 +56,7 @@ const DISCOVERY: readonly Route[] = [
     path: '/llms.txt',
     params: {},
     forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }],
-    handle: (_query, ctx) => ({ body: llmsText(API_ROUTES, ctx.cities.size), contentType: 'text/plain; charset=utf-8' }),
+    handle: (_query, ctx) => ({ text: llmsText(API_ROUTES, ctx.cities.size), contentType: 'text/plain; charset=utf-8' }),
   }),
 ];
 
@@ -84,21 +81,6 @@ export function* unitsOf(store: StoreReader, cities: readonly string[], cityDays
   for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => b - a)) {
     yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day), cityDays: day >= cityDaysFrom };
   }
-}
-
-/** Each route's forms that a unit of this kind renders, city-day forms included. */
-export function* formsOf(routes: readonly Route[], kind: Unit['kind']): Generator<{ route: Route; form: StaticForm }> {
-  for (const route of routes) for (const form of route.forms) if (form.unit === kind) yield { route, form };
-}
-
-/** The parameter names of a form, in the order they appear in its file. */
-export function formParams(form: StaticForm): string[] {
-  return [...form.file.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-}
-
-/** The file of a form for a parameter set. */
-export function fileFor(form: StaticForm, params: Params): string {
-  return form.file.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
 }
 
 const FILE_PATTERNS = ROUTES.flatMap((route) =>

@@ -9,47 +9,72 @@ import type { DayCut } from '../domain/days.js';
 import { dailyRowOf } from '../domain/day-values.js';
 import { citySeasons, type DatedRow, seasonCategories, yearsHeld } from '../domain/seasons.js';
 import type { StoreReader } from '../store/reader.js';
-import { ApiError, invalidParameter } from './error.js';
-import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from './forms.js';
-import { cutField, requiredCity, timezoneParam } from './params.js';
-import { optional, withDefault } from './query.js';
+import * as D from '../domain/schemas.js';
+import { ApiError, invalidParameter, UnsupportedCityError } from './error.js';
+import { named } from './named.js';
+import { localDays } from './schemas.js';
+import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from './static-forms.js';
+import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
+import { integer, param } from './query.js';
 import { route } from './route.js';
-import { SeasonResponse, UnsupportedCityError, YearNotHeldError } from './schemas.js';
-import { citySlug, timezoneArg } from './tool-args.js';
+
+export const RiskDays = named('RiskDays', 'Days of a season with a value, by NAB level.', D.RiskDays);
+export const Season = named('Season', 'A main pollen season by the percentage method.', D.Season);
+export const EarlierYear = named('EarlierYear', 'This year against one complete earlier year, at the same day of the year.', D.EarlierYear);
+export const SeasonComparison = named('SeasonComparison', 'This year against the complete earlier years held.', D.SeasonComparison);
+export const CategorySeason = named('CategorySeason', "One category's year: its season, integrals and comparison.", D.CategorySeason);
+export const SeasonYearRow = named('SeasonYearRow', "A year's season of a category in a line.", D.SeasonYearRow);
+export const SeasonResponse = named(
+  'SeasonResponse',
+  "A city's pollen seasons in a year, and a line per year held and category.",
+  z.object({
+    city: z.string(),
+    year: z.number().int(),
+    ...localDays,
+    categories: z.array(CategorySeason),
+    years: z.array(SeasonYearRow),
+  }),
+);
+export const YearNotHeldError = named(
+  'YearNotHeldError',
+  'The city has no daily values in the year asked for (or none yet).',
+  z.object({ error: z.string(), code: z.literal('YEAR_NOT_HELD'), city: z.string(), years: z.array(z.number().int()) }),
+);
+export type SeasonResponse = z.infer<typeof SeasonResponse>;
 
 const YEAR = 'a year (YYYY) from 1970 to 9999';
-const CATEGORY = 'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak)';
+const CATEGORY = 'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak), in any case';
 
-/** `year`: a calendar year; the latest year with data when left out. */
-const yearParam = optional({
+/** `year`: a season year; the one under way when left out. */
+const yearParam = param(integer(1970, 9999).optional(), {
   expected: YEAR,
-  description: `Calendar year (${YEAR}); the latest year with data when left out. Tree's year starts on 1 October of the year before.`,
-  schema: z.number().int().min(1970).max(9999),
-  read: (text) => (/^\d{4}$/.test(text) && Number(text) >= 1970 ? Number(text) : undefined),
+  description: `A season year (${YEAR}): the calendar year, except that tree's (and each tree species') runs from 1 October of the year before, so that a winter season is one season; the year under way on the latest day with data when left out.`,
 });
 
-/** `category`: one category, or all of them (the default). */
-const categoryParam = withDefault<string>(
-  {
-    expected: CATEGORY,
-    description: `One category (${CATEGORY}); all of them when left out.`,
-    schema: z
-      .string()
-      .regex(/^[a-z][a-z0-9_]*$/)
-      .default('all'),
-    read: (text) => (/^[a-z][a-z0-9_]*$/.test(text) ? text : undefined),
-  },
-  'all',
+/** `category`: one category, or all of them (the default), in any case. */
+const categoryParam = param(
+  z
+    .codec(z.string(), z.string().regex(/^[a-z][a-z0-9_]*$/), { decode: (text) => text.toLowerCase(), encode: (name) => name })
+    .default('all'),
+  { expected: CATEGORY, description: `One category (${CATEGORY}); all of them when left out.` },
 );
 
+type YearNotHeld = z.infer<typeof YearNotHeldError>;
+
 /** 404 for a year the city has no daily values in, with the years it has. */
-const yearNotHeld = (city: string, year: number | undefined, years: readonly number[]): ApiError =>
+const yearNotHeld = (city: string, year: number | undefined, years: readonly number[]): ApiError<YearNotHeld> =>
   new ApiError(
     404,
-    year === undefined ? `No daily values for ${city} yet.` : `No daily values for ${city} in ${year}; the years held are listed in years.`,
-    { code: 'YEAR_NOT_HELD', city, years },
-    {},
-    { param: 'year' },
+    {
+      error:
+        year === undefined
+          ? `No daily values for ${city} yet.`
+          : `No daily values for ${city} in ${year}; the years held are ${years.join(', ') || 'none'} (listed in years).`,
+      code: 'YEAR_NOT_HELD',
+      city,
+      years: [...years],
+    },
+    { at: { param: 'year' } },
   );
 
 /** Every daily row of a city, oldest first: what its seasons are measured on (the bulk seasons file's too). */
@@ -87,20 +112,15 @@ export const seasonRoute = route({
     name: 'get_season',
     title: "A city's pollen seasons",
     description:
-      "When each category's pollen season (tree, grass, weed, ragweed, and each allergen species) started, peaked and ended in a year, by the 2.5%/97.5% percentage method on daily means; its SPIn and APIn (grains·day/m³), days by NAB level, whether the year is complete, and comparison.years: how far this year's cumulative sum is ahead of each complete earlier year's at the same day of the year (ahead_pct) and how many days earlier it started (start_difference_days). year defaults to the latest; timezone \"local\" cuts days at the city's midnight.",
-    input: {
-      city: citySlug,
-      year: z.number().int().optional().describe('Calendar year; the latest with data when left out.'),
-      category: z.string().optional().describe(`One of: ${CATEGORY}.`),
-      timezone: timezoneArg,
-    },
+      "When each category's pollen season (tree, grass, weed, ragweed, and each allergen species) started, peaked and ended in a year, by the 2.5%/97.5% percentage method on daily means; its SPIn and APIn (grains·day/m³), days by NAB level, whether the year is complete, and comparison.years: how far this year's cumulative sum is ahead of each complete earlier year's at the same day of the year (ahead_pct) and how many days earlier it started (start_difference_days). year is a season year: tree's runs from 1 October of the year before; it defaults to the year under way. timezone \"local\" cuts days at the city's midnight. A year not held is an error that lists the years held.",
   },
   // A city without daily values answers 404 (YEAR_NOT_HELD) from the fallback function.
   forms: [
     { file: `${DATA_PREFIX}/season/{city}.json`, unit: 'city', enumerate: withValues('UTC') },
     { file: `${DATA_PREFIX}/season-local/{city}.json`, fixed: LOCAL, unit: 'city', enumerate: withValues('local') },
   ],
-  handle: ({ city, year, category, timezone: cut }, { store }) => {
+  handle: ({ city: slug, year, category, timezone: cut }, { store, cities }) => {
+    const city = servedCity(cities, slug);
     const rows = allDailyRows(store, city.slug, cut);
     const held = yearsHeld(rows);
     const chosen = year ?? held.at(-1);

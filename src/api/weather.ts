@@ -2,13 +2,25 @@
 import { dayString, isoTime } from '../domain/dates.js';
 import type { WeatherRow } from '../domain/schemas.js';
 import type { StoredWeather } from '../domain/weather.js';
+import * as z from 'zod';
+import * as D from '../domain/schemas.js';
 import { noData } from './error.js';
-import { citiesOn, DATA_PREFIX, ifWeather, theCity } from './forms.js';
+import { Day, named } from './named.js';
+import { citiesOn, DATA_PREFIX, ifWeather, theCity } from './static-forms.js';
 import { CITY_OR_NO_DATA } from './not-found.js';
-import { cityParam, utcDate } from './params.js';
+import { cityParam, servedCity, utcDate } from './params.js';
 import { route } from './route.js';
-import { WeatherResponse } from './schemas.js';
-import { citySlug, utcDay } from './tool-args.js';
+
+export const WeatherRowSchema = named(
+  'WeatherRow',
+  'Daily weather and air quality; unmeasured fields are omitted, never null.',
+  D.WeatherRow,
+);
+export const WeatherResponse = named(
+  'WeatherResponse',
+  'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
+  z.object({ city: z.string().optional(), date: Day.optional(), rows: z.array(WeatherRowSchema) }),
+);
 
 /** Weather rows kept for one city. */
 export const MAX_WEATHER_ROWS = 365;
@@ -30,14 +42,14 @@ export const weatherRoute = route({
     title: 'Weather and air quality',
     description:
       'Daily weather and AQI (1 good to 5 very poor). city only: up to 365 days, newest first. city and date: that day. date only: a compact row per city. Neither: the latest date. Unmeasured fields are omitted.',
-    input: { city: citySlug.optional(), date: utcDay.optional() },
   },
   forms: [
     { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, unit: 'date', enumerate: ifWeather },
     { file: `${DATA_PREFIX}/weather/{city}/{date}.json`, unit: 'date', enumerate: citiesOn('weather'), perCityDay: true },
     { file: `${DATA_PREFIX}/weather/{city}.json`, unit: 'city', enumerate: theCity },
   ],
-  handle: ({ city, date: day }, { store }) => {
+  handle: ({ city: slug, date: day }, { store, cities }) => {
+    const city = slug === undefined ? undefined : servedCity(cities, slug);
     if (city && day !== undefined) {
       const row = store.weather.cityDay(city.slug, day);
       return { body: { city: city.slug, date: dayString(day), rows: row ? [weatherRow(row)] : [] } };

@@ -1,5 +1,5 @@
 /** Cities by name, as people type them: any case, with or without accents, "Columbus, OH". */
-import { STATE_REGIONS, type City } from './cities.js';
+import { type City, STATE_REGIONS, slugify } from './cities.js';
 
 /** Most rows a name search gives. */
 export const MAX_NAME_MATCHES = 10;
@@ -58,4 +58,38 @@ export function citiesByName(cities: readonly City[], query: NameQuery): City[] 
     if (tier >= 0) tiers[tier]!.push(city);
   }
   return tiers.flat().slice(0, MAX_NAME_MATCHES);
+}
+
+/**
+ * The slug a mistyped one most likely meant: the slug its text makes (`Austin`, `St. Louis`), else
+ * the nearest by edit distance (a swap of two letters counts one) when within a third of its
+ * length; undefined when none is that close. Ties go to the first slug in byte order.
+ */
+export function closestSlug(cities: readonly City[], text: string): string | undefined {
+  const asSlug = slugify(text);
+  const slugs = cities.map((c) => c.slug).sort();
+  if (slugs.includes(asSlug)) return asSlug;
+  if (asSlug === '') return undefined;
+  let best: { slug: string; distance: number } | undefined;
+  for (const slug of slugs) {
+    const distance = editDistance(asSlug, slug);
+    if (!best || distance < best.distance) best = { slug, distance };
+  }
+  return best && best.distance <= Math.max(1, Math.floor(asSlug.length / 3)) ? best.slug : undefined;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours, each one. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }

@@ -3,7 +3,7 @@
  * transports cannot be reused), JSON responses, GET and DELETE refused, CORS for browser clients.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { ApiContext } from '../api/handler.js';
+import type { ApiContext } from '../api/context.js';
 import { createMcpServer } from './tools.js';
 
 /** Largest JSON-RPC body accepted; tool calls are a few hundred bytes. */

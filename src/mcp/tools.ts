@@ -7,62 +7,80 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
+import { JsonRows } from '../api/answer.js';
 import { cityRow } from '../api/cities.js';
+import type { ApiContext } from '../api/context.js';
 import { ApiError } from '../api/error.js';
-import { type ApiContext, Chunks, JsonRows } from '../api/handler.js';
-import { MAX_NEAREST, nearestRoute } from '../api/nearest.js';
+import { MAX_NEAREST, nearestRoute, Origin } from '../api/nearest.js';
 import { API_VERSION } from '../api/openapi.js';
-import type { Json, Route } from '../api/route.js';
+import { argumentOf, textOf } from '../api/query.js';
+import { type Json, type Route, toolArguments } from '../api/route.js';
 import { ROUTES } from '../api/routes.js';
-import * as S from '../api/schemas.js';
+import { City } from '../api/schemas.js';
 import { citiesByName, MAX_NAME_MATCHES, type NameQuery, NameQueryError, parseNameQuery } from '../domain/city-search.js';
 import { RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
 
 export { MCP_RANGE_CAP } from '../api/pollen-range.js';
 
+/** MCP find_city: by name (no distances), or by point or ZIP code (the rows of /api/nearest). */
+export const FindCityResult = z.object({
+  origin: Origin.optional(),
+  max_km: z.number().optional(),
+  limit: z.number().optional(),
+  cities: z.array(City.extend({ distance_km: z.number().optional() })),
+  hint: z.string().optional(),
+});
+
 const READ_ONLY = { readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false } as const;
 
 const text = (body: Json): CallToolResult => ({ structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] });
-const failure = (message: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text: message }] });
+const failure = (...lines: string[]): CallToolResult => ({ isError: true, content: lines.map((line) => ({ type: 'text', text: line })) });
 
-/** An API error as a tool error: the argument at fault named as the tool calls it, or the message as it is. */
+/**
+ * An API error as a tool error: the argument at fault named as the tool calls it, or the message
+ * as it is; and when the error's body says more than its message (the years held, the nearest
+ * slug), that body as JSON.
+ */
 function toolError(route: Route, error: ApiError): CallToolResult {
-  if (!error.at) return failure(error.message);
-  const argument = route.tool?.args?.[error.at.param] ?? error.at.param;
+  const { error: _message, ...more } = error.body;
+  const detail = Object.keys(more).length > 0 ? [JSON.stringify(error.body)] : [];
+  if (!error.at) return failure(error.message, ...detail);
+  const argument = route.tool?.args?.[error.at.param]?.name ?? error.at.param;
   if (error.at.expected !== undefined) return failure(`Invalid argument '${argument}': expected ${error.at.expected}`);
-  const hint = error.extra.code === 'UNSUPPORTED_CITY' ? ': call list_cities for the supported slugs' : '';
-  return failure(`${error.message} (argument '${argument}'${hint})`);
+  const hint = (more as { code?: unknown }).code === 'UNSUPPORTED_CITY' ? ': call list_cities for the supported slugs' : '';
+  return failure(`${error.message} (argument '${argument}'${hint})`, ...detail);
 }
 
 /** A route's answer to a query as a tool result: the handler's own object. */
-export async function callRoute(
-  route: Route,
-  ctx: ApiContext,
-  values: Record<string, string | number | undefined>,
-): Promise<CallToolResult> {
-  const query = new URLSearchParams();
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) query.set(k, String(v));
-  let body: unknown;
+export async function callRoute(route: Route, ctx: ApiContext, query: URLSearchParams): Promise<CallToolResult> {
+  let answer: Awaited<ReturnType<Route['handler']>>;
   try {
-    body = (await route.handler(query, ctx)).body;
+    answer = await route.handler(query, ctx);
   } catch (error) {
     if (error instanceof ApiError) return toolError(route, error);
     console.error(`MCP: ${route.path} failed`, error);
     return failure('Internal server error');
   }
-  if (body instanceof JsonRows) return text(body.value());
-  if (body instanceof Chunks || typeof body !== 'object' || body === null) throw new Error(`${route.path} does not answer a JSON object`);
+  if ('text' in answer) throw new Error(`${route.path} does not answer JSON`);
+  const body = answer.body instanceof JsonRows ? answer.body.value() : answer.body;
+  if (typeof body !== 'object' || body === null) throw new Error(`${route.path} does not answer a JSON object`);
   return text(body as Json);
+}
+
+/** The query a tool's arguments stand for: each argument written as its parameter's text. */
+export function queryOf(route: Route, args: Record<string, unknown>): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const { param, name, fallback } of toolArguments(route)) {
+    const value = args[name] ?? fallback;
+    if (value !== undefined) query.set(param, textOf(route.params[param]!, value));
+  }
+  return query;
 }
 
 /** Registers the tool of a route: its arguments become the route's query, its answer the handler's object. */
 function registerRouteTool(server: McpServer, ctx: ApiContext, route: Route): void {
   const tool = route.tool!;
-  const input =
-    tool.input ??
-    Object.fromEntries(
-      Object.entries(route.params).map(([name, p]) => [name, (p.required ? z.string() : z.string().optional()).describe(p.description)]),
-    );
+  const input = Object.fromEntries(toolArguments(route).map((a) => [a.name, a.schema]));
   const config = {
     title: tool.title,
     description: tool.description,
@@ -70,7 +88,7 @@ function registerRouteTool(server: McpServer, ctx: ApiContext, route: Route): vo
     annotations: tool.openWorld ? { ...READ_ONLY, openWorldHint: true } : READ_ONLY,
   };
   const call = async (args: Record<string, unknown>) => {
-    const result = await callRoute(route, ctx, tool.query?.(args) ?? (args as Record<string, string | number | undefined>));
+    const result = await callRoute(route, ctx, queryOf(route, args));
     return tool.finish && result.structuredContent ? text(tool.finish(result.structuredContent, args)) : result;
   };
   if (Object.keys(input).length === 0) server.registerTool(tool.name, config, () => call({}));
@@ -90,6 +108,24 @@ const EXPLANATION = {
   ],
 };
 
+/**
+ * find_city's arguments by point or ZIP code: /api/nearest's parameters, with their bounds, and
+ * what find_city adds to their meaning.
+ */
+const nearestArguments = {
+  lat: argumentOf(nearestRoute.params.lat).describe('Latitude, WGS84 decimal degrees (with lon).'),
+  lon: argumentOf(nearestRoute.params.lon).describe('Longitude, WGS84 decimal degrees (with lat).'),
+  zip: argumentOf(nearestRoute.params.zip).describe(
+    'A five-digit US ZIP code, such as "78701"; post-office-box ZIP codes have no area and are not found.',
+  ),
+  limit: argumentOf(nearestRoute.params.limit).describe(
+    `Most cities, 1 to ${MAX_NEAREST}: by default 1 by position or ZIP, ${MAX_NAME_MATCHES} by name.`,
+  ),
+  max_km: argumentOf(nearestRoute.params.max_km).describe(
+    'With lat and lon or zip: the farthest a city may be, above 0 and at most 1000 km (default 150).',
+  ),
+};
+
 /** A fresh server with every tool; the HTTP transport builds one per request. */
 export function createMcpServer(ctx: ApiContext, routes: readonly Route[] = ROUTES): McpServer {
   const server = new McpServer({ name: 'pollen-api', version: API_VERSION });
@@ -104,25 +140,9 @@ export function createMcpServer(ctx: ApiContext, routes: readonly Route[] = ROUT
       inputSchema: {
         name: z.string().optional().describe('A city name, such as "St. Louis" or "Columbus, OH".'),
         state: z.string().optional().describe('USPS code of a state or DC, such as "OH": only with name.'),
-        lat: z.number().min(-90).max(90).optional().describe('Latitude, WGS84 decimal degrees (with lon).'),
-        lon: z.number().min(-180).max(180).optional().describe('Longitude, WGS84 decimal degrees (with lat).'),
-        zip: z
-          .string()
-          .optional()
-          .describe('A five-digit US ZIP code, such as "78701"; post-office-box ZIP codes have no area and are not found.'),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_NEAREST)
-          .optional()
-          .describe(`Most cities, 1 to ${MAX_NEAREST}: by default 1 by position or ZIP, ${MAX_NAME_MATCHES} by name.`),
-        max_km: z
-          .number()
-          .optional()
-          .describe('With lat and lon or zip: the farthest a city may be, above 0 and at most 1000 km (default 150).'),
+        ...nearestArguments,
       },
-      outputSchema: S.FindCityResult,
+      outputSchema: FindCityResult,
       annotations: READ_ONLY,
     },
     async ({ name, state, lat, lon, zip, limit, max_km }) => {
@@ -130,9 +150,7 @@ export function createMcpServer(ctx: ApiContext, routes: readonly Route[] = ROUT
         if (state !== undefined) return failure("Argument 'state' narrows a name: give it with argument 'name'.");
         if (lat === undefined && lon === undefined && zip === undefined)
           return failure("Give argument 'name', arguments 'lat' and 'lon', or argument 'zip'.");
-        // The API takes plain decimals: a tiny number would print with an exponent (1e-7).
-        const decimal = (v: number | undefined) => (v !== undefined && /e/i.test(String(v)) ? v.toFixed(20) : v);
-        return callRoute(nearestRoute, ctx, { lat: decimal(lat), lon: decimal(lon), zip, limit, max_km: decimal(max_km) });
+        return callRoute(nearestRoute, ctx, queryOf(nearestRoute, { lat, lon, zip, limit, max_km }));
       }
       const other = (['lat', 'lon', 'zip', 'max_km'] as const).find((k) => ({ lat, lon, zip, max_km })[k] !== undefined);
       if (other) return failure(`Argument '${other}' does not go with argument 'name': search by name, by lat and lon, or by zip.`);
@@ -144,7 +162,7 @@ export function createMcpServer(ctx: ApiContext, routes: readonly Route[] = ROUT
         throw error;
       }
       const found = citiesByName(ctx.cities.list, query)
-        .slice(0, limit ?? MAX_NAME_MATCHES)
+        .slice(0, (limit as number | undefined) ?? MAX_NAME_MATCHES)
         .map(cityRow);
       const body =
         found.length > 0

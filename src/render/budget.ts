@@ -5,7 +5,8 @@
  * each day's across cities (what people read most), then the city-day files of the newest whole
  * days that fit. The fallback function answers every other city-day from the same handler.
  */
-import { formsOf, type Route, type StaticForm, type Unit } from '../api/routes.js';
+import type { Route } from '../api/routes.js';
+import { formsOf, type StaticForm, type Unit } from '../api/static-forms.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
 import { RenderError } from './unit.js';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DATA_PREFIX } from '../api/forms.js';
+import { DATA_PREFIX } from '../api/static-forms.js';
 import { allDailyRows } from '../api/season.js';
 import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../domain/dates.js';
 import { dailyRowOf } from '../domain/day-values.js';

@@ -4,7 +4,7 @@
  * own thread; a part whose digest the render cache holds is reused (render-cache.ts).
  */
 import { createHash } from 'node:crypto';
-import type { Unit } from '../api/routes.js';
+import type { Unit } from '../api/static-forms.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreDigests } from '../store/digests.js';
 import type { Store } from '../store/store.js';

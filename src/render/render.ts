@@ -11,7 +11,8 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, syml
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { ROUTES, unitsOf, type Route, type Unit } from '../api/routes.js';
+import { ROUTES, unitsOf, type Route } from '../api/routes.js';
+import type { Unit } from '../api/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
 import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../served/bulk-index.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';

@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ApiContext } from '../api/handler.js';
+import type { ApiContext } from '../api/context.js';
 import { respondWith } from '../api/http.js';
-import { fileFor, formsOf, type Route, type Unit } from '../api/routes.js';
+import type { Route } from '../api/routes.js';
+import { fileFor, formsOf, type Unit } from '../api/static-forms.js';
 import type { PlannedUnit } from './inputs.js';
 import type { CachedUnit, RenderCache } from './render-cache.js';
 

@@ -178,7 +178,7 @@ export async function smoke(base: string, options: SmokeOptions = {}): Promise<C
       grass.year === years[0] && grass.categories.length === 1 && grass.categories[0].category === 'grass',
       'not the year and category asked',
     );
-    const bad = await problem(`/api/season?${q({ city, category: 'Tree' })}`, 400);
+    const bad = await problem(`/api/season?${q({ city, category: 'tree-oak' })}`, 400);
     must(/'category'/.test(bad.error), `400 names no parameter: ${bad.error}`);
     const tree = (latest.categories as Json[]).find((c) => c.category === 'tree');
     return `${latest.year}: tree ${tree?.season ? `from ${tree.season.start}` : `none (${tree?.reason})`}; years ${years.join(', ')}`;

@@ -154,21 +154,24 @@ describe('GET /api/weather', () => {
 });
 
 describe('errors', () => {
-  const unsupported = (slug: string) => ({
-    error: `Unsupported city '${slug}'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.`,
+  const unsupported = (slug: string, closest?: string) => ({
+    error: `Unsupported city '${slug}'.${closest ? ` Did you mean '${closest}'?` : ''} Supported cities are listed by GET /api/cities and by the MCP tool list_cities.`,
     code: 'UNSUPPORTED_CITY',
     city: slug,
     supportedCities: '/api/cities',
     mcpTool: 'list_cities',
+    ...(closest ? { closest } : {}),
   });
   const invalid = (name: string, expected: string) => ({ error: `Invalid parameter '${name}': expected ${expected}` });
   const DATE = 'a valid date in YYYY-MM-DD format';
 
   it.each([
-    ['/api/pollen?city=atlantis', 404, unsupported('atlantis')],
-    ['/api/pollen?city=atlantis&date=2025-04-03', 404, unsupported('atlantis')],
-    ['/api/weather?city=Austin', 404, unsupported('Austin')],
-    ['/api/weather?city=atlantis&date=2025-04-03', 404, unsupported('atlantis')],
+    ['/api/pollen?city=atlantis', 404, unsupported('atlantis', 'atlanta')],
+    ['/api/pollen?city=atlantis&date=2025-04-03', 404, unsupported('atlantis', 'atlanta')],
+    ['/api/weather?city=Austin', 404, unsupported('Austin', 'austin')],
+    ['/api/weather?city=St.%20Louis', 404, unsupported('St. Louis', 'st-louis')],
+    ['/api/weather?city=tusla', 404, unsupported('tusla', 'tulsa')],
+    ['/api/weather?city=xanadu&date=2025-04-03', 404, unsupported('xanadu')],
     ['/api/pollen?city=austin&date=2025-02-30', 400, invalid('date', DATE)],
     ['/api/pollen?date=04%2F01%2F2025', 400, invalid('date', DATE)],
     ['/api/pollen?date=', 400, invalid('date', DATE)],

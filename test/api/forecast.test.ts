@@ -41,7 +41,9 @@ describe('GET /api/forecast', () => {
       '/api/forecast?city=atlantis',
       404,
       {
-        error: "Unsupported city 'atlantis'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.",
+        error:
+          "Unsupported city 'atlantis'. Did you mean 'atlanta'? Supported cities are listed by GET /api/cities and by the MCP tool list_cities.",
+        closest: 'atlanta',
         code: 'UNSUPPORTED_CITY',
         city: 'atlantis',
         supportedCities: '/api/cities',

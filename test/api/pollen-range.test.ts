@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
-import type { Chunks } from '../../src/api/handler.js';
+import { Chunks, JsonRows } from '../../src/api/answer.js';
 import { MAX_BODY_BYTES, maxBytesRange, rowBound } from '../../src/api/pollen-range.js';
 import { parseRangeQuery } from '../../src/api/range-params.js';
 import { dayNumber } from '../../src/domain/dates.js';
@@ -140,7 +140,9 @@ describe('GET /api/pollen-range', () => {
       'from=2025-04-01&to=2025-04-03&city=austin,atlantis,nowhere',
       404,
       {
-        error: "Unsupported city 'atlantis'. Supported cities are listed by GET /api/cities and by the MCP tool list_cities.",
+        error:
+          "Unsupported city 'atlantis'. Did you mean 'atlanta'? Supported cities are listed by GET /api/cities and by the MCP tool list_cities.",
+        closest: 'atlanta',
         code: 'UNSUPPORTED_CITY',
         city: 'atlantis',
         supportedCities: '/api/cities',
@@ -173,7 +175,9 @@ describe('a byte budget for every encoding', () => {
   /** The whole body of an in-process answer within `maxBytes`. */
   const answer = (query: string, maxBytes: number) => {
     const a = maxBytesRange(new URLSearchParams(query), site.store, site.store.cities.set(), maxBytes);
-    return { headers: a.headers!, text: [...(a.body as Chunks).read()].join('') };
+    const body = 'text' in a ? a.text : a.body;
+    if (!(body instanceof Chunks || body instanceof JsonRows)) throw new Error('a range answer is written in pieces');
+    return { headers: a.headers!, text: [...body.read()].join('') };
   };
   /** Every row, following `next` from the first page. */
   const pages = (query: string, maxBytes: number) => {

@@ -11,36 +11,31 @@ import { lazyContext } from '../../src/api/context.js';
 import { llmsText } from '../../src/api/discovery.js';
 import { respondWith } from '../../src/api/http.js';
 import { openApiDocument } from '../../src/api/openapi.js';
-import { cityParam } from '../../src/api/params.js';
-import { withDefault } from '../../src/api/query.js';
+import { named } from '../../src/api/named.js';
+import { cityParam, servedCity } from '../../src/api/params.js';
+import { integer, param } from '../../src/api/query.js';
 import { route } from '../../src/api/route.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
-import { registry } from '../../src/api/schemas.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { createMcpServer } from '../../src/mcp/tools.js';
 
-const EchoResponse = z.object({ city: z.string().nullable(), times: z.number().int() });
-registry.add(EchoResponse, { id: 'EchoResponse', description: 'A city and a count, echoed.' });
+const EchoResponse = named(
+  'EchoResponse',
+  'A city and a count, echoed.',
+  z.object({ city: z.string().nullable(), times: z.number().int() }),
+);
 
 const echo = route({
   path: '/api/echo',
   params: {
     city: cityParam,
-    times: withDefault(
-      {
-        expected: 'a whole number from 1 to 9',
-        description: 'How many times.',
-        schema: z.number().int().min(1).max(9).default(1),
-        read: (text) => (/^[1-9]$/.test(text) ? Number(text) : undefined),
-      },
-      1,
-    ),
+    times: param(integer(1, 9).default(1), { expected: 'a whole number from 1 to 9', description: 'How many times.' }),
   },
   response: EchoResponse,
   doc: { operationId: 'echoCity', summary: 'Echo', description: 'Echoes the city and the count.' },
   llms: '/api/echo?city=SLUG&times=N: echoes them',
   tool: { name: 'echo_city', title: 'Echo a city', description: 'Echoes the city slug and the count it is given, for this test.' },
-  handle: ({ city, times }) => ({ body: { city: city?.slug ?? null, times } }),
+  handle: ({ city, times }, { cities }) => ({ body: { city: city === undefined ? null : servedCity(cities, city).slug, times } }),
 });
 const routes = [...API_ROUTES, echo];
 
@@ -67,7 +62,7 @@ describe('a route added to the list', () => {
           in: 'query',
           required: false,
           description: 'City slug (a city slug from GET /api/cities).',
-          schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+          schema: { type: 'string', pattern: '\\S' },
         },
         {
           name: 'times',
@@ -136,14 +131,15 @@ describe('a route added to the list', () => {
     });
 
     it("answers the handler's object, and a bad argument as a tool error that names it", async () => {
-      const ok = await client.callTool({ name: 'echo_city', arguments: { city: 'austin', times: '3' } });
+      const ok = await client.callTool({ name: 'echo_city', arguments: { city: 'austin', times: 3 } });
       expect(ok.structuredContent).toEqual({ city: 'austin', times: 3 });
-      const bad = (await client.callTool({ name: 'echo_city', arguments: { times: '12' } })) as {
+      const bad = (await client.callTool({ name: 'echo_city', arguments: { times: 12 } })) as {
         isError?: boolean;
         content: Array<{ text: string }>;
       };
       expect(bad.isError).toBe(true);
-      expect(bad.content[0]!.text).toBe("Invalid argument 'times': expected a whole number from 1 to 9");
+      // The parameter's bound is the tool's: the SDK refuses the argument by it, naming it.
+      expect(bad.content[0]!.text).toMatch(/Invalid arguments for tool echo_city: Too big: expected number to be <=9 at times/);
       const unknown = (await client.callTool({ name: 'echo_city', arguments: { city: 'atlantis' } })) as {
         content: Array<{ text: string }>;
       };
@@ -151,5 +147,61 @@ describe('a route added to the list', () => {
         /^Unsupported city 'atlantis'.*\(argument 'city': call list_cities for the supported slugs\)$/,
       );
     });
+  });
+});
+
+describe('a parameter added to a route', () => {
+  // Adding a parameter is its schema in the route's params, and nothing else: its bounds are the
+  // 400's check, the OpenAPI parameter's schema and the MCP argument's.
+  const louder = route({
+    path: '/api/louder',
+    params: {
+      city: cityParam,
+      volume: param(integer(0, 11).default(5), { expected: 'a volume from 0 to 11', description: 'How loud.' }),
+    },
+    response: named('LouderResponse', 'The volume, echoed.', z.object({ volume: z.number().int() })),
+    doc: { operationId: 'louder', summary: 'Louder', description: 'Echoes the volume.' },
+    tool: { name: 'louder', title: 'Louder', description: 'Echoes the volume, for this test.' },
+    handle: ({ volume }) => ({ body: { volume } }),
+  });
+
+  it('is documented with its bounds and default', () => {
+    const doc = openApiDocument([louder]) as { paths: Record<string, { get: { parameters: unknown[] } }> };
+    expect(doc.paths['/api/louder']!.get.parameters[1]).toEqual({
+      name: 'volume',
+      in: 'query',
+      required: false,
+      description: 'How loud.',
+      schema: { type: 'integer', minimum: 0, maximum: 11, default: 5 },
+    });
+  });
+
+  it.each([
+    ['volume=12', 400, { error: "Invalid parameter 'volume': expected a volume from 0 to 11" }],
+    ['volume=1e1', 400, { error: "Invalid parameter 'volume': expected a volume from 0 to 11" }],
+    ['volume=%2011', 400, { error: "Invalid parameter 'volume': expected a volume from 0 to 11" }],
+    ['volume=11', 200, { volume: 11 }],
+    ['', 200, { volume: 5 }],
+  ])('answers ?%s with %i', async (query, status, body) => {
+    const r = await respondWith(louder, { method: 'GET', path: '/api/louder', query: new URLSearchParams(query) }, ctx, () => {});
+    expect(r.status).toBe(status);
+    expect(JSON.parse(r.body as string)).toEqual(body);
+  });
+
+  it('gives the MCP tool an argument with the same bounds', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(ctx, [louder]).connect(serverSide);
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const tool = (await client.listTools()).tools.find((t) => t.name === 'louder');
+      expect(tool!.inputSchema.properties).toMatchObject({
+        volume: { type: 'integer', minimum: 0, maximum: 11, description: 'How loud.' },
+      });
+      expect((await client.callTool({ name: 'louder', arguments: { volume: 7 } })).structuredContent).toEqual({ volume: 7 });
+      expect((await client.callTool({ name: 'louder', arguments: { volume: 12 } })).isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });

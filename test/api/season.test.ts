@@ -181,13 +181,27 @@ describe('GET /api/season', () => {
   it.each([
     ['year=20x5', 'year', 'a year (YYYY) from 1970 to 9999'],
     ['year=1969', 'year', 'a year (YYYY) from 1970 to 9999'],
-    ['category=Tree', 'category', 'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak)'],
-    ['category=tree_baobab', 'category', 'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak)'],
+    [
+      'category=tree_baobab',
+      'category',
+      'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak), in any case',
+    ],
+    [
+      'category=tree-oak',
+      'category',
+      'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak), in any case',
+    ],
     ['timezone=Mars', 'timezone', "'UTC' or 'local'"],
   ])('answers 400 naming the parameter for %s', async (query, param, expected) => {
     const res = await site.get(`/api/season?city=austin&${query}`);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: `Invalid parameter '${param}': expected ${expected}` });
+  });
+
+  it('reads a category in any case', async () => {
+    const asked = await getJson('/api/season?city=austin&category=Tree_Oak');
+    expect(asked.status).toBe(200);
+    expect(asked.body).toEqual((await getJson('/api/season?city=austin&category=tree_oak')).body);
   });
 
   it('answers 400 without a city, 404 UNSUPPORTED_CITY for an unknown one, and 404 YEAR_NOT_HELD with the years held', async () => {
@@ -198,7 +212,7 @@ describe('GET /api/season', () => {
     expect(outside).toEqual({
       status: 404,
       body: {
-        error: 'No daily values for austin in 2019; the years held are listed in years.',
+        error: 'No daily values for austin in 2019; the years held are 2023, 2024, 2025 (listed in years).',
         code: 'YEAR_NOT_HELD',
         city: 'austin',
         years: [2023, 2024, 2025],

@@ -139,10 +139,11 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const result = await call('get_alerts', { city: 'tulsa', min: 'Low', categories: ['ragweed', 'tree'] });
     expect(result.structuredContent).toEqual(await api('/api/alerts?city=tulsa&min=low&categories=tree,ragweed'));
     expect(result.structuredContent).toMatchObject({ city: 'tulsa', min: 'Low', categories: ['tree', 'ragweed'] });
-    expect(await call('get_alerts', { city: 'atlantis' })).toMatchObject({
-      isError: true,
-      content: [{ text: expect.stringMatching(/argument 'city'/) }],
-    });
+    const unknown = await call('get_alerts', { city: 'atlantis' });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]!.text).toMatch(/Did you mean 'atlanta'\?.*\(argument 'city': call list_cities/);
+    // The error's body, whose fields say more than its message.
+    expect(JSON.parse(unknown.content[1]!.text)).toMatchObject({ code: 'UNSUPPORTED_CITY', closest: 'atlanta' });
     expect((await call('get_alerts', { city: 'tulsa', min: 'Extreme' })).isError).toBe(true);
   });
 
@@ -165,15 +166,19 @@ describe('MCP over streamable HTTP at /mcp', () => {
   it.each([
     ['get_pollen', { city: 'atlantis' }, /Unsupported city 'atlantis'.*argument 'city': call list_cities/],
     ['get_weather', { city: 'atlantis', date: '2025-04-01' }, /argument 'city': call list_cities/],
-    ['get_pollen', { city: 'austin', date: '2025-13-01' }, /^Invalid argument 'date': expected a valid date in YYYY-MM-DD format$/],
+    [
+      'get_pollen',
+      { city: 'austin', date: '2025-13-01' },
+      /Invalid arguments for tool get_pollen: expected a valid date in YYYY-MM-DD format at date$/,
+    ],
     ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', cities: ['austin', 'atlantis'] }, /argument 'cities': call list_cities/],
     ['get_pollen_range', { from: '2025-04-03', to: '2025-04-02' }, /^Invalid argument 'to': expected a time later than 'from'$/],
     ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', limit: 5000 }, /limit/],
     ['get_pollen_range', { to: '2025-04-03' }, /from/],
     ['get_forecast', {}, /city/],
-    ['get_pollen_map', { date: 'soon' }, /^Invalid argument 'date'/],
+    ['get_pollen_map', { date: 'soon' }, /: expected a valid date in YYYY-MM-DD format or 'latest' at date$/],
     ['get_season', { city: 'austin', category: 'oak' }, /^Invalid argument 'category': expected all, tree, grass/],
-    ['get_season', { city: 'austin', year: 2019 }, /No daily values for austin in 2019/],
+    ['get_season', { city: 'austin', year: 2019 }, /No daily values for austin in 2019; the years held are 2025 \(listed in years\)/],
   ])('%s %j is a tool error naming the argument', async (name, args, message) => {
     const result = await call(name, args);
     expect(result.isError).toBe(true);
@@ -281,10 +286,10 @@ describe('MCP find_city', () => {
     [{ name: 'Columbus', state: 'Ohio' }, "Invalid argument 'state': expected the USPS code of a state or DC"],
     [{ name: '  ' }, "Invalid argument 'name'"],
     [{ lat: 30 }, "Invalid argument 'lon': expected lat and lon in decimal degrees, or zip"],
-    [{ zip: '7870' }, "Invalid argument 'zip': expected a five-digit ZIP code"],
+    [{ zip: '7870' }, 'Invalid arguments for tool find_city: expected a five-digit ZIP code, such as 78701 (not ZIP+4) at zip'],
     [{ zip: '10008' }, 'ZIP code 10008 has no area in the US Census Bureau 2021 Gazetteer ZCTA centroids'],
     [{ lat: 25, lon: -150 }, 'No served city within 150 km of 25, -150: the nearest is Honolulu, HI (honolulu)'],
-    [{ zip: '78701', max_km: 5000 }, "Invalid argument 'max_km'"],
+    [{ zip: '78701', max_km: 5000 }, 'expected a distance in km above 0 and at most 1000 at max_km'],
     [{ lat: 91, lon: 0 }, 'lat'],
   ])('refuses %j with a tool error naming the argument', async (args, message) => {
     const result = await call('find_city', args);

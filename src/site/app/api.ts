@@ -1,5 +1,6 @@
 /** The public API, as the page reads it: same-origin JSON, nothing else. Its types are the API's own schemas'. */
-import type { ForecastResponse, SeasonResponse } from '../../api/schemas.js';
+import type { ForecastResponse } from '../../api/forecast.js';
+import type { SeasonResponse } from '../../api/season.js';
 import type { ForecastPollen, HourlyPollen } from '../../domain/schemas.js';
 
 export type {

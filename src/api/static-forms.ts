@@ -7,6 +7,7 @@
  */
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
+import type { Route } from './route.js';
 
 /** The parameters of one static answer, by name. */
 export type FormParams = Record<string, string>;
@@ -67,3 +68,18 @@ export const citiesOn =
           city,
           date: dayString(u.day),
         }));
+
+/** Each route's forms that a unit of this kind renders, city-day forms included. */
+export function* formsOf(routes: readonly Route[], kind: Unit['kind']): Generator<{ route: Route; form: StaticForm }> {
+  for (const route of routes) for (const form of route.forms) if (form.unit === kind) yield { route, form };
+}
+
+/** The parameter names of a form, in the order they appear in its file. */
+export function formParams(form: StaticForm): string[] {
+  return [...form.file.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+}
+
+/** The file of a form for a parameter set. */
+export function fileFor(form: StaticForm, params: FormParams): string {
+  return form.file.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
+}
