@@ -1,0 +1,74 @@
+/**
+ * The run-time import graph of src/: which module loads which when it runs. Type-only imports
+ * (`import type`, or named imports that are all types) are erased by the compiler and load
+ * nothing, so they are left out; the TypeScript compiler's own parser reads the files.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+/** Every .ts file under a folder. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Whether an import or export declaration loads its module when the importer runs. */
+function loads(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
+  if (ts.isExportDeclaration(node)) {
+    if (node.isTypeOnly) return false;
+    const named = node.exportClause;
+    return !(named && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
+  }
+  const clause = node.importClause;
+  if (!clause) return true; // a side-effect import
+  if (clause.isTypeOnly) return false;
+  if (clause.name) return true;
+  const bindings = clause.namedBindings;
+  if (!bindings || ts.isNamespaceImport(bindings)) return true;
+  return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
+}
+
+/** The run-time imports of each module under `root`, as paths relative to it (`api/routes.ts`). */
+export function importGraph(root: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(root)) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+    const edges: string[] = [];
+    for (const node of source.statements) {
+      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) || !node.moduleSpecifier || !loads(node)) continue;
+      const spec = (node.moduleSpecifier as ts.StringLiteral).text;
+      if (!spec.startsWith('.')) continue;
+      edges.push(relative(root, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))));
+    }
+    graph.set(relative(root, file), edges);
+  }
+  return graph;
+}
+
+/** The cycles of a graph, each once, as the modules along it (the first repeated at the end). */
+export function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const cycles: string[][] = [];
+  const seen = new Set<string>();
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') {
+        const cycle = [...path.slice(path.indexOf(next)), next];
+        const key = [...cycle.slice(0, -1)].sort().join(' ');
+        if (!seen.has(key)) {
+          seen.add(key);
+          cycles.push(cycle);
+        }
+      } else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return cycles;
+}
