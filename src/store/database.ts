@@ -1,30 +1,36 @@
-/** Opening the SQLite file: pragmas, the schema version, and its migrations. */
+/**
+ * Opening the SQLite file: pragmas, the schema version, and the migrations it is handed (the
+ * store gives schema.ts's list; this module imports none, so no table module is loaded to open a file).
+ */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type StoredStatus, statusOfCode } from '../domain/status.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
 export type Db = Database.Database;
 export type Row = Record<string, unknown>;
+
+/** A migration: SQL, or frozen code for what SQL cannot do (re-packing rows). Each runs in its own transaction. */
+export type Migration = string | ((db: Db) => void);
 
 /** A store that is missing or written by another version of this code. */
 export class StoreVersionError extends Error {}
 
 /**
- * Opens the file. A writer creates it and brings it to the current schema, each migration in its
- * own transaction; a reader only accepts a file already at the current version.
+ * Opens the file. A writer creates it and brings it to the schema of the last of `migrations`, each
+ * in its own transaction; a reader only accepts a file already at that version.
  */
-export function openDatabase(path: string, readonly: boolean): Db {
+export function openDatabase(path: string, readonly: boolean, migrations: readonly Migration[]): Db {
+  const latest = migrations.length;
   if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   if (readonly && !existsSync(path)) throw new StoreVersionError(`no store at ${path}; run \`npm run ingest\` first`);
   const db = new Database(path, { readonly, fileMustExist: readonly });
+  const current = db.pragma('user_version', { simple: true }) as number;
   if (readonly) {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version !== SCHEMA_VERSION) {
+    if (current !== latest) {
       db.close();
       throw new StoreVersionError(
-        `store ${path} has schema version ${version}, this code reads ${SCHEMA_VERSION}${version < SCHEMA_VERSION ? '; run `npm run ingest` once to upgrade it' : ''}`,
+        `store ${path} has schema version ${current}, this code reads ${latest}${current < latest ? '; run `npm run ingest` once to upgrade it' : ''}`,
       );
     }
     return db;
@@ -33,13 +39,12 @@ export function openDatabase(path: string, readonly: boolean): Db {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
+  if (current > latest) {
     db.close();
-    throw new StoreVersionError(`store ${path} has schema version ${current}, newer than this code (${SCHEMA_VERSION})`);
+    throw new StoreVersionError(`store ${path} has schema version ${current}, newer than this code (${latest})`);
   }
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    const migration = MIGRATIONS[v]!;
+  for (let v = current; v < latest; v++) {
+    const migration = migrations[v]!;
     db.transaction(() => {
       if (typeof migration === 'string') db.exec(migration);
       else migration(db);
@@ -47,7 +52,7 @@ export function openDatabase(path: string, readonly: boolean): Db {
     })();
   }
   // A migration that re-packed rows left their old pages free: give them back (a fresh store has none).
-  if (current > 0 && current < MIGRATIONS.length) db.exec('VACUUM');
+  if (current > 0 && current < latest) db.exec('VACUUM');
   return db;
 }
 
