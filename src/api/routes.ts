@@ -20,7 +20,6 @@ import { pollenRoute } from './pollen.js';
 import { pollenRangeRoute } from './pollen-range.js';
 import { type Route, route } from './route.js';
 import { seasonRoute } from './season.js';
-import type { StoreReader } from '../store/reader.js';
 import { weatherRoute } from './weather.js';
 
 export { DATA_PREFIX, LOCAL, type StaticForm, type Unit } from './forms.js';
@@ -70,20 +69,6 @@ const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 /** The route at a path, if any. */
 export function findRoute(path: string): Route | undefined {
   return BY_PATH.get(path);
-}
-
-/**
- * The units of a render of this store: once, each city served, each UTC day with data, newest
- * first; a day's city-day files are in the render from `cityDaysFrom` on.
- */
-export function* unitsOf(store: StoreReader, cities: readonly string[], cityDaysFrom = -Infinity): Generator<Unit> {
-  yield { kind: 'once' };
-  for (const city of cities) yield { kind: 'city', city };
-  const pollenDays = new Set(store.pollen.daysWithData());
-  const weatherDays = new Set(store.weather.days());
-  for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => b - a)) {
-    yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day), cityDays: day >= cityDaysFrom };
-  }
 }
 
 /** Each route's forms that a unit of this kind renders, city-day forms included. */

@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { type StoredStatus, statusOfCode } from '../domain/status.js';
 
 export type Db = Database.Database;
 export type Row = Record<string, unknown>;
@@ -54,90 +53,4 @@ export function openDatabase(path: string, readonly: boolean, migrations: readon
   // A migration that re-packed rows left their old pages free: give them back (a fresh store has none).
   if (current > 0 && current < latest) db.exec('VACUUM');
   return db;
-}
-
-/**
- * The stored status of each of a city's days in [from, to] (days never asked are absent), from a
- * statement taking (city id, from, to) and giving `day, status`: the pollen and the weather days' alike.
- */
-export function storedStatuses(
-  names: Names,
-  statement: Database.Statement,
-  city: string,
-  from: number,
-  to: number,
-): Map<number, StoredStatus> {
-  const id = names.id('city', city);
-  if (id === undefined) return new Map();
-  return new Map((statement.all(id, from, to) as Row[]).map((r) => [r.day as number, statusOfCode(r.status as number)]));
-}
-
-type NameKind = 'city' | 'source' | 'label';
-
-/** Ids of the small lookup tables (cities, sources, labels), cached; a writer adds names it has not seen. */
-export class Names {
-  private readonly ids = new Map<string, number>();
-  private readonly names = new Map<string, string>();
-  private readonly stmt;
-
-  constructor(
-    db: Db,
-    private readonly readonly: boolean,
-  ) {
-    this.stmt = {
-      city: [
-        db.prepare('SELECT id FROM city WHERE slug = ?').pluck(),
-        db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING'),
-      ],
-      source: [
-        db.prepare('SELECT id FROM source WHERE name = ?').pluck(),
-        db.prepare('INSERT INTO source (name) VALUES (?) ON CONFLICT (name) DO NOTHING'),
-      ],
-      label: [
-        db.prepare('SELECT id FROM label WHERE text = ?').pluck(),
-        db.prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO NOTHING'),
-      ],
-      sourceName: db.prepare('SELECT name FROM source WHERE id = ?').pluck(),
-      labelText: db.prepare('SELECT text FROM label WHERE id = ?').pluck(),
-      longestLabel: db.prepare('SELECT coalesce(max(length(CAST(text AS BLOB))), 0) FROM label').pluck(),
-    } as const;
-  }
-
-  /** Bytes of the longest stored label (a zone an hour reports, a weather description), as UTF-8. */
-  longestLabelBytes(): number {
-    return this.stmt.longestLabel.get() as number;
-  }
-
-  /** Id of a named row, created when writing and missing; undefined when reading and missing. */
-  id(kind: NameKind, name: string): number | undefined {
-    const key = `${kind}:${name}`;
-    const known = this.ids.get(key);
-    if (known !== undefined) return known;
-    const [find, add] = this.stmt[kind];
-    let id = find.get(name) as number | undefined;
-    if (id === undefined && !this.readonly) {
-      add.run(name);
-      id = find.get(name) as number;
-    }
-    if (id !== undefined) this.ids.set(key, id);
-    return id;
-  }
-
-  /** The name of a source id. */
-  source(id: number): string {
-    return this.text('source', id);
-  }
-
-  /** The text of a label id (a time zone, a weather description). */
-  label(id: number): string {
-    return this.text('label', id);
-  }
-
-  private text(kind: 'source' | 'label', id: number): string {
-    const key = `${kind}:${id}`;
-    let name = this.names.get(key);
-    if (name === undefined)
-      this.names.set(key, (name = (kind === 'source' ? this.stmt.sourceName : this.stmt.labelText).get(id) as string));
-    return name;
-  }
 }

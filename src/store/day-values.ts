@@ -9,10 +9,11 @@ import { type DayCut, dayHours, dayOfHour } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
 import { RISK_LABELS, type Risk } from '../domain/risk.js';
 import { build, leaves } from './codec.js';
-import type { Db, Names, Row } from './database.js';
+import type { Db, Row } from './database.js';
+import type { Names } from './names.js';
 import type { PollenDays } from './pollen-days.js';
 import type { SpeciesShapes } from './species-shapes.js';
-import { Reader, Writer } from './tokens.js';
+import { Reader, Writer } from './varint-codec.js';
 
 const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
 

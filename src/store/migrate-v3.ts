@@ -63,7 +63,26 @@ const SERVED_BEFORE: ReadonlyArray<readonly [string, string, string, number, num
 /** Version 2's weather_day columns that are not measurements: every other column is one. */
 const WEATHER_KEYS = new Set(['city_id', 'day', 'source_id', 'fetched_at', 'status']);
 
+/** The migration: new tables, the city set, every pollen and weather day packed, the old tables replaced. */
 export function migrateToPackedDays(db: Db): void {
+  createTables(db);
+  addServedCities(db);
+  const label = labelIds(db);
+  const cityIds = db.prepare('SELECT id FROM city ORDER BY id').pluck().all() as number[];
+  packPollenDays(db, cityIds, label);
+  packWeatherDays(db, cityIds, label);
+  db.exec(`
+    DROP TABLE pollen_hour;
+    DROP TABLE pollen_day;
+    DROP TABLE weather_day;
+    ALTER TABLE pollen_day_packed RENAME TO pollen_day;
+    ALTER TABLE weather_day_packed RENAME TO weather_day;
+    CREATE INDEX pollen_day_by_day ON pollen_day (day);
+    CREATE INDEX weather_day_by_day ON weather_day (day);
+  `);
+}
+
+function createTables(db: Db): void {
   db.exec(`
     CREATE TABLE label (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
 
@@ -97,24 +116,33 @@ export function migrateToPackedDays(db: Db): void {
       PRIMARY KEY (city_id, day)
     ) WITHOUT ROWID;
   `);
+}
 
-  // Stores before this one served the built-in 40, whichever of them had data yet.
+/** Stores before this one served the built-in 40, whichever of them had data yet. */
+function addServedCities(db: Db): void {
   const addCity = db.prepare('INSERT INTO city (slug) VALUES (?) ON CONFLICT (slug) DO NOTHING');
   const setCity = db.prepare('UPDATE city SET name = ?, state = ?, lat = ?, lon = ?, timezone = ?, active = 1 WHERE slug = ?');
   for (const [slug, name, state, lat, lon, zone] of SERVED_BEFORE) {
     addCity.run(slug);
     setCity.run(name, state, lat, lon, zone, slug);
   }
+}
 
+/** The id of a text in `label`, added when new. */
+function labelIds(db: Db): (text: string) => number {
   const labels = new Map<string, number>();
   const addLabel = db
     .prepare('INSERT INTO label (text) VALUES (?) ON CONFLICT (text) DO UPDATE SET text = excluded.text RETURNING id')
     .pluck();
-  const label = (text: string) => {
+  return (text) => {
     let id = labels.get(text);
     if (id === undefined) labels.set(text, (id = addLabel.get(text) as number));
     return id;
   };
+}
+
+/** Each city-day's hours, read from version 2's rows, packed into pollen_day_packed. */
+function packPollenDays(db: Db, cityIds: readonly number[], label: (text: string) => number): void {
   const shapes = new Map<number, Shape>(
     (db.prepare('SELECT id, keys FROM species_shape').all() as Row[]).map((r) => [r.id as number, JSON.parse(r.keys as string) as Shape]),
   );
@@ -126,7 +154,6 @@ export function migrateToPackedDays(db: Db): void {
     if (id === undefined) shapeIds.set(key, (id = addShape.get(JSON.stringify(shapeOf(species))) as number));
     return id;
   };
-
   const hoursOf = db.prepare(
     'SELECT hour, tree, grass, weed, total, shape_id, species FROM pollen_hour WHERE city_id = ? AND hour >= ? AND hour < ? ORDER BY hour',
   );
@@ -134,7 +161,6 @@ export function migrateToPackedDays(db: Db): void {
     'INSERT INTO pollen_day_packed (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   // One city at a time with .all(): a statement being iterated blocks the writes in the loop.
-  const cityIds = db.prepare('SELECT id FROM city ORDER BY id').pluck().all() as number[];
   const daysOf = db.prepare('SELECT * FROM pollen_day WHERE city_id = ? ORDER BY day');
   for (const d of cityIds.flatMap((id) => daysOf.all(id) as Row[])) {
     const day = d.day as number;
@@ -149,18 +175,13 @@ export function migrateToPackedDays(db: Db): void {
       }),
     );
     const packed = encodeDay(day, hours, shapeId);
-    putDay.run(
-      d.city_id,
-      day,
-      d.source_id,
-      d.timezone === null ? null : label(d.timezone as string),
-      d.status,
-      packed.mask,
-      d.fetched_at,
-      packed.data,
-    );
+    const zone = d.timezone === null ? null : label(d.timezone as string);
+    putDay.run(d.city_id, day, d.source_id, zone, d.status, packed.mask, d.fetched_at, packed.data);
   }
+}
 
+/** Each weather row's measured columns, packed into weather_day_packed. */
+function packWeatherDays(db: Db, cityIds: readonly number[], label: (text: string) => number): void {
   const putWeather = db.prepare(
     'INSERT INTO weather_day_packed (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)',
   );
@@ -173,16 +194,6 @@ export function migrateToPackedDays(db: Db): void {
     for (const f of measured) if (w[f] !== null) values[f] = w[f];
     putWeather.run(w.city_id, w.day, w.source_id, w.status, w.fetched_at, encodeWeather(values as WeatherValues, label));
   }
-
-  db.exec(`
-    DROP TABLE pollen_hour;
-    DROP TABLE pollen_day;
-    DROP TABLE weather_day;
-    ALTER TABLE pollen_day_packed RENAME TO pollen_day;
-    ALTER TABLE weather_day_packed RENAME TO weather_day;
-    CREATE INDEX pollen_day_by_day ON pollen_day (day);
-    CREATE INDEX weather_day_by_day ON weather_day (day);
-  `);
 }
 
 /** Version 2's species values: a bitmap of non-zero slots, then a varint per slot whose low 2 bits say int, float64 or null. */

@@ -6,7 +6,8 @@
  */
 import { StoreChecks } from './checks.js';
 import { CityTable } from './cities.js';
-import { Names, openDatabase, type Db } from './database.js';
+import { openDatabase, type Db } from './database.js';
+import { Names } from './names.js';
 import { DayCache } from './day-cache.js';
 import { DAY_VALUES_VERSION, DayValuesTable } from './day-values.js';
 import { checkDerived, type Derivation, renewDerived } from './derived.js';

@@ -8,7 +8,7 @@
 import { formsOf, type Route, type StaticForm, type Unit } from '../api/routes.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
-import { RenderError } from './unit.js';
+import { RenderError } from './render-error.js';
 
 export interface FilePlan {
   /** At most this many files in the publish folder. */
