@@ -10,7 +10,7 @@ import { bulkManifestRoute } from './bulk-manifest.js';
 import { citiesRoute } from './cities.js';
 import { llmsText } from './discovery.js';
 import { forecastRoute } from './forecast.js';
-import { DATA_PREFIX, formParams, once, type Unit } from './static-forms.js';
+import { DATA_PREFIX, formParams, once } from './static-forms.js';
 import { healthRoute } from './health.js';
 import { latestDateRoute } from './latest-date.js';
 import { mapDataRoute } from './map-data.js';
@@ -20,7 +20,6 @@ import { pollenRoute } from './pollen.js';
 import { pollenRangeRoute } from './pollen-range.js';
 import { type Route, route } from './route.js';
 import { seasonRoute } from './season.js';
-import type { StoreReader } from '../store/reader.js';
 import { weatherRoute } from './weather.js';
 
 export type { Route } from './route.js';
@@ -67,20 +66,6 @@ const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 /** The route at a path, if any. */
 export function findRoute(path: string): Route | undefined {
   return BY_PATH.get(path);
-}
-
-/**
- * The units of a render of this store: once, each city served, each UTC day with data, newest
- * first; a day's city-day files are in the render from `cityDaysFrom` on.
- */
-export function* unitsOf(store: StoreReader, cities: readonly string[], cityDaysFrom = -Infinity): Generator<Unit> {
-  yield { kind: 'once' };
-  for (const city of cities) yield { kind: 'city', city };
-  const pollenDays = new Set(store.pollen.daysWithData());
-  const weatherDays = new Set(store.weather.days());
-  for (const day of [...new Set([...pollenDays, ...weatherDays])].sort((a, b) => b - a)) {
-    yield { kind: 'date', day, pollen: pollenDays.has(day), weather: weatherDays.has(day), cityDays: day >= cityDaysFrom };
-  }
 }
 
 const FILE_PATTERNS = ROUTES.flatMap((route) =>

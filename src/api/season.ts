@@ -6,8 +6,8 @@
  */
 import * as z from 'zod';
 import type { DayCut } from '../domain/days.js';
-import { dailyRowOf } from '../domain/day-values.js';
-import { citySeasons, type DatedRow, seasonCategories, yearsHeld } from '../domain/seasons.js';
+import { citySeasons, seasonCategories, yearsHeld } from '../domain/seasons.js';
+import { allDailyRows } from '../store/daily-rows.js';
 import type { StoreReader } from '../store/reader.js';
 import * as D from '../domain/schemas.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from './error.js';
@@ -76,11 +76,6 @@ const yearNotHeld = (city: string, year: number | undefined, years: readonly num
     },
     { at: { param: 'year' } },
   );
-
-/** Every daily row of a city, oldest first: what its seasons are measured on (the bulk seasons file's too). */
-export function allDailyRows(store: Pick<StoreReader, 'values'>, city: string, cut: DayCut): DatedRow[] {
-  return [...store.values.span(city, cut, 0, Number.MAX_SAFE_INTEGER).values()].map((v) => ({ day: v.day, row: dailyRowOf(v) }));
-}
 
 /** The city of a city unit, when it has daily values in the cut. */
 const withValues =

@@ -67,8 +67,22 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const kinds: KindPlan[] = [kindPlan('pollen', options.pollen, at, store, span)];
   if (options.weather) kinds.push(kindPlan('weather', options.weather, at, store, span));
   const { tasks, settled } = plan(span, cities, kinds, refresh);
+  const run = new Run(options, cities.length * (span.to - span.from + 1) * kinds.length, settled.values());
+  await forEachConcurrently(tasks, options.concurrency ?? 4, (task) => run.task(task));
+  run.summary.seconds = (performance.now() - started) / 1000;
+  store.runs.record({
+    startedAt: at,
+    finishedAt: now(),
+    pollen: options.pollen.id,
+    weather: options.weather?.id ?? null,
+    counts: run.summary.counts,
+  });
+  return run.summary;
+}
 
-  const summary: IngestSummary = {
+/** One run's requests: each made, written and settled, or settled without a call once its provider stopped. */
+class Run {
+  readonly summary: IngestSummary = {
     counts: emptyCounts(),
     failed: [],
     stopped: {},
@@ -78,59 +92,87 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
     weatherRows: 0,
     seconds: 0,
   };
-  const total = cities.length * (span.to - span.from + 1) * kinds.length;
-  for (const status of settled.values()) summary.counts[status]++;
-  let done = settled.size;
-  const progress = () => options.onProgress?.({ done, total, failed: summary.failed.length });
-  const settle = (status: DayStatus, n = 1) => {
-    summary.counts[status] += n;
-    done += n;
-    progress();
-  };
-  progress();
+  private done = 0;
+  /** Once a provider refuses for quota (or its budget is spent), what is left for it is deferred. */
+  private readonly stopped = new Set<string>();
 
-  // Once a provider refuses for quota (or its budget is spent), what is left for it is deferred.
-  const stopped = new Map<string, ProviderError>();
-  const run = async (task: Task) => {
-    const provider = task.kind === 'pollen' ? options.pollen : options.weather!;
-    const each = (status: DayStatus) => settle(status, task.days.length);
-    if (stopped.has(provider.id)) return each('deferred');
-    summary.calls++;
+  /** `settled`: the statuses the plan gave without a request. */
+  constructor(
+    private readonly options: IngestOptions,
+    private readonly total: number,
+    settled: Iterable<DayStatus>,
+  ) {
+    for (const status of settled) {
+      this.summary.counts[status]++;
+      this.done++;
+    }
+    this.progress();
+  }
+
+  private progress(): void {
+    this.options.onProgress?.({ done: this.done, total: this.total, failed: this.summary.failed.length });
+  }
+
+  /** Counts `n` (city, day, kind) units as ending with `status`. */
+  settle(status: DayStatus, n = 1): void {
+    this.summary.counts[status] += n;
+    this.done += n;
+    this.progress();
+  }
+
+  /** Makes a request and writes its answer, or settles its days as its failure says. */
+  async task(task: Task): Promise<void> {
+    const provider = task.kind === 'pollen' ? this.options.pollen : this.options.weather!;
+    if (this.stopped.has(provider.id)) {
+      this.settle('deferred', task.days.length);
+      return;
+    }
+    this.summary.calls++;
     try {
-      write(task, await fetchTask(task, options));
+      this.write(task, await fetchTask(task, this.options));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      switch (error.failure) {
-        case 'quota':
-        case 'throttled':
-          if (!stopped.has(provider.id)) {
-            stopped.set(provider.id, error);
-            summary.stopped[provider.id] = error.message;
-          }
-          return each('deferred');
-        case 'outside_window':
-          return each('outside_window');
-        case 'not_covered': // the provider has no data for this place: the days are empty
-          return write(
-            task,
-            task.kind === 'pollen' ? { kind: 'pollen', timezone: null, days: new Map() } : { kind: 'weather', days: new Map() },
-          );
-        default:
-          for (const day of task.days)
-            summary.failed.push({
-              city: task.city.slug,
-              date: dayString(day),
-              data: task.kind,
-              failure: error.failure,
-              message: error.message,
-            });
-          return each('failed');
-      }
+      this.failed(task, provider.id, error);
     }
-  };
+  }
+
+  /** Settles a request's days by its provider's failure. */
+  private failed(task: Task, provider: string, error: ProviderError): void {
+    const n = task.days.length;
+    switch (error.failure) {
+      case 'quota':
+      case 'throttled':
+        if (!this.stopped.has(provider)) {
+          this.stopped.add(provider);
+          this.summary.stopped[provider] = error.message;
+        }
+        this.settle('deferred', n);
+        break;
+      case 'outside_window':
+        this.settle('outside_window', n);
+        break;
+      case 'not_covered': // the provider has no data for this place: the days are empty
+        this.write(
+          task,
+          task.kind === 'pollen' ? { kind: 'pollen', timezone: null, days: new Map() } : { kind: 'weather', days: new Map() },
+        );
+        break;
+      default:
+        for (const day of task.days)
+          this.summary.failed.push({
+            city: task.city.slug,
+            date: dayString(day),
+            data: task.kind,
+            failure: error.failure,
+            message: error.message,
+          });
+        this.settle('failed', n);
+    }
+  }
 
   /** Writes each day of a request's answer, one transaction a city-day, and settles it with its status. */
-  const write = (task: Task, fetched: Fetched) => {
+  private write(task: Task, fetched: Fetched): void {
+    const { store, now = Date.now } = this.options;
     const fetchedAt = now();
     for (const day of task.days) {
       let status: DayStatus;
@@ -141,29 +183,19 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
         status = store.writeCityDay({
           city: task.city.slug,
           day,
-          pollen: { source: options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked },
+          pollen: { source: this.options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked },
         }).pollen!;
-        summary.hourlyRows += hours.length;
+        this.summary.hourlyRows += hours.length;
       } else {
         const values = fetched.days.get(day) ?? {};
-        status = store.writeCityDay({ city: task.city.slug, day, weather: { source: options.weather!.id, fetchedAt, values } }).weather!;
-        if (status === 'complete') summary.weatherRows++;
+        status = store.writeCityDay({ city: task.city.slug, day, weather: { source: this.options.weather!.id, fetchedAt, values } })
+          .weather!;
+        if (status === 'complete') this.summary.weatherRows++;
       }
-      summary.written++;
-      settle(status);
+      this.summary.written++;
+      this.settle(status);
     }
-  };
-
-  await forEachConcurrently(tasks, options.concurrency ?? 4, run);
-  summary.seconds = (performance.now() - started) / 1000;
-  store.runs.record({
-    startedAt: at,
-    finishedAt: now(),
-    pollen: options.pollen.id,
-    weather: options.weather?.id ?? null,
-    counts: summary.counts,
-  });
-  return summary;
+  }
 }
 
 function kindPlan(kind: DataKind, provider: PollenProvider | WeatherProvider, now: number, store: Store, span: DaySpan): KindPlan {

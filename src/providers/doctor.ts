@@ -6,7 +6,7 @@
 import type { City } from '../domain/cities.js';
 import { dayString, DAY_MS, HOUR_MS, isoHour } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
-import { StoreLedger } from './budget.js';
+import { StoreLedger } from './call-budget.js';
 import { ProviderError, type PollenBatch, type PollenProvider, type WeatherProvider } from './provider.js';
 import { budgetFor, budgetWarnings, createProviders, type ProviderRequest } from './registry.js';
 import { SAMPLE_ID } from './sample/index.js';

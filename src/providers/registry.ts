@@ -6,7 +6,7 @@ import type { Dispatcher } from 'undici';
 import { ConfigError, type Settings, settingsOf } from '../settings.js';
 import type { CallPurpose, Store } from '../store/store.js';
 import { AmbeeProvider, AMBEE_ID } from './ambee.js';
-import { StoreLedger, type Budget } from './budget.js';
+import { StoreLedger, type Budget } from './call-budget.js';
 import { HttpClient, type HttpPolicy } from './http.js';
 import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
 import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';

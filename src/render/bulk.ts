@@ -5,20 +5,20 @@
  * /api/pollen and /api/weather. Rows are sorted by city and time, in row groups of a few cities,
  * so that a reader over HTTP fetches the footer and one group, not the file. Each month's files
  * record a digest of what they are made from, so that a render given the previous build's files
- * reuses the months that did not change (inputs.ts, render-cache.ts).
+ * reuses the months that did not change (input-digests.ts, render-cache.ts).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DATA_PREFIX } from '../api/static-forms.js';
-import { allDailyRows } from '../api/season.js';
 import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../domain/dates.js';
 import { dailyRowOf } from '../domain/day-values.js';
 import { hourlyRow } from '../domain/pollen-rows.js';
 import type { CategorySeason } from '../domain/schemas.js';
 import { seasonCategories, seasonsByYear } from '../domain/seasons.js';
 import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../served/bulk-index.js';
+import { allDailyRows } from '../store/daily-rows.js';
 import type { Store } from '../store/store.js';
 import { bulkColumns, type Field, KIND_MEANING } from './bulk-columns.js';
 import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';

@@ -26,7 +26,7 @@ import { type BulkFile, type BulkManifest, readBulkIndex } from '../served/bulk-
 import { readJsonFile, writeJsonFile } from '../served/site-file.js';
 import type { Store } from '../store/store.js';
 import { BULK_INDEX_FILE, BULK_KINDS, FORMATS, type Month, writeBulkMonth } from './bulk.js';
-import type { FileWriter } from './unit.js';
+import type { FileWriter } from './file-writer.js';
 
 /** What a unit's files were made from, and each file's SHA-256. */
 export interface CachedUnit {

@@ -1,7 +1,7 @@
 /**
  * `build render`: the served store (the last SERVE_DAYS days, checked to fit a function), then
  * every enumerable answer written to a fresh folder, which replaces the served one in a single
- * atomic rename of the `publish` symlink, within the deploy's file budget (budget.ts). Units (each
+ * atomic rename of the `publish` symlink, within the deploy's file budget (file-budget.ts). Units (each
  * city, each day, the files made once) are rendered by worker threads side by side, each given a
  * batch of consecutive units and holding only what they read. Every enumerated request
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
@@ -10,19 +10,19 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { ROUTES, unitsOf, type Route } from '../api/routes.js';
+import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
-import { bulkIndexPath, writeBulkIndex, type BulkFile, type BulkManifest } from '../served/bulk-index.js';
+import { bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
-import { formatPlan, planFiles, type FilePlan } from './budget.js';
+import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
-import { RenderInputs } from './inputs.js';
+import { RenderInputs } from './input-digests.js';
 import { type CachedUnit, codeDigest, RenderCache } from './render-cache.js';
-import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
+import { inProcess, inWorkers, tasksOf } from './task-pool.js';
+import type { TaskInput } from './tasks.js';
 import { redirectsFile } from './redirects.js';
 import {
   cityDaysThatFit,
@@ -32,10 +32,11 @@ import {
   type ServedStore,
   writeServedStore,
 } from './served-store.js';
-import { FileWriter, RenderError, type Written } from './unit.js';
-import type { WorkerReply } from './worker.js';
+import { FileWriter, type Written } from './file-writer.js';
+import { RenderError } from './render-error.js';
+import { unitsOf } from './units.js';
 
-export { RenderError } from './unit.js';
+export { RenderError } from './render-error.js';
 
 export interface RenderSummary extends Written {
   seconds: number;
@@ -74,14 +75,31 @@ export interface RenderOptions {
   cacheDir?: string;
 }
 
-/**
- * A render thread's memory does not grow with the number of cities: each unit decodes what it
- * needs (decoding is a small part of the work), the decoded-day cache keeps its default size, and
- * each worker's heap is held small: V8 would otherwise let a young generation of 48 MB and
- * uncollected garbage grow each thread past 200 MB (measured at 200 cities: 600 MB peak RSS with 2
- * workers unlimited, 363 MB with these limits, `npm run bench`).
- */
-const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 128 };
+/** Where a render writes, and with what settings. */
+interface Target {
+  /** The `publish` symlink, the folder of renders it points into, and this render's folder there. */
+  publish: string;
+  rendersDir: string;
+  folder: string;
+  /** The served store, and the copy written before it replaces it. */
+  servedPath: string;
+  nextServed: string;
+  cacheDir: string | undefined;
+  code: string;
+  maxFiles: number;
+}
+
+/** Wall-clock seconds of each step of a render, as RenderSummary gives them. */
+class Laps {
+  readonly steps = { served: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
+  private lap = performance.now();
+
+  done(name: keyof Laps['steps']): void {
+    const now = performance.now();
+    this.steps[name] = (now - this.lap) / 1000;
+    this.lap = now;
+  }
+}
 
 /**
  * Renders the store into `publishDir` (a symlink to the current render), and writes beside the
@@ -89,121 +107,155 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 12
  */
 export async function render(store: Store, publishDir: string, options: RenderOptions = {}): Promise<RenderSummary> {
   const started = performance.now();
+  const target = targetOf(store, publishDir, options);
+  const laps = new Laps();
+  let made: Made;
+  try {
+    const planned = await planRender(store, target, options, laps);
+    made = await writeRender(store, target, planned, options, laps);
+  } catch (error) {
+    rmSync(target.folder, { recursive: true, force: true });
+    rmSync(target.nextServed, { force: true });
+    throw error;
+  }
+  publishRender(store, target, made);
+  laps.done('finish');
+  return { ...made.summary, steps: laps.steps, seconds: (performance.now() - started) / 1000, folder: target.folder };
+}
+
+/** The folders and settings of a render; a bad setting fails here, before any work. */
+function targetOf(store: Store, publishDir: string, options: RenderOptions): Target {
   const publish = resolve(publishDir); // `publish/` and `publish` are the same folder
   const rendersDir = `${publish}.renders`;
   mkdirSync(rendersDir, { recursive: true });
   adoptPlainFolder(publish, rendersDir);
-
   const servedPath = servedStorePath(store.path);
-  const nextServed = `${servedPath}.next-${process.pid}`;
-  const folder = join(rendersDir, `r${Date.now()}-${process.pid}`);
-  const maxFiles = options.maxFiles ?? settingsOf().DEPLOY_MAX_FILES; // a bad value fails before any work
-  let served: ServedStore;
-  let plan: FilePlan;
-  const cities = store.cities.set();
-  let workers = 0;
-  let manifest: BulkManifest;
-  let [unitSeconds, bulkSeconds, bulkReused, monthCount, unitCount, unitsReused] = [0, 0, 0, 0, 0, 0];
-  // What the previous build made from the same inputs is reused (render-cache.ts).
-  // (A route list of a test's own renders without it: the code's digest does not cover it.)
-  const cacheDir = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
-  const code = codeDigest();
-  let unitsMade: Record<string, CachedUnit> = {};
-  const total: Written = { files: 0, bytes: 0, made: 0 };
-  const steps = { served: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
-  let lap = performance.now();
-  const step = (name: keyof typeof steps) => {
-    const now = performance.now();
-    steps[name] = (now - lap) / 1000;
-    lap = now;
+  return {
+    publish,
+    rendersDir,
+    folder: join(rendersDir, `r${Date.now()}-${process.pid}`),
+    servedPath,
+    nextServed: `${servedPath}.next-${process.pid}`,
+    // What the previous build made from the same inputs is reused (render-cache.ts).
+    // (A route list of a test's own renders without it: the code's digest does not cover it.)
+    cacheDir: options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path)),
+    code: codeDigest(),
+    maxFiles: options.maxFiles ?? settingsOf().DEPLOY_MAX_FILES,
   };
-  try {
-    rmSync(nextServed, { force: true });
-    // The site's files (made by esbuild and Redoc in processes of their own) and the served
-    // store's zipped size (deflated in libuv's threads) are made while this thread plans.
-    const site = siteFiles();
-    site.catch(() => {}); // awaited below; a failure then fails the render
-    const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
-    const measured = measureServedStore(nextServed, cityDays);
-    measured.catch(() => {});
-    step('served');
-    const routes = options.routes ?? ROUTES;
-    const months = withStore(nextServed, bulkMonths);
-    // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
-    plan = withStore(nextServed, (s) =>
-      planFiles(s, routes, unitsOf(s, s.cities.set().slugs), SITE_FILES.length + 1 + bulkFileCount(months), maxFiles),
-    );
-    step('plan');
-    // Each unit and month goes with the digest of what it is made from, for the render cache.
-    const inputs = withStore(nextServed, (s) => new RenderInputs(s, code));
-    step('inputs');
-    served = await measured;
-    const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
-    if (served.functionBytes > limit) {
-      const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
-      throw new RenderError(
-        `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
-      );
-    }
-    const siteFileMap = await site;
-    step('measure');
-    mkdirSync(folder);
-    const small = served.cityDays < 5_000;
-    workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
-    // The bulk files' months follow the units: each month is a task of its own for a worker.
-    const units = openedOnce(nextServed, plan.cityDaysFrom);
-    const input: TaskInput = { storePath: nextServed, folder, cacheDir, code };
-    const tasks = tasksOf(units, months, inputs);
-    const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers);
-    unitsMade = written.units;
-    [unitCount, unitsReused] = [Object.keys(written.units).length, written.unitsReused];
-    step('tasks');
-    const out = new FileWriter(folder);
-    out.put('_redirects', redirectsFile(cities.slugs));
-    for (const [file, body] of siteFileMap) out.put(file, body);
-    manifest = withStore(nextServed, (s) => bulkManifest(s, months, written.bulk));
-    out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
-    [unitSeconds, bulkSeconds] = [written.unitSeconds, written.bulkSeconds];
-    total.files = written.files + out.written.files;
-    total.bytes = written.bytes + out.written.bytes;
-    total.made = written.made + out.written.made;
-    [bulkReused, monthCount] = [written.bulkReused, months.length];
-    // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
-    if (total.files !== plan.always + plan.cityDayFiles)
-      throw new Error(`the render wrote ${total.files} files where it planned ${plan.always + plan.cityDayFiles}`);
-  } catch (error) {
-    rmSync(folder, { recursive: true, force: true });
-    rmSync(nextServed, { force: true });
-    throw error;
-  }
+}
 
-  renameSync(nextServed, servedPath);
+/** What a render will write, known before it writes anything. */
+interface Planned {
+  served: ServedStore;
+  plan: FilePlan;
+  months: Month[];
+  inputs: RenderInputs;
+  siteFiles: Map<string, string | Uint8Array>;
+  routes: readonly Route[];
+}
+
+/**
+ * The served store written and measured, the plan of files within the budget, and each part's
+ * digest; refuses a store whose functions would not fit, before anything is written.
+ */
+async function planRender(store: Store, target: Target, options: RenderOptions, laps: Laps): Promise<Planned> {
+  const { nextServed } = target;
+  rmSync(nextServed, { force: true });
+  // The site's files (made by esbuild and Redoc in processes of their own) and the served
+  // store's zipped size (deflated in a thread of its own) are made while this thread plans.
+  const site = siteFiles();
+  site.catch(() => {}); // awaited below; a failure then fails the render
+  const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
+  const measured = measureServedStore(nextServed, cityDays);
+  measured.catch(() => {});
+  laps.done('served');
+  const routes = options.routes ?? ROUTES;
+  const months = withStore(nextServed, bulkMonths);
+  // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
+  const extra = SITE_FILES.length + 1 + bulkFileCount(months);
+  const plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), extra, target.maxFiles));
+  laps.done('plan');
+  // Each unit and month goes with the digest of what it is made from, for the render cache.
+  const inputs = withStore(nextServed, (s) => new RenderInputs(s, target.code));
+  laps.done('inputs');
+  const served = await measured;
+  const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
+  if (served.functionBytes > limit) {
+    const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
+    throw new RenderError(
+      `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
+    );
+  }
+  const siteFileMap = await site;
+  laps.done('measure');
+  return { served, plan, months, inputs, siteFiles: siteFileMap, routes };
+}
+
+/** What a render wrote: its summary but the times, the manifest and what each unit was made from. */
+interface Made {
+  summary: Omit<RenderSummary, 'steps' | 'seconds' | 'folder'>;
+  manifest: BulkManifest;
+  units: Record<string, CachedUnit>;
+}
+
+/** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
+async function writeRender(store: Store, target: Target, planned: Planned, options: RenderOptions, laps: Laps): Promise<Made> {
+  const { folder, nextServed, cacheDir, code } = target;
+  const { served, plan, months, inputs, routes } = planned;
+  mkdirSync(folder);
+  const small = served.cityDays < 5_000;
+  const workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
+  // The bulk files' months follow the units: each month is a task of its own for a worker.
+  const input: TaskInput = { storePath: nextServed, folder, cacheDir, code };
+  const tasks = tasksOf(openedOnce(nextServed, plan.cityDaysFrom), months, inputs);
+  const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers);
+  laps.done('tasks');
+  const out = new FileWriter(folder);
+  out.put('_redirects', redirectsFile(store.cities.set().slugs));
+  for (const [file, body] of planned.siteFiles) out.put(file, body);
+  const manifest = withStore(nextServed, (s) => bulkManifest(s, months, written.bulk));
+  out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
+  const files = written.files + out.written.files;
+  // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
+  if (files !== plan.always + plan.cityDayFiles)
+    throw new Error(`the render wrote ${files} files where it planned ${plan.always + plan.cityDayFiles}`);
+  return {
+    manifest,
+    units: written.units,
+    summary: {
+      files,
+      bytes: written.bytes + out.written.bytes,
+      made: written.made + out.written.made,
+      unitSeconds: written.unitSeconds,
+      bulkSeconds: written.bulkSeconds,
+      bulkReused: written.bulkReused,
+      bulkMonths: months.length,
+      units: Object.keys(written.units).length,
+      unitsReused: written.unitsReused,
+      workers,
+      served,
+      plan,
+    },
+  };
+}
+
+/**
+ * Puts the render in place: the served store, the site file and the manifest beside the store,
+ * the `publish` link swapped to the new folder, the render cache kept, the older folders removed.
+ */
+function publishRender(store: Store, target: Target, made: Made): void {
+  const { folder, rendersDir } = target;
+  renameSync(target.nextServed, target.servedPath);
   writeSiteFile(siteFilePath(store.path), {
     provider: store.pollen.latestSource(),
-    cities: cities.list.map(({ region: _r, ...entry }) => entry),
+    cities: store.cities.set().list.map(({ region: _r, ...entry }) => entry),
   });
-  writeBulkIndex(bulkIndexPath(store.path), manifest!);
-  swap(publish, folder);
-  if (cacheDir) RenderCache.save(cacheDir, folder, code, unitsMade);
+  writeBulkIndex(bulkIndexPath(store.path), made.manifest);
+  swap(target.publish, folder);
+  if (target.cacheDir) RenderCache.save(target.cacheDir, folder, target.code, made.units);
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
-  step('finish');
-  return {
-    steps,
-    ...total,
-    seconds: (performance.now() - started) / 1000,
-    unitSeconds,
-    bulkSeconds,
-    bulkReused,
-    bulkMonths: monthCount,
-    units: unitCount,
-    unitsReused,
-    folder,
-    workers,
-    served: served!,
-    plan: plan!,
-  };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -226,114 +278,6 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
   } finally {
     store.close();
   }
-}
-
-/** What the units and the bulk months wrote, and the thread-seconds each took. */
-interface TaskResults extends Written {
-  bulk: BulkFile[];
-  /** Months whose files came from the render cache. */
-  bulkReused: number;
-  /** What each unit was made from, for the next render's cache, and how many came from it. */
-  units: Record<string, CachedUnit>;
-  unitsReused: number;
-  unitSeconds: number;
-  bulkSeconds: number;
-}
-
-const noResults = (): TaskResults => ({
-  files: 0,
-  bytes: 0,
-  made: 0,
-  bulk: [],
-  bulkReused: 0,
-  units: {},
-  unitsReused: 0,
-  unitSeconds: 0,
-  bulkSeconds: 0,
-});
-
-/** Adds a task's result to the render's. */
-function add(total: TaskResults, result: TaskResult): void {
-  total.files += result.files;
-  total.made += result.made;
-  total.bytes += result.bytes;
-  for (const [key, unit] of result.units) total.units[key] = unit;
-  total.unitsReused += result.reused;
-  if (result.bulk) {
-    total.bulk.push(...result.bulk.files);
-    if (result.bulk.reused) total.bulkReused++;
-    total.bulkSeconds += result.seconds;
-  } else total.unitSeconds += result.seconds;
-}
-
-async function inProcess(input: TaskInput, tasks: Iterable<Exclude<WorkerTask, null>>, routes: readonly Route[]): Promise<TaskResults> {
-  const runner = openTasks(input, routes);
-  try {
-    const total = noResults();
-    for (const task of tasks) add(total, await runner.run(task));
-    return total;
-  } finally {
-    runner.close();
-  }
-}
-
-/** The units in batches of BATCH, then each bulk month, with their inputs; handing out the last unit closes their store. */
-function* tasksOf(units: Iterator<Unit>, months: readonly Month[], inputs: RenderInputs): Generator<Exclude<WorkerTask, null>> {
-  try {
-    for (let batch = take(units, BATCH); batch.length > 0; batch = take(units, BATCH)) yield batch.map((u) => inputs.plan(u));
-  } finally {
-    units.return?.(undefined);
-  }
-  if (months.length > 0) yield { seasons: inputs.seasons() };
-  for (const month of months) yield { bulk: month, inputs: inputs.month(month) };
-}
-
-/**
- * Units a worker takes at a time. A day's forms read the days around it (a map's series, a local
- * day's two UTC days), so a worker that renders a run of consecutive days decodes each day once,
- * where workers taking turns day by day would each decode nearly every day.
- */
-const BATCH = 16;
-
-/** The next `size` units, or none. */
-function take(units: Iterator<Unit>, size: number): Unit[] {
-  const batch: Unit[] = [];
-  for (let step = units.next(); !step.done; step = units.next()) if (batch.push(step.value) >= size) break;
-  return batch;
-}
-
-/** Hands tasks out to `count` workers, one at a time each, until none is left or one fails. */
-function inWorkers(input: TaskInput, tasks: Iterator<Exclude<WorkerTask, null>>, count: number): Promise<TaskResults> {
-  const total = noResults();
-  return new Promise((resolveAll, reject) => {
-    const pool: Worker[] = [];
-    let running = count;
-    let failed = false;
-    const stop = (error: Error) => {
-      if (failed) return;
-      failed = true;
-      for (const w of pool) void w.terminate();
-      tasks.return?.(undefined); // closes the store the units were read from
-      reject(error);
-    };
-    const next = (worker: Worker) => {
-      const step = failed ? undefined : tasks.next();
-      worker.postMessage(!step || step.done ? null : step.value);
-      if ((!step || step.done) && --running === 0 && !failed) resolveAll(total);
-    };
-    for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
-      pool.push(worker);
-      worker.on('error', (error) => stop(error));
-      worker.on('exit', (code) => code !== 0 && !failed && stop(new Error(`a render worker exited with code ${code}`)));
-      worker.on('message', (reply: WorkerReply | 'ready') => {
-        if (reply === 'ready') return next(worker);
-        if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
-        add(total, reply);
-        next(worker);
-      });
-    }
-  });
 }
 
 /** A plain folder at `publishDir` (not yet a link to a render) is moved among the renders, so the link can take its place. */

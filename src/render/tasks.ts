@@ -8,9 +8,10 @@ import { ROUTES, type Route } from '../api/routes.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import { openStore } from '../store/store.js';
 import { type Month, writeSeasonsFiles } from './bulk.js';
-import type { PlannedUnit } from './inputs.js';
+import type { PlannedUnit } from './input-digests.js';
 import { bulkMonth, type CachedUnit, RenderCache } from './render-cache.js';
-import { FileWriter, renderOrReuse, type Written } from './unit.js';
+import { FileWriter, type Written } from './file-writer.js';
+import { renderOrReuse } from './unit-files.js';
 
 export interface TaskInput {
   storePath: string;

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { statusOfCode } from '../domain/status.js';
 import { decodeDay, decodeWeather } from './codec.js';
-import type { Db, Names, Row } from './database.js';
+import type { Db, Row } from './database.js';
+import type { Names } from './names.js';
 import { hoursIn } from './pollen-days.js';
 import { type StoreDigests, storeDigests } from './digests.js';
 import { DATA_TABLES } from './schema.js';

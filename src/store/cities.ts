@@ -4,7 +4,8 @@
  * slug that has data is refused; a city dropped from the set keeps its data, unserved.
  */
 import { cityOf, CitySet, DEFAULT_CITIES, type City } from '../domain/cities.js';
-import type { Db, Names, Row } from './database.js';
+import type { Db, Row } from './database.js';
+import type { Names } from './names.js';
 
 /** A new set moves a slug that already has data somewhere else. */
 export class CityConflictError extends Error {}

@@ -1,7 +1,7 @@
 /**
  * The packed forms the store keeps, lossless for every value a provider can send:
  *
- * - a value is a token (store/tokens.ts);
+ * - a value is a token (store/varint-codec.ts);
  * - a pollen city-day is one blob, its hours column-wise: which hours have species, and for each
  *   species slot of the day's key shape the hours where it is not 0 and their values; then tree,
  *   grass and weed, each written only where it differs from the sum of its category's species
@@ -13,7 +13,7 @@ import type { PollenHour } from '../domain/hours.js';
 import { type Category, SPECIES_KEY } from '../domain/risk.js';
 import type { Shape, Species, SpeciesLeaf } from '../domain/species.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
-import { Reader, Writer } from './tokens.js';
+import { Reader, Writer } from './varint-codec.js';
 
 /** Leaves of a payload, in shape order. */
 export function leaves(species: Species): SpeciesLeaf[] {

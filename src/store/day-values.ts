@@ -9,12 +9,19 @@ import { type DayCut, dayHours, dayOfHour } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
 import { RISK_LABELS, type Risk } from '../domain/risk.js';
 import { build, leaves } from './codec.js';
-import type { Db, Names, Row } from './database.js';
+import type { Db, Row } from './database.js';
+import type { Names } from './names.js';
 import type { PollenDays } from './pollen-days.js';
 import type { SpeciesShapes } from './species-shapes.js';
-import { Reader, Writer } from './tokens.js';
+import { Reader, Writer } from './varint-codec.js';
 
 const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
+
+/**
+ * The version of how day values are derived and packed (derived.ts): bump it whenever
+ * `dayValues` or the packing below changes, and every store makes its values again once.
+ */
+export const DAY_VALUES_VERSION = 1;
 
 /** null 0, None 1 ... Very High 5. */
 const riskCode = (r: Risk | null) => (r === null ? 0 : RISK_LABELS.indexOf(r) + 1);
@@ -49,6 +56,8 @@ export class DayValuesTable {
         'SELECT c.slug, v.day, v.data FROM city c CROSS JOIN day_value v ON v.city_id = c.id AND v.cut = ? AND v.day >= ? AND v.day <= ?',
       ),
       pollenDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day').pluck(),
+      dropAll: db.prepare('DELETE FROM day_value'),
+      citiesWithPollen: db.prepare('SELECT DISTINCT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id').pluck(),
     };
   }
 
@@ -74,6 +83,12 @@ export class DayValuesTable {
       if (zone !== undefined) for (const l of [dayOfHour('local', zone, day * 24), dayOfHour('local', zone, day * 24 + 23)]) locals.add(l);
     }
     for (const local of locals) this.compute(id, city, 'local', zone, local);
+  }
+
+  /** Every city's values made again from its hours (derived.ts), each city's local days in the zone `zoneOf` gives. */
+  renew(zoneOf: (city: string) => string | undefined): void {
+    this.stmt.dropAll.run();
+    for (const city of this.stmt.citiesWithPollen.all() as string[]) this.rebuild(city, zoneOf(city));
   }
 
   private compute(id: number, city: string, cut: DayCut, zone: string | undefined, day: number): void {

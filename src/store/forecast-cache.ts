@@ -3,7 +3,8 @@
  * deployed): the hours as the provider's answer normalised them, and the zone it gave.
  */
 import type { PollenHour } from '../domain/hours.js';
-import type { Db, Names, Row } from './database.js';
+import type { Db, Row } from './database.js';
+import type { Names } from './names.js';
 
 export interface CachedForecast {
   source: string;

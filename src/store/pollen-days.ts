@@ -6,7 +6,9 @@
 import type { PollenHour, StoredHour } from '../domain/hours.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
 import { decodeDay, encodeDay } from './codec.js';
-import { type Db, type Names, type Row, storedStatuses } from './database.js';
+import type { Db, Row } from './database.js';
+import { storedStatuses } from './day-statuses.js';
+import type { Names } from './names.js';
 import type { DayCache } from './day-cache.js';
 import type { SpeciesShapes } from './species-shapes.js';
 

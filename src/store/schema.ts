@@ -3,16 +3,17 @@
  * once released, only appended. The snapshot in Netlify Blobs is the only history there is, so
  * every migration keeps every value.
  *
+ * A migration means the same thing forever: it is the SQL it ran, or (3) frozen code that imports
+ * no table module, so the database module is handed this list (store.ts) and nothing here loads
+ * the tables. What the store derives from its rows with today's code (the day values) is not made
+ * by a migration but kept as derived data, renewed when the code's derivation changes (derived.ts).
+ *
  * Compactness matters because the file ships inside the functions: since version 3 a city-day is
  * one row WITHOUT ROWID keyed by (city, day), its 24 hours packed in one blob (store/codec.ts),
  * species split into a shared key shape and packed values, and texts kept once in `label`.
  */
-import type { Db } from './database.js';
+import type { Migration } from './database.js';
 import { migrateToPackedDays } from './migrate-v3.js';
-import { migrateToDayValues } from './migrate-v5.js';
-
-/** A migration: SQL, or code for what SQL cannot do (re-packing rows). Each runs in its own transaction. */
-export type Migration = string | ((db: Db) => void);
 
 export const MIGRATIONS: readonly Migration[] = [
   `
@@ -108,9 +109,29 @@ export const MIGRATIONS: readonly Migration[] = [
     hours TEXT NOT NULL                -- JSON array of {hour, tree, grass, weed, total, species}
   );
   `,
-  // 5: each city-day's daily values, by UTC day and by the city's local day (store/day-values.ts),
-  // computed here from the hours every store holds; ingest keeps them with the hours from now on.
-  migrateToDayValues,
+  // 5: each city-day's daily values, by UTC day and by the city's local day (store/day-values.ts).
+  // Derived data: made from the hours by the store (derived.ts), kept by ingest with the hours.
+  // (This migration once computed them itself, with the table classes of its day; a store it
+  // upgraded holds the same values the store now makes.) No index by day: a date's values across
+  // cities are read city by city through the primary key (day-values.ts, `across`), as fast as an
+  // index would make it, without its 3 MB at 200 cities.
+  `
+  CREATE TABLE day_value (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    cut INTEGER NOT NULL CHECK (cut IN (0, 1)),  -- 0 the UTC day, 1 the city's local day
+    day INTEGER NOT NULL,                        -- days since 1970-01-01, of the cut
+    data BLOB NOT NULL,                          -- the values, packed
+    PRIMARY KEY (city_id, cut, day)
+  ) WITHOUT ROWID;
+  `,
+  // 6: which version of the code's derivation made each kind of derived data (derived.ts); a store
+  // without a row for a kind, as every store before this version, has it made again once.
+  `
+  CREATE TABLE derived (
+    name TEXT PRIMARY KEY,
+    version INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

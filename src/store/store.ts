@@ -6,14 +6,17 @@
  */
 import { StoreChecks } from './checks.js';
 import { CityTable } from './cities.js';
-import { Names, openDatabase, type Db } from './database.js';
+import { openDatabase, type Db } from './database.js';
+import { Names } from './names.js';
 import { DayCache } from './day-cache.js';
-import { DayValuesTable } from './day-values.js';
+import { DAY_VALUES_VERSION, DayValuesTable } from './day-values.js';
+import { checkDerived, type Derivation, renewDerived } from './derived.js';
 import { ForecastTable } from './forecast-cache.js';
 import { IngestRuns } from './ingest-runs.js';
 import { Ledger } from './ledger.js';
 import { PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
+import { MIGRATIONS } from './schema.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 import type { StoredStatus } from '../domain/status.js';
@@ -72,7 +75,7 @@ export class Store implements StoreReader {
     readonly readonly: boolean,
     immutable = false,
   ) {
-    this.db = openDatabase(path, readonly);
+    this.db = openDatabase(path, readonly, MIGRATIONS);
     this.names = new Names(this.db, readonly);
     this.immutable = readonly && immutable;
     this.shapes = new SpeciesShapes(this.db);
@@ -84,6 +87,11 @@ export class Store implements StoreReader {
     this.ledger = new Ledger(this.db);
     this.forecasts = new ForecastTable(this.db, this.names);
     this.checks = new StoreChecks(this.db, this.names, this.shapes);
+    const derivations: Derivation[] = [
+      { name: 'day_value', version: DAY_VALUES_VERSION, renew: () => this.values.renew((slug) => this.cities.zoneOf(slug)) },
+    ];
+    if (readonly) checkDerived(this.db, path, derivations);
+    else renewDerived(this.db, derivations);
   }
 
   /**

@@ -2,7 +2,9 @@
 import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/status.js';
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
-import { type Db, type Names, type Row, storedStatuses } from './database.js';
+import type { Db, Row } from './database.js';
+import { storedStatuses } from './day-statuses.js';
+import type { Names } from './names.js';
 
 /** A city-day's weather as ingest writes it. */
 export interface WeatherWrite {

@@ -1,7 +1,7 @@
 /**
- * The run-time import graph of src/: which module loads which when it runs. Type-only imports
- * (`import type`, or named imports that are all types) are erased by the compiler and load
- * nothing, so they are left out; the TypeScript compiler's own parser reads the files.
+ * The run-time import graph of src/: which module loads which when it runs. `import type` and
+ * `export type` are erased and load nothing, so they are left out; the TypeScript compiler's own
+ * parser reads the files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -14,20 +14,14 @@ function sources(dir: string): string[] {
   );
 }
 
-/** Whether an import or export declaration loads its module when the importer runs. */
+/**
+ * Whether an import or export declaration loads its module when the importer runs. With
+ * verbatimModuleSyntax (tsconfig.json) only `import type` and `export type` are erased:
+ * `import { type A }` is kept as `import {}`, which loads the module.
+ */
 function loads(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
-  if (ts.isExportDeclaration(node)) {
-    if (node.isTypeOnly) return false;
-    const named = node.exportClause;
-    return !(named && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly));
-  }
-  const clause = node.importClause;
-  if (!clause) return true; // a side-effect import
-  if (clause.isTypeOnly) return false;
-  if (clause.name) return true;
-  const bindings = clause.namedBindings;
-  if (!bindings || ts.isNamespaceImport(bindings)) return true;
-  return bindings.elements.length === 0 || bindings.elements.some((e) => !e.isTypeOnly);
+  if (ts.isExportDeclaration(node)) return !node.isTypeOnly;
+  return !node.importClause?.isTypeOnly;
 }
 
 /** The run-time imports of each module under `root`, as paths relative to it (`api/routes.ts`). */

@@ -4,7 +4,7 @@ import { aqiFromConcentrations } from '../../src/domain/aqi.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, DAY_MS } from '../../src/domain/dates.js';
 import { sanitizeWeather } from '../../src/domain/weather.js';
-import { StoreLedger } from '../../src/providers/budget.js';
+import { StoreLedger } from '../../src/providers/call-budget.js';
 import { HttpClient } from '../../src/providers/http.js';
 import { callWeight, describeWeatherCode, OpenMeteoProvider } from '../../src/providers/open-meteo.js';
 import { OpenWeatherMapProvider } from '../../src/providers/openweathermap.js';

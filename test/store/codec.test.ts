@@ -4,7 +4,7 @@ import type { PollenHour } from '../../src/domain/hours.js';
 import { shapeKey, shapeOf, type Shape, type Species } from '../../src/domain/species.js';
 import type { WeatherValues } from '../../src/domain/weather.js';
 import { decodeDay, decodeWeather, encodeDay, encodeWeather } from '../../src/store/codec.js';
-import { Reader, Writer } from '../../src/store/tokens.js';
+import { Reader, Writer } from '../../src/store/varint-codec.js';
 
 const D = 20_000;
 

@@ -5,12 +5,13 @@
  */
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { type DayCut, dayHours } from '../../src/domain/days.js';
 import { dayValues } from '../../src/domain/day-values.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { openStore, type Store, StoreVersionError } from '../../src/store/store.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -72,6 +73,23 @@ describe('day values', () => {
       checked += expectAgree(store, slug, 'local', day - 3, day + 3);
     }
     expect(checked).toBeGreaterThan(0);
+    store.close();
+  });
+
+  it('are made again by a writer when another version of the code made them, and refused by a reader until then', async () => {
+    const path = await buildStore(tempDir(), ['austin'], SITE_SPAN);
+    const raw = new Database(path);
+    const kept = raw.prepare('SELECT count(*) FROM day_value').pluck().get();
+    // As a store whose values an older derivation made: another version recorded, some values gone.
+    raw.exec("UPDATE derived SET version = 0 WHERE name = 'day_value'; DELETE FROM day_value WHERE cut = 1");
+    raw.close();
+    expect(() => openStore(path, { readonly: true })).toThrow(StoreVersionError);
+    expect(() => openStore(path, { readonly: true })).toThrow(/day_value made by another version of this code; run `npm run ingest` once/);
+    openStore(path).close();
+    const store = openStore(path, { readonly: true });
+    expect(store.checks.counts().day_value).toBe(kept);
+    expectAgree(store, 'austin', 'UTC', SITE_SPAN.from, SITE_SPAN.to);
+    expectAgree(store, 'austin', 'local', SITE_SPAN.from - 1, SITE_SPAN.to + 1);
     store.close();
   });
 

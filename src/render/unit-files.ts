@@ -3,64 +3,14 @@
  * its files reused from the render cache while what they are made from is unchanged, else
  * rendered through the handlers.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import type { ApiContext } from '../api/context.js';
 import { respondWith } from '../api/http.js';
 import type { Route } from '../api/routes.js';
 import { fileFor, formsOf, type Unit } from '../api/static-forms.js';
-import type { PlannedUnit } from './inputs.js';
+import type { FileWriter } from './file-writer.js';
+import type { PlannedUnit } from './input-digests.js';
 import type { CachedUnit, RenderCache } from './render-cache.js';
-
-/** An enumerated request did not answer 200: nothing of this render is served. */
-export class RenderError extends Error {}
-
-export interface Written {
-  files: number;
-  bytes: number;
-  /** Of the files, those written anew (the others are hard links to the render cache's). */
-  made: number;
-}
-
-/** Writes files under a folder, creating each folder once; records the files of a unit with their SHA-256. */
-export class FileWriter {
-  readonly written: Written = { files: 0, bytes: 0, made: 0 };
-  private readonly made = new Set<string>();
-  private recorded: Record<string, string> | undefined;
-
-  constructor(readonly folder: string) {}
-
-  /** Counts a file put in the folder by other means (a hard link to the render cache). */
-  count(bytes: number): void {
-    this.written.files++;
-    this.written.bytes += bytes;
-  }
-
-  put(file: string, body: string | Uint8Array): void {
-    const path = join(this.folder, file);
-    const dir = dirname(path);
-    if (!this.made.has(dir)) {
-      mkdirSync(dir, { recursive: true });
-      this.made.add(dir);
-    }
-    writeFileSync(path, body);
-    this.written.made++;
-    this.count(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    if (this.recorded) this.recorded[file] = createHash('sha256').update(body).digest('hex');
-  }
-
-  /** The files `write` puts, with their SHA-256. */
-  async record(write: () => Promise<void>): Promise<Record<string, string>> {
-    this.recorded = {};
-    try {
-      await write();
-      return this.recorded;
-    } finally {
-      this.recorded = undefined;
-    }
-  }
-}
+import { RenderError } from './render-error.js';
 
 /**
  * Puts a unit's files under the writer's folder: the render cache's when made from the same

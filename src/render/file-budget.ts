@@ -9,7 +9,7 @@ import type { Route } from '../api/routes.js';
 import { formsOf, type StaticForm, type Unit } from '../api/static-forms.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
-import { RenderError } from './unit.js';
+import { RenderError } from './render-error.js';
 
 export interface FilePlan {
   /** At most this many files in the publish folder. */

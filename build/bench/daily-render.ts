@@ -1,0 +1,94 @@
+/**
+ * B2: the daily render, of a copy of the store after ingesting the next day, given the previous
+ * build's render cache, against the full render; the files it wrote anew, and the files one more
+ * day adds or changes in the deploy.
+ */
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ingest } from '../../src/ingest/ingest.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { listFiles } from '../../src/render/render.js';
+import { openStore } from '../../src/store/store.js';
+import { type Measure, s } from './measure.js';
+import { median, type RenderRun, renderOnce, run } from './render-run.js';
+import type { Workload } from './workload.js';
+
+/** Each file of a rendered tree by its SHA-1. */
+function hashes(dir: string): Map<string, string> {
+  return new Map(
+    listFiles(dir).map((f) => [
+      f,
+      createHash('sha1')
+        .update(readFileSync(join(dir, f)))
+        .digest('hex'),
+    ]),
+  );
+}
+
+/** A copy of the store (and the render cache beside it, as hard links) with the next day ingested. */
+async function nextDay(db: string, cache: string, dir: string, workload: Workload): Promise<{ db: string; cache: string }> {
+  await rm(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const next = { db: join(dir, 'bench.db'), cache: join(dir, 'render-cache') };
+  copyFileSync(db, next.db);
+  await run('cp', ['-al', cache, next.cache]);
+  const store = openStore(next.db);
+  const sample = new SampleProvider();
+  const day = workload.span.to + 1;
+  await ingest({ store, pollen: sample, weather: sample, cities: workload.cities, span: { from: day, to: day } });
+  store.close();
+  return next;
+}
+
+/** Three daily renders after B1's last full render into `publish`, whose render cache is `dir`/render-cache. */
+export async function dailyRenderBenchmark(
+  root: string,
+  dir: string,
+  db: string,
+  publish: string,
+  workload: Workload,
+  full: number,
+): Promise<{ renders: RenderRun[]; measures: Measure[] }> {
+  const before = hashes(realpathSync(publish));
+  const nextDir = join(dir, 'next-day');
+  const daily: RenderRun[] = [];
+  let after = new Map<string, string>();
+  for (let i = 0; i < 3; i++) {
+    const next = await nextDay(db, join(dir, 'render-cache'), nextDir, workload);
+    const nextPublish = join(nextDir, 'publish');
+    daily.push(await renderOnce(root, next.db, nextPublish, next.cache, false));
+    if (i === 0) after = hashes(realpathSync(nextPublish));
+  }
+  await rm(nextDir, { recursive: true, force: true });
+  const added = [...after.keys()].filter((f) => !before.has(f)).length;
+  const changed = [...after].filter(([f, h]) => before.has(f) && before.get(f) !== h).length;
+  const removed = [...before.keys()].filter((f) => !after.has(f)).length;
+  const allowed = 6 * workload.cities.length + 50;
+  const seconds = median(daily.map((r) => r.seconds));
+  const day = daily[0]!;
+  return {
+    renders: daily,
+    measures: [
+      {
+        id: 'B2',
+        what: `daily render: one more day ingested, the previous build's render cache present (median of 3); ${day.made} of ${day.files} files written anew, ${day.units - day.unitsReused} of ${day.units} cities and dates and ${day.bulkMonths - day.bulkReused} of ${day.bulkMonths} bulk months rendered`,
+        value: s(seconds),
+        baseline: `the full render above: ${s(full)}`,
+        ratio: seconds / full,
+        target: '<= 0.1x and <= 15 s',
+        met: seconds / full <= 0.1 && seconds <= 15,
+      },
+      {
+        id: 'B2',
+        what: `files one more ingested day adds (${added}) or changes (${changed}) in the deploy; ${removed} removed`,
+        value: `${added + changed} files`,
+        baseline: `6 x ${workload.cities.length} cities + 50 = ${allowed}`,
+        ratio: (added + changed) / allowed,
+        target: '<= 1x',
+        met: added + changed <= allowed,
+      },
+    ],
+  };
+}

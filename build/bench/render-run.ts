@@ -1,0 +1,41 @@
+/** One render in a process of its own (render-child.ts), as B1 and B2 run it, and what it reports. */
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+export const run = promisify(execFile);
+
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+export interface RenderRun {
+  seconds: number;
+  made: number;
+  units: number;
+  unitsReused: number;
+  bulkMonths: number;
+  bulkReused: number;
+  unitSeconds: number;
+  bulkSeconds: number;
+  files: number;
+  bytes: number;
+  workers: number;
+  peakRssBytes: number;
+  budget: number;
+  cityDayDays: number;
+}
+
+/**
+ * One render of `db` into `publish`, from an empty folder as the scheduled rebuild's fresh
+ * checkout renders, with the render cache at `cache` (emptied first when `fresh`).
+ */
+export async function renderOnce(root: string, db: string, publish: string, cache: string, fresh: boolean): Promise<RenderRun> {
+  await rm(publish, { force: true });
+  await rm(`${publish}.renders`, { recursive: true, force: true });
+  if (fresh) await rm(cache, { recursive: true, force: true });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'build/bench/render-child.ts'), db, publish, cache], {
+    cwd: root,
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout) as RenderRun;
+}
