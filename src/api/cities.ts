@@ -26,7 +26,8 @@ export const citiesRoute = route({
   tool: {
     name: 'list_cities',
     title: 'List supported cities',
-    description: 'Every supported US city with its slug. Call this first: every other tool takes these slugs.',
+    description:
+      'Every supported US city with its slug, the name every other tool takes. To find the city of a place the user names, a position or a ZIP code, start with find_city instead.',
   },
   forms: [{ file: `${DATA_PREFIX}/cities.json`, unit: 'once', enumerate: once }],
   handle: (_query, ctx) => ({ body: { cities: ctx.cities.list.map(cityRow) } }),

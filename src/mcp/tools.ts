@@ -136,7 +136,7 @@ export function createMcpServer(ctx: ApiContext, routes: readonly Route[] = ROUT
     {
       title: 'Find a city by name, position or ZIP code',
       description:
-        'Use this first when the user names a place, gives coordinates or a US ZIP code: it gives the city slugs the other tools take. Give one of: name (case and accents ignored; exact names first, then names starting with it, then names containing it; "Columbus, OH" or the state argument narrows it; no distances), lat and lon, or zip (the served cities within max_km, nearest first, with distance_km, as GET /api/nearest answers).',
+        'Start here: the city slug the other tools take, for a place the user names, a position or a US ZIP code. Give one of: name (case and accents ignored; exact names first, then names starting with it, then names containing it; "Columbus, OH" or the state argument narrows it; no distances), lat and lon, or zip (the served cities within max_km, nearest first, with distance_km, as GET /api/nearest answers).',
       inputSchema: {
         name: z.string().optional().describe('A city name, such as "St. Louis" or "Columbus, OH".'),
         state: z.string().optional().describe('USPS code of a state or DC, such as "OH": only with name.'),
