@@ -78,7 +78,7 @@ export class Climatology {
         throw new RangeError(`a season shift of ${days} days against ${year} is beyond ±${MAX_SHIFT_DAYS}`);
   }
 
-  /** Calls `visit` with each earlier year's days with a value within the window around the same date as `day`. */
+  /** Calls `visit` with each earlier year's days with a value and a level within the window around the same date as `day`. */
   private each(day: number, visit: (d: number, v: SeasonDay, year: number) => void): void {
     for (let years = 1; ; years++) {
       const same = sameDateYearsBefore(day, years);
@@ -87,7 +87,7 @@ export class Climatology {
       if (centre + this.windowDays < this.first) return;
       for (let d = centre - this.windowDays; d <= centre + this.windowDays; d++) {
         const v = this.series.get(d);
-        if (v) visit(d, v, year);
+        if (v && v.risk !== null) visit(d, v, year);
       }
     }
   }

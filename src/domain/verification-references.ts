@@ -32,8 +32,8 @@ export function persistencePairs(observed: SeasonSeries, days: Iterable<number>,
 
 /** The median day of a climatological sample (the lower middle one of an even sample); undefined for an empty one. */
 export function medianDay(sample: readonly ClimateDay[]): DayLevel | undefined {
-  const graded = sample.filter((d) => d.risk !== null).sort((a, b) => a.value - b.value || a.day - b.day);
-  return dayLevel(graded[(graded.length - 1) >> 1]);
+  const sorted = [...sample].sort((a, b) => a.value - b.value || a.day - b.day);
+  return dayLevel(sorted[(sorted.length - 1) >> 1]);
 }
 
 /** Climatology's pairs: each target day with an observed value, forecast by its earlier years' median day. */

@@ -10,7 +10,14 @@
  * ratios and probability of detection).
  *
  * Everything here reads pairs only: a pair is one target day's forecast and what was observed,
- * each a daily mean and its NAB level as the daily rows grade it (verification-days.ts makes them).
+ * each a daily mean and its NAB level as the daily rows grade it. How the pieces go together, for
+ * one city, cut and category:
+ *   observed = seasonSeries(dailyRows, category)            the observed days (seasons.ts)
+ *   targets  = forecasts.flatMap((f) => targetDays(f, zone, cut))   (verification-days.ts)
+ *   skill(pairsAtLead(targets, category, observed, lead))   the forecast at a lead
+ *   skill(persistencePairs(observed, days, lead)), skill(climatologyPairs(observed, days))
+ *                                                            the references over the same days
+ *   outlook(observed, category, today), outlookSkill(outlookPairs(observed, category, pastDays))
  */
 import { RISK_LABELS, type Risk } from './risk.js';
 import type { SkillTable } from './schemas.js';
