@@ -45,7 +45,9 @@ export interface ClimatologyOptions {
   /**
    * This year's season timing against each earlier year, in days, by that year (positive: this
    * year's season is later, so the day that matches today in that year is earlier), at most
-   * MAX_SHIFT_DAYS either way. Years absent are not shifted.
+   * MAX_SHIFT_DAYS either way. Years absent are not shifted. The key is the calendar year of the
+   * earlier date: a tree season year begins on 1 October (seasons.ts), so from October a date's
+   * season year is the next calendar year, and its start difference is that season year's.
    */
   shiftDays?: ReadonlyMap<number, number>;
 }
