@@ -321,3 +321,85 @@ export type EarlierYear = z.infer<typeof EarlierYear>;
 export type SeasonComparison = z.infer<typeof SeasonComparison>;
 export type CategorySeason = z.infer<typeof CategorySeason>;
 export type SeasonYearRow = z.infer<typeof SeasonYearRow>;
+
+// Forecast verification (docs/data.md, "Forecast skill"; domain/verification.ts computes them).
+
+const score = (what: string) => num.nullable().describe(what);
+const RiskLevelCounts = z.array(z.number().int().min(0)).length(RISK_LABELS.length);
+
+export const SkillTable = z
+  .object({
+    pairs: z.number().int().min(0).describe('Days with both a forecast and an observed daily mean.'),
+    table: z
+      .array(RiskLevelCounts)
+      .length(RISK_LABELS.length)
+      .describe(
+        'The contingency table: table[f][o] counts the days forecast at level f and observed at level o, levels in NAB order None to Very High.',
+      ),
+    high: z
+      .object({ hits: z.number().int().min(0), misses: z.number().int().min(0), false_alarms: z.number().int().min(0) })
+      .describe('The event "High or above": days forecast and observed, observed but not forecast, forecast but not observed.'),
+    heidke: score('Heidke skill score over the five levels: 1 perfect, 0 no better than chance.'),
+    gerrity: score(
+      'Gerrity skill score over the ordered levels: 1 perfect, 0 for a constant or random forecast; misses by more levels cost more.',
+    ),
+    pod: score('Probability of detection of High or above: the share of such observed days that were forecast.'),
+    far: score('False alarm ratio of High or above: the share of such forecast days that were not observed.'),
+    spearman: score('Spearman rank correlation of forecast and observed daily means (ties by mid-rank).'),
+    rmse_log: score('Root mean square error of log10(1 + daily mean), forecast against observed.'),
+    reason: z.string().nullable().describe('Why no score is given: fewer pairs than the minimum.'),
+    score_reasons: z
+      .record(z.string(), z.string())
+      .describe('Why a single score is null although there are enough pairs (no High day observed, every day in one level...).'),
+  })
+  .describe('How a forecast (or a reference forecast) did against what was observed, with the table the scores come from.');
+
+export const LevelProbabilities = z
+  .object(Object.fromEntries(RISK_LABELS.map((r) => [r, z.number().min(0).max(1)])) as Record<(typeof RISK_LABELS)[number], z.ZodNumber>)
+  .describe('The probability of each NAB level; they add up to 1.');
+
+export const OutlookDay = z.object({
+  date: Day,
+  lead: z.number().int().min(0).describe('Days after the issue day (0: the issue day).'),
+  probabilities: LevelProbabilities.nullable(),
+  members: z.number().int().min(0).describe('Earlier days the probabilities are counted from.'),
+  anomaly_weight: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("The share of the current anomaly carried to this lead (0: climatology's spread as it is)."),
+  reason: z.string().nullable().describe('Why probabilities is null: no earlier year holds a day around this one.'),
+});
+
+export const Outlook = z.object({
+  category: z.string(),
+  issued: Day.describe('The issue day: only days before it are read.'),
+  basis: z
+    .enum(['climatology', 'shifted climatology', 'shifted climatology with anomaly'])
+    .describe(
+      "What the probabilities are: the earlier years' days around the same date; moved by this year's season timing; and scaled by how this year's recent days compare with them.",
+    ),
+  window_days: z.number().int().min(0).describe('Days either side of the same date in each earlier year.'),
+  earlier_years: z.array(z.number().int()).describe('The years the days are taken from.'),
+  shift_days: z.record(z.string(), z.number()).describe("This year's season timing against each earlier year, in days (positive: later)."),
+  anomaly_log10: num
+    .nullable()
+    .describe('The mean of log10(1 + value) of the recent days, minus that of their climatology; null when too few recent days.'),
+  anomaly_days: z.number().int().min(0).describe('Recent days the anomaly is the mean of.'),
+  days: z.array(OutlookDay),
+});
+
+export const OutlookSkill = z.object({
+  pairs: z.number().int().min(0),
+  rps: score('Mean ranked probability score of the outlook: 0 perfect, 1 all probability on the wrong end.'),
+  rps_climatology: score('The same for climatology (the earlier years around the date, as they are).'),
+  rpss: score('Ranked probability skill score against climatology: 1 - rps / rps_climatology; above 0 beats climatology.'),
+  beats_climatology: z.boolean().nullable().describe('Whether rpss is above 0; null without a score.'),
+  reason: z.string().nullable(),
+});
+
+export type SkillTable = z.infer<typeof SkillTable>;
+export type LevelProbabilities = z.infer<typeof LevelProbabilities>;
+export type OutlookDay = z.infer<typeof OutlookDay>;
+export type Outlook = z.infer<typeof Outlook>;
+export type OutlookSkill = z.infer<typeof OutlookSkill>;

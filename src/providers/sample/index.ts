@@ -14,6 +14,7 @@ import {
   type RawWeatherDay,
   type WeatherProvider,
 } from '../provider.js';
+import { forecastModel, MAX_FORECAST_HOURS, type SampleForecaster } from './forecast.js';
 import { pollenModel, type SampleCityModel } from './pollen.js';
 import { weatherModel } from './weather.js';
 
@@ -24,6 +25,7 @@ export class SampleProvider implements PollenProvider, WeatherProvider {
   readonly id = SAMPLE_ID;
   readonly maxDaysPerCall = 31;
   private readonly models = new Map<string, SampleCityModel>();
+  private readonly forecasters = new Map<string, SampleForecaster>();
 
   private model(city: City): SampleCityModel {
     let m = this.models.get(city.slug);
@@ -51,7 +53,20 @@ export class SampleProvider implements PollenProvider, WeatherProvider {
   }
 
   async pollenForecast(city: City, now: number): Promise<PollenBatch> {
-    return this.hours(city, Math.floor(now / HOUR_MS), 48);
+    return this.pollenForecastIssued(city, now, 48);
+  }
+
+  /**
+   * The forecast as it was (or is) issued at `issuedAt` (ms since epoch), from the hour that holds
+   * it, for `hours` hours (1 to 192): not the later history, but that history with a forecast's
+   * errors (forecast.ts), the same every time it is asked.
+   */
+  async pollenForecastIssued(city: City, issuedAt: number, hours: number): Promise<PollenBatch> {
+    if (!Number.isInteger(hours) || hours < 1 || hours > MAX_FORECAST_HOURS)
+      throw new RangeError(`a sample forecast covers 1 to ${MAX_FORECAST_HOURS} hours, not ${hours}`);
+    let f = this.forecasters.get(city.slug);
+    if (!f) this.forecasters.set(city.slug, (f = forecastModel(city, this.model(city))));
+    return { timezone: city.timezone, hours: f.issued(Math.floor(issuedAt / HOUR_MS), hours) };
   }
 
   async weatherHistory(city: City, span: DaySpan): Promise<RawWeatherDay[]> {

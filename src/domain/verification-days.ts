@@ -1,0 +1,102 @@
+/**
+ * A forecast as issued, cut into the days it forecasts, and those days paired with what was
+ * observed (docs/data.md, "Forecast skill").
+ *
+ * - A target day is a day of the cut (a UTC day, or the city's local day: days.ts), its lead the
+ *   number of days after the issue day, the day of the cut that holds the issue instant (0: the
+ *   issue day itself).
+ * - Its daily values are the daily row of the forecast's hours of that day, made as every daily
+ *   row is (day-values.ts): rounded means, levels graded on the unrounded means by the highest
+ *   allergen. A category's value and level are read from the row as the seasons read them
+ *   (seasons.ts: tree, grass, weed, and ragweed from the Weed group's Ragweed).
+ * - A day is kept when the forecast holds at least three quarters of its hours (18 of 24, 18 of
+ *   a 23-hour day, 19 of a 25-hour one): the completeness rule for a daily mean of hourly values
+ *   that the EPA's AirNow applies ("75%, or 18/24 hours of data are needed for a valid daily AQI",
+ *   https://forum.airnowtech.org/t/daily-and-hourly-aqi-pm2-5/171). A mean of fewer hours misses
+ *   too much of the daily cycle (pollen peaks late in the morning) to stand for the day: the
+ *   issue day is kept only for a forecast issued in its first quarter.
+ */
+import { HOUR_MS } from './dates.js';
+import { dailyRow } from './day-values.js';
+import { type DayCut, dayHours, dayOfHour, groupByDay } from './days.js';
+import type { DayHour } from './pollen-rows.js';
+import type { Graded } from './risk.js';
+import type { DailyPollen } from './schemas.js';
+import { type SeasonDay, type SeasonSeries, seasonCategories } from './seasons.js';
+import type { DayLevel, Pair } from './verification.js';
+
+/** A forecast as it was issued: the instant, and its hourly values from then on (ascending). */
+export interface IssuedForecast {
+  /** ms since epoch. */
+  issuedAt: number;
+  hours: ReadonlyArray<DayHour & { hour: number }>;
+}
+
+/** One day a forecast forecasts, in one cut. */
+export interface TargetDay {
+  day: number;
+  /** Days after the issue day. */
+  lead: number;
+  issuedAt: number;
+  /** The hours of the day the forecast holds, and the hours the day has. */
+  hours: number;
+  dayLength: number;
+  /** The daily row of those hours. */
+  row: DailyPollen;
+}
+
+/** Share of a day's hours a daily mean needs. */
+export const MIN_DAY_SHARE = 0.75;
+
+/** Whether `held` hours of a day of `dayLength` hours make a daily mean (also for observed days). */
+export const coveredEnough = (held: number, dayLength: number): boolean => held >= Math.ceil(MIN_DAY_SHARE * dayLength);
+
+/** The days of the cut a forecast covers enough, with their leads, ascending. */
+export function targetDays(forecast: IssuedForecast, zone: string, cut: DayCut): TargetDay[] {
+  const issueDay = dayOfHour(cut, zone, Math.floor(forecast.issuedAt / HOUR_MS));
+  const days: TargetDay[] = [];
+  for (const [day, hours] of groupByDay(cut, zone, forecast.hours)) {
+    const { from, to } = dayHours(cut, zone, day);
+    if (day < issueDay || !coveredEnough(hours.length, to - from)) continue;
+    days.push({
+      day,
+      lead: day - issueDay,
+      issuedAt: forecast.issuedAt,
+      hours: hours.length,
+      dayLength: to - from,
+      row: dailyRow(day, hours),
+    });
+  }
+  return days;
+}
+
+const READERS = new Map(seasonCategories([]).map((c) => [c.name, c.day]));
+
+/** A day of a category's series as a pair reads it; undefined without a value or a level. */
+export const dayLevel = (d: SeasonDay | undefined): DayLevel | undefined =>
+  d && d.risk !== null ? { value: d.value, level: d.risk } : undefined;
+
+/** A category's daily mean and level in a daily row; undefined when the row has no value for it. */
+export const levelOf = (row: DailyPollen, category: Graded): DayLevel | undefined => dayLevel(READERS.get(category)!(row));
+
+/**
+ * The pairs of one category at one lead: each target day at that lead with an observed value (the
+ * category's series of observed daily rows, seasons.ts `seasonSeries`). When
+ * several forecasts reach the same day at the same lead (issued the same day), the last issued
+ * counts: it knew the most.
+ */
+export function pairsAtLead(targets: Iterable<TargetDay>, category: Graded, observed: SeasonSeries, lead: number): Pair[] {
+  const latest = new Map<number, TargetDay>();
+  for (const t of targets) {
+    if (t.lead !== lead) continue;
+    const held = latest.get(t.day);
+    if (!held || t.issuedAt > held.issuedAt) latest.set(t.day, t);
+  }
+  const pairs: Pair[] = [];
+  for (const t of [...latest.values()].sort((a, b) => a.day - b.day)) {
+    const forecast = levelOf(t.row, category);
+    const seen = dayLevel(observed.get(t.day));
+    if (forecast && seen) pairs.push({ day: t.day, forecast, observed: seen });
+  }
+  return pairs;
+}
