@@ -4,7 +4,7 @@ import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { environmentContext } from './context.js';
 import type { ApiContext } from './handler.js';
 import { respond, type ApiResponse, type ErrorLog } from './http.js';
-import { requestForFile } from './routes.js';
+import { requestForFile } from './file-requests.js';
 
 /**
  * Answers a request: an `/api/...` URL as it is, or a publish-folder path (`/data/...`, where
