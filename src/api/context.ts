@@ -84,7 +84,8 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
       // (a failed refresh serves the stale cache, and the next request tries again).
       pollen = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).pollen;
     } catch (error) {
-      if (error instanceof ConfigError) throw new ForecastMisconfigured(providerId, error.message);
+      if (error instanceof ConfigError)
+        throw new ForecastMisconfigured(`this deployment's data comes from ${providerId}, and ${error.message}`);
       throw error;
     }
     const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
@@ -99,10 +100,10 @@ const contexts = new WeakMap<Settings, Map<ZipTable | undefined, ApiContext>>();
  * The context functions use, from the environment, built once per process and environment: the
  * served store a render wrote beside `$POLLEN_DB` (read-only; the store itself before any render);
  * its city set, or where there is no store (the forecast function) the site file's; the forecast
- * from `$POLLEN_PROVIDER`, by default the provider that filled the store as the site file says (so
- * real history never comes with simulated forecasts), cached in Netlify Blobs when deployed and in
- * `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget (`forecastBudget`). `zips`
- * is the ZIP table, given by the entry points that carry it.
+ * from the provider that filled the store, as the store or, without one, the site file says (so
+ * real history never comes with simulated forecasts, whichever function asks), cached in Netlify
+ * Blobs when deployed and in `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget
+ * (`forecastBudget`). `zips` is the ZIP table, given by the entry points that carry it.
  */
 export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: ZipTable): ApiContext {
   const s = settingsOf(env);
@@ -118,19 +119,36 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
   const served = storeToServe(db);
   const site = () => readSiteFile(siteFilePath(db));
   let store: Store | undefined;
+  // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
+  const open = () => (store ??= shared(served, true, served !== db));
   return lazyContext({
     settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,
     bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
-    // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
-    store: () => (store ??= shared(served, true, served !== db)),
+    store: open,
     cities: () => {
-      if (existsSync(served)) return (store ??= shared(served, true, served !== db)).cities.set();
+      if (existsSync(served)) return open().cities.set();
       const file = site();
       return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
     },
-    forecast: () => forecastService(s, env, s.POLLEN_PROVIDER || site()?.provider || 'sample'),
+    forecast: () =>
+      forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
   });
+}
+
+/**
+ * The provider forecasts come from: the one that filled the store (`filledBy`, the newest stored
+ * day's), never a default. `POLLEN_PROVIDER` may repeat it; one that names another provider, or a
+ * store no provider has filled yet, refuses every refresh, since a forecast of other data would be
+ * cached and served as this deployment's.
+ */
+export function forecastProvider(filledBy: string | null | undefined, named: string | undefined): string {
+  if (!filledBy) throw new ForecastMisconfigured('this deployment has no pollen data yet, so no provider to forecast from');
+  if (named && named !== filledBy)
+    throw new ForecastMisconfigured(
+      `this deployment's data comes from ${filledBy}, and POLLEN_PROVIDER names ${named}: unset it, or set it to ${filledBy}`,
+    );
+  return filledBy;
 }
 
 /** The context of a render (and of tests): the store it renders, and no forecast (never rendered). */
