@@ -3,7 +3,7 @@
  * answers when a rewrite lands on a file the render did not write (a city-day outside the file
  * budget, a date outside the snapshot), and what tests use to ask the handler for a file's answer.
  */
-import { DATA_PREFIX, formParams, ROUTES } from './routes.js';
+import { DATA_PREFIX, findRoute, formParams, ROUTES } from './routes.js';
 
 const FILE_PATTERNS = ROUTES.flatMap((route) =>
   route.forms.map((form) => ({
@@ -20,11 +20,16 @@ const FALLBACK = new RegExp(`^/${DATA_PREFIX}/fallback(/.*)$`);
  * The API request a publish-folder path stands for: `/data/pollen/austin/2025-04-01.json` is
  * `/api/pollen?city=austin&date=2025-04-01`, `/data/pollen-local/austin.json` is
  * `/api/pollen?city=austin&timezone=local`, `/data/fallback/pollen` is `/api/pollen` with the
- * query it came with. Path values and fixed values win over query values. Undefined for any other path.
+ * query it came with. Path values and fixed values win over query values. Undefined for any other
+ * path, `/data/fallback/` of a route without static forms included: an answer computed on request
+ * (the range, the forecast, the alerts, health) has one URL, its own, and one cache entry.
  */
 export function requestForFile(path: string, query: URLSearchParams): { path: string; query: URLSearchParams } | undefined {
   const fallback = FALLBACK.exec(path);
-  if (fallback) return { path: `/api${fallback[1]}`, query };
+  if (fallback) {
+    const target = `/api${fallback[1]}`;
+    return (findRoute(target)?.forms.length ?? 0) > 0 ? { path: target, query } : undefined;
+  }
   for (const { route, fixed, names, pattern } of FILE_PATTERNS) {
     const m = pattern.exec(path);
     if (!m || !route.path.startsWith('/api/')) continue;
