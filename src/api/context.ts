@@ -15,6 +15,7 @@ import { readSiteFile, siteFilePath, storeToServe } from '../served/site-file.js
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, type Settings, settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
 import type { AnswerSettings, ApiContext } from './handler.js';
+import { MAX_BODY_BYTES } from './pollen-range.js';
 
 export interface ContextParts {
   store: () => Store;
@@ -32,7 +33,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let forecast: ForecastService | undefined;
   let bulkIndex: { value: BulkManifest | undefined } | undefined;
   return {
-    settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, ...parts.settings },
+    settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, maxBodyBytes: MAX_BODY_BYTES, ...parts.settings },
     zips: parts.zips,
     get store() {
       return (store ??= parts.store());
@@ -45,6 +46,26 @@ export function lazyContext(parts: ContextParts): ApiContext {
     },
     get bulkIndex() {
       return (bulkIndex ??= { value: parts.bulkIndex?.() }).value;
+    },
+  };
+}
+
+/** The same context with some settings replaced; its services are the context's own, opened once. */
+export function withSettings(ctx: ApiContext, settings: Partial<AnswerSettings>): ApiContext {
+  return {
+    settings: { ...ctx.settings, ...settings },
+    zips: ctx.zips,
+    get store() {
+      return ctx.store;
+    },
+    get cities() {
+      return ctx.cities;
+    },
+    get forecast() {
+      return ctx.forecast;
+    },
+    get bulkIndex() {
+      return ctx.bulkIndex;
     },
   };
 }

@@ -10,6 +10,11 @@ export interface AnswerSettings {
   now: () => number;
   /** `/api/health` is `ok` while the newest stored hour is at most this old. */
   healthMaxAgeHours: number;
+  /**
+   * The most bytes one answer's body may take, decided before its rows are read: what the
+   * delivery carries (a function's stream over HTTP; less inside an MCP result, which holds it twice).
+   */
+  maxBodyBytes: number;
 }
 
 /** What handlers may use; each is opened on first use. */

@@ -98,7 +98,7 @@ export const pollenRangeRoute = route({
     },
     note: `at most ${MCP_RANGE_CAP} rows a call`,
   },
-  handle: (q, { store, cities }, { query }) => rangeAnswer(rangeQuery(q, cities), query, store, MAX_BODY_BYTES),
+  handle: (q, { store, cities, settings }, { query }) => rangeAnswer(rangeQuery(q, cities), query, store, settings.maxBodyBytes),
 });
 
 /** The range answer of a query within `maxBytes` (a parameter for tests). */
