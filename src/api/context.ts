@@ -163,7 +163,7 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
  * store no provider has filled yet, refuses every refresh, since a forecast of other data would be
  * cached and served as this deployment's.
  */
-export function forecastProvider(filledBy: string | null | undefined, named: string | undefined): string {
+function forecastProvider(filledBy: string | null | undefined, named: string | undefined): string {
   if (!filledBy) throw new ForecastMisconfigured('this deployment has no pollen data yet, so no provider to forecast from');
   if (named && named !== filledBy)
     throw new ForecastMisconfigured(

@@ -90,7 +90,7 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
     return await ctx.forecast.get(city);
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
-      // Says what the deployer must set or unset; never a value.
+      // Says what the deployer must set or unset; never a key.
       throw new ApiError(503, `The forecast is unavailable: ${error.message}`, {}, { 'Retry-After': '3600' });
     }
     if (error instanceof ForecastCacheUnavailable) {

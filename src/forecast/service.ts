@@ -92,7 +92,8 @@ export class ForecastService {
     const { cache, provider } = this.options;
     const now = this.now();
     // The cache helps but must never stop a forecast: if it fails, carry on as if it were empty.
-    // An entry another provider wrote (a cache shared with a deployment of other data) is no forecast of this one's.
+    // An entry another provider wrote is no forecast of this deployment's: a site's Blobs outlive its
+    // deploys (docs/deploying.md), so a sample build's entries are still there when Ambee's goes live.
     const read = await cache.read(city).catch((error: unknown) => this.warn('forecast cache read failed', error));
     const cached = read?.source === provider.id ? read : undefined;
     const fromCache = (stale: boolean, quotaExhausted: boolean): Forecast => ({

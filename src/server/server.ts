@@ -63,8 +63,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     });
   });
   // Socket inactivity ("the number of milliseconds of inactivity before a socket is presumed to
-  // have timed out", Node's http docs for server.timeout, 0 by default: never). With a listener
-  // the server leaves the socket open, so the listener closes it.
+  // have timed out", Node's http docs, server.timeout, 0 by default: never). "If a callback is
+  // assigned to the Server's 'timeout' event, timeouts must be handled explicitly" (server.setTimeout):
+  // this one closes the socket, so that nothing depends on whether another listener exists.
   server.timeout = options.idleTimeoutMs ?? 30_000;
   server.on('timeout', (socket: Socket) => socket.destroy());
   // Requests node refuses before routing (oversized URL or headers, malformed HTTP) still get JSON and CORS.
