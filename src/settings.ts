@@ -113,7 +113,8 @@ export const SETTINGS = {
   POLLEN_PROVIDER: setting({
     group: 'pollen',
     fallback: '',
-    meaning: 'The provider forecasts refresh from, and `doctor` checks (default: the one that filled the store).',
+    meaning:
+      "`doctor`'s pollen provider. Forecasts always come from the one that filled the store: set here, it must name that one, or every forecast refresh is refused.",
     read: text,
   }),
   WEATHER_PROVIDER: setting({

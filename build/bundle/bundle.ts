@@ -24,6 +24,8 @@ export interface Archive {
   bundler: string;
   runtimeAPIVersion: number;
   runtimeVersion: string;
+  /** The rate limit zip-it-and-ship-it read from the function's `config.rateLimit`, as the deploy's manifest carries it. */
+  trafficRules?: unknown;
 }
 
 export interface Call {

@@ -44,6 +44,7 @@ process.stdout.write(
       nativeNodeModules: r.nativeNodeModules,
       includedFiles: r.includedFiles,
       config: r.config,
+      trafficRules: r.trafficRules,
     })),
   ),
 );

@@ -15,12 +15,18 @@ import { readSiteFile, siteFilePath, storeToServe } from '../served/site-file.js
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, type Settings, settingsOf } from '../settings.js';
 import type { StoreReader } from '../store/reader.js';
 import { openStore, type Store } from '../store/store.js';
+import { MAX_BODY_BYTES } from './pollen-range.js';
 
 /** What handlers read of the process: its clock, and settled once from the environment, the health limit. */
 export interface AnswerSettings {
   now: () => number;
   /** `/api/health` is `ok` while the newest stored hour is at most this old. */
   healthMaxAgeHours: number;
+  /**
+   * The most bytes one answer's body may take, decided before its rows are read: what the
+   * delivery carries (a function's stream over HTTP; less inside an MCP result, which holds it twice).
+   */
+  maxBodyBytes: number;
 }
 
 /** What handlers may use; each is opened on first use. */
@@ -52,7 +58,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let forecast: ForecastService | undefined;
   let bulkIndex: { value: BulkManifest | undefined } | undefined;
   return {
-    settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, ...parts.settings },
+    settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, maxBodyBytes: MAX_BODY_BYTES, ...parts.settings },
     zips: parts.zips,
     get store() {
       return (store ??= parts.store());
@@ -65,6 +71,26 @@ export function lazyContext(parts: ContextParts): ApiContext {
     },
     get bulkIndex() {
       return (bulkIndex ??= { value: parts.bulkIndex?.() }).value;
+    },
+  };
+}
+
+/** The same context with some settings replaced; its services are the context's own, opened once. */
+export function withSettings(ctx: ApiContext, settings: Partial<AnswerSettings>): ApiContext {
+  return {
+    settings: { ...ctx.settings, ...settings },
+    zips: ctx.zips,
+    get store() {
+      return ctx.store;
+    },
+    get cities() {
+      return ctx.cities;
+    },
+    get forecast() {
+      return ctx.forecast;
+    },
+    get bulkIndex() {
+      return ctx.bulkIndex;
     },
   };
 }
@@ -104,7 +130,8 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
       // (a failed refresh serves the stale cache, and the next request tries again).
       pollen = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).pollen;
     } catch (error) {
-      if (error instanceof ConfigError) throw new ForecastMisconfigured(providerId, error.message);
+      if (error instanceof ConfigError)
+        throw new ForecastMisconfigured(`this deployment's data comes from ${providerId}, and ${error.message}`);
       throw error;
     }
     const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
@@ -119,10 +146,10 @@ const contexts = new WeakMap<Settings, Map<ZipTable | undefined, ApiContext>>();
  * The context functions use, from the environment, built once per process and environment: the
  * served store a render wrote beside `$POLLEN_DB` (read-only; the store itself before any render);
  * its city set, or where there is no store (the forecast function) the site file's; the forecast
- * from `$POLLEN_PROVIDER`, by default the provider that filled the store as the site file says (so
- * real history never comes with simulated forecasts), cached in Netlify Blobs when deployed and in
- * `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget (`forecastBudget`). `zips`
- * is the ZIP table, given by the entry points that carry it.
+ * from the provider that filled the store, as the store or, without one, the site file says (so
+ * real history never comes with simulated forecasts, whichever function asks), cached in Netlify
+ * Blobs when deployed and in `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget
+ * (`forecastBudget`). `zips` is the ZIP table, given by the entry points that carry it.
  */
 export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: ZipTable): ApiContext {
   const s = settingsOf(env);
@@ -138,19 +165,36 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
   const served = storeToServe(db);
   const site = () => readSiteFile(siteFilePath(db));
   let store: Store | undefined;
+  // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
+  const open = () => (store ??= shared(served, true, served !== db));
   return lazyContext({
     settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,
     bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
-    // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
-    store: () => (store ??= shared(served, true, served !== db)),
+    store: open,
     cities: () => {
-      if (existsSync(served)) return (store ??= shared(served, true, served !== db)).cities.set();
+      if (existsSync(served)) return open().cities.set();
       const file = site();
       return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
     },
-    forecast: () => forecastService(s, env, s.POLLEN_PROVIDER || site()?.provider || 'sample'),
+    forecast: () =>
+      forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
   });
+}
+
+/**
+ * The provider forecasts come from: the one that filled the store (`filledBy`, the newest stored
+ * day's), never a default. `POLLEN_PROVIDER` may repeat it; one that names another provider, or a
+ * store no provider has filled yet, refuses every refresh, since a forecast of other data would be
+ * cached and served as this deployment's.
+ */
+function forecastProvider(filledBy: string | null | undefined, named: string | undefined): string {
+  if (!filledBy) throw new ForecastMisconfigured('this deployment has no pollen data yet, so no provider to forecast from');
+  if (named && named !== filledBy)
+    throw new ForecastMisconfigured(
+      `this deployment's data comes from ${filledBy}, and POLLEN_PROVIDER names ${named}: unset it, or set it to ${filledBy}`,
+    );
+  return filledBy;
 }
 
 /** The context of a render (and of tests): the store it renders, and no forecast (never rendered). */

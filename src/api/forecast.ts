@@ -63,12 +63,12 @@ export const forecastRoute = route({
     operationId: 'getForecast',
     summary: 'The 48-hour forecast',
     description:
-      'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (by default the provider of the stored history); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
+      'Hourly rows from the current UTC hour, up to 48, cached up to 6 hours per city. A fresh cache answers source "cache"; a refresh answers the provider id (always the provider of the stored history: a cached forecast of another provider is never served); when a refresh fails (an answer with fewer than 24 usable hours included) or is blocked and a cache exists: 200 with stale true (and quotaExhausted true when the provider refused for quota or rate limit, or the daily call budget is spent); with no cache: 503 with Retry-After. Concurrent requests for a city share one upstream call.',
     ok: 'OK.',
     notFound: CITY_NOT_FOUND,
     unavailable: {
       description:
-        "No cached forecast and the provider could not be reached, or this deployment's forecast provider lacks its key (the message names the variable); see Retry-After.",
+        "No cached forecast and the provider could not be reached; or this deployment's forecast provider lacks its key, or POLLEN_PROVIDER names another provider than the stored history's, or no data is stored yet (the message names the variable); see Retry-After.",
       schema: ErrorBody,
     },
   },
@@ -105,10 +105,8 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
     return await ctx.forecast.get(city);
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
-      // Says which variable the deployer must set; never a value.
-      throw plainError(503, `The forecast is unavailable: this deployment's data comes from ${error.provider}, and ${error.message}`, {
-        headers: { 'Retry-After': '3600' },
-      });
+      // Says what the deployer must set or unset; never a key.
+      throw plainError(503, `The forecast is unavailable: ${error.message}`, { headers: { 'Retry-After': '3600' } });
     }
     if (error instanceof ForecastCacheUnavailable) {
       // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).

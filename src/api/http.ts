@@ -3,6 +3,7 @@
  * and the local server all answer through `respond`.
  */
 import { Chunks, JSON_TYPE, JsonRows } from './answer.js';
+import { cdnCacheOf, netlifyVary } from './cdn.js';
 import type { ApiContext } from './context.js';
 import { ApiError, plainError } from './error.js';
 import { findRoute, type Route } from './routes.js';
@@ -24,18 +25,6 @@ export interface ApiResponse {
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 export const DATA_CACHE = 'public, max-age=300, s-maxage=300, stale-while-revalidate=600';
-/** Netlify caches a function's answer at the CDN only with this header (durable: one function call per URL and period). */
-export const CDN_CACHE = 'public, durable, s-maxage=300, stale-while-revalidate=600';
-/**
- * The CDN cache of a function's answer to a route the render writes files for (the fallback's
- * long tail of city-days) or marked `untilDeploy`: such an answer changes only with a deploy,
- * and every production deploy invalidates what the CDN cached for the site, durable entries included ("a new deploy for that
- * site and context will cause all objects labelled with that ID to be invalidated",
- * netlify.com/blog/full-control-over-caching-with-cache-id; durable "invalidation follows all the
- * same rules as all other cache headers", netlify.com/blog/announcing-durable-caching). So one
- * function call per URL and deploy.
- */
-export const UNTIL_DEPLOY_CDN_CACHE = 'public, durable, s-maxage=31536000';
 export const ERROR_CACHE = 'no-store';
 export const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
 
@@ -77,6 +66,7 @@ export async function respondWith(
     }
     if (!route) throw plainError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
     const answer = await route.handler(req.query, ctx, req.origin);
+    const vary = netlifyVary(route);
     const body =
       'text' in answer
         ? answer.text instanceof Chunks
@@ -91,7 +81,8 @@ export async function respondWith(
         ...CORS,
         'Content-Type': answer.contentType ?? JSON_TYPE,
         'Cache-Control': DATA_CACHE,
-        'Netlify-CDN-Cache-Control': route.forms.length > 0 || route.untilDeploy ? UNTIL_DEPLOY_CDN_CACHE : CDN_CACHE,
+        'Netlify-CDN-Cache-Control': cdnCacheOf(route),
+        ...(vary ? { 'Netlify-Vary': vary } : {}),
         'X-Content-Type-Options': 'nosniff',
         ...answer.headers,
       },

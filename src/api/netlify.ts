@@ -4,7 +4,7 @@ import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { environmentContext } from './context.js';
 import type { ApiContext } from './context.js';
 import { respond, type ApiResponse, type ErrorLog } from './http.js';
-import { requestForFile } from './routes.js';
+import { requestForFile } from './file-requests.js';
 
 /**
  * Answers a request: an `/api/...` URL as it is, or a publish-folder path (`/data/...`, where
@@ -31,10 +31,20 @@ export function toResponse(r: ApiResponse, acceptEncoding: string, log: ErrorLog
         ? createGzip({ level: 6 })
         : undefined;
   // pipeline, not pipe: a failing row errors the response, and a client that goes away closes
-  // the row generator (and with it the SQLite cursor) instead of leaving it suspended.
-  const failed = (error: Error | null | undefined) => error && log('streamed response failed', error);
+  // the row generator instead of leaving it suspended (and is no failure to log).
+  const failed = (error: Error | null | undefined) => error && !clientWentAway(error) && log('streamed response failed', error);
   const stream = compressor ? pipeline(source, compressor, failed) : source.on('error', failed);
   return new Response(Readable.toWeb(stream) as ReadableStream, { status: r.status, headers });
+}
+
+/**
+ * Whether a stream ended because its reader went away: the web body cancelled (an `AbortError`,
+ * as Node's `Readable.toWeb` destroys the stream it reads on cancel), the socket closed before the
+ * end (`ERR_STREAM_PREMATURE_CLOSE`), reset or broken. Not a failure of the server.
+ */
+export function clientWentAway(error: unknown): boolean {
+  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown };
+  return name === 'AbortError' || ['ABORT_ERR', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE'].includes(String(code));
 }
 
 /** `br` or `gzip` when accepted (q > 0), brotli first; undefined for identity. */

@@ -9,14 +9,13 @@ import { dailyMeans, hourlyRow, type DailyMeans } from '../domain/pollen-rows.js
 import * as D from '../domain/schemas.js';
 import type { Shape } from '../domain/species.js';
 import type { StoreReader } from '../store/reader.js';
-import type { CitySet } from '../domain/cities.js';
 import * as z from 'zod';
 import { csvCell } from './csv.js';
 import { type Answer, Chunks, closeRows, JsonRows, openRows, pieces } from './answer.js';
 import { DateTime, Day, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
 import { cutField } from './params.js';
-import { parseRangeQuery, RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
+import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 import { route } from './route.js';
 import { localDays } from './schemas.js';
 
@@ -109,15 +108,10 @@ export const pollenRangeRoute = route({
     },
     note: `at most ${MCP_RANGE_CAP} rows a call`,
   },
-  handle: (q, { store, cities }, { query }) => rangeAnswer(rangeQuery(q, cities), query, store, MAX_BODY_BYTES),
+  handle: (q, { store, cities, settings }, { query }) => rangeAnswer(rangeQuery(q, cities), query, store, settings.maxBodyBytes),
 });
 
-/** The range answer of a query within `maxBytes` (a parameter for tests). */
-export function maxBytesRange(query: URLSearchParams, store: StoreReader, cities: CitySet, maxBytes: number): Answer<RangeResponse> {
-  return rangeAnswer(parseRangeQuery(query, cities), query, store, maxBytes);
-}
-
-function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, maxBytes: number): Answer<RangeResponse> {
+async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, maxBytes: number): Promise<Answer<RangeResponse>> {
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
   // Days counted as the rows group them.
@@ -134,7 +128,7 @@ function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, 
   if (q.format === 'csv') {
     const head = `${CSV_COLUMNS.join(',')}\n`;
     const line = (r: RangeRow) => `${CSV_COLUMNS.map((c) => csvCell(r[c])).join(',')}\n`;
-    const { count, truncated } = fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
+    const { count, truncated } = await fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
     return {
       text: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')),
@@ -157,7 +151,7 @@ function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, 
     truncated && last ? { next: nextLink(query, last) } : {};
   const longestTail = tail({ city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) }, true);
   const jsonRow = (r: RangeRow) => `,${JSON.stringify(r)}`;
-  const { count, truncated } = fitting(
+  const { count, truncated } = await fitting(
     counted,
     maxBytes - bytes(openRows(head(false))) - bytes(closeRows(longestTail)) + 1,
     rowBound(store, q),
@@ -177,25 +171,29 @@ function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, 
 
 const bytes = (text: string) => Buffer.byteLength(text);
 
+/** Rows the sizing pass reads between two turns of the event loop: a few milliseconds of work. */
+const SIZING_SLICE = 500;
+
 /**
  * How many of the counted rows fit `room` bytes as `line` writes them, and whether the answer is
  * cut (by the limit or by bytes). Rows are sized, in a pass of their own, only where so many rows
- * of at most `bound` bytes could exceed the room.
+ * of at most `bound` bytes could exceed the room; that pass (up to 50,000 rows, a second or more)
+ * lets other requests run every SIZING_SLICE rows instead of holding the process.
  */
-function fitting(
+async function fitting(
   counted: { count: number; more: boolean },
   room: number,
   bound: number,
   rows: () => Iterable<RangeRow>,
   line: (r: RangeRow) => string,
-): { count: number; truncated: boolean } {
+): Promise<{ count: number; truncated: boolean }> {
   if (counted.count * bound <= room) return { count: counted.count, truncated: counted.more };
   let used = 0;
   let fit = 0;
   for (const r of limited(rows(), counted.count)) {
     used += bytes(line(r));
     if (used > room) return { count: fit, truncated: true };
-    fit++;
+    if (++fit % SIZING_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return { count: fit, truncated: counted.more };
 }

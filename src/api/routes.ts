@@ -10,7 +10,7 @@ import { bulkManifestRoute } from './bulk-manifest.js';
 import { citiesRoute } from './cities.js';
 import { llmsText } from './discovery.js';
 import { forecastRoute } from './forecast.js';
-import { DATA_PREFIX, formParams, once } from './static-forms.js';
+import { once } from './static-forms.js';
 import { healthRoute } from './health.js';
 import { latestDateRoute } from './latest-date.js';
 import { mapDataRoute } from './map-data.js';
@@ -66,43 +66,4 @@ const BY_PATH = new Map(ROUTES.map((r) => [r.path, r]));
 /** The route at a path, if any. */
 export function findRoute(path: string): Route | undefined {
   return BY_PATH.get(path);
-}
-
-const FILE_PATTERNS = ROUTES.flatMap((route) =>
-  route.forms.map((form) => ({
-    route,
-    fixed: form.fixed ?? {},
-    names: formParams(form),
-    pattern: new RegExp(`^/${form.file.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '([^/]*)')}$`), // empty values too: 400, not 404
-  })),
-);
-
-/**
- * The API request a publish-folder path stands for: `/data/pollen/austin/2025-04-01.json` is
- * `/api/pollen?city=austin&date=2025-04-01`, `/data/pollen-local/austin.json` is
- * `/api/pollen?city=austin&timezone=local`, `/data/fallback/pollen` is `/api/pollen` with the
- * query it came with. Path values and fixed values win over query values. Undefined for any other path.
- */
-export function requestForFile(path: string, query: URLSearchParams): { path: string; query: URLSearchParams } | undefined {
-  const fallback = new RegExp(`^/${DATA_PREFIX}/fallback(/.*)$`).exec(path);
-  if (fallback) return { path: `/api${fallback[1]}`, query };
-  for (const { route, fixed, names, pattern } of FILE_PATTERNS) {
-    const m = pattern.exec(path);
-    if (!m || !route.path.startsWith('/api/')) continue;
-    const merged = new URLSearchParams(query);
-    names.forEach((name, i) => {
-      merged.set(name, safeDecode(m[i + 1]!));
-    });
-    for (const [name, value] of Object.entries(fixed)) merged.set(name, value);
-    return { path: route.path, query: merged };
-  }
-  return undefined;
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

@@ -38,15 +38,12 @@ export class ForecastUnavailable extends Error {
   }
 }
 
-/** The forecast's provider cannot be built here: its key (named in the message) is not set. */
-export class ForecastMisconfigured extends Error {
-  constructor(
-    readonly provider: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/**
+ * No forecast may be asked for here, for the reason the message gives the deployer (never a
+ * value): the store's provider lacks its key, `POLLEN_PROVIDER` names another provider, or no
+ * provider has filled the store yet.
+ */
+export class ForecastMisconfigured extends Error {}
 
 /**
  * The forecast cache, which also holds the call ledger, cannot be opened here (no Blobs context,
@@ -95,7 +92,10 @@ export class ForecastService {
     const { cache, provider } = this.options;
     const now = this.now();
     // The cache helps but must never stop a forecast: if it fails, carry on as if it were empty.
-    const cached = await cache.read(city).catch((error: unknown) => this.warn('forecast cache read failed', error));
+    // An entry another provider wrote is no forecast of this deployment's: a site's Blobs outlive its
+    // deploys (docs/deploying.md), so a sample build's entries are still there when Ambee's goes live.
+    const read = await cache.read(city).catch((error: unknown) => this.warn('forecast cache read failed', error));
+    const cached = read?.source === provider.id ? read : undefined;
     const fromCache = (stale: boolean, quotaExhausted: boolean): Forecast => ({
       city,
       source: 'cache',

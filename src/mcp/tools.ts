@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { JsonRows } from '../api/answer.js';
 import { cityRow } from '../api/cities.js';
-import type { ApiContext } from '../api/context.js';
+import { type ApiContext, withSettings } from '../api/context.js';
 import { ApiError } from '../api/error.js';
 import { MAX_NEAREST, nearestRoute, Origin } from '../api/nearest.js';
 import { API_VERSION } from '../api/openapi.js';
@@ -126,8 +126,18 @@ const nearestArguments = {
   ),
 };
 
+/**
+ * The most bytes of one tool's answer, decided before its rows are read (the range cuts its rows to
+ * fit, with truncated and a next link): a result holds the answer twice, as structuredContent and
+ * as its JSON text (escaped, so longer), and is built whole, so 2,000,000 bytes keeps a result
+ * within the 6 MB a function may answer buffered ("Buffered request/response payload: 6 MB",
+ * docs.netlify.com/build/functions/configuration).
+ */
+export const MCP_MAX_BODY_BYTES = 2_000_000;
+
 /** A fresh server with every tool; the HTTP transport builds one per request. */
-export function createMcpServer(ctx: ApiContext, routes: readonly Route[] = ROUTES): McpServer {
+export function createMcpServer(context: ApiContext, routes: readonly Route[] = ROUTES): McpServer {
+  const ctx = withSettings(context, { maxBodyBytes: Math.min(context.settings.maxBodyBytes, MCP_MAX_BODY_BYTES) });
   const server = new McpServer({ name: 'pollen-api', version: API_VERSION });
   for (const route of routes) if (route.tool) registerRouteTool(server, ctx, route);
 

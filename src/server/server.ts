@@ -4,16 +4,16 @@
  * else the function whose `path` matches, respecting `preferStatic`; netlify.toml headers on
  * static files. Functions run in-process on web Request/Response.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import redirector, { type RedirectMatcher } from 'netlify-redirector';
+import { clientWentAway } from '../api/netlify.js';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
 import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
+import { type RulesFor, rulesLoader } from './rules.js';
 import { byteRange, staticFile } from './static.js';
 
 export interface ServeOptions {
@@ -26,6 +26,11 @@ export interface ServeOptions {
   /** A client must send its headers within this time, its whole request within `requestTimeoutMs`. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * A connection on which nothing moves for this long is closed, a client that stops reading an
+   * answer midway included (its stream is then cancelled and its memory freed).
+   */
+  idleTimeoutMs?: number;
   /**
    * How a rule with query conditions matches: `lenient` as the rules engine does (extra parameters
    * are ignored), or `exact` as Netlify's guidance reads (only URLs with exactly those parameters).
@@ -53,11 +58,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, { publishDir, config, functions, rules }).catch((error: unknown) => {
       console.error('local server failure', error);
-      if (!res.headersSent)
-        res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
-      res.end(JSON.stringify({ error: 'Internal server error' }));
+      if (res.headersSent) res.end();
+      else sendJson(res, 500, { error: 'Internal server error' });
     });
   });
+  // Socket inactivity ("the number of milliseconds of inactivity before a socket is presumed to
+  // have timed out", Node's http docs, server.timeout, 0 by default: never). "If a callback is
+  // assigned to the Server's 'timeout' event, timeouts must be handled explicitly" (server.setTimeout):
+  // this one closes the socket, so that nothing depends on whether another listener exists.
+  server.timeout = options.idleTimeoutMs ?? 30_000;
+  server.on('timeout', (socket: Socket) => socket.destroy());
   // Requests node refuses before routing (oversized URL or headers, malformed HTTP) still get JSON and CORS.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
@@ -67,10 +77,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
         status === 431 ? 'Request URL or headers too large' : status === 408 ? 'Request not received in time' : 'Malformed HTTP request',
     });
     // Closed for good once written: a client still sending would otherwise keep it half open.
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nAccess-Control-Allow-Origin: *\r\n` +
-        `Cache-Control: no-store\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      () => socket.destroy(),
+    const headers = Object.entries({ ...JSON_HEADERS, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' });
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`, () =>
+      socket.destroy(),
     );
   });
   await new Promise<void>((resolve, reject) => {
@@ -90,126 +99,62 @@ interface Site {
   config: NetlifyConfig;
   functions: LoadedFunction[];
   /** The matcher for a request with these query parameter names. */
-  rules: (queryNames: readonly string[]) => Promise<RedirectMatcher>;
+  rules: RulesFor;
+}
+
+/** One request as the steps below see it. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  method: string;
+  site: Site;
 }
 
 /**
- * The matcher for the current `_redirects` plus netlify.toml, rebuilt when a render replaces the
- * file. In `exact` mode a rule with query conditions is kept only for requests whose parameter
- * names are exactly its own.
+ * Netlify's request chain, step by step: methods no function can see, MCP's local guard, the
+ * function whose path matches (or the file at the path), the first matching rule, and JSON 404.
  */
-function rulesLoader(publishDir: string, config: NetlifyConfig, queryMatching: 'lenient' | 'exact'): Site['rules'] {
-  let cached: { key: string; lines: string[]; matchers: Map<string, Promise<RedirectMatcher>> } | undefined;
-  return (queryNames) => {
-    const file = join(publishDir, '_redirects');
-    const key = existsSync(file) ? `${statSync(file).ino}:${statSync(file).mtimeMs}` : 'none';
-    if (cached?.key !== key) {
-      const generated = existsSync(file) ? readFileSync(file, 'utf8') : '';
-      cached = { key, lines: [...generated.split('\n'), ...config.redirects], matchers: new Map() };
-    }
-    const names = queryMatching === 'exact' ? [...new Set(queryNames)].sort().join('&') : '*';
-    let matcher = cached.matchers.get(names);
-    if (!matcher) {
-      const lines = queryMatching === 'exact' ? cached.lines.filter((line) => exactly(line, names)) : cached.lines;
-      cached.matchers.set(names, (matcher = redirector.parsePlain(lines.join('\n'), {})));
-    }
-    return matcher;
-  };
-}
-
-/** Whether a `_redirects` line applies to a request with these parameter names under the exact reading. */
-function exactly(line: string, names: string): boolean {
-  const tokens = line.trim().split(/\s+/);
-  if (tokens.length < 3 || tokens[0]!.startsWith('#')) return true;
-  const conditions = tokens.slice(1, -2).filter((t) => t.includes('='));
-  return (
-    conditions.length === 0 ||
-    conditions
-      .map((c) => c.slice(0, c.indexOf('=')))
-      .sort()
-      .join('&') === names
-  );
-}
-
 async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const method = req.method ?? 'GET';
-  const readOnly = method === 'GET' || method === 'HEAD';
+  const ex: Exchange = { req, res, site, url: new URL(req.url ?? '/', 'http://localhost'), method: req.method ?? 'GET' };
+  if (refuseUncarriedMethod(ex) || refuseForeignMcp(ex)) return;
+  if (await answerByPath(ex)) return;
+  if (await answerByRule(ex)) return;
+  sendJson(res, 404, { error: `Nothing at ${ex.url.pathname}: the endpoints are listed in /openapi.json` });
+}
 
-  // Methods a web Request cannot carry (so no function can see them): refused here, as the CDN does.
-  if (method === 'TRACE' || method === 'TRACK' || method === 'CONNECT') {
-    res.writeHead(405, {
-      'Content-Type': 'application/json',
-      'Access-Control-Allow-Origin': '*',
-      'Cache-Control': 'no-store',
-      Allow: 'GET, HEAD, OPTIONS',
-    });
-    res.end(JSON.stringify({ error: `Method ${method} is not allowed: this API is read-only (use GET)` }));
-    return;
-  }
+/** Methods a web Request cannot carry (so no function can see them): refused here, as the CDN does. */
+function refuseUncarriedMethod({ method, res }: Exchange): boolean {
+  if (method !== 'TRACE' && method !== 'TRACK' && method !== 'CONNECT') return false;
+  sendJson(res, 405, { error: `Method ${method} is not allowed: this API is read-only (use GET)` }, { Allow: 'GET, HEAD, OPTIONS' });
+  return true;
+}
 
-  const serveFile = (paths: string[]): boolean => {
-    const file = readOnly ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
-    if (!file) return false;
-    const size = file.body.length;
-    const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', ...headersFor(site.config.headers, paths) };
-    // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
-    const range = byteRange(req.headers.range, size);
-    if (range === 'unsatisfiable') {
-      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0' });
-      res.end();
-    } else if (range) {
-      res.writeHead(206, {
-        ...headers,
-        'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
-        'Content-Length': String(range.end - range.start + 1),
-      });
-      res.end(method === 'HEAD' ? undefined : file.body.subarray(range.start, range.end + 1));
-    } else {
-      res.writeHead(200, { ...headers, 'Content-Length': String(size) });
-      res.end(method === 'HEAD' ? undefined : file.body);
-    }
-    return true;
-  };
-  /**
-   * Calls a function with the original request: on Netlify a function reached through a rewrite
-   * sees the URL and query that were asked for, not the rewrite's target.
-   */
-  const callFunction = async (fn: LoadedFunction): Promise<void> => {
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    // The URL a function sees has this server's host, as on Netlify (links in feeds use it).
-    const request = new Request(new URL(url.pathname + url.search, originOf(req.headers.host)), {
-      method,
-      headers: toHeaders(req),
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-    } as RequestInit);
-    const response = await fn.handler(request, {});
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    if (method === 'HEAD' || !response.body) res.end();
-    else await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
-  };
+/** On this machine, MCP answers only pages and clients of this machine (DNS rebinding). */
+function refuseForeignMcp({ url, req, res }: Exchange): boolean {
+  if (url.pathname !== '/mcp' || isLocalRequest(req)) return false;
+  sendJson(res, 403, {
+    jsonrpc: '2.0',
+    error: { code: -32000, message: 'Forbidden: Host and Origin must be this local server' },
+    id: null,
+  });
+  return true;
+}
 
-  // 0. On this machine, MCP answers only pages and clients of this machine (DNS rebinding).
-  if (url.pathname === '/mcp' && !isLocalRequest(req)) {
-    res.writeHead(403, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-store' });
-    res.end(
-      JSON.stringify({
-        jsonrpc: '2.0',
-        error: { code: -32000, message: 'Forbidden: Host and Origin must be this local server' },
-        id: null,
-      }),
-    );
-    return;
-  }
+/**
+ * Functions whose path matches come before redirects: without preferStatic a function shadows
+ * files; with it an existing file wins, and a missing one reaches the function.
+ */
+async function answerByPath(ex: Exchange): Promise<boolean> {
+  const direct = functionFor(ex.site.functions, ex.url.pathname);
+  if (direct && !direct.preferStatic) return callFunction(ex, direct);
+  if (serveFile(ex, [ex.url.pathname])) return true;
+  return direct ? callFunction(ex, direct) : false;
+}
 
-  // 1. Functions whose path matches come before redirects: without preferStatic a function shadows
-  //    files; with it an existing file wins, and a missing one reaches the function.
-  const direct = functionFor(site.functions, url.pathname);
-  if (direct && !direct.preferStatic) return callFunction(direct);
-  if (serveFile([url.pathname])) return;
-  if (direct) return callFunction(direct);
-
-  // 2. The first matching rule. A rewrite to a function's path runs it by the same logic, once.
+/** The first matching rule: a redirect, or a rewrite to a function's path (run by the same logic, once) or to a file. */
+async function answerByRule(ex: Exchange): Promise<boolean> {
+  const { req, res, url, site } = ex;
   const match = (await site.rules([...url.searchParams.keys()])).match({
     scheme: 'http',
     host: url.hostname,
@@ -223,20 +168,83 @@ async function handle(req: IncomingMessage, res: ServerResponse, site: Site): Pr
   if (match && match.status >= 300 && match.status < 400) {
     res.writeHead(match.status, { Location: match.to });
     res.end();
-    return;
+    return true;
   }
-  if (match && match.status === 200) {
-    const rawTarget = match.to.split('?')[0]!;
-    const target = new URL(match.to, 'http://localhost');
-    const fn = functionFor(site.functions, target.pathname);
-    if (fn && !fn.preferStatic) return callFunction(fn);
-    // A placeholder value such as `../../cities` must not walk the rewrite to another file: such a
-    // target goes to the function, which rejects the value of the original request itself.
-    if (!hasDotSegment(rawTarget) && serveFile([url.pathname, target.pathname])) return;
-    if (fn) return callFunction(fn);
-  }
-  notFound(res);
+  if (match?.status !== 200) return false;
+  const rawTarget = match.to.split('?')[0]!;
+  const target = new URL(match.to, 'http://localhost');
+  const fn = functionFor(site.functions, target.pathname);
+  if (fn && !fn.preferStatic) return callFunction(ex, fn);
+  // A placeholder value such as `../../cities` must not walk the rewrite to another file: such a
+  // target goes to the function, which rejects the value of the original request itself.
+  if (!hasDotSegment(rawTarget) && serveFile(ex, [url.pathname, target.pathname])) return true;
+  return fn ? callFunction(ex, fn) : false;
 }
+
+/** The file of the last path, with the header rules of any of them; byte ranges answered. False when there is none. */
+function serveFile({ req, res, method, site }: Exchange, paths: string[]): boolean {
+  const file = method === 'GET' || method === 'HEAD' ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
+  if (!file) return false;
+  const size = file.body.length;
+  const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', ...headersFor(site.config.headers, paths) };
+  // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
+  const range = byteRange(req.headers.range, size);
+  if (range === 'unsatisfiable') {
+    // An error: never kept by a cache, whatever the path's rules say of its file.
+    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0', 'Cache-Control': 'no-store' });
+    res.end();
+  } else if (range) {
+    res.writeHead(206, {
+      ...headers,
+      'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
+      'Content-Length': String(range.end - range.start + 1),
+    });
+    res.end(method === 'HEAD' ? undefined : file.body.subarray(range.start, range.end + 1));
+  } else {
+    res.writeHead(200, { ...headers, 'Content-Length': String(size) });
+    res.end(method === 'HEAD' ? undefined : file.body);
+  }
+  return true;
+}
+
+/**
+ * Calls a function with the original request: on Netlify a function reached through a rewrite
+ * sees the URL and query that were asked for, not the rewrite's target. A client that goes away
+ * while the answer streams ends the stream; that is not a failure of the server.
+ */
+async function callFunction({ req, res, url, method }: Exchange, fn: LoadedFunction): Promise<true> {
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  // The URL a function sees has this server's host, as on Netlify (links in feeds use it).
+  const request = new Request(new URL(url.pathname + url.search, originOf(req.headers.host)), {
+    method,
+    headers: toHeaders(req),
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+  const response = await fn.handler(request, {});
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (method === 'HEAD' || !response.body) res.end();
+  else {
+    try {
+      await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
+    } catch (error) {
+      if (!clientWentAway(error)) throw error;
+    }
+  }
+  return true;
+}
+
+/** A JSON answer the server gives itself: CORS, never cached, never sniffed, as the API's errors. */
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...JSON_HEADERS, ...headers });
+  res.end(JSON.stringify(body));
+}
+
+const JSON_HEADERS = {
+  'Content-Type': 'application/json',
+  'Access-Control-Allow-Origin': '*',
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+};
 
 /** `http://` and the Host header when it is a plain host and port; a malformed one must not break the URL. */
 function originOf(host: string | undefined): string {
@@ -280,11 +288,6 @@ function hasDotSegment(path: string): boolean {
     return true;
   }
   return /(^|\/)\.{1,2}(\/|$)/.test(path) || /(^|\/)\.{1,2}(\/|$)/.test(decoded);
-}
-
-function notFound(res: ServerResponse): void {
-  res.writeHead(404, { 'Content-Type': 'text/html; charset=utf-8' });
-  res.end('<!doctype html><title>Not Found</title><h1>Page not found</h1>');
 }
 
 function toHeaders(req: IncomingMessage): Headers {

@@ -10,7 +10,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { ErrorBody } from '../../src/api/error.js';
-import { API_ROUTES, findRoute, requestForFile, type Route } from '../../src/api/routes.js';
+import { requestForFile } from '../../src/api/file-requests.js';
+import { API_ROUTES, findRoute, type Route } from '../../src/api/routes.js';
 import { useSite } from '../helpers/site.js';
 
 const site = useSite();

@@ -167,10 +167,40 @@ describe('the forecast provider', () => {
     },
   );
 
-  it('is the one POLLEN_PROVIDER names, when set', async () => {
+  it('is known from the served store where the function carries one, without the site file', async () => {
     const { db, cache } = storeFrom('ambee');
+    rmSync(siteFilePath(db));
+    const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB: cache });
+    expect(r.status).toBe(503);
+    expect(JSON.parse(r.body as string).error).toMatch(
+      /^The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set/,
+    );
+  });
+
+  it('refuses every refresh when POLLEN_PROVIDER names another provider than the one that filled the store', async () => {
+    const { db, cache } = storeFrom('ambee');
+    const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB: cache, POLLEN_PROVIDER: 'sample' });
+    expect(r.status).toBe(503);
+    expect(r.headers['Retry-After']).toBe('3600');
+    expect(JSON.parse(r.body as string)).toEqual({
+      error:
+        "The forecast is unavailable: this deployment's data comes from ambee, and POLLEN_PROVIDER names sample: unset it, or set it to ambee",
+    });
+  });
+
+  it('takes a POLLEN_PROVIDER that names the provider that filled the store', async () => {
+    const { db, cache } = storeFrom('sample');
     const r = await ask({ POLLEN_DB: db, FORECAST_CACHE_DB: cache, POLLEN_PROVIDER: 'sample' });
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body as string)).toMatchObject({ source: 'sample' });
+  });
+
+  it('has no provider, and refuses, where nothing has been stored yet', async () => {
+    const dir = tempDir();
+    const r = await ask({ POLLEN_DB: join(dir, 'none.db'), FORECAST_CACHE_DB: join(dir, 'cache.db'), POLLEN_PROVIDER: 'sample' });
+    expect(r.status).toBe(503);
+    expect(JSON.parse(r.body as string)).toEqual({
+      error: 'The forecast is unavailable: this deployment has no pollen data yet, so no provider to forecast from',
+    });
   });
 });

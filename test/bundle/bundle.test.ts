@@ -3,10 +3,13 @@
  * the Node 22 it needs), each archive unzipped into a folder the function cannot write (as
  * Lambda's task root is), and called there under Node 22, the functions' runtime, the way the
  * Functions v2 runtime calls them: a web Request in, a Response out. better-sqlite3 in the
- * archives is built for Node 22, as the scheduled rebuild's `npm ci` builds it.
+ * archives is built for Node 22, as the scheduled rebuild's `npm ci` builds it. The store they
+ * carry was filled by Ambee (its client, from a loopback server answering in Ambee's recorded
+ * format), as a real deployment's is: no function may ever forecast from the sample.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,13 +17,18 @@ import { bundleFunctions, invoke as invokeIn, unzipReadOnly, type Answer, type A
 import { installed, TOOLCHAIN, unsupported } from '../../build/bundle/toolchain.js';
 import { storeContext } from '../../src/api/context.js';
 import { respond } from '../../src/api/http.js';
+import { dayOf, dayString } from '../../src/domain/dates.js';
+import { parseIngestArgs } from '../../src/ingest/args.js';
+import { ingestExitCode, runIngest } from '../../src/ingest/run.js';
 import { render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
 import { censusZips } from '../../src/store/zip-table.js';
-import { buildStore, SITE_SPAN } from '../helpers/site.js';
+import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const skip = unsupported();
+const KEY = 'bundle-test-ambee-key';
+const NOW = Date.now();
 if (!skip && !installed())
   throw new Error('the bundle toolchain is not installed: `npx tsx build/bundle/toolchain.ts` installs it (npm test runs it first)');
 
@@ -31,13 +39,29 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   let estimate: number;
   let blobs: BlobsServer;
   let blobsUrl: string;
+  let replay: ReplayServer;
+  /** The environment of a function deployed with Netlify Blobs (which Netlify's runtime sets). */
+  const withBlobs = () => ({
+    NETLIFY_BLOBS_CONTEXT: Buffer.from(
+      JSON.stringify({ edgeURL: blobsUrl, uncachedEdgeURL: blobsUrl, siteID: 'site', token: 'token' }),
+    ).toString('base64'),
+  });
+  /** With the store's provider's key too, Ambee being the loopback server. */
+  const withAmbee = () => ({ ...withBlobs(), AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url });
   const unzipped = (name: string) => join(dir, 'unzipped', name);
 
   beforeAll(async () => {
     dir = tempDir();
     chmodSync(dir, 0o755); // the functions run as nobody: they must reach their folder
-    db = await buildStore(dir, ['austin', 'tulsa'], SITE_SPAN);
+    replay = await startReplayServer(KEY);
+    db = join(dir, 'pollen.db');
+    // `ingest --provider ambee --weather sample --days 3` for two cities: yesterday whole, the day before partly.
+    const env = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' };
+    const args = parseIngestArgs({ provider: 'ambee', weather: 'sample', days: '3', cities: 'austin,tulsa', db }, dayOf(NOW), db, env);
+    const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
+    expect(ingestExitCode(await runIngest(args, quiet(), quiet(), { env, now: () => NOW }))).toBe(0);
     const store = openStore(db, { readonly: true });
+    expect(store.pollen.latestSource()).toBe('ambee');
     // Room for one day of city-day files: the older days are the fallback's.
     const { always } = (await render(store, join(dir, 'publish'), { maxFiles: 100_000 })).plan;
     const small = await render(store, join(dir, 'publish'), { maxFiles: always + 4 });
@@ -53,6 +77,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   }, 600_000);
   afterAll(async () => {
     await blobs?.stop();
+    await replay?.close();
     if (dir) execFileSync('chmod', ['-R', 'u+w', dir]);
   });
 
@@ -73,6 +98,24 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(archives.map((a) => [a.name, a.bundler, a.runtimeAPIVersion, a.runtimeVersion])).toEqual(
       ['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range'].map((name) => [name, 'nft', 2, 'nodejs22.x']),
     );
+    // Each function's rate limit reaches the deploy's manifest as traffic rules: per client (IP and domain), 60 a minute.
+    const limited = {
+      action: {
+        type: 'rate_limit',
+        config: {
+          rateLimitConfig: { windowLimit: 60, windowSize: 60, algorithm: 'sliding_window' },
+          aggregate: { keys: [{ type: 'ip' }, { type: 'domain' }] },
+        },
+      },
+    };
+    expect(Object.fromEntries(archives.map((a) => [a.name, a.trafficRules]))).toEqual({
+      fallback: undefined,
+      forecast: limited,
+      health: limited,
+      mcp: limited,
+      nearest: undefined,
+      'pollen-range': limited,
+    });
     const storeless = ['forecast', 'nearest'];
     for (const a of archives) {
       expect(existsSync(join(unzipped(a.name), 'snapshots', 'serve.db')), a.name).toBe(!storeless.includes(a.name));
@@ -98,32 +141,37 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(readFileSync(join(unzipped('fallback'), native)).equals(readFileSync(join(TOOLCHAIN, native)))).toBe(true);
   });
 
-  it('health opens the served store from the unzipped folder and answers on Node 22', async () => {
+  it('health opens the served store from the unzipped folder and answers on Node 22, with the provider that filled it', async () => {
     const { node, answers } = await invoke('health', [{ url: 'https://site.test/api/health' }]);
     expect(node).toMatch(/^v22\./);
     const body = JSON.parse(answers[0]!.body) as { node: string; cities: number; latestDate: string };
-    expect(answers[0]!.status).toBe(503); // sample days of 2025: stale, yet read from the store
-    expect(body).toMatchObject({ node, cities: 40, latestDate: '2025-04-10' });
+    expect(answers[0]!.status).toBe(200);
+    expect(body).toMatchObject({ status: 'ok', node, cities: 40, latestDate: dayString(dayOf(NOW) - 1), provider: 'ambee' });
   });
 
-  it('the fallback answers an unrendered city-day byte for byte as in-process, and an unsupported city 404', async () => {
-    const day = '/api/pollen?city=austin&date=2025-04-02';
-    expect(existsSync(join(dir, 'publish', 'data', 'pollen', 'austin', '2025-04-02.json'))).toBe(false);
+  it('the fallback answers an unrendered city-day byte for byte as in-process, an unsupported city 404, and no computed endpoint', async () => {
+    const older = dayString(dayOf(NOW) - 2); // the budget rendered the newest day's city-days only
+    const day = `/api/pollen?city=austin&date=${older}`;
+    expect(existsSync(join(dir, 'publish', 'data', 'pollen', 'austin', `${older}.json`))).toBe(false);
     const { answers } = await invoke('fallback', [
-      { url: `https://site.test${day}` },
-      { url: 'https://site.test/data/weather/tulsa/2025-04-03.json' },
-      { url: 'https://site.test/api/pollen?city=atlantis&date=2025-04-02' },
+      { url: `https://site.test${day}&x=1` },
+      { url: `https://site.test/data/weather/tulsa/${older}.json` },
+      { url: `https://site.test/api/pollen?city=atlantis&date=${older}` },
+      { url: 'https://site.test/data/fallback/forecast?city=austin' },
     ]);
     expect(answers[0]!.status).toBe(200);
+    expect(JSON.parse(answers[0]!.body).rows.length).toBeGreaterThan(0);
     expect(answers[0]!.body).toBe(await local(day));
     expect(answers[0]!.headers['netlify-cdn-cache-control']).toBe('public, durable, s-maxage=31536000');
-    expect(answers[1]!.body).toBe(await local('/api/weather?city=tulsa&date=2025-04-03'));
+    expect(answers[0]!.headers['netlify-vary']).toBe('query=city|date|timezone');
+    expect(answers[1]!.body).toBe(await local(`/api/weather?city=tulsa&date=${older}`));
     expect(answers[2]!.status).toBe(404);
     expect(JSON.parse(answers[2]!.body)).toMatchObject({ code: 'UNSUPPORTED_CITY', city: 'atlantis' });
+    expect(answers[3]!.status).toBe(404);
   });
 
   it('pollen-range streams the rows in-process gives, hourly and by day', async () => {
-    const q = '/api/pollen-range?from=2025-04-03&to=2025-04-05&city=austin,tulsa';
+    const q = `/api/pollen-range?from=${dayString(dayOf(NOW) - 2)}&to=${dayString(dayOf(NOW))}&city=austin,tulsa`;
     const { answers } = await invoke('pollen-range', [{ url: `https://site.test${q}` }, { url: `https://site.test${q}&aggregate=day` }]);
     const [hourly, daily] = answers as [Answer, Answer];
     expect(hourly.status).toBe(200);
@@ -195,33 +243,78 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(result.structuredContent).toEqual(JSON.parse(await local('/api/nearest?zip=78701')));
   });
 
-  it('forecast refreshes through Netlify Blobs, alerts read what it cached, and without a usable cache answers 503, never 500', async () => {
-    const context = Buffer.from(JSON.stringify({ edgeURL: blobsUrl, uncachedEdgeURL: blobsUrl, siteID: 'site', token: 'token' })).toString(
-      'base64',
-    );
-    const withBlobs = await invoke(
+  it('forecast refreshes from Ambee through Netlify Blobs, alerts read what it cached, and without a usable cache answers 503, never 500', async () => {
+    const cached = await invoke(
       'forecast',
       ['/api/forecast?city=tulsa', '/api/alerts?city=tulsa&min=low', '/api/alerts?city=tulsa&min=low&format=atom'].map((path) => ({
         url: `https://site.test${path}`,
       })),
-      { NETLIFY_BLOBS_CONTEXT: context },
+      withAmbee(),
     );
-    expect(withBlobs.answers.map((a) => a.status)).toEqual([200, 200, 200]);
-    const forecast = JSON.parse(withBlobs.answers[0]!.body) as Record<string, unknown>;
-    expect(forecast).toMatchObject({ city: 'tulsa', source: 'sample', stale: false });
+    expect(cached.answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const forecast = JSON.parse(cached.answers[0]!.body) as Record<string, unknown>;
+    expect(forecast).toMatchObject({ city: 'tulsa', source: 'ambee', stale: false });
+    expect(replay.served.some((r) => r.url.startsWith('/v3/pollen/forecast/48hrs'))).toBe(true);
     // The alerts come from the forecast the first request cached, and their feed links to the host asked.
-    expect(JSON.parse(withBlobs.answers[1]!.body)).toMatchObject({ city: 'tulsa', source: 'cache', fetchedAt: forecast.fetchedAt });
-    expect(withBlobs.answers[2]!.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
-    expect(withBlobs.answers[2]!.body).toContain(
+    expect(JSON.parse(cached.answers[1]!.body)).toMatchObject({ city: 'tulsa', source: 'cache', fetchedAt: forecast.fetchedAt });
+    expect(cached.answers[2]!.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(cached.answers[2]!.body).toContain(
       '<link rel="self" href="https://site.test/api/alerts?city=tulsa&amp;min=Low&amp;categories=tree%2Cgrass%2Cweed%2Cragweed&amp;format=atom"/>',
     );
 
     // No Blobs context: the local cache file would be in the read-only task root.
-    const without = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }]);
+    const without = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=tulsa' }], {
+      AMBEE_API_KEY: KEY,
+      AMBEE_BASE_URL: replay.url,
+    });
     expect(without.answers[0]!.status).toBe(503);
     expect(without.answers[0]!.headers['retry-after']).toBe('3600');
     expect(JSON.parse(without.answers[0]!.body)).toEqual({
       error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
+    });
+  });
+
+  describe('every function knows the provider that filled the store from what it carries', () => {
+    const noKey = {
+      error:
+        "The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)",
+    };
+    const mcpForecast = (city: string) => ({
+      url: 'https://site.test/mcp',
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_forecast', arguments: { city } } }),
+    });
+    const toolResult = (a: Answer) =>
+      (JSON.parse(a.body) as { result: { isError?: boolean; structuredContent?: { source: string }; content: Array<{ text: string }> } })
+        .result;
+
+    it.each(['fallback', 'pollen-range', 'health', 'nearest', 'forecast'])(
+      '%s: a forecast refresh without the key answers 503 naming AMBEE_API_KEY, never the sample',
+      async (name) => {
+        const { answers } = await invoke(name, [{ url: 'https://site.test/api/forecast?city=austin' }], withBlobs());
+        expect(answers[0]!.status).toBe(503);
+        expect(JSON.parse(answers[0]!.body)).toEqual(noKey);
+      },
+    );
+
+    it('mcp: get_forecast without the key is a tool error naming AMBEE_API_KEY; with it, a refresh from Ambee', async () => {
+      const without = await invoke('mcp', [mcpForecast('austin')], withBlobs());
+      expect(toolResult(without.answers[0]!)).toMatchObject({ isError: true, content: [{ text: noKey.error }] });
+      const withKey = await invoke('mcp', [mcpForecast('boise')], withAmbee());
+      expect(toolResult(withKey.answers[0]!).structuredContent).toMatchObject({ city: 'boise', source: 'ambee', stale: false });
+    });
+
+    it("forecast: a POLLEN_PROVIDER naming the sample refuses the refresh, even with Ambee's key", async () => {
+      const { answers } = await invoke('forecast', [{ url: 'https://site.test/api/forecast?city=miami' }], {
+        ...withAmbee(),
+        POLLEN_PROVIDER: 'sample',
+      });
+      expect(answers[0]!.status).toBe(503);
+      expect(JSON.parse(answers[0]!.body)).toEqual({
+        error:
+          "The forecast is unavailable: this deployment's data comes from ambee, and POLLEN_PROVIDER names sample: unset it, or set it to ambee",
+      });
     });
   });
 

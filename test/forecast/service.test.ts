@@ -4,6 +4,7 @@ import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { isoHour } from '../../src/domain/dates.js';
+import { normalizeHour } from '../../src/domain/hours.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../../src/forecast/cache.js';
 import { CACHE_LIMIT_MS, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
 import { ProviderError, type PollenBatch, type PollenProvider } from '../../src/providers/provider.js';
@@ -141,6 +142,21 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     clock.now = T0 + 7 * HOUR;
     const blocked = await service.get(DEFAULT_CITIES.get('miami')!);
     expect(blocked).toMatchObject({ source: 'cache', stale: true, quotaExhausted: true });
+    expect(state.calls).toBe(2);
+  });
+
+  it("never serves another provider's entry, fresh or stale: it refreshes over it, and a failed refresh has nothing to fall back on", async () => {
+    const cache = await makeCache();
+    const austin = DEFAULT_CITIES.get('austin')!;
+    const theirs = await sample.pollenForecast(austin, T0);
+    await cache.write('austin', { source: 'sample', fetchedAt: T0, timezone: theirs.timezone, hours: theirs.hours.map(normalizeHour) });
+    const { state, provider } = scripted();
+    const service = new ForecastService({ provider, cache, dailyBudget: null, now: () => T0 + HOUR, timeoutMs: 50 });
+    state.next = '5xx';
+    expect(await service.get(austin).catch((e: unknown) => e)).toBeInstanceOf(ForecastUnavailable);
+    state.next = 'ok';
+    expect(await service.get(austin)).toMatchObject({ source: 'pollenprov', stale: false });
+    expect((await cache.read('austin'))?.source).toBe('pollenprov');
     expect(state.calls).toBe(2);
   });
 

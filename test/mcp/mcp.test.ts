@@ -3,6 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lazyContext, storeContext, withSettings } from '../../src/api/context.js';
+import { BATCH_REFUSED, handleMcp } from '../../src/mcp/http.js';
+import { MCP_RANGE_CAP } from '../../src/mcp/tools.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 
@@ -221,6 +224,81 @@ describe('the /mcp endpoint over raw HTTP', () => {
     const res = await raw(method, headers, body);
     expect(res.status).toBe(status);
     expect(res.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it('marks every answer nosniff, with CORS: a preflight, a refusal and a result', async () => {
+    const answers = [
+      await raw('OPTIONS', { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' }),
+      await raw('GET', { accept: 'text/event-stream' }),
+      await raw('POST', { 'content-type': 'application/json', accept: ACCEPT }, '{"jsonrpc": "2.0", "id": 1,'),
+      await raw('POST', { 'content-type': 'application/json', accept: ACCEPT }, RPC),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([204, 405, 400, 200]);
+    for (const a of answers) {
+      expect(a.headers['x-content-type-options']).toBe('nosniff');
+      expect(a.headers['access-control-allow-origin']).toBe('*');
+    }
+  });
+
+  it('refuses a JSON-RPC batch before any tool runs: a POST of 100 range calls costs no call', async () => {
+    let opened = 0;
+    const ctx = lazyContext({
+      store: () => {
+        opened++;
+        return site.store;
+      },
+      cities: () => site.store.cities.set(),
+      forecast: () => {
+        throw new Error('no forecast here');
+      },
+    });
+    const rangeCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_pollen_range', arguments: { from: '2025-04-01', to: '2025-04-11' } },
+    });
+    const post = (body: unknown) =>
+      handleMcp(
+        new Request('http://mcp.test/mcp', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': '2025-06-18' },
+          body: JSON.stringify(body),
+        }),
+        ctx,
+      );
+    const batch = await post(Array.from({ length: 100 }, (_, i) => rangeCall(i + 1)));
+    expect(batch.status).toBe(400);
+    expect(batch.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await batch.json()).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: BATCH_REFUSED }, id: null });
+    expect(opened).toBe(0);
+    // One call alone is answered, and opens the store: the counter sees work when there is some.
+    const one = await post(rangeCall(1));
+    expect(one.status).toBe(200);
+    expect(((await one.json()) as Json).result.structuredContent.rows.length).toBeGreaterThan(0);
+    expect(opened).toBe(1);
+  });
+
+  it("cuts a range call's rows to the MCP byte budget before reading them, with a next link", async () => {
+    const small = withSettings(storeContext(site.store), { maxBodyBytes: 20_000 });
+    const direct = new Client({ name: 'test', version: '1.0.0' });
+    await direct.connect(
+      new StreamableHTTPClientTransport(new URL('http://mcp.test/mcp'), { fetch: (url, init) => handleMcp(new Request(url, init), small) }),
+    );
+    try {
+      const result = (await direct.callTool({ name: 'get_pollen_range', arguments: { from: '2025-04-01', to: '2025-04-11' } })) as {
+        structuredContent: Json;
+      };
+      const { hint, ...body } = result.structuredContent;
+      expect(body.truncated).toBe(true);
+      expect(body.rows.length).toBeGreaterThan(0);
+      expect(body.rows.length).toBeLessThan(MCP_RANGE_CAP);
+      expect(Buffer.byteLength(JSON.stringify(body))).toBeLessThanOrEqual(20_000);
+      expect(body.next).toMatch(/&after=/);
+      expect(hint).toMatch(/^More rows than this call returns/);
+    } finally {
+      await direct.close();
+    }
   });
 
   it('answers a browser preflight, allowing mcp-protocol-version', async () => {

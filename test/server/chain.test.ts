@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { headersFor, pathPattern, readNetlifyConfig } from '../../src/server/netlify-config.js';
 import { serve, type RunningServer } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
@@ -25,9 +26,23 @@ describe("the local server follows Netlify's request chain", () => {
       join(root, 'functions', 'echo.mjs'),
       "export default (request) => Response.json({ url: request.url });\nexport const config = { path: '/data/*', preferStatic: true };\n",
     );
+    // An answer that never ends, which says when it is cancelled.
+    writeFileSync(
+      join(root, 'functions', 'endless.mjs'),
+      [
+        'export default () => new Response(new ReadableStream({',
+        "  pull: (c) => c.enqueue(new TextEncoder().encode('x'.repeat(65536))),",
+        '  cancel: () => { globalThis.endlessCancelled = (globalThis.endlessCancelled ?? 0) + 1; },',
+        '}));',
+        "export const config = { path: '/endless' };",
+        '',
+      ].join('\n'),
+    );
+    chainRoot = root;
     server = await serve({ root, port: 0 });
   });
   afterAll(async () => server.close());
+  let chainRoot = '';
   const get = async (path: string) => (await fetch(server.url + path)).json() as Promise<Record<string, unknown>>;
 
   it('hands a function reached through a rewrite the original URL and query, as Netlify does', async () => {
@@ -48,6 +63,45 @@ describe("the local server follows Netlify's request chain", () => {
       });
     expect(await ask('pollen.localtest:8888')).toEqual({ url: 'http://pollen.localtest:8888/data/missing.json' });
     expect(await ask('evil.example/path?x')).toEqual({ url: 'http://localhost/data/missing.json' });
+  });
+
+  it('answers a path with no file, rule or function with a JSON 404 that has CORS, no-store and nosniff', async () => {
+    const res = await fetch(`${server.url}/nothing/here.html`);
+    expect(res.status).toBe(404);
+    expect(
+      Object.fromEntries(
+        ['content-type', 'access-control-allow-origin', 'cache-control', 'x-content-type-options'].map((h) => [h, res.headers.get(h)]),
+      ),
+    ).toEqual({
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(await res.json()).toEqual({ error: 'Nothing at /nothing/here.html: the endpoints are listed in /openapi.json' });
+  });
+
+  it('drops a client that stops reading once the connection is idle, cancels its answer, and logs no failure', async () => {
+    const idle = await serve({ root: chainRoot, port: 0, idleTimeoutMs: 200 });
+    const logged: unknown[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logged.push(args));
+    try {
+      const closed = new Promise<void>((resolve) => idle.server.once('connection', (socket) => socket.once('close', () => resolve())));
+      const { port } = new URL(idle.url);
+      const client = connect(Number(port), '127.0.0.1');
+      client.pause(); // reads nothing: the answer backs up until nothing moves
+      client.write('GET /endless HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await closed;
+      client.destroy();
+      // The cancel runs once the server has torn its side down.
+      for (let i = 0; i < 100 && !(globalThis as { endlessCancelled?: number }).endlessCancelled; i++)
+        await new Promise((r) => setImmediate(r));
+      expect((globalThis as { endlessCancelled?: number }).endlessCancelled).toBe(1);
+      expect(logged).toEqual([]);
+    } finally {
+      spy.mockRestore();
+      await idle.close();
+    }
   });
 
   it('runs a function whose path matches before the redirects, an existing file winning with preferStatic', async () => {
@@ -91,6 +145,13 @@ describe("query rules, read leniently (the rules engine) or exactly (Netlify's g
     // A function's answer carries Netlify-CDN-Cache-Control; a file Netlify serves does not.
     expect(a.headers.get('netlify-cdn-cache-control') === null).toBe(fileWhenLenient);
     expect(b.headers.get('netlify-cdn-cache-control')).toMatch(/durable/);
+  });
+
+  it("never lets a cache keep a range a file cannot satisfy (416), whatever the path's rules say", async () => {
+    const res = await fetch(`${lenient.server.url}/data/cities.json`, { headers: { range: 'bytes=99999999-' } });
+    expect(res.status).toBe(416);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 });
 

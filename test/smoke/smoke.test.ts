@@ -29,7 +29,31 @@ describe('smoke against the local server', () => {
     expect(table).toMatch(
       /\| bulk files: .* \| pass \| \d+ files; \/data\/bulk\/pollen-hourly-\d{4}-\d{2}\.parquet: 206, PAR1, of \d+ bytes \|/,
     );
+    expect(table).toMatch(/\| forecast from the store's provider .* \| pass \| \d+ hours from (sample|cache);/);
+    expect(table).toMatch(/\| MCP: get_forecast from the store's provider \| pass \| \d+ hours from cache \|/);
+    expect(table).toContain('| MCP: one message per POST (a batch is refused), nosniff | pass | 400 -32600, nosniff |');
+    expect(table).toContain(
+      '| one URL per answer: no computed endpoint under /data/fallback/ | pass | /data/fallback/pollen-range and /data/fallback/forecast are 404s |',
+    );
+    expect(table).toMatch(/\| pollen-range with an unknown parameter: .* \| pass \| the host sends no Cache-Status/);
     expect(table).toMatch(/smoke: (\d+) of \1 checks passed/);
+  });
+
+  it("fails the forecast checks, saying why, when the functions' environment names another provider", async () => {
+    process.env.POLLEN_PROVIDER = 'ambee';
+    try {
+      const failed = (await smoke(site.server.url)).filter((c) => !c.ok);
+      const why = 'POLLEN_PROVIDER names ambee: unset it, or set it to sample';
+      expect(failed.map((c) => c.name)).toEqual([
+        "forecast from the store's provider (one upstream request at most; the day view reads the cache)",
+        "alerts: JSON, calendar and feeds from the forecast's cache, linking to this host",
+        "MCP: get_forecast from the store's provider",
+      ]);
+      expect(failed[0]!.detail).toContain(why);
+      expect(failed[2]!.detail).toContain(why);
+    } finally {
+      delete process.env.POLLEN_PROVIDER;
+    }
   });
 
   it('fails the health check when the functions run another Node.js major', async () => {

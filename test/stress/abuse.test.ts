@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,6 +190,85 @@ describe('abuse of the local server', () => {
       JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     );
     expect(res.status).toBe(403);
+  });
+});
+
+describe('abuse of what costs work', () => {
+  const range = '/api/pollen-range?from=2025-04-01&to=2025-04-11&limit=50000';
+
+  it('answers 20 MCP batches of 100 range calls each with a 400 that ran none of them, and keeps serving', async () => {
+    const call = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_pollen_range', arguments: { from: '2025-04-01', to: '2025-04-11' } },
+    });
+    const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => call(i + 1)));
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => raw('POST', '/mcp', headers, batch)));
+    for (const a of answers) {
+      expect(a.status).toBe(400);
+      expect(JSON.parse(a.body).error.code).toBe(-32600);
+      expect(a.body.length).toBeLessThan(1_000); // no rows: no tool ran
+    }
+    expect((await raw('GET', `${range}&city=austin`)).status).toBe(200);
+  });
+
+  it('gives 20 ranges with random junk parameters one answer and one cache key', async () => {
+    const answers = [];
+    for (let i = 0; i < 20; i++) answers.push(await raw('GET', `${range}&x=${Math.random().toString(36).slice(2)}`));
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([200]));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    expect(new Set(answers.map((a) => a.headers['netlify-vary']))).toEqual(
+      new Set(['query=from|to|city|aggregate|limit|format|after|timezone']),
+    );
+  });
+
+  it('answers no computed endpoint under /data/fallback/, however asked', async () => {
+    for (const path of [
+      '/data/fallback/pollen-range?from=2025-04-01&to=2025-04-11',
+      '/data/fallback/forecast?city=austin',
+      '/data/fallback/alerts?city=austin&format=ics',
+      '/data/fallback/health',
+      '/data/fallback/nearest?zip=78701',
+    ]) {
+      const res = await raw('GET', path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers['cache-control'], path).toBe('no-store');
+    }
+  });
+
+  it('closes 20 connections that stop reading a large range once they are idle, and keeps serving others meanwhile', async () => {
+    const server = await serve({ root: ROOT, publishDir: site.publish, port: 0, idleTimeoutMs: 1_000 });
+    try {
+      const url = new URL(server.url);
+      // The server's side of each stalled connection, known by the client's port.
+      const ends = new Map<number, Promise<void>>();
+      server.server.on('connection', (socket) => {
+        ends.set(socket.remotePort!, new Promise<void>((resolve) => socket.once('close', () => resolve())));
+      });
+      const stalled = await Promise.all(
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<Socket>((resolve) => {
+              const socket = connect(Number(url.port), url.hostname, () => resolve(socket));
+              socket.on('error', () => {}); // the server's hang-up, as expected
+              socket.pause(); // never reads the answer
+              socket.write(`GET ${range} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: identity\r\n\r\n`);
+            }),
+        ),
+      );
+      sent += 20;
+      const other = await raw('GET', '/api/cities', {}, undefined, server);
+      expect(other.status).toBe(200);
+      // Accepted before the request after them was answered; each then closed by the server, not by the client.
+      expect(stalled.every((socket) => ends.has(socket.localPort!))).toBe(true);
+      for (const socket of stalled) await ends.get(socket.localPort!);
+      for (const socket of stalled) socket.destroy();
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -8,7 +8,6 @@ import { serve } from '../../src/server/server.js';
 import { openStore } from '../../src/store/store.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { startReplayServer, type Fault, type ReplayServer } from '../helpers/replay-server.js';
-import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 import { count } from './counters.js';
 
@@ -120,7 +119,22 @@ describe('provider faults during ingest', () => {
 describe('provider faults during forecasts', () => {
   it('serves the stale cache through every kind of fault, and 503 with Retry-After where there is none', async () => {
     const dir = tempDir();
-    const db = await buildStore(dir, ['tulsa'], { from: 20100, to: 20101 });
+    // A store Ambee filled: its forecasts come from Ambee (POLLEN_PROVIDER unset).
+    const db = join(dir, 'pollen.db');
+    const filled = [
+      'ingest',
+      '--provider',
+      'ambee',
+      '--from',
+      '2025-04-29',
+      '--to',
+      '2025-04-30',
+      '--cities',
+      'tulsa',
+      '--weather',
+      'sample',
+    ];
+    expect((await runCli([...filled, '--db', db], { env: env() })).code).toBe(0);
     const cacheDb = join(dir, 'forecast-cache.db');
     const cache = openStore(cacheDb);
     const now = Date.now();
@@ -128,10 +142,7 @@ describe('provider faults during forecasts', () => {
     const hours = batch.hours.map(normalizeHour);
     cache.forecasts.put('tulsa', { source: 'ambee', fetchedAt: now - 7 * HOUR_MS, timezone: batch.timezone, hours });
     cache.close();
-    Object.assign(
-      process.env,
-      env({ POLLEN_PROVIDER: 'ambee', POLLEN_DB: db, FORECAST_CACHE_DB: cacheDb, HTTP_RETRIES: '1', HTTP_TIMEOUT_MS: '300' }),
-    );
+    Object.assign(process.env, env({ POLLEN_DB: db, FORECAST_CACHE_DB: cacheDb, HTTP_RETRIES: '1', HTTP_TIMEOUT_MS: '300' }));
     const server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
     try {
       let injected = 0;
