@@ -238,7 +238,12 @@ export const SeasonResponse = named(
   "A city's pollen seasons in a year, and a line per year held and category.",
   z.object({
     city: z.string(),
-    year: z.number().int(),
+    year: z
+      .number()
+      .int()
+      .describe(
+        "The year asked for; without one, the calendar year of the latest data day, each category answering its own year under way (categories[].year: tree's runs from 1 October, so from October it is the next one).",
+      ),
     timezone: z.literal('local').optional(),
     categories: z.array(CategorySeason),
     years: z.array(SeasonYearRow),

@@ -1,13 +1,14 @@
 /**
  * GET /api/season: when a city's tree, grass, weed and ragweed seasons (and each allergen
  * species') started, peaked and ended in a year, by the percentage method on the daily means the
- * city's daily rows serve, and how the year compares with the earlier years held
- * (domain/seasons.ts; docs/data.md, "Seasons").
+ * city's daily rows serve, where each stands by the EAACI concentration definition, and how the
+ * year compares with the earlier years held (domain/seasons.ts, domain/season-status.ts;
+ * docs/data.md, "Seasons").
  */
 import * as z from 'zod';
 import type { DayCut } from '../domain/days.js';
 import { dailyRowOf } from '../domain/day-values.js';
-import { citySeasons, type DatedRow, seasonCategories, yearsHeld } from '../domain/seasons.js';
+import { citySeasons, type DatedRow, seasonCategories } from '../domain/seasons.js';
 import type { StoreReader } from '../store/reader.js';
 import { ApiError, invalidParameter } from './error.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from './forms.js';
@@ -76,18 +77,18 @@ export const seasonRoute = route({
     operationId: 'getSeason',
     summary: 'Pollen seasons of a city',
     description:
-      "Each category's main pollen season in a year by the percentage method (from the day the year's cumulative sum of daily means reaches 2.5% of its total to the day it reaches 97.5%), its peak day, its seasonal and annual integrals (SPIn, APIn), the days of the season by NAB level, whether the year is complete (90% of its days), and its cumulative sum against each complete earlier year's at the same day of the year. years: one line per year held and category. Computed on the daily means of /api/pollen?city=. An extension of the contract.",
+      "Each category's main pollen season in a year by the percentage method (from the day the year's cumulative sum of daily means reaches 2.5% of its total to the day it reaches 97.5%), its peak day, its seasonal and annual integrals (SPIn, APIn), the days of the season by NAB level, whether the year is over (closed) and complete (over, with 90% of its days), where the season stands by the EAACI concentration definition (status: not started, in season, ended, with its end provisional until the year is complete), and its cumulative sum against each complete earlier year's at the same day of the year. Each category has its own years (tree's runs from 1 October); without year, each category answers its year under way on the latest data day. years: one line per year held and category. Computed on the daily means of /api/pollen?city=. An extension of the contract.",
     notFound: {
       description: 'Unsupported city (UNSUPPORTED_CITY), or a year without daily values (YEAR_NOT_HELD, with the years held).',
       schema: z.union([UnsupportedCityError, YearNotHeldError]),
     },
   },
-  llms: '/api/season?city=SLUG&year=YYYY&category=tree|grass|weed|ragweed|SPECIES: pollen seasons (start, peak, end, SPIn), against earlier years',
+  llms: "/api/season?city=SLUG&year=YYYY&category=tree|grass|weed|ragweed|SPECIES: pollen seasons (start, peak, end, SPIn, and status: not started, in season or ended), against earlier years; tree's year runs from 1 October",
   tool: {
     name: 'get_season',
     title: "A city's pollen seasons",
     description:
-      "When each category's pollen season (tree, grass, weed, ragweed, and each allergen species) started, peaked and ended in a year, by the 2.5%/97.5% percentage method on daily means; its SPIn and APIn (grains·day/m³), days by NAB level, whether the year is complete, and comparison.years: how far this year's cumulative sum is ahead of each complete earlier year's at the same day of the year (ahead_pct) and how many days earlier it started (start_difference_days). year defaults to the latest; timezone \"local\" cuts days at the city's midnight.",
+      "When each category's pollen season (tree, grass, weed, ragweed, and each allergen species) started, peaked and ended in a year, by the 2.5%/97.5% percentage method on daily means; status: where the season stands by the EAACI concentration definition (not started, in season, ended; provisional until the year is complete), the one to tell a person about the season under way; its SPIn and APIn (grains·day/m³), days by NAB level, whether the year is complete, and comparison.years: how far this year's cumulative sum is ahead of each complete earlier year's at the same day of the year (ahead_pct) and how many days earlier it started (start_difference_days). Tree's year runs from 1 October to 30 September and is named by the year it ends in; without year, each category answers its year under way. timezone \"local\" cuts days at the city's midnight.",
     input: {
       city: citySlug,
       year: z.number().int().optional().describe('Calendar year; the latest with data when left out.'),
@@ -102,12 +103,12 @@ export const seasonRoute = route({
   ],
   handle: ({ city, year, category, timezone: cut }, { store }) => {
     const rows = allDailyRows(store, city.slug, cut);
-    const held = yearsHeld(rows);
-    const chosen = year ?? held.at(-1);
-    if (chosen === undefined || !held.includes(chosen)) throw yearNotHeld(city.slug, year, held);
     const all = seasonCategories(store.shapes.all());
     const categories = category === 'all' ? all : all.filter((c) => c.name === category);
-    if (categories.length === 0) throw invalidParameter('category', CATEGORY);
-    return { body: { city: city.slug, year: chosen, ...cutField(cut), ...citySeasons(rows, categories, chosen) } };
+    if (rows.length > 0 && categories.length === 0) throw invalidParameter('category', CATEGORY);
+    // Each category's own years (tree's from 1 October); without a year, each its year under way.
+    const seasons = citySeasons(rows, categories, year);
+    if (seasons.year === null || seasons.categories.length === 0) throw yearNotHeld(city.slug, year, seasons.held);
+    return { body: { city: city.slug, year: seasons.year, ...cutField(cut), categories: seasons.categories, years: seasons.years } };
   },
 });

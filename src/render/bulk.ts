@@ -235,6 +235,7 @@ function seasonRow(city: string, year: number, c: CategorySeason): Row {
     from: day(c.from),
     to: day(c.to),
     days_with_data: c.days_with_data,
+    closed: c.closed,
     complete: c.complete,
     through: day(c.through),
     apin: c.apin,
@@ -251,6 +252,9 @@ function seasonRow(city: string, year: number, c: CategorySeason): Row {
     days_high: risk?.High ?? null,
     days_very_high: risk?.['Very High'] ?? null,
     reason: c.reason,
+    status: c.status.state,
+    status_start: day(c.status.start),
+    status_end: day(c.status.end),
   };
 }
 
