@@ -8,6 +8,7 @@ import { alertsFor, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
+import { SAMPLE_ID } from '../providers/sample/index.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import * as z from 'zod';
 import { forecastOf, inZone } from './forecast.js';
@@ -118,7 +119,7 @@ export const alertsRoute = route({
   },
   handle: async ({ city, min, categories, format }, ctx, { origin }) => {
     const rule: AlertRule = { min, categories };
-    const answer = alertsAnswer(city, await forecastOf(ctx, city), rule);
+    const answer = alertsAnswer(city, await forecastOf(ctx, city), rule, ctx.forecast.providerId);
     if (format === 'json') return { body: answer };
     if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
     const links = alertLinks(origin, city, rule, format);
@@ -135,8 +136,8 @@ export const alertsRoute = route({
   },
 });
 
-/** The alerts of a forecast: each local day its hours touch, checked against the rule. */
-export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): AlertsAnswer {
+/** The alerts of a forecast from `provider`: each local day its hours touch, checked against the rule. */
+export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule, provider: string): AlertsAnswer {
   const { stale, quotaExhausted, fetchedAt, source } = forecast;
   return {
     city: city.slug,
@@ -148,6 +149,8 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): A
     source,
     stale,
     ...(quotaExhausted ? { quotaExhausted } : {}),
+    // The sample's values are invented: whoever subscribes must be told (every form says it).
+    ...(provider === SAMPLE_ID ? { simulated: true as const } : {}),
     fetchedAt,
     ...alertsFor(city, inZone(forecast.hours, forecast.timezone), rule),
   };

@@ -206,6 +206,12 @@ export const AlertsResponse = named(
     source: z.string(),
     stale: z.boolean(),
     quotaExhausted: z.literal(true).optional(),
+    simulated: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Present (true) when the forecast comes from the sample provider, whose values are invented for demonstration: every calendar event and feed entry says so too. An extension.',
+      ),
     fetchedAt: DateTime.nullable(),
     dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
     alerts: z.array(Alert),
