@@ -8,7 +8,8 @@
 import * as z from 'zod';
 import type { DayCut } from '../domain/days.js';
 import { dailyRowOf } from '../domain/day-values.js';
-import { citySeasons, type DatedRow, seasonCategories } from '../domain/seasons.js';
+import { citySeasons } from '../domain/city-seasons.js';
+import { type DatedRow, seasonCategories } from '../domain/seasons.js';
 import type { StoreReader } from '../store/reader.js';
 import { ApiError, invalidParameter } from './error.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from './forms.js';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { grade } from '../../src/domain/risk.js';
 import type { DailyPollen } from '../../src/domain/schemas.js';
+import { citySeasons } from '../../src/domain/city-seasons.js';
 import {
-  citySeasons,
   compareYears,
   type DatedRow,
   type SeasonDay,
