@@ -2,7 +2,8 @@
  * The subscription forms of `/api/alerts`, each written from its JSON form: iCalendar (RFC 5545,
  * with ical-generator), Atom (RFC 4287, with feed) and JSON Feed 1.1 (a JSON value: the `feed`
  * package writes only version 1). Every form says when the forecast was fetched and, when it
- * could not be refreshed, that it is stale.
+ * could not be refreshed, that it is stale; on the sample provider, every calendar, feed, event and
+ * entry says its values are simulated.
  */
 import { Feed } from 'feed';
 import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
@@ -44,13 +45,21 @@ export function freshness(a: AlertsAnswer): string {
   return `Stale forecast: it was fetched ${fetched} and could not be refreshed (${why}), so these alerts may be out of date.`;
 }
 
+/** What every form of a sample deployment's alerts says: its values are invented. */
+export const SIMULATED =
+  'Simulated: this site runs on the sample provider, which invents plausible pollen values for demonstration. They are not measurements or a forecast.';
+/** The mark in titles a person sees first (a calendar's name, an event, an entry). */
+const simulatedMark = (a: AlertsAnswer): string => (a.simulated ? ' (simulated)' : '');
+
 const ruleText = (a: AlertsAnswer): string => `${a.min} or above in ${a.categories.join(', ')}`;
-const title = (a: AlertsAnswer): string => `Pollen alerts for ${a.name}, ${a.state}: ${ruleText(a)}`;
+const title = (a: AlertsAnswer): string => `Pollen alerts for ${a.name}, ${a.state}${simulatedMark(a)}: ${ruleText(a)}`;
 const levels = (alert: Alert): string => alert.categories.map((c) => `${c.risk} ${c.category}`).join(', ');
 /** A feed entry's title: "Austin, 2026-03-08: High tree, High ragweed pollen". */
-const entryTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name}, ${alert.date}: ${levels(alert)} pollen`;
+const entryTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name}, ${alert.date}: ${levels(alert)} pollen${simulatedMark(a)}`;
 /** A calendar event sits on its date already: "Austin pollen: High tree, High ragweed". */
-const eventTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name} pollen: ${levels(alert)}`;
+const eventTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name} pollen${simulatedMark(a)}: ${levels(alert)}`;
+/** The description of a whole calendar or feed: the forecast's age, and on the sample that it is simulated. */
+const about = (a: AlertsAnswer): string => (a.simulated ? `${SIMULATED} ${freshness(a)}` : freshness(a));
 const updated = (a: AlertsAnswer): Date => new Date(a.fetchedAt ?? 0);
 
 /** The lines an entry's text holds: the summary, the values, the top allergens and the forecast's age. */
@@ -62,6 +71,7 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
       ? []
       : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
     freshness(a),
+    ...(a.simulated ? [SIMULATED] : []),
   ];
 }
 
@@ -69,7 +79,7 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
 export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
   const calendar = ical({
     name: title(a),
-    description: `${ruleText(a)} on the local days of the next 48 hours. ${freshness(a)}`,
+    description: `${ruleText(a)} on the local days of the next 48 hours. ${about(a)}`,
     prodId: { company: 'pollen-api', product: 'alerts', language: 'EN' },
     method: ICalCalendarMethod.PUBLISH,
     url: links.self,
@@ -103,7 +113,7 @@ export function alertsAtom(a: AlertsAnswer, links: AlertLinks): string {
   const feed = new Feed({
     id: `urn:uuid:${nameUuid(feedName(a.city, a))}`,
     title: title(a),
-    description: freshness(a),
+    description: about(a),
     updated: updated(a),
     link: links.home,
     feed: links.self,
@@ -116,7 +126,7 @@ export function alertsAtom(a: AlertsAnswer, links: AlertLinks): string {
       title: escapeHtml(entryTitle(a, alert)),
       link: links.forecast,
       date: updated(a),
-      description: escapeHtml(alert.summary),
+      description: escapeHtml(a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary),
       content: details(a, alert)
         .map((line) => `<p>${escapeHtml(line)}</p>`)
         .join(''),
@@ -132,14 +142,14 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
     title: title(a),
     home_page_url: links.home,
     feed_url: links.self,
-    description: freshness(a),
+    description: about(a),
     authors: [{ name: API_TITLE, url: links.api }],
     language: 'en-US',
     items: a.alerts.map((alert) => ({
       id: alert.id,
       url: links.forecast,
       title: entryTitle(a, alert),
-      summary: alert.summary,
+      summary: a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary,
       content_text: details(a, alert).join('\n'),
       date_modified: updated(a).toISOString(),
       tags: alert.categories.map((c) => c.category),
@@ -151,6 +161,7 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
       min: a.min,
       categories: a.categories,
       stale: a.stale,
+      ...(a.simulated ? { simulated: true as const } : {}),
       fetchedAt: a.fetchedAt,
       dates: a.dates,
     },
@@ -175,5 +186,5 @@ export interface JsonFeed {
     tags: string[];
     _pollen_alert: Alert;
   }[];
-  _pollen_alerts: Pick<AlertsAnswer, 'city' | 'min' | 'categories' | 'stale' | 'fetchedAt' | 'dates'> & { about: string };
+  _pollen_alerts: Pick<AlertsAnswer, 'city' | 'min' | 'categories' | 'stale' | 'simulated' | 'fetchedAt' | 'dates'> & { about: string };
 }

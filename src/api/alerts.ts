@@ -8,6 +8,7 @@ import { alertsFor, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
+import { SAMPLE_ID } from '../providers/sample/index.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import * as z from 'zod';
 import * as D from '../domain/schemas.js';
@@ -33,6 +34,12 @@ export const AlertsResponse = named(
     source: z.string(),
     stale: z.boolean(),
     quotaExhausted: z.literal(true).optional(),
+    simulated: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Present (true) when the forecast comes from the sample provider, whose values are invented for demonstration: every calendar event and feed entry says so too. An extension.',
+      ),
     fetchedAt: DateTime.nullable(),
     dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
     alerts: z.array(Alert),
@@ -107,7 +114,7 @@ export const alertsRoute = route({
   handle: async ({ city: slug, min, categories, format }, ctx, { origin }) => {
     const city = servedCity(ctx.cities, slug);
     const rule: AlertRule = { min, categories };
-    const answer = alertsAnswer(city, await forecastOf(ctx, city), rule);
+    const answer = alertsAnswer(city, await forecastOf(ctx, city), rule, ctx.forecast.providerId);
     if (format === 'json') return { body: answer };
     if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
     const links = alertLinks(origin, city, rule, format);
@@ -124,8 +131,8 @@ export const alertsRoute = route({
   },
 });
 
-/** The alerts of a forecast: each local day its hours touch, checked against the rule. */
-export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): AlertsAnswer {
+/** The alerts of a forecast from `provider`: each local day its hours touch, checked against the rule. */
+export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule, provider: string): AlertsAnswer {
   const { stale, quotaExhausted, fetchedAt, source } = forecast;
   return {
     city: city.slug,
@@ -137,6 +144,8 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule): A
     source,
     stale,
     ...(quotaExhausted ? { quotaExhausted } : {}),
+    // The sample's values are invented: whoever subscribes must be told (every form says it).
+    ...(provider === SAMPLE_ID ? { simulated: true as const } : {}),
     fetchedAt,
     ...alertsFor(city, inZone(forecast.hours, forecast.timezone), rule),
   };

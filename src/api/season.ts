@@ -1,12 +1,14 @@
 /**
  * GET /api/season: when a city's tree, grass, weed and ragweed seasons (and each allergen
  * species') started, peaked and ended in a year, by the percentage method on the daily means the
- * city's daily rows serve, and how the year compares with the earlier years held
- * (domain/seasons.ts; docs/data.md, "Seasons").
+ * city's daily rows serve, where each stands by the EAACI concentration definition, and how the
+ * year compares with the earlier years held (domain/seasons.ts, domain/season-status.ts;
+ * docs/data.md, "Seasons").
  */
 import * as z from 'zod';
 import type { DayCut } from '../domain/days.js';
-import { citySeasons, seasonCategories, yearsHeld } from '../domain/seasons.js';
+import { citySeasons } from '../domain/city-seasons.js';
+import { seasonCategories } from '../domain/seasons.js';
 import { allDailyRows } from '../store/daily-rows.js';
 import type { StoreReader } from '../store/reader.js';
 import * as D from '../domain/schemas.js';
@@ -29,7 +31,12 @@ export const SeasonResponse = named(
   "A city's pollen seasons in a year, and a line per year held and category.",
   z.object({
     city: z.string(),
-    year: z.number().int(),
+    year: z
+      .number()
+      .int()
+      .describe(
+        "The year asked for; without one, the calendar year of the latest data day, each category answering its own year under way (categories[].year: tree's runs from 1 October, so from October it is the next one).",
+      ),
     ...localDays,
     categories: z.array(CategorySeason),
     years: z.array(SeasonYearRow),
@@ -96,18 +103,18 @@ export const seasonRoute = route({
     operationId: 'getSeason',
     summary: 'Pollen seasons of a city',
     description:
-      "Each category's main pollen season in a year by the percentage method (from the day the year's cumulative sum of daily means reaches 2.5% of its total to the day it reaches 97.5%), its peak day, its seasonal and annual integrals (SPIn, APIn), the days of the season by NAB level, whether the year is complete (90% of its days), and its cumulative sum against each complete earlier year's at the same day of the year. years: one line per year held and category. Computed on the daily means of /api/pollen?city=. An extension of the contract.",
+      "Each category's main pollen season in a year by the percentage method (from the day the year's cumulative sum of daily means reaches 2.5% of its total to the day it reaches 97.5%), its peak day, its seasonal and annual integrals (SPIn, APIn), the days of the season by NAB level, whether the year is over (closed) and complete (over, with 90% of its days), where the season stands by the EAACI concentration definition (status: not started, in season, ended, with its end provisional until the year is complete), and its cumulative sum against each complete earlier year's at the same day of the year. Each category has its own years (tree's runs from 1 October); without year, each category answers its year under way on the latest data day. years: one line per year held and category. Computed on the daily means of /api/pollen?city=. An extension of the contract.",
     notFound: {
       description: 'Unsupported city (UNSUPPORTED_CITY), or a year without daily values (YEAR_NOT_HELD, with the years held).',
       schema: z.union([UnsupportedCityError, YearNotHeldError]),
     },
   },
-  llms: '/api/season?city=SLUG&year=YYYY&category=tree|grass|weed|ragweed|SPECIES: pollen seasons (start, peak, end, SPIn), against earlier years',
+  llms: "/api/season?city=SLUG&year=YYYY&category=tree|grass|weed|ragweed|SPECIES: pollen seasons (start, peak, end, SPIn, and status: not started, in season or ended), against earlier years; tree's year runs from 1 October",
   tool: {
     name: 'get_season',
     title: "A city's pollen seasons",
     description:
-      "When each category's pollen season (tree, grass, weed, ragweed, and each allergen species) started, peaked and ended in a year, by the 2.5%/97.5% percentage method on daily means; its SPIn and APIn (grains·day/m³), days by NAB level, whether the year is complete, and comparison.years: how far this year's cumulative sum is ahead of each complete earlier year's at the same day of the year (ahead_pct) and how many days earlier it started (start_difference_days). year is a season year: tree's runs from 1 October of the year before; it defaults to the year under way. timezone \"local\" cuts days at the city's midnight. A year not held is an error that lists the years held.",
+      "When each category's pollen season (tree, grass, weed, ragweed, and each allergen species) started, peaked and ended in a year, by the 2.5%/97.5% percentage method on daily means; status: where the season stands by the EAACI concentration definition (not started, in season, ended; provisional until the year is complete), the one to tell a person about the season under way; its SPIn and APIn (grains·day/m³), days by NAB level, whether the year is complete, and comparison.years: how far this year's cumulative sum is ahead of each complete earlier year's at the same day of the year (ahead_pct) and how many days earlier it started (start_difference_days). Tree's year runs from 1 October to 30 September and is named by the year it ends in; without year, each category answers its year under way. A year not held is an error that lists the years held. timezone \"local\" cuts days at the city's midnight.",
   },
   // A city without daily values answers 404 (YEAR_NOT_HELD) from the fallback function.
   forms: [
@@ -117,12 +124,12 @@ export const seasonRoute = route({
   handle: ({ city: slug, year, category, timezone: cut }, { store, cities }) => {
     const city = servedCity(cities, slug);
     const rows = allDailyRows(store, city.slug, cut);
-    const held = yearsHeld(rows);
-    const chosen = year ?? held.at(-1);
-    if (chosen === undefined || !held.includes(chosen)) throw yearNotHeld(city.slug, year, held);
     const all = seasonCategories(store.shapes.all());
     const categories = category === 'all' ? all : all.filter((c) => c.name === category);
-    if (categories.length === 0) throw invalidParameter('category', CATEGORY);
-    return { body: { city: city.slug, year: chosen, ...cutField(cut), ...citySeasons(rows, categories, chosen) } };
+    if (rows.length > 0 && categories.length === 0) throw invalidParameter('category', CATEGORY);
+    // Each category's own years (tree's from 1 October); without a year, each its year under way.
+    const seasons = citySeasons(rows, categories, year);
+    if (seasons.year === null || seasons.categories.length === 0) throw yearNotHeld(city.slug, year, seasons.held);
+    return { body: { city: city.slug, year: seasons.year, ...cutField(cut), categories: seasons.categories, years: seasons.years } };
   },
 });

@@ -10,16 +10,22 @@
  *   18:73).
  * - SPIn: the sum of daily means over the season; APIn: over the year (grains·day/m³).
  * - The peak day: the first day of the year's highest daily mean.
+ * - Where the season stands, by the EAACI concentration definition (season-status.ts).
+ *
+ * This module measures one category in one year; city-seasons.ts assembles a city's years.
  *
  * A category's year is the calendar year, but tree's starts on 1 October of the year before, so
- * that a winter season (mountain cedar, December to February) is one season, not two halves.
- * A year is complete when at least 90% of its days have a value; an incomplete year's season is
- * measured against the mean total of the complete earlier years (else against its total so
- * far), and has no end yet.
+ * that a winter season (mountain cedar, December to February) is one season, not two halves. A
+ * year is held when its days hold a value of the category; it is closed once its last day is on or
+ * before the city's latest data day, and complete when closed with values on at least 90% of its
+ * days. A year under way is measured against the mean total of the complete earlier years (else
+ * its total so far) and ends only when the concentration definition says so (provisionally); a
+ * closed year with gaps is measured on the days it holds, and says so (`basis: "days held"`).
  */
 import { DAY_MS, dayNumber, dayString } from './dates.js';
+import { seasonStatus } from './season-status.js';
 import { grade, type Graded, RISK_LABELS, type Risk, SPECIES_KEY } from './risk.js';
-import type { CategorySeason, DailyPollen, RiskDays, Season, SeasonComparison, SeasonYearRow } from './schemas.js';
+import type { CategorySeason, DailyPollen, RiskDays, Season, SeasonComparison, SeasonStatus } from './schemas.js';
 import { type Shape, speciesColumn } from './species.js';
 
 /** A category's value on one day, with the NAB label the day is graded with. */
@@ -37,13 +43,22 @@ export const COMPLETE_SHARE = 0.9;
 export const START_SHARE = 0.025;
 export const END_SHARE = 0.975;
 
+/** Whether a category's year starts on 1 October: tree and its species. */
+const fromOctober = (category: string) => category === 'tree' || category.startsWith('tree_');
+
 /** The days of a category's year: the calendar year, or for tree (and its species) from 1 October of the year before. */
 export function seasonYear(category: string, year: number): { from: number; to: number } {
-  const fromOctober = category === 'tree' || category.startsWith('tree_');
+  const october = fromOctober(category);
   return {
-    from: dayNumber(`${fromOctober ? year - 1 : year}-${fromOctober ? '10' : '01'}-01`),
-    to: dayNumber(fromOctober ? `${year}-09-30` : `${year}-12-31`),
+    from: dayNumber(`${october ? year - 1 : year}-${october ? '10' : '01'}-01`),
+    to: dayNumber(october ? `${year}-09-30` : `${year}-12-31`),
   };
+}
+
+/** The category's year a day falls in: its calendar year, or for tree the next one from 1 October. */
+export function seasonYearOf(category: string, day: number): number {
+  const date = new Date(day * DAY_MS);
+  return date.getUTCFullYear() + (fromOctober(category) && date.getUTCMonth() >= 9 ? 1 : 0);
 }
 
 /** A category a season is measured for, and how its days are read from daily rows. */
@@ -118,30 +133,49 @@ export interface YearSeason {
   to: number;
   /** Days of the year with a value. */
   daysWithData: number;
+  /** The year is over on the latest data day. */
+  closed: boolean;
+  /** Closed, with values on at least COMPLETE_SHARE of its days. */
   complete: boolean;
   /** The last day of the year with a value. */
   through: number | null;
-  /** The annual pollen integral (so far, for an incomplete year). */
+  /** The annual pollen integral (so far, for a year under way). */
   apin: number;
-  /** What 2.5% and 97.5% are shares of: the year's total, the mean total of complete earlier years, or the total so far. */
-  basis: 'year' | 'earlier years' | 'so far';
+  /** What 2.5% and 97.5% are shares of (CategorySeason's `basis`). */
+  basis: CategorySeason['basis'];
   season: Season | null;
   /** Why there is no season. */
   reason: string | null;
+  /** Where the season stands by the concentration definition. */
+  status: SeasonStatus;
   /** The cumulative sums, by day of the year (0 = its first day); a day without a value adds nothing. */
   cumulative: number[];
   /** The season's start as a day of the year. */
   startIndex: number | null;
 }
 
+/** How a year is measured: the latest data day, the complete earlier years' APIns, and the category's criterion. */
+export interface YearOptions {
+  /** The city's latest data day: a year whose last day is after it is under way. */
+  latest: number;
+  /** APIns of the complete earlier years, which a year under way is measured against. */
+  earlierTotals?: readonly number[];
+  /** The category, for its EAACI criterion (season-status.ts); tree's by default. */
+  category?: string;
+}
+
 const emptyRiskDays = (): RiskDays => Object.fromEntries(RISK_LABELS.map((r) => [r, 0])) as RiskDays;
 
-/**
- * The season of one category in one year. `earlierTotals` are the APIns of the complete earlier
- * years, which an incomplete year's start is measured against.
- */
-export function yearSeason(series: SeasonSeries, window: { from: number; to: number }, earlierTotals: readonly number[] = []): YearSeason {
+/** What a year's 2.5% and 97.5% are shares of. */
+function basisOf(closed: boolean, complete: boolean, earlier: number): YearSeason['basis'] {
+  if (closed) return complete ? 'year' : 'days held';
+  return earlier > 0 ? 'earlier years' : 'so far';
+}
+
+/** The season of one category in one year (`window`), as it stands on `options.latest`. */
+export function yearSeason(series: SeasonSeries, window: { from: number; to: number }, options: YearOptions): YearSeason {
   const { from, to } = window;
+  const { latest, earlierTotals = [], category = 'tree' } = options;
   const cumulative: number[] = [];
   let [sum, daysWithData, through, peak] = [0, 0, null as number | null, null as { day: number; value: number } | null];
   for (let day = from; day <= to; day++) {
@@ -154,10 +188,12 @@ export function yearSeason(series: SeasonSeries, window: { from: number; to: num
     }
     cumulative.push(sum);
   }
-  const complete = daysWithData >= COMPLETE_SHARE * (to - from + 1);
-  const basis = complete ? 'year' : earlierTotals.length > 0 ? 'earlier years' : 'so far';
+  const closed = to <= latest;
+  const complete = closed && daysWithData >= COMPLETE_SHARE * (to - from + 1);
+  const basis = basisOf(closed, complete, earlierTotals.length);
   const total = basis === 'earlier years' ? earlierTotals.reduce((a, b) => a + b, 0) / earlierTotals.length : sum;
-  const base = { from, to, daysWithData, complete, through, apin: sum, basis, cumulative } as const;
+  const status = seasonStatus(series, window, latest, complete, category);
+  const base = { from, to, daysWithData, closed, complete, through, apin: sum, basis, status, cumulative } as const;
   const none = (reason: string): YearSeason => ({ ...base, season: null, reason, startIndex: null });
   if (daysWithData === 0) return none('no data in the year');
   if (sum === 0) return none('no pollen above zero in the year');
@@ -165,9 +201,12 @@ export function yearSeason(series: SeasonSeries, window: { from: number; to: num
   const reach = (share: number) => cumulative.findIndex((c) => c >= share * total);
   const startIndex = reach(START_SHARE);
   if (startIndex < 0) return none(`not started by ${dayString(through!)}`);
-  const endIndex = complete ? reach(END_SHARE) : -1;
-  const last = complete ? from + endIndex : through!;
   const start = from + startIndex;
+  // A closed year ends by the percentage method; a year under way has no total yet, so it ends
+  // (provisionally) when the concentration definition says its season has ended.
+  const statusEnd = status.end === null ? null : dayNumber(status.end);
+  const end = closed ? from + reach(END_SHARE) : statusEnd !== null && statusEnd >= start ? statusEnd : null;
+  const last = end ?? through!;
   const riskDays = emptyRiskDays();
   let spin = 0;
   for (let day = start; day <= last; day++) {
@@ -182,7 +221,7 @@ export function yearSeason(series: SeasonSeries, window: { from: number; to: num
     startIndex,
     season: {
       start: dayString(start),
-      end: complete ? dayString(last) : null,
+      end: end === null ? null : dayString(end),
       days: last - start + 1,
       peak_date: dayString(peak!.day),
       peak_value: peak!.value,
@@ -222,66 +261,9 @@ export function compareYears(year: YearSeason, earlier: ReadonlyArray<{ year: nu
   };
 }
 
-/** The calendar years a city's daily rows fall in, ascending. */
-export function yearsHeld(rows: readonly DatedRow[]): number[] {
-  const years = new Set(rows.map((r) => new Date(r.day * DAY_MS).getUTCFullYear()));
+/** The category's years that hold a value, ascending: a year with no data of the category is not held. */
+export function yearsHeld(series: SeasonSeries, category: string): number[] {
+  const years = new Set<number>();
+  for (const day of series.keys()) years.add(seasonYearOf(category, day));
   return [...years].sort((a, b) => a - b);
-}
-
-/** Every category's season in every year held (`yearsHeld`), each compared with the earlier years. */
-export function seasonsByYear(rows: readonly DatedRow[], categories: readonly SeasonCategory[]): Map<number, CategorySeason[]> {
-  const held = yearsHeld(rows);
-  const byYear = new Map<number, CategorySeason[]>(held.map((y) => [y, []]));
-  for (const category of categories) {
-    const series = seasonSeries(rows, category);
-    const seasons: Array<{ year: number; season: YearSeason }> = [];
-    for (const y of held) {
-      const earlierTotals = seasons.filter((e) => e.season.complete).map((e) => e.season.apin);
-      const mine = yearSeason(series, seasonYear(category.name, y), earlierTotals);
-      byYear.get(y)!.push({
-        category: category.name,
-        from: dayString(mine.from),
-        to: dayString(mine.to),
-        days_with_data: mine.daysWithData,
-        complete: mine.complete,
-        through: mine.through === null ? null : dayString(mine.through),
-        apin: mine.apin,
-        basis: mine.basis,
-        season: mine.season,
-        reason: mine.reason,
-        comparison: compareYears(mine, seasons),
-      });
-      seasons.push({ year: y, season: mine });
-    }
-  }
-  return byYear;
-}
-
-/** A year's season of a category in a line. */
-export const yearRow = (year: number, c: CategorySeason): SeasonYearRow => ({
-  year,
-  category: c.category,
-  complete: c.complete,
-  start: c.season?.start ?? null,
-  end: c.season?.end ?? null,
-  peak_date: c.season?.peak_date ?? null,
-  peak_value: c.season?.peak_value ?? null,
-  spin: c.season?.spin ?? null,
-  apin: c.apin,
-});
-
-/**
- * Every category's season in `year` (one of `yearsHeld`), compared with the earlier years held,
- * and a line per year held and category.
- */
-export function citySeasons(
-  rows: readonly DatedRow[],
-  categories: readonly SeasonCategory[],
-  year: number,
-): { categories: CategorySeason[]; years: SeasonYearRow[] } {
-  const byYear = seasonsByYear(rows, categories);
-  return {
-    categories: byYear.get(year) ?? [],
-    years: [...byYear].flatMap(([y, seasons]) => seasons.map((c) => yearRow(y, c))),
-  };
 }

@@ -77,6 +77,11 @@ export class ForecastService {
     this.now = options.now ?? Date.now;
   }
 
+  /** The provider this service asks, whose forecasts its cache holds (a fresh cache answers `source: "cache"`). */
+  get providerId(): string {
+    return this.options.provider.id;
+  }
+
   /** The forecast of a supported city. Rejects with ForecastUnavailable or an unexpected error. */
   get(place: City): Promise<Forecast> {
     let pending = this.inFlight.get(place.slug);

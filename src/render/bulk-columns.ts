@@ -135,18 +135,19 @@ const SEASON_FIELDS: Field[] = [
   field('from', 'DATE', "First day of the category's year", undefined, false),
   field('to', 'DATE', "Last day of the category's year", undefined, false),
   field('days_with_data', 'INT32', 'Days of the year with a daily mean', undefined, false),
-  field('complete', 'BOOLEAN', 'Whether at least 90% of the days of the year have a daily mean', undefined, false),
+  field('closed', 'BOOLEAN', "Whether the year is over on the city's latest data day", undefined, false),
+  field('complete', 'BOOLEAN', 'Whether the year is over and at least 90% of its days have a daily mean', undefined, false),
   field('through', 'DATE', 'The last day of the year with a daily mean'),
   field('apin', 'DOUBLE', 'Annual pollen integral: daily means summed over the year (so far)', GRAIN_DAYS, false),
   field(
     'basis',
     'STRING',
-    'What 2.5% and 97.5% are shares of: year, earlier years (the mean total of complete earlier years) or so far',
+    'What 2.5% and 97.5% are shares of: year, days held (a year over with gaps), earlier years (the mean total of complete earlier years) or so far',
     undefined,
     false,
   ),
   field('start', 'DATE', `${SEASON}: first day`),
-  field('end', 'DATE', `${SEASON}: last day; empty while the year is incomplete`),
+  field('end', 'DATE', `${SEASON}: last day; while the year is under way, the status end once the season has ended, else empty`),
   field('season_days', 'INT32', `${SEASON}: days from start to end (or to the last day held)`),
   field('peak_date', 'DATE', "First day of the year's highest daily mean"),
   field('peak_value', 'DOUBLE', 'That daily mean', GRAINS),
@@ -155,6 +156,15 @@ const SEASON_FIELDS: Field[] = [
     field(`days_${r.toLowerCase().replace(' ', '_')}`, 'INT32', `Days of the season with a value graded ${r} (NAB)`),
   ),
   field('reason', 'STRING', 'Why there is no season: no data in the year, no pollen above zero, or not started by a date'),
+  field(
+    'status',
+    'STRING',
+    'Where the season stands by the EAACI concentration definition: not started, in season, ended or no season',
+    undefined,
+    false,
+  ),
+  field('status_start', 'DATE', "That definition's start: the first day of the first period of 5 days within 7 at or above its threshold"),
+  field('status_end', 'DATE', 'Its end: the last day of the last such period, once the season has ended'),
 ];
 
 export const KIND_MEANING: Record<BulkKind, string> = {

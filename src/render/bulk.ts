@@ -16,7 +16,8 @@ import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../domain/dates.js';
 import { dailyRowOf } from '../domain/day-values.js';
 import { hourlyRow } from '../domain/pollen-rows.js';
 import type { CategorySeason } from '../domain/schemas.js';
-import { seasonCategories, seasonsByYear } from '../domain/seasons.js';
+import { seasonsByYear } from '../domain/city-seasons.js';
+import { seasonCategories } from '../domain/seasons.js';
 import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../served/bulk-index.js';
 import { allDailyRows } from '../store/daily-rows.js';
 import type { Store } from '../store/store.js';
@@ -235,6 +236,7 @@ function seasonRow(city: string, year: number, c: CategorySeason): Row {
     from: day(c.from),
     to: day(c.to),
     days_with_data: c.days_with_data,
+    closed: c.closed,
     complete: c.complete,
     through: day(c.through),
     apin: c.apin,
@@ -251,6 +253,9 @@ function seasonRow(city: string, year: number, c: CategorySeason): Row {
     days_high: risk?.High ?? null,
     days_very_high: risk?.['Very High'] ?? null,
     reason: c.reason,
+    status: c.status.state,
+    status_start: day(c.status.start),
+    status_end: day(c.status.end),
   };
 }
 

@@ -25,7 +25,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 </head>
 <body>
 <header>
-  <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for its hours, last 30 days, species, weather and forecast.</p><p id="freshness" class="fine" role="status"></p></div>
+  <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for how bad today and tomorrow are, then its hours, species, weather, forecast, seasons and last 30 days.</p><p id="freshness" class="fine" role="status"></p></div>
   <div class="controls">
     <div><label for="date">Date (each city's local day)</label> <select id="date" aria-describedby="map-status"></select></div>
     <div class="locate">

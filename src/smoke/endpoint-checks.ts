@@ -85,7 +85,8 @@ export async function season(p: Probe): Promise<string> {
   const { city } = p.found;
   const latest = await p.data(`/api/season?${q({ city })}`);
   must(latest.city === city && Array.isArray(latest.categories) && latest.categories.length >= 4, 'no categories');
-  const years = [...new Set((latest.years as Json[]).map((y) => y.year as number))];
+  // Each category has its own years (tree's from 1 October): grass's are the ones to ask grass for.
+  const years = (latest.years as Json[]).filter((y) => y.category === 'grass').map((y) => y.year as number);
   const grass = await p.data(`/api/season?${q({ city, year: String(years[0]), category: 'grass' })}`);
   must(
     grass.year === years[0] && grass.categories.length === 1 && grass.categories[0].category === 'grass',

@@ -79,9 +79,10 @@ function designed() {
   return { state, provider };
 }
 
-/** A context whose forecast comes from the designed provider, on a clock the test moves. */
-function setup() {
-  const { state, provider } = designed();
+/** A context whose forecast comes from the designed provider (or another), on a clock the test moves. */
+function setup(other?: PollenProvider) {
+  const { state, provider: designedProvider } = designed();
+  const provider = other ?? designedProvider;
   const clock = { now: NOW };
   const cache = new SqliteForecastCache(openStore(`${tempDir()}/cache.db`));
   const service = new ForecastService({ provider, cache, dailyBudget: null, now: () => clock.now });
@@ -285,6 +286,47 @@ describe('GET /api/alerts', () => {
       alerts.map((a) => [a.id, '2026-03-07T18:20:00.000Z', a.summary, a]),
     );
     expect(feed.feed_url).toBe(`${ORIGIN}/api/alerts?city=austin&min=High&categories=tree%2Cgrass%2Cweed%2Cragweed&format=jsonfeed`);
+  });
+
+  it("says in the JSON answer, every calendar event and every feed entry that the sample provider's values are simulated", async () => {
+    const { ask, json } = setup(new SampleProvider());
+    const simulated = 'Simulated: this site runs on the sample provider, which invents plausible pollen values';
+    for (const round of ['fetched', 'from the cache']) {
+      const body = await json('city=austin&min=Low');
+      expectMatchesOpenApi('/api/alerts', 200, body);
+      expect([body.simulated, body.source], round).toEqual([true, round === 'fetched' ? 'sample' : 'cache']);
+      expect(body.alerts.length, round).toBeGreaterThan(0);
+      const calendar = ics(await ask('city=austin&min=Low&format=ics'));
+      expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe(
+        'Pollen alerts for Austin, TX (simulated): Low or above in tree, grass, weed, ragweed',
+      );
+      expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toContain(simulated);
+      const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
+      expect(events).toHaveLength(body.alerts.length);
+      for (const e of events) {
+        expect(e.summary).toMatch(/^Austin pollen \(simulated\): /);
+        expect(e.description).toContain(simulated);
+      }
+      const atom = xml(await ask('city=austin&min=Low&format=atom'));
+      expect(entries(atom)).toHaveLength(body.alerts.length);
+      for (const e of entries(atom)) {
+        expect(child(e, 'title').textContent).toMatch(/ pollen \(simulated\)$/);
+        expect(child(e, 'summary').textContent).toContain(simulated);
+        expect(child(e, 'content').textContent).toContain(simulated);
+      }
+      const feed = JSON.parse(text(await ask('city=austin&min=Low&format=jsonfeed'))) as Json;
+      expectJsonFeed11(feed);
+      expect([feed._pollen_alerts.simulated, feed.description.startsWith(simulated)]).toEqual([true, true]);
+      for (const item of feed.items) {
+        expect(item.title).toMatch(/ pollen \(simulated\)$/);
+        expect([item.summary, item.content_text].every((t: string) => t.includes(simulated))).toBe(true);
+      }
+    }
+    // Another provider's alerts say nothing of the kind.
+    const designedAlerts = setup();
+    expect(await designedAlerts.json('city=austin')).not.toHaveProperty('simulated');
+    for (const format of ['ics', 'atom', 'jsonfeed'])
+      expect(text(await designedAlerts.ask(`city=austin&format=${format}`))).not.toMatch(/simulated/i);
   });
 
   it('answers a quiet forecast with an empty calendar and empty feeds', async () => {

@@ -42,6 +42,50 @@ const yearDays = (category: string, year: number) =>
   category.startsWith('tree')
     ? { from: dayNumber(`${year - 1}-10-01`), to: dayNumber(`${year}-09-30`) }
     : { from: dayNumber(`${year}-01-01`), to: dayNumber(`${year}-12-31`) };
+/** The category's year of a date: tree's next one from October. */
+const yearOf = (category: string, date: string) =>
+  Number(date.slice(0, 4)) + (category.startsWith('tree') && date.slice(5, 7) >= '10' ? 1 : 0);
+
+/** The EAACI criterion of a category (Pfaar et al. 2017): birch's for tree, grass's, ragweed's for weed and ragweed. */
+const criterion = (category: string) =>
+  category.startsWith('tree')
+    ? { taxon: 'birch', daily: 10, sum: 100 }
+    : category === 'grass'
+      ? { taxon: 'grass', daily: 3, sum: 30 }
+      : { taxon: 'ragweed', daily: 3, sum: 30 };
+
+/**
+ * Whether the days `a`..`b` (indexes of `days`, clipped to `last`) hold 5 at or above the daily
+ * threshold whose 5 highest sum to the criterion.
+ */
+function period(days: Array<number | null>, a: number, b: number, rule: { daily: number; sum: number }): boolean {
+  const high = days.slice(Math.max(0, a), b + 1).filter((v): v is number => v !== null && v >= rule.daily);
+  return (
+    high.length >= 5 &&
+    high
+      .sort((x, y) => y - x)
+      .slice(0, 5)
+      .reduce((x, y) => x + y, 0) >= rule.sum
+  );
+}
+
+/** Where the season stands by the EAACI definition on day index `last` of the year. */
+function expectedStatus(days: Array<number | null>, last: number, closed: boolean, complete: boolean, from: number, category: string) {
+  const rule = criterion(category);
+  const at = (i: number) => (days[i] ?? -1) >= rule.daily;
+  let start = -1;
+  for (let i = 0; i <= last && start < 0; i++) if (at(i) && period(days, i, Math.min(i + 6, last), rule)) start = i;
+  let end = -1;
+  for (let i = last; i >= 0 && start >= 0 && end < 0; i--) if (at(i) && period(days, i - 6, i, rule)) end = i;
+  const ended = start >= 0 && (closed || last - end >= 7);
+  return {
+    state: start < 0 ? (closed ? 'no season' : 'not started') : ended ? 'ended' : 'in season',
+    start: start < 0 ? null : dayString(from + start),
+    end: ended ? dayString(from + end) : null,
+    provisional: !complete,
+    criterion: rule,
+  };
+}
 
 interface Expected {
   year: number;
@@ -55,10 +99,17 @@ interface Expected {
   json: Json;
 }
 
-/** The season of a category in each year held, by the percentage method, as the data docs define it. */
+/** The season of a category in each year it holds, as the data docs define it; `latest` is the last daily row's date. */
 function expectedYears(rows: Json[], category: string): Expected[] {
   const byDate = new Map(rows.map((r) => [r.date as string, r]));
-  const years = [...new Set(rows.map((r) => Number(String(r.date).slice(0, 4))))].sort();
+  const latest = dayNumber(
+    rows
+      .map((r) => r.date as string)
+      .sort()
+      .at(-1)!,
+  );
+  const held = rows.filter((r) => dayOf(r, category) !== undefined).map((r) => yearOf(category, r.date));
+  const years = [...new Set(held)].sort();
   const out: Expected[] = [];
   for (const year of years) {
     const { from, to } = yearDays(category, year);
@@ -69,20 +120,26 @@ function expectedYears(rows: Json[], category: string): Expected[] {
       days.push(d ? d.value : null);
       risks.push(d ? d.risk : null);
     }
-    const held = days.filter((v) => v !== null).length;
-    const complete = held >= 0.9 * days.length;
+    const count = days.filter((v) => v !== null).length;
+    const closed = to <= latest;
+    const complete = closed && count >= 0.9 * days.length;
     const apin = days.reduce<number>((a, v) => a + (v ?? 0), 0);
     const earlier = out.filter((e) => e.complete).map((e) => e.apin);
-    const total = complete || earlier.length === 0 ? apin : earlier.reduce((a, b) => a + b, 0) / earlier.length;
+    const basis = closed ? (complete ? 'year' : 'days held') : earlier.length > 0 ? 'earlier years' : 'so far';
+    const total = basis === 'earlier years' ? earlier.reduce((a, b) => a + b, 0) / earlier.length : apin;
     const cumulative: number[] = [];
     let sum = 0;
     for (const v of days) cumulative.push((sum += v ?? 0));
     const first = (share: number) => (apin === 0 ? -1 : cumulative.findIndex((c) => c >= share * total));
-    const [start, end] = [first(0.025), complete ? first(0.975) : -1];
     const last = days.map((v, i) => (v === null ? -1 : i)).reduce((a, b) => Math.max(a, b), -1);
+    const status = expectedStatus(days, Math.min(to, latest) - from, closed, complete, from, category);
+    const start = first(0.025);
+    // A year over ends by the percentage method; a year under way where its status says it ended.
+    const statusEnd = status.end === null ? -1 : dayNumber(status.end) - from;
+    const end = start < 0 ? -1 : closed ? first(0.975) : statusEnd >= start ? statusEnd : -1;
     const peakValue = Math.max(...days.map((v) => v ?? -1));
     const upTo = end >= 0 ? end : last;
-    const json: Json = { days_with_data: held, complete, apin, season: null };
+    const json: Json = { year, closed, days_with_data: count, complete, apin, basis, season: null, status };
     if (start >= 0) {
       const riskDays: Json = { None: 0, Low: 0, Moderate: 0, High: 0, 'Very High': 0 };
       let spin = 0;

@@ -2,14 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { grade } from '../../src/domain/risk.js';
 import type { DailyPollen } from '../../src/domain/schemas.js';
+import { citySeasons } from '../../src/domain/city-seasons.js';
 import {
-  citySeasons,
   compareYears,
   type DatedRow,
   type SeasonDay,
   seasonCategories,
   seasonYear,
+  seasonYearOf,
   yearSeason,
+  yearsHeld,
 } from '../../src/domain/seasons.js';
 
 const d = dayNumber;
@@ -26,8 +28,8 @@ describe('a season by the percentage method', () => {
     // 200 days of 1 grain from 10 April: the 5th reaches 2.5% of 200, the 195th 97.5%.
     const window = seasonYear('grass', 2025);
     const series = flat('2025-04-10', '2025-10-26', 1, zeroYear(window));
-    const s = yearSeason(series, window);
-    expect([s.complete, s.apin, s.basis]).toEqual([true, 200, 'year']);
+    const s = yearSeason(series, window, { latest: window.to, category: 'grass' });
+    expect([s.closed, s.complete, s.apin, s.basis]).toEqual([true, true, 200, 'year']);
     expect(s.season).toMatchObject({
       start: dayString(d('2025-04-10') + 4),
       end: dayString(d('2025-04-10') + 194),
@@ -44,25 +46,53 @@ describe('a season by the percentage method', () => {
     const tree = seasonYear('tree', 2025);
     expect([dayString(tree.from), dayString(tree.to)]).toEqual(['2024-10-01', '2025-09-30']);
     const series = flat('2024-12-15', '2025-02-15', 20, zeroYear({ from: d('2024-01-01'), to: d('2025-12-31') }));
-    const s = yearSeason(series, tree).season!;
+    const s = yearSeason(series, tree, { latest: tree.to }).season!;
     // 63 days: 2.5% of 63 x 20 is reached on the 2nd day (40 >= 31.5), 97.5% on the 62nd (1240 >= 1228.5).
     expect([s.start, s.end, s.days]).toEqual(['2024-12-16', '2025-02-14', 61]);
     expect(s.risk_days).toEqual({ None: 0, Low: 0, Moderate: 61, High: 0, 'Very High': 0 });
     // The same days as a calendar-year category: two halves, neither the season.
-    const grass = yearSeason(series, seasonYear('grass', 2025)).season!;
+    const grass = yearSeason(series, seasonYear('grass', 2025), { latest: d('2025-12-31') }).season!;
     expect([grass.start, grass.end]).toEqual(['2025-01-02', '2025-02-14']);
-    expect(yearSeason(series, seasonYear('grass', 2024)).season!.start).toBe('2024-12-15');
+    expect(yearSeason(series, seasonYear('grass', 2024), { latest: d('2025-12-31') }).season!.start).toBe('2024-12-15');
     expect(seasonYear('tree_oak', 2025)).toEqual(tree);
   });
 
   it.each([
     [329, true],
     [328, false],
-  ])('calls a year with values on %i of its 365 days complete: %s', (days, complete) => {
+  ])('calls a year over with values on %i of its 365 days complete: %s', (days, complete) => {
     const window = seasonYear('weed', 2025);
     const series = flat('2025-01-01', dayString(d('2025-01-01') + days - 1), 3);
-    const s = yearSeason(series, window);
-    expect([s.daysWithData, s.complete]).toEqual([days, complete]);
+    const s = yearSeason(series, window, { latest: d('2026-01-10') });
+    expect([s.daysWithData, s.closed, s.complete]).toEqual([days, true, complete]);
+  });
+
+  it('does not call a year under way complete, however many of its days it holds, until its last day is held', () => {
+    // Every day to 30 December: 364 of 365 days, far above 90%, but the year has not ended.
+    const window = seasonYear('grass', 2025);
+    const series = flat('2025-06-01', '2025-07-31', 10, zeroYear(window));
+    series.delete(d('2025-12-31'));
+    const open = yearSeason(series, window, { latest: d('2025-12-30'), earlierTotals: [610], category: 'grass' });
+    expect([open.daysWithData, open.closed, open.complete, open.basis]).toEqual([364, false, false, 'earlier years']);
+    // Its season ended by the concentration definition months ago: a provisional end, from it.
+    expect(open.status).toMatchObject({ state: 'ended', start: '2025-06-01', end: '2025-07-31', provisional: true });
+    expect(open.season).toMatchObject({ start: '2025-06-02', end: '2025-07-31', days: 60, spin: 600 });
+    // On 31 December the year is over: complete, final, ended by the percentage method on its own total.
+    const over = yearSeason(flat('2025-12-31', '2025-12-31', 0, series), window, { latest: d('2025-12-31'), category: 'grass' });
+    expect([over.closed, over.complete, over.basis, over.status.provisional]).toEqual([true, true, 'year', false]);
+    // 2.5% of 610 (15.25) is reached on 2 June, 97.5% (594.75) on 30 July.
+    expect([over.season!.start, over.season!.end]).toEqual(['2025-06-02', '2025-07-30']);
+  });
+
+  it('measures a year over with gaps on the days it holds, and says so', () => {
+    // The first year a deployment collected: from 1 September only.
+    const window = seasonYear('ragweed', 2024);
+    const series = flat('2024-09-01', '2024-09-20', 20, flat('2024-09-21', '2024-12-31', 0));
+    const s = yearSeason(series, window, { latest: d('2025-03-01'), earlierTotals: [], category: 'ragweed' });
+    expect([s.daysWithData, s.closed, s.complete, s.basis]).toEqual([122, true, false, 'days held']);
+    // 2.5% of 400 is 10 (1 September), 97.5% is 390 (20 September): an end, on what it holds.
+    expect(s.season).toMatchObject({ start: '2024-09-01', end: '2024-09-20', days: 20 });
+    expect(s.status).toMatchObject({ state: 'ended', end: '2024-09-20', provisional: true });
   });
 
   it('skips the days without a value: a gap adds nothing and is no start', () => {
@@ -70,7 +100,7 @@ describe('a season by the percentage method', () => {
     const series = zeroYear(window);
     for (let day = d('2025-08-01'); day <= d('2025-08-20'); day++) series.delete(day); // 20 days missing
     flat('2025-08-21', '2025-08-30', 10, series);
-    const s = yearSeason(series, window);
+    const s = yearSeason(series, window, { latest: window.to });
     expect([s.daysWithData, s.complete, s.apin]).toEqual([345, true, 100]);
     // 2.5% of 100 (2.5) and 97.5% (97.5) are both reached by 21 and 30 August: days with values.
     expect([s.season!.start, s.season!.end]).toEqual(['2025-08-21', '2025-08-30']);
@@ -78,36 +108,64 @@ describe('a season by the percentage method', () => {
 
   it('has no season for a category at zero all year, and says why', () => {
     const window = seasonYear('grass', 2025);
-    expect(yearSeason(zeroYear(window), window)).toMatchObject({ season: null, reason: 'no pollen above zero in the year', apin: 0 });
-    expect(yearSeason(new Map(), window)).toMatchObject({ season: null, reason: 'no data in the year', through: null });
+    const over = { latest: window.to, category: 'grass' };
+    expect(yearSeason(zeroYear(window), window, over)).toMatchObject({
+      season: null,
+      reason: 'no pollen above zero in the year',
+      apin: 0,
+      status: { state: 'no season', start: null, end: null },
+    });
+    expect(yearSeason(new Map(), window, over)).toMatchObject({ season: null, reason: 'no data in the year', through: null });
   });
 
-  it('measures an incomplete year against the complete earlier years, with no end yet', () => {
+  it('measures a year under way against the complete earlier years, with no end while its season goes on', () => {
     const window = seasonYear('grass', 2025);
     // To 10 May, 100 grains in all; the earlier years' totals were 1,000 and 3,000 (mean 2,000).
     const series = flat('2025-04-01', '2025-05-10', 2.5, flat('2025-01-01', '2025-03-31', 0));
-    const s = yearSeason(series, window, [1000, 3000]);
-    expect([s.complete, s.basis, s.apin, dayString(s.through!)]).toEqual([false, 'earlier years', 100, '2025-05-10']);
+    const latest = d('2025-05-10');
+    const s = yearSeason(series, window, { latest, earlierTotals: [1000, 3000], category: 'grass' });
+    expect([s.closed, s.complete, s.basis, s.apin, dayString(s.through!)]).toEqual([false, false, 'earlier years', 100, '2025-05-10']);
     // 2.5% of 2,000 is 50: reached on the 20th day of 2.5.
     expect(s.season).toMatchObject({ start: '2025-04-20', end: null, days: 21, spin: 52.5 });
+    // 2.5 a day is below grass's 3: by the concentration definition it has not started.
+    expect(s.status).toMatchObject({ state: 'not started', provisional: true });
     // Without an earlier complete year: against its total so far (2.5 on 1 April reaches 2.5% of 100).
-    expect(yearSeason(series, window).season).toMatchObject({ start: '2025-04-01', end: null });
-    expect(yearSeason(flat('2025-01-01', '2025-02-01', 1), window, [1e6])).toMatchObject({
+    expect(yearSeason(series, window, { latest }).season).toMatchObject({ start: '2025-04-01', end: null });
+    expect(yearSeason(flat('2025-01-01', '2025-02-01', 1), window, { latest: d('2025-02-01'), earlierTotals: [1e6] })).toMatchObject({
       season: null,
       reason: 'not started by 2025-02-01',
     });
   });
 });
 
+describe('the years a category holds', () => {
+  it("names each year by the category's own span: tree's from 1 October, the others' the calendar year", () => {
+    expect(seasonYearOf('tree', d('2026-09-30'))).toBe(2026);
+    expect(seasonYearOf('tree', d('2026-10-01'))).toBe(2027);
+    expect(seasonYearOf('tree_oak', d('2026-11-24'))).toBe(2027);
+    expect(seasonYearOf('grass', d('2026-11-24'))).toBe(2026);
+    expect(seasonYearOf('ragweed', d('2026-12-31'))).toBe(2026);
+    // Days from 25 November 2024 to 24 November 2026: tree holds 2025 (from 25 November 2024), 2026 and 2027 (from
+    // 1 October 2026); grass holds 2024 (its last 37 days), 2025 and 2026. No year without a day is listed.
+    const days = flat('2024-11-25', '2026-11-24', 1);
+    expect(yearsHeld(days, 'tree')).toEqual([2025, 2026, 2027]);
+    expect(yearsHeld(days, 'grass')).toEqual([2024, 2025, 2026]);
+    expect(yearsHeld(new Map(), 'grass')).toEqual([]);
+  });
+});
+
 describe('a year against the earlier years', () => {
   const window = (y: number) => seasonYear('grass', y);
   const year = (y: number, from: string, to: string, value: number) =>
-    yearSeason(flat(`${y}-${from}`, `${y}-${to}`, value, zeroYear(window(y))), window(y));
+    yearSeason(flat(`${y}-${from}`, `${y}-${to}`, value, zeroYear(window(y))), window(y), { latest: window(y).to });
 
   it('gives the cumulative sum at the same day of the year, how far ahead this year is, and the start difference', () => {
     // 2024: 600 by 30 May, starting on 2 April (day 92 of the leap year: 2.5% of 600 is 15).
     const earlier = year(2024, '04-01', '05-30', 10);
-    const now = yearSeason(flat('2025-03-25', '2025-04-30', 20, flat('2025-01-01', '2025-03-24', 0)), window(2025), [earlier.apin]);
+    const now = yearSeason(flat('2025-03-25', '2025-04-30', 20, flat('2025-01-01', '2025-03-24', 0)), window(2025), {
+      latest: d('2025-04-30'),
+      earlierTotals: [earlier.apin],
+    });
     const c = compareYears(now, [{ year: 2024, season: earlier }]);
     // 2025 starts on 25 March (day 83), 9 days of the year earlier. As of 30 April (day 119, which
     // is 29 April in 2024): 2025 has 37 x 20 = 740, 2024 had 29 x 10 = 290.
@@ -118,7 +176,7 @@ describe('a year against the earlier years', () => {
   });
 
   it('compares only with complete earlier years, and says when there is none', () => {
-    const partial = yearSeason(flat('2024-12-01', '2024-12-31', 5), window(2024));
+    const partial = yearSeason(flat('2024-12-01', '2024-12-31', 5), window(2024), { latest: d('2025-04-30') });
     const c = compareYears(year(2025, '04-01', '04-30', 1), [{ year: 2024, season: partial }]);
     expect([c.years, c.earlier_years, c.note]).toEqual([[], 0, 'No complete earlier year to compare with.']);
   });
@@ -159,13 +217,13 @@ describe("a city's seasons from its daily rows", () => {
       rows.push(row(date, 0, summer ? 30 : 0, summer ? 12 : 0, summer ? 8 : 0));
     }
     const { categories: seasons, years } = citySeasons(rows, categories, 2025);
-    expect(seasons.map((c) => [c.category, c.complete, c.reason])).toEqual([
-      ['tree', false, 'no pollen above zero in the year'],
-      ['grass', false, 'no pollen above zero in the year'],
-      ['weed', false, 'no pollen above zero in the year'],
-      ['ragweed', false, 'no pollen above zero in the year'],
-      ['tree_oak', false, 'no pollen above zero in the year'],
-      ['grass_grass_poaceae', false, 'no pollen above zero in the year'],
+    expect(seasons.map((c) => [c.category, c.year, c.complete, c.reason])).toEqual([
+      ['tree', 2025, false, 'no pollen above zero in the year'],
+      ['grass', 2025, false, 'no pollen above zero in the year'],
+      ['weed', 2025, false, 'no pollen above zero in the year'],
+      ['ragweed', 2025, false, 'no pollen above zero in the year'],
+      ['tree_oak', 2025, false, 'no pollen above zero in the year'],
+      ['grass_grass_poaceae', 2025, false, 'no pollen above zero in the year'],
     ]);
     const grass2024 = years.find((y) => y.year === 2024 && y.category === 'grass')!;
     expect(grass2024).toMatchObject({ complete: true, start: '2024-06-04', end: '2024-09-27', apin: 122 * 30 });
@@ -173,6 +231,27 @@ describe("a city's seasons from its daily rows", () => {
     const y2024 = citySeasons(rows, categories, 2024).categories;
     expect(y2024.find((c) => c.category === 'ragweed')!.season!.risk_days.Low).toBeGreaterThan(100);
     expect(y2024.find((c) => c.category === 'weed')!.season!.risk_days.Moderate).toBeGreaterThan(100);
-    expect(years.map((y) => y.year)).toEqual([...Array(6).fill(2024), ...Array(6).fill(2025)]);
+    // A line per category and year it holds: tree's 2024 runs from October 2023, so it holds January to September 2024.
+    expect(years.map((y) => `${y.category} ${y.year}`)).toEqual(categories.flatMap((c) => [`${c.name} 2024`, `${c.name} 2025`]));
+  });
+
+  it("answers each category's year under way on the latest data day, and a year asked for only where a category holds it", () => {
+    const categories = seasonCategories([]);
+    const rows: DatedRow[] = [];
+    // To 24 November 2025: tree's year under way is 2026, from 1 October 2025.
+    for (let day = d('2024-01-01'); day <= d('2025-11-24'); day++) rows.push(row(dayString(day), 12, 4, 4, 4));
+    const under = citySeasons(rows, categories);
+    expect(under.year).toBe(2025);
+    expect(under.categories.map((c) => [c.category, c.year, c.from, c.closed])).toEqual([
+      ['tree', 2026, '2025-10-01', false],
+      ['grass', 2025, '2025-01-01', false],
+      ['weed', 2025, '2025-01-01', false],
+      ['ragweed', 2025, '2025-01-01', false],
+    ]);
+    expect(under.held).toEqual([2024, 2025, 2026]);
+    // 2026 is tree's alone; 2023 nobody's.
+    expect(citySeasons(rows, categories, 2026).categories.map((c) => c.category)).toEqual(['tree']);
+    expect(citySeasons(rows, categories, 2023)).toMatchObject({ year: 2023, categories: [], held: [2024, 2025, 2026] });
+    expect(citySeasons([], categories)).toEqual({ year: null, categories: [], years: [], held: [] });
   });
 });

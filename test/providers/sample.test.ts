@@ -84,6 +84,36 @@ describe('sample provider', () => {
     expect(ragweed).toBeLessThanOrEqual(304);
   });
 
+  it("moves each city's seasons a few days and a few percent from one year to the next", async () => {
+    // Each city's grass: where its year's pollen is centred (the mean day of year, weighted by the
+    // hourly values), and its total, in 2025 and 2026. The day-to-day weather alone moves the
+    // centre by a day or two; the yearly draws (up to 6 days, 15%) move it by about four.
+    const moves: number[] = [];
+    const ratios: number[] = [];
+    for (const c of DEFAULT_CITIES.list) {
+      const years = await Promise.all(
+        [2025, 2026].map(async (year) => {
+          const { hours } = await sample.pollenHistory(c, hoursOf(`${year}-01-01`, `${year}-12-31`));
+          const first = dayNumber(`${year}-01-01`);
+          let [total, weighted] = [0, 0];
+          for (const h of hours) {
+            const grass = typeof h.grass === 'number' ? h.grass : 0;
+            total += grass;
+            weighted += grass * (Math.floor(h.time / DAY_MS) - first);
+          }
+          return { centre: weighted / total, total };
+        }),
+      );
+      moves.push(Math.abs(years[1]!.centre - years[0]!.centre));
+      ratios.push(Math.abs(Math.log(years[1]!.total / years[0]!.total)));
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(moves)).toBeGreaterThan(3);
+    expect(Math.max(...moves)).toBeLessThan(16); // a few days, not another season
+    expect(mean(ratios)).toBeGreaterThan(0.09);
+    expect(Math.max(...ratios)).toBeLessThan(Math.log(1.6));
+  });
+
   it('is near zero in a northern winter and follows a daily cycle', async () => {
     const total = await dailySeries('minneapolis', (h) => h.total);
     expect(monthMean(total, 1)).toBeLessThan(5);

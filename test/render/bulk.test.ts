@@ -130,11 +130,20 @@ describe('the bulk files', () => {
     for (const city of DEFAULT_CITIES.slugs) {
       const latest = await fetch(url(`/api/season?city=${city}`));
       if (latest.status === 404) continue; // no daily values: no seasons
-      const years = [...new Set(((await latest.json()) as Json).years.map((y: Json) => y.year as number))];
+      const years = [...new Set(((await latest.json()) as Json).years.map((y: Json) => y.year as number))].sort();
       for (const year of years) {
         for (const c of (await api(`/api/season?city=${city}&year=${year}`)).categories as Json[]) {
           const risk = c.season?.risk_days ?? {};
-          const flat = { ...c, ...(c.season ?? {}), city, year, season_days: c.season?.days ?? null };
+          const flat = {
+            ...c,
+            ...(c.season ?? {}),
+            city,
+            year,
+            season_days: c.season?.days ?? null,
+            status: c.status.state,
+            status_start: c.status.start,
+            status_end: c.status.end,
+          };
           const days = {
             days_none: risk.None,
             days_low: risk.Low,

@@ -13,6 +13,8 @@ import { ROOT } from '../helpers/cli.js';
 import { SITE_SPAN, useSite } from '../helpers/site.js';
 import { readCityFile } from '../../src/domain/city-file.js';
 
+type Json = Record<string, any>;
+
 if (!hasChromium)
   console.warn(`landing page browser test skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
 
@@ -59,7 +61,10 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(days[0]).toMatch(/^2025-04-10 \(1[89] h\)$/);
     expect(days.at(-1)).toMatch(/^2025-03-31 \([45] h\)$/);
     expect(days).toHaveLength(11);
-    expect(await page.textContent('#panel section h3')).toBe('Hourly pollen (grains/m³), local time: CDT, America/Chicago');
+    // After today's and tomorrow's levels, the details.
+    expect(await page.locator('#panel section h3').nth(1).textContent()).toBe(
+      'Hourly pollen (grains/m³), local time: CDT, America/Chicago',
+    );
     // The day's hours are Austin's local day: its chart's first tick is local midnight.
     expect(await page.locator('#panel svg.chart').first().locator('text.tick').nth(2).textContent()).toBe('00h');
     expect(await page.locator('#panel ol.species li').count()).toBeGreaterThan(0);
@@ -140,7 +145,8 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const ics = await fetch(calendar!.replace(/^webcal:/, new URL(site.server.url).protocol));
     expect([ics.status, ics.headers.get('content-type')]).toEqual([200, 'text/calendar; charset=utf-8']);
     expect(await ics.text()).toMatch(/^BEGIN:VCALENDAR\r\n/);
-    const title = 'Pollen alerts for Austin, TX: Very High or above in tree, grass, weed, ragweed';
+    // The sample's values are invented: the subscriptions say so (test/api/alerts.test.ts).
+    const title = 'Pollen alerts for Austin, TX (simulated): Very High or above in tree, grass, weed, ragweed';
     const atomRes = await fetch(new URL(atom!, page.url()));
     expect([atomRes.status, atomRes.headers.get('content-type')]).toEqual([200, 'application/atom+xml; charset=utf-8']);
     const feed = new DOMParser().parseFromString(await atomRes.text(), 'application/xml').documentElement!;
@@ -286,10 +292,67 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
       await page.fill('#zip', '10008'); // a post-office-box ZIP code: no area
       await page.press('#zip', 'Enter');
-      await status(page, 'ZIP code 10008 has no area');
+      await status(page, 'We have no location for ZIP code 10008');
+      // In plain words: not the API's message for developers, which names the data set.
+      expect(await page.textContent('#locate-status')).toBe(
+        'We have no location for ZIP code 10008: it may be a post-office-box or single-business ZIP code, or a new one. Try the ZIP code of a street address nearby, or use your location.',
+      );
       expect(await page.getAttribute('#locate-status', 'class')).toContain('problem');
       await close();
     });
+  });
+
+  it("opens a city's panel with today's and tomorrow's level in words and colour, then the details", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 1200 } });
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#city-list button');
+    await page.click('#city-list button[data-city="austin"]');
+    await page.waitForSelector('#panel section.today li');
+    // The first section after the heading, before any chart.
+    expect(await page.locator('#panel > section').first().getAttribute('class')).toBe('today');
+    expect(await page.textContent('#panel section.today h3')).toBe('Today and tomorrow');
+    const days = ((await (await site.get('/api/forecast?city=austin&aggregate=day&timezone=local')).json()) as { rows: Json[] }).rows;
+    const worst = (d: Json) =>
+      (['Very High', 'High', 'Moderate', 'Low', 'None'] as const).find((r) =>
+        [d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed].includes(r),
+      ) ?? 'no data';
+    const named = (d: string) =>
+      new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const lines = page.locator('#panel section.today li');
+    expect(await lines.allTextContents()).toEqual([
+      `Today, ${named(days[0]!.date)}: ${worst(days[0]!)} tree ${days[0]!.peak_risk_tree}, grass ${days[0]!.peak_risk_grass}, weed ${days[0]!.peak_risk_weed} (forecast, the ${days[0]!.hours} hours still to come)`,
+      `Tomorrow, ${named(days[1]!.date)}: ${worst(days[1]!)} tree ${days[1]!.peak_risk_tree}, grass ${days[1]!.peak_risk_grass}, weed ${days[1]!.peak_risk_weed} (forecast)`,
+    ]);
+    // In colour too: the level's colour behind its word, as on the map.
+    const colours: Record<string, string> = {
+      None: 'rgb(241, 238, 246)',
+      Low: 'rgb(254, 217, 118)',
+      Moderate: 'rgb(253, 141, 60)',
+      High: 'rgb(227, 26, 28)',
+      'Very High': 'rgb(128, 0, 38)',
+    };
+    expect(await lines.locator('.badge').evaluateAll((bs) => bs.map((b) => getComputedStyle(b).backgroundColor))).toEqual(
+      days.slice(0, 2).map((d) => colours[worst(d)]),
+    );
+    expect(await page.textContent('#panel')).not.toContain('worst hour of the');
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'landing-1280.png'), fullPage: true });
+
+    // Without a forecast (the network fails), the latest observed days, said as such.
+    await page.route('**/api/forecast?**', (route) => route.abort());
+    await page.click('#city-list button[data-city="wichita"]');
+    await page.waitForFunction(() => document.querySelector('#panel section.today h3')?.textContent === 'Latest days observed');
+    const observed = ((await (await site.get('/api/pollen?city=wichita&timezone=local')).json()) as { rows: Json[] }).rows;
+    expect(await page.locator('#panel section.today li').allTextContents()).toEqual(
+      observed
+        .slice(0, 2)
+        .map(
+          (d, i) =>
+            `${i === 0 ? 'Latest' : 'Before'}, ${named(d.date)}: ${worst(d)} tree ${d.peak_risk_tree}, grass ${d.peak_risk_grass}, weed ${d.peak_risk_weed}`,
+        ),
+    );
+    expect(await page.textContent('#panel')).toContain('The forecast is not available right now. Try again in a while.');
+    await page.close();
   });
 
   it('works at phone width, with the city list as a way in', async () => {
@@ -301,6 +364,49 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.click('#city-list button[data-city="wichita"]');
     await page.waitForSelector('#panel svg.chart');
     expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-10');
+    await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)('the landing page of every built-in city on a phone', () => {
+  // The 40 cities, two days: Dallas, Austin, San Antonio and Houston, and the cities from Boston to Philadelphia, crowd a 390 px map.
+  const site = useSite({ cities: [...DEFAULT_CITIES.slugs], span: { from: SITE_SPAN.to - 1, to: SITE_SPAN.to } });
+  const browser = useBrowser();
+
+  it('gives every marker and control a target of at least 24 by 24 CSS px on a phone (WCAG 2.2, 2.5.8)', async () => {
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#markers .marker');
+    await page.click('#city-list button[data-city="austin"]');
+    await page.waitForSelector('#panel section.alerts');
+    const small = await page.evaluate(() => {
+      const targets = [
+        ...document.querySelectorAll('#markers .marker circle'),
+        ...document.querySelectorAll('button, select, input, .alert-links a, #bulk summary'),
+      ];
+      return targets.flatMap((t) => {
+        const r = t.getBoundingClientRect();
+        const visible = (r.width > 0 && (t as HTMLElement).offsetParent !== null) || t instanceof SVGElement;
+        return visible && (r.width < 24 || r.height < 24)
+          ? [`${t.outerHTML.slice(0, 80)}: ${r.width.toFixed(1)} x ${r.height.toFixed(1)}`]
+          : [];
+      });
+    });
+    expect(small).toEqual([]);
+    // No marker lies over another, which would cut its target below 24 px: overlapping ones are moved apart.
+    const centres = await page
+      .locator('#markers .marker circle')
+      .evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()).map((r) => [r.x + r.width / 2, r.y + r.height / 2, r.width] as const));
+    const overlaps = centres.flatMap(([x, y, w], i) => centres.slice(i + 1).filter(([x2, y2]) => Math.hypot(x2 - x, y2 - y) < w));
+    expect(overlaps).toEqual([]);
+    // The marker's digit is readable: at least 12 CSS px.
+    const digit = await page
+      .locator('#markers .marker text')
+      .first()
+      .evaluate((t) => t.getBoundingClientRect().height);
+    expect(digit).toBeGreaterThanOrEqual(12);
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'landing-390.png'), fullPage: true });
     await page.close();
   });
 });

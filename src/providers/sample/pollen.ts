@@ -1,12 +1,13 @@
 /**
- * Simulated hourly pollen: seasons by latitude and climate region, mountain cedar in Texas and
+ * Simulated hourly pollen: seasons by latitude and climate region, each a few days earlier or
+ * later and a little weaker or stronger from one year to the next, mountain cedar in Texas and
  * Oklahoma winters, a daily cycle peaking late morning, day-to-day weather swings, and now and
  * then a missing hour, a missing value or a missing species payload.
  */
 import type { City, ClimateRegion } from '../../domain/cities.js';
-import { dayOfYear, HOUR_MS } from '../../domain/dates.js';
+import { DAY_MS, HOUR_MS } from '../../domain/dates.js';
 import type { RawPollenHour } from '../provider.js';
-import { bump, hashString, normal, unit } from './noise.js';
+import { hashString, normal, unit } from './noise.js';
 
 /** Peak concentration of the season's strongest allergen per category, grains/m³. */
 const AMPLITUDE: Record<ClimateRegion, { tree: number; grass: number; weed: number }> = {
@@ -56,8 +57,41 @@ const MOUNTAIN_CEDAR: Record<string, number> = {
 
 const count = (v: number): number => Math.max(0, Math.round(v));
 
+/**
+ * The seasons whose timing and strength move from year to year, each with its own draw: the tree
+ * species together (one spring comes early for all of them), mountain cedar, grass, ragweed and the
+ * rest. A draw is a city's, a year's and a season's, so each city-year differs from the others.
+ */
+const SEASONS = { tree: 1, cedar: 2, grass: 3, ragweed: 4, others: 5 } as const;
+type Season = keyof typeof SEASONS;
+
+/** Up to this many days earlier or later than the regional timing. */
+const SHIFT_DAYS = 6;
+/** Up to this share weaker or stronger than the regional amplitude. */
+const SHIFT_STRENGTH = 0.15;
+
+/** A season's timing (days) and strength (a factor) in a calendar year: the same city, year and season always give the same. */
+function yearDraw(seed: number, year: number, season: Season): { days: number; factor: number } {
+  return {
+    days: Math.round((2 * unit(seed, year, SEASONS[season], 11) - 1) * SHIFT_DAYS),
+    factor: 1 + (2 * unit(seed, year, SEASONS[season], 12) - 1) * SHIFT_STRENGTH,
+  };
+}
+
+/** The first day (day number) of each calendar year, by year. */
+const yearStart = (year: number): number => Math.floor(Date.UTC(year, 0, 1) / DAY_MS);
+
 export interface SampleCityModel {
   hourly(hour: number): RawPollenHour | null;
+}
+
+/** The seasonal level of each allergen on one day, before the day's weather and the hour's cycle. */
+interface DayShape {
+  tree: number[];
+  cedar: number;
+  grass: number;
+  ragweed: number;
+  others: number;
 }
 
 /** The pollen model of one city. */
@@ -71,11 +105,44 @@ export function pollenModel(city: City): SampleCityModel {
   const cedar = MOUNTAIN_CEDAR[city.slug] ?? 0;
   const solarOffset = city.lon / 15;
 
+  /**
+   * A seasonal bell around day of year `peak` with a spread of `width` days, moved and scaled by
+   * each year's draw: the bells of the day's year and of the years either side are added, so a
+   * season that spans New Year (cedar) or a wide one (the others) flows from one year into the next.
+   */
+  const seasonal = (day: number, peak: number, width: number, season: Season): number => {
+    const year = new Date(day * DAY_MS).getUTCFullYear();
+    let level = 0;
+    for (let y = year - 1; y <= year + 1; y++) {
+      const { days, factor } = yearDraw(seed, y, season);
+      const d = day - (yearStart(y) + peak - 1 + days);
+      level += factor * Math.exp(-0.5 * (d / width) ** 2);
+    }
+    return level;
+  };
+  // The hours of a day share its seasonal levels: computed once per day.
+  let shapeDay = Number.NaN;
+  let shape: DayShape | undefined;
+  const dayShape = (day: number): DayShape => {
+    if (day !== shapeDay || !shape) {
+      shapeDay = day;
+      const spring = (offset: number) => seasonal(day, treePeak + offset, 16, 'tree');
+      shape = {
+        tree: TREES.map(([, offset, weight]) => amp.tree * weight * spring(offset)),
+        cedar: cedar * seasonal(day, 15, 14, 'cedar'),
+        grass: amp.grass * (seasonal(day, grassPeak, 28, 'grass') + 0.08 * seasonal(day, grassPeak + 110, 20, 'grass')),
+        ragweed: amp.weed * seasonal(day, RAGWEED_PEAK + weedShift, 17, 'ragweed'),
+        others: 4 * seasonal(day, treePeak + 30, 60, 'others'),
+      };
+    }
+    return shape;
+  };
+
   return {
     hourly(hour: number): RawPollenHour | null {
       const day = Math.floor(hour / 24);
       if (unit(seed, day, 9) < 0.002 || unit(seed, hour, 7) < 0.01) return null; // provider gaps
-      const doy = dayOfYear(day);
+      const season = dayShape(day);
       const rainy = unit(seed, day, 3) < 0.12;
       const weather = rainy ? 0.15 : Math.exp(0.55 * normal(seed, day, 4) - 0.15);
       const localHour = ((((hour % 24) + solarOffset) % 24) + 24) % 24;
@@ -84,15 +151,15 @@ export function pollenModel(city: City): SampleCityModel {
       const f = scale * weather * cycle * jitter;
 
       const tree = Object.fromEntries(
-        TREES.map(([name, offset, weight]) => {
-          let v = amp.tree * weight * bump(doy, treePeak + offset, 16);
-          if (name === 'Cypress / Juniper / Cedar') v += cedar * bump(doy, 15, 14);
+        TREES.map(([name], i) => {
+          let v = season.tree[i]!;
+          if (name === 'Cypress / Juniper / Cedar') v += season.cedar;
           return [name, count(v * f)];
         }),
       );
-      const grass = { 'Grass / Poaceae': count(amp.grass * (bump(doy, grassPeak, 28) + 0.08 * bump(doy, grassPeak + 110, 20)) * f) };
-      const weed = { Ragweed: count(amp.weed * bump(doy, RAGWEED_PEAK + weedShift, 17) * f) };
-      const others = count(4 * bump(doy, treePeak + 30, 60) * f + unit(seed, hour, 6) * 2);
+      const grass = { 'Grass / Poaceae': count(season.grass * f) };
+      const weed = { Ragweed: count(season.ragweed * f) };
+      const others = count(season.others * f + unit(seed, hour, 6) * 2);
       const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
       const speciesMissing = unit(seed, hour, 8) < 0.002;
       const weedMissing = unit(seed, hour, 10) < 0.003;

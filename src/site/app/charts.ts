@@ -1,23 +1,12 @@
 /** Small SVG charts, drawn by hand: a line chart of the three categories over time. */
 import type { HourRow } from './api.js';
+import { el } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 export const SERIES = [
   { key: 'tree', label: 'Tree', colour: '#1b9e77', dash: '' },
   { key: 'grass', label: 'Grass', colour: '#7570b3', dash: '6 3' },
   { key: 'weed', label: 'Weed', colour: '#d95f02', dash: '2 3' },
 ] as const;
-
-function el<K extends keyof SVGElementTagNameMap>(
-  name: K,
-  attrs: Record<string, string | number>,
-  parent?: Element,
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  parent?.appendChild(node);
-  return node;
-}
 
 /** Hour (and day of the month) of an instant in a zone, for the chart's ticks. */
 const tickFormats = new Map<string, Intl.DateTimeFormat>();

@@ -57,7 +57,6 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
         const body = (await res.json()) as {
           cities?: Array<{ slug: string; distance_km: number }>;
           code?: string;
-          error?: string;
           nearest?: string;
           distance_km?: number;
         };
@@ -71,10 +70,14 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
             `ZIP code ${zip}`,
             body.nearest === undefined ? undefined : { slug: body.nearest, distance_km: body.distance_km! },
           );
-        say(body.error ?? `ZIP code ${zip} could not be looked up (HTTP ${res.status}).`, true);
+        // The API's messages are for developers (they name data sets): the page says it in plain words.
+        if (body.code === 'UNKNOWN_ZIP')
+          return say(
+            `We have no location for ZIP code ${zip}: it may be a post-office-box or single-business ZIP code, or a new one. Try the ZIP code of a street address nearby, or use your location.`,
+            true,
+          );
+        say(`ZIP code ${zip} could not be looked up right now. Try again in a while, or use your location.`, true);
       })
-      .catch((error: unknown) =>
-        say(`ZIP code ${zip} could not be looked up: ${error instanceof Error ? error.message : String(error)}`, true),
-      );
+      .catch(() => say(`ZIP code ${zip} could not be looked up: check your connection and try again.`, true));
   });
 }

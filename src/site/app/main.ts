@@ -4,7 +4,7 @@ import { getJson, type MapFeature } from './api.js';
 import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
 import { setUpLocate, type ListedCity } from './locate.js';
-import { drawMarkers, drawStates } from './map.js';
+import { drawMarkers, drawStates, fitMarkers } from './map.js';
 import { showCity } from './panel.js';
 import { colourOf, riskOfSeverity } from './risk.js';
 
@@ -37,6 +37,7 @@ async function start(): Promise<void> {
   for (const c of cities) count.set(c.name, (count.get(c.name) ?? 0) + 1);
   const names = new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
   drawStates(svg, topology);
+  fitMarkers(svg, layer);
   picker.replaceChildren(...dates.map((d) => new Option(d, d)));
 
   let selected: string | undefined;
@@ -79,5 +80,7 @@ async function start(): Promise<void> {
 
 start().catch((error: unknown) => {
   const status = document.querySelector('#map-status');
-  if (status) status.textContent = `Could not load the map: ${error instanceof Error ? error.message : String(error)}`;
+  // The cause is for developers (the console has it); the page says what a person can do.
+  console.error(error);
+  if (status) status.textContent = 'The map could not be loaded. Check your connection and reload the page.';
 });

@@ -1,37 +1,17 @@
 /**
- * The city panel: the day's hours, the last 30 days, top species, weather and the forecast, in
- * the city's local days and time (timezone=local), labelled with its zone. Weather days are UTC days.
+ * The city panel: first how bad today and tomorrow are (today.ts), then the day's hours, top
+ * species, weather, the forecast and the last 30 days, in the city's local days and time
+ * (timezone=local), labelled with its zone. Weather days are UTC days.
  * Below the forecast, its pollen seasons against earlier years (season.ts), and links to
  * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
 import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/risk.js';
-import {
-  getJson,
-  type DayRow,
-  type Forecast,
-  type ForecastDay,
-  type HourRow,
-  type Risk,
-  type SeasonAnswer,
-  type WeatherRow,
-} from './api.js';
-import { seasonSection } from './season.js';
+import { getJson, type DayRow, type Forecast, type ForecastDay, type HourRow, type SeasonAnswer, type WeatherRow } from './api.js';
 import { hourlyChart, SERIES } from './charts.js';
-import { colourOf, inkOn, worst } from './risk.js';
-
-const h = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] => {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-};
-
-const badge = (risk: Risk) => {
-  const span = h('span', risk ?? 'no data', { class: 'badge' });
-  span.style.background = colourOf(risk);
-  span.style.color = inkOn(risk);
-  return span;
-};
+import { h } from './dom.js';
+import { badge, worst } from './risk.js';
+import { seasonSection } from './season.js';
+import { todaySection } from './today.js';
 
 function legend(): HTMLElement {
   const ul = h('ul', undefined, { class: 'series-legend' });
@@ -110,20 +90,6 @@ function zoneLabel(zone: string, at: string): string {
     .formatToParts(new Date(at))
     .find((p) => p.type === 'timeZoneName')?.value;
   return short && short !== zone ? `${short}, ${zone}` : zone;
-}
-
-function forecastDays(days: readonly ForecastDay[]): HTMLElement {
-  const ul = h('ul', undefined, { class: 'forecast-days' });
-  for (const d of days) {
-    const li = h('li');
-    li.append(
-      h('strong', `${d.date}: `),
-      badge(worst(d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed)),
-      ` worst hour of the ${d.hours} forecast`,
-    );
-    ul.append(li);
-  }
-  return ul;
 }
 
 /** The level chosen: the API's default until someone picks another; kept when the panel is drawn again. */
@@ -208,7 +174,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
-  const sections: HTMLElement[] = [];
+  const sections: HTMLElement[] = [todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows)];
   const section = (title: string, ...content: Node[]) => {
     const s = h('section');
     s.append(h('h3', title), ...content);
@@ -223,7 +189,9 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   );
   section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
   section(`Weather and air quality (${date}, UTC day)`, weatherList(weather.rows[0]));
-  if (forecast instanceof Error) section('48-hour forecast', h('p', `Forecast unavailable: ${forecast.message}`, { class: 'notice' }));
+  // The API's 503 message is for developers (it may name a setting): the page says it plainly.
+  if (forecast instanceof Error)
+    section('48-hour forecast', h('p', 'The forecast is not available right now. Try again in a while.', { class: 'notice' }));
   else {
     const note = forecast.stale
       ? h(
@@ -232,12 +200,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
           { class: 'notice stale', role: 'note' },
         )
       : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
-    section(
-      `48-hour forecast, local time: ${label}`,
-      ...(days ? [forecastDays(days.rows)] : []),
-      hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone),
-      note,
-    );
+    section(`48-hour forecast, local time: ${label}`, hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
   }
   if (seasons) sections.push(seasonSection(seasons, daily.rows));
   sections.push(alertsSection(slug, name));

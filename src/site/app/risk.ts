@@ -1,5 +1,6 @@
 /** Risk colours (ColorBrewer YlOrRd, readable with every common colour-vision deficiency) and labels. */
 import type { Risk } from './api.js';
+import { h } from './dom.js';
 
 export const RISK_COLOURS: Record<string, string> = {
   none: '#d9d9d9',
@@ -25,4 +26,12 @@ export function worst(...risks: Risk[]): Risk {
   let best = -1;
   for (const r of risks) if (r !== null) best = Math.max(best, ORDER.indexOf(r));
   return best < 0 ? null : ORDER[best]!;
+}
+
+/** A level in words on its colour: the word says it, the colour repeats it. */
+export function badge(risk: Risk): HTMLSpanElement {
+  const span = h('span', risk ?? 'no data', { class: 'badge' });
+  span.style.background = colourOf(risk);
+  span.style.color = inkOn(risk);
+  return span;
 }

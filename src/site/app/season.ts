@@ -1,13 +1,14 @@
 /**
- * The city panel's season view (/api/season, local days): per category, this year's cumulative
- * curve against the earlier years' (from the city's daily rows), its start, peak and end marked,
- * its SPIn, and one sentence in plain words whose numbers are the API's.
+ * The city panel's season view (/api/season, local days): per category, its year under way as a
+ * cumulative curve against the complete earlier years' (from the city's daily rows), its start,
+ * peak and end marked, its SPIn, and one sentence in plain words that reads where the season
+ * stands (`status`) and whose numbers are the API's.
  */
 import { dayNumber, dayString } from '../../domain/dates.js';
 import { seasonCategories, seasonSeries, seasonYear, yearSeason } from '../../domain/seasons.js';
 import type { CategorySeason, DayRow, SeasonAnswer } from './api.js';
+import { el, h } from './dom.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 const CATEGORIES = seasonCategories([]); // tree, grass, weed, ragweed
 const LABEL: Record<string, string> = { tree: 'Tree', grass: 'Grass', weed: 'Weed', ragweed: 'Ragweed' };
 const THIS_YEAR = '#2b5797';
@@ -16,24 +17,6 @@ const EARLIER = ['#8a96a3', '#c2a878', '#b6a0c8'];
 const colourOf = (year: number, current: number) => (year === current ? THIS_YEAR : EARLIER[(current - year - 1) % EARLIER.length]!);
 /** Where each mark's label sits from its point, so that a start and a peak days apart do not overlap. */
 const LABEL_AT = { start: [-6, -6, 'end'], peak: [8, 4, 'start'], end: [6, 14, 'start'] } as const;
-
-function el<K extends keyof SVGElementTagNameMap>(
-  name: K,
-  attrs: Record<string, string | number>,
-  parent: Element,
-): SVGElementTagNameMap[K] {
-  const node = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  parent.appendChild(node);
-  return node;
-}
-
-const h = <K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, attrs: Record<string, string> = {}): HTMLElementTagNameMap[K] => {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = text;
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  return node;
-};
 
 /** A date as people read it: `Mar 3`, or `Mar 3, 2025` with the year. */
 const shortDate = (date: string, withYear = false) =>
@@ -46,50 +29,73 @@ const shortDate = (date: string, withYear = false) =>
 
 const number = (v: number) => Math.round(v).toLocaleString('en-US');
 
+/** A category's year in words: `2026`, or for tree `Oct 2025 to Sep 2026`. */
+export const yearLabel = (c: Pick<CategorySeason, 'year' | 'from' | 'to'>): string =>
+  c.from.endsWith('-01-01')
+    ? String(c.year)
+    : `${shortDate(c.from).split(' ')[0]} ${c.from.slice(0, 4)} to ${shortDate(c.to).split(' ')[0]} ${c.to.slice(0, 4)}`;
+
 /** The cumulative sums of a category on each day of a year with a value, as the API sums them (domain/seasons.ts). */
 function curve(rows: readonly DayRow[], category: string, year: number): Array<[number, number]> {
   const series = seasonSeries(
     rows.map((row) => ({ day: dayNumber(row.date), row })),
     CATEGORIES.find((c) => c.name === category)!,
   );
-  const y = yearSeason(series, seasonYear(category, year));
-  // A point on each day with a value: days before the first held are not drawn as zeros.
+  const window = seasonYear(category, year);
+  const y = yearSeason(series, window, { latest: window.to, category });
+  // A point on each day with a value: days without one are not drawn, so a year draws only where it has data.
   return y.cumulative.flatMap((sum, i): Array<[number, number]> => (series.has(y.from + i) ? [[i, sum]] : []));
 }
 
-/** The sentence: when the season started against the latest complete earlier year, and how far ahead it is. */
-export function seasonSentence(year: number, c: CategorySeason): string {
-  const name = LABEL[c.category] ?? c.category;
-  if (!c.season) return `No ${name.toLowerCase()} season in ${year}: ${c.reason ?? 'no data'}.`;
+/** How this year's cumulative sum stands against the latest complete earlier year's, at the same day of the year. */
+function pace(c: CategorySeason, over: boolean): string {
   const latest = c.comparison.years.at(-1);
-  const when = (y: number) => (y === year - 1 ? 'last year' : `in ${y}`);
-  const started = c.complete ? 'started' : 'has started';
-  if (!latest) return `${name} season ${started} on ${shortDate(c.season.start)}; there is no complete earlier year to compare it with.`;
-  const d = latest.start_difference_days;
-  const start =
-    d === null || d === 0
-      ? `${started} on ${shortDate(c.season.start)}, as ${when(latest.year)}`
-      : `${started} ${Math.abs(d)} day${Math.abs(d) === 1 ? '' : 's'} ${d < 0 ? 'earlier' : 'later'} than ${when(latest.year)}`;
+  if (!latest) return '; there is no complete earlier year to compare it with';
+  const when = latest.year === c.year - 1 ? 'last year' : `in ${latest.year}`;
   const p = latest.ahead_pct;
-  const pace =
-    p === null
-      ? ''
-      : c.complete
-        ? ` and brought ${p === 0 ? 'as much pollen as' : `${Math.abs(p)}% ${p > 0 ? 'more pollen than' : 'less pollen than'}`} ${when(latest.year)}`
-        : ` and is ${p === 0 ? 'level with' : `${Math.abs(p)}% ${p > 0 ? 'ahead of' : 'behind'}`} ${when(latest.year)} at this point of the year`;
-  return `${name} season ${start}${pace}.`;
+  if (p === null) return '';
+  if (over)
+    return ` and brought ${p === 0 ? 'as much pollen as' : `${Math.abs(p)}% ${p > 0 ? 'more pollen than' : 'less pollen than'}`} ${when}`;
+  return `, ${p === 0 ? 'level with' : `${Math.abs(p)}% ${p > 0 ? 'ahead of' : 'behind'}`} ${when} at this point of the year`;
 }
 
-/** This year's curve against the earlier years', with its start, peak and end marked. */
-function seasonChart(rows: readonly DayRow[], answer: SeasonAnswer, c: CategorySeason): SVGSVGElement {
+/** The sentence: where the season stands, then how it compares with the latest complete earlier year. */
+export function seasonSentence(c: CategorySeason): string {
+  const name = LABEL[c.category] ?? c.category;
+  const { status } = c;
+  if (c.closed) {
+    // A year over: the percentage method's season, retrospectively.
+    if (!c.season) return `No ${name.toLowerCase()} season in ${yearLabel(c)}: ${c.reason ?? 'no data'}.`;
+    const gaps = c.complete ? '' : ` (measured on the ${c.days_with_data} days the year holds)`;
+    const latest = c.comparison.years.at(-1);
+    const d = latest?.start_difference_days ?? null;
+    const when = latest && (latest.year === c.year - 1 ? 'last year' : `in ${latest.year}`);
+    const start =
+      !latest || d === null || d === 0
+        ? `started on ${shortDate(c.season.start)}${latest ? `, as ${when}` : ''}`
+        : `started ${Math.abs(d)} day${Math.abs(d) === 1 ? '' : 's'} ${d < 0 ? 'earlier' : 'later'} than ${when}`;
+    return `${name} season ${start}${pace(c, true)}${gaps}.`;
+  }
+  switch (status.state) {
+    case 'not started':
+      return `${name} season has not started yet.`;
+    case 'in season':
+      return `${name} season is under way since ${shortDate(status.start!)}${pace(c, false)}.`;
+    case 'ended':
+      return `${name} season ended on ${shortDate(status.end!)} (provisional: it may resume if pollen returns); it began on ${shortDate(status.start!)}${pace(c, true)}.`;
+    default:
+      return `No ${name.toLowerCase()} season in ${yearLabel(c)}.`;
+  }
+}
+
+/** This year's curve against the complete earlier years' (those it is compared with), with its start, peak and end marked. */
+function seasonChart(rows: readonly DayRow[], c: CategorySeason): { svg: SVGSVGElement; drawn: number[] } {
   const [w, ht, pad] = [560, 220, 44];
-  const title = `Cumulative ${c.category} pollen in ${answer.year} against earlier years, grains·day/m³`;
-  const svg = document.createElementNS(SVG, 'svg');
-  for (const [k, v] of Object.entries({ viewBox: `0 0 ${w} ${ht}`, role: 'img', class: 'chart season-chart', 'aria-label': title }))
-    svg.setAttribute(k, v);
+  const title = `Cumulative ${c.category} pollen, ${yearLabel(c)}, against earlier years, grains·day/m³`;
+  const svg = el('svg', { viewBox: `0 0 ${w} ${ht}`, role: 'img', class: 'chart season-chart', 'aria-label': title });
   el('title', {}, svg).textContent = title;
-  const years = [...new Set(answer.years.filter((y) => y.category === c.category && y.year <= answer.year).map((y) => y.year))];
-  const curves = years.map((y) => ({ year: y, points: curve(rows, c.category, y) }));
+  const years = [c.year, ...c.comparison.years.map((y) => y.year).reverse()];
+  const curves = years.map((y) => ({ year: y, points: curve(rows, c.category, y) })).filter((k) => k.points.length > 0);
   const max = Math.max(1, ...curves.flatMap((k) => k.points.map((p) => p[1])));
   const span = dayNumber(c.to) - dayNumber(c.from);
   const x = (i: number) => pad + (i / span) * (w - 2 * pad);
@@ -106,14 +112,13 @@ function seasonChart(rows: readonly DayRow[], answer: SeasonAnswer, c: CategoryS
       shortDate(date).split(' ')[0]!;
   }
   for (const k of curves) {
-    if (k.points.length === 0) continue;
-    const mine = k.year === answer.year;
+    const mine = k.year === c.year;
     el(
       'polyline',
       {
         points: k.points.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
         fill: 'none',
-        stroke: colourOf(k.year, answer.year),
+        stroke: colourOf(k.year, c.year),
         'stroke-width': mine ? 2.5 : 1.5,
         'stroke-dasharray': mine ? '' : '5 3',
         class: mine ? 'season-this-year' : 'season-earlier',
@@ -122,7 +127,7 @@ function seasonChart(rows: readonly DayRow[], answer: SeasonAnswer, c: CategoryS
       svg,
     );
   }
-  const mine = curves.find((k) => k.year === answer.year)?.points ?? [];
+  const mine = curves.find((k) => k.year === c.year)?.points ?? [];
   const at = (date: string | null) => {
     if (!date) return undefined;
     const i = dayNumber(date) - dayNumber(c.from);
@@ -141,38 +146,66 @@ function seasonChart(rows: readonly DayRow[], answer: SeasonAnswer, c: CategoryS
     el('text', { x: p.x + dx, y: p.y + dy, 'text-anchor': anchor, class: 'tick season-label' }, svg).textContent =
       `${label} ${shortDate(date!)}`;
   }
-  return svg;
+  return { svg, drawn: curves.map((k) => k.year) };
 }
 
-/** The legend of the curves: this year's, then the earlier years'. */
-function legend(answer: SeasonAnswer, category: string): HTMLElement {
+/** The first and last dates of a category's year. */
+const seasonDates = (category: string, year: number) => {
+  const { from, to } = seasonYear(category, year);
+  return { from: dayString(from), to: dayString(to) };
+};
+
+/** The legend of the curves drawn: this year's, then the earlier years'. */
+function legend(c: CategorySeason, drawn: readonly number[]): HTMLElement {
   const ul = h('ul', undefined, { class: 'series-legend' });
-  const years = [...new Set(answer.years.filter((y) => y.category === category && y.year <= answer.year).map((y) => y.year))].reverse();
-  for (const year of years) {
+  for (const year of drawn) {
     const li = h('li');
     const swatch = h('span', undefined, { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.borderTop = `3px ${year === answer.year ? 'solid' : 'dashed'} ${colourOf(year, answer.year)}`;
-    li.append(swatch, String(year));
+    swatch.style.borderTop = `3px ${year === c.year ? 'solid' : 'dashed'} ${colourOf(year, c.year)}`;
+    li.append(swatch, year === c.year ? `${yearLabel(c)} (this year)` : yearLabel({ ...c, ...seasonDates(c.category, year), year }));
     ul.append(li);
   }
   return ul;
 }
 
-/** The facts of a season: start, peak, end, SPIn, APIn. */
+/** Where the season stands, in words. */
+function standing(c: CategorySeason): string {
+  const { state, start, end, provisional } = c.status;
+  if (state === 'not started') return 'Not started';
+  if (state === 'in season') return `In season since ${shortDate(start!, true)}`;
+  if (state === 'ended') return `Ended on ${shortDate(end!, true)}${provisional ? ' (provisional)' : ''}`;
+  return 'No season';
+}
+
+/** The facts of a season: where it stands, its exposure season and main season, peak, SPIn, APIn. */
 function facts(c: CategorySeason): HTMLElement {
   const dl = h('dl', undefined, { class: 'weather season-facts' });
   const add = (term: string, value: string) => dl.append(h('dt', term), h('dd', value));
+  const { start, end, criterion } = c.status;
+  add('Where it stands', standing(c));
+  const rule = `5 days of 7 at ${criterion.daily} grains/m³ or more, summing to ${criterion.sum}`;
+  add('Exposure season', start ? `${shortDate(start, true)} to ${end ? shortDate(end, true) : 'now'} (${rule})` : `none yet (${rule})`);
   if (c.season) {
-    add('Start', shortDate(c.season.start, true));
+    const { start: from, end: to } = c.season;
+    add(
+      'Main season (95% of the pollen)',
+      `${shortDate(from, true)} to ${to ? `${shortDate(to, true)}${c.complete ? '' : ' (provisional)'}` : 'not ended yet'}`,
+    );
     add('Peak', `${shortDate(c.season.peak_date, true)}: ${number(c.season.peak_value)} grains/m³ (daily mean)`);
-    add('End', c.season.end ? shortDate(c.season.end, true) : 'not yet (the year is incomplete)');
     add('Season total (SPIn)', `${number(c.season.spin)} grains·day/m³`);
   }
-  add('Year total (APIn)', `${number(c.apin)} grains·day/m³${c.complete ? '' : ` so far (to ${shortDate(c.through ?? c.to, true)})`}`);
+  add('Year total (APIn)', `${number(c.apin)} grains·day/m³${c.closed ? '' : ` so far (to ${shortDate(c.through ?? c.to, true)})`}`);
   return dl;
 }
 
-/** The season view of a city: a category picker, then the chosen category's chart, facts and sentence. */
+const BASIS: Record<CategorySeason['basis'], string> = {
+  year: 'its total',
+  'days held': 'the total of the days it holds (the year has gaps)',
+  'earlier years': 'the mean total of the complete earlier years',
+  'so far': 'its total so far',
+};
+
+/** The season view of a city: a category picker, then the chosen category's sentence, chart, legend and facts. */
 export function seasonSection(answer: SeasonAnswer, rows: readonly DayRow[]): HTMLElement {
   const section = h('section', undefined, { class: 'season' });
   const shown = answer.categories.filter((c) => LABEL[c.category]);
@@ -182,26 +215,18 @@ export function seasonSection(answer: SeasonAnswer, rows: readonly DayRow[]): HT
   const draw = () => {
     const c = shown.find((x) => x.category === select.value) ?? shown[0];
     if (!c) return body.replaceChildren(h('p', 'No seasons for this city yet.'));
-    const basis = { year: 'its total', 'earlier years': 'the mean total of the complete earlier years', 'so far': 'its total so far' }[
-      c.basis
-    ];
     const note = h(
       'p',
-      `The main pollen season runs from the day the year's cumulative sum reaches 2.5% of ${basis} to the day it reaches 97.5%, on modeled daily means. ${c.comparison.note ?? ''}`,
+      `Exposure season: the EAACI definition, the one for a season under way, read on the provider's modeled daily means (not pollen-trap counts). Main season: from the day the year's cumulative sum reaches 2.5% of ${BASIS[c.basis]} to the day it reaches 97.5%, as marked on the chart; while the year is under way it ends when the exposure season does, provisionally. ${c.comparison.note ?? ''}`,
       { class: 'fine' },
     );
-    body.replaceChildren(
-      h('p', seasonSentence(answer.year, c), { class: 'season-sentence' }),
-      seasonChart(rows, answer, c),
-      legend(answer, c.category),
-      facts(c),
-      note,
-    );
+    const { svg, drawn } = seasonChart(rows, c);
+    body.replaceChildren(h('p', seasonSentence(c), { class: 'season-sentence' }), svg, legend(c, drawn), facts(c), note);
   };
   select.addEventListener('change', draw);
   const picker = h('p');
   picker.append(h('label', 'Category', { for: 'season-category' }), ' ', select);
-  section.append(h('h3', `Pollen seasons, ${answer.year} (local days)`), picker, body);
+  section.append(h('h3', 'Pollen seasons (local days)'), picker, body);
   draw();
   return section;
 }
