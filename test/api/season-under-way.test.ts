@@ -73,7 +73,7 @@ describe('GET /api/season in late November', () => {
     expect(await getJson('/api/season?city=austin&year=2028')).toEqual({
       status: 404,
       body: {
-        error: 'No daily values for austin in 2028; the years held are listed in years.',
+        error: 'No daily values for austin in 2028; the years held are 2024, 2025, 2026, 2027 (listed in years).',
         code: 'YEAR_NOT_HELD',
         city: 'austin',
         years: [2024, 2025, 2026, 2027],
