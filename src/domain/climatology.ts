@@ -65,6 +65,8 @@ export class Climatology {
   readonly windowDays: number;
   private readonly shiftDays: ReadonlyMap<number, number>;
   private readonly logMeans = new Map<number, number | undefined>();
+  /** Each day's sample, made once: an outlook scored over a year asks for each target day at every lead. */
+  private readonly samples = new Map<number, readonly ClimateDay[]>();
 
   constructor(
     private readonly series: SeasonSeries,
@@ -95,9 +97,13 @@ export class Climatology {
   }
 
   /** The days with a value within the window around the same date as `day` in each earlier year, that year's centre moved back by its shift. */
-  sample(day: number): ClimateDay[] {
-    const days: ClimateDay[] = [];
-    this.each(day, (d, v, year) => days.push({ day: d, year, value: v.value, risk: v.risk }));
+  sample(day: number): readonly ClimateDay[] {
+    let days = this.samples.get(day);
+    if (!days) {
+      const made: ClimateDay[] = [];
+      this.each(day, (d, v, year) => made.push({ day: d, year, value: v.value, risk: v.risk }));
+      this.samples.set(day, (days = made));
+    }
     return days;
   }
 

@@ -25,7 +25,7 @@
  * Its own skill is the ranked probability score against climatology's (outlookSkill): where it
  * does not beat climatology, climatology (the same members, unmoved and unscaled) is what to serve.
  */
-import { Climatology, type ClimatologyOptions } from './climatology.js';
+import { type ClimateDay, Climatology, type ClimatologyOptions } from './climatology.js';
 import { dayString } from './dates.js';
 import { grade, type Graded, RISK_LABELS, type Risk } from './risk.js';
 import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from './schemas.js';
@@ -50,8 +50,8 @@ export interface OutlookOptions extends ClimatologyOptions {
 const K = RISK_LABELS.length;
 const log1p10 = (v: number): number => Math.log10(1 + v);
 
-/** The members' levels, moved by the anomaly `a` (log10), counted as probabilities. */
-function probabilities(category: Graded, members: ReadonlyArray<{ value: number; risk: Risk | null }>, a: number): LevelProbabilities {
+/** The members' levels, moved by the anomaly `a` (log10), counted as probabilities: one per level, in RISK_LABELS order. */
+function probabilities(category: Graded, members: ReadonlyArray<{ value: number; risk: Risk | null }>, a: number): number[] {
   const counts = RISK_LABELS.map(() => 0);
   let n = 0;
   for (const m of members) {
@@ -65,8 +65,17 @@ function probabilities(category: Graded, members: ReadonlyArray<{ value: number;
     counts[level]!++;
     n++;
   }
-  return Object.fromEntries(RISK_LABELS.map((r, i) => [r, counts[i]! / n])) as LevelProbabilities;
+  return counts.map((c) => c / n);
 }
+
+/** Probabilities by level name (written out: outlookPairs makes two for each of thousands of pairs). */
+const byLevel = (p: readonly number[]): LevelProbabilities => ({
+  None: p[0]!,
+  Low: p[1]!,
+  Moderate: p[2]!,
+  High: p[3]!,
+  'Very High': p[4]!,
+});
 
 /** The outlook of one category issued on `issueDay`, reading only the series' days before it. */
 export function outlook(series: SeasonSeries, category: Graded, issueDay: number, options: OutlookOptions = {}): Outlook {
@@ -111,19 +120,38 @@ function weights(z: ReadonlyArray<number | undefined>): number[] {
   });
 }
 
-function issue(series: SeasonSeries, category: Graded, issueDay: number, climatology: Climatology, withAnomaly: boolean): Outlook {
+/** What an issue computes, before it is dressed as an Outlook: the anomaly, each lead's weight, members and probabilities. */
+interface Issued {
+  anomaly: number | undefined;
+  weights: number[];
+  members: Array<readonly ClimateDay[]>;
+  /** Per lead, one probability per level (RISK_LABELS order); null without members. */
+  probabilities: Array<number[] | null>;
+}
+
+function compute(series: SeasonSeries, category: Graded, issueDay: number, climatology: Climatology, withAnomaly: boolean): Issued {
   const z = withAnomaly ? anomalies(series, climatology, issueDay - WEIGHT_DAYS - ANOMALY_DAYS, issueDay) : [];
   const anomaly = withAnomaly ? anomalyBefore(z, z.length) : undefined;
   const w = anomaly === undefined ? new Array<number>(OUTLOOK_LEADS).fill(0) : weights(z);
+  const members = w.map((_, lead) => climatology.sample(issueDay + lead));
+  return {
+    anomaly,
+    weights: w,
+    members,
+    probabilities: members.map((m, lead) => (m.length === 0 ? null : probabilities(category, m, w[lead]! * (anomaly ?? 0)))),
+  };
+}
+
+function issue(series: SeasonSeries, category: Graded, issueDay: number, climatology: Climatology, withAnomaly: boolean): Outlook {
+  const { anomaly, weights: w, members, probabilities: p } = compute(series, category, issueDay, climatology, withAnomaly);
   const years = new Set<number>();
   const days: OutlookDay[] = w.map((weight, lead) => {
-    const day = issueDay + lead;
-    const members = climatology.sample(day);
-    for (const d of members) years.add(d.year);
-    const base = { date: dayString(day), lead, members: members.length, anomaly_weight: weight };
-    return members.length === 0
-      ? { ...base, probabilities: null, reason: 'no earlier year holds a day around this date' }
-      : { ...base, probabilities: probabilities(category, members, weight * (anomaly ?? 0)), reason: null };
+    for (const d of members[lead]!) years.add(d.year);
+    const base = { date: dayString(issueDay + lead), lead, members: members[lead]!.length, anomaly_weight: weight };
+    const probs = p[lead];
+    return probs
+      ? { ...base, probabilities: byLevel(probs), reason: null }
+      : { ...base, probabilities: null, reason: 'no earlier year holds a day around this date' };
   });
   const earlier = [...years].sort((a, b) => a - b);
   const shift = Object.fromEntries(earlier.map((y) => [String(y), climatology.shiftOf(y)]));
@@ -183,13 +211,12 @@ export function outlookPairs(
   const reference = new Climatology(series, { windowDays: options.windowDays });
   const pairs: OutlookPair[] = [];
   for (const issueDay of issueDays) {
-    const issued = issue(series, category, issueDay, climatology, options.anomaly !== false).days;
-    const climate = issue(series, category, issueDay, reference, false).days;
-    issued.forEach((d, lead) => {
+    const issued = compute(series, category, issueDay, climatology, options.anomaly !== false).probabilities;
+    const climate = compute(series, category, issueDay, reference, false).probabilities;
+    issued.forEach((p, lead) => {
       const observed = series.get(issueDay + lead)?.risk;
-      const climatology = climate[lead]!.probabilities;
-      if (observed && d.probabilities && climatology)
-        pairs.push({ day: issueDay + lead, lead, outlook: d.probabilities, climatology, observed });
+      const c = climate[lead];
+      if (observed && p && c) pairs.push({ day: issueDay + lead, lead, outlook: byLevel(p), climatology: byLevel(c), observed });
     });
   }
   return pairs;

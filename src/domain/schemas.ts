@@ -410,7 +410,7 @@ export const Outlook = z.object({
   category: z.string(),
   issued: Day.describe('The issue day: only days before it are read.'),
   basis: z
-    .enum(['climatology', 'shifted climatology', 'shifted climatology with anomaly'])
+    .enum(['climatology', 'shifted climatology', 'climatology with anomaly', 'shifted climatology with anomaly'])
     .describe(
       "What the probabilities are: the earlier years' days around the same date; moved by this year's season timing; and scaled by how this year's recent days compare with them.",
     ),

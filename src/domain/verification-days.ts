@@ -32,16 +32,26 @@ export interface IssuedForecast {
   hours: ReadonlyArray<DayHour & { hour: number }>;
 }
 
-/** One day a forecast forecasts, in one cut. */
-export interface TargetDay {
+/** What a forecast said of one target day, as pairs read it (and as the store keeps it: store/issued-forecasts.ts). */
+export interface KeptDay {
   day: number;
   /** Days after the issue day. */
   lead: number;
   issuedAt: number;
-  /** The hours of the day the forecast holds, and the hours the day has. */
+  /** The hours of the day the forecast holds. */
   hours: number;
+  /** Each category's daily mean and level, where the forecast has one. */
+  levels: DayLevels;
+}
+
+/** The daily mean and level of each graded category (tree, grass, weed, ragweed) on a day, where it has one. */
+export type DayLevels = Partial<Record<Graded, DayLevel>>;
+
+/** One day a forecast forecasts, in one cut. */
+export interface TargetDay extends KeptDay {
+  /** The hours the day has. */
   dayLength: number;
-  /** The daily row of those hours. */
+  /** The daily row of the hours the forecast holds. */
   row: DailyPollen;
 }
 
@@ -58,13 +68,15 @@ export function targetDays(forecast: IssuedForecast, zone: string, cut: DayCut):
   for (const [day, hours] of groupByDay(cut, zone, forecast.hours)) {
     const { from, to } = dayHours(cut, zone, day);
     if (day < issueDay || !coveredEnough(hours.length, to - from)) continue;
+    const row = dailyRow(day, hours);
     days.push({
       day,
       lead: day - issueDay,
       issuedAt: forecast.issuedAt,
       hours: hours.length,
       dayLength: to - from,
-      row: dailyRow(day, hours),
+      row,
+      levels: levelsOf(row),
     });
   }
   return days;
@@ -79,14 +91,27 @@ export const dayLevel = (d: SeasonDay | undefined): DayLevel | undefined =>
 /** A category's daily mean and level in a daily row; undefined when the row has no value for it. */
 export const levelOf = (row: DailyPollen, category: Graded): DayLevel | undefined => dayLevel(READERS.get(category)!(row));
 
+/** The graded categories, in the order answers list them. */
+const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
+
+/** Every graded category's daily mean and level in a daily row, where it has one. */
+export function levelsOf(row: DailyPollen): DayLevels {
+  const levels: DayLevels = {};
+  for (const category of GRADED) {
+    const level = levelOf(row, category);
+    if (level) levels[category] = level;
+  }
+  return levels;
+}
+
 /**
  * The pairs of one category at one lead: each target day at that lead with an observed value (the
  * category's series of observed daily rows, seasons.ts `seasonSeries`). When
  * several forecasts reach the same day at the same lead (issued the same day), the last issued
  * counts: it knew the most.
  */
-export function pairsAtLead(targets: Iterable<TargetDay>, category: Graded, observed: SeasonSeries, lead: number): Pair[] {
-  const latest = new Map<number, TargetDay>();
+export function pairsAtLead(targets: Iterable<KeptDay>, category: Graded, observed: SeasonSeries, lead: number): Pair[] {
+  const latest = new Map<number, KeptDay>();
   for (const t of targets) {
     if (t.lead !== lead) continue;
     const held = latest.get(t.day);
@@ -94,7 +119,7 @@ export function pairsAtLead(targets: Iterable<TargetDay>, category: Graded, obse
   }
   const pairs: Pair[] = [];
   for (const t of [...latest.values()].sort((a, b) => a.day - b.day)) {
-    const forecast = levelOf(t.row, category);
+    const forecast = t.levels[category];
     const seen = dayLevel(observed.get(t.day));
     if (forecast && seen) pairs.push({ day: t.day, forecast, observed: seen });
   }
