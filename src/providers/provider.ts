@@ -1,6 +1,8 @@
 /** What every data provider offers, and the one error type its failures take. */
 import type { City } from '../domain/cities.js';
 import type { RawPollenHour } from '../domain/hours.js';
+import type { DailyPollen } from '../domain/schemas.js';
+import type { KeptDay } from '../domain/verification-days.js';
 import type { WeatherField } from '../domain/weather.js';
 
 export type { RawPollenHour };
@@ -64,6 +66,25 @@ export interface PollenProvider {
   /** Hourly forecast from the current hour, 48 hours. */
   pollenForecast(city: City, now: number, signal?: AbortSignal): Promise<PollenBatch>;
 }
+
+/** What a past forecast said of the UTC days it covered enough. */
+export interface PastForecaster {
+  /** The days of the forecast issued at `issuedAt` (ms since epoch) for `hours` hours, each with its lead and levels. */
+  issuedDays(issuedAt: number, hours: number): KeptDay[];
+}
+
+/**
+ * A provider that can issue again the forecasts it issued in the past (the sample, being
+ * deterministic), so that a new deployment has forecasts to score at once.
+ */
+export interface PastForecasts {
+  /** The past forecasts of `city`, made from its history's daily rows (`daily`, by UTC day). */
+  pastForecaster(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster;
+}
+
+/** Whether a provider can issue its past forecasts again. */
+export const hasPastForecasts = (provider: object): provider is PastForecasts =>
+  typeof (provider as Partial<PastForecasts>).pastForecaster === 'function';
 
 export interface WeatherProvider {
   readonly id: string;

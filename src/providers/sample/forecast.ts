@@ -25,7 +25,12 @@
  * as the history has it, and so are the history's gaps.
  */
 import type { City } from '../../domain/cities.js';
-import type { RawPollenHour } from '../provider.js';
+import { DAY_MS, HOUR_MS } from '../../domain/dates.js';
+import { dailyRow } from '../../domain/day-values.js';
+import { normalizeHour } from '../../domain/hours.js';
+import type { DailyPollen } from '../../domain/schemas.js';
+import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification-days.js';
+import type { PastForecaster, RawPollenHour } from '../provider.js';
 import { hashString, normal } from './noise.js';
 import type { SampleCityModel } from './pollen.js';
 
@@ -56,12 +61,50 @@ export interface SampleForecaster {
   issued(issueHour: number, hours: number): RawPollenHour[];
 }
 
+/** A history's daily mean of a category on a UTC day, or null without one. */
+type DailyMean = (day: number, group: Group) => number | null;
+
+/**
+ * The errors of one city's forecasts about a history whose daily means `dailyMean` gives: for an
+ * issue hour, the factor of each category at a lead (in days, fractional) on a UTC day.
+ */
+function errorModel(city: City, dailyMean: DailyMean): (issueHour: number) => (lead: number, day: number) => number[] {
+  const seed = hashString(`${city.slug} forecast`);
+  /** The seasonal level L at a (fractional) day: the week's mean daily mean, interpolated between days. */
+  const level = (position: number, group: Group): number => {
+    const at = (day: number) => {
+      let [sum, n] = [0, 0];
+      for (let d = day - LEVEL_HALF_WIDTH; d <= day + LEVEL_HALF_WIDTH; d++) {
+        const v = dailyMean(d, group);
+        if (v === null) continue;
+        sum += v;
+        n++;
+      }
+      return n === 0 ? 0 : sum / n;
+    };
+    const day = Math.floor(position);
+    const t = position - day;
+    return t === 0 ? at(day) : (1 - t) * at(day) + t * at(day + 1);
+  };
+  return (issueHour) => {
+    const draws = GROUPS.map((_, g) => ({ timing: normal(seed, issueHour, g, 1), amplitude: normal(seed, issueHour, g, 2) }));
+    return (lead, day) =>
+      GROUPS.map(([group], g) => {
+        const today = level(day, group);
+        const timing = (1 + level(day - TIMING * lead * draws[g]!.timing, group)) / (1 + today);
+        const weather = ((1 + (dailyMean(day, group) ?? today)) / (1 + today)) ** (Math.exp(-lead / WEATHER_DAYS) - 1);
+        const error =
+          (AMPLITUDE[0] + AMPLITUDE[1] * lead) * draws[g]!.amplitude + (NOISE[0] + NOISE[1] * lead) * normal(seed, issueHour, day, g, 3);
+        return timing * weather * Math.exp(error);
+      });
+  };
+}
+
 /** The forecaster of one city, erring about its history `truth`. */
 export function forecastModel(city: City, truth: SampleCityModel): SampleForecaster {
-  const seed = hashString(`${city.slug} forecast`);
   // Daily means of the history by day; the hours of a few weeks are asked again and again.
   const daily = new Map<number, Record<Group, number | null>>();
-  const dailyMean = (day: number, group: Group): number | null => {
+  const dailyMean: DailyMean = (day, group) => {
     let means = daily.get(day);
     if (!means) {
       if (daily.size > 4000) daily.clear();
@@ -84,43 +127,50 @@ export function forecastModel(city: City, truth: SampleCityModel): SampleForecas
     }
     return means[group];
   };
-  /** The seasonal level L at a (fractional) day: the week's mean daily mean, interpolated between days. */
-  const level = (position: number, group: Group): number => {
-    const at = (day: number) => {
-      let [sum, n] = [0, 0];
-      for (let d = day - LEVEL_HALF_WIDTH; d <= day + LEVEL_HALF_WIDTH; d++) {
-        const v = dailyMean(d, group);
-        if (v === null) continue;
-        sum += v;
-        n++;
-      }
-      return n === 0 ? 0 : sum / n;
-    };
-    const day = Math.floor(position);
-    const t = position - day;
-    return t === 0 ? at(day) : (1 - t) * at(day) + t * at(day + 1);
-  };
+  const errors = errorModel(city, dailyMean);
 
   return {
     issued(issueHour: number, hours: number): RawPollenHour[] {
-      const draws = GROUPS.map((_, g) => ({ timing: normal(seed, issueHour, g, 1), amplitude: normal(seed, issueHour, g, 2) }));
+      const factors = errors(issueHour);
       const rows: RawPollenHour[] = [];
       for (let h = issueHour; h < issueHour + hours; h++) {
         const row = truth.hourly(h);
         if (!row) continue;
-        const lead = (h - issueHour) / 24;
-        const day = Math.floor(h / 24);
-        const factors = GROUPS.map(([group], g) => {
-          const today = level(day, group);
-          const timing = (1 + level(day - TIMING * lead * draws[g]!.timing, group)) / (1 + today);
-          const weather = ((1 + (dailyMean(day, group) ?? today)) / (1 + today)) ** (Math.exp(-lead / WEATHER_DAYS) - 1);
-          const error =
-            (AMPLITUDE[0] + AMPLITUDE[1] * lead) * draws[g]!.amplitude + (NOISE[0] + NOISE[1] * lead) * normal(seed, issueHour, day, g, 3);
-          return timing * weather * Math.exp(error);
-        });
-        rows.push(perturbed(row, factors));
+        rows.push(perturbed(row, factors((h - issueHour) / 24, Math.floor(h / 24))));
       }
       return rows;
+    },
+  };
+}
+
+/**
+ * The forecasts a city's sample would have issued, made cheaply from the history's daily rows
+ * (`daily`, by UTC day) instead of its hours: each UTC day the forecast covers enough
+ * (verification-days.ts) is its daily row perturbed at once, as an hour is, by the same errors at
+ * the lead of the middle of the hours covered, then graded as a daily row. A whole past of them
+ * costs what the store's day values cost to read, where hours would be simulated again one by one.
+ */
+export function pastForecastModel(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster {
+  const errors = errorModel(city, (day, group) => daily(day)?.[group] ?? null);
+  return {
+    issuedDays(issuedAt, hours) {
+      const issueHour = Math.floor(issuedAt / HOUR_MS);
+      const factors = errors(issueHour);
+      const issueDay = Math.floor(issueHour / 24);
+      const days: KeptDay[] = [];
+      for (let day = issueDay; day * 24 < issueHour + hours; day++) {
+        const [from, to] = [Math.max(day * 24, issueHour), Math.min(day * 24 + 24, issueHour + hours)];
+        const row = daily(day);
+        if (!row || !coveredEnough(to - from, 24)) continue;
+        const { tree, grass, weed, total, species, timezone } = row;
+        const hour = perturbed(
+          { time: day * DAY_MS, tree, grass, weed, total, species },
+          factors(((from + to - 1) / 2 - issueHour) / 24, day),
+        );
+        const levels = levelsOf(dailyRow(day, [{ ...normalizeHour(hour), timezone }]));
+        days.push({ day, lead: day - issueDay, issuedAt, hours: to - from, levels });
+      }
+      return days;
     },
   };
 }

@@ -4,24 +4,27 @@
  */
 import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
+import type { DailyPollen } from '../../domain/schemas.js';
 import {
   openCoverage,
   type Coverage,
   type DaySpan,
   type HourSpan,
+  type PastForecaster,
+  type PastForecasts,
   type PollenBatch,
   type PollenProvider,
   type RawWeatherDay,
   type WeatherProvider,
 } from '../provider.js';
-import { forecastModel, MAX_FORECAST_HOURS, type SampleForecaster } from './forecast.js';
+import { forecastModel, MAX_FORECAST_HOURS, pastForecastModel, type SampleForecaster } from './forecast.js';
 import { pollenModel, type SampleCityModel } from './pollen.js';
 import { weatherModel } from './weather.js';
 
 export const SAMPLE_ID = 'sample';
 
 /** The sample provider, which serves both pollen and weather. */
-export class SampleProvider implements PollenProvider, WeatherProvider {
+export class SampleProvider implements PollenProvider, WeatherProvider, PastForecasts {
   readonly id = SAMPLE_ID;
   readonly maxDaysPerCall = 31;
   private readonly models = new Map<string, SampleCityModel>();
@@ -67,6 +70,14 @@ export class SampleProvider implements PollenProvider, WeatherProvider {
     let f = this.forecasters.get(city.slug);
     if (!f) this.forecasters.set(city.slug, (f = forecastModel(city, this.model(city))));
     return { timezone: city.timezone, hours: f.issued(Math.floor(issuedAt / HOUR_MS), hours) };
+  }
+
+  /**
+   * Its past forecasts, made from the history's daily rows rather than its hours (forecast.ts,
+   * `pastForecastModel`): what a forecast issued then would have said of each day, by the same errors.
+   */
+  pastForecaster(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster {
+    return pastForecastModel(city, daily);
   }
 
   async weatherHistory(city: City, span: DaySpan): Promise<RawWeatherDay[]> {
