@@ -61,16 +61,19 @@ export function seasonYearOf(category: string, day: number): number {
   return date.getUTCFullYear() + (fromOctober(category) && date.getUTCMonth() >= 9 ? 1 : 0);
 }
 
+/** What a category's day is read from: a daily row's values, levels and species (an hourly row has them too). */
+export type GradedRow = Pick<DailyPollen, 'tree' | 'grass' | 'weed' | 'risk_tree' | 'risk_grass' | 'risk_weed' | 'species'>;
+
 /** A category a season is measured for, and how its days are read from daily rows. */
 export interface SeasonCategory {
   name: string;
-  day: (row: DailyPollen) => SeasonDay | undefined;
+  day: (row: GradedRow) => SeasonDay | undefined;
 }
 
 const GROUPS = Object.entries(SPECIES_KEY) as Array<[Graded & keyof typeof SPECIES_KEY, string]>;
 
 /** A species' daily mean in a daily row's species object. */
-const speciesValue = (row: DailyPollen, group: string, name: string): number | null => {
+const speciesValue = (row: GradedRow, group: string, name: string): number | null => {
   const g = row.species?.[group];
   const v = g !== null && typeof g === 'object' ? g[name] : null;
   return typeof v === 'number' ? v : null;
@@ -91,7 +94,7 @@ export function seasonCategories(shapes: readonly Shape[]): SeasonCategory[] {
       return value === null ? undefined : { value, risk: row[`risk_${category}`] };
     },
   }));
-  const species = (scale: Graded, group: string, name: string) => (row: DailyPollen) => {
+  const species = (scale: Graded, group: string, name: string) => (row: GradedRow) => {
     const value = speciesValue(row, group, name);
     return value === null ? undefined : { value, risk: grade(scale, value) };
   };

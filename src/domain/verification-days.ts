@@ -22,7 +22,7 @@ import { type DayCut, dayHours, dayOfHour, groupByDay } from './days.js';
 import type { DayHour } from './pollen-rows.js';
 import type { Graded } from './risk.js';
 import type { DailyPollen } from './schemas.js';
-import { type SeasonDay, type SeasonSeries, seasonCategories } from './seasons.js';
+import { type GradedRow, type SeasonDay, type SeasonSeries, seasonCategories } from './seasons.js';
 import type { DayLevel, Pair } from './verification.js';
 
 /** A forecast as it was issued: the instant, and its hourly values from then on (ascending). */
@@ -89,13 +89,13 @@ export const dayLevel = (d: SeasonDay | undefined): DayLevel | undefined =>
   d && d.risk !== null ? { value: d.value, level: d.risk } : undefined;
 
 /** A category's daily mean and level in a daily row; undefined when the row has no value for it. */
-export const levelOf = (row: DailyPollen, category: Graded): DayLevel | undefined => dayLevel(READERS.get(category)!(row));
+export const levelOf = (row: GradedRow, category: Graded): DayLevel | undefined => dayLevel(READERS.get(category)!(row));
 
 /** The graded categories, in the order answers list them. */
 const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
 
-/** Every graded category's daily mean and level in a daily row, where it has one. */
-export function levelsOf(row: DailyPollen): DayLevels {
+/** Every graded category's daily mean and level in a daily row (or an hourly one), where it has one. */
+export function levelsOf(row: GradedRow): DayLevels {
   const levels: DayLevels = {};
   for (const category of GRADED) {
     const level = levelOf(row, category);
@@ -121,7 +121,7 @@ export function pairsAtLead(targets: Iterable<KeptDay>, category: Graded, observ
   for (const t of [...latest.values()].sort((a, b) => a.day - b.day)) {
     const forecast = t.levels[category];
     const seen = dayLevel(observed.get(t.day));
-    if (forecast && seen) pairs.push({ day: t.day, forecast, observed: seen });
+    if (forecast && seen) pairs.push({ day: t.day, forecast, observed: seen, issuedAt: t.issuedAt });
   }
   return pairs;
 }

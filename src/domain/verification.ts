@@ -35,6 +35,8 @@ export interface Pair {
   day: number;
   forecast: DayLevel;
   observed: DayLevel;
+  /** When the forecast was issued (ms since epoch), for a forecast as issued; absent for a reference. */
+  issuedAt?: number;
 }
 
 /**

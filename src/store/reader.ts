@@ -2,6 +2,7 @@
  * What answering a request may read of the store: handlers and MCP tools see this, never the
  * writes, the call ledger, the forecast cache or the store's maintenance (VACUUM and the rest).
  */
+import type { ForecastSkills } from './forecast-skills.js';
 import type { IngestRuns } from './ingest-runs.js';
 import type { PollenDays } from './pollen-days.js';
 import type { DayValuesTable } from './day-values.js';
@@ -25,6 +26,8 @@ export interface StoreReader {
   readonly values: Pick<DayValuesTable, 'on' | 'has' | 'newest' | 'span' | 'across'>;
   readonly runs: Pick<IngestRuns, 'last'>;
   readonly shapes: Pick<SpeciesShapes, 'all'>;
+  /** Each city's forecast skill, as a render computed it. */
+  readonly skills: Pick<ForecastSkills, 'get' | 'written'>;
   /** Bytes of the longest stored label, as UTF-8 (a bound on a row's size). */
   longestLabelBytes(): number;
 }

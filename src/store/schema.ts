@@ -132,6 +132,24 @@ export const MIGRATIONS: readonly Migration[] = [
     version INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 7: every forecast kept as issued (store/issued-forecasts.ts): what it said of each UTC day it
+  // covered enough, not its hours; and, in the served store a render writes, each city's forecast
+  // skill (store/forecast-skills.ts), which the served store carries instead of the forecasts.
+  `
+  CREATE TABLE forecast_issued (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    issued_at INTEGER NOT NULL,        -- ms since epoch
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    origin INTEGER NOT NULL CHECK (origin IN (0, 1, 2)),  -- 0 the build's call, 1 the forecast function's, 2 made again
+    days BLOB NOT NULL,                -- each UTC day: its lead, hours, and each category's mean and level, packed
+    PRIMARY KEY (city_id, issued_at)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE forecast_skill (
+    city_id INTEGER PRIMARY KEY REFERENCES city(id),
+    skill BLOB NOT NULL                -- the answer of /api/forecast-skill?city=, JSON, deflated
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -12,7 +12,9 @@ import { DayCache } from './day-cache.js';
 import { DAY_VALUES_VERSION, DayValuesTable } from './day-values.js';
 import { checkDerived, type Derivation, renewDerived } from './derived.js';
 import { ForecastTable } from './forecast-cache.js';
+import { ForecastSkills } from './forecast-skills.js';
 import { IngestRuns } from './ingest-runs.js';
+import { IssuedForecasts } from './issued-forecasts.js';
 import { Ledger } from './ledger.js';
 import { PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
@@ -69,6 +71,10 @@ export class Store implements StoreReader {
   readonly ledger: Ledger;
   /** The local forecast cache. */
   readonly forecasts: ForecastTable;
+  /** Every forecast kept as issued (not in the served store). */
+  readonly issued: IssuedForecasts;
+  /** Each city's forecast skill, in the served store a render writes. */
+  readonly skills: ForecastSkills;
 
   constructor(
     readonly path: string,
@@ -86,6 +92,8 @@ export class Store implements StoreReader {
     this.cities = new CityTable(this.db, this.names);
     this.ledger = new Ledger(this.db);
     this.forecasts = new ForecastTable(this.db, this.names);
+    this.issued = new IssuedForecasts(this.db, this.names);
+    this.skills = new ForecastSkills(this.db, this.names);
     this.checks = new StoreChecks(this.db, this.names, this.shapes);
     const derivations: Derivation[] = [
       { name: 'day_value', version: DAY_VALUES_VERSION, renew: () => this.values.renew((slug) => this.cities.zoneOf(slug)) },
@@ -155,7 +163,7 @@ export class Store implements StoreReader {
 
   /**
    * Keeps only the served cities' observations of `fromDay` on, and nothing a reader does not need (the call
-   * ledger, the local forecast cache), then compacts the file: the store functions carry.
+   * ledger, the local forecast cache, the forecasts kept), then compacts the file: the store functions carry.
    */
   keepServedDays(fromDay: number): void {
     this.db.transaction(() => {
@@ -165,7 +173,8 @@ export class Store implements StoreReader {
       this.db.prepare(`DELETE FROM weather_day WHERE day < ? OR ${unserved}`).run(fromDay);
       // A local day before fromDay holds hours that are no longer there: its values go with them.
       this.db.prepare(`DELETE FROM day_value WHERE day < ? OR ${unserved}`).run(fromDay);
-      this.db.exec('DELETE FROM upstream_call; DELETE FROM forecast_cache;');
+      // The forecasts kept stay in the store: what functions carry is the skill a render makes of them.
+      this.db.exec('DELETE FROM upstream_call; DELETE FROM forecast_cache; DELETE FROM forecast_issued;');
     })();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.pragma('journal_mode = DELETE');

@@ -26,8 +26,8 @@
  */
 import type { City } from '../../domain/cities.js';
 import { DAY_MS, HOUR_MS } from '../../domain/dates.js';
-import { dailyRow } from '../../domain/day-values.js';
 import { normalizeHour } from '../../domain/hours.js';
+import { hourlyRow } from '../../domain/pollen-rows.js';
 import type { DailyPollen } from '../../domain/schemas.js';
 import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification-days.js';
 import type { PastForecaster, RawPollenHour } from '../provider.js';
@@ -70,17 +70,25 @@ type DailyMean = (day: number, group: Group) => number | null;
  */
 function errorModel(city: City, dailyMean: DailyMean): (issueHour: number) => (lead: number, day: number) => number[] {
   const seed = hashString(`${city.slug} forecast`);
+  // The week's mean daily mean of each day, made once: each day is read by every forecast that reaches it.
+  const weeks = new Map<string, number>();
   /** The seasonal level L at a (fractional) day: the week's mean daily mean, interpolated between days. */
   const level = (position: number, group: Group): number => {
     const at = (day: number) => {
-      let [sum, n] = [0, 0];
-      for (let d = day - LEVEL_HALF_WIDTH; d <= day + LEVEL_HALF_WIDTH; d++) {
-        const v = dailyMean(d, group);
-        if (v === null) continue;
-        sum += v;
-        n++;
+      const key = `${group}${day}`;
+      let mean = weeks.get(key);
+      if (mean === undefined) {
+        if (weeks.size > 12_000) weeks.clear();
+        let [sum, n] = [0, 0];
+        for (let d = day - LEVEL_HALF_WIDTH; d <= day + LEVEL_HALF_WIDTH; d++) {
+          const v = dailyMean(d, group);
+          if (v === null) continue;
+          sum += v;
+          n++;
+        }
+        weeks.set(key, (mean = n === 0 ? 0 : sum / n));
       }
-      return n === 0 ? 0 : sum / n;
+      return mean;
     };
     const day = Math.floor(position);
     const t = position - day;
@@ -167,7 +175,8 @@ export function pastForecastModel(city: City, daily: (day: number) => DailyPolle
           { time: day * DAY_MS, tree, grass, weed, total, species },
           factors(((from + to - 1) / 2 - issueHour) / 24, day),
         );
-        const levels = levelsOf(dailyRow(day, [{ ...normalizeHour(hour), timezone }]));
+        // The row of that one hour is the day's row: its values are whole numbers, graded by the highest allergen.
+        const levels = levelsOf(hourlyRow({ ...normalizeHour(hour), timezone }));
         days.push({ day, lead: day - issueDay, issuedAt, hours: to - from, levels });
       }
       return days;

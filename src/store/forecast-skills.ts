@@ -1,0 +1,44 @@
+/**
+ * Each city's forecast skill (domain/forecast-skill.ts), as a render computes it from the
+ * forecasts kept and writes it into the served store: the answer of /api/forecast-skill?city=,
+ * which the functions filter by category and lead. Deflated: a city's is about 190 kB of JSON,
+ * and a tenth of that deflated, in a file every store-backed function carries.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type { ForecastSkill } from '../domain/skill-schemas.js';
+import type { Db } from './database.js';
+import type { Names } from './names.js';
+
+export class ForecastSkills {
+  private readonly stmt;
+
+  constructor(
+    db: Db,
+    private readonly names: Names,
+  ) {
+    this.stmt = {
+      put: db.prepare(
+        'INSERT INTO forecast_skill (city_id, skill) VALUES (?, ?) ON CONFLICT (city_id) DO UPDATE SET skill = excluded.skill',
+      ),
+      get: db.prepare('SELECT skill FROM forecast_skill WHERE city_id = ?').pluck(),
+      any: db.prepare('SELECT 1 FROM forecast_skill LIMIT 1').pluck(),
+    };
+  }
+
+  /** Replaces a city's skill. */
+  put(city: string, skill: ForecastSkill): void {
+    this.stmt.put.run(this.names.id('city', city), deflateRawSync(JSON.stringify(skill)));
+  }
+
+  /** A city's skill, as the render that wrote this store computed it; undefined when none did. */
+  get(city: string): ForecastSkill | undefined {
+    const id = this.names.id('city', city);
+    const data = id === undefined ? undefined : (this.stmt.get.get(id) as Uint8Array | undefined);
+    return data && (JSON.parse(inflateRawSync(data).toString('utf8')) as ForecastSkill);
+  }
+
+  /** Whether a render wrote any city's skill into this store. */
+  written(): boolean {
+    return this.stmt.any.get() !== undefined;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Every forecast kept as issued (docs/data.md, "Forecast skill"): one row per city and issue
+ * instant, with what it said of each UTC day it covered enough (domain/verification-days.ts): the
+ * day's lead, the hours it held, and each category's daily mean and NAB level. Not its hours: a
+ * 48-hour forecast's hours packed as a day's are (codec.ts) take about ten times the bytes, and
+ * scores read daily means. The store keeps them for the served days (SERVE_DAYS) only; the served
+ * store carries none (Store.keepServedDays), but each city's skill made from them.
+ */
+import { DAY_MS } from '../domain/dates.js';
+import type { KeptForecast, KeptOrigin } from '../domain/forecast-skill.js';
+import { RISK_LABELS, type Graded } from '../domain/risk.js';
+import type { DayLevels, KeptDay } from '../domain/verification-days.js';
+import type { Db, Row } from './database.js';
+import type { Names } from './names.js';
+import { Reader, Writer } from './varint-codec.js';
+
+const ORIGINS: readonly KeptOrigin[] = ['build', 'function', 'made again'];
+const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
+
+/** A forecast to keep: its provider, and what it said. */
+export interface IssuedForecast extends KeptForecast {
+  source: string;
+}
+
+/** The days packed: their count; each day's lead and hours, which categories it has, their means, and their levels in one varint. */
+function pack(days: readonly KeptDay[], issueDay: number): Uint8Array {
+  const w = new Writer();
+  w.varint(days.length);
+  for (const d of days) {
+    if (d.day !== issueDay + d.lead) throw new RangeError(`day ${d.day} is not ${d.lead} days after the issue day ${issueDay}`);
+    w.varint(d.lead);
+    w.varint(d.hours);
+    const held = GRADED.filter((c) => d.levels[c] !== undefined);
+    w.bits(GRADED.map((c) => d.levels[c] !== undefined));
+    let levels = 0;
+    for (const c of held.toReversed()) levels = levels * RISK_LABELS.length + RISK_LABELS.indexOf(d.levels[c]!.level);
+    for (const c of held) w.token(d.levels[c]!.value);
+    w.varint(levels);
+  }
+  return w.done();
+}
+
+function unpack(data: Uint8Array, issuedAt: number): KeptDay[] {
+  const r = new Reader(data);
+  const issueDay = Math.floor(issuedAt / DAY_MS);
+  return Array.from({ length: r.varint() }, () => {
+    const lead = r.varint();
+    const hours = r.varint();
+    const has = r.bits(GRADED.length);
+    const held = GRADED.filter((_, i) => has[i]);
+    const values = held.map(() => r.token()!);
+    let code = r.varint();
+    const levels: DayLevels = {};
+    held.forEach((c, i) => {
+      levels[c] = { value: values[i]!, level: RISK_LABELS[code % RISK_LABELS.length]! };
+      code = Math.floor(code / RISK_LABELS.length);
+    });
+    return { day: issueDay + lead, lead, issuedAt, hours, levels };
+  });
+}
+
+export class IssuedForecasts {
+  private readonly stmt;
+
+  constructor(
+    db: Db,
+    private readonly names: Names,
+  ) {
+    this.stmt = {
+      keep: db.prepare(
+        'INSERT INTO forecast_issued (city_id, issued_at, source_id, origin, days) VALUES (?, ?, ?, ?, ?) ON CONFLICT (city_id, issued_at) DO NOTHING',
+      ),
+      has: db.prepare('SELECT 1 FROM forecast_issued WHERE city_id = ? AND issued_at = ?').pluck(),
+      latest: db.prepare('SELECT max(issued_at) FROM forecast_issued WHERE city_id = ?').pluck(),
+      since: db.prepare(
+        'SELECT issued_at, source_id, origin, days FROM forecast_issued WHERE city_id = ? AND issued_at >= ? ORDER BY issued_at',
+      ),
+      all: db.prepare(
+        'SELECT c.slug, f.issued_at, f.source_id, f.origin, f.days FROM forecast_issued f JOIN city c ON c.id = f.city_id ORDER BY c.slug, f.issued_at',
+      ),
+      drop: db.prepare('DELETE FROM forecast_issued WHERE issued_at < ?'),
+      count: db.prepare('SELECT count(*) FROM forecast_issued').pluck(),
+    };
+  }
+
+  /** Keeps a forecast of a city, unless one issued at the same instant is kept already; says whether it kept it. */
+  keep(city: string, f: IssuedForecast): boolean {
+    const days = pack(f.days, Math.floor(f.issuedAt / DAY_MS));
+    const kept = this.stmt.keep.run(
+      this.names.id('city', city),
+      f.issuedAt,
+      this.names.id('source', f.source),
+      ORIGINS.indexOf(f.origin),
+      days,
+    );
+    return kept.changes > 0;
+  }
+
+  /** Whether a forecast of the city issued at this instant is kept. */
+  has(city: string, issuedAt: number): boolean {
+    const id = this.names.id('city', city);
+    return id !== undefined && this.stmt.has.get(id, issuedAt) !== undefined;
+  }
+
+  /** When the latest kept forecast of a city was issued (ms), or null. */
+  latestIssued(city: string): number | null {
+    const id = this.names.id('city', city);
+    return id === undefined ? null : ((this.stmt.latest.get(id) as number | null) ?? null);
+  }
+
+  private read(r: Row): IssuedForecast {
+    const issuedAt = r.issued_at as number;
+    return {
+      issuedAt,
+      source: this.names.source(r.source_id as number),
+      origin: ORIGINS[r.origin as number]!,
+      days: unpack(r.days as Uint8Array, issuedAt),
+    };
+  }
+
+  /** A city's forecasts issued from `from` (ms) on, oldest first. */
+  since(city: string, from: number): IssuedForecast[] {
+    const id = this.names.id('city', city);
+    return id === undefined ? [] : (this.stmt.since.all(id, from) as Row[]).map((r) => this.read(r));
+  }
+
+  /** Every kept forecast with its city, by city and issue time. */
+  *all(): Generator<{ city: string; forecast: IssuedForecast }> {
+    for (const r of this.stmt.all.iterate() as Iterable<Row>) yield { city: r.slug as string, forecast: this.read(r) };
+  }
+
+  /** Forgets the forecasts issued before `before` (ms): they leave with the store's served days. */
+  dropBefore(before: number): number {
+    return this.stmt.drop.run(before).changes;
+  }
+
+  /** How many forecasts are kept. */
+  count(): number {
+    return this.stmt.count.get() as number;
+  }
+}
