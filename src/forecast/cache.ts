@@ -3,13 +3,17 @@
  * implementation (local) and a Netlify Blobs one (deployed, where the file system is read-only).
  */
 import { getStore } from '@netlify/blobs';
+import type { City } from '../domain/cities.js';
 import type { CachedForecast, Store } from '../store/store.js';
+import { FORECAST_CACHE_STORE, fetchKey, keptForecast } from './kept.js';
 
 export type { CachedForecast } from '../store/store.js';
 
 export interface ForecastCache {
   read(city: string): Promise<CachedForecast | undefined>;
   write(city: string, forecast: CachedForecast): Promise<void>;
+  /** Keeps a fetched forecast as issued, for the next build to score (kept.ts). */
+  keep(place: City, forecast: CachedForecast): Promise<void>;
   /** Upstream calls made to `provider` on a UTC day (`YYYY-MM-DD`), any purpose. */
   callsOn(provider: string, day: string): Promise<number>;
   countCall(provider: string, day: string): Promise<void>;
@@ -25,6 +29,11 @@ export class SqliteForecastCache implements ForecastCache {
 
   async write(city: string, forecast: CachedForecast) {
     this.store.forecasts.put(city, forecast);
+  }
+
+  /** In the cache's own store, as the store keeps forecasts: a build reads them from there. */
+  async keep(place: City, forecast: CachedForecast) {
+    this.store.issued.keep(place.slug, keptForecast(forecast, 'function'));
   }
 
   async callsOn(provider: string, day: string) {
@@ -54,7 +63,7 @@ export class BlobsForecastCache implements ForecastCache {
   private readonly blobs: BlobStore;
 
   constructor(blobs?: BlobStore) {
-    this.blobs = blobs ?? getStore({ name: 'forecast-cache', consistency: 'strong' });
+    this.blobs = blobs ?? getStore({ name: FORECAST_CACHE_STORE, consistency: 'strong' });
   }
 
   async read(city: string) {
@@ -63,6 +72,11 @@ export class BlobsForecastCache implements ForecastCache {
 
   async write(city: string, forecast: CachedForecast) {
     await this.blobs.setJSON(forecastKey(city), forecast);
+  }
+
+  /** As fetched, one blob per fetch under `forecast-issued/<city>/`: a build lists and reads them (kept.ts). */
+  async keep(place: City, forecast: CachedForecast) {
+    await this.blobs.setJSON(fetchKey(place.slug, forecast.fetchedAt), forecast);
   }
 
   async callsOn(provider: string, day: string) {

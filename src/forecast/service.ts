@@ -129,6 +129,8 @@ export class ForecastService {
         await cache.countCall(provider.id, today).catch((error: unknown) => this.warn('forecast call count failed', error));
         const fetched = await this.fetch(place, now);
         await cache.write(city, fetched).catch((error: unknown) => this.warn('forecast cache write failed', error));
+        // Every forecast obtained is kept as issued, for the next build to score (docs/data.md, "Forecast skill").
+        await cache.keep(place, fetched).catch((error: unknown) => this.warn('forecast keep failed', error));
         const { timezone, hours } = fetched;
         return { city, source: provider.id, stale: false, fetchedAt: new Date(now).toISOString(), timezone, hours: trim(hours, now) };
       } catch (error) {

@@ -8,6 +8,7 @@ import { budgetWarnings, createProviders } from '../providers/registry.js';
 import { CityConflictError, openStore } from '../store/store.js';
 import { UsageError, type IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
+import { formatKept, keepWithFetches } from './keep-forecasts.js';
 import { progressReporter } from './progress.js';
 
 export interface RunOptions {
@@ -89,6 +90,8 @@ export async function runIngest(
       now: options.now,
       onProgress: progressReporter(log, 'ingest'),
     });
+    const kept = await keepWithFetches(store, providers.pollen, cities, options.now?.() ?? Date.now(), args.db, options.env ?? process.env);
+    log.write(`ingest: ${formatKept(kept)}\n`);
     const compacted = store.compactIfLoose();
     if (compacted) log.write(`ingest: compacted the store from ${mb(compacted.before)} to ${mb(compacted.after)}\n`);
     out.write(options.json ? `${JSON.stringify(jsonSummary(summary))}\n` : formatSummary(summary));

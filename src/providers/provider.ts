@@ -80,6 +80,8 @@ export interface PastForecaster {
 export interface PastForecasts {
   /** The past forecasts of `city`, made from its history's daily rows (`daily`, by UTC day). */
   pastForecaster(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster;
+  /** A past forecast hour by hour, as it was issued at `issuedAt` for `hours` hours. */
+  pastForecastHours(city: City, issuedAt: number, hours: number): PollenBatch;
 }
 
 /** Whether a provider can issue its past forecasts again. */

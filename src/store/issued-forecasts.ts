@@ -61,6 +61,7 @@ function unpack(data: Uint8Array, issuedAt: number): KeptDay[] {
 
 export class IssuedForecasts {
   private readonly stmt;
+  private readonly transaction: <T>(work: () => T) => T;
 
   constructor(
     db: Db,
@@ -80,7 +81,9 @@ export class IssuedForecasts {
       ),
       drop: db.prepare('DELETE FROM forecast_issued WHERE issued_at < ?'),
       count: db.prepare('SELECT count(*) FROM forecast_issued').pluck(),
+      issuedSince: db.prepare('SELECT issued_at FROM forecast_issued WHERE city_id = ? AND issued_at >= ? ORDER BY issued_at').pluck(),
     };
+    this.transaction = (work) => db.transaction(work)();
   }
 
   /** Keeps a forecast of a city, unless one issued at the same instant is kept already; says whether it kept it. */
@@ -94,6 +97,17 @@ export class IssuedForecasts {
       days,
     );
     return kept.changes > 0;
+  }
+
+  /** Keeps a city's forecasts in one transaction (those of an instant kept already are left); says how many it kept. */
+  keepAll(city: string, forecasts: readonly IssuedForecast[]): number {
+    return this.transaction(() => forecasts.filter((f) => this.keep(city, f)).length);
+  }
+
+  /** When a city's forecasts kept from `from` (ms) on were issued, ascending. */
+  issuedSince(city: string, from: number): number[] {
+    const id = this.names.id('city', city);
+    return id === undefined ? [] : (this.stmt.issuedSince.all(id, from) as number[]);
   }
 
   /** Whether a forecast of the city issued at this instant is kept. */

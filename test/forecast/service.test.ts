@@ -218,6 +218,7 @@ describe('a failing forecast cache', () => {
     const broken: ForecastCache = {
       read: () => Promise.reject(new Error('blobs down')),
       write: () => Promise.reject(new Error('blobs down')),
+      keep: () => Promise.reject(new Error('blobs down')),
       callsOn: () => Promise.reject(new Error('blobs down')),
       countCall: () => Promise.reject(new Error('blobs down')),
     };
@@ -230,6 +231,7 @@ describe('a failing forecast cache', () => {
       'forecast call count failed',
       'forecast call count failed',
       'forecast cache write failed',
+      'forecast keep failed',
     ]);
   });
 });

@@ -25,10 +25,10 @@
  * as the history has it, and so are the history's gaps.
  */
 import type { City } from '../../domain/cities.js';
-import { DAY_MS, HOUR_MS } from '../../domain/dates.js';
-import { normalizeHour } from '../../domain/hours.js';
-import { hourlyRow } from '../../domain/pollen-rows.js';
+import { HOUR_MS } from '../../domain/dates.js';
+import { CATEGORIES, categoryRisk } from '../../domain/risk.js';
 import type { DailyPollen } from '../../domain/schemas.js';
+import type { GradedRow } from '../../domain/seasons.js';
 import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification-days.js';
 import type { PastForecaster, RawPollenHour } from '../provider.js';
 import { hashString, normal } from './noise.js';
@@ -170,13 +170,11 @@ export function pastForecastModel(city: City, daily: (day: number) => DailyPolle
         const [from, to] = [Math.max(day * 24, issueHour), Math.min(day * 24 + 24, issueHour + hours)];
         const row = daily(day);
         if (!row || !coveredEnough(to - from, 24)) continue;
-        const { tree, grass, weed, total, species, timezone } = row;
-        const hour = perturbed(
-          { time: day * DAY_MS, tree, grass, weed, total, species },
-          factors(((from + to - 1) / 2 - issueHour) / 24, day),
-        );
-        // The row of that one hour is the day's row: its values are whole numbers, graded by the highest allergen.
-        const levels = levelsOf(hourlyRow({ ...normalizeHour(hour), timezone }));
+        const { tree, grass, weed, species } = row;
+        const f = perturbed({ tree, grass, weed, species }, factors(((from + to - 1) / 2 - issueHour) / 24, day));
+        // Its values are whole numbers, graded as a daily row's are: by the highest allergen.
+        const risks = Object.fromEntries(CATEGORIES.map((c) => [`risk_${c}`, categoryRisk(c, f[c], f.species)]));
+        const levels = levelsOf({ ...f, ...(risks as Pick<GradedRow, 'risk_tree' | 'risk_grass' | 'risk_weed'>) });
         days.push({ day, lead: day - issueDay, issuedAt, hours: to - from, levels });
       }
       return days;
@@ -185,9 +183,9 @@ export function pastForecastModel(city: City, daily: (day: number) => DailyPolle
 }
 
 /** An hour with each category (and each of its allergens) multiplied by its factor. */
-function perturbed(row: RawPollenHour, factors: readonly number[]): RawPollenHour {
+function perturbed<T extends Pick<RawPollenHour, Group | 'species'>>(row: T, factors: readonly number[]): T {
   const species = row.species !== null && typeof row.species === 'object' ? { ...(row.species as Record<string, unknown>) } : null;
-  const out: RawPollenHour = { ...row, species };
+  const out: Record<string, unknown> = { ...row, species };
   GROUPS.forEach(([group, key], g) => {
     const value = row[group];
     const allergens = species?.[key];
@@ -200,5 +198,6 @@ function perturbed(row: RawPollenHour, factors: readonly number[]): RawPollenHou
       if (typeof value === 'number') out[group] = Object.values(scaled).reduce<number>((s, v) => s + (typeof v === 'number' ? v : 0), 0);
     } else if (typeof value === 'number') out[group] = count(value * factors[g]!);
   });
-  return out;
+  // The same fields, each a number where it was one, and the species the same shape.
+  return out as T;
 }

@@ -65,6 +65,11 @@ export class SampleProvider implements PollenProvider, WeatherProvider, PastFore
    * errors (forecast.ts), the same every time it is asked.
    */
   async pollenForecastIssued(city: City, issuedAt: number, hours: number): Promise<PollenBatch> {
+    return this.pastForecastHours(city, issuedAt, hours);
+  }
+
+  /** The same, at once. */
+  pastForecastHours(city: City, issuedAt: number, hours: number): PollenBatch {
     if (!Number.isInteger(hours) || hours < 1 || hours > MAX_FORECAST_HOURS)
       throw new RangeError(`a sample forecast covers 1 to ${MAX_FORECAST_HOURS} hours, not ${hours}`);
     let f = this.forecasters.get(city.slug);

@@ -1,0 +1,93 @@
+/**
+ * Forecasts kept as issued (docs/data.md, "Forecast skill"): a fetched forecast as the store
+ * keeps it, and the forecasts the forecast function fetched between builds, as a build reads them:
+ * from Netlify Blobs, where the deployed function keeps each fetch under `forecast-issued/`
+ * (cache.ts), or from the local forecast cache's own store.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { getStore } from '@netlify/blobs';
+import type { KeptOrigin } from '../domain/forecast-skill.js';
+import { targetDays } from '../domain/verification-days.js';
+import type { IssuedForecast } from '../store/issued-forecasts.js';
+import { settingsOf } from '../settings.js';
+import { type CachedForecast, openStore, type Store } from '../store/store.js';
+
+/** The site's Blobs store of the forecast cache (cache.ts). */
+export const FORECAST_CACHE_STORE = 'forecast-cache';
+
+/** Where the deployed cache keeps each fetch for the build: by city and the instant the provider answered (ms). */
+export const FETCHES_PREFIX = 'forecast-issued/';
+export const fetchKey = (city: string, fetchedAt: number): string => `${FETCHES_PREFIX}${city}/${fetchedAt}`;
+
+/** A fetched forecast as the store keeps it: issued when the provider answered, with the UTC days it covers enough. */
+export function keptForecast(f: CachedForecast, origin: KeptOrigin): IssuedForecast {
+  const hours = f.hours.map((h) => ({ ...h, timezone: f.timezone }));
+  // UTC days: the zone does not cut them.
+  return { issuedAt: f.fetchedAt, source: f.source, origin, days: targetDays({ issuedAt: f.fetchedAt, hours }, 'UTC', 'UTC') };
+}
+
+/** One forecast the function fetched: its city and instant, how to read it, and how to forget it once the store holds it for good. */
+export interface Fetched {
+  city: string;
+  fetchedAt: number;
+  read(): Promise<IssuedForecast | undefined>;
+  forget(): Promise<void>;
+}
+
+/** The forecasts the forecast function fetched and kept. */
+export type FetchedForecasts = () => AsyncIterable<Fetched>;
+
+type BlobStore = ReturnType<typeof getStore>;
+
+/**
+ * The fetches kept in Netlify Blobs (`list` with a prefix returns every page: @netlify/blobs
+ * README, "list"). A key whose name does not read as `forecast-issued/<city>/<ms>` is passed over.
+ */
+export function blobFetches(blobs: BlobStore, prefix: string): FetchedForecasts {
+  return async function* () {
+    const { blobs: listed } = await blobs.list({ prefix });
+    for (const { key } of listed) {
+      const m = /^([a-z0-9-]+)\/(\d{1,15})$/.exec(key.slice(prefix.length));
+      if (!m) continue;
+      yield {
+        city: m[1]!,
+        fetchedAt: Number(m[2]),
+        read: async () => {
+          const f = (await blobs.get(key, { type: 'json' })) as CachedForecast | null;
+          return f ? keptForecast(f, 'function') : undefined;
+        },
+        forget: () => blobs.delete(key),
+      };
+    }
+  };
+}
+
+/** The fetches the local forecast cache kept in its own store (SqliteForecastCache.keep): read where they are, never forgotten there. */
+export function storeFetches(cache: Store): FetchedForecasts {
+  return async function* () {
+    for (const { city, forecast } of cache.issued.all())
+      yield { city, fetchedAt: forecast.issuedAt, read: async () => forecast, forget: async () => {} };
+  };
+}
+
+/**
+ * Where a build reads the forecast function's fetches: the site's Blobs, read over Netlify's API
+ * with NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN (as the store's snapshot is: @netlify/blobs README,
+ * "API access"); else the local forecast cache ($FORECAST_CACHE_DB) when there is one beside
+ * another store than `db`; else nowhere. `close` closes what was opened.
+ */
+export function functionFetches(
+  db: string,
+  env: NodeJS.ProcessEnv = process.env,
+): { fetched: FetchedForecasts; close: () => void } | undefined {
+  const s = settingsOf(env);
+  if (s.NETLIFY_SITE_ID && s.NETLIFY_AUTH_TOKEN) {
+    const blobs = getStore({ name: FORECAST_CACHE_STORE, siteID: s.NETLIFY_SITE_ID, token: s.NETLIFY_AUTH_TOKEN, consistency: 'strong' });
+    return { fetched: blobFetches(blobs, FETCHES_PREFIX), close: () => {} };
+  }
+  const path = resolve(s.FORECAST_CACHE_DB);
+  if (path === resolve(db) || !existsSync(path)) return undefined;
+  const cache = openStore(path);
+  return { fetched: storeFetches(cache), close: () => cache.close() };
+}

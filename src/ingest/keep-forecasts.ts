@@ -1,0 +1,170 @@
+/**
+ * The build's part in keeping every forecast (docs/data.md, "Forecast skill"; docs/deploying.md,
+ * "Call budgets"), after ingest:
+ *
+ * 1. the forecasts the forecast function fetched since the last build are kept, read where it
+ *    kept them (forecast/kept.ts): no provider call;
+ * 2. one forecast per city is taken, unless one issued in the last 6 hours (the forecast cache's
+ *    limit) is kept already: a planned part of the provider's daily budget, counted as ingest;
+ * 3. a provider that can issue its past forecasts again (the sample) has those of the served days
+ *    made again instead, two a day (06:30 and 18:30 UTC: the build's, and a fetch in the evening,
+ *    which reaches the second day after), so that a new deployment has scores at once;
+ * 4. the forecasts issued before the served days are forgotten.
+ */
+import type { City } from '../domain/cities.js';
+import { DAY_MS, HOUR_MS } from '../domain/dates.js';
+import { dailyRowOf } from '../domain/day-values.js';
+import { normalizeHour } from '../domain/hours.js';
+import { type KeptDay, targetDays } from '../domain/verification-days.js';
+import { type FetchedForecasts, functionFetches } from '../forecast/kept.js';
+import { CACHE_LIMIT_MS } from '../forecast/service.js';
+import { hasPastForecasts, type PastForecasts, type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';
+import { settingsOf } from '../settings.js';
+import type { IssuedForecast } from '../store/issued-forecasts.js';
+import type { Store } from '../store/store.js';
+
+/** Hours of the forecast the build takes, and of the past forecasts made again: the 48 of a provider's forecast. */
+const FORECAST_HOURS = 48;
+/** When, in each UTC day, the past forecasts made again were issued (hours). */
+export const MADE_AGAIN_AT: readonly number[] = [6.5, 18.5];
+
+export interface KeepOptions {
+  store: Store;
+  provider: PollenProvider;
+  cities: readonly City[];
+  now: number;
+  /** Days the served store holds (SERVE_DAYS): forecasts issued before them are forgotten. */
+  serveDays: number;
+  /** What the forecast function fetched since the last build, where there is one to read. */
+  fetched?: FetchedForecasts;
+}
+
+export interface KeepSummary {
+  /** Forecasts kept from the forecast function's fetches, and those of its fetches forgotten where they were (the store held them already). */
+  fromFunction: number;
+  forgotten: number;
+  /** Forecasts the build took from the provider, and made again. */
+  taken: number;
+  madeAgain: number;
+  /** Forecasts forgotten: issued before the served days. */
+  dropped: number;
+  /** Why the build could not take a city's forecast (the rest of the run goes on). */
+  failed: string[];
+}
+
+/** Keeps the forecasts of a build: the function's fetches, one per city (or the past made again), minus those too old. */
+export async function keepForecasts(o: KeepOptions): Promise<KeepSummary> {
+  const summary: KeepSummary = { fromFunction: 0, forgotten: 0, taken: 0, madeAgain: 0, dropped: 0, failed: [] };
+  const slugs = new Set(o.cities.map((c) => c.slug));
+  if (o.fetched) await importFetched(o, slugs, summary);
+  if (hasPastForecasts(o.provider)) makeAgain(o, o.provider, summary);
+  else await takeOne(o, summary);
+  const newest = o.store.pollen.latestDay();
+  if (newest !== null) summary.dropped = o.store.issued.dropBefore((newest - o.serveDays + 1) * DAY_MS);
+  return summary;
+}
+
+/**
+ * The function's fetches of the cities of the run, from its provider: each kept; one the store
+ * held before this run began is forgotten where it was (the store that holds it was saved by the
+ * build that kept it), so that nothing is forgotten before a build has saved it.
+ */
+async function importFetched(o: KeepOptions, slugs: ReadonlySet<string>, summary: KeepSummary): Promise<void> {
+  const { store, provider } = o;
+  for await (const f of o.fetched!()) {
+    if (!slugs.has(f.city)) continue;
+    if (store.issued.has(f.city, f.fetchedAt)) {
+      await f.forget();
+      summary.forgotten++;
+      continue;
+    }
+    const forecast = await f.read();
+    if (forecast?.source !== provider.id) continue; // another provider's: no forecast of this deployment
+    if (store.issued.keep(f.city, forecast)) summary.fromFunction++;
+  }
+}
+
+/** One forecast per city from the provider, unless the store keeps one issued in the last 6 hours; a quota refusal stops the rest. */
+async function takeOne(o: KeepOptions, summary: KeepSummary): Promise<void> {
+  const { store, provider, now } = o;
+  for (const city of o.cities) {
+    const latest = store.issued.latestIssued(city.slug);
+    if (latest !== null && now - latest < CACHE_LIMIT_MS) continue;
+    let batch: PollenBatch;
+    try {
+      batch = await provider.pollenForecast(city, now);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      summary.failed.push(`${city.slug}: ${error.message}`);
+      if (error.failure === 'quota' || error.failure === 'throttled') break;
+      continue;
+    }
+    const days = daysOf(now, batch);
+    if (days.length > 0 && store.issued.keep(city.slug, { issuedAt: now, source: provider.id, origin: 'build', days })) summary.taken++;
+  }
+}
+
+/** The UTC days a provider's forecast issued at `issuedAt` covers enough. */
+function daysOf(issuedAt: number, batch: PollenBatch): KeptDay[] {
+  const hours = batch.hours.filter((h) => Number.isFinite(h.time)).map((h) => ({ ...normalizeHour(h), timezone: batch.timezone }));
+  return targetDays({ issuedAt, hours: hours.sort((a, b) => a.hour - b.hour) }, 'UTC', 'UTC');
+}
+
+/**
+ * The past forecasts of the served days up to now, made again where none is kept: from the
+ * stored daily rows where every day they reach is stored (the cheap way), else hour by hour.
+ * A city's are kept in one transaction.
+ */
+function makeAgain(o: KeepOptions, provider: PollenProvider & PastForecasts, summary: KeepSummary): void {
+  const { store, now } = o;
+  const latest = store.pollen.latestDay();
+  if (latest === null) return;
+  const first = latest - o.serveDays + 1;
+  const today = Math.floor(now / DAY_MS);
+  for (const city of o.cities) {
+    const rows = new Map([...store.values.span(city.slug, 'UTC', first, latest)].map(([day, v]) => [day, dailyRowOf(v)]));
+    const past = provider.pastForecaster(city, (day) => rows.get(day));
+    const kept = new Set(store.issued.issuedSince(city.slug, first * DAY_MS));
+    const made: IssuedForecast[] = [];
+    for (let day = first; day <= today; day++) {
+      for (const hour of MADE_AGAIN_AT) {
+        const issuedAt = day * DAY_MS + hour * HOUR_MS;
+        if (issuedAt > now || kept.has(issuedAt)) continue;
+        // Its last day is stored whole: made from the daily rows. Else from the hours (the recent days).
+        const days =
+          Math.floor((issuedAt + FORECAST_HOURS * HOUR_MS) / DAY_MS) <= latest
+            ? past.issuedDays(issuedAt, FORECAST_HOURS)
+            : daysOf(issuedAt, provider.pastForecastHours(city, issuedAt, FORECAST_HOURS));
+        if (days.length > 0) made.push({ issuedAt, source: provider.id, origin: 'made again', days });
+      }
+    }
+    summary.madeAgain += store.issued.keepAll(city.slug, made);
+  }
+}
+
+/** Keeps the forecasts of a build, with the forecast function's fetches from where this environment has them (kept.ts). */
+export async function keepWithFetches(
+  store: Store,
+  provider: PollenProvider,
+  cities: readonly City[],
+  now: number,
+  db: string,
+  env: NodeJS.ProcessEnv,
+): Promise<KeepSummary> {
+  const source = functionFetches(db, env);
+  try {
+    return await keepForecasts({ store, provider, cities, now, serveDays: settingsOf(env).SERVE_DAYS, fetched: source?.fetched });
+  } finally {
+    source?.close();
+  }
+}
+
+/** What a build kept, in a line. */
+export function formatKept(k: KeepSummary): string {
+  const parts = [`${k.fromFunction} fetched by the forecast function`, `${k.taken} taken from the provider`, `${k.madeAgain} made again`];
+  const failed =
+    k.failed.length === 0
+      ? ''
+      : `; could not take ${k.failed.length}: ${k.failed.slice(0, 3).join('; ')}${k.failed.length > 3 ? '; ...' : ''}`;
+  return `kept ${k.fromFunction + k.taken + k.madeAgain} forecasts (${parts.join(', ')}); forgot ${k.dropped} issued before the served days${failed}`;
+}

@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getStore } from '@netlify/blobs';
+import { BlobsServer } from '@netlify/blobs/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
+import { BlobsForecastCache, SqliteForecastCache } from '../../src/forecast/cache.js';
+import { blobFetches, FETCHES_PREFIX, functionFetches } from '../../src/forecast/kept.js';
+import { ForecastService } from '../../src/forecast/service.js';
+import { keepForecasts, MADE_AGAIN_AT } from '../../src/ingest/keep-forecasts.js';
+import { type PollenProvider, ProviderError } from '../../src/providers/provider.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { openStore } from '../../src/store/store.js';
+import { buildStore } from '../helpers/site.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const sample = new SampleProvider();
+const [tulsa, austin] = [DEFAULT_CITIES.get('tulsa')!, DEFAULT_CITIES.get('austin')!];
+const SPAN = { from: dayNumber('2025-04-01'), to: dayNumber('2025-04-10') };
+const T0 = Date.parse('2025-04-11T06:30:00Z');
+
+/** A provider that forecasts as the sample does but cannot issue its past again (as a real one), counting its calls. */
+function realLike(id = 'pollenprov', fail?: ProviderError) {
+  const calls: string[] = [];
+  const provider: PollenProvider = {
+    id,
+    maxDaysPerCall: 1,
+    coverage: (now) => sample.coverage(now),
+    pollenHistory: () => Promise.reject(new Error('not used')),
+    async pollenForecast(city, now) {
+      calls.push(city.slug);
+      if (fail) throw fail;
+      return sample.pollenForecast(city, now);
+    },
+  };
+  return { provider, calls };
+}
+
+let server: BlobsServer;
+let edgeURL = '';
+const scratch = mkdtempSync(join(tmpdir(), 'keep-test-'));
+beforeAll(async () => {
+  server = new BlobsServer({ directory: join(scratch, 'blobs'), token: 'tok', logger: () => {} });
+  edgeURL = `http://127.0.0.1:${(await server.start()).port}`;
+});
+afterAll(async () => {
+  await server.stop();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('the forecasts a build keeps', () => {
+  it("keeps the forecast function's fetches from Blobs, takes one forecast per city not fetched in 6 hours, and forgets what a saved store holds", async () => {
+    const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
+    const store = openStore(db);
+    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
+    const { provider, calls } = realLike();
+    // Between builds, the function fetches Tulsa twice (its cache lasts 6 hours).
+    const clock = { now: T0 - 20 * HOUR_MS };
+    const service = new ForecastService({ provider, cache: new BlobsForecastCache(blobs), dailyBudget: null, now: () => clock.now });
+    await service.get(tulsa);
+    clock.now += 7 * HOUR_MS;
+    await service.get(tulsa);
+    // Another provider's forecast left in the site's Blobs is no forecast of this deployment.
+    await blobs.setJSON(`${FETCHES_PREFIX}austin/${T0 - 2 * HOUR_MS}`, {
+      source: 'other',
+      fetchedAt: T0 - 2 * HOUR_MS,
+      timezone: null,
+      hours: [],
+    });
+    expect(calls).toEqual(['tulsa', 'tulsa']);
+
+    const fetched = blobFetches(blobs, FETCHES_PREFIX);
+    const first = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0, serveDays: 730, fetched });
+    expect(first).toMatchObject({ fromFunction: 2, forgotten: 0, taken: 2, madeAgain: 0, failed: [] });
+    // The build took Tulsa's too: its latest fetch is 13 hours old.
+    expect(calls).toEqual(['tulsa', 'tulsa', 'tulsa', 'austin']);
+    const kept = store.issued.since('tulsa', 0);
+    expect(kept.map((f) => [f.issuedAt, f.origin])).toEqual([
+      [T0 - 20 * HOUR_MS, 'function'],
+      [T0 - 13 * HOUR_MS, 'function'],
+      [T0, 'build'],
+    ]);
+    // Issued at 10:30Z for 48 hours: the issue day holds 14 of its hours and the day after next 10, too few; the next day is whole (lead 1).
+    expect(kept[0]!.days.map((d) => [d.day, d.lead, d.hours])).toEqual([[dayNumber('2025-04-11'), 1, 24]]);
+
+    // The next build: the fetches the store held before it are forgotten in Blobs; nothing is taken again within 6 hours.
+    const second = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched });
+    expect(second).toMatchObject({ fromFunction: 0, forgotten: 2, taken: 0 });
+    expect(calls).toHaveLength(4);
+    expect((await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key)).toEqual([`${FETCHES_PREFIX}austin/${T0 - 2 * HOUR_MS}`]);
+    store.close();
+  });
+
+  it('stops taking forecasts once the provider refuses for quota, and says which city it could not take', async () => {
+    const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
+    const store = openStore(db);
+    const { provider, calls } = realLike('pollenprov', new ProviderError('pollenprov', 'quota', 'daily budget spent'));
+    const kept = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0, serveDays: 730 });
+    expect(kept).toMatchObject({ taken: 0, failed: ['tulsa: pollenprov: daily budget spent'] });
+    expect(calls).toEqual(['tulsa']);
+    store.close();
+  });
+
+  it('has the sample make its past forecasts again, two a day over the served days, once, and forgets those before them', async () => {
+    const db = await buildStore(tempDir(), ['tulsa'], SPAN);
+    const store = openStore(db);
+    const now = T0 + 6 * HOUR_MS; // 12:30Z on 11 April: that day's 06:30 forecast is issued, its 18:30 one not yet
+    const first = await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 730 });
+    // 1 to 10 April twice, 11 April's morning, and those of before 1 April that reach it: 31 March's
+    // two (lead 1, and the evening's lead 2 too) and 30 March's evening (18 hours of 1 April, lead 2).
+    expect(first).toMatchObject({ madeAgain: 24, taken: 0, dropped: 0 });
+    expect(store.issued.since('tulsa', 0).every((f) => f.origin === 'made again' && f.source === 'sample')).toBe(true);
+    // The days it made from daily rows say what the hourly forecast says: the same days and leads.
+    const morning = store.issued
+      .since('tulsa', 0)
+      .find((f) => f.issuedAt === dayNumber('2025-04-05') * DAY_MS + MADE_AGAIN_AT[0]! * HOUR_MS)!;
+    expect(morning.days.map((d) => [d.lead, d.hours])).toEqual([
+      [0, 18],
+      [1, 24],
+    ]);
+    expect(await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 730 })).toMatchObject({ madeAgain: 0 });
+    // Serving 3 days (8 to 10 April): those issued before 8 April leave, 17 of them.
+    expect((await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 3 })).dropped).toBe(17);
+    store.close();
+  });
+
+  it("reads the local forecast cache's fetches where no site is configured", async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa'], SPAN);
+    const cachePath = join(dir, 'forecast-cache.db');
+    const cache = openStore(cachePath);
+    const { provider } = realLike();
+    const service = new ForecastService({
+      provider,
+      cache: new SqliteForecastCache(cache),
+      dailyBudget: null,
+      now: () => T0 - 3 * HOUR_MS,
+    });
+    await service.get(tulsa);
+    cache.close();
+    const env = { FORECAST_CACHE_DB: cachePath };
+    expect(functionFetches(cachePath, env)).toBeUndefined(); // the cache is the store itself
+    const source = functionFetches(db, env)!;
+    const store = openStore(db);
+    const kept = await keepForecasts({ store, provider, cities: [tulsa], now: T0, serveDays: 730, fetched: source.fetched });
+    source.close();
+    expect(kept).toMatchObject({ fromFunction: 1, taken: 0 });
+    expect(store.issued.since('tulsa', 0)[0]).toMatchObject({ issuedAt: T0 - 3 * HOUR_MS, origin: 'function', source: 'pollenprov' });
+    store.close();
+  });
+});
