@@ -113,9 +113,13 @@ export function createProviders(req: ProviderRequest): ProviderPair {
   return { pollen, weather };
 }
 
-/** Calls a daily rebuild makes per city to each provider (one history request of the recent days, weather and air quality apart). */
+/**
+ * Calls a daily rebuild makes per city to each provider: one history request of the recent days
+ * (weather and air quality apart), and for a pollen provider the forecast the build keeps, unless
+ * the forecast function fetched one in the last 6 hours (ingest/keep-forecasts.ts).
+ */
 export const DAILY_CALLS_PER_CITY: Readonly<Record<string, number>> = {
-  [AMBEE_ID]: 1,
+  [AMBEE_ID]: 2,
   [OPEN_METEO_ID]: 2,
   [OPENWEATHERMAP_ID]: 2,
   [SAMPLE_ID]: 0,

@@ -67,11 +67,11 @@ describe('doctor', () => {
   });
 
   it.each([
-    [60, {}, undefined, undefined],
+    [30, {}, undefined, undefined],
     [
-      61,
+      31,
       {},
-      '61 cities need 61 ambee calls a day, but its budget leaves ingest 60 (100 a day less 40 kept for forecasts): about 60 cities fit, the rest will be deferred',
+      '31 cities need 62 ambee calls a day, but its budget leaves ingest 60 (100 a day less 40 kept for forecasts): about 30 cities fit, the rest will be deferred',
       undefined,
     ],
     [200, { AMBEE_DAILY_BUDGET: '1000' }, undefined, undefined],
