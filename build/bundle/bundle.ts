@@ -51,9 +51,9 @@ export interface Invocation {
 }
 
 /**
- * Bundles the functions of this project into `out`, with `servedDir`'s `serve.db`, `site.json`
- * and `bulk-index.json` as the render left them beside the store, and better-sqlite3 built for
- * Node 22.
+ * Bundles the functions of this project into `out`, with `servedDir`'s `serve.db`, `site.json`,
+ * `bulk-index.json` and `outlook.json` as the render left them beside the store, and better-sqlite3
+ * built for Node 22.
  */
 export function bundleFunctions(servedDir: string, out: string): Archive[] {
   // Staged inside the project, so node_modules can be hard links (no copy of 300 MB).
@@ -65,7 +65,8 @@ export function bundleFunctions(servedDir: string, out: string): Archive[] {
     execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(site, 'node_modules')]);
     rmSync(join(site, 'node_modules', NATIVE)); // unlinked first: the project's own binary stays as it is
     copyFileSync(join(TOOLCHAIN, 'node_modules', NATIVE), join(site, 'node_modules', NATIVE));
-    for (const file of ['serve.db', 'site.json', 'bulk-index.json']) copyFileSync(join(servedDir, file), join(site, 'snapshots', file));
+    for (const file of ['serve.db', 'site.json', 'bulk-index.json', 'outlook.json'])
+      copyFileSync(join(servedDir, file), join(site, 'snapshots', file));
     const zipped = execFileSync(NODE22, [join(HERE, 'zip.mjs'), site, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     return (JSON.parse(zipped) as Omit<Archive, 'bytes'>[])
       .map((a) => ({ ...a, bytes: statSync(a.path).size }))

@@ -6,14 +6,18 @@
  */
 import { alertsFor, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
-import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../domain/risk.js';
+import { dayNumber, HOUR_MS } from '../domain/dates.js';
+import { dayOfHour } from '../domain/days.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded, RISK_LABELS } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import * as z from 'zod';
 import * as D from '../domain/schemas.js';
 import { ErrorBody } from './error.js';
+import type { ApiContext } from './context.js';
 import { forecastOf, inZone } from './forecast.js';
+import { outlookDates } from './forecast-outlook.js';
 import { DateTime, Day, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
 import { requiredCity, servedCity } from './params.js';
@@ -21,6 +25,27 @@ import { anyCase, commaList, param } from './query.js';
 import { route } from './route.js';
 
 const Alert = named('Alert', "One local day of the forecast on which a category's worst hour reaches min.", D.Alert);
+const AlertOutlookDay = named(
+  'AlertOutlookDay',
+  "A date beyond the forecast: each watched category's probability of reaching min, from the outlook.",
+  z.object({
+    date: Day,
+    lead: z.number().int().min(0).max(7).describe("Days after the outlook's issue day."),
+    categories: z.array(
+      z.object({
+        category: D.AlertCategoryName,
+        probability: z
+          .number()
+          .min(0)
+          .max(1)
+          .nullable()
+          .describe('The probability of min or above; null when no earlier year holds a day around the date.'),
+        served: z.enum(['outlook', 'climatology']),
+        rpss: z.number().nullable(),
+      }),
+    ),
+  }),
+);
 export const AlertsResponse = named(
   'AlertsResponse',
   "The local days the forecast's hours touch on which a watched category reaches min, with the forecast's freshness.",
@@ -43,6 +68,12 @@ export const AlertsResponse = named(
     fetchedAt: DateTime.nullable(),
     dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
     alerts: z.array(Alert),
+    outlook: z
+      .array(AlertOutlookDay)
+      .optional()
+      .describe(
+        "The JSON form only: the dates after the forecast's, to 7 days ahead, with each watched category's probability of reaching min from the outlook (docs/data.md, \"The outlook\"); absent when no render has made one. Calendars and feeds carry the forecast's alerts only. An extension.",
+      ),
   }),
 );
 
@@ -115,7 +146,7 @@ export const alertsRoute = route({
     const city = servedCity(ctx.cities, slug);
     const rule: AlertRule = { min, categories };
     const answer = alertsAnswer(city, await forecastOf(ctx, city), rule, ctx.forecast.providerId);
-    if (format === 'json') return { body: answer };
+    if (format === 'json') return { body: { ...answer, ...alertOutlook(ctx, city, answer.dates, rule) } };
     if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
     const links = alertLinks(origin, city, rule, format);
     const contentType = FORMAT_TYPES[format];
@@ -150,6 +181,34 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule, pr
     ...alertsFor(city, inZone(forecast.hours, forecast.timezone), rule),
   };
 }
+
+/**
+ * The outlook's dates after the forecast's local dates, to 7 days after today (the city's), with
+ * each watched category's probability of reaching the rule's level; nothing without an outlook.
+ */
+function alertOutlook(ctx: ApiContext, city: City, forecastDates: readonly string[], rule: AlertRule): { outlook?: AlertOutlook[] } {
+  const today = dayOfHour('local', city.timezone, Math.floor(ctx.settings.now() / HOUR_MS));
+  const last = forecastDates.at(-1);
+  const outlook = outlookDates(ctx.outlooks, city.slug, last === undefined ? today : dayNumber(last) + 1, today + 7);
+  if (!outlook) return {};
+  const atLeast = RISK_LABELS.slice(RISK_LABELS.indexOf(rule.min));
+  return {
+    outlook: outlook.dates.map(({ date, lead, categories }) => ({
+      date,
+      lead,
+      categories: categories
+        .filter((c) => rule.categories.includes(c.category))
+        .map((c) => ({
+          category: c.category,
+          probability: c.probabilities && atLeast.reduce((sum, level) => sum + c.probabilities![level], 0),
+          served: c.served,
+          rpss: c.rpss,
+        })),
+    })),
+  };
+}
+
+type AlertOutlook = z.infer<typeof AlertOutlookDay>;
 
 /** This subscription's URL in a format (canonical: every parameter spelled out), and the forecast it reads. */
 export function alertsUrl(origin: string, city: string, rule: AlertRule, format: AlertFormat): string {

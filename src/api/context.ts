@@ -11,6 +11,7 @@ import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from
 import type { PollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
+import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
 import { readSiteFile, siteFilePath, storeToServe } from '../served/site-file.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, type Settings, settingsOf } from '../settings.js';
 import type { StoreReader } from '../store/reader.js';
@@ -40,6 +41,8 @@ export interface ApiContext {
   readonly zips?: ZipTable;
   /** The bulk files' manifest a render left beside the store, if any (MCP's get_bulk_files). */
   readonly bulkIndex: BulkManifest | undefined;
+  /** The outlooks a render left beside the store, if any (/api/forecast?days=, /api/alerts). */
+  readonly outlooks: OutlookFile | undefined;
 }
 
 export interface ContextParts {
@@ -49,6 +52,7 @@ export interface ContextParts {
   settings?: Partial<AnswerSettings>;
   zips?: ZipTable;
   bulkIndex?: () => BulkManifest | undefined;
+  outlooks?: () => OutlookFile | undefined;
 }
 
 /** A context whose services are built by `parts` when first read. */
@@ -57,6 +61,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   let cities: CitySet | undefined;
   let forecast: ForecastService | undefined;
   let bulkIndex: { value: BulkManifest | undefined } | undefined;
+  let outlooks: { value: OutlookFile | undefined } | undefined;
   return {
     settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, maxBodyBytes: MAX_BODY_BYTES, ...parts.settings },
     zips: parts.zips,
@@ -71,6 +76,9 @@ export function lazyContext(parts: ContextParts): ApiContext {
     },
     get bulkIndex() {
       return (bulkIndex ??= { value: parts.bulkIndex?.() }).value;
+    },
+    get outlooks() {
+      return (outlooks ??= { value: parts.outlooks?.() }).value;
     },
   };
 }
@@ -91,6 +99,9 @@ export function withSettings(ctx: ApiContext, settings: Partial<AnswerSettings>)
     },
     get bulkIndex() {
       return ctx.bulkIndex;
+    },
+    get outlooks() {
+      return ctx.outlooks;
     },
   };
 }
@@ -171,6 +182,7 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
     settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,
     bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
+    outlooks: () => readOutlookFile(outlookFilePath(db)),
     store: open,
     cities: () => {
       if (existsSync(served)) return open().cities.set();

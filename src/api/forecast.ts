@@ -4,7 +4,8 @@
  * and tomorrow" of an allergy app. The forecast holds hours; its rows are made here.
  */
 import type { City } from '../domain/cities.js';
-import { dayOffset, groupByDay, type DayCut } from '../domain/days.js';
+import { HOUR_MS } from '../domain/dates.js';
+import { dayOffset, dayOfHour, groupByDay, type DayCut } from '../domain/days.js';
 import type { PollenHour } from '../domain/hours.js';
 import { dailyRow } from '../domain/day-values.js';
 import { type DayHour, hourlyRow } from '../domain/pollen-rows.js';
@@ -16,7 +17,8 @@ import { ErrorBody, plainError } from './error.js';
 import { DateTime, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
-import { param } from './query.js';
+import { ForecastOutlook, outlookDates } from './forecast-outlook.js';
+import { integer, param } from './query.js';
 import { route } from './route.js';
 import { localDays } from './schemas.js';
 
@@ -38,6 +40,11 @@ export const ForecastResponse = named(
     aggregate: z.enum(['none', 'day']).optional().describe('Echoes the aggregate parameter when given.'),
     ...localDays,
     rows: z.union([z.array(ForecastPollen), z.array(ForecastDay)]),
+    outlook: ForecastOutlook.nullable()
+      .optional()
+      .describe(
+        'With days: the outlook from today to that many days ahead (beside the forecast on its own days, alone beyond); null when no render has made one. An extension of the contract.',
+      ),
   }),
 );
 export type ForecastResponse = z.infer<typeof ForecastResponse>;
@@ -56,7 +63,12 @@ export const forecastRoute = route({
       description:
         "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.",
     }),
-    timezone: timezoneParam("with aggregate=day, the days are the city's local days."),
+    timezone: timezoneParam("with aggregate=day, the days are the city's local days; with days, today is the city's."),
+    days: param(integer(0, 7).optional(), {
+      expected: 'a number of days from 0 to 7',
+      description:
+        "Days ahead (0 to 7): the body adds outlook, each date from today (UTC's, or with timezone=local the city's) to that many days ahead with each category's probability of each NAB level, beside the forecast's days and beyond them (docs/data.md, \"The outlook\"). Without it the answer is the contract's. An extension of the contract.",
+    }),
   },
   response: ForecastResponse,
   doc: {
@@ -72,20 +84,22 @@ export const forecastRoute = route({
       schema: ErrorBody,
     },
   },
-  llms: '/api/forecast?city=SLUG&aggregate=none|day: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow)',
+  llms: "/api/forecast?city=SLUG&aggregate=none|day&days=0..7: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow); days=7 adds the outlook to 7 days ahead, each NAB level's probability, with its skill",
   tool: {
     name: 'get_forecast',
     title: '48-hour pollen forecast',
     description:
-      'Hourly forecast from the current hour, 48 hours; with aggregate "day", one row per day those hours touch (today and tomorrow), in UTC days or with timezone "local" the city\'s local days. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent).',
+      'Hourly forecast from the current hour, 48 hours; with aggregate "day", one row per day those hours touch (today and tomorrow), in UTC days or with timezone "local" the city\'s local days. stale is true when the provider could not refresh it and a cached forecast is shown (quotaExhausted when its quota is spent). days (up to 7) adds the outlook: for each date, each category\'s probability of each NAB level (most_likely, high_or_above), the outlook\'s where it has beaten climatology, else climatology\'s (served), with its skill (rpss).',
     openWorld: true,
   },
-  handle: async ({ city: slug, aggregate, timezone: cut }, ctx) => {
+  handle: async ({ city: slug, aggregate, timezone: cut, days }, ctx) => {
     const city = servedCity(ctx.cities, slug);
     const { hours, timezone, ...head } = await forecastOf(ctx, city);
     const zoned = inZone(hours, timezone);
     const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
-    return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows } };
+    const today = dayOfHour(cut, city.timezone, Math.floor(ctx.settings.now() / HOUR_MS));
+    const outlook = days === undefined ? {} : { outlook: outlookDates(ctx.outlooks, city.slug, today, today + days) };
+    return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows, ...outlook } };
   },
 });
 

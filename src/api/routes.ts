@@ -10,6 +10,7 @@ import { bulkManifestRoute } from './bulk-manifest.js';
 import { citiesRoute } from './cities.js';
 import { llmsText } from './discovery.js';
 import { forecastRoute } from './forecast.js';
+import { forecastSkillRoute } from './forecast-skill.js';
 import { once } from './static-forms.js';
 import { healthRoute } from './health.js';
 import { latestDateRoute } from './latest-date.js';
@@ -36,6 +37,7 @@ export const API_ROUTES: readonly Route[] = [
   pollenRangeRoute,
   seasonRoute,
   forecastRoute,
+  forecastSkillRoute,
   alertsRoute,
   bulkManifestRoute,
   healthRoute,

@@ -190,7 +190,7 @@ export const BulkColumn = z.object({
     .describe("A species column: the provider's category, and the allergen's name where the category has several."),
 });
 
-export const BulkKind = z.enum(['pollen-hourly', 'pollen-daily', 'weather-daily', 'seasons']);
+export const BulkKind = z.enum(['pollen-hourly', 'pollen-daily', 'weather-daily', 'seasons', 'forecast-pairs']);
 
 export const BulkManifest = z.object({
   from: Day.nullable(),
@@ -212,7 +212,7 @@ export const BulkManifest = z.object({
         .string()
         .regex(/^\d{4}-\d{2}$/)
         .nullable()
-        .describe('The month the file holds; null for the seasons file, which holds every year.'),
+        .describe('The month the file holds; null for the seasons and forecast-pairs files, which hold every year.'),
       rows: z.number().int().min(0),
       bytes: z.number().int().min(0),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),

@@ -5,27 +5,15 @@
  */
 import { type Shape, type Species, speciesColumn } from '../domain/species.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
-import type { BulkColumn, BulkKind, BulkType } from '../served/bulk-index.js';
+import type { BulkKind } from '../served/bulk-index.js';
 import type { StoreReader } from '../store/reader.js';
+import { type Field, field } from './bulk-field.js';
+import { PAIR_FIELDS } from './pair-columns.js';
 
-/** A cell: a text, a number, an instant, or null. */
-export type Value = string | number | boolean | Date | null;
-/** A column and how to take its value from a row. */
-export interface Field extends BulkColumn {
-  value: (row: Record<string, unknown>) => Value;
-}
+export type { Field, Value } from './bulk-field.js';
 
 const GRAINS = 'grains/m³';
 const RISK = 'NAB risk label: None, Low, Moderate, High or Very High; empty when the value is missing';
-
-const field = (name: string, type: BulkType, description: string, unit?: string, nullable = true): Field => ({
-  name,
-  type,
-  nullable,
-  description,
-  ...(unit ? { unit } : {}),
-  value: (row) => (row[name] as Value | undefined) ?? null,
-});
 
 /** One column per species of the store's shapes, in first-seen order: `tree_oak`, `others`. */
 function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, what: string): Field[] {
@@ -93,6 +81,7 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): Record<BulkKind
   ];
   return {
     seasons: SEASON_FIELDS,
+    'forecast-pairs': [...PAIR_FIELDS],
     'pollen-hourly': [...hourly, ...speciesFields(shapes, new Set(hourly.map((f) => f.name)), 'the hour')],
     'pollen-daily': [...daily, ...speciesFields(shapes, new Set(daily.map((f) => f.name)), "mean of the UTC day's hours, rounded")],
     'weather-daily': weather,
@@ -168,6 +157,8 @@ const SEASON_FIELDS: Field[] = [
 ];
 
 export const KIND_MEANING: Record<BulkKind, string> = {
+  'forecast-pairs':
+    'One row per city, category and UTC day observed: the observed daily mean and level, what climatology and the forecast at each lead (0 to 2) said of it, and the ranked probability scores of the outlook at each lead (0 to 7) and of climatology: every score of /api/forecast-skill can be computed again from them. One file for the served days.',
   seasons:
     'One row per city, year held and category: the pollen seasons of /api/season?city= by the percentage method, on UTC days. One file for every year.',
   'pollen-hourly': 'One row per city-hour: the rows of /api/pollen-range (aggregate=none), species as columns.',

@@ -26,7 +26,7 @@ import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';
 
 export const BULK_DIR = `${DATA_PREFIX}/bulk`;
 /** The kinds written month by month; the seasons file holds every year. */
-export type MonthlyKind = Exclude<BulkKind, 'seasons'>;
+export type MonthlyKind = Exclude<BulkKind, 'seasons' | 'forecast-pairs'>;
 export const BULK_KINDS: readonly MonthlyKind[] = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
 export const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
 
@@ -209,13 +209,14 @@ export async function writeBulkMonth(
 export function bulkManifest(store: Store, months: readonly Month[], files: readonly BulkFile[]): BulkManifest {
   const columns = bulkColumns(store);
   const kinds = Object.fromEntries(
-    [...BULK_KINDS, 'seasons' as const].map((k) => [
+    [...BULK_KINDS, 'seasons' as const, 'forecast-pairs' as const].map((k) => [
       k,
       { description: KIND_MEANING[k], columns: columns[k].map(({ value: _v, ...column }) => column) },
     ]),
   ) as BulkManifest['kinds'];
-  // Months in order, each kind and format in order; the seasons file last.
-  const order = (f: BulkFile) => `${f.month ?? '9999-99'}|${[...BULK_KINDS, 'seasons'].indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
+  // Months in order, each kind and format in order; the seasons and forecast-pairs files last.
+  const order = (f: BulkFile) =>
+    `${f.month ?? '9999-99'}|${[...BULK_KINDS, 'seasons', 'forecast-pairs'].indexOf(f.kind)}|${FORMATS.indexOf(f.format)}`;
   const [first, last] = [months[0], months.at(-1)];
   return {
     from: first ? dayString(first.from) : null,

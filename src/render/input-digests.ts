@@ -49,7 +49,7 @@ export class RenderInputs {
   }
 
   /**
-   * A unit with its key and digest: a city's files are made from its day values and weather; a
+   * A unit with its key and digest: a city's files are made from its day values, weather and forecast skill; a
    * date's from every city's day values of the date and the two days before it (a map's series),
    * in both cuts, its weather, and its hours when it has city-day files. The files made once are
    * always rendered (they are few and cheap).

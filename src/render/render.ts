@@ -14,6 +14,7 @@ import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
 import { bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
+import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
@@ -33,6 +34,7 @@ import {
   writeServedStore,
 } from './served-store.js';
 import { FileWriter, type Written } from './file-writer.js';
+import { computeSkills, placeSkillFiles, SKILL_FILES, type SkillOutput } from './forecast-skills.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
 
@@ -54,10 +56,11 @@ export interface RenderSummary extends Written {
   served: ServedStore;
   plan: FilePlan;
   /**
-   * Wall-clock seconds of each step: the served store, the plan, the digests of the inputs, the wait
-   * for the served store's zipped size and the site's files, the units and bulk files, the rest.
+   * Wall-clock seconds of each step: the served store, each city's forecast skill, the plan, the
+   * digests of the inputs, the wait for the served store's zipped size and the site's files, the
+   * units and bulk files, the rest.
    */
-  steps: Record<'served' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
+  steps: Record<'served' | 'skills' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
 }
 
 export interface RenderOptions {
@@ -91,7 +94,7 @@ interface Target {
 
 /** Wall-clock seconds of each step of a render, as RenderSummary gives them. */
 class Laps {
-  readonly steps = { served: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
+  readonly steps = { served: 0, skills: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
   private lap = performance.now();
 
   done(name: keyof Laps['steps']): void {
@@ -116,6 +119,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   } catch (error) {
     rmSync(target.folder, { recursive: true, force: true });
     rmSync(target.nextServed, { force: true });
+    rmSync(skillStage(target), { recursive: true, force: true });
     throw error;
   }
   publishRender(store, target, made);
@@ -152,6 +156,7 @@ interface Planned {
   inputs: RenderInputs;
   siteFiles: Map<string, string | Uint8Array>;
   routes: readonly Route[];
+  skills: SkillOutput;
 }
 
 /**
@@ -166,13 +171,16 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const site = siteFiles();
   site.catch(() => {}); // awaited below; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
+  laps.done('served');
+  // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts).
+  const skills = await computeSkills(store, nextServed, skillStage(target));
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
-  laps.done('served');
+  laps.done('skills');
   const routes = options.routes ?? ROUTES;
   const months = withStore(nextServed, bulkMonths);
-  // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest.
-  const extra = SITE_FILES.length + 1 + bulkFileCount(months);
+  // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest and the pairs file.
+  const extra = SITE_FILES.length + 1 + bulkFileCount(months) + SKILL_FILES;
   const plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), extra, target.maxFiles));
   laps.done('plan');
   // Each unit and month goes with the digest of what it is made from, for the render cache.
@@ -188,14 +196,15 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   }
   const siteFileMap = await site;
   laps.done('measure');
-  return { served, plan, months, inputs, siteFiles: siteFileMap, routes };
+  return { served, plan, months, inputs, siteFiles: siteFileMap, routes, skills };
 }
 
-/** What a render wrote: its summary but the times, the manifest and what each unit was made from. */
+/** What a render wrote: its summary but the times, the manifest, what each unit was made from, and the outlooks served. */
 interface Made {
   summary: Omit<RenderSummary, 'steps' | 'seconds' | 'folder'>;
   manifest: BulkManifest;
   units: Record<string, CachedUnit>;
+  outlooks: OutlookFile;
 }
 
 /** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
@@ -213,7 +222,8 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   const out = new FileWriter(folder);
   out.put('_redirects', redirectsFile(store.cities.set().slugs));
   for (const [file, body] of planned.siteFiles) out.put(file, body);
-  const manifest = withStore(nextServed, (s) => bulkManifest(s, months, written.bulk));
+  const pairs = placeSkillFiles(planned.skills, out);
+  const manifest = withStore(nextServed, (s) => bulkManifest(s, months, [...written.bulk, ...pairs]));
   out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
   const files = written.files + out.written.files;
   // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
@@ -222,6 +232,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   return {
     manifest,
     units: written.units,
+    outlooks: planned.skills.outlooks,
     summary: {
       files,
       bytes: written.bytes + out.written.bytes,
@@ -251,6 +262,7 @@ function publishRender(store: Store, target: Target, made: Made): void {
     cities: store.cities.set().list.map(({ region: _r, ...entry }) => entry),
   });
   writeBulkIndex(bulkIndexPath(store.path), made.manifest);
+  writeOutlookFile(outlookFilePath(store.path), made.outlooks);
   swap(target.publish, folder);
   if (target.cacheDir) RenderCache.save(target.cacheDir, folder, target.code, made.units);
   for (const name of readdirSync(rendersDir)) {
@@ -259,6 +271,9 @@ function publishRender(store: Store, target: Target, made: Made): void {
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Where the forecast-skill step stages the pairs file until the render's folder exists. */
+const skillStage = (target: Target): string => `${target.nextServed}.skills`;
 
 /** The units of a store, read from a connection closed once they are all given out. */
 function* openedOnce(path: string, cityDaysFrom: number): Generator<Unit> {

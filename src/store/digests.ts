@@ -16,7 +16,7 @@ export interface StoreDigests {
   pollen: Map<number, Buffer>;
   /** Each UTC day's weather of every city. */
   weather: Map<number, Buffer>;
-  /** Each city's day values and weather days. */
+  /** Each city's day values, weather days and forecast skill. */
   cities: Map<string, Buffer>;
 }
 
@@ -74,6 +74,12 @@ export function storeDigests(db: Db): StoreDigests {
       .update(`${slug} ${line}`)
       .update(data as Uint8Array);
   }
+  // Each city's forecast skill, as a render wrote it into the served store (its forecast-skill answer).
+  for (const [city, skill] of db.prepare('SELECT city_id, skill FROM forecast_skill').raw().iterate() as Iterable<Raw>)
+    cities
+      .of(slugs.get(city as number)!)
+      .update('s\n')
+      .update(skill as Uint8Array);
   // Not when they were fetched: a day fetched again with the same hours answers the same.
   const pollenRows = db.prepare('SELECT city_id, day, source_id, zone_id, status, mask, data FROM pollen_day').raw();
   for (const [city, day, source, zone, status, mask, data] of pollenRows.iterate() as Iterable<Raw>) {

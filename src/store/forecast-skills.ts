@@ -22,6 +22,7 @@ export class ForecastSkills {
       ),
       get: db.prepare('SELECT skill FROM forecast_skill WHERE city_id = ?').pluck(),
       any: db.prepare('SELECT 1 FROM forecast_skill LIMIT 1').pluck(),
+      has: db.prepare('SELECT 1 FROM forecast_skill WHERE city_id = ?').pluck(),
     };
   }
 
@@ -35,6 +36,12 @@ export class ForecastSkills {
     const id = this.names.id('city', city);
     const data = id === undefined ? undefined : (this.stmt.get.get(id) as Uint8Array | undefined);
     return data && (JSON.parse(inflateRawSync(data).toString('utf8')) as ForecastSkill);
+  }
+
+  /** Whether a render wrote a city's skill (nothing decoded). */
+  has(city: string): boolean {
+    const id = this.names.id('city', city);
+    return id !== undefined && this.stmt.has.get(id) !== undefined;
   }
 
   /** Whether a render wrote any city's skill into this store. */

@@ -27,7 +27,7 @@ export interface StoreReader {
   readonly runs: Pick<IngestRuns, 'last'>;
   readonly shapes: Pick<SpeciesShapes, 'all'>;
   /** Each city's forecast skill, as a render computed it. */
-  readonly skills: Pick<ForecastSkills, 'get' | 'written'>;
+  readonly skills: Pick<ForecastSkills, 'get' | 'has' | 'written'>;
   /** Bytes of the longest stored label, as UTF-8 (a bound on a row's size). */
   longestLabelBytes(): number;
 }

@@ -126,6 +126,8 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
       for (const pkg of ['hyparquet-writer', 'hyparquet', '@duckdb'])
         expect(existsSync(join(unzipped(a.name), 'node_modules', pkg)), `${a.name}: ${pkg}`).toBe(false);
       expect(existsSync(join(unzipped(a.name), 'snapshots', 'bulk-index.json')), a.name).toBe(a.name === 'mcp');
+      // The outlook file travels with the functions that answer forecasts: /api/forecast?days= and MCP's get_forecast.
+      expect(existsSync(join(unzipped(a.name), 'snapshots', 'outlook.json')), a.name).toBe(['forecast', 'mcp'].includes(a.name));
       expect(a.bytes, a.name).toBe(statSync(a.path).size);
       expect(a.bytes, a.name).toBeLessThan(50 * 1024 * 1024);
       // Render refuses a served store by its estimate of these archives: it must not be short of them.

@@ -110,7 +110,12 @@ describe('pairs of forecast and observed days', () => {
     const pairs = pairsAtLead([...evening, ...morning], 'tree', observed, 1);
     const evenings = Date.parse('2026-04-10T18:00:00Z');
     expect(pairs).toEqual([
-      { day: dayNumber('2026-04-11'), forecast: { value: 200, level: 'High' }, observed: { value: 100, level: 'High' }, issuedAt: evenings },
+      {
+        day: dayNumber('2026-04-11'),
+        forecast: { value: 200, level: 'High' },
+        observed: { value: 100, level: 'High' },
+        issuedAt: evenings,
+      },
     ]);
     // Lead 2 (12 April): the evening forecast holds 18 hours of it, the morning one 6; observed Low.
     expect(pairsAtLead([...morning, ...evening], 'tree', observed, 2)).toEqual([

@@ -21,6 +21,7 @@ const TOOLS = [
   'get_season',
   'get_pollen_map',
   'get_forecast',
+  'get_forecast_skill',
   'get_alerts',
   'get_weather',
   'explain_risk',

@@ -1,0 +1,130 @@
+/**
+ * The render's forecast-skill step (docs/data.md, "Forecast skill"): each city's skill computed
+ * from the forecasts the store keeps and the served days (domain/forecast-skill.ts), written into
+ * the served store for the handlers; the pairs it is made from, as the bulk forecast-pairs file
+ * (Parquet and gzip CSV, staged beside the served store until the render's folder exists); and
+ * the outlooks served now, for the outlook file the forecast function carries.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DAY_MS, HOUR_MS } from '../domain/dates.js';
+import { citySkill, FORECAST_LEADS, type PairRow } from '../domain/forecast-skill.js';
+import { SAMPLE_ID } from '../providers/sample/index.js';
+import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
+import type { OutlookFile } from '../served/outlook-file.js';
+import { allDailyRows } from '../store/daily-rows.js';
+import { openStore, type Store } from '../store/store.js';
+import { BULK_DIR, FORMATS, WRITER } from './bulk.js';
+import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';
+import { PAIR_FIELDS } from './pair-columns.js';
+import { linkOrCopy } from './render-cache.js';
+import type { FileWriter } from './file-writer.js';
+
+/** The pairs file in a format, under the publish folder. */
+export const pairsPath = (format: BulkFormat): string => `${BULK_DIR}/forecast-pairs.${format}`;
+/** Files the step adds to the render: the pairs file in both formats. */
+export const SKILL_FILES = FORMATS.length;
+/** Cities per row group of the pairs file: about 60,000 rows (every category and served day of each). */
+const CITIES_PER_GROUP = 20;
+
+/** A pair row as the file's columns read it. */
+function fileRow(p: PairRow): Record<string, unknown> {
+  const row: Record<string, unknown> = {
+    city: p.city,
+    category: p.category,
+    date: p.day,
+    season_year: p.seasonYear,
+    in_window: p.inWindow,
+    observed_value: p.observed.value,
+    observed_level: p.observed.level,
+    climatology_value: p.climatology?.value ?? null,
+    climatology_level: p.climatology?.level ?? null,
+    climatology_rps: p.climatologyRps,
+  };
+  p.forecast.forEach((f, lead) => {
+    row[`forecast_value_${lead}`] = f?.value ?? null;
+    row[`forecast_level_${lead}`] = f?.level ?? null;
+    row[`forecast_issued_${lead}`] = f ? new Date(f.issuedAt) : null;
+  });
+  p.outlookRps.forEach((rps, lead) => {
+    row[`outlook_rps_${lead}`] = rps;
+  });
+  return row;
+}
+
+export interface SkillOutput {
+  /** The pairs file, staged: each format's path under the publish folder and where it waits. */
+  staged: Array<{ file: BulkFile; at: string }>;
+  stageDir: string;
+  /** The outlooks served now, by city and category. */
+  outlooks: OutlookFile;
+  /** Thread-seconds the scores took. */
+  seconds: number;
+}
+
+/**
+ * Computes every served city's skill from the forecasts `store` keeps and the UTC days of the
+ * served store at `servedPath`, writes it there, and stages the pairs file in `stageDir`.
+ */
+export async function computeSkills(store: Store, servedPath: string, stageDir: string): Promise<SkillOutput> {
+  const started = performance.now();
+  const served = openStore(servedPath);
+  const parquet = new ParquetSink(PAIR_FIELDS);
+  const csv = new CsvSink(PAIR_FIELDS);
+  const outlooks: OutlookFile = { issued: null, provider: served.pollen.latestSource(), cities: {} };
+  const hash = createHash('sha256').update(`${WRITER}\nforecast-pairs\n`);
+  try {
+    const provider = outlooks.provider;
+    const cities = served.cities.set().slugs;
+    let batch = new Batch(PAIR_FIELDS);
+    for (const [i, city] of cities.entries()) {
+      const rows = allDailyRows(served, city, 'UTC');
+      // Forecasts issued up to two days before the first served day reach it.
+      const from = ((rows[0]?.day ?? 0) - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS;
+      const made = citySkill({ city, provider, simulated: provider === SAMPLE_ID, rows, forecasts: store.issued.since(city, from) });
+      served.skills.put(city, made.skill);
+      outlooks.issued ??= made.skill.categories[0]?.outlook.issued ?? null;
+      outlooks.cities[city] = Object.fromEntries(made.skill.categories.map((c) => [c.category, c.outlook]));
+      for (const p of made.rows) batch.add(fileRow(p));
+      // A row group of CITIES_PER_GROUP cities' rows.
+      if ((i + 1) % CITIES_PER_GROUP === 0 || i === cities.length - 1) {
+        parquet.group(batch);
+        await csv.rows(batch);
+        batch = new Batch(PAIR_FIELDS);
+      }
+    }
+    const bodies: Record<BulkFormat, Uint8Array> = { parquet: parquet.finish(), 'csv.gz': await csv.finish() };
+    mkdirSync(stageDir, { recursive: true });
+    const inputs = hash.update(bodies.parquet).digest('hex');
+    const staged = FORMATS.map((format) => {
+      const at = join(stageDir, `forecast-pairs.${format}`);
+      writeFileSync(at, bodies[format]);
+      const file: BulkFile = {
+        path: `/${pairsPath(format)}`,
+        kind: 'forecast-pairs',
+        format,
+        month: null,
+        rows: parquet.rows,
+        bytes: bodies[format].length,
+        sha256: createHash('sha256').update(bodies[format]).digest('hex'),
+        inputs_sha256: inputs,
+        columns: PAIR_FIELDS.map((f) => f.name),
+      };
+      return { file, at };
+    });
+    return { staged, stageDir, outlooks, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    served.close();
+  }
+}
+
+/** Puts the staged pairs files in the render's folder, counted by its writer; says what each holds, for the manifest. */
+export function placeSkillFiles(output: SkillOutput, out: FileWriter): BulkFile[] {
+  for (const { file, at } of output.staged) {
+    linkOrCopy(at, join(out.folder, file.path));
+    out.count(statSync(at).size);
+  }
+  rmSync(output.stageDir, { recursive: true, force: true });
+  return output.staged.map((s) => s.file);
+}
