@@ -57,8 +57,21 @@ export async function runIngest(
       now: options.now,
       dispatcher: options.dispatcher,
     });
+    const keep = async (cities: readonly City[]) => {
+      const kept = await keepWithFetches(
+        store,
+        providers.pollen,
+        cities,
+        options.now?.() ?? Date.now(),
+        args.db,
+        options.env ?? process.env,
+      );
+      log.write(`ingest: ${formatKept(kept)}\n`);
+    };
     if (options.onlyIfEmpty && store.pollen.latestDay() !== null) {
       out.write(`store ${args.db} already has data through ${dayString(store.pollen.latestDay()!)}; not ingesting\n`);
+      // A store of this provider made before forecasts were kept has its own made now (the sample's past, at once).
+      if (store.pollen.latestSource() === providers.pollen.id) await keep(store.cities.set().list);
       return undefined;
     }
     const stored = store.cities.stored();
@@ -90,8 +103,7 @@ export async function runIngest(
       now: options.now,
       onProgress: progressReporter(log, 'ingest'),
     });
-    const kept = await keepWithFetches(store, providers.pollen, cities, options.now?.() ?? Date.now(), args.db, options.env ?? process.env);
-    log.write(`ingest: ${formatKept(kept)}\n`);
+    await keep(cities);
     const compacted = store.compactIfLoose();
     if (compacted) log.write(`ingest: compacted the store from ${mb(compacted.before)} to ${mb(compacted.after)}\n`);
     out.write(options.json ? `${JSON.stringify(jsonSummary(summary))}\n` : formatSummary(summary));
