@@ -159,27 +159,28 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   };
 }
 
-/** What a render will write, known before it writes anything. */
+/** What a render will write, known before it writes anything; the served store's size and the site's files on their way. */
 interface Planned {
-  served: ServedStore;
+  /** The city-days the served store holds, and its size (with the functions') being measured. */
+  cityDays: number;
+  measured: Promise<ServedStore>;
   plan: FilePlan;
   months: Month[];
   inputs: RenderInputs;
-  siteFiles: Map<string, string | Uint8Array>;
+  site: Promise<Map<string, string | Uint8Array>>;
   routes: readonly Route[];
 }
 
 /**
- * The served store written and measured, the plan of files within the budget, and each part's
- * digest; refuses a store whose functions would not fit, before anything is written.
+ * The served store written, the plan of files within the budget, and each part's digest. The
+ * site's files (made by esbuild and Redoc in processes of their own) and the served store's
+ * zipped size (deflated in a thread of its own) are made while the render plans and writes.
  */
 async function planRender(store: Store, target: Target, options: RenderOptions, laps: Laps): Promise<Planned> {
   const { nextServed } = target;
   rmSync(nextServed, { force: true });
-  // The site's files (made by esbuild and Redoc in processes of their own) and the served
-  // store's zipped size (deflated in a thread of its own) are made while this thread plans.
   const site = siteFiles();
-  site.catch(() => {}); // awaited below; a failure then fails the render
+  site.catch(() => {}); // awaited once the units are written; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
@@ -193,17 +194,20 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   // Each unit and month goes with the digest of what it is made from, for the render cache.
   const inputs = withStore(nextServed, (s) => new RenderInputs(s, target.code));
   laps.done('inputs');
+  return { cityDays, measured, plan, months, inputs, site, routes };
+}
+
+/** The served store's size, refused (nothing of the render published) when the functions carrying it would not fit. */
+async function checkedSize(measured: Promise<ServedStore>, options: RenderOptions): Promise<ServedStore> {
   const served = await measured;
   const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
   if (served.functionBytes > limit) {
     const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
     throw new RenderError(
-      `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
+      `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was published.`,
     );
   }
-  const siteFileMap = await site;
-  laps.done('measure');
-  return { served, plan, months, inputs, siteFiles: siteFileMap, routes };
+  return served;
 }
 
 /** What a render wrote: its summary but the times, the manifest and what each unit was made from. */
@@ -217,9 +221,9 @@ interface Made {
 /** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
 async function writeRender(store: Store, target: Target, planned: Planned, options: RenderOptions, laps: Laps): Promise<Made> {
   const { folder, nextServed, cacheDir, code } = target;
-  const { served, plan, months, inputs, routes } = planned;
+  const { plan, months, inputs, routes } = planned;
   mkdirSync(folder);
-  const small = served.cityDays < 5_000;
+  const small = planned.cityDays < 5_000;
   const workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
   // The bulk files' months follow the units: each month is a task of its own for a worker.
   const input: TaskInput = {
@@ -232,9 +236,11 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   const tasks = tasksOf(openedOnce(nextServed, plan.cityDaysFrom), months, inputs);
   const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers);
   laps.done('tasks');
+  const served = await checkedSize(planned.measured, options);
   const out = new FileWriter(folder);
   out.put('_redirects', redirectsFile(store.cities.set().slugs));
-  for (const [file, body] of planned.siteFiles) out.put(file, body);
+  for (const [file, body] of await planned.site) out.put(file, body);
+  laps.done('measure');
   const manifest = withStore(nextServed, (s) => bulkManifest(s, months, written.bulk));
   out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
   const files = written.files + out.written.files;
