@@ -32,10 +32,10 @@ import {
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { type BulkFile, type BulkManifest, readBulkIndex } from '../served/bulk-index.js';
+import { type BulkFile, type BulkFormat, type BulkKind, type BulkManifest, readBulkIndex } from '../served/bulk-index.js';
 import { readJsonFile, writeJsonFile } from '../served/site-file.js';
 import type { Store } from '../store/store.js';
-import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, type Month, writeBulkMonth } from './bulk.js';
+import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from './bulk.js';
 import { bulkColumns } from './bulk-columns.js';
 import type { FileWriter } from './file-writer.js';
 
@@ -247,37 +247,52 @@ export class RenderCache {
     const cached = this.units[key];
     if (cached?.digest !== digest || !sameSet(cached.files, expected)) return undefined;
     const found = this.all(expected);
-    if (found) for (const file of expected) linkOrCopy(join(this.output, file), join(folder, file));
+    if (found) for (const file of expected) this.link(file, folder);
     return found;
   }
 
-  /** The previous build's files of a bulk month, put under `folder` when made from the same inputs, with today's columns and paths. */
-  month(
-    month: Month,
+  /**
+   * The previous build's bulk files of a month (or with `month` null the seasons file), put under
+   * `folder` when the manifest records them made from the same inputs, with today's columns and
+   * paths, each still holding what was recorded.
+   */
+  bulk(
+    expected: readonly BulkSlot[],
+    month: string | null,
     inputs: string,
     columns: Record<string, string[]>,
     folder: string,
   ): { files: BulkFile[]; records: Map<string, FileRecord> } | undefined {
     const entries = Array.isArray(this.manifest?.files) ? this.manifest.files : [];
     const files: BulkFile[] = [];
-    for (const kind of BULK_KINDS) {
-      for (const format of FORMATS) {
-        const path = `/${bulkPath(kind, month.month, format)}`;
-        const f = entries.find((e) => e?.path === path);
-        if (!f || f.kind !== kind || f.format !== format || f.month !== month.month || f.inputs_sha256 !== inputs) return undefined;
-        if (
-          !sameList(f.columns, columns[kind]!) ||
-          this.records[path.slice(1)]?.[0] !== f.sha256 ||
-          this.records[path.slice(1)]?.[1] !== f.bytes
-        )
-          return undefined;
-        files.push(f);
-      }
+    for (const { path, kind, format } of expected) {
+      const f = entries.find((e) => e?.path === path);
+      if (!f || f.kind !== kind || f.format !== format || f.month !== month || f.inputs_sha256 !== inputs) return undefined;
+      const record = this.records[path.slice(1)];
+      if (!sameList(f.columns, columns[kind]!) || record?.[0] !== f.sha256 || record[1] !== f.bytes) return undefined;
+      files.push(f);
     }
     const records = this.all(files.map((f) => f.path.slice(1)));
     if (!records) return undefined;
-    for (const f of files) linkOrCopy(join(this.output, f.path), join(folder, f.path));
+    for (const f of files) this.link(f.path.slice(1), folder);
     return { files, records };
+  }
+
+  private readonly made = new Set<string>();
+
+  /** A hard link (else a copy) of an output file under `folder`, a new render's: its folders made once, nothing there to replace. */
+  private link(file: string, folder: string): void {
+    const to = join(folder, file);
+    const dir = dirname(to);
+    if (!this.made.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.made.add(dir);
+    }
+    try {
+      linkSync(join(this.output, file), to);
+    } catch {
+      linkOrCopy(join(this.output, file), to);
+    }
   }
 
   /**
@@ -334,20 +349,37 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
 
 const sameList = (a: unknown, b: readonly string[]): boolean => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** A month's bulk files under the writer's folder: the render cache's when made from the same inputs, else written anew. */
-export async function bulkMonth(
+/** A bulk file the render writes: its URL path, kind and format. */
+export interface BulkSlot {
+  path: string;
+  kind: BulkKind;
+  format: BulkFormat;
+}
+
+/** The files of a month (or with `month` null the seasons file), as the manifest lists them. */
+export const bulkSlots = (month: string | null): BulkSlot[] =>
+  month === null
+    ? FORMATS.map((format) => ({ path: `/${seasonsPath(format)}`, kind: 'seasons', format }))
+    : BULK_KINDS.flatMap((kind) => FORMATS.map((format) => ({ path: `/${bulkPath(kind, month, format)}`, kind, format })));
+
+/**
+ * A month's bulk files (or with `month` null the seasons file) under the writer's folder: the
+ * render cache's when made from the same inputs, else written anew by `write`.
+ */
+export async function bulkFiles(
   store: Store,
-  { month, inputs }: { month: Month; inputs: string },
+  { month, inputs }: { month: string | null; inputs: string },
+  write: (put: (file: string, body: Uint8Array) => void) => Promise<BulkFile[]>,
   cache: RenderCache | undefined,
   out: FileWriter,
 ): Promise<{ files: BulkFile[]; reused: boolean; records: Map<string, FileRecord> }> {
   const columns = Object.fromEntries(Object.entries(bulkColumns(store)).map(([kind, fields]) => [kind, fields.map((f) => f.name)]));
-  const reused = cache?.month(month, inputs, columns, out.folder);
+  const reused = cache?.bulk(bulkSlots(month), month, inputs, columns, out.folder);
   if (reused) {
     for (const f of reused.files) out.count(f.bytes);
     return { ...reused, reused: true };
   }
   const records = new Map<string, FileRecord>();
-  const files = await out.recording(records, () => writeBulkMonth(store, month, (file, body) => out.put(file, body), inputs));
+  const files = await out.recording(records, () => write((file, body) => out.put(file, body)));
   return { files, reused: false, records };
 }

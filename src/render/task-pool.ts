@@ -60,7 +60,8 @@ function add(total: TaskResults, result: TaskResult): void {
   total.unitsReused += result.reused;
   if (result.bulk) {
     total.bulk.push(...result.bulk.files);
-    if (result.bulk.reused) total.bulkReused++;
+    // Months reused; the seasons file (month null) is not one.
+    if (result.bulk.reused && result.bulk.files[0]?.month !== null) total.bulkReused++;
     total.bulkSeconds += result.seconds;
   } else total.unitSeconds += result.seconds;
 }

@@ -7,9 +7,9 @@ import { storeContext } from '../api/context.js';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import { openStore } from '../store/store.js';
-import { type Month, writeSeasonsFiles } from './bulk.js';
+import { type Month, writeBulkMonth, writeSeasonsFiles } from './bulk.js';
 import type { PlannedUnit } from './input-digests.js';
-import { bulkMonth, type CachedUnit, type FileRecord, RenderCache } from './render-cache.js';
+import { bulkFiles, type CachedUnit, type FileRecord, RenderCache } from './render-cache.js';
 import { FileWriter, type Written } from './file-writer.js';
 import { renderOrReuse } from './unit-files.js';
 
@@ -50,15 +50,26 @@ export function openTasks(input: TaskInput, routes: readonly Route[] = ROUTES) {
       const records = new Map<string, FileRecord>();
       let reused = 0;
       let bulk: TaskResult['bulk'];
-      if ('bulk' in task) {
-        const month = await bulkMonth(store, { month: task.bulk, inputs: task.inputs }, cache, out);
-        if (input.record) for (const [file, record] of month.records) records.set(file, record);
-        bulk = { files: month.files, reused: month.reused };
-      }
-      // Made every time: its current year changes with every day ingested.
-      else if ('seasons' in task)
-        bulk = { files: await writeSeasonsFiles(store, (file, body) => out.put(file, body), task.seasons), reused: false };
-      else {
+      if ('bulk' in task || 'seasons' in task) {
+        const files =
+          'bulk' in task
+            ? await bulkFiles(
+                store,
+                { month: task.bulk.month, inputs: task.inputs },
+                (put) => writeBulkMonth(store, task.bulk, put, task.inputs),
+                cache,
+                out,
+              )
+            : await bulkFiles(
+                store,
+                { month: null, inputs: task.seasons },
+                (put) => writeSeasonsFiles(store, put, task.seasons),
+                cache,
+                out,
+              );
+        if (input.record) for (const [file, record] of files.records) records.set(file, record);
+        bulk = { files: files.files, reused: files.reused };
+      } else {
         for (const unit of task) {
           const kept = await renderOrReuse(unit, routes, ctx, out, cache, input.record ? records : undefined);
           if (!kept) continue;
