@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { environmentContext } from '../src/api/context.js';
 import { dayOf } from '../src/domain/dates.js';
-import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
+import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
 import { DEFAULT_CITIES } from '../src/domain/cities.js';
 import { doctor, formatDoctor } from '../src/providers/doctor.js';
@@ -161,9 +161,9 @@ serveOptions(program.command('serve').description("Serve the publish folder and 
   startServer,
 );
 
-serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(
+serveOptions(program.command('start').description(`Ingest ${START_DAYS} days of sample data if the store is empty, render, serve.`)).action(
   async (o: ServeFlags) => {
-    const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
+    const args = parseIngestArgs({ provider: 'sample', db: o.db, days: String(START_DAYS) }, today(), defaultDb());
     process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
     if (!(await renderTo(args.db, o.publish))) return;
     await startServer(o);

@@ -60,7 +60,7 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
   return [
     {
       id: 'B5',
-      what: `ingest ${workload.label} (${hourlyRows} hourly rows, simulated and written one city-day per transaction)`,
+      what: `ingest ${workload.label} (${hourlyRows} hourly rows, simulated and written a transaction per provider request)`,
       value: `${Math.round(rate)} rows/s (${summary.seconds.toFixed(1)} s)`,
       baseline: `${Math.round(baseRate)} rows/s (bare inserts, one transaction)`,
       ratio: baseRate / rate,
