@@ -7,9 +7,9 @@
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
@@ -35,6 +35,7 @@ import {
 import { FileWriter, type Written } from './file-writer.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
+import { adoptPlainFolder, swap } from './publish-link.js';
 
 export { RenderError } from './render-error.js';
 
@@ -316,19 +317,6 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
   } finally {
     store.close();
   }
-}
-
-/** A plain folder at `publishDir` (not yet a link to a render) is moved among the renders, so the link can take its place. */
-function adoptPlainFolder(publishDir: string, rendersDir: string): void {
-  if (existsSync(publishDir) && !lstatSync(publishDir).isSymbolicLink()) renameSync(publishDir, join(rendersDir, `adopted-${Date.now()}`));
-}
-
-/** Points `publishDir` at `folder` with one rename, which replaces the old link atomically. */
-function swap(publishDir: string, folder: string): void {
-  const link = `${publishDir}.next-${process.pid}`;
-  rmSync(link, { force: true });
-  symlinkSync(relative(dirname(publishDir), folder), link, 'dir');
-  renameSync(link, publishDir);
 }
 
 /** Every file below `dir`, relative to it. */
