@@ -1,8 +1,9 @@
 /**
- * The files a site needs before its render is done: the landing page, `_redirects`, and the
- * answers made once (the city list, the dates, OpenAPI, llms.txt). With them in place every other
- * answer is a function's, from the same handlers (the fallback answers a missing file), so a
- * server can answer at once while the full render works, and serve its files when it swaps in.
+ * The files a site needs before its render is done: the landing page (not yet its API reference
+ * page, which Redoc takes seconds to make), `_redirects`, and the answers made once (the city
+ * list, the dates, OpenAPI, llms.txt). With them in place every other answer is a function's,
+ * from the same handlers (the fallback answers a missing file), so a server can answer at once
+ * while the full render works, and serve its files when it swaps in.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -25,7 +26,7 @@ export async function publishFirstFiles(store: Store, publishDir: string): Promi
   mkdirSync(folder);
   const out = new FileWriter(folder);
   out.put('_redirects', redirectsFile(store.cities.set().slugs));
-  for (const [file, body] of await siteFiles()) out.put(file, body);
+  for (const [file, body] of await siteFiles({ reference: false })) out.put(file, body);
   await renderOrReuse({ unit: { kind: 'once' } }, ROUTES, storeContext(store), out, undefined, undefined);
   swap(publish, folder);
   return out.written.files;
