@@ -40,6 +40,30 @@ function expectSameTree(a: string, b: string): void {
 
 const statePath = (cache: string) => join(cache, 'state.json');
 const readState = (cache: string) => JSON.parse(readFileSync(statePath(cache), 'utf8'));
+
+type State = { units: Record<string, { files: string[] }>; files: Record<string, unknown> };
+
+/** The state as the render wrote it, or undefined where an earlier damage left none (cut short, or of another shape). */
+function stateOf(cache: string): State | undefined {
+  let state: unknown;
+  try {
+    state = readState(cache);
+  } catch {
+    return undefined;
+  }
+  const { units, files } = (state ?? {}) as Partial<State>;
+  const isRecord = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isRecord(units) || !isRecord(files) || !Object.values(units!).every((u) => isRecord(u) && Array.isArray(u.files))) return undefined;
+  return state as State;
+}
+
+/** Edits the state as a damage does; a damage on a state an earlier one already broke does nothing more. */
+function editState(cache: string, edit: (state: State) => void): void {
+  const state = stateOf(cache);
+  if (!state) return;
+  edit(state);
+  writeState(cache, state);
+}
 const writeState = (cache: string, state: unknown) => writeFileSync(statePath(cache), JSON.stringify(state));
 
 /** A store change as ingest makes them. */
@@ -165,32 +189,31 @@ function damage(cache: string, d: Damage, victim: string): void {
       if (f) appendFileSync(join(output, f), ' ');
       break;
     }
-    case 'a unit lists one file fewer': {
-      const state = readState(cache);
-      const units = Object.values(state.units) as Array<{ files: string[] }>;
-      const unit = units[d.pick % units.length];
-      if (unit && unit.files.length > 0) unit.files.pop();
-      writeState(cache, state);
+    case 'a unit lists one file fewer':
+      editState(cache, (state) => {
+        const units = Object.values(state.units) as Array<{ files: string[] }>;
+        const unit = units[d.pick % units.length];
+        if (unit && unit.files.length > 0) unit.files.pop();
+      });
       break;
-    }
     case 'a path outside the folder': {
-      const state = readState(cache);
-      if (d.where === 'files') state.files[outside] = Object.values(state.files)[0];
-      else if (d.where === 'units') (Object.values(state.units)[0] as { files: string[] }).files.push(outside);
+      if (d.where === 'files') editState(cache, (state) => void (state.files[outside] = Object.values(state.files)[0]));
+      else if (d.where === 'units')
+        editState(cache, (state) => void (Object.values(state.units)[0] as { files: string[] }).files.push(outside));
       else {
         const index = join(output, 'data/bulk/index.json');
+        if (!existsSync(index)) break;
         const manifest = JSON.parse(readFileSync(index, 'utf8'));
-        manifest.files[0].path = `/${outside}`;
+        if (manifest.files.length > 0) manifest.files[0].path = `/${outside}`;
         writeFileSync(index, JSON.stringify(manifest));
       }
-      writeState(cache, state);
       break;
     }
     case 'state cut short':
-      writeFileSync(statePath(cache), readFileSync(statePath(cache), 'utf8').slice(0, 100));
+      if (existsSync(statePath(cache))) writeFileSync(statePath(cache), readFileSync(statePath(cache), 'utf8').slice(0, 100));
       break;
     case 'state of another shape':
-      writeState(cache, { ...readState(cache), units: [1, 2, 3] });
+      writeState(cache, { ...(stateOf(cache) ?? {}), units: [1, 2, 3] });
       break;
     case 'a manifest entry changed': {
       const index = join(output, 'data/bulk/index.json');
@@ -295,7 +318,14 @@ describe('the render cache heals', () => {
             rmSync(f, { recursive: true, force: true });
         },
       ),
-      { numRuns: 8 },
+      {
+        numRuns: 8,
+        // Damage on damage: a state cut short, then changed in shape (and a path outside the folder on top).
+        examples: [
+          [[], [{ kind: 'state cut short' }, { kind: 'state of another shape' }]],
+          [[{ kind: 'next day' }], [{ kind: 'state of another shape' }, { kind: 'a path outside the folder', where: 'files' }]],
+        ],
+      },
     );
   }, 900_000);
 });
