@@ -165,7 +165,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const q = encodeURIComponent;
   const [day, daily, weather, forecast, days, seasons] = await Promise.all([
     getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
-    getJson<{ rows: DayRow[] }>(`/api/pollen?city=${q(slug)}&timezone=local`),
+    getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
     getJson<{ rows: ForecastDay[] }>(`/api/forecast?city=${q(slug)}&aggregate=day&timezone=local`).catch(() => undefined),
@@ -175,6 +175,14 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
   const sections: HTMLElement[] = [todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows)];
+  // Said again where a person reads the city's values, which a phone shows far below the map's notice.
+  if (daily.simulated)
+    sections.unshift(
+      h('p', 'Simulated values: the sample provider invents them for demonstration. Not for health decisions.', {
+        class: 'notice simulated',
+        role: 'note',
+      }),
+    );
   const section = (title: string, ...content: Node[]) => {
     const s = h('section');
     s.append(h('h3', title), ...content);
