@@ -92,6 +92,19 @@ function zoneLabel(zone: string, at: string): string {
   return short && short !== zone ? `${short}, ${zone}` : zone;
 }
 
+/**
+ * Where a forecast comes from and when it was fetched, in words: the answer's provider (said to be
+ * simulated on the sample), not its `source`, which says `cache` when it was read from the cache.
+ */
+function forecastSource(f: Forecast, zone: string): string {
+  const who = f.simulated ? 'the sample provider (simulated values)' : (f.provider ?? 'the provider');
+  const when =
+    f.fetchedAt === null
+      ? ''
+      : `, fetched ${new Date(f.fetchedAt).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: zone, timeZoneName: 'short' })}`;
+  return `Forecast from ${who}${when}.`;
+}
+
 /** The level chosen: the API's default until someone picks another; kept when the panel is drawn again. */
 let alertLevel: AlertLevel = DEFAULT_LEVEL;
 
@@ -207,7 +220,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
           `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`,
           { class: 'notice stale', role: 'note' },
         )
-      : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
+      : h('p', forecastSource(forecast, zone), { class: 'fine' });
     section(`48-hour forecast, local time: ${label}`, hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
   }
   if (seasons) sections.push(seasonSection(seasons, daily.rows));
