@@ -18,7 +18,7 @@ import { CITY_NOT_FOUND } from './not-found.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
 import { param } from './query.js';
 import { route } from './route.js';
-import { localDays } from './schemas.js';
+import { localDays, provenance, provenanceOf } from './schemas.js';
 
 const ForecastPollen = named('ForecastPollen', 'One forecast hour; the zone field is tz.', D.ForecastPollen);
 const ForecastDay = named(
@@ -31,7 +31,8 @@ export const ForecastResponse = named(
   'Hourly rows from the current UTC hour, up to 48, with their freshness; with aggregate=day, one row per day they touch.',
   z.object({
     city: z.string(),
-    source: z.string(),
+    ...provenance,
+    source: z.string().describe('cache when the rows were read from the cache, else the provider they were just fetched from.'),
     stale: z.boolean(),
     quotaExhausted: z.literal(true).optional(),
     fetchedAt: DateTime.nullable(),
@@ -82,10 +83,11 @@ export const forecastRoute = route({
   },
   handle: async ({ city: slug, aggregate, timezone: cut }, ctx) => {
     const city = servedCity(ctx.cities, slug);
-    const { hours, timezone, ...head } = await forecastOf(ctx, city);
+    const { hours, timezone, city: name, ...head } = await forecastOf(ctx, city);
     const zoned = inZone(hours, timezone);
     const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
-    return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows } };
+    const from = provenanceOf(ctx.forecast.providerId);
+    return { body: { city: name, ...from, ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows } };
   },
 });
 

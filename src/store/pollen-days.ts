@@ -82,7 +82,12 @@ export class PollenDays {
       daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE mask <> 0 ORDER BY day DESC').pluck(),
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
       masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
-      latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
+      // The newest day first, by the day index (every answer that carries values names its provider).
+      latestSource: db
+        .prepare(
+          'SELECT source_id FROM pollen_day WHERE mask <> 0 AND day = (SELECT max(day) FROM pollen_day WHERE mask <> 0) ORDER BY fetched_at DESC LIMIT 1',
+        )
+        .pluck(),
       citiesOn: db
         .prepare(
           'SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug',

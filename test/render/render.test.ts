@@ -193,7 +193,11 @@ describe('build render', () => {
     const files = listFiles(publish);
     expect(files).not.toContain('data/latest-date.json');
     expect(JSON.parse(readFileSync(join(publish, 'data', 'available-dates.json'), 'utf8'))).toEqual({ dates: [] });
-    expect(JSON.parse(readFileSync(join(publish, 'data', 'pollen', 'tulsa.json'), 'utf8'))).toEqual({ city: 'tulsa', rows: [] });
+    expect(JSON.parse(readFileSync(join(publish, 'data', 'pollen', 'tulsa.json'), 'utf8'))).toEqual({
+      city: 'tulsa',
+      provider: null,
+      rows: [],
+    });
     expect(files.filter((f) => /\d{4}-\d{2}-\d{2}/.test(f))).toEqual([]);
   });
 });
