@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { environmentContext } from '../src/api/context.js';
 import { dayOf } from '../src/domain/dates.js';
-import { parseIngestArgs, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
+import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
 import { DEFAULT_CITIES } from '../src/domain/cities.js';
 import { doctor, formatDoctor } from '../src/providers/doctor.js';
@@ -14,6 +14,7 @@ import { checkProviders, ConfigError } from '../src/providers/registry.js';
 import { ingestExitCode, runIngest } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
+import { startSite } from '../src/server/start.js';
 import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
 import { settingsOf } from '../src/settings.js';
 import { openStore } from '../src/store/store.js';
@@ -149,11 +150,15 @@ const serveOptions = (command: Command) =>
     .option('--host <address>', 'address to listen on', '127.0.0.1');
 
 type ServeFlags = { db?: string; publish: string; port: string; host: string };
+const checkedPort = (port: string): number => {
+  if (!/^\d+$/.test(port) || Number(port) > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535 (got ${JSON.stringify(port)})`);
+  return Number(port);
+};
 const startServer = async (o: ServeFlags) => {
-  if (!/^\d+$/.test(o.port) || Number(o.port) > 65535)
-    throw new UsageError(`--port must be a number from 0 to 65535 (got ${JSON.stringify(o.port)})`);
+  const port = checkedPort(o.port);
   process.env.POLLEN_DB = resolve(o.db ?? defaultDb()); // read by the functions, in this process
-  const running = await serve({ root: ROOT, publishDir: resolve(o.publish), host: o.host, port: Number(o.port) });
+  const running = await serve({ root: ROOT, publishDir: resolve(o.publish), host: o.host, port });
   process.stdout.write(`serving ${o.publish} on ${running.url}  (try ${running.url}/api/cities)\n`);
 };
 
@@ -161,14 +166,20 @@ serveOptions(program.command('serve').description("Serve the publish folder and 
   startServer,
 );
 
-serveOptions(program.command('start').description('Ingest a year of sample data if the store is empty, render, serve.')).action(
-  async (o: ServeFlags) => {
-    const args = parseIngestArgs({ provider: 'sample', db: o.db }, today(), defaultDb());
-    process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
-    if (!(await renderTo(args.db, o.publish))) return;
-    await startServer(o);
-  },
-);
+serveOptions(
+  program
+    .command('start')
+    .description(`Ingest ${START_DAYS} days of sample data if the store is empty, serve, and render in the background.`),
+).action(async (o: ServeFlags) => {
+  const args = parseIngestArgs({ provider: 'sample', db: o.db, days: String(START_DAYS) }, today(), defaultDb());
+  process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
+  const port = checkedPort(o.port);
+  const { server, rendered } = await startSite({ root: ROOT, db: args.db, publish: o.publish, host: o.host, port, log: process.stdout });
+  process.stdout.write(
+    `serving ${o.publish} on ${server.url}  (try ${server.url}/api/cities); rendering its static files in the background, the functions answer meanwhile\n`,
+  );
+  if ((await rendered) !== 0) process.stderr.write('the render failed: the functions keep answering every request\n');
+});
 
 program
   .command('mcp')

@@ -77,8 +77,8 @@ export async function dailyRenderBenchmark(
         value: s(seconds),
         baseline: `the full render above: ${s(full)}`,
         ratio: seconds / full,
-        target: '<= 0.1x and <= 15 s',
-        met: seconds / full <= 0.1 && seconds <= 15,
+        target: '<= 0.15x and <= 4 s',
+        met: seconds / full <= 0.15 && seconds <= 4,
       },
       {
         id: 'B2',

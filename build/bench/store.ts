@@ -15,12 +15,35 @@ import type { Workload } from './workload.js';
 /** The naive baseline holds this many cities' rows (its rate and bytes per row do not depend on the count). */
 const NAIVE_CITIES = 40;
 
+/**
+ * The sample provider, with the time it spends making up its answers counted: the bare inserts
+ * are timed on rows made beforehand, so the ingest is timed on its own work the same way.
+ */
+class TimedSample extends SampleProvider {
+  seconds = 0;
+
+  override async pollenHistory(...args: Parameters<SampleProvider['pollenHistory']>) {
+    const t0 = performance.now();
+    const batch = await super.pollenHistory(...args);
+    this.seconds += (performance.now() - t0) / 1000;
+    return batch;
+  }
+
+  override async weatherHistory(...args: Parameters<SampleProvider['weatherHistory']>) {
+    const t0 = performance.now();
+    const days = await super.weatherHistory(...args);
+    this.seconds += (performance.now() - t0) / 1000;
+    return days;
+  }
+}
+
 /** Fills `path` with the workload and measures it. */
 export async function storeBenchmarks(dir: string, path: string, workload: Workload): Promise<Measure[]> {
-  const sample = new SampleProvider();
+  const sample = new TimedSample();
   const store = openStore(path);
   store.cities.replace(workload.cities);
   const summary = await ingest({ store, pollen: sample, weather: sample, cities: workload.cities, span: workload.span, concurrency: 1 });
+  const ingestSeconds = summary.seconds - sample.seconds;
   const compacted = store.compactIfLoose(); // as `npm run ingest` ends
   const hourlyRows = store.checks.counts().hours!;
   const tables = store.checks.tableBytes();
@@ -54,14 +77,14 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
   const naivePerRow = statSync(naivePath).size / rows.length;
   const naiveDeflatedPerRow = (await deflatedSize(naivePath)) / rows.length;
 
-  const rate = hourlyRows / summary.seconds;
+  const rate = hourlyRows / ingestSeconds;
   const baseRate = rows.length / baselineSeconds;
   const perRow = (bytes: number) => `${(bytes / hourlyRows).toFixed(1)} B/hourly row`;
   return [
     {
       id: 'B5',
-      what: `ingest ${workload.label} (${hourlyRows} hourly rows, simulated and written one city-day per transaction)`,
-      value: `${Math.round(rate)} rows/s (${summary.seconds.toFixed(1)} s)`,
+      what: `ingest ${workload.label} (${hourlyRows} hourly rows written a transaction per provider request; the ${sample.seconds.toFixed(1)} s the sample spent making them up are not counted, as the baseline's rows are made beforehand)`,
+      value: `${Math.round(rate)} rows/s (${ingestSeconds.toFixed(1)} s of ${summary.seconds.toFixed(1)} s)`,
       baseline: `${Math.round(baseRate)} rows/s (bare inserts, one transaction)`,
       ratio: baseRate / rate,
       target: '<= 1.5x',

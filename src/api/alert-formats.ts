@@ -161,6 +161,7 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
       min: a.min,
       categories: a.categories,
       stale: a.stale,
+      provider: a.provider,
       ...(a.simulated ? { simulated: true as const } : {}),
       fetchedAt: a.fetchedAt,
       dates: a.dates,
@@ -186,5 +187,7 @@ export interface JsonFeed {
     tags: string[];
     _pollen_alert: Alert;
   }[];
-  _pollen_alerts: Pick<AlertsAnswer, 'city' | 'min' | 'categories' | 'stale' | 'simulated' | 'fetchedAt' | 'dates'> & { about: string };
+  _pollen_alerts: Pick<AlertsAnswer, 'city' | 'min' | 'categories' | 'stale' | 'provider' | 'simulated' | 'fetchedAt' | 'dates'> & {
+    about: string;
+  };
 }

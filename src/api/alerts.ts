@@ -10,7 +10,6 @@ import { dayNumber, HOUR_MS } from '../domain/dates.js';
 import { dayOfHour } from '../domain/days.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded, RISK_LABELS } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
-import { SAMPLE_ID } from '../providers/sample/index.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import * as z from 'zod';
 import * as D from '../domain/schemas.js';
@@ -23,6 +22,7 @@ import { CITY_NOT_FOUND } from './not-found.js';
 import { requiredCity, servedCity } from './params.js';
 import { anyCase, commaList, param } from './query.js';
 import { route } from './route.js';
+import { provenance, provenanceOf } from './schemas.js';
 
 const Alert = named('Alert', "One local day of the forecast on which a category's worst hour reaches min.", D.Alert);
 const AlertOutlookDay = named(
@@ -56,15 +56,11 @@ export const AlertsResponse = named(
     timezone: z.string(),
     min: D.AlertLevel,
     categories: z.array(D.AlertCategoryName).min(1),
+    // With simulated, every calendar event and feed entry says the values are invented too.
+    ...provenance,
     source: z.string(),
     stale: z.boolean(),
     quotaExhausted: z.literal(true).optional(),
-    simulated: z
-      .literal(true)
-      .optional()
-      .describe(
-        'Present (true) when the forecast comes from the sample provider, whose values are invented for demonstration: every calendar event and feed entry says so too. An extension.',
-      ),
     fetchedAt: DateTime.nullable(),
     dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
     alerts: z.array(Alert),
@@ -172,11 +168,11 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule, pr
     timezone: city.timezone,
     min: rule.min,
     categories: [...rule.categories],
+    // The sample's values are invented: whoever subscribes must be told (every form says it).
+    ...provenanceOf(provider),
     source,
     stale,
     ...(quotaExhausted ? { quotaExhausted } : {}),
-    // The sample's values are invented: whoever subscribes must be told (every form says it).
-    ...(provider === SAMPLE_ID ? { simulated: true as const } : {}),
     fetchedAt,
     ...alertsFor(city, inZone(forecast.hours, forecast.timezone), rule),
   };

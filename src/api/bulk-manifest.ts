@@ -31,12 +31,12 @@ export const bulkManifestRoute = route({
     },
     file: true,
   },
-  llms: "/data/bulk/index.json: the whole served history as monthly files (pollen-hourly, pollen-daily, weather-daily; Parquet and gzip CSV), with each file's path, rows, bytes, SHA-256 and a data dictionary; use these, not hundreds of pollen-range calls, for long windows (DuckDB: SELECT * FROM 'https://<site>/data/bulk/pollen-hourly-2025-04.parquet')",
+  llms: "/data/bulk/index.json: the whole served history as monthly files (pollen-hourly, pollen-daily, weather-daily; Parquet and gzip CSV), with each file's path, rows, bytes, SHA-256 and a data dictionary; use these, not hundreds of pollen-range calls, for long windows (DuckDB, for a month YYYY-MM of the manifest: SELECT * FROM 'https://<site>/data/bulk/pollen-hourly-YYYY-MM.parquet')",
   tool: {
     name: 'get_bulk_files',
     title: 'Bulk files of the whole history',
     description:
-      "The served history as monthly files for analysts: pollen-hourly, pollen-daily and weather-daily, each month as Parquet (typed columns, one row group per city; DuckDB, pandas, Polars and Arrow read it, over HTTP with range requests too) and as gzip CSV. Gives each file's path on this deployment, month, rows, bytes and SHA-256, and every column's type, unit and meaning. Prefer these to many get_pollen_range calls for long windows.",
+      "The served history as monthly files for analysts: pollen-hourly, pollen-daily and weather-daily, each month as Parquet (typed columns, rows by city and time in row groups of four cities' hours or a hundred cities' days, so that a reader of one city fetches the footer and one group; DuckDB, pandas, Polars and Arrow read it, over HTTP with range requests too) and as gzip CSV. Gives each file's path on this deployment, month, rows, bytes and SHA-256, and every column's type, unit and meaning. Prefer these to many get_pollen_range calls for long windows.",
     note: "the bulk files' manifest",
   },
   // A file of the render, which the bulk step writes beside the files it lists.

@@ -20,7 +20,7 @@ import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
 import { ForecastOutlook, outlookDates } from './forecast-outlook.js';
 import { integer, param } from './query.js';
 import { route } from './route.js';
-import { localDays } from './schemas.js';
+import { localDays, provenance, provenanceOf } from './schemas.js';
 
 const ForecastPollen = named('ForecastPollen', 'One forecast hour; the zone field is tz.', D.ForecastPollen);
 const ForecastDay = named(
@@ -33,7 +33,8 @@ export const ForecastResponse = named(
   'Hourly rows from the current UTC hour, up to 48, with their freshness; with aggregate=day, one row per day they touch.',
   z.object({
     city: z.string(),
-    source: z.string(),
+    ...provenance,
+    source: z.string().describe('cache when the rows were read from the cache, else the provider they were just fetched from.'),
     stale: z.boolean(),
     quotaExhausted: z.literal(true).optional(),
     fetchedAt: DateTime.nullable(),
@@ -94,12 +95,13 @@ export const forecastRoute = route({
   },
   handle: async ({ city: slug, aggregate, timezone: cut, days }, ctx) => {
     const city = servedCity(ctx.cities, slug);
-    const { hours, timezone, ...head } = await forecastOf(ctx, city);
+    const { hours, timezone, city: name, ...head } = await forecastOf(ctx, city);
     const zoned = inZone(hours, timezone);
     const rows = aggregate === 'day' ? forecastDays(zoned, city, cut) : zoned.map(forecastRow);
     const today = dayOfHour(cut, city.timezone, Math.floor(ctx.settings.now() / HOUR_MS));
     const outlook = days === undefined ? {} : { outlook: outlookDates(ctx.outlooks, city.slug, today, today + days) };
-    return { body: { ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows, ...outlook } };
+    const from = provenanceOf(ctx.forecast.providerId);
+    return { body: { city: name, ...from, ...head, ...(aggregate ? { aggregate } : {}), ...cutField(cut), rows, ...outlook } };
   },
 });
 

@@ -13,7 +13,7 @@ import { NO_DATA } from './not-found.js';
 import { cutField, timezoneParam } from './params.js';
 import { param } from './query.js';
 import { route } from './route.js';
-import { localDays } from './schemas.js';
+import { localDays, provenance, provenanceOf } from './schemas.js';
 
 export const MapDay = named('MapDay', 'Daily maxima of one day of the three-day series.', D.MapDay);
 export const MapFeature = named('MapFeature', 'One city on the map.', D.MapFeature);
@@ -25,6 +25,8 @@ export const MapCollection = named(
     date: Day,
     aggregation: z.literal('daily-category-maxima'),
     features: z.array(MapFeature),
+    // Foreign members of the FeatureCollection (RFC 7946, section 6.1).
+    ...provenance,
     ...localDays,
   }),
 );
@@ -78,6 +80,7 @@ export const mapDataRoute = route({
       const [a, b, c] = [day - 2, day - 1, day].map((d) => mapDayOf(d, days.get(d)));
       return [mapFeature(cities.get(slug)!, [a!, b!, c!])];
     });
-    return { body: { ...mapCollection(day, features), ...cutField(cut) }, contentType: GEOJSON_TYPE };
+    const body = { ...mapCollection(day, features), ...provenanceOf(store.pollen.latestSource()), ...cutField(cut) };
+    return { body, contentType: GEOJSON_TYPE };
   },
 });

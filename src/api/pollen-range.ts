@@ -17,7 +17,7 @@ import { CITY_NOT_FOUND } from './not-found.js';
 import { cutField } from './params.js';
 import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 import { route } from './route.js';
-import { localDays } from './schemas.js';
+import { localDays, provenance, provenanceOf } from './schemas.js';
 
 const PollenRangeRow = named(
   'PollenRangeRow',
@@ -33,6 +33,7 @@ export const PollenRangeResponse = named(
     cities: z.array(z.string()),
     aggregate: z.enum(['none', 'day']),
     ...localDays,
+    ...provenance,
     truncated: z.boolean(),
     rows: z.array(PollenRangeRow),
     next: z.string().optional().describe("Only when truncated: this request again with after set to the last row's 'city,periodStart'."),
@@ -138,12 +139,14 @@ async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreRe
   }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
   const echo = (ms: number, date: number | undefined) => (q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
+  const from = provenanceOf(store.pollen.latestSource());
   const head = (truncated: boolean) => ({
     from: echo(q.from, q.fromDate),
     to: echo(q.to, q.toDate),
     cities: q.cities.map((c) => c.slug),
     aggregate: q.aggregate,
     ...cutField(q.cut),
+    ...from,
     truncated,
   });
   // A truncated answer ends with where to continue: the request again, after its last row.

@@ -14,7 +14,7 @@ import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from './static-forms.
 import { CITY_OR_NO_DATA } from './not-found.js';
 import { cityParam, cutDate, cutField, servedCity, timezoneParam } from './params.js';
 import { route } from './route.js';
-import { DailyPollen as DailyPollenSchema, HourlyPollen, localDays } from './schemas.js';
+import { DailyPollen as DailyPollenSchema, HourlyPollen, localDays, provenance, provenanceOf } from './schemas.js';
 
 export const CrossCityPollen = named(
   'CrossCityPollen',
@@ -24,17 +24,17 @@ export const CrossCityPollen = named(
 export const PollenCityDateResponse = named(
   'PollenCityDateResponse',
   'Hourly observations of one city on one UTC date.',
-  z.object({ city: z.string(), date: Day, ...localDays, rows: z.array(HourlyPollen) }),
+  z.object({ city: z.string(), date: Day, ...localDays, ...provenance, rows: z.array(HourlyPollen) }),
 );
 export const PollenCityResponse = named(
   'PollenCityResponse',
   'Daily rows of one city, newest first, up to 720.',
-  z.object({ city: z.string(), ...localDays, rows: z.array(DailyPollenSchema) }),
+  z.object({ city: z.string(), ...localDays, ...provenance, rows: z.array(DailyPollenSchema) }),
 );
 export const PollenDateResponse = named(
   'PollenDateResponse',
   'One row per city with data on the date, by slug.',
-  z.object({ date: Day, ...localDays, rows: z.array(CrossCityPollen) }),
+  z.object({ date: Day, ...localDays, ...provenance, rows: z.array(CrossCityPollen) }),
 );
 
 /** Daily rows kept for one city. */
@@ -60,6 +60,7 @@ export const pollenRoute = route({
       city: z.string().optional(),
       date: z.string().optional(),
       ...localDays,
+      ...provenance,
       rows: z.array(z.union([HourlyPollen, DailyPollenSchema, CrossCityPollen])),
     }),
   },
@@ -75,13 +76,15 @@ export const pollenRoute = route({
   ],
   handle: ({ city: slug, date: day, timezone: cut }, { store, cities }) => {
     const city = slug === undefined ? undefined : servedCity(cities, slug);
+    const from = provenanceOf(store.pollen.latestSource());
     if (city && day !== undefined) {
-      return { body: { city: city.slug, date: dayString(day), ...cutField(cut), rows: hoursOfDay(store, city, cut, day).map(hourlyRow) } };
+      const rows = hoursOfDay(store, city, cut, day).map(hourlyRow);
+      return { body: { city: city.slug, date: dayString(day), ...cutField(cut), ...from, rows } };
     }
-    if (city) return { body: { city: city.slug, ...cutField(cut), rows: dailyRows(store, city, cut) } };
+    if (city) return { body: { city: city.slug, ...cutField(cut), ...from, rows: dailyRows(store, city, cut) } };
     const date = day ?? latestDay(store, cities, cut);
     if (date === null) throw noData();
-    return { body: { date: dayString(date), ...cutField(cut), rows: crossCityRows(store, cities, date, cut) } };
+    return { body: { date: dayString(date), ...cutField(cut), ...from, rows: crossCityRows(store, cities, date, cut) } };
   },
 });
 

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import * as D from '../domain/schemas.js';
+import { SAMPLE_ID } from '../providers/sample/index.js';
 import { named } from './named.js';
 
 export const PollenRisk = named('PollenRisk', 'NAB risk label; null when the value is missing.', D.PollenRisk);
@@ -28,3 +29,29 @@ export const DailyPollen = named(
   'Daily means (rounded; risks grade the unrounded means by the highest species mean) with the daily peaks.',
   D.DailyPollen,
 );
+
+/**
+ * Where an answer's values come from, in every JSON answer that carries values (an extension of
+ * the contract; docs/api.md, "Where the values come from"): the provider as the store records it,
+ * and on the bundled sample provider `simulated: true`, so that nobody reads invented values as
+ * measurements, whichever endpoint or MCP tool they came through.
+ */
+export const provenance = {
+  provider: z
+    .string()
+    .nullable()
+    .describe(
+      "The id of the provider the answer's values come from, as the store records it: the pollen provider for pollen answers, the weather provider for weather answers (sample, ambee, open-meteo, openweathermap). The provider of the newest stored day, as /api/health names it; null while nothing is stored.",
+    ),
+  simulated: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present (true) when the provider is the bundled sample provider, whose values are invented for demonstration: never use them for health decisions. Absent for real providers.',
+    ),
+};
+export type Provenance = { provider: string | null; simulated?: true };
+
+/** The provenance fields of an answer whose values come from `provider`. */
+export const provenanceOf = (provider: string | null): Provenance =>
+  provider === SAMPLE_ID ? { provider, simulated: true } : { provider };

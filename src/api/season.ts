@@ -14,7 +14,7 @@ import type { StoreReader } from '../store/reader.js';
 import * as D from '../domain/schemas.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from './error.js';
 import { named } from './named.js';
-import { localDays } from './schemas.js';
+import { localDays, provenance, provenanceOf } from './schemas.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from './static-forms.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
 import { integer, param } from './query.js';
@@ -38,6 +38,7 @@ export const SeasonResponse = named(
         "The year asked for; without one, the calendar year of the latest data day, each category answering its own year under way (categories[].year: tree's runs from 1 October, so from October it is the next one).",
       ),
     ...localDays,
+    ...provenance,
     categories: z.array(CategorySeason),
     years: z.array(SeasonYearRow),
   }),
@@ -130,6 +131,9 @@ export const seasonRoute = route({
     // Each category's own years (tree's from 1 October); without a year, each its year under way.
     const seasons = citySeasons(rows, categories, year);
     if (seasons.year === null || seasons.categories.length === 0) throw yearNotHeld(city.slug, year, seasons.held);
-    return { body: { city: city.slug, year: seasons.year, ...cutField(cut), categories: seasons.categories, years: seasons.years } };
+    const from = provenanceOf(store.pollen.latestSource());
+    return {
+      body: { city: city.slug, year: seasons.year, ...cutField(cut), ...from, categories: seasons.categories, years: seasons.years },
+    };
   },
 });

@@ -10,6 +10,7 @@ import { citiesOn, DATA_PREFIX, ifWeather, theCity } from './static-forms.js';
 import { CITY_OR_NO_DATA } from './not-found.js';
 import { cityParam, servedCity, utcDate } from './params.js';
 import { route } from './route.js';
+import { provenance, provenanceOf } from './schemas.js';
 
 export const WeatherRowSchema = named(
   'WeatherRow',
@@ -19,7 +20,7 @@ export const WeatherRowSchema = named(
 export const WeatherResponse = named(
   'WeatherResponse',
   'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
-  z.object({ city: z.string().optional(), date: Day.optional(), rows: z.array(WeatherRowSchema) }),
+  z.object({ city: z.string().optional(), date: Day.optional(), ...provenance, rows: z.array(WeatherRowSchema) }),
 );
 
 /** Weather rows kept for one city. */
@@ -50,18 +51,19 @@ export const weatherRoute = route({
   ],
   handle: ({ city: slug, date: day }, { store, cities }) => {
     const city = slug === undefined ? undefined : servedCity(cities, slug);
+    const from = provenanceOf(store.weather.latestSource());
     if (city && day !== undefined) {
       const row = store.weather.cityDay(city.slug, day);
-      return { body: { city: city.slug, date: dayString(day), rows: row ? [weatherRow(row)] : [] } };
+      return { body: { city: city.slug, date: dayString(day), ...from, rows: row ? [weatherRow(row)] : [] } };
     }
-    if (city) return { body: { city: city.slug, rows: store.weather.forCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
+    if (city) return { body: { city: city.slug, ...from, rows: store.weather.forCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
     const date = day ?? store.weather.latestDay();
     if (date === null) throw noData();
     const rows = store.weather
       .forDay(date)
       .sort((a, b) => (a.city < b.city ? -1 : 1))
       .map((w) => ({ city_slug: w.city, date: dayString(w.day), ...pick(w.values, COMPACT) }));
-    return { body: { date: dayString(date), rows } };
+    return { body: { date: dayString(date), ...from, rows } };
   },
 });
 

@@ -21,6 +21,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  */
 export function sanitizeSpecies(raw: unknown): Species | null {
   if (!isPlainObject(raw)) return null;
+  // Most payloads are clean: they are kept as they are, and copied only when a leaf must change.
+  if (isClean(raw)) return raw as Species;
   return Object.fromEntries(
     Object.entries(raw).map(([category, group]): [string, SpeciesGroup] => [
       category,
@@ -29,11 +31,41 @@ export function sanitizeSpecies(raw: unknown): Species | null {
   );
 }
 
+/** Whether every leaf of a payload is already a valid measurement or null, one level deep. */
+function isClean(raw: Record<string, unknown>): boolean {
+  for (const group of Object.values(raw)) {
+    if (isPlainObject(group)) {
+      for (const leaf of Object.values(group)) if (!isLeaf(leaf)) return false;
+    } else if (!isLeaf(group)) return false;
+  }
+  return true;
+}
+
+const isLeaf = (v: unknown): boolean => v === null || measurement(v) !== null;
+
 /** The key structure of a payload. */
 export function shapeOf(species: Species): Shape {
   return Object.entries(species).map(([category, group]) =>
     group !== null && typeof group === 'object' ? ([category, Object.keys(group)] as const) : ([category] as const),
   );
+}
+
+/** Whether a payload has this shape: its keys, in order (cheaper than its key, for the hour after an hour of the same shape). */
+export function hasShape(species: Species, shape: Shape): boolean {
+  let i = 0;
+  for (const category in species) {
+    const entry = shape[i++];
+    if (entry === undefined || entry[0] !== category) return false;
+    const group = species[category];
+    const allergens = entry[1];
+    if (group !== null && typeof group === 'object') {
+      if (allergens === undefined) return false;
+      let j = 0;
+      for (const allergen in group) if (allergens[j++] !== allergen) return false;
+      if (j !== allergens.length) return false;
+    } else if (allergens !== undefined) return false;
+  }
+  return i === shape.length;
 }
 
 /** A cheap identity for a payload's shape, to find its stored id without serialising the shape. */

@@ -35,6 +35,11 @@ export class UsageError extends Error {}
 /** Most days one run may cover. */
 export const MAX_DAYS = 3660;
 export const DEFAULT_DAYS = 365;
+/**
+ * Days `npm start` fills an empty store with: two years, so that on any day every season
+ * category (tree's year starts on 1 October) has one complete earlier year to compare with.
+ */
+export const START_DAYS = 730;
 
 /**
  * Validated arguments. Without dates: the `DEFAULT_DAYS` UTC days ending yesterday (today is

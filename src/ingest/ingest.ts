@@ -1,6 +1,6 @@
 /**
- * Pulls provider data into the store by the plan (plan.ts): each request's answer is written one
- * transaction per city-day, and every (city, day, kind) of the run ends with one status.
+ * Pulls provider data into the store by the plan (plan.ts): each request's answer is written in
+ * one transaction, and every (city, day, kind) of the run ends with one status.
  */
 import type { City } from '../domain/cities.js';
 import type { PollenHour } from '../domain/hours.js';
@@ -8,7 +8,7 @@ import type { WeatherValues } from '../domain/weather.js';
 import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES, type DataKind, type DayStatus } from '../domain/status.js';
 import { ProviderError, type DaySpan, type PollenProvider, type ProviderFailure, type WeatherProvider } from '../providers/provider.js';
-import type { Store } from '../store/store.js';
+import type { CityDayWrite, Store } from '../store/store.js';
 import { hoursByDay, weatherByDay } from './normalize.js';
 import { plan, type KindPlan, type Task } from './plan.js';
 
@@ -170,28 +170,27 @@ class Run {
     }
   }
 
-  /** Writes each day of a request's answer, one transaction a city-day, and settles it with its status. */
+  /**
+   * Writes a request's answer, its days in one transaction (a killed run leaves each of them whole
+   * or absent, and one commit per request instead of per day is most of what writing costs), and
+   * settles each day with its status.
+   */
   private write(task: Task, fetched: Fetched): void {
     const { store, now = Date.now } = this.options;
     const fetchedAt = now();
-    for (const day of task.days) {
-      let status: DayStatus;
-      if (fetched.kind === 'pollen') {
-        // Only the hours asked for are replaced: hours of the day outside them are kept.
-        const asked = { from: Math.max(day * 24, task.hours.from), to: Math.min(day * 24 + 24, task.hours.to) };
-        const hours = (fetched.days.get(day) ?? []).filter((h) => h.hour >= asked.from && h.hour < asked.to);
-        status = store.writeCityDay({
-          city: task.city.slug,
-          day,
-          pollen: { source: this.options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked },
-        }).pollen!;
-        this.summary.hourlyRows += hours.length;
-      } else {
-        const values = fetched.days.get(day) ?? {};
-        status = store.writeCityDay({ city: task.city.slug, day, weather: { source: this.options.weather!.id, fetchedAt, values } })
-          .weather!;
-        if (status === 'complete') this.summary.weatherRows++;
-      }
+    const city = task.city.slug;
+    const writes: CityDayWrite[] = task.days.map((day) => {
+      if (fetched.kind === 'weather')
+        return { city, day, weather: { source: this.options.weather!.id, fetchedAt, values: fetched.days.get(day) ?? {} } };
+      // Only the hours asked for are replaced: hours of the day outside them are kept.
+      const asked = { from: Math.max(day * 24, task.hours.from), to: Math.min(day * 24 + 24, task.hours.to) };
+      const hours = (fetched.days.get(day) ?? []).filter((h) => h.hour >= asked.from && h.hour < asked.to);
+      this.summary.hourlyRows += hours.length;
+      return { city, day, pollen: { source: this.options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked } };
+    });
+    for (const written of store.writeCityDays(writes)) {
+      const status = (fetched.kind === 'pollen' ? written.pollen : written.weather)!;
+      if (fetched.kind === 'weather' && status === 'complete') this.summary.weatherRows++;
       this.summary.written++;
       this.settle(status);
     }

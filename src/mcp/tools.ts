@@ -140,7 +140,27 @@ export function createMcpServer(context: ApiContext, routes: readonly Route[] = 
   const ctx = withSettings(context, { maxBodyBytes: Math.min(context.settings.maxBodyBytes, MCP_MAX_BODY_BYTES) });
   const server = new McpServer({ name: 'pollen-api', version: API_VERSION });
   for (const route of routes) if (route.tool) registerRouteTool(server, ctx, route);
+  registerFindCity(server, ctx);
+  server.registerTool(
+    'explain_risk',
+    {
+      title: 'How risk levels are graded',
+      description: 'The NAB thresholds per category and the rules that turn grains/m³ into None, Low, Moderate, High or Very High.',
+      outputSchema: z.object({
+        scale: z.string(),
+        labels: z.array(z.string()),
+        thresholds: z.record(z.string(), z.array(z.number())),
+        rules: z.array(z.string()),
+      }),
+      annotations: READ_ONLY,
+    },
+    () => text(EXPLANATION),
+  );
+  return server;
+}
 
+/** find_city: by name (MCP's own search), or by point or ZIP code (/api/nearest's answer). */
+function registerFindCity(server: McpServer, ctx: ApiContext): void {
   server.registerTool(
     'find_city',
     {
@@ -164,42 +184,26 @@ export function createMcpServer(context: ApiContext, routes: readonly Route[] = 
       }
       const other = (['lat', 'lon', 'zip', 'max_km'] as const).find((k) => ({ lat, lon, zip, max_km })[k] !== undefined);
       if (other) return failure(`Argument '${other}' does not go with argument 'name': search by name, by lat and lon, or by zip.`);
-      let query: NameQuery;
-      try {
-        query = parseNameQuery(name, state);
-      } catch (error) {
-        if (error instanceof NameQueryError) return failure(`Invalid argument '${error.argument}': expected ${error.message}`);
-        throw error;
-      }
-      const found = citiesByName(ctx.cities.list, query)
-        .slice(0, (limit as number | undefined) ?? MAX_NAME_MATCHES)
-        .map(cityRow);
-      const body =
-        found.length > 0
-          ? { cities: found }
-          : {
-              cities: found,
-              hint: `No served city is named like "${name}"${query.state ? ` in ${query.state}` : ''}: try lat and lon or zip (the nearest served city), or list_cities.`,
-            };
-      return text(body);
+      return citiesNamed(ctx, name, state, limit as number | undefined);
     },
   );
+}
 
-  server.registerTool(
-    'explain_risk',
-    {
-      title: 'How risk levels are graded',
-      description: 'The NAB thresholds per category and the rules that turn grains/m³ into None, Low, Moderate, High or Very High.',
-      outputSchema: z.object({
-        scale: z.string(),
-        labels: z.array(z.string()),
-        thresholds: z.record(z.string(), z.array(z.number())),
-        rules: z.array(z.string()),
-      }),
-      annotations: READ_ONLY,
-    },
-    () => text(EXPLANATION),
-  );
-
-  return server;
+/** The served cities named like `name` (in `state`), at most `limit`, or a hint where none is. */
+function citiesNamed(ctx: ApiContext, name: string, state: string | undefined, limit: number | undefined): CallToolResult {
+  let query: NameQuery;
+  try {
+    query = parseNameQuery(name, state);
+  } catch (error) {
+    if (error instanceof NameQueryError) return failure(`Invalid argument '${error.argument}': expected ${error.message}`);
+    throw error;
+  }
+  const found = citiesByName(ctx.cities.list, query)
+    .slice(0, limit ?? MAX_NAME_MATCHES)
+    .map(cityRow);
+  if (found.length > 0) return text({ cities: found });
+  return text({
+    cities: found,
+    hint: `No served city is named like "${name}"${query.state ? ` in ${query.state}` : ''}: try lat and lon or zip (the nearest served city), or list_cities.`,
+  });
 }

@@ -143,19 +143,19 @@ class KindFiles {
   }
 
   /** Ends a city's rows: the row group is written once it holds `perGroup` cities. */
-  async cityDone(): Promise<void> {
-    if (++this.cities === this.perGroup) await this.flush();
+  cityDone(): void {
+    if (++this.cities === this.perGroup) this.flush();
   }
 
-  private async flush(): Promise<void> {
+  private flush(): void {
     this.parquet.group(this.batch);
-    await this.csv.rows(this.batch);
+    this.csv.rows(this.batch);
     [this.batch, this.cities] = [new Batch(this.fields), 0];
   }
 
   /** Puts both files (a month's, or with `month` null the seasons file) and says what each holds. */
   async finish(month: string | null, put: (file: string, body: Uint8Array) => void, inputs: string): Promise<BulkFile[]> {
-    await this.flush();
+    this.flush();
     const bodies: Record<BulkFormat, Uint8Array> = { parquet: this.parquet.finish(), 'csv.gz': await this.csv.finish() };
     return FORMATS.map((format) => {
       const path = month === null ? seasonsPath(format) : bulkPath(this.kind as MonthlyKind, month, format);
@@ -194,7 +194,7 @@ export async function writeBulkMonth(
       const mine = rows[files.kind as MonthlyKind];
       if (mine.length === 0) continue;
       for (const row of mine) files.add(row);
-      await files.cityDone();
+      files.cityDone();
     }
   }
   const written: BulkFile[] = [];
@@ -273,7 +273,7 @@ export async function writeSeasonsFiles(store: Store, put: (file: string, body: 
   for (const city of store.cities.set().slugs) {
     for (const [year, seasons] of seasonsByYear(allDailyRows(store, city, 'UTC'), categories))
       for (const c of seasons) files.add(seasonRow(city, year, c));
-    await files.cityDone();
+    files.cityDone();
   }
   return files.finish(null, put, inputs);
 }

@@ -1,7 +1,7 @@
-/** The render's file writer: files under a folder, counted, and for the render cache each with its SHA-256. */
-import { createHash } from 'node:crypto';
+/** The render's file writer: files under a folder, counted, and for the render cache each with what it recorded of them. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { type FileRecord, recordOf } from './render-cache.js';
 
 export interface Written {
   files: number;
@@ -10,11 +10,11 @@ export interface Written {
   made: number;
 }
 
-/** Writes files under a folder, creating each folder once; records the files of a unit with their SHA-256. */
+/** Writes files under a folder, creating each folder once; records the files of a unit or month for the render cache. */
 export class FileWriter {
   readonly written: Written = { files: 0, bytes: 0, made: 0 };
   private readonly made = new Set<string>();
-  private recorded: Record<string, string> | undefined;
+  private recorded: Map<string, FileRecord> | undefined;
 
   constructor(readonly folder: string) {}
 
@@ -34,15 +34,14 @@ export class FileWriter {
     writeFileSync(path, body);
     this.written.made++;
     this.count(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    if (this.recorded) this.recorded[file] = createHash('sha256').update(body).digest('hex');
+    this.recorded?.set(file, recordOf(path, body));
   }
 
-  /** The files `write` puts, with their SHA-256. */
-  async record(write: () => Promise<void>): Promise<Record<string, string>> {
-    this.recorded = {};
+  /** What `write` returns, each file it puts recorded in `records` (SHA-256, size, inode and time). */
+  async recording<T>(records: Map<string, FileRecord>, write: () => Promise<T>): Promise<T> {
+    this.recorded = records;
     try {
-      await write();
-      return this.recorded;
+      return await write();
     } finally {
       this.recorded = undefined;
     }

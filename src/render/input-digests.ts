@@ -25,9 +25,12 @@ export class RenderInputs {
   private readonly salt: Buffer;
   /** Each bulk kind's columns, read with the digests (a broken store fails where its units do, not here). */
   private readonly columns: () => string;
+  /** The cities served, by slug. */
+  private readonly slugs: string;
 
   constructor(store: Store, code: string) {
     this.digests = store.checks.digests();
+    this.slugs = store.cities.set().slugs.join(',');
     this.salt = createHash('sha256')
       .update(`${code}\n${JSON.stringify(store.cities.set().list)}\n`)
       .update(this.digests.names)
@@ -84,9 +87,12 @@ export class RenderInputs {
     return hash.digest('hex');
   }
 
-  /** The digest of what the seasons file is made from: the writer, its columns, and every UTC day's day values. */
+  /**
+   * The digest of what the seasons file is made from: the writer, its columns, the cities served
+   * (each counts in a row group, rows or none), and every UTC day's day values.
+   */
   seasons(): string {
-    const hash = createHash('sha256').update(`${WRITER}\nseasons\n${this.columns()}`).update(this.digests.names);
+    const hash = createHash('sha256').update(`${WRITER}\nseasons\n${this.columns()}${this.slugs}\n`).update(this.digests.names);
     for (const [day, digest] of [...this.digests.values[0]].sort((a, b) => a[0] - b[0])) hash.update(`${day}\n`).update(digest);
     return hash.digest('hex');
   }

@@ -7,9 +7,9 @@
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
@@ -21,7 +21,7 @@ import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
 import { RenderInputs } from './input-digests.js';
-import { type CachedUnit, codeDigest, RenderCache } from './render-cache.js';
+import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache } from './render-cache.js';
 import { inProcess, inWorkers, tasksOf } from './task-pool.js';
 import type { TaskInput } from './tasks.js';
 import { redirectsFile } from './redirects.js';
@@ -37,6 +37,7 @@ import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, placeSkillFiles, SKILL_FILES, type SkillOutput } from './forecast-skills.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
+import { adoptPlainFolder, swap } from './publish-link.js';
 
 export { RenderError } from './render-error.js';
 
@@ -48,6 +49,8 @@ export interface RenderSummary extends Written {
   /** How many months have bulk files, and how many of them were reused from the render cache. */
   bulkMonths: number;
   bulkReused: number;
+  /** What went wrong with the render cache, which cost time but not the render (a cache ignored, a cache not kept). */
+  warnings: string[];
   /** How many units (a city's files, a date's) the render had, and how many were reused from the render cache. */
   units: number;
   unitsReused: number;
@@ -88,6 +91,9 @@ interface Target {
   servedPath: string;
   nextServed: string;
   cacheDir: string | undefined;
+  /** Whether the render cache holds output a render may reuse (checked), and why not when it was ignored. */
+  reuse: boolean;
+  warnings: string[];
   code: string;
   maxFiles: number;
 }
@@ -124,7 +130,13 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   }
   publishRender(store, target, made);
   laps.done('finish');
-  return { ...made.summary, steps: laps.steps, seconds: (performance.now() - started) / 1000, folder: target.folder };
+  return {
+    ...made.summary,
+    steps: laps.steps,
+    seconds: (performance.now() - started) / 1000,
+    folder: target.folder,
+    warnings: target.warnings,
+  };
 }
 
 /** The folders and settings of a render; a bad setting fails here, before any work. */
@@ -134,42 +146,48 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   mkdirSync(rendersDir, { recursive: true });
   adoptPlainFolder(publish, rendersDir);
   const servedPath = servedStorePath(store.path);
+  // What the previous build made from the same inputs is reused (render-cache.ts).
+  // (A route list of a test's own renders without it: the code's digest does not cover it.)
+  const cacheDir = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
+  const code = codeDigest();
+  const cache = cacheDir ? loadCache(cacheDir, code) : {};
   return {
     publish,
     rendersDir,
     folder: join(rendersDir, `r${Date.now()}-${process.pid}`),
     servedPath,
     nextServed: `${servedPath}.next-${process.pid}`,
-    // What the previous build made from the same inputs is reused (render-cache.ts).
-    // (A route list of a test's own renders without it: the code's digest does not cover it.)
-    cacheDir: options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path)),
-    code: codeDigest(),
+    cacheDir,
+    reuse: cache.state !== undefined,
+    warnings: cache.warning ? [cache.warning] : [],
+    code,
     maxFiles: options.maxFiles ?? settingsOf().DEPLOY_MAX_FILES,
   };
 }
 
-/** What a render will write, known before it writes anything. */
+/** What a render will write, known before it writes anything; the served store's size and the site's files on their way. */
 interface Planned {
-  served: ServedStore;
+  /** The city-days the served store holds, and its size (with the functions') being measured. */
+  cityDays: number;
+  measured: Promise<ServedStore>;
   plan: FilePlan;
   months: Month[];
   inputs: RenderInputs;
-  siteFiles: Map<string, string | Uint8Array>;
+  site: Promise<Map<string, string | Uint8Array>>;
   routes: readonly Route[];
   skills: SkillOutput;
 }
 
 /**
- * The served store written and measured, the plan of files within the budget, and each part's
- * digest; refuses a store whose functions would not fit, before anything is written.
+ * The served store written, the plan of files within the budget, and each part's digest. The
+ * site's files (made by esbuild and Redoc in processes of their own) and the served store's
+ * zipped size (deflated in a thread of its own) are made while the render plans and writes.
  */
 async function planRender(store: Store, target: Target, options: RenderOptions, laps: Laps): Promise<Planned> {
   const { nextServed } = target;
   rmSync(nextServed, { force: true });
-  // The site's files (made by esbuild and Redoc in processes of their own) and the served
-  // store's zipped size (deflated in a thread of its own) are made while this thread plans.
   const site = siteFiles();
-  site.catch(() => {}); // awaited below; a failure then fails the render
+  site.catch(() => {}); // awaited once the units are written; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
   laps.done('served');
   // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts).
@@ -186,42 +204,54 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   // Each unit and month goes with the digest of what it is made from, for the render cache.
   const inputs = withStore(nextServed, (s) => new RenderInputs(s, target.code));
   laps.done('inputs');
+  return { cityDays, measured, plan, months, inputs, site, routes, skills };
+}
+
+/** The served store's size, refused (nothing of the render published) when the functions carrying it would not fit. */
+async function checkedSize(measured: Promise<ServedStore>, options: RenderOptions): Promise<ServedStore> {
   const served = await measured;
   const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
   if (served.functionBytes > limit) {
     const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
     throw new RenderError(
-      `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was written.`,
+      `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was published.`,
     );
   }
-  const siteFileMap = await site;
-  laps.done('measure');
-  return { served, plan, months, inputs, siteFiles: siteFileMap, routes, skills };
+  return served;
 }
 
 /** What a render wrote: its summary but the times, the manifest, what each unit was made from, and the outlooks served. */
 interface Made {
-  summary: Omit<RenderSummary, 'steps' | 'seconds' | 'folder'>;
+  summary: Omit<RenderSummary, 'steps' | 'seconds' | 'folder' | 'warnings'>;
   manifest: BulkManifest;
   units: Record<string, CachedUnit>;
   outlooks: OutlookFile;
+  records: Map<string, FileRecord>;
 }
 
 /** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
 async function writeRender(store: Store, target: Target, planned: Planned, options: RenderOptions, laps: Laps): Promise<Made> {
   const { folder, nextServed, cacheDir, code } = target;
-  const { served, plan, months, inputs, routes } = planned;
+  const { plan, months, inputs, routes } = planned;
   mkdirSync(folder);
-  const small = served.cityDays < 5_000;
+  const small = planned.cityDays < 5_000;
   const workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
   // The bulk files' months follow the units: each month is a task of its own for a worker.
-  const input: TaskInput = { storePath: nextServed, folder, cacheDir, code };
+  const input: TaskInput = {
+    storePath: nextServed,
+    folder,
+    cacheDir: target.reuse ? cacheDir : undefined,
+    code,
+    record: cacheDir !== undefined,
+  };
   const tasks = tasksOf(openedOnce(nextServed, plan.cityDaysFrom), months, inputs);
   const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers);
   laps.done('tasks');
+  const served = await checkedSize(planned.measured, options);
   const out = new FileWriter(folder);
   out.put('_redirects', redirectsFile(store.cities.set().slugs));
-  for (const [file, body] of planned.siteFiles) out.put(file, body);
+  for (const [file, body] of await planned.site) out.put(file, body);
+  laps.done('measure');
   const pairs = placeSkillFiles(planned.skills, out);
   const manifest = withStore(nextServed, (s) => bulkManifest(s, months, [...written.bulk, ...pairs]));
   out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
@@ -233,6 +263,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
     manifest,
     units: written.units,
     outlooks: planned.skills.outlooks,
+    records: written.records,
     summary: {
       files,
       bytes: written.bytes + out.written.bytes,
@@ -264,7 +295,15 @@ function publishRender(store: Store, target: Target, made: Made): void {
   writeBulkIndex(bulkIndexPath(store.path), made.manifest);
   writeOutlookFile(outlookFilePath(store.path), made.outlooks);
   swap(target.publish, folder);
-  if (target.cacheDir) RenderCache.save(target.cacheDir, folder, target.code, made.units);
+  if (target.cacheDir) {
+    try {
+      RenderCache.save(target.cacheDir, folder, target.code, made.units, made.records, target.reuse);
+    } catch (error) {
+      // The render is served: a cache that could not be kept only makes the next render a full one.
+      rmSync(join(target.cacheDir, 'state.json'), { force: true });
+      target.warnings.push(`the render cache could not be kept (${(error as Error).message}); the next render renders everything`);
+    }
+  }
   for (const name of readdirSync(rendersDir)) {
     if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
   }
@@ -295,19 +334,6 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
   }
 }
 
-/** A plain folder at `publishDir` (not yet a link to a render) is moved among the renders, so the link can take its place. */
-function adoptPlainFolder(publishDir: string, rendersDir: string): void {
-  if (existsSync(publishDir) && !lstatSync(publishDir).isSymbolicLink()) renameSync(publishDir, join(rendersDir, `adopted-${Date.now()}`));
-}
-
-/** Points `publishDir` at `folder` with one rename, which replaces the old link atomically. */
-function swap(publishDir: string, folder: string): void {
-  const link = `${publishDir}.next-${process.pid}`;
-  rmSync(link, { force: true });
-  symlinkSync(relative(dirname(publishDir), folder), link, 'dir');
-  renameSync(link, publishDir);
-}
-
 /** Every file below `dir`, relative to it. */
 export function listFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -320,6 +346,7 @@ export function formatRender(s: RenderSummary): string {
   return (
     `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB${s.made < s.files ? `; ${s.made} written anew, ${s.files - s.made} kept from the render cache` : ''}) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
     `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
-    `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files\n`
+    `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files\n` +
+    s.warnings.map((w) => `warning: ${w}\n`).join('')
   );
 }

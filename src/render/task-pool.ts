@@ -10,7 +10,7 @@ import type { BulkFile } from '../served/bulk-index.js';
 import type { Month } from './bulk.js';
 import type { Written } from './file-writer.js';
 import type { RenderInputs } from './input-digests.js';
-import type { CachedUnit } from './render-cache.js';
+import type { CachedUnit, FileRecord } from './render-cache.js';
 import { RenderError } from './render-error.js';
 import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
 import type { WorkerReply } from './worker.js';
@@ -32,6 +32,8 @@ export interface TaskResults extends Written {
   /** What each unit was made from, for the next render's cache, and how many came from it. */
   units: Record<string, CachedUnit>;
   unitsReused: number;
+  /** What was recorded of each file of the units and months, for the next render's cache. */
+  records: Map<string, FileRecord>;
   unitSeconds: number;
   bulkSeconds: number;
 }
@@ -44,6 +46,7 @@ const noResults = (): TaskResults => ({
   bulkReused: 0,
   units: {},
   unitsReused: 0,
+  records: new Map(),
   unitSeconds: 0,
   bulkSeconds: 0,
 });
@@ -54,10 +57,12 @@ function add(total: TaskResults, result: TaskResult): void {
   total.made += result.made;
   total.bytes += result.bytes;
   for (const [key, unit] of result.units) total.units[key] = unit;
+  for (const [file, record] of result.records) total.records.set(file, record);
   total.unitsReused += result.reused;
   if (result.bulk) {
     total.bulk.push(...result.bulk.files);
-    if (result.bulk.reused) total.bulkReused++;
+    // Months reused; the seasons file (month null) is not one.
+    if (result.bulk.reused && result.bulk.files[0]?.month !== null) total.bulkReused++;
     total.bulkSeconds += result.seconds;
   } else total.unitSeconds += result.seconds;
 }

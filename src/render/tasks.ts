@@ -7,18 +7,20 @@ import { storeContext } from '../api/context.js';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import { openStore } from '../store/store.js';
-import { type Month, writeSeasonsFiles } from './bulk.js';
+import { type Month, writeBulkMonth, writeSeasonsFiles } from './bulk.js';
 import type { PlannedUnit } from './input-digests.js';
-import { bulkMonth, type CachedUnit, RenderCache } from './render-cache.js';
+import { bulkFiles, type CachedUnit, type FileRecord, RenderCache } from './render-cache.js';
 import { FileWriter, type Written } from './file-writer.js';
 import { renderOrReuse } from './unit-files.js';
 
 export interface TaskInput {
   storePath: string;
   folder: string;
-  /** The render cache (none: everything is rendered), and the digest of the code its output was made with. */
+  /** The render cache to reuse files from (none: everything is rendered), and the digest of the code its output was made with. */
   cacheDir: string | undefined;
   code: string;
+  /** Whether to record each unit's and month's files for the next render's cache. */
+  record: boolean;
 }
 
 /** A batch of units, a month of bulk files or the seasons file, each with what it is made from; or null: no more work. */
@@ -30,6 +32,8 @@ export interface TaskResult extends Written {
   units: Array<[string, CachedUnit]>;
   /** How many of them came from the render cache. */
   reused: number;
+  /** What was recorded of each file the units and months put, for the next render's cache. */
+  records: Array<[string, FileRecord]>;
   bulk?: { files: BulkFile[]; reused: boolean };
 }
 
@@ -43,21 +47,44 @@ export function openTasks(input: TaskInput, routes: readonly Route[] = ROUTES) {
       const out = new FileWriter(input.folder);
       const started = performance.now();
       const units: Array<[string, CachedUnit]> = [];
+      const records = new Map<string, FileRecord>();
       let reused = 0;
       let bulk: TaskResult['bulk'];
-      if ('bulk' in task) bulk = await bulkMonth(store, { month: task.bulk, inputs: task.inputs }, cache, out);
-      // Made every time: its current year changes with every day ingested.
-      else if ('seasons' in task)
-        bulk = { files: await writeSeasonsFiles(store, (file, body) => out.put(file, body), task.seasons), reused: false };
-      else {
+      if ('bulk' in task || 'seasons' in task) {
+        const files =
+          'bulk' in task
+            ? await bulkFiles(
+                store,
+                { month: task.bulk.month, inputs: task.inputs },
+                (put) => writeBulkMonth(store, task.bulk, put, task.inputs),
+                cache,
+                out,
+              )
+            : await bulkFiles(
+                store,
+                { month: null, inputs: task.seasons },
+                (put) => writeSeasonsFiles(store, put, task.seasons),
+                cache,
+                out,
+              );
+        if (input.record) for (const [file, record] of files.records) records.set(file, record);
+        bulk = { files: files.files, reused: files.reused };
+      } else {
         for (const unit of task) {
-          const kept = await renderOrReuse(unit, routes, ctx, out, cache);
+          const kept = await renderOrReuse(unit, routes, ctx, out, cache, input.record ? records : undefined);
           if (!kept) continue;
           units.push([kept.key, kept.unit]);
           if (kept.reused) reused++;
         }
       }
-      return { ...out.written, seconds: (performance.now() - started) / 1000, units, reused, ...(bulk ? { bulk } : {}) };
+      return {
+        ...out.written,
+        seconds: (performance.now() - started) / 1000,
+        units,
+        reused,
+        records: [...records],
+        ...(bulk ? { bulk } : {}),
+      };
     },
     close: () => store.close(),
   };

@@ -9,12 +9,31 @@ import type { Route } from '../api/routes.js';
 import { fileFor, formsOf, type Unit } from '../api/static-forms.js';
 import type { FileWriter } from './file-writer.js';
 import type { PlannedUnit } from './input-digests.js';
-import type { CachedUnit, RenderCache } from './render-cache.js';
+import type { CachedUnit, FileRecord, RenderCache } from './render-cache.js';
 import { RenderError } from './render-error.js';
+
+/** One request of a unit, and the file its answer goes to. */
+interface UnitRequest {
+  route: Route;
+  query: URLSearchParams;
+  file: string;
+}
+
+/** Every request of a unit: each form of its kind (city-day forms on the days the budget takes), each parameter set. */
+function requestsOf(unit: Unit, routes: readonly Route[], ctx: ApiContext): UnitRequest[] {
+  const requests: UnitRequest[] = [];
+  for (const { route, form } of formsOf(routes, unit.kind)) {
+    if (form.perCityDay && !(unit.kind === 'date' && unit.cityDays)) continue;
+    for (const params of form.enumerate(ctx.store, unit))
+      requests.push({ route, query: new URLSearchParams({ ...params, ...form.fixed }), file: fileFor(form, params) });
+  }
+  return requests;
+}
 
 /**
  * Puts a unit's files under the writer's folder: the render cache's when made from the same
- * inputs, else rendered. Says what they were made from, for the next render's cache.
+ * inputs and they are the files the unit writes, else rendered. Says what they were made from
+ * and records them, for the next render's cache.
  */
 export async function renderOrReuse(
   { unit, inputs }: PlannedUnit,
@@ -22,33 +41,36 @@ export async function renderOrReuse(
   ctx: ApiContext,
   out: FileWriter,
   cache: RenderCache | undefined,
+  records: Map<string, FileRecord> | undefined,
 ): Promise<{ key: string; unit: CachedUnit; reused: boolean } | undefined> {
-  if (!cache || !inputs) {
-    await renderUnit(unit, routes, ctx, out);
+  const requests = requestsOf(unit, routes, ctx);
+  if (!records || !inputs) {
+    await renderRequests(requests, ctx, out);
     return undefined;
   }
   const { key, digest } = inputs;
-  const cached = cache.unit(key, digest, out.folder);
+  const files = requests.map((r) => r.file);
+  const cached = cache?.unit(key, digest, files, out.folder);
   if (cached) {
-    for (const bytes of cached.bytes) out.count(bytes);
-    return { key, unit: cached.unit, reused: true };
+    for (const [file, record] of cached) {
+      out.count(record[1]);
+      records.set(file, record);
+    }
+    return { key, unit: { digest, files }, reused: true };
   }
-  return { key, unit: { digest, files: await out.record(() => renderUnit(unit, routes, ctx, out)) }, reused: false };
+  await out.recording(records, () => renderRequests(requests, ctx, out));
+  return { key, unit: { digest, files }, reused: false };
 }
 
-/** Renders every form of the unit's kind (city-day forms on the days the budget takes): each of its requests must answer 200. */
-export async function renderUnit(unit: Unit, routes: readonly Route[], ctx: ApiContext, out: FileWriter): Promise<void> {
-  for (const { route, form } of formsOf(routes, unit.kind)) {
-    if (form.perCityDay && !(unit.kind === 'date' && unit.cityDays)) continue;
-    for (const params of form.enumerate(ctx.store, unit)) {
-      const query = new URLSearchParams({ ...params, ...form.fixed });
-      const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
-      if (answer.status !== 200 || typeof answer.body !== 'string') {
-        throw new RenderError(
-          `${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`,
-        );
-      }
-      out.put(fileFor(form, params), answer.body);
+/** Renders requests: each must answer 200. */
+async function renderRequests(requests: readonly UnitRequest[], ctx: ApiContext, out: FileWriter): Promise<void> {
+  for (const { route, query, file } of requests) {
+    const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
+    if (answer.status !== 200 || typeof answer.body !== 'string') {
+      throw new RenderError(
+        `${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`,
+      );
     }
+    out.put(file, answer.body);
   }
 }

@@ -26,8 +26,11 @@ export const SITE_FILES: readonly string[] = [
   'assets/us-states.json',
 ];
 
-/** Every file of the site, by path under the publish folder. */
-export async function siteFiles(): Promise<Map<string, string | Uint8Array>> {
+/**
+ * Every file of the site, by path under the publish folder; without `reference`, all but the API
+ * reference page (Redoc takes seconds: a site's first files leave it to the render).
+ */
+export async function siteFiles({ reference = true } = {}): Promise<Map<string, string | Uint8Array>> {
   const result = await build({
     entryPoints: [fileURLToPath(new URL('./app/main.ts', import.meta.url))],
     bundle: true,
@@ -41,7 +44,7 @@ export async function siteFiles(): Promise<Map<string, string | Uint8Array>> {
   const script = result.outputFiles[0]!.contents;
   return new Map<string, string | Uint8Array>([
     ['index.html', landingPage('/assets/app.js', '/assets/app.css')],
-    ['api-reference.html', await referencePage(openApiDocument(API_ROUTES))],
+    ...(reference ? [['api-reference.html', await referencePage(openApiDocument(API_ROUTES))] as const] : []),
     ['assets/app.js', script],
     ['assets/app.css', readFileSync(new URL('./style.css', import.meta.url), 'utf8')],
     ['assets/us-states.json', readFileSync(require.resolve('us-atlas/states-albers-10m.json'), 'utf8')],

@@ -36,6 +36,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
   </div>
 </header>
 <main>
+  <p id="simulated" class="notice simulated" role="note" hidden><strong>Simulated data.</strong> This site runs on the sample provider, which invents plausible pollen, weather and forecast values for demonstration. They are not measurements: do not use them for health decisions.</p>
   <div class="layout">
     <figure style="margin:0">
       <svg id="map" viewBox="0 0 975 610" role="group" aria-labelledby="map-caption"><g id="markers"></g></svg>

@@ -5,7 +5,7 @@
  * zone), so every reader (render, functions, MCP) assembles lists, cross-city rows and maps from
  * values that always agree with the hours.
  */
-import { type DayCut, dayHours, dayOfHour } from '../domain/days.js';
+import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
 import { RISK_LABELS, type Risk } from '../domain/risk.js';
 import { build, leaves } from './codec.js';
@@ -31,6 +31,18 @@ const readRisks = (r: Reader): [Risk | null, Risk | null, Risk | null] => {
   const n = r.varint();
   return [riskOf(n % 6), riskOf(Math.floor(n / 6) % 6), riskOf(Math.floor(n / 36))];
 };
+
+/**
+ * The local days of a zone that UTC day `day`'s hours fall in (two for every US zone): those whose
+ * hours [midnight, next midnight) meet the day's, from the cached local midnights.
+ */
+export function localDaysOf(zone: string, day: number): number[] {
+  const [first, end] = [day * 24, day * 24 + 24];
+  const days: number[] = [];
+  for (let local = day - 1; local <= day + 1; local++)
+    if (localMidnight(zone, local) < end && localMidnight(zone, local + 1) > first) days.push(local);
+  return days;
+}
 
 export class DayValuesTable {
   private readonly stmt;
@@ -61,16 +73,15 @@ export class DayValuesTable {
     };
   }
 
-  /**
-   * Recomputes, inside the caller's transaction, the values a write of UTC day `day` changes: the
-   * day's own, and with the city's zone the local days its hours fall in.
-   */
-  refresh(city: string, zone: string | undefined, day: number): void {
+  /** Recomputes, inside the caller's transaction, the values of a UTC day after a write of its hours. */
+  refreshUtc(city: string, day: number): void {
+    this.compute(this.names.id('city', city)!, city, 'UTC', undefined, day);
+  }
+
+  /** Recomputes, inside the caller's transaction, the values of a city's local days (those a write's hours fall in: `localDaysOf`). */
+  refreshLocal(city: string, zone: string, days: Iterable<number>): void {
     const id = this.names.id('city', city)!;
-    this.compute(id, city, 'UTC', zone, day);
-    if (zone === undefined) return;
-    const [first, last] = [dayOfHour('local', zone, day * 24), dayOfHour('local', zone, day * 24 + 23)];
-    for (let local = first; local <= last; local++) this.compute(id, city, 'local', zone, local);
+    for (const local of days) this.compute(id, city, 'local', zone, local);
   }
 
   /** Recomputes every value of a city from its hours (a new store version, or a zone it did not have). */
@@ -80,7 +91,7 @@ export class DayValuesTable {
     const locals = new Set<number>();
     for (const day of this.stmt.pollenDays.all(id) as number[]) {
       this.compute(id, city, 'UTC', zone, day);
-      if (zone !== undefined) for (const l of [dayOfHour('local', zone, day * 24), dayOfHour('local', zone, day * 24 + 23)]) locals.add(l);
+      if (zone !== undefined) for (const l of localDaysOf(zone, day)) locals.add(l);
     }
     for (const local of locals) this.compute(id, city, 'local', zone, local);
   }

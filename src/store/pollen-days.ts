@@ -43,6 +43,21 @@ export const hoursIn = (day: number, mask: number, fromHour: number, toHour: num
   return hi <= lo ? 0 : bitCount(mask & (((1 << hi) - 1) ^ ((1 << lo) - 1)));
 };
 
+/**
+ * An hour with its day's zone and source. Written out, not spread: V8 promotes spread copies to
+ * the old generation, which grew a server streaming ranges by 60 MB of garbage (npm run bench, B3).
+ */
+const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
+  hour: h.hour,
+  tree: h.tree,
+  grass: h.grass,
+  weed: h.weed,
+  total: h.total,
+  species: h.species,
+  timezone,
+  source,
+});
+
 export class PollenDays {
   private readonly stmt;
 
@@ -67,7 +82,12 @@ export class PollenDays {
       daysWithData: db.prepare('SELECT DISTINCT day FROM pollen_day WHERE mask <> 0 ORDER BY day DESC').pluck(),
       latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
       masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
-      latestSource: db.prepare('SELECT source_id FROM pollen_day WHERE mask <> 0 ORDER BY day DESC, fetched_at DESC LIMIT 1').pluck(),
+      // The newest day first, by the day index (every answer that carries values names its provider).
+      latestSource: db
+        .prepare(
+          'SELECT source_id FROM pollen_day WHERE mask <> 0 AND day = (SELECT max(day) FROM pollen_day WHERE mask <> 0) ORDER BY fetched_at DESC LIMIT 1',
+        )
+        .pluck(),
       citiesOn: db
         .prepare(
           'SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug',
@@ -90,7 +110,6 @@ export class PollenDays {
       if (h.hour < asked.from || h.hour >= asked.to) throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${day}`);
     const old = this.stmt.day.get(city, day) as Row | undefined;
     const kept = old ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
-    this.cache.delete(city, day);
     const hours = [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
     const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s));
     const status = pollenStatus(hours.length);
@@ -105,7 +124,20 @@ export class PollenDays {
       p.fetchedAt,
       packed.data,
     );
+    // The day as it now reads back (the zone kept when none was given), so that the day values
+    // made next in the same transaction read it without decoding what was just encoded.
+    const timezone = p.timezone ?? (old?.zone_id == null ? null : this.names.label(old.zone_id as number));
+    this.cache.set(
+      city,
+      day,
+      hours.map((h) => storedHour(h, timezone, p.source)),
+    );
     return status;
+  }
+
+  /** Forgets what the cache holds of a city-day (a write that was rolled back). */
+  forget(city: number, day: number): void {
+    this.cache.delete(city, day);
   }
 
   /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
@@ -118,18 +150,7 @@ export class PollenDays {
     const timezone = r.zone_id === null ? null : this.names.label(r.zone_id as number);
     const source = this.names.source(r.source_id as number);
     return decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id)).map(
-      // Written out, not spread: V8 promotes spread copies to the old generation, which grew a
-      // server streaming ranges by 60 MB of garbage (npm run bench, B3).
-      (h): StoredHour => ({
-        hour: h.hour,
-        tree: h.tree,
-        grass: h.grass,
-        weed: h.weed,
-        total: h.total,
-        species: h.species,
-        timezone,
-        source,
-      }),
+      (h) => storedHour(h, timezone, source),
     );
   }
 

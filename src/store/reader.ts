@@ -22,7 +22,7 @@ export interface StoreReader {
     | 'cityDaysWithData'
     | 'citiesWithDataOn'
   >;
-  readonly weather: Pick<WeatherDays, 'cityDay' | 'forCity' | 'forDay' | 'days' | 'latestDay' | 'citiesOn'>;
+  readonly weather: Pick<WeatherDays, 'cityDay' | 'forCity' | 'forDay' | 'days' | 'latestDay' | 'latestSource' | 'citiesOn'>;
   readonly values: Pick<DayValuesTable, 'on' | 'has' | 'newest' | 'span' | 'across'>;
   readonly runs: Pick<IngestRuns, 'last'>;
   readonly shapes: Pick<SpeciesShapes, 'all'>;

@@ -2,12 +2,14 @@
  * Species key shapes: the key structure of a provider's species payload, kept once per shape
  * (store/codec.ts packs a day's values against its shape's id).
  */
-import { type Shape, type Species, shapeKey, shapeOf } from '../domain/species.js';
+import { hasShape, type Shape, type Species, shapeKey, shapeOf } from '../domain/species.js';
 import type { Db } from './database.js';
 
 export class SpeciesShapes {
   private readonly shapes = new Map<number, Shape>();
   private readonly ids = new Map<string, number>();
+  /** The shape asked for last: the next hour's payload mostly has it too. */
+  private last: { shape: Shape; id: number } | undefined;
   private readonly stmt;
 
   constructor(db: Db) {
@@ -21,6 +23,7 @@ export class SpeciesShapes {
 
   /** The id of a payload's shape, added when new (writers only). */
   idFor(species: Species): number {
+    if (this.last && hasShape(species, this.last.shape)) return this.last.id;
     const key = shapeKey(species);
     let id = this.ids.get(key);
     if (id === undefined) {
@@ -29,6 +32,7 @@ export class SpeciesShapes {
       id = this.stmt.id.get(keys) as number;
       this.ids.set(key, id);
     }
+    this.last = { shape: shapeOf(species), id };
     return id;
   }
 

@@ -9,7 +9,7 @@ import { CityTable } from './cities.js';
 import { openDatabase, type Db } from './database.js';
 import { Names } from './names.js';
 import { DayCache } from './day-cache.js';
-import { DAY_VALUES_VERSION, DayValuesTable } from './day-values.js';
+import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf } from './day-values.js';
 import { checkDerived, type Derivation, renewDerived } from './derived.js';
 import { ForecastTable } from './forecast-cache.js';
 import { ForecastSkills } from './forecast-skills.js';
@@ -107,15 +107,47 @@ export class Store implements StoreReader {
    * change; says the status each got.
    */
   writeCityDay(write: CityDayWrite): { pollen?: StoredStatus; weather?: StoredStatus } {
+    return this.writeCityDays([write])[0]!;
+  }
+
+  /**
+   * Writes city-days in one transaction, each with the day values its hours change: each UTC
+   * day's from the hours just written, and each local day they touch once, after all of them;
+   * says the status each got.
+   */
+  writeCityDays(writes: readonly CityDayWrite[]): Array<{ pollen?: StoredStatus; weather?: StoredStatus }> {
+    try {
+      return this.writeAll(writes);
+    } catch (error) {
+      // Rolled back: the decoded days the writes left in the cache are not the stored ones.
+      for (const w of writes) if (w.pollen) this.pollen.forget(this.names.id('city', w.city)!, w.day);
+      throw error;
+    }
+  }
+
+  private writeAll(writes: readonly CityDayWrite[]): Array<{ pollen?: StoredStatus; weather?: StoredStatus }> {
     return this.db.transaction(() => {
-      const city = this.names.id('city', write.city)!;
-      const written: { pollen?: StoredStatus; weather?: StoredStatus } = {};
-      if (write.pollen) {
-        written.pollen = this.pollen.put(city, write.day, write.pollen);
-        this.values.refresh(write.city, this.cities.zoneOf(write.city), write.day);
-      }
-      if (write.weather) written.weather = this.weather.put(city, write.day, write.weather);
-      return written;
+      const locals = new Map<string, Set<number>>();
+      const zones = new Map<string, string | undefined>();
+      const out = writes.map((write) => {
+        const city = this.names.id('city', write.city)!;
+        const written: { pollen?: StoredStatus; weather?: StoredStatus } = {};
+        if (write.pollen) {
+          written.pollen = this.pollen.put(city, write.day, write.pollen);
+          this.values.refreshUtc(write.city, write.day);
+          if (!zones.has(write.city)) zones.set(write.city, this.cities.zoneOf(write.city));
+          const zone = zones.get(write.city);
+          if (zone !== undefined) {
+            let days = locals.get(write.city);
+            if (!days) locals.set(write.city, (days = new Set()));
+            for (const local of localDaysOf(zone, write.day)) days.add(local);
+          }
+        }
+        if (write.weather) written.weather = this.weather.put(city, write.day, write.weather);
+        return written;
+      });
+      for (const [city, days] of locals) this.values.refreshLocal(city, zones.get(city)!, days);
+      return out;
     })();
   }
 

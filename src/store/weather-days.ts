@@ -37,6 +37,11 @@ export class WeatherDays {
       ),
       days: db.prepare(`SELECT DISTINCT day FROM weather_day WHERE status = ${COMPLETE} ORDER BY day DESC`).pluck(),
       latestDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
+      latestSource: db
+        .prepare(
+          `SELECT source_id FROM weather_day WHERE status = ${COMPLETE} AND day = (SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}) ORDER BY fetched_at DESC LIMIT 1`,
+        )
+        .pluck(),
       citiesOn: db
         .prepare(
           `SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug`,
@@ -90,6 +95,12 @@ export class WeatherDays {
   /** The latest day with a weather row, or null. */
   latestDay(): number | null {
     return (this.stmt.latestDay.get() as number | null) ?? null;
+  }
+
+  /** The provider of the newest weather day, or null before any. */
+  latestSource(): string | null {
+    const id = this.stmt.latestSource.get() as number | undefined;
+    return id === undefined ? null : this.names.source(id);
   }
 
   /** The served cities with a weather row on a UTC day, by slug. */

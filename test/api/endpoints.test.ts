@@ -21,6 +21,8 @@ async function getJson(pathAndQuery: string): Promise<{ status: number; body: Js
 }
 
 const D = (date: string) => dayNumber(date);
+/** What every answer that carries values says of them on the sample provider. */
+const SIMULATED = { provider: 'sample', simulated: true };
 const mean = (xs: Array<number | null>) => {
   const v = xs.filter((x): x is number => x !== null);
   return v.length ? Math.round(v.reduce((a, b) => a + b, 0) / v.length) : null;
@@ -92,9 +94,9 @@ describe('GET /api/pollen', () => {
   });
 
   it.each([
-    ['/api/pollen?city=austin&date=2024-01-01', { city: 'austin', date: '2024-01-01', rows: [] }],
-    ['/api/pollen?date=2024-01-01', { date: '2024-01-01', rows: [] }],
-    ['/api/weather?city=austin&date=2024-01-01', { city: 'austin', date: '2024-01-01', rows: [] }],
+    ['/api/pollen?city=austin&date=2024-01-01', { city: 'austin', date: '2024-01-01', ...SIMULATED, rows: [] }],
+    ['/api/pollen?date=2024-01-01', { date: '2024-01-01', ...SIMULATED, rows: [] }],
+    ['/api/weather?city=austin&date=2024-01-01', { city: 'austin', date: '2024-01-01', ...SIMULATED, rows: [] }],
   ])('answers a valid date without data with empty rows: %s', async (url, expected) => {
     const { status, body } = await getJson(url);
     expect(status).toBe(200);
@@ -124,6 +126,7 @@ describe('GET /api/map-data', () => {
       features: [],
       date: '2024-01-01',
       aggregation: 'daily-category-maxima',
+      ...SIMULATED,
     });
   });
 });

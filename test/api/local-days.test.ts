@@ -41,7 +41,7 @@ describe('local days (timezone=local)', () => {
     const { body } = await get(`/api/pollen?city=${city}&date=${cut.date}&timezone=local`);
     const stored = site.store.pollen.hours(city, cut.from, cut.to);
     expect(stored.length).toBeGreaterThanOrEqual(length - 2); // the sample provider leaves an hour out now and then
-    expect(body).toEqual({ city, date: cut.date, timezone: 'local', rows: stored.map(hourlyRow) });
+    expect(body).toEqual({ city, date: cut.date, timezone: 'local', provider: 'sample', simulated: true, rows: stored.map(hourlyRow) });
     expect(body.rows[0].ts >= isoHour(cut.from) && body.rows.at(-1).ts < isoHour(cut.to)).toBe(true);
   });
 
@@ -75,6 +75,8 @@ describe('local days (timezone=local)', () => {
     expect(body).toEqual({
       date: '2026-03-08',
       timezone: 'local',
+      provider: 'sample',
+      simulated: true,
       rows: (['austin', 'chicago', 'honolulu'] as const).map((s) => crossCityRow(s, day, hoursOf[s])),
     });
 

@@ -58,10 +58,15 @@ describe('the OpenAPI document', () => {
   it('rejects bodies that break the schema, so the response checks can fail', () => {
     expect(() => expectMatchesOpenApi('/api/cities', 200, { cities: [{ name: 'X' }] })).toThrow();
     expect(() => expectMatchesOpenApi('/api/latest-date', 200, { date: '2025-02-30' })).toThrow();
-    expect(() => expectMatchesOpenApi('/api/weather', 200, { rows: [{ city_slug: 'a', date: '2025-01-01', aqi: 6 }] })).toThrow();
-    expect(() => expectMatchesOpenApi('/api/weather', 200, { rows: [{ city_slug: 'a', date: '2025-01-01', humidity: null }] })).toThrow();
+    const from = { provider: 'open-meteo' };
+    expect(() => expectMatchesOpenApi('/api/weather', 200, { ...from, rows: [{ city_slug: 'a', date: '2025-01-01', aqi: 6 }] })).toThrow();
+    expect(() =>
+      expectMatchesOpenApi('/api/weather', 200, { ...from, rows: [{ city_slug: 'a', date: '2025-01-01', humidity: null }] }),
+    ).toThrow();
     expect(() => expectMatchesOpenApi('/api/pollen', 404, { error: 'x', code: 'UNSUPPORTED_CITY' })).toThrow();
-    expectMatchesOpenApi('/api/weather', 200, { rows: [{ city_slug: 'a', date: '2025-01-01', aqi: 5 }] });
+    // Where the values come from is part of every answer that carries them.
+    expect(() => expectMatchesOpenApi('/api/weather', 200, { rows: [{ city_slug: 'a', date: '2025-01-01', aqi: 5 }] })).toThrow();
+    expectMatchesOpenApi('/api/weather', 200, { ...from, rows: [{ city_slug: 'a', date: '2025-01-01', aqi: 5 }] });
   });
 });
 

@@ -1,28 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCli } from '../helpers/cli.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
+/** What `npm start` prints until `until` matches; rejects when it exits first. */
+function output(child: ReturnType<typeof startCli>, until: RegExp): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const read = (d: Buffer) => {
+      out += d;
+      if (until.test(out)) {
+        child.stdout!.off('data', read);
+        resolve(out);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.on('exit', (code) => reject(new Error(`start exited with ${code}: ${out}`)));
+  });
+}
+
 describe('npm start', () => {
-  it('renders an existing store and serves the API on 127.0.0.1', async () => {
+  it('serves at once, every answer from the functions, and the rendered files once the background render swaps them in', async () => {
     const dir = tempDir();
+    const publish = join(dir, 'publish');
     const db = await buildStore(dir, ['tulsa'], { from: 20000, to: 20002 });
-    const child = startCli(['start', '--db', db, '--publish', join(dir, 'publish'), '--port', '0']);
+    const child = startCli(['start', '--db', db, '--publish', publish, '--port', '0']);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          out += d;
-          const m = /serving .* on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        child.on('exit', (code) => reject(new Error(`start exited with ${code}: ${out}`)));
-      });
-      const res = await fetch(`${url}/api/pollen?city=tulsa&date=2024-10-04`);
-      expect(res.status).toBe(200);
-      expect(((await res.json()) as { rows: unknown[] }).rows.length).toBeGreaterThan(20);
+      const served = await output(child, /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(served)![1]!;
+      // Served before the render: the landing page and the answers made once are files already.
+      expect(served).not.toMatch(/rendered \d+ files/);
+      expect(existsSync(join(publish, 'index.html'))).toBe(true);
       expect((await fetch(`${url}/api/latest-date`)).status).toBe(200);
+      const before = await fetch(`${url}/api/pollen?city=tulsa&date=2024-10-04`);
+      expect(before.status).toBe(200);
+      const body = await before.text();
+      expect((JSON.parse(body) as { rows: unknown[] }).rows.length).toBeGreaterThan(20);
+
+      await output(child, /rendered \d+ files/);
+      // The render's file answers the same request with the same bytes.
+      expect(readFileSync(join(publish, 'data/pollen/tulsa/2024-10-04.json'), 'utf8')).toBe(body);
+      expect(await (await fetch(`${url}/api/pollen?city=tulsa&date=2024-10-04`)).text()).toBe(body);
     } finally {
       child.kill('SIGTERM');
     }

@@ -95,7 +95,7 @@ describe('build render', () => {
     expect(() => settingsOf({ SERVE_DAYS: '0' }).SERVE_DAYS).toThrow(/SERVE_DAYS must be a whole number of days of at least 1 \(got "0"\)/);
   });
 
-  it('refuses, before writing anything, a store that would push a function over its zipped limit, saying how many city-days fit', async () => {
+  it('refuses, publishing nothing, a store that would push a function over its zipped limit, saying how many city-days fit', async () => {
     const dir = tempDir();
     const db = await buildStore(dir, ['tulsa'], SITE_SPAN);
     const store = openStore(db, { readonly: true });
@@ -105,7 +105,7 @@ describe('build render', () => {
     const perCityDay = (await deflatedSize(servedStorePath(db))) / 20;
     const limit = (await functionOverheadBytes()) + Math.floor(perCityDay * 12.5);
     await expect(render(store, publish, { functionLimitBytes: limit })).rejects.toThrow(
-      /the served store \(20 city-days\) would make each function about [\d.]+ MB zipped, over [\d.]+ MB: about 1[12] city-days fit; serve fewer days \(SERVE_DAYS\) or cities\. Nothing was written\./,
+      /the served store \(20 city-days\) would make each function about [\d.]+ MB zipped, over [\d.]+ MB: about 1[12] city-days fit; serve fewer days \(SERVE_DAYS\) or cities\. Nothing was published\./,
     );
     store.close();
     expect(readlinkSync(publish)).toBe(served);
@@ -193,7 +193,11 @@ describe('build render', () => {
     const files = listFiles(publish);
     expect(files).not.toContain('data/latest-date.json');
     expect(JSON.parse(readFileSync(join(publish, 'data', 'available-dates.json'), 'utf8'))).toEqual({ dates: [] });
-    expect(JSON.parse(readFileSync(join(publish, 'data', 'pollen', 'tulsa.json'), 'utf8'))).toEqual({ city: 'tulsa', rows: [] });
+    expect(JSON.parse(readFileSync(join(publish, 'data', 'pollen', 'tulsa.json'), 'utf8'))).toEqual({
+      city: 'tulsa',
+      provider: null,
+      rows: [],
+    });
     expect(files.filter((f) => /\d{4}-\d{2}-\d{2}/.test(f))).toEqual([]);
   });
 });

@@ -361,9 +361,26 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.waitForSelector('#city-list button');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
+    // The sample's values are invented: the page says so above the map, within the first screen.
+    const banner = page.locator('#simulated');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(
+      /^Simulated data\. This site runs on the sample provider, .* do not use them for health decisions\.$/,
+    );
+    const box = (await banner.boundingBox())!;
+    expect(box.y + box.height).toBeLessThan(844);
     await page.click('#city-list button[data-city="wichita"]');
     await page.waitForSelector('#panel svg.chart');
     expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-10');
+    // The forecast says whose it is in words, not the cache it was read from.
+    expect(await page.locator('#panel p.fine', { hasText: 'Forecast from' }).textContent()).toMatch(
+      /^Forecast from the sample provider \(simulated values\), fetched [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M C[SD]T\.$/,
+    );
+    // And again where the city's values begin, far below the map on a phone: the panel's first line.
+    expect(await page.locator('#panel > :nth-child(2)').textContent()).toBe(
+      'Simulated values: the sample provider invents them for demonstration. Not for health decisions.',
+    );
+    expect(await page.locator('#panel > :nth-child(2)').isVisible()).toBe(true);
     await page.close();
   });
 });

@@ -82,6 +82,8 @@ describe.skipIf(!hasChromium)('the season view in headless Chromium', () => {
         `${long(c.season.start)} to ${long(c.season.end)} (provisional)`,
       ]);
       expect(facts).toContain(`${Math.round(c.season.spin).toLocaleString('en-US')} grains·day/m³`);
+      // The year is under way: its highest day so far, which a later day may pass.
+      expect(await page.locator('.season-facts dt').allTextContents()).toContain('Peak so far');
     }
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.locator('section.season').screenshot({ path: join(ROOT, 'test-artifacts', 'season-view.png') });

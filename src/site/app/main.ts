@@ -18,6 +18,7 @@ async function start(): Promise<void> {
   const panel = $<HTMLElement>('#panel');
   const status = $<HTMLElement>('#map-status');
   const freshness = $<HTMLElement>('#freshness');
+  const banner = $<HTMLElement>('#simulated');
   listBulkFiles().catch(() => undefined); // the manifest link stays
   loadHealth().then(
     (h) => {
@@ -53,8 +54,12 @@ async function start(): Promise<void> {
   const showDate = async (date: string) => {
     const request = ++shown;
     status.textContent = `Loading ${date}…`;
-    const map = await getJson<{ date: string; features: MapFeature[] }>(`/api/map-data?date=${encodeURIComponent(date)}&timezone=local`);
+    const map = await getJson<{ date: string; features: MapFeature[]; simulated?: true }>(
+      `/api/map-data?date=${encodeURIComponent(date)}&timezone=local`,
+    );
     if (request !== shown) return; // a later pick answers instead
+    // The answer says whether its values are invented (the sample provider): the page says so above the map.
+    banner.hidden = map.simulated !== true;
     drawMarkers(layer, map.features, names, select);
     list.replaceChildren(
       ...map.features.map((f) => {

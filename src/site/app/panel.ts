@@ -92,6 +92,19 @@ function zoneLabel(zone: string, at: string): string {
   return short && short !== zone ? `${short}, ${zone}` : zone;
 }
 
+/**
+ * Where a forecast comes from and when it was fetched, in words: the answer's provider (said to be
+ * simulated on the sample), not its `source`, which says `cache` when it was read from the cache.
+ */
+function forecastSource(f: Forecast, zone: string): string {
+  const who = f.simulated ? 'the sample provider (simulated values)' : (f.provider ?? 'the provider');
+  const when =
+    f.fetchedAt === null
+      ? ''
+      : `, fetched ${new Date(f.fetchedAt).toLocaleString('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: zone, timeZoneName: 'short' })}`;
+  return `Forecast from ${who}${when}.`;
+}
+
 /** The level chosen: the API's default until someone picks another; kept when the panel is drawn again. */
 let alertLevel: AlertLevel = DEFAULT_LEVEL;
 
@@ -165,7 +178,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const q = encodeURIComponent;
   const [day, daily, weather, forecast, days, seasons] = await Promise.all([
     getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
-    getJson<{ rows: DayRow[] }>(`/api/pollen?city=${q(slug)}&timezone=local`),
+    getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
     getJson<{ rows: ForecastDay[] }>(`/api/forecast?city=${q(slug)}&aggregate=day&timezone=local`).catch(() => undefined),
@@ -175,6 +188,14 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
   const sections: HTMLElement[] = [todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows)];
+  // Said again where a person reads the city's values, which a phone shows far below the map's notice.
+  if (daily.simulated)
+    sections.unshift(
+      h('p', 'Simulated values: the sample provider invents them for demonstration. Not for health decisions.', {
+        class: 'notice simulated',
+        role: 'note',
+      }),
+    );
   const section = (title: string, ...content: Node[]) => {
     const s = h('section');
     s.append(h('h3', title), ...content);
@@ -199,7 +220,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
           `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`,
           { class: 'notice stale', role: 'note' },
         )
-      : h('p', `Fetched ${forecast.fetchedAt ?? ''} (${forecast.source}).`, { class: 'fine' });
+      : h('p', forecastSource(forecast, zone), { class: 'fine' });
     section(`48-hour forecast, local time: ${label}`, hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
   }
   if (seasons) sections.push(seasonSection(seasons, daily.rows));

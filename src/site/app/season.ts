@@ -191,7 +191,8 @@ function facts(c: CategorySeason): HTMLElement {
       'Main season (95% of the pollen)',
       `${shortDate(from, true)} to ${to ? `${shortDate(to, true)}${c.complete ? '' : ' (provisional)'}` : 'not ended yet'}`,
     );
-    add('Peak', `${shortDate(c.season.peak_date, true)}: ${number(c.season.peak_value)} grains/m³ (daily mean)`);
+    // While the year is under way its highest day may still come: said so, not read as the season's peak.
+    add(c.closed ? 'Peak' : 'Peak so far', `${shortDate(c.season.peak_date, true)}: ${number(c.season.peak_value)} grains/m³ (daily mean)`);
     add('Season total (SPIn)', `${number(c.season.spin)} grains·day/m³`);
   }
   add('Year total (APIn)', `${number(c.apin)} grains·day/m³${c.closed ? '' : ` so far (to ${shortDate(c.through ?? c.to, true)})`}`);
