@@ -2,7 +2,7 @@
  * Handler contexts: each service is created on first use, so a request opens only what it needs;
  * and the functions' context is built once per process (per environment), not per request.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
@@ -12,7 +12,7 @@ import type { PollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
-import { readSiteFile, siteFilePath, storeToServe } from '../served/site-file.js';
+import { readSiteFile, servedStorePath, siteFilePath, storeToServe } from '../served/site-file.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, type Settings, settingsOf } from '../settings.js';
 import type { StoreReader } from '../store/reader.js';
 import { openStore, type Store } from '../store/store.js';
@@ -107,8 +107,9 @@ export function withSettings(ctx: ApiContext, settings: Partial<AnswerSettings>)
 }
 
 const stores = new Map<string, Store>();
-const shared = (path: string, readonly: boolean, immutable = false): Store => {
-  const key = `${readonly ? 'r' : 'w'}:${resolve(path)}`;
+/** The store at `path`, opened once per process; `version` tells apart the files a render renamed there in turn. */
+const shared = (path: string, readonly: boolean, immutable = false, version = ''): Store => {
+  const key = `${readonly ? 'r' : 'w'}:${resolve(path)}:${version}`;
   let store = stores.get(key);
   if (!store) stores.set(key, (store = openStore(resolve(path), { readonly, immutable })));
   return store;
@@ -151,7 +152,22 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
   return service;
 }
 
-const contexts = new WeakMap<Settings, Map<ZipTable | undefined, ApiContext>>();
+const contexts = new WeakMap<Settings, Map<ZipTable | undefined, { ctx: ApiContext; served: string }>>();
+
+/**
+ * Which served store is beside `db` (its inode and time; empty before any render). A render
+ * replaces it by rename; where one runs beside a server (`npm start`, `render` while `serve`
+ * runs), the next request builds a context over the new store and the files left with it. On
+ * Netlify a deploy's files never change, so it stays the one.
+ */
+function servedVersion(db: string): string {
+  try {
+    const st = statSync(servedStorePath(db));
+    return `${st.ino}:${st.mtimeMs}`;
+  } catch {
+    return '';
+  }
+}
 
 /**
  * The context functions use, from the environment, built once per process and environment: the
@@ -166,18 +182,19 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: 
   const s = settingsOf(env);
   let byZips = contexts.get(s);
   if (!byZips) contexts.set(s, (byZips = new Map()));
-  let ctx = byZips.get(zips);
-  if (!ctx) byZips.set(zips, (ctx = buildContext(s, env, zips)));
-  return ctx;
+  const version = servedVersion(s.POLLEN_DB);
+  let built = byZips.get(zips);
+  if (built?.served !== version) byZips.set(zips, (built = { ctx: buildContext(s, env, zips, version), served: version }));
+  return built.ctx;
 }
 
-function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined): ApiContext {
+function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined, version: string): ApiContext {
   const db = s.POLLEN_DB;
   const served = storeToServe(db);
   const site = () => readSiteFile(siteFilePath(db));
   let store: Store | undefined;
   // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
-  const open = () => (store ??= shared(served, true, served !== db));
+  const open = () => (store ??= shared(served, true, served !== db, version));
   return lazyContext({
     settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,

@@ -84,7 +84,7 @@ export const forecastSkillRoute = route({
       schema: z.union([UnsupportedCityError, NoSkillError]),
     },
   },
-  llms: '/api/forecast-skill?city=SLUG&category=tree|grass|weed|ragweed&lead=0..7: how good the forecast is, by lead day, beside persistence and climatology (contingency tables, Heidke, Gerrity, POD and FAR of High, Spearman, RMSE), over the last 90 days and each season year; the outlook to 7 days with its own skill',
+  llms: '/api/forecast-skill?city=SLUG&category=tree|grass|weed|ragweed&lead=1: how good the forecast is, by lead day (lead=0 to 7, or all), beside persistence and climatology (contingency tables, Heidke, Gerrity, POD and FAR of High, Spearman, RMSE), over the last 90 days and each season year; the outlook to 7 days with its own skill',
   tool: {
     name: 'get_forecast_skill',
     title: 'How good the forecast is',

@@ -85,7 +85,7 @@ export const forecastRoute = route({
       schema: ErrorBody,
     },
   },
-  llms: "/api/forecast?city=SLUG&aggregate=none|day&days=0..7: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow); days=7 adds the outlook to 7 days ahead, each NAB level's probability, with its skill",
+  llms: "/api/forecast?city=SLUG&aggregate=none|day&days=7: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow); days=0 to 7 adds the outlook to that many days ahead, each NAB level's probability, with its skill",
   tool: {
     name: 'get_forecast',
     title: '48-hour pollen forecast',

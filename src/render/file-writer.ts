@@ -18,10 +18,11 @@ export class FileWriter {
 
   constructor(readonly folder: string) {}
 
-  /** Counts a file put in the folder by other means (a hard link to the render cache). */
-  count(bytes: number): void {
+  /** Counts a file put in the folder by other means: a hard link to the render cache's, or one `made` anew elsewhere. */
+  count(bytes: number, made = false): void {
     this.written.files++;
     this.written.bytes += bytes;
+    if (made) this.written.made++;
   }
 
   put(file: string, body: string | Uint8Array): void {
@@ -32,8 +33,7 @@ export class FileWriter {
       this.made.add(dir);
     }
     writeFileSync(path, body);
-    this.written.made++;
-    this.count(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    this.count(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, true);
     this.recorded?.set(file, recordOf(path, body));
   }
 

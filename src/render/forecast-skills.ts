@@ -20,6 +20,7 @@ import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';
 import { PAIR_FIELDS } from './pair-columns.js';
 import { linkOrCopy } from './render-cache.js';
 import type { FileWriter } from './file-writer.js';
+import { RenderError } from './render-error.js';
 
 /** The pairs file in a format, under the publish folder. */
 export const pairsPath = (format: BulkFormat): string => `${BULK_DIR}/forecast-pairs.${format}`;
@@ -63,6 +64,18 @@ export interface SkillOutput {
   seconds: number;
 }
 
+/** A city's skill; a store that cannot be read fails the render, naming the city. */
+function skillOf(store: Store, served: Store, city: string, provider: string | null): ReturnType<typeof citySkill> {
+  try {
+    const rows = allDailyRows(served, city, 'UTC');
+    // Forecasts issued up to two days before the first served day reach it.
+    const from = ((rows[0]?.day ?? 0) - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS;
+    return citySkill({ city, provider, simulated: provider === SAMPLE_ID, rows, forecasts: store.issued.since(city, from) });
+  } catch (error) {
+    throw new RenderError(`the forecast skill of ${city} could not be computed: ${(error as Error).message}. Nothing was published.`);
+  }
+}
+
 /**
  * Computes every served city's skill from the forecasts `store` keeps and the UTC days of the
  * served store at `servedPath`, writes it there, and stages the pairs file in `stageDir`.
@@ -79,10 +92,7 @@ export async function computeSkills(store: Store, servedPath: string, stageDir: 
     const cities = served.cities.set().slugs;
     let batch = new Batch(PAIR_FIELDS);
     for (const [i, city] of cities.entries()) {
-      const rows = allDailyRows(served, city, 'UTC');
-      // Forecasts issued up to two days before the first served day reach it.
-      const from = ((rows[0]?.day ?? 0) - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS;
-      const made = citySkill({ city, provider, simulated: provider === SAMPLE_ID, rows, forecasts: store.issued.since(city, from) });
+      const made = skillOf(store, served, city, provider);
       served.skills.put(city, made.skill);
       outlooks.issued ??= made.skill.categories[0]?.outlook.issued ?? null;
       outlooks.cities[city] = Object.fromEntries(made.skill.categories.map((c) => [c.category, c.outlook]));
@@ -123,7 +133,7 @@ export async function computeSkills(store: Store, servedPath: string, stageDir: 
 export function placeSkillFiles(output: SkillOutput, out: FileWriter): BulkFile[] {
   for (const { file, at } of output.staged) {
     linkOrCopy(at, join(out.folder, file.path));
-    out.count(statSync(at).size);
+    out.count(statSync(at).size, true);
   }
   rmSync(output.stageDir, { recursive: true, force: true });
   return output.staged.map((s) => s.file);

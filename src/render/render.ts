@@ -287,13 +287,14 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
  */
 function publishRender(store: Store, target: Target, made: Made): void {
   const { folder, rendersDir } = target;
-  renameSync(target.nextServed, target.servedPath);
   writeSiteFile(siteFilePath(store.path), {
     provider: store.pollen.latestSource(),
     cities: store.cities.set().list.map(({ region: _r, ...entry }) => entry),
   });
   writeBulkIndex(bulkIndexPath(store.path), made.manifest);
   writeOutlookFile(outlookFilePath(store.path), made.outlooks);
+  // Last of the files beside the store: a server running beside the render takes the new store's arrival as its cue to read them all again.
+  renameSync(target.nextServed, target.servedPath);
   swap(target.publish, folder);
   if (target.cacheDir) {
     try {

@@ -45,7 +45,7 @@ describe("the CDN's cache key", () => {
   it("names each answering route's own parameters, on the fallback's answers and the forecast's too", async () => {
     const cases: Array<[string, string]> = [
       ['/api/pollen?city=austin&date=1999-01-01&x=1', 'query=city|date|timezone'],
-      ['/api/forecast?city=tulsa&x=1', 'query=city|aggregate|timezone'],
+      ['/api/forecast?city=tulsa&x=1', 'query=city|aggregate|timezone|days'],
       ['/api/nearest?lat=30.3&lon=-97.7&x=1', 'query=lat|lon|zip|limit|max_km'],
     ];
     for (const [path, vary] of cases) {

@@ -42,6 +42,8 @@ const REQUESTS = [
   '/api/forecast?city=austin',
   '/api/forecast?city=austin&aggregate=day&timezone=local',
   '/api/alerts?city=austin&min=Low',
+  '/api/forecast-skill?city=austin',
+  '/api/forecast-skill?city=austin&category=tree&lead=1',
 ];
 
 /** The keys of a route's 200 body, whichever of its forms. */
@@ -55,7 +57,16 @@ describe('where the values come from', () => {
   it('is part of the schema of every answer that carries values', () => {
     const withValues = API_ROUTES.filter((r) => r.response && !VALUELESS.includes(r.path));
     expect(withValues.map((r) => r.path).sort()).toEqual(
-      ['/api/alerts', '/api/forecast', '/api/map-data', '/api/pollen', '/api/pollen-range', '/api/season', '/api/weather'].sort(),
+      [
+        '/api/alerts',
+        '/api/forecast',
+        '/api/forecast-skill',
+        '/api/map-data',
+        '/api/pollen',
+        '/api/pollen-range',
+        '/api/season',
+        '/api/weather',
+      ].sort(),
     );
     for (const route of withValues) {
       const forms = route.response instanceof z.ZodUnion ? (route.response.options as z.ZodType[]) : [route.response!];
@@ -88,6 +99,8 @@ describe('where the values come from', () => {
       ['get_season', { city: 'austin', category: 'tree' }],
       ['get_forecast', { city: 'austin', aggregate: 'day' }],
       ['get_alerts', { city: 'austin' }],
+      ['get_forecast', { city: 'austin', days: 7 }],
+      ['get_forecast_skill', { city: 'austin', lead: 1 }],
     ])('says so in the MCP answer of %s %j', async (name, args) => {
       const result = (await client.callTool({ name, arguments: args })) as { structuredContent?: Json; isError?: boolean };
       expect(result.isError).toBeFalsy();

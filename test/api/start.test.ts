@@ -22,7 +22,7 @@ function output(child: ReturnType<typeof startCli>, until: RegExp): Promise<stri
 }
 
 describe('npm start', () => {
-  it('serves at once, every answer from the functions, and the rendered files once the background render swaps them in', async () => {
+  it('serves at once, every answer from the functions, and the rendered files and served store once the background render swaps them in', async () => {
     const dir = tempDir();
     const publish = join(dir, 'publish');
     const db = await buildStore(dir, ['tulsa'], { from: 20000, to: 20002 });
@@ -43,6 +43,11 @@ describe('npm start', () => {
       // The render's file answers the same request with the same bytes.
       expect(readFileSync(join(publish, 'data/pollen/tulsa/2024-10-04.json'), 'utf8')).toBe(body);
       expect(await (await fetch(`${url}/api/pollen?city=tulsa&date=2024-10-04`)).text()).toBe(body);
+      // The functions, which answered from the store before the render, answer from the store it served:
+      // the forecast skill it computed, asked in a form no file holds.
+      const skill = await fetch(`${url}/api/forecast-skill?city=tulsa&category=tree`);
+      expect(skill.status).toBe(200);
+      expect(((await skill.json()) as { categories: Array<{ category: string }> }).categories.map((c) => c.category)).toEqual(['tree']);
     } finally {
       child.kill('SIGTERM');
     }

@@ -59,7 +59,9 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     expect(json.counts.complete + json.counts.partial + json.counts.empty).toBe(3 * 2 + 3 * 3); // pollen, and sample weather of 3 days
     expect(json).toMatchObject({ failed: [], stopped: {} });
     for (const q of asked()) expect(Date.parse(`${q.get('from')!.replace(' ', 'T')}Z`)).toBeGreaterThanOrEqual(NOW - 48 * HOUR_MS);
-    expect(replay.served.filter((s) => s.url.startsWith('/v3/'))).toHaveLength(3); // one request a city
+    // One history request a city, and the forecast the build keeps of each.
+    expect(asked()).toHaveLength(3);
+    expect(replay.served.filter((s) => s.url.startsWith('/v3/'))).toHaveLength(6);
 
     const store = openStore(db, { readonly: true });
     const sample = new SampleProvider();

@@ -47,7 +47,9 @@ describe('ingest through the real clients against recorded-format responses on l
     }
     expect(a.checks.counts().weather_day).toBe(27);
     expect(a.weather.cityDay('austin', dayNumber('2025-04-01'))?.source).toBe('open-meteo');
-    expect(a.ledger.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(15); // 3 cities x 5 requests of at most 48 hours
+    // 3 cities x 5 requests of at most 48 hours, and the forecast the build keeps of each city.
+    expect(a.ledger.callsOn('ambee', new Date().toISOString().slice(0, 10)).ingest).toBe(18);
+    expect(a.issued.count()).toBe(3);
 
     const publish = join(dir, 'publish');
     await render(a, publish);

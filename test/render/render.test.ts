@@ -31,14 +31,14 @@ describe('build render', () => {
   it('writes a file for every enumerable answer, each byte-identical to the fallback function’s answer', async () => {
     const files = listFiles(site.publish).filter((f) => f !== '_redirects' && !siteFileNames.has(f) && !f.startsWith('data/bulk/'));
     expect(listFiles(site.publish).filter((f) => siteFileNames.has(f))).toHaveLength(siteFileNames.size);
-    // The bulk files (test/render/bulk.test.ts): one month, three kinds in two formats, the seasons in two, and the manifest.
-    expect(listFiles(site.publish).filter((f) => f.startsWith('data/bulk/'))).toHaveLength(3 * 2 + 2 + 1);
+    // The bulk files (test/render/bulk.test.ts): one month, three kinds in two formats, the seasons and the forecast pairs in two, and the manifest.
+    expect(listFiles(site.publish).filter((f) => f.startsWith('data/bulk/'))).toHaveLength(3 * 2 + 2 + 2 + 1);
     // For pollen and weather: 4 cities x 10 days, 10 dates, all 40 cities' daily lists; then 10
     // maps, cities/available-dates/latest-date, and 3 discovery files. (Parameterless pollen,
     // map and weather requests are the fallback function's, whatever their query.) Local days:
     // 40 cities' daily lists, 10 dates across cities, 10 maps (a city's local day is the function's).
-    // Seasons: the 4 cities with data, in UTC and local days.
-    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3 + (40 + 10 + 10) + 2 * 4);
+    // Seasons: the 4 cities with data, in UTC and local days. Forecast skill: each of the 40 cities.
+    expect(files.length).toBe(2 * (4 * 10 + 10 + 40) + 10 + 3 + 3 + (40 + 10 + 10) + 2 * 4 + 40);
     process.env.POLLEN_DB = site.db;
     for (const file of files) {
       const res = await fallback(new Request(`http://localhost${apiUrlFor(file)}`));
@@ -112,6 +112,7 @@ describe('build render', () => {
     expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
     expect(readdirSync(dir).sort()).toEqual([
       'bulk-index.json',
+      'outlook.json',
       'pollen.db',
       'publish',
       'publish.renders',
@@ -166,7 +167,7 @@ describe('build render', () => {
     expect(readdirSync(`${publish}.renders`)).toEqual([served.split('/').pop()]);
   });
 
-  it('exits 1 from the command line when a request fails, and 0 for a publish folder written with a trailing slash', async () => {
+  it("exits 1 from the command line when a city's stored days cannot be read, and 0 for a publish folder written with a trailing slash", async () => {
     const dir = tempDir();
     const db = await buildStore(dir, ['tulsa'], { from: SITE_SPAN.from, to: SITE_SPAN.from });
     const ok = await runCli(['render', '--db', db, '--publish', `${join(dir, 'publish')}/`]);
@@ -178,8 +179,8 @@ describe('build render', () => {
     corruptSpecies(db);
     const failed = await runCli(['render', '--db', db, '--publish', join(dir, 'publish')]);
     expect(failed.code).toBe(1);
-    // The city's summary is rendered before its days, and reads the same corrupt rows.
-    expect(failed.stderr).toMatch(/error: \/api\/pollen\?city=tulsa answered 500/);
+    // Its forecast skill, scored on its daily rows before any answer is rendered, reads them first.
+    expect(failed.stderr).toMatch(/error: the forecast skill of tulsa could not be computed: .*Nothing was published/);
   });
 
   it('renders an empty store without the latest date, which the fallback answers 404', async () => {
