@@ -31,7 +31,7 @@ export function skillsBenchmark(db: string, renders: readonly RenderRun[], citie
   return [
     {
       id: 'B15',
-      what: `forecast skill in the render: the 'skills' step scoring ${raw.rows} kept forecasts of ${cities} cities (every category and lead, window and season years, the outlook's past issues) and writing the pairs file (median of B1's 3 renders)`,
+      what: `forecast skill in the render: the 'skills' step scoring ${raw.rows} kept forecasts of ${cities} cities (every category and lead, window and season years, the outlooks of past days) and writing the pairs file (median of B1's 3 renders)`,
       value: s(seconds),
       baseline: `${s(raw.seconds)} (better-sqlite3 SELECT of every kept forecast's row, best of 3)`,
       ratio: seconds / raw.seconds,
