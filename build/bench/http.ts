@@ -1,7 +1,8 @@
 /**
  * The benchmarks over local HTTP, against the local server in a child process of its own (so its
  * memory can be read from /proc): B3 (range.ts), B4 (forecast.ts), B13 (alerts.ts), B9
- * (fallback.ts), B14 (season.ts), B10 (nearest.ts), B12 (bulk-read.ts) and B7 (static.ts).
+ * (fallback.ts), B14 (season.ts), B10 (nearest.ts), B12 (bulk-read.ts) and B7 (static.ts); and
+ * B16 (outlook.ts), against a server of its own.
  */
 import { join } from 'node:path';
 import { openStore } from '../../src/store/store.js';
@@ -11,6 +12,7 @@ import { fallbackBenchmark } from './fallback.js';
 import { forecastBenchmark } from './forecast.js';
 import type { Measure } from './measure.js';
 import { nearestBenchmark } from './nearest.js';
+import { outlookBenchmark } from './outlook.js';
 import { rangeBenchmark } from './range.js';
 import { seasonBenchmark } from './season.js';
 import { startChild } from './server.js';
@@ -35,8 +37,9 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
     /on (http:\/\/127\.0\.0\.1:\d+)/,
   );
   const slug = firstCity(db);
+  let measures: Measure[];
   try {
-    return [
+    measures = [
       ...(await rangeBenchmark(server, db)),
       ...(await forecastBenchmark(server, forecastDb)),
       ...(await alertsBenchmark(server)),
@@ -49,4 +52,5 @@ export async function httpBenchmarks(root: string, dir: string, db: string, publ
   } finally {
     server.process.kill();
   }
+  return [...measures, ...(await outlookBenchmark(root, dir, db, publish, slug))];
 }

@@ -23,6 +23,8 @@ export interface RenderRun {
   peakRssBytes: number;
   budget: number;
   cityDayDays: number;
+  /** Seconds of each step of the render (its summary's steps). */
+  steps: Record<string, number>;
 }
 
 /**

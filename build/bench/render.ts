@@ -1,7 +1,7 @@
 /**
  * The render's benchmarks, in order: B1, the full render (full-render.ts); B11, the bulk files
  * (bulk.ts); B2, the daily render (daily-render.ts); B14, what seasons add to a render
- * (season.ts); and the peak RSS of every render.
+ * (season.ts); B15, the forecast skill's step in B1's renders (skills.ts); and the peak RSS of every render.
  */
 import { bulkBenchmarks } from './bulk.js';
 import { dailyRenderBenchmark } from './daily-render.js';
@@ -9,6 +9,7 @@ import { fullRenderBenchmark } from './full-render.js';
 import { type Measure, mb } from './measure.js';
 import { median } from './render-run.js';
 import { seasonRenderBenchmark } from './season.js';
+import { skillsBenchmark } from './skills.js';
 import type { Workload } from './workload.js';
 
 export async function renderBenchmarks(root: string, dir: string, db: string, publish: string, workload: Workload): Promise<Measure[]> {
@@ -30,6 +31,7 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
   return [
     ...bulk,
     ...seasons,
+    ...skillsBenchmark(db, full.renders, workload.cities.length),
     ...full.measures,
     {
       id: 'B1',

@@ -30,9 +30,11 @@ try {
   };
   await step(`B5, B8: ingest ${workload.label} and store size`, () => storeBenchmarks(dir, db, workload));
   // Every later step needs a render: it writes the served store functions carry.
-  await step('B1, B2, B11: the full render, the daily render, the bulk files', () => renderBenchmarks(root, dir, db, publish, workload));
-  if (['B3', 'B4', 'B7', 'B9', 'B10', 'B12', 'B13', 'B14'].some(want))
-    await step('B3, B4, B7, B9, B10, B12, B13, B14: local HTTP', () => httpBenchmarks(root, dir, db, publish));
+  await step('B1, B2, B11, B14, B15: the full render, the daily render, the bulk files, seasons and forecast skill', () =>
+    renderBenchmarks(root, dir, db, publish, workload),
+  );
+  if (['B3', 'B4', 'B7', 'B9', 'B10', 'B12', 'B13', 'B14', 'B16'].some(want))
+    await step('B3, B4, B7, B9, B10, B12, B13, B14, B16: local HTTP', () => httpBenchmarks(root, dir, db, publish));
   if (want('B6') || want('B8')) await step('B6, B8: functions as Netlify bundles them', () => functionBenchmarks(db, dir));
 
   const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;

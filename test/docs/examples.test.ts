@@ -116,7 +116,8 @@ describe('the examples of the README, docs/ and llms.txt', () => {
       max_km: '150',
       category: 'tree',
     };
-    return values[name] ?? written.split('|')[0]!;
+    // A range written as `0..7` takes its first value; a choice as `none|day` its first.
+    return values[name] ?? /^(\d+)\.\.\d+$/.exec(written)?.[1] ?? written.split('|')[0]!;
   };
   /** Where a request is written as a request (with a query, or of an endpoint that takes none), and not only as the endpoint's name. */
   const isRequest = (path: string, query: string) => query !== '' || Object.keys(findRoute(path)?.params ?? {}).length === 0;
@@ -160,7 +161,8 @@ describe('the examples of the README, docs/ and llms.txt', () => {
     expect(said).not.toBeNull();
     const months = new Set(manifest.files.flatMap((f) => (f.month ? [f.month] : []))).size;
     expect([Number(said![1]), Number(said![2])]).toEqual([months, months * 3 * 2]);
-    expect(manifest.files).toHaveLength(months * 3 * 2 + 2 + 2); // and the seasons file and the forecast pairs, each with its twin
+    // The seasons file and the forecast-pairs file, each with its twin.
+    expect(manifest.files).toHaveLength(months * 3 * 2 + 4);
   });
 
   it.each(DOC_FILES)('answers every request %s names with values, each parameter one of its endpoint', async (file) => {
