@@ -42,7 +42,7 @@ export interface SiteOptions {
   span?: { from: number; to: number };
   queryMatching?: 'lenient' | 'exact';
   /** Writes to the store before the render (data the sample provider never makes). */
-  prepare?: (store: Store) => void;
+  prepare?: (store: Store) => void | Promise<void>;
 }
 
 /** A sample store of its own, rendered and served on 127.0.0.1 for the suite (by default 4 cities, 2025-04-01..10). */
@@ -53,7 +53,7 @@ export function useSite(options: SiteOptions = {}): Site {
     site.db = await buildStore(site.dir, options.cities, options.span);
     if (options.prepare) {
       const writable = openStore(site.db);
-      options.prepare(writable);
+      await options.prepare(writable);
       writable.close();
     }
     site.store = openStore(site.db, { readonly: true });

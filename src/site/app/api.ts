@@ -12,6 +12,8 @@ export type {
   WeatherRow,
 } from '../../domain/schemas.js';
 
+export type { ForecastSkill } from '../../domain/skill-schemas.js';
+
 /** `/api/season`. */
 export type SeasonAnswer = SeasonResponse;
 

@@ -2,15 +2,25 @@
  * The city panel: first how bad today and tomorrow are (today.ts), then the day's hours, top
  * species, weather, the forecast and the last 30 days, in the city's local days and time
  * (timezone=local), labelled with its zone. Weather days are UTC days.
- * Below the forecast, its pollen seasons against earlier years (season.ts), and links to
+ * Beside the forecast, how good it has been (skill.ts); below, its pollen seasons against earlier years (season.ts), and links to
  * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
 import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/risk.js';
-import { getJson, type DayRow, type Forecast, type ForecastDay, type HourRow, type SeasonAnswer, type WeatherRow } from './api.js';
+import {
+  type DayRow,
+  type Forecast,
+  type ForecastDay,
+  type ForecastSkill,
+  getJson,
+  type HourRow,
+  type SeasonAnswer,
+  type WeatherRow,
+} from './api.js';
 import { hourlyChart, SERIES } from './charts.js';
 import { h } from './dom.js';
 import { badge, worst } from './risk.js';
 import { seasonSection } from './season.js';
+import { skillSection } from './skill.js';
 import { todaySection } from './today.js';
 
 function legend(): HTMLElement {
@@ -176,13 +186,15 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   (panel.querySelector('#panel-title') as HTMLElement).focus();
   announceFeed(slug, name);
   const q = encodeURIComponent;
-  const [day, daily, weather, forecast, days, seasons] = await Promise.all([
+  const [day, daily, weather, forecast, days, seasons, skill] = await Promise.all([
     getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
     getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
     getJson<{ rows: ForecastDay[] }>(`/api/forecast?city=${q(slug)}&aggregate=day&timezone=local`).catch(() => undefined),
     getJson<SeasonAnswer>(`/api/season?city=${q(slug)}&timezone=local`).catch(() => undefined),
+    // Every category and lead: the city's one static file, cached, rather than a function call per category.
+    getJson<ForecastSkill>(`/api/forecast-skill?city=${q(slug)}`).catch(() => undefined),
   ]);
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
@@ -223,6 +235,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
       : h('p', forecastSource(forecast, zone), { class: 'fine' });
     section(`48-hour forecast, local time: ${label}`, hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
   }
+  if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons));
   if (seasons) sections.push(seasonSection(seasons, daily.rows));
   sections.push(alertsSection(slug, name));
   section(`Last 30 days (local days, ${zone})`, last30(upTo));

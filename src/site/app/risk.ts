@@ -10,7 +10,7 @@ export const RISK_COLOURS: Record<string, string> = {
   High: '#e31a1c',
   'Very High': '#800026',
 };
-const ORDER = ['None', 'Low', 'Moderate', 'High', 'Very High'] as const;
+export const ORDER = ['None', 'Low', 'Moderate', 'High', 'Very High'] as const;
 
 /** The label of a severity 0..4. */
 export const riskOfSeverity = (sev: number): Exclude<Risk, null> => ORDER[Math.max(0, Math.min(4, sev))]!;
