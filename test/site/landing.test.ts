@@ -232,11 +232,12 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     it('labels the date picker with the days the map shows', async () => {
       const { page, close } = await located(0, 0);
       expect(await page.textContent('label[for="date"]')).toBe("Date (each city's local day)");
-      // The footer links every bulk file of the manifest: the seasons file, then a row per month.
+      // The footer links every bulk file of the manifest: the seasons and the forecast pairs, then a row per month.
       const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string | null }> };
       await page.waitForSelector('#bulk-files tr', { state: 'attached' }); // inside a closed <details>
       expect(await page.locator('#bulk-files th').allTextContents()).toEqual([
         'Seasons, every year',
+        'Forecasts and what was observed',
         ...[...new Set(manifest.files.flatMap((f) => (f.month ? [f.month] : [])))].sort().reverse(),
       ]);
       expect((await page.locator('#bulk-files a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).sort()).toEqual(

@@ -1,4 +1,4 @@
-/** The footer's table of bulk files, from their manifest: the seasons file, then a row per month, Parquet and CSV links per kind. */
+/** The footer's table of bulk files, from their manifest: the files of every year, then a row per month, Parquet and CSV links per kind. */
 import { getJson } from './api.js';
 
 interface Manifest {
@@ -19,29 +19,36 @@ function links(cell: HTMLElement, files: Manifest['files']): void {
   }
 }
 
-/** The seasons file's row: one file for every year, across the kinds' columns. */
-function seasonsRow(files: Manifest['files']): HTMLTableRowElement[] {
-  const seasons = files.filter((f) => f.kind === 'seasons');
-  if (seasons.length === 0) return [];
-  const tr = document.createElement('tr');
-  const th = document.createElement('th');
-  th.scope = 'row';
-  th.textContent = 'Seasons, every year';
-  const td = document.createElement('td');
-  td.colSpan = KINDS.length;
-  links(td, seasons);
-  tr.append(th, td);
-  return [tr];
+/** The files of every year, each a row across the kinds' columns: the seasons, and the forecasts paired with what was observed. */
+const WHOLE: ReadonlyArray<[kind: string, label: string]> = [
+  ['seasons', 'Seasons, every year'],
+  ['forecast-pairs', 'Forecasts and what was observed'],
+];
+
+function wholeRows(files: Manifest['files']): HTMLTableRowElement[] {
+  return WHOLE.flatMap(([kind, label]) => {
+    const these = files.filter((f) => f.kind === kind);
+    if (these.length === 0) return [];
+    const tr = document.createElement('tr');
+    const th = document.createElement('th');
+    th.scope = 'row';
+    th.textContent = label;
+    const td = document.createElement('td');
+    td.colSpan = KINDS.length;
+    links(td, these);
+    tr.append(th, td);
+    return [tr];
+  });
 }
 
-/** Fills #bulk-files, the seasons file then the newest month first; the manifest link stays when it cannot be read. */
+/** Fills #bulk-files, the files of every year then the newest month first; the manifest link stays when it cannot be read. */
 export async function listBulkFiles(): Promise<void> {
   const body = document.querySelector('#bulk-files');
   if (!body) return;
   const { files } = await getJson<Manifest>('/data/bulk/index.json');
   const months = [...new Set(files.flatMap((f) => (f.month === null ? [] : [f.month])))].sort().reverse();
   body.replaceChildren(
-    ...seasonsRow(files),
+    ...wholeRows(files),
     ...months.map((month) => {
       const tr = document.createElement('tr');
       const th = document.createElement('th');
