@@ -13,10 +13,10 @@ export async function health(p: Probe, expectNode?: number): Promise<string> {
     r.status === 200 && h.status === 'ok',
     `HTTP ${r.status}, status ${JSON.stringify(h.status)}: newest hour ${h.latestHour}, ${h.dataAgeHours} hours old`,
   );
+  must(typeof h.provider === 'string' && h.provider !== '', `no provider: ${JSON.stringify(h.provider)}`);
+  p.found.provider = h.provider; // learned before the Node.js check, which the later checks do not need
   const major = Number(/^v(\d+)\./.exec(String(h.node))?.[1]);
   if (expectNode !== undefined) must(major === expectNode, `functions run Node ${h.node}, expected ${expectNode}`);
-  must(typeof h.provider === 'string' && h.provider !== '', `no provider: ${JSON.stringify(h.provider)}`);
-  p.found.provider = h.provider;
   return `${h.status}, ${h.dataAgeHours} h old, ${h.cities} cities, provider ${h.provider}, Node ${h.node}`;
 }
 
@@ -96,6 +96,24 @@ export async function season(p: Probe): Promise<string> {
   must(/'category'/.test(bad.error), `400 names no parameter: ${bad.error}`);
   const tree = (latest.categories as Json[]).find((c) => c.category === 'tree');
   return `${latest.year}: tree ${tree?.season ? `from ${tree.season.start}` : `none (${tree?.reason})`}; years ${years.join(', ')}`;
+}
+
+export async function forecastSkill(p: Probe): Promise<string> {
+  const { city, provider } = p.found;
+  const whole = await p.data(`/api/forecast-skill?${q({ city })}`);
+  must(whole.city === city && whole.provider === provider, `not ${city}'s skill from ${provider}: ${whole.city}, ${whole.provider}`);
+  must(Array.isArray(whole.categories) && whole.categories.length === 4, 'not the four categories');
+  // A form no file holds: the fallback function's answer, from the same served store.
+  const one = await p.data(`/api/forecast-skill?${q({ city, category: 'Tree', lead: '1' })}`);
+  const tree = (one.categories as Json[])[0]!;
+  must(
+    one.categories.length === 1 && tree.category === 'tree' && tree.leads.length === 1 && tree.leads[0].lead === 1,
+    'not the category and lead asked',
+  );
+  const bad = await p.problem(`/api/forecast-skill?${q({ city, lead: '8' })}`, 400);
+  must(/'lead'/.test(bad.error), `400 names no parameter: ${bad.error}`);
+  const window = tree.leads[0].window;
+  return `${whole.archive.forecasts} forecasts kept; tree a day ahead: ${window.forecast.pairs} pairs, POD ${window.forecast.pod ?? `none (${window.forecast.reason ?? 'no High day'})`}`;
 }
 
 export async function map(p: Probe): Promise<string> {

@@ -38,6 +38,7 @@ export const CHECKS: readonly Named[] = [
   { name: 'nearest: a city from its own position, a ZIP code (the table ships), a point at sea, a bad ZIP', run: endpoint.nearest },
   { name: 'pollen: a city-day, a city, a date, and neither', run: endpoint.pollen },
   { name: "season: a city's default answer, an earlier year and one category, a bad category", run: endpoint.season },
+  { name: "forecast skill: a city's answer from the store's provider, one category and lead, a bad lead", run: endpoint.forecastSkill },
   { name: 'map: a date and latest, as GeoJSON', run: endpoint.map },
   { name: 'weather: a city, a city-day, a date, and neither', run: endpoint.weather },
   { name: 'pollen-range: hourly, daily, CSV (a store-backed function)', run: endpoint.range },

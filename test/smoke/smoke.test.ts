@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../src/api/routes.js';
 import { dayOf } from '../../src/domain/dates.js';
 import { formatSmoke, smoke } from '../../src/smoke/smoke.js';
 import { runCli } from '../helpers/cli.js';
@@ -20,7 +21,8 @@ describe('smoke against the local server', () => {
     expect(checks.length).toBeGreaterThanOrEqual(15);
     const table = formatSmoke(site.server.url, checks);
     expect(table).toContain('| health: fresh data, on the expected Node.js | pass | ok,');
-    expect(table).toMatch(/\| MCP: tools\/list \| pass \| 12 tools \|/);
+    // A tool per route that has one, find_city and explain_risk.
+    expect(table).toContain(`| MCP: tools/list | pass | ${ROUTES.filter((r) => r.tool).length + 2} tools |`);
     expect(table).toMatch(/\| alerts: .* \| pass \| \d+ of [23] local days at Low or above; ics, atom and jsonfeed agree \|/);
     // The site serves the built-in 40 (data for tulsa and honolulu): Manhattan's nearest is New York.
     expect(table).toMatch(
@@ -36,6 +38,7 @@ describe('smoke against the local server', () => {
       '| one URL per answer: no computed endpoint under /data/fallback/ | pass | /data/fallback/pollen-range and /data/fallback/forecast are 404s |',
     );
     expect(table).toMatch(/\| pollen-range with an unknown parameter: .* \| pass \| the host sends no Cache-Status/);
+    expect(table).toMatch(/\| forecast skill: .* \| pass \| \d+ forecasts kept; tree a day ahead: \d+ pairs, POD /);
     expect(table).toMatch(/smoke: (\d+) of \1 checks passed/);
   });
 
