@@ -37,6 +37,8 @@ export interface KeepOptions {
   serveDays: number;
   /** What the forecast function fetched since the last build, where there is one to read. */
   fetched?: FetchedForecasts;
+  /** Whether to take a forecast per city from the provider: not once this run stopped calling it (a quota refusal, a spent budget). */
+  take?: boolean;
 }
 
 export interface KeepSummary {
@@ -58,7 +60,7 @@ export async function keepForecasts(o: KeepOptions): Promise<KeepSummary> {
   const slugs = new Set(o.cities.map((c) => c.slug));
   if (o.fetched) await importFetched(o, slugs, summary);
   if (hasPastForecasts(o.provider)) makeAgain(o, o.provider, summary);
-  else await takeOne(o, summary);
+  else if (o.take !== false) await takeOne(o, summary);
   const newest = o.store.pollen.latestDay();
   if (newest !== null) summary.dropped = o.store.issued.dropBefore((newest - o.serveDays + 1) * DAY_MS);
   return summary;
@@ -150,10 +152,11 @@ export async function keepWithFetches(
   now: number,
   db: string,
   env: NodeJS.ProcessEnv,
+  take = true,
 ): Promise<KeepSummary> {
   const source = functionFetches(db, env);
   try {
-    return await keepForecasts({ store, provider, cities, now, serveDays: settingsOf(env).SERVE_DAYS, fetched: source?.fetched });
+    return await keepForecasts({ store, provider, cities, now, serveDays: settingsOf(env).SERVE_DAYS, fetched: source?.fetched, take });
   } finally {
     source?.close();
   }

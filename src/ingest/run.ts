@@ -57,7 +57,7 @@ export async function runIngest(
       now: options.now,
       dispatcher: options.dispatcher,
     });
-    const keep = async (cities: readonly City[]) => {
+    const keep = async (cities: readonly City[], take = true) => {
       const kept = await keepWithFetches(
         store,
         providers.pollen,
@@ -65,6 +65,7 @@ export async function runIngest(
         options.now?.() ?? Date.now(),
         args.db,
         options.env ?? process.env,
+        take,
       );
       log.write(`ingest: ${formatKept(kept)}\n`);
     };
@@ -103,7 +104,8 @@ export async function runIngest(
       now: options.now,
       onProgress: progressReporter(log, 'ingest'),
     });
-    await keep(cities);
+    // A provider that refused this run (its quota) or whose budget it spent is not asked again for forecasts.
+    await keep(cities, !(providers.pollen.id in summary.stopped));
     const compacted = store.compactIfLoose();
     if (compacted) log.write(`ingest: compacted the store from ${mb(compacted.before)} to ${mb(compacted.after)}\n`);
     out.write(options.json ? `${JSON.stringify(jsonSummary(summary))}\n` : formatSummary(summary));
