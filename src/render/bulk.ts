@@ -75,7 +75,9 @@ export const bulkFileCount = (months: readonly Month[]): number =>
   months.length * BULK_KINDS.length * FORMATS.length + (months.length > 0 ? FORMATS.length : 0) + 1;
 
 /** The seasons file in a format, under the publish folder. */
-export const seasonsPath = (format: BulkFormat): string => `${BULK_DIR}/seasons.${format}`;
+/** A file of a kind that holds every year in one (no month): the seasons, the forecast pairs. */
+export const wholePath = (kind: BulkKind, format: BulkFormat): string => `${BULK_DIR}/${kind}.${format}`;
+export const seasonsPath = (format: BulkFormat): string => wholePath('seasons', format);
 
 /** The file of a month's kind in a format, under the publish folder. */
 export const bulkPath = (kind: MonthlyKind, month: string, format: BulkFormat): string => `${BULK_DIR}/${kind}-${month}.${format}`;
@@ -83,7 +85,7 @@ export const bulkPath = (kind: MonthlyKind, month: string, format: BulkFormat): 
 /** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
 export type MonthRows = Record<MonthlyKind, Array<Array<Record<string, unknown>>>>;
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 /** One city's rows of a month, each kind in time order: the API's rows, with the city and typed times. */
 function cityRows(store: Store, city: string, month: Month): Record<MonthlyKind, Row[]> {
@@ -124,7 +126,7 @@ export function monthRows(store: Store, month: Month): MonthRows {
 export const CITIES_PER_GROUP: Record<MonthlyKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
 
 /** A kind's Parquet file and its CSV twin, written a row group of `perGroup` cities at a time. */
-class KindFiles {
+export class KindFiles {
   private batch: Batch;
   private cities = 0;
   private readonly parquet: ParquetSink;
@@ -153,12 +155,20 @@ class KindFiles {
     [this.batch, this.cities] = [new Batch(this.fields), 0];
   }
 
-  /** Puts both files (a month's, or with `month` null the seasons file) and says what each holds. */
-  async finish(month: string | null, put: (file: string, body: Uint8Array) => void, inputs: string): Promise<BulkFile[]> {
+  /**
+   * Puts both files (a month's, or with `month` null the kind's file of every year) and says what
+   * each holds; `inputs` is their inputs' digest, or made from the Parquet bytes.
+   */
+  async finish(
+    month: string | null,
+    put: (file: string, body: Uint8Array) => void,
+    inputs: string | ((parquet: Uint8Array) => string),
+  ): Promise<BulkFile[]> {
     this.flush();
     const bodies: Record<BulkFormat, Uint8Array> = { parquet: this.parquet.finish(), 'csv.gz': await this.csv.finish() };
+    const inputsSha256 = typeof inputs === 'string' ? inputs : inputs(bodies.parquet);
     return FORMATS.map((format) => {
-      const path = month === null ? seasonsPath(format) : bulkPath(this.kind as MonthlyKind, month, format);
+      const path = month === null ? wholePath(this.kind, format) : bulkPath(this.kind as MonthlyKind, month, format);
       const bytes = bodies[format];
       put(path, bytes);
       return {
@@ -169,7 +179,7 @@ class KindFiles {
         rows: this.parquet.rows,
         bytes: bytes.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
-        inputs_sha256: inputs,
+        inputs_sha256: inputsSha256,
         columns: this.fields.map((f) => f.name),
       };
     });

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { DAY_MS, HOUR_MS } from '../domain/dates.js';
 import { citySkill, FORECAST_LEADS, type PairRow } from '../domain/forecast-skill.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
@@ -15,23 +15,22 @@ import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
 import type { OutlookFile } from '../served/outlook-file.js';
 import { allDailyRows } from '../store/daily-rows.js';
 import { openStore, type Store } from '../store/store.js';
-import { BULK_DIR, FORMATS, WRITER } from './bulk.js';
-import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';
+import { FORMATS, KindFiles, type Row, WRITER, wholePath } from './bulk.js';
 import { PAIR_FIELDS } from './pair-columns.js';
 import { linkOrCopy } from './render-cache.js';
 import type { FileWriter } from './file-writer.js';
 import { RenderError } from './render-error.js';
 
 /** The pairs file in a format, under the publish folder. */
-export const pairsPath = (format: BulkFormat): string => `${BULK_DIR}/forecast-pairs.${format}`;
+export const pairsPath = (format: BulkFormat): string => wholePath('forecast-pairs', format);
 /** Files the step adds to the render: the pairs file in both formats. */
 export const SKILL_FILES = FORMATS.length;
 /** Cities per row group of the pairs file: about 60,000 rows (every category and served day of each). */
 const CITIES_PER_GROUP = 20;
 
 /** A pair row as the file's columns read it. */
-function fileRow(p: PairRow): Record<string, unknown> {
-  const row: Record<string, unknown> = {
+function fileRow(p: PairRow): Row {
+  const row: Row = {
     city: p.city,
     category: p.category,
     date: p.day,
@@ -83,46 +82,27 @@ function skillOf(store: Store, served: Store, city: string, provider: string | n
 export async function computeSkills(store: Store, servedPath: string, stageDir: string): Promise<SkillOutput> {
   const started = performance.now();
   const served = openStore(servedPath);
-  const parquet = new ParquetSink(PAIR_FIELDS);
-  const csv = new CsvSink(PAIR_FIELDS);
+  const pairs = new KindFiles('forecast-pairs', PAIR_FIELDS, CITIES_PER_GROUP);
   const outlooks: OutlookFile = { issued: null, provider: served.pollen.latestSource(), cities: {} };
-  const hash = createHash('sha256').update(`${WRITER}\nforecast-pairs\n`);
   try {
     const provider = outlooks.provider;
-    const cities = served.cities.set().slugs;
-    let batch = new Batch(PAIR_FIELDS);
-    for (const [i, city] of cities.entries()) {
+    for (const city of served.cities.set().slugs) {
       const made = skillOf(store, served, city, provider);
       served.skills.put(city, made.skill);
       outlooks.issued ??= made.skill.categories[0]?.outlook.issued ?? null;
       outlooks.cities[city] = Object.fromEntries(made.skill.categories.map((c) => [c.category, c.outlook]));
-      for (const p of made.rows) batch.add(fileRow(p));
-      // A row group of CITIES_PER_GROUP cities' rows.
-      if ((i + 1) % CITIES_PER_GROUP === 0 || i === cities.length - 1) {
-        parquet.group(batch);
-        await csv.rows(batch);
-        batch = new Batch(PAIR_FIELDS);
-      }
+      for (const p of made.rows) pairs.add(fileRow(p));
+      pairs.cityDone();
     }
-    const bodies: Record<BulkFormat, Uint8Array> = { parquet: parquet.finish(), 'csv.gz': await csv.finish() };
     mkdirSync(stageDir, { recursive: true });
-    const inputs = hash.update(bodies.parquet).digest('hex');
-    const staged = FORMATS.map((format) => {
-      const at = join(stageDir, `forecast-pairs.${format}`);
-      writeFileSync(at, bodies[format]);
-      const file: BulkFile = {
-        path: `/${pairsPath(format)}`,
-        kind: 'forecast-pairs',
-        format,
-        month: null,
-        rows: parquet.rows,
-        bytes: bodies[format].length,
-        sha256: createHash('sha256').update(bodies[format]).digest('hex'),
-        inputs_sha256: inputs,
-        columns: PAIR_FIELDS.map((f) => f.name),
-      };
-      return { file, at };
-    });
+    const at = (path: string) => join(stageDir, basename(path));
+    // What the pairs are made from (the kept forecasts, the served days) shows in the pairs themselves.
+    const files = await pairs.finish(
+      null,
+      (path, body) => writeFileSync(at(path), body),
+      (parquet) => createHash('sha256').update(`${WRITER}\nforecast-pairs\n`).update(parquet).digest('hex'),
+    );
+    const staged = files.map((file) => ({ file, at: at(file.path) }));
     return { staged, stageDir, outlooks, seconds: (performance.now() - started) / 1000 };
   } finally {
     served.close();
