@@ -1,12 +1,30 @@
 /** Small SVG charts, drawn by hand: a line chart of the three categories over time. */
 import type { HourRow } from './api.js';
-import { el } from './dom.js';
+import { el, h } from './dom.js';
 
 export const SERIES = [
   { key: 'tree', label: 'Tree', colour: '#1b9e77', dash: '' },
   { key: 'grass', label: 'Grass', colour: '#7570b3', dash: '6 3' },
   { key: 'weed', label: 'Weed', colour: '#d95f02', dash: '2 3' },
 ] as const;
+
+/** A chart's legend: each line drawn, its label beside a swatch of its colour, solid or dashed as drawn. */
+export function seriesLegend(lines: ReadonlyArray<{ label: string; colour: string; dashed: boolean }>): HTMLUListElement {
+  const ul = h('ul', undefined, { class: 'series-legend' });
+  for (const line of lines) {
+    const swatch = h('span', undefined, { class: 'swatch', 'aria-hidden': 'true' });
+    swatch.style.borderTop = `3px ${line.dashed ? 'dashed' : 'solid'} ${line.colour}`;
+    ul.appendChild(h('li')).append(swatch, line.label);
+  }
+  return ul;
+}
+
+/** The `points` of a polyline through chart coordinates. */
+export const polylinePoints = (
+  points: ReadonlyArray<readonly [number, number]>,
+  x: (d: number) => number,
+  y: (v: number) => number,
+): string => points.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
 
 /** Hour (and day of the month) of an instant in a zone, for the chart's ticks. */
 const tickFormats = new Map<string, Intl.DateTimeFormat>();

@@ -16,24 +16,14 @@ import {
   type SeasonAnswer,
   type WeatherRow,
 } from './api.js';
-import { hourlyChart, SERIES } from './charts.js';
+import { hourlyChart, SERIES, seriesLegend } from './charts.js';
 import { h } from './dom.js';
 import { badge, worst } from './risk.js';
 import { seasonSection } from './season.js';
 import { skillSection } from './skill.js';
 import { todaySection } from './today.js';
 
-function legend(): HTMLElement {
-  const ul = h('ul', undefined, { class: 'series-legend' });
-  for (const s of SERIES) {
-    const li = h('li');
-    const swatch = h('span', undefined, { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.borderTop = `3px ${s.dash ? 'dashed' : 'solid'} ${s.colour}`;
-    li.append(swatch, s.label);
-    ul.append(li);
-  }
-  return ul;
-}
+const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
 
 function topSpecies(day: DayRow | undefined): HTMLElement {
   const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>

@@ -7,6 +7,7 @@
 import { dayNumber, dayString } from '../../domain/dates.js';
 import { seasonCategories, seasonSeries, seasonYear, yearSeason } from '../../domain/seasons.js';
 import type { CategorySeason, DayRow, SeasonAnswer } from './api.js';
+import { polylinePoints, seriesLegend } from './charts.js';
 import { el, h } from './dom.js';
 
 const CATEGORIES = seasonCategories([]); // tree, grass, weed, ragweed
@@ -116,7 +117,7 @@ function seasonChart(rows: readonly DayRow[], c: CategorySeason): { svg: SVGSVGE
     el(
       'polyline',
       {
-        points: k.points.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
+        points: polylinePoints(k.points, x, y),
         fill: 'none',
         stroke: colourOf(k.year, c.year),
         'stroke-width': mine ? 2.5 : 1.5,
@@ -157,15 +158,13 @@ const seasonDates = (category: string, year: number) => {
 
 /** The legend of the curves drawn: this year's, then the earlier years'. */
 function legend(c: CategorySeason, drawn: readonly number[]): HTMLElement {
-  const ul = h('ul', undefined, { class: 'series-legend' });
-  for (const year of drawn) {
-    const li = h('li');
-    const swatch = h('span', undefined, { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.borderTop = `3px ${year === c.year ? 'solid' : 'dashed'} ${colourOf(year, c.year)}`;
-    li.append(swatch, year === c.year ? `${yearLabel(c)} (this year)` : yearLabel({ ...c, ...seasonDates(c.category, year), year }));
-    ul.append(li);
-  }
-  return ul;
+  return seriesLegend(
+    drawn.map((year) => ({
+      label: year === c.year ? `${yearLabel(c)} (this year)` : yearLabel({ ...c, ...seasonDates(c.category, year), year }),
+      colour: colourOf(year, c.year),
+      dashed: year !== c.year,
+    })),
+  );
 }
 
 /** Where the season stands, in words. */

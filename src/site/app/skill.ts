@@ -6,6 +6,7 @@
  */
 import type { CategorySkill, SkillScores } from '../../domain/skill-schemas.js';
 import type { DayRow, ForecastDay, ForecastSkill, SeasonAnswer } from './api.js';
+import { polylinePoints, seriesLegend } from './charts.js';
 import { el, h } from './dom.js';
 import { ORDER } from './risk.js';
 
@@ -133,7 +134,7 @@ export function skillChart(c: CategorySkill): { svg: SVGSVGElement; drawn: (type
     el(
       'polyline',
       {
-        points: l.points.map(([d, v]) => `${x(d).toFixed(1)},${y(v).toFixed(1)}`).join(' '),
+        points: polylinePoints(l.points, x, y),
         fill: 'none',
         'stroke-width': 2,
         'stroke-dasharray': l.dash,
@@ -156,12 +157,7 @@ export function skillSection(skill: ForecastSkill, today: Levels | undefined, se
   }
   const { svg, drawn } = skillChart(c);
   // Without a single score there is nothing to draw (the sentence says why): no chart and no legend.
-  const legend = h('ul', undefined, { class: 'series-legend' });
-  for (const l of drawn) {
-    const swatch = h('span', undefined, { class: 'swatch', 'aria-hidden': 'true' });
-    swatch.style.borderTop = `3px ${l.dash ? 'dashed' : 'solid'} ${l.colour}`;
-    legend.appendChild(h('li')).append(swatch, l.label);
-  }
+  const legend = seriesLegend(drawn.map((l) => ({ label: l.label, colour: l.colour, dashed: l.dash !== '' })));
   const note = h(
     'p',
     `Scored on the UTC days ${skill.window.from ?? '–'} to ${skill.window.to ?? '–'}, each forecast against the NAB level observed. Persistence forecasts the last observed day's level; climatology the earlier years' usual level around the date. `,
