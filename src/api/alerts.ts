@@ -8,7 +8,7 @@ import { alertsFor, type AlertRule } from '../domain/alerts.js';
 import type { City } from '../domain/cities.js';
 import { dayNumber, HOUR_MS } from '../domain/dates.js';
 import { dayOfHour } from '../domain/days.js';
-import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded, RISK_LABELS } from '../domain/risk.js';
+import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../domain/risk.js';
 import type { Forecast } from '../forecast/service.js';
 import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
 import * as z from 'zod';
@@ -16,7 +16,7 @@ import * as D from '../domain/schemas.js';
 import { ErrorBody } from './error.js';
 import type { ApiContext } from './context.js';
 import { forecastOf, inZone } from './forecast.js';
-import { outlookDates } from './forecast-outlook.js';
+import { atOrAbove, outlookDates } from './forecast-outlook.js';
 import { DateTime, Day, named } from './named.js';
 import { CITY_NOT_FOUND } from './not-found.js';
 import { requiredCity, servedCity } from './params.js';
@@ -187,7 +187,6 @@ function alertOutlook(ctx: ApiContext, city: City, forecastDates: readonly strin
   const last = forecastDates.at(-1);
   const outlook = outlookDates(ctx.outlooks, city.slug, last === undefined ? today : dayNumber(last) + 1, today + 7);
   if (!outlook) return {};
-  const atLeast = RISK_LABELS.slice(RISK_LABELS.indexOf(rule.min));
   return {
     outlook: outlook.dates.map(({ date, lead, categories }) => ({
       date,
@@ -196,7 +195,7 @@ function alertOutlook(ctx: ApiContext, city: City, forecastDates: readonly strin
         .filter((c) => rule.categories.includes(c.category))
         .map((c) => ({
           category: c.category,
-          probability: c.probabilities && atLeast.reduce((sum, level) => sum + c.probabilities![level], 0),
+          probability: c.probabilities && atOrAbove(c.probabilities, rule.min),
           served: c.served,
           rpss: c.rpss,
         })),

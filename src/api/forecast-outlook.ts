@@ -47,11 +47,15 @@ export const ForecastOutlook = named(
 export type ForecastOutlook = z.infer<typeof ForecastOutlook>;
 export type OutlookCategory = z.infer<typeof OutlookCategory>;
 
+/** The probability of `level` or a higher one. */
+export const atOrAbove = (p: D.LevelProbabilities, level: Risk): number =>
+  RISK_LABELS.slice(RISK_LABELS.indexOf(level)).reduce((sum, l) => sum + p[l], 0);
+
 /** The most likely level, and the probability of High or above. */
 function summary(p: D.LevelProbabilities | null): { most_likely: Risk | null; high_or_above: number | null } {
   if (!p) return { most_likely: null, high_or_above: null };
   const most = RISK_LABELS.reduce((best, level) => (p[level] > p[best] ? level : best), RISK_LABELS[0]);
-  return { most_likely: most, high_or_above: p.High + p['Very High'] };
+  return { most_likely: most, high_or_above: atOrAbove(p, 'High') };
 }
 
 /**
