@@ -9,9 +9,9 @@
  * what the pairs file publishes.
  */
 import { categorySeasons } from './city-seasons.js';
-import { Climatology, MAX_SHIFT_DAYS } from './climatology.js';
+import { MAX_SHIFT_DAYS } from './climatology.js';
 import { DAY_MS, dayNumber, dayString, isoTime } from './dates.js';
-import { OUTLOOK_LEADS, type OutlookPair, outlook, outlookPairs, outlookSkill, rankedProbabilityScore } from './outlook.js';
+import { ClimatologyReference, OUTLOOK_LEADS, type OutlookPair, outlook, outlookPairs, outlookSkill } from './outlook.js';
 import type { Graded } from './risk.js';
 import type { CategorySeason, OutlookSkill } from './schemas.js';
 import {
@@ -110,9 +110,9 @@ function pastOutlooks(
 ): OutlookPair[] {
   // Issue days that know the same timing are scored together, on one climatology; a day none of
   // whose targets has an earlier year around its date (a store's first year) gives no pair.
-  const reference = new Climatology(series);
+  const reference = new ClimatologyReference(series, category);
   const pairable = (day: number) =>
-    Array.from({ length: OUTLOOK_LEADS }, (_, lead) => day + lead).some((t) => series.has(t) && reference.sample(t).length > 0);
+    Array.from({ length: OUTLOOK_LEADS }, (_, lead) => day + lead).some((t) => series.has(t) && reference.has(t));
   const groups = new Map<string, { shifts: Map<number, number>; days: number[] }>();
   for (const day of issueDays) {
     if (!pairable(day)) continue;
@@ -122,7 +122,7 @@ function pastOutlooks(
     if (!group) groups.set(key, (group = { shifts, days: [] }));
     group.days.push(day);
   }
-  return [...groups.values()].flatMap((g) => outlookPairs(series, category, g.days, { shiftDays: g.shifts }));
+  return [...groups.values()].flatMap((g) => outlookPairs(series, category, g.days, { shiftDays: g.shifts }, reference));
 }
 
 /** The scores at one lead over one period. */
@@ -211,10 +211,12 @@ function categorySkill(
     seasons,
     Array.from({ length: Math.max(0, latest - first) }, (_, i) => first + 1 + i),
   );
-  const byLead = Array.from({ length: OUTLOOK_LEADS }, (_, lead) => {
+  const outlooksAt = Array.from({ length: OUTLOOK_LEADS }, (): OutlookPair[] => []);
+  for (const p of outlooks) outlooksAt[p.lead]!.push(p);
+  const byLead = outlooksAt.map((atLead, lead) => {
     const forecast = lead < FORECAST_LEADS ? pairsAtLead(kept, c, series, lead) : [];
     const persistence = new Map(persistencePairs(series, days, lead).map((p) => [p.day, p]));
-    return { lead, forecast, outlooks: outlooks.filter((p) => p.lead === lead), persistence };
+    return { lead, forecast, outlooks: atLead, persistence };
   });
   const climatology = new Map(climatologyPairs(series, days).map((p) => [p.day, p]));
   const years = yearsHeld(series, c).map((year) => {
@@ -244,10 +246,10 @@ function categorySkill(
         p.day,
         (r = {
           outlook: new Array<number | null>(OUTLOOK_LEADS).fill(null),
-          climatology: rankedProbabilityScore(p.climatology, p.observed),
+          climatology: p.rps_climatology,
         }),
       );
-    r.outlook[p.lead] = rankedProbabilityScore(p.outlook, p.observed);
+    r.outlook[p.lead] = p.rps;
   }
   const rows = days.map((day): PairRow => {
     const seen = series.get(day)!;

@@ -50,16 +50,20 @@ export interface OutlookOptions extends ClimatologyOptions {
 const K = RISK_LABELS.length;
 const log1p10 = (v: number): number => Math.log10(1 + v);
 
+/** Index of each level in RISK_LABELS, by name. */
+const LEVEL_INDEX: Readonly<Record<Risk, number>> = { None: 0, Low: 1, Moderate: 2, High: 3, 'Very High': 4 };
+
 /** The members' levels, moved by the anomaly `a` (log10), counted as probabilities: one per level, in RISK_LABELS order. */
 function probabilities(category: Graded, members: ReadonlyArray<{ value: number; risk: Risk | null }>, a: number): number[] {
-  const counts = RISK_LABELS.map(() => 0);
+  const counts = [0, 0, 0, 0, 0];
+  const factor = 10 ** a;
   let n = 0;
   for (const m of members) {
     if (m.risk === null) continue;
-    let level = RISK_LABELS.indexOf(m.risk);
+    let level = LEVEL_INDEX[m.risk];
     if (a !== 0 && m.value > 0) {
-      const scaled = Math.max(0, (1 + m.value) * 10 ** a - 1);
-      const moved = RISK_LABELS.indexOf(grade(category, scaled)!) - RISK_LABELS.indexOf(grade(category, m.value)!);
+      const scaled = Math.max(0, (1 + m.value) * factor - 1);
+      const moved = LEVEL_INDEX[grade(category, scaled)!] - LEVEL_INDEX[grade(category, m.value)!];
       level = Math.min(K - 1, Math.max(0, level + moved));
     }
     counts[level]!++;
@@ -68,7 +72,7 @@ function probabilities(category: Graded, members: ReadonlyArray<{ value: number;
   return counts.map((c) => c / n);
 }
 
-/** Probabilities by level name (written out: outlookPairs makes two for each of thousands of pairs). */
+/** Probabilities by level name. */
 const byLevel = (p: readonly number[]): LevelProbabilities => ({
   None: p[0]!,
   Low: p[1]!,
@@ -79,45 +83,98 @@ const byLevel = (p: readonly number[]): LevelProbabilities => ({
 
 /** The outlook of one category issued on `issueDay`, reading only the series' days before it. */
 export function outlook(series: SeasonSeries, category: Graded, issueDay: number, options: OutlookOptions = {}): Outlook {
-  return issue(series, category, issueDay, new Climatology(series, options), options.anomaly !== false);
+  const climatology = new Climatology(series, options);
+  return issue(category, issueDay, climatology, options.anomaly === false ? null : new Anomalies(series, climatology));
 }
 
-/** z(d) of the days from `from` to the day before `issueDay`, by offset from `from` (undefined without a value or a climatology). */
-function anomalies(series: SeasonSeries, climatology: Climatology, from: number, issueDay: number): Array<number | undefined> {
-  return Array.from({ length: issueDay - from }, (_, i) => {
-    const v = series.get(from + i);
-    const m = v && climatology.logMean(from + i);
-    return v && m !== undefined ? log1p10(v.value) - m : undefined;
-  });
-}
+/**
+ * z(d) and A(s) of one climatology, by day, each made once: an outlook scored over a year reads
+ * the same days' anomalies for each issue day it scores (about 67 of them each), and both depend
+ * only on the day and the climatology, not on the issue day that reads them.
+ */
+class Anomalies {
+  /** Index 0 is day `base`; NaN where a value is undefined, `made` says which are computed. */
+  private readonly base: number;
+  private readonly z: Float64Array;
+  private readonly a: Float64Array;
+  private readonly made: Uint8Array;
 
-/** A(s): the mean of the z of the ANOMALY_DAYS days before s, if MIN_ANOMALY_DAYS of them have one. */
-function anomalyBefore(z: ReadonlyArray<number | undefined>, s: number): number | undefined {
-  let [sum, n] = [0, 0];
-  for (let i = Math.max(0, s - ANOMALY_DAYS); i < s; i++) {
-    const x = z[i];
-    if (x === undefined) continue;
-    sum += x;
-    n++;
+  constructor(
+    private readonly series: SeasonSeries,
+    private readonly climatology: Climatology,
+  ) {
+    let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (const day of series.keys()) [first, last] = [Math.min(first, day), Math.max(last, day)];
+    const length = Number.isFinite(first) ? last - first + 1 + ANOMALY_DAYS + OUTLOOK_LEADS : 0;
+    this.base = first;
+    this.z = new Float64Array(length);
+    this.a = new Float64Array(length);
+    this.made = new Uint8Array(length);
   }
-  return n < MIN_ANOMALY_DAYS ? undefined : sum / n;
-}
 
-/** w_L for each lead, fitted on the issue days of the last WEIGHT_DAYS whose target was observed. */
-function weights(z: ReadonlyArray<number | undefined>): number[] {
-  const issue = z.length; // z[issue] would be the issue day itself
-  const a = Array.from({ length: WEIGHT_DAYS }, (_, k) => anomalyBefore(z, issue - WEIGHT_DAYS + k));
-  return Array.from({ length: OUTLOOK_LEADS }, (_, lead) => {
-    let [sxy, sxx, n] = [0, 0, 0];
-    for (let k = 0; k + lead < WEIGHT_DAYS; k++) {
-      const [x, y] = [a[k], z[issue - WEIGHT_DAYS + k + lead]];
-      if (x === undefined || y === undefined) continue;
-      sxy += x * y;
-      sxx += x * x;
-      n++;
+  /** z(d): log10(1 + v_d) less the mean over d's sample; undefined without a value or a climatology. */
+  at(day: number): number | undefined {
+    const i = day - this.base;
+    if (!(i >= 0 && i < this.made.length)) return undefined; // no value outside the series
+    if (!(this.made[i]! & 1)) {
+      const v = this.series.get(day);
+      const m = v && this.climatology.logMean(day);
+      this.z[i] = v && m !== undefined ? log1p10(v.value) - m : Number.NaN;
+      this.made[i]! |= 1;
     }
-    return n < MIN_PAIRS || sxx === 0 ? 0 : Math.min(1, Math.max(0, sxy / sxx));
-  });
+    const z = this.z[i]!;
+    return Number.isNaN(z) ? undefined : z;
+  }
+
+  /** A(s): the mean of the z of the ANOMALY_DAYS days before s, if MIN_ANOMALY_DAYS of them have one. */
+  before(s: number): number | undefined {
+    const i = s - this.base;
+    const memo = i >= 0 && i < this.made.length;
+    if (!memo || !(this.made[i]! & 2)) {
+      let [sum, n] = [0, 0];
+      for (let d = s - ANOMALY_DAYS; d < s; d++) {
+        const x = this.at(d);
+        if (x === undefined) continue;
+        sum += x;
+        n++;
+      }
+      const a = n < MIN_ANOMALY_DAYS ? Number.NaN : sum / n;
+      if (!memo) return Number.isNaN(a) ? undefined : a;
+      this.a[i] = a;
+      this.made[i]! |= 2;
+    }
+    const a = this.a[i]!;
+    return Number.isNaN(a) ? undefined : a;
+  }
+
+  /** w_L for each lead, fitted on the issue days of the last WEIGHT_DAYS before `issueDay` whose target was observed. */
+  weights(issueDay: number): number[] {
+    const first = issueDay - WEIGHT_DAYS;
+    // Read once into arrays (NaN: none), as plain loops: the fit reads each A and z at every lead,
+    // for every issue day of every category and city a render scores.
+    const x = new Float64Array(WEIGHT_DAYS);
+    const y = new Float64Array(WEIGHT_DAYS);
+    for (let k = 0; k < WEIGHT_DAYS; k++) {
+      x[k] = this.before(first + k) ?? Number.NaN;
+      y[k] = this.at(first + k) ?? Number.NaN;
+    }
+    const w: number[] = [];
+    for (let lead = 0; lead < OUTLOOK_LEADS; lead++) {
+      let sxy = 0;
+      let sxx = 0;
+      let n = 0;
+      for (let k = 0; k + lead < WEIGHT_DAYS; k++) {
+        const xk = x[k]!;
+        const yk = y[k + lead]!;
+        if (Number.isNaN(xk) || Number.isNaN(yk)) continue;
+        sxy += xk * yk;
+        sxx += xk * xk;
+        n++;
+      }
+      w.push(n < MIN_PAIRS || sxx === 0 ? 0 : Math.min(1, Math.max(0, sxy / sxx)));
+    }
+    return w;
+  }
 }
 
 /** What an issue computes, before it is dressed as an Outlook: the anomaly, each lead's weight, members and probabilities. */
@@ -129,10 +186,9 @@ interface Issued {
   probabilities: Array<number[] | null>;
 }
 
-function compute(series: SeasonSeries, category: Graded, issueDay: number, climatology: Climatology, withAnomaly: boolean): Issued {
-  const z = withAnomaly ? anomalies(series, climatology, issueDay - WEIGHT_DAYS - ANOMALY_DAYS, issueDay) : [];
-  const anomaly = withAnomaly ? anomalyBefore(z, z.length) : undefined;
-  const w = anomaly === undefined ? new Array<number>(OUTLOOK_LEADS).fill(0) : weights(z);
+function compute(category: Graded, issueDay: number, climatology: Climatology, anomalies: Anomalies | null): Issued {
+  const anomaly = anomalies?.before(issueDay);
+  const w = anomaly === undefined ? new Array<number>(OUTLOOK_LEADS).fill(0) : anomalies!.weights(issueDay);
   const members = w.map((_, lead) => climatology.sample(issueDay + lead));
   return {
     anomaly,
@@ -142,8 +198,8 @@ function compute(series: SeasonSeries, category: Graded, issueDay: number, clima
   };
 }
 
-function issue(series: SeasonSeries, category: Graded, issueDay: number, climatology: Climatology, withAnomaly: boolean): Outlook {
-  const { anomaly, weights: w, members, probabilities: p } = compute(series, category, issueDay, climatology, withAnomaly);
+function issue(category: Graded, issueDay: number, climatology: Climatology, anomalies: Anomalies | null): Outlook {
+  const { anomaly, weights: w, members, probabilities: p } = compute(category, issueDay, climatology, anomalies);
   const years = new Set<number>();
   const days: OutlookDay[] = w.map((weight, lead) => {
     for (const d of members[lead]!) years.add(d.year);
@@ -179,45 +235,92 @@ function issue(series: SeasonSeries, category: Graded, issueDay: number, climato
  * all probability on the observed level, 1 for all of it on the far end of the scale.
  */
 export function rankedProbabilityScore(p: LevelProbabilities, observed: Risk): number {
-  const o = RISK_LABELS.indexOf(observed);
-  let [forecastCdf, total] = [0, 0];
-  RISK_LABELS.forEach((level, k) => {
-    forecastCdf += p[level];
+  return rps(
+    RISK_LABELS.map((level) => p[level]),
+    observed,
+  );
+}
+
+/** The same, of probabilities in RISK_LABELS order. */
+function rps(p: readonly number[], observed: Risk): number {
+  const o = LEVEL_INDEX[observed];
+  let forecastCdf = 0;
+  let total = 0;
+  for (let k = 0; k < K; k++) {
+    forecastCdf += p[k]!;
     total += (forecastCdf - (k >= o ? 1 : 0)) ** 2;
-  });
+  }
   return total / (K - 1);
 }
 
-/** An outlook day and climatology's for the same day, beside what was observed. */
+/** An outlook day beside what was observed: the ranked probability score of the outlook, and of climatology, on it. */
 export interface OutlookPair {
   day: number;
   lead: number;
-  outlook: LevelProbabilities;
-  climatology: LevelProbabilities;
   observed: Risk;
+  rps: number;
+  rps_climatology: number;
 }
 
 /**
- * The outlooks that would have been issued on each of `issueDays`, and climatology's, paired with
- * the observed days: to score the outlook on past days (each outlook reads only days before its issue day).
+ * Climatology's probabilities of each target day, its members neither moved nor scaled: what
+ * every outlook is scored against. They depend on the target day alone, so each is made once
+ * however many issue days and season timings reach it.
+ */
+export class ClimatologyReference {
+  private readonly climatology: Climatology;
+  /** Climatology's score on each observed day with members, null on the others. */
+  private readonly scores = new Map<number, number | null>();
+
+  constructor(
+    private readonly series: SeasonSeries,
+    private readonly category: Graded,
+    windowDays?: number,
+  ) {
+    this.climatology = new Climatology(series, { windowDays });
+  }
+
+  /** Whether some earlier year holds a day around the date of `day`. */
+  has(day: number): boolean {
+    return this.climatology.sample(day).length > 0;
+  }
+
+  /** Climatology's ranked probability score on `day`: null unobserved or without members. */
+  score(day: number): number | null {
+    let score = this.scores.get(day);
+    if (score === undefined) {
+      const members = this.climatology.sample(day);
+      const observed = this.series.get(day)?.risk;
+      score = members.length === 0 || !observed ? null : rps(probabilities(this.category, members, 0), observed);
+      this.scores.set(day, score);
+    }
+    return score;
+  }
+}
+
+/**
+ * The outlooks that would have been issued on each of `issueDays`, scored with climatology's
+ * against the observed days: to score the outlook on past days (each outlook reads only days
+ * before its issue day). `reference` may be shared by calls on the same series and category.
  */
 export function outlookPairs(
   series: SeasonSeries,
   category: Graded,
   issueDays: Iterable<number>,
   options: OutlookOptions = {},
+  reference = new ClimatologyReference(series, category, options.windowDays),
 ): OutlookPair[] {
   const climatology = new Climatology(series, options);
-  const reference = new Climatology(series, { windowDays: options.windowDays });
+  const anomalies = options.anomaly === false ? null : new Anomalies(series, climatology);
   const pairs: OutlookPair[] = [];
   for (const issueDay of issueDays) {
-    const issued = compute(series, category, issueDay, climatology, options.anomaly !== false).probabilities;
-    const climate = compute(series, category, issueDay, reference, false).probabilities;
-    issued.forEach((p, lead) => {
-      const observed = series.get(issueDay + lead)?.risk;
-      const c = climate[lead];
-      if (observed && p && c) pairs.push({ day: issueDay + lead, lead, outlook: byLevel(p), climatology: byLevel(c), observed });
-    });
+    const issued = compute(category, issueDay, climatology, anomalies).probabilities;
+    for (let lead = 0; lead < issued.length; lead++) {
+      const [day, p] = [issueDay + lead, issued[lead]];
+      const observed = series.get(day)?.risk;
+      const climate = p && observed ? reference.score(day) : null;
+      if (observed && p && climate !== null) pairs.push({ day, lead, observed, rps: rps(p, observed), rps_climatology: climate });
+    }
   }
   return pairs;
 }
@@ -231,8 +334,8 @@ export function outlookSkill(pairs: readonly OutlookPair[]): OutlookSkill {
   const base = { pairs: pairs.length, rps: null, rps_climatology: null, rpss: null, beats_climatology: null };
   if (pairs.length < MIN_PAIRS) return { ...base, reason: `${pairs.length} paired days, fewer than the ${MIN_PAIRS} a score needs` };
   const mean = (f: (p: OutlookPair) => number) => pairs.reduce((s, p) => s + f(p), 0) / pairs.length;
-  const rps = mean((p) => rankedProbabilityScore(p.outlook, p.observed));
-  const rpsClimatology = mean((p) => rankedProbabilityScore(p.climatology, p.observed));
+  const rps = mean((p) => p.rps);
+  const rpsClimatology = mean((p) => p.rps_climatology);
   if (rpsClimatology === 0)
     return { ...base, rps, rps_climatology: 0, reason: 'climatology was perfect on every day: there is no skill to add to it' };
   const rpss = 1 - rps / rpsClimatology;

@@ -112,8 +112,15 @@ describe('the outlook scored against climatology', () => {
 
   it('gives the skill score against climatology, and none from fewer than 30 pairs', () => {
     const uniform: LevelProbabilities = { None: 0.2, Low: 0.2, Moderate: 0.2, High: 0.2, 'Very High': 0.2 };
-    const pair: OutlookPair = { day: 1, lead: 3, outlook: only('Moderate'), climatology: uniform, observed: 'Moderate' };
     // Climatology: CDFs .2, .4, .6, .8, 1 against 0, 0, 1, 1, 1: (.04 + .16 + .16 + .04 + 0) / 4 = 0.1; the outlook 0.
+    const scored = (outlook: LevelProbabilities): OutlookPair => ({
+      day: 1,
+      lead: 3,
+      observed: 'Moderate',
+      rps: rankedProbabilityScore(outlook, 'Moderate'),
+      rps_climatology: rankedProbabilityScore(uniform, 'Moderate'),
+    });
+    const pair = scored(only('Moderate'));
     expect(outlookSkill(new Array(30).fill(pair))).toEqual({
       pairs: 30,
       rps: 0,
@@ -122,7 +129,7 @@ describe('the outlook scored against climatology', () => {
       beats_climatology: true,
       reason: null,
     });
-    const worse = { ...pair, outlook: only('High') }; // (0 + 0 + 1 + 0 + 0) / 4 = 0.25: RPSS = 1 - 0.25 / 0.1
+    const worse = scored(only('High')); // (0 + 0 + 1 + 0 + 0) / 4 = 0.25: RPSS = 1 - 0.25 / 0.1
     expect(outlookSkill(new Array(30).fill(worse))).toMatchObject({ rps: 0.25, rpss: expect.closeTo(-1.5, 12), beats_climatology: false });
     expect(outlookSkill(new Array(29).fill(pair))).toMatchObject({
       rpss: null,
@@ -137,7 +144,8 @@ describe('the outlook scored against climatology', () => {
     const pairs = outlookPairs(series, 'grass', [ISSUE, ISSUE + 1]);
     // Two issue days x 8 leads, every target observed (High) and every date with 2025 days (Moderate).
     expect(pairs).toHaveLength(16);
-    expect(pairs[0]).toEqual({ day: ISSUE, lead: 0, outlook: only('Moderate'), climatology: only('Moderate'), observed: 'High' });
+    // Both all on Moderate, a level below the observed High: CDFs 0, 0, 1, 1, 1 against 0, 0, 0, 1, 1, so (0 + 0 + 1 + 0 + 0) / 4.
+    expect(pairs[0]).toEqual({ day: ISSUE, lead: 0, observed: 'High', rps: 0.25, rps_climatology: 0.25 });
     expect(pairs.at(-1)).toMatchObject({ day: ISSUE + 8, lead: 7 });
   });
 });
