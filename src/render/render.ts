@@ -35,6 +35,7 @@ import {
 } from './served-store.js';
 import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, placeSkillFiles, SKILL_FILES, type SkillOutput } from './forecast-skills.js';
+import { computeSkillsInThread } from './skills-thread.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
 import { adoptPlainFolder, swap } from './publish-link.js';
@@ -190,8 +191,12 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   site.catch(() => {}); // awaited once the units are written; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
   laps.done('served');
-  // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts).
-  const skills = await computeSkills(store, nextServed, skillStage(target));
+  // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts),
+  // in a thread of its own unless the render is small enough to run in this one (writeRender).
+  const stageDir = skillStage(target);
+  const skills = inThisThread(cityDays, options)
+    ? await computeSkills(store, nextServed, stageDir)
+    : await computeSkillsInThread({ storePath: store.path, servedPath: nextServed, stageDir });
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
   laps.done('skills');
@@ -229,13 +234,17 @@ interface Made {
   records: Map<string, FileRecord>;
 }
 
+/** Whether a render's work runs in its own thread: a small store's (threads would cost more than they save), a test's routes, or as asked. */
+function inThisThread(cityDays: number, options: RenderOptions): boolean {
+  return options.routes !== undefined || options.workers === 0 || (options.workers === undefined && cityDays < 5_000);
+}
+
 /** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
 async function writeRender(store: Store, target: Target, planned: Planned, options: RenderOptions, laps: Laps): Promise<Made> {
   const { folder, nextServed, cacheDir, code } = target;
   const { plan, months, inputs, routes } = planned;
   mkdirSync(folder);
-  const small = planned.cityDays < 5_000;
-  const workers = options.routes ? 0 : (options.workers ?? (small ? 0 : Math.min(4, availableParallelism())));
+  const workers = inThisThread(planned.cityDays, options) ? 0 : (options.workers ?? Math.min(4, availableParallelism()));
   // The bulk files' months follow the units: each month is a task of its own for a worker.
   const input: TaskInput = {
     storePath: nextServed,

@@ -1,6 +1,6 @@
-// A render worker's entry: workers start without the parent's TypeScript loader, so register
-// tsx here, then load the worker itself.
+// A render thread's entry: threads start without the parent's TypeScript loader, so register
+// tsx here, then load the thread's module: the unit worker, or the one named in its argv.
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./worker.ts');
+await import(process.argv[2] ?? './worker.ts');

@@ -183,6 +183,20 @@ describe('build render', () => {
     expect(failed.stderr).toMatch(/error: the forecast skill of tulsa could not be computed: .*Nothing was published/);
   });
 
+  it('fails the same way when the forecast skill is scored in a thread of its own, the previous render still served', async () => {
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa'], { from: SITE_SPAN.from, to: SITE_SPAN.from });
+    const publish = join(dir, 'publish');
+    await render(openStore(db), publish, { workers: 0 });
+    const served = readlinkSync(publish);
+    corruptSpecies(db);
+    await expect(render(openStore(db), publish, { workers: 2 })).rejects.toThrow(
+      /^the forecast skill of tulsa could not be computed: .*Nothing was published\.$/,
+    );
+    expect(readlinkSync(publish)).toBe(served);
+    expect(readdirSync(dir).filter((f) => f.includes('.next-'))).toEqual([]);
+  });
+
   it('renders an empty store without the latest date, which the fallback answers 404', async () => {
     const dir = tempDir();
     const db = join(dir, 'empty.db');
