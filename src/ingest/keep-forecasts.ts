@@ -113,7 +113,7 @@ function daysOf(issuedAt: number, batch: PollenBatch): KeptDay[] {
 }
 
 /**
- * The past forecasts of the served days up to now, made again where none is kept: from the
+ * The past forecasts of the served days up to now (or the day after the last stored day), made again where none is kept: from the
  * stored daily rows where every day they reach is stored (the cheap way), else hour by hour.
  * A city's are kept in one transaction.
  */
@@ -122,13 +122,16 @@ function makeAgain(o: KeepOptions, provider: PollenProvider & PastForecasts, sum
   const latest = store.pollen.latestDay();
   if (latest === null) return;
   const first = latest - o.serveDays + 1;
-  const today = Math.floor(now / DAY_MS);
+  // Up to the day after the last stored one: later forecasts reach no stored day, and are made when
+  // their days are stored (a store whose days end long before now would else have every forecast
+  // since made hour by hour).
+  const last = Math.min(Math.floor(now / DAY_MS), latest + 1);
   for (const city of o.cities) {
     const rows = new Map([...store.values.span(city.slug, 'UTC', first, latest)].map(([day, v]) => [day, dailyRowOf(v)]));
     const past = provider.pastForecaster(city, (day) => rows.get(day));
     const kept = new Set(store.issued.issuedSince(city.slug, first * DAY_MS));
     const made: IssuedForecast[] = [];
-    for (let day = first; day <= today; day++) {
+    for (let day = first; day <= last; day++) {
       for (const hour of MADE_AGAIN_AT) {
         const issuedAt = day * DAY_MS + hour * HOUR_MS;
         if (issuedAt > now || kept.has(issuedAt)) continue;

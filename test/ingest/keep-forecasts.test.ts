@@ -126,6 +126,17 @@ describe('the forecasts a build keeps', () => {
     store.close();
   });
 
+  it("makes no forecast issued after the day after the store's last day, however long ago that was", async () => {
+    const db = await buildStore(tempDir(), ['tulsa'], SPAN);
+    const store = openStore(db);
+    const kept = await keepForecasts({ store, provider: sample, cities: [tulsa], now: T0 + 400 * DAY_MS, serveDays: 730 });
+    // The 24 above and 11 April's evening one; none of the 800 since, which no stored day would score.
+    expect(kept).toMatchObject({ madeAgain: 25 });
+    const issued = store.issued.since('tulsa', 0).map((f) => f.issuedAt);
+    expect(Math.max(...issued)).toBe(dayNumber('2025-04-11') * DAY_MS + MADE_AGAIN_AT[1]! * HOUR_MS);
+    store.close();
+  });
+
   it("reads the local forecast cache's fetches where no site is configured", async () => {
     const dir = tempDir();
     const db = await buildStore(dir, ['tulsa'], SPAN);
