@@ -60,6 +60,8 @@ const storedHour = (h: PollenHour, timezone: string | null, source: string): Sto
 
 export class PollenDays {
   private readonly stmt;
+  /** The newest day's provider, once known of a store nothing writes. */
+  private source: string | null | undefined;
 
   constructor(
     db: Db,
@@ -248,10 +250,13 @@ export class PollenDays {
     return day * 24 + highest;
   }
 
-  /** The provider of the newest pollen day: the one that fills this store. */
+  /** The provider of the newest pollen day: the one that fills this store (asked once of a store nothing writes: every answer names it). */
   latestSource(): string | null {
+    if (this.source !== undefined) return this.source;
     const id = this.stmt.latestSource.get() as number | undefined;
-    return id === undefined ? null : this.names.source(id);
+    const source = id === undefined ? null : this.names.source(id);
+    if (this.immutable) this.source = source;
+    return source;
   }
 
   /** The most recent days (newest first, at most `limit`) with observations for a city. */

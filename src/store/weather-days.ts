@@ -18,9 +18,14 @@ const COMPLETE = STORED_STATUSES.complete;
 export class WeatherDays {
   private readonly stmt;
 
+  /** The newest day's provider, once known of a store nothing writes. */
+  private source: string | null | undefined;
+
   constructor(
     db: Db,
     private readonly names: Names,
+    /** Nothing writes the file while it is open. */
+    private readonly immutable = false,
   ) {
     this.stmt = {
       upsert: db.prepare(
@@ -97,10 +102,13 @@ export class WeatherDays {
     return (this.stmt.latestDay.get() as number | null) ?? null;
   }
 
-  /** The provider of the newest weather day, or null before any. */
+  /** The provider of the newest weather day, or null before any (asked once of a store nothing writes). */
   latestSource(): string | null {
+    if (this.source !== undefined) return this.source;
     const id = this.stmt.latestSource.get() as number | undefined;
-    return id === undefined ? null : this.names.source(id);
+    const source = id === undefined ? null : this.names.source(id);
+    if (this.immutable) this.source = source;
+    return source;
   }
 
   /** The served cities with a weather row on a UTC day, by slug. */
