@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/store.js';
 import { computeSkills, type SkillOutput } from './forecast-skills.js';
-import { RenderError } from './render-error.js';
+import { type FailureReply, failureReply } from './render-error.js';
 
 export interface SkillsInput {
   storePath: string;
@@ -13,18 +13,13 @@ export interface SkillsInput {
   stageDir: string;
 }
 
-export type SkillsReply = { done: true; output: SkillOutput } | { done: false; error: string; renderError: boolean };
+export type SkillsReply = { done: true; output: SkillOutput } | FailureReply;
 
 const input = workerData as SkillsInput;
 const store = openStore(input.storePath, { readonly: true });
 computeSkills(store, input.servedPath, input.stageDir)
   .then(
     (output) => parentPort!.postMessage({ done: true, output } satisfies SkillsReply),
-    (error: unknown) =>
-      parentPort!.postMessage({
-        done: false,
-        error: error instanceof RenderError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error),
-        renderError: error instanceof RenderError,
-      } satisfies SkillsReply),
+    (error: unknown) => parentPort!.postMessage(failureReply(error) satisfies SkillsReply),
   )
   .finally(() => store.close());

@@ -11,7 +11,7 @@ import type { Month } from './bulk.js';
 import type { Written } from './file-writer.js';
 import type { RenderInputs } from './input-digests.js';
 import type { CachedUnit, FileRecord } from './render-cache.js';
-import { RenderError } from './render-error.js';
+import { replyError } from './render-error.js';
 import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
 import type { WorkerReply } from './worker.js';
 
@@ -133,7 +133,7 @@ export function inWorkers(input: TaskInput, tasks: Iterator<Exclude<WorkerTask, 
       worker.on('exit', (code) => code !== 0 && !failed && stop(new Error(`a render worker exited with code ${code}`)));
       worker.on('message', (reply: WorkerReply | 'ready') => {
         if (reply === 'ready') return next(worker);
-        if (!reply.done) return stop(reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
+        if (!reply.done) return stop(replyError(reply));
         add(total, reply);
         next(worker);
       });

@@ -3,10 +3,10 @@
  * bulk files) it is given into the render folder, reporting what it wrote or the first failure.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { RenderError } from './render-error.js';
+import { type FailureReply, failureReply } from './render-error.js';
 import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
 
-export type WorkerReply = ({ done: true } & TaskResult) | { done: false; error: string; renderError: boolean };
+export type WorkerReply = ({ done: true } & TaskResult) | FailureReply;
 
 const tasks = openTasks(workerData as TaskInput);
 
@@ -17,12 +17,7 @@ parentPort!.on('message', (task: WorkerTask) => {
   }
   tasks.run(task).then(
     (result) => parentPort!.postMessage({ done: true, ...result } satisfies WorkerReply),
-    (error: unknown) =>
-      parentPort!.postMessage({
-        done: false,
-        error: error instanceof RenderError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error),
-        renderError: error instanceof RenderError,
-      } satisfies WorkerReply),
+    (error: unknown) => parentPort!.postMessage(failureReply(error) satisfies WorkerReply),
   );
 });
 parentPort!.postMessage('ready');
