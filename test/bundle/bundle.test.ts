@@ -53,7 +53,8 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   beforeAll(async () => {
     dir = tempDir();
     chmodSync(dir, 0o755); // the functions run as nobody: they must reach their folder
-    replay = await startReplayServer(KEY);
+    // On the test's clock, as the ingest is: Ambee's 48-hour window must not move under it at midnight.
+    replay = await startReplayServer(KEY, { now: () => NOW });
     db = join(dir, 'pollen.db');
     // `ingest --provider ambee --weather sample --days 3` for two cities: yesterday whole, the day before partly.
     const env = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' };
