@@ -51,11 +51,11 @@ const K = RISK_LABELS.length;
 const log1p10 = (v: number): number => Math.log10(1 + v);
 
 /** Index of each level in RISK_LABELS, by name. */
-const LEVEL_INDEX: Readonly<Record<Risk, number>> = { None: 0, Low: 1, Moderate: 2, High: 3, 'Very High': 4 };
+const LEVEL_INDEX = Object.fromEntries(RISK_LABELS.map((level, i) => [level, i])) as Readonly<Record<Risk, number>>;
 
 /** The members' levels, moved by the anomaly `a` (log10), counted as probabilities: one per level, in RISK_LABELS order. */
 function probabilities(category: Graded, members: ReadonlyArray<{ value: number; risk: Risk | null }>, a: number): number[] {
-  const counts = [0, 0, 0, 0, 0];
+  const counts = new Array<number>(K).fill(0);
   const factor = 10 ** a;
   let n = 0;
   for (const m of members) {
@@ -105,7 +105,8 @@ class Anomalies {
   ) {
     let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
     for (const day of series.keys()) [first, last] = [Math.min(first, day), Math.max(last, day)];
-    const length = Number.isFinite(first) ? last - first + 1 + ANOMALY_DAYS + OUTLOOK_LEADS : 0;
+    // To the day after the last, the served outlook's issue day; other days are computed unkept.
+    const length = Number.isFinite(first) ? last - first + 2 : 0;
     this.base = first;
     this.z = new Float64Array(length);
     this.a = new Float64Array(length);
@@ -263,9 +264,9 @@ export interface OutlookPair {
 }
 
 /**
- * Climatology's probabilities of each target day, its members neither moved nor scaled: what
- * every outlook is scored against. They depend on the target day alone, so each is made once
- * however many issue days and season timings reach it.
+ * Climatology's score on each target day, its members neither moved nor scaled: what every
+ * outlook is scored against. It depends on the target day alone, so each is made once however
+ * many issue days and season timings reach it.
  */
 export class ClimatologyReference {
   private readonly climatology: Climatology;
