@@ -36,9 +36,19 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** Hours written lately, up to HOURS_KEPT: every city's rows name the same hours, and making the text is most of a row's cost. */
+const hourTexts = new Map<number, string>();
+const HOURS_KEPT = 8192;
+
 /** The start of an hour number, as `isoTime` writes it. */
 export function isoHour(hour: number): string {
-  return isoTime(hour * HOUR_MS);
+  let text = hourTexts.get(hour);
+  if (text === undefined) {
+    if (hourTexts.size === HOURS_KEPT) hourTexts.clear();
+    text = isoTime(hour * HOUR_MS);
+    hourTexts.set(hour, text);
+  }
+  return text;
 }
 
 /** Day of the year, 1..366, of a day number. */

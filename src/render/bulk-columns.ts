@@ -5,6 +5,7 @@
  */
 import { type Shape, type Species, speciesColumn } from '../domain/species.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
+import type { PairRow } from '../domain/forecast-skill.js';
 import type { BulkKind } from '../served/bulk-index.js';
 import type { StoreReader } from '../store/reader.js';
 import { type Field, field } from './bulk-field.js';
@@ -48,8 +49,11 @@ function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, wha
 const CITY = field('city', 'STRING', 'City slug, as GET /api/cities lists it', undefined, false);
 const RISKS = ['tree', 'grass', 'weed'].map((c) => field(`risk_${c}`, 'STRING', `${c}: ${RISK}`));
 
+/** Each kind's columns: the pairs file's are taken from the skill's pairs, the others' from the API's rows. */
+export type KindFields = Record<Exclude<BulkKind, 'forecast-pairs'>, Field[]> & { 'forecast-pairs': Field<PairRow>[] };
+
 /** The columns of each kind, for the store's species. */
-export function bulkColumns(store: Pick<StoreReader, 'shapes'>): Record<BulkKind, Field[]> {
+export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
   const shapes = store.shapes.all();
   const categories = (what: string) => ['tree', 'grass', 'weed'].map((c) => field(c, 'DOUBLE', `${c} pollen, ${what}`, GRAINS));
   const hourly = [

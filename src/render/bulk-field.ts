@@ -1,11 +1,11 @@
 /** A bulk file's column: its name, type, unit and meaning, and how its value is taken from a row. */
 import type { BulkColumn, BulkType } from '../served/bulk-index.js';
 
-/** A cell: a text, a number, an instant, or null. */
-export type Value = string | number | boolean | Date | null;
-/** A column and how to take its value from a row. */
-export interface Field extends BulkColumn {
-  value: (row: Record<string, unknown>) => Value;
+/** A cell: a text, a number (a DATE's day number, a TIMESTAMP's milliseconds since the epoch), a flag, or null. */
+export type Value = string | number | boolean | null;
+/** A column and how to take its value from a row of what the file is made from. */
+export interface Field<R = Record<string, unknown>> extends BulkColumn {
+  value: (row: R) => Value;
 }
 
 /** A column whose value is the row's field of the same name. */

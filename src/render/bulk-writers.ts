@@ -7,9 +7,9 @@ import { createGzip, gzipSync } from 'node:zlib';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import { csvCell } from '../api/csv.js';
-import { DAY_MS, dayString } from '../domain/dates.js';
-import type { BulkType } from '../served/bulk-index.js';
-import type { Field, Value } from './bulk-columns.js';
+import { dayString } from '../domain/dates.js';
+import type { BulkColumn, BulkType } from '../served/bulk-index.js';
+import type { Field, Value } from './bulk-field.js';
 
 /**
  * Snappy: every Parquet reader decodes it without an extra codec (hyparquet, the reader of
@@ -36,38 +36,43 @@ const PARQUET_TYPE: Record<BulkType, Omit<SchemaElement, 'name' | 'repetition_ty
 export type BulkCodec = 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
 const COMPRESSORS = { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) };
 
-const schemaOf = (fields: readonly Field[]): SchemaElement[] => [
+const schemaOf = (fields: readonly BulkColumn[]): SchemaElement[] => [
   { name: 'root', num_children: fields.length },
   ...fields.map((f): SchemaElement => ({ name: f.name, ...PARQUET_TYPE[f.type], repetition_type: f.nullable ? 'OPTIONAL' : 'REQUIRED' })),
 ];
+
+/** A row group's values, column by column, as the sinks write them. */
+export interface RowGroup {
+  readonly columns: readonly Value[][];
+  readonly rows: number;
+}
 
 /**
  * A row group's values, column by column: each field's value taken once from each row, for the
  * Parquet file and its CSV twin alike.
  */
-export class Batch {
+export class Batch<R> implements RowGroup {
   readonly columns: Value[][];
   rows = 0;
 
-  constructor(private readonly fields: readonly Field[]) {
+  constructor(private readonly fields: readonly Field<R>[]) {
     this.columns = fields.map(() => []);
   }
 
-  add(row: Record<string, unknown>): void {
+  add(row: R): void {
     for (let c = 0; c < this.fields.length; c++) this.columns[c]!.push(this.fields[c]!.value(row));
     this.rows++;
   }
 }
 
-/** One row group's columns. */
-function columnsOf(fields: readonly Field[], batch: Batch): ColumnSource[] {
+/** One row group's columns: the writer takes a DATE's day number and a TIMESTAMP's milliseconds as they are. */
+function columnsOf(fields: readonly BulkColumn[], columns: readonly Value[][]): ColumnSource[] {
   return fields.map((f, c) => {
-    const data = batch.columns[c]!;
     // Statistics on the sort keys only: they let readers skip row groups, and the footer stays small.
     const keyed = f.name === 'city' || f.type === 'TIMESTAMP' || f.type === 'DATE';
     return {
       name: f.name,
-      data: f.type === 'DATE' ? data.map((d) => (d === null ? null : new Date((d as number) * DAY_MS))) : data,
+      data: columns[c]!,
       statistics: keyed,
       offsetIndex: false, // a page per column chunk: an offset index would only add bytes
       ...(f.type === 'STRING'
@@ -86,7 +91,7 @@ export class ParquetSink {
   rows = 0;
 
   constructor(
-    private readonly fields: readonly Field[],
+    private readonly fields: readonly BulkColumn[],
     codec: BulkCodec = CODEC,
   ) {
     this.writer = new ParquetWriter({
@@ -99,10 +104,10 @@ export class ParquetSink {
     });
   }
 
-  group(batch: Batch): void {
+  group(batch: RowGroup): void {
     if (batch.rows === 0) return;
     // Synchronous into a ByteWriter: it returns a promise only for an asynchronous writer.
-    if (this.writer.write({ columnData: columnsOf(this.fields, batch), rowGroupSize: batch.rows }) !== undefined)
+    if (this.writer.write({ columnData: columnsOf(this.fields, batch.columns), rowGroupSize: batch.rows }) !== undefined)
       throw new Error('the Parquet writer went asynchronous');
     this.rows += batch.rows;
   }
@@ -114,9 +119,9 @@ export class ParquetSink {
 }
 
 /** The Parquet bytes of a month's rows (cities' groups), a row group per `perGroup` cities with rows: for the bench. */
-export function parquetOf(
-  fields: readonly Field[],
-  groups: ReadonlyArray<ReadonlyArray<Record<string, unknown>>>,
+export function parquetOf<R>(
+  fields: readonly Field<R>[],
+  groups: ReadonlyArray<ReadonlyArray<R>>,
   perGroup: number,
   codec: BulkCodec = CODEC,
 ): Uint8Array {
@@ -130,12 +135,33 @@ export function parquetOf(
   return sink.finish();
 }
 
-/** A CSV field: times as the API writes them, numbers as they print (never quoted), texts as every CSV answer writes them. */
-function csvField(value: Value, type: BulkType): string {
-  if (value === null) return '';
-  if (type === 'TIMESTAMP') return (value as Date).toISOString();
-  if (type === 'DATE') return dayString(value as number);
-  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : csvCell(value);
+/** Distinct texts a column's formatter keeps: dates, hours, labels and slugs repeat; a column of other texts starts over. */
+const KEPT_TEXTS = 4096;
+
+/**
+ * A column's CSV fields: times as the API writes them, numbers as they print (never quoted),
+ * texts as every CSV answer writes them. Times and texts repeat down a column (a month's hours
+ * in every city, a slug in every row of its city), so each is made once.
+ */
+function csvFormatter(type: BulkType): (value: Value) => string {
+  if (type === 'DOUBLE' || type === 'INT32' || type === 'BOOLEAN') return (value) => (value === null ? '' : String(value));
+  const text =
+    type === 'TIMESTAMP'
+      ? (value: Value) => new Date(value as number).toISOString()
+      : type === 'DATE'
+        ? (value: Value) => dayString(value as number)
+        : csvCell;
+  const made = new Map<Value, string>();
+  return (value) => {
+    if (value === null) return '';
+    let cell = made.get(value);
+    if (cell === undefined) {
+      if (made.size === KEPT_TEXTS) made.clear();
+      cell = text(value);
+      made.set(value, cell);
+    }
+    return cell;
+  };
 }
 
 /**
@@ -146,19 +172,22 @@ function csvField(value: Value, type: BulkType): string {
 export class CsvSink {
   private readonly gzip = createGzip({ level: 6 });
   private readonly chunks: Buffer[] = [];
+  private readonly cells: Array<(value: Value) => string>;
 
-  constructor(private readonly fields: readonly Field[]) {
+  constructor(fields: readonly BulkColumn[]) {
+    this.cells = fields.map((f) => csvFormatter(f.type));
     this.gzip.on('data', (chunk: Buffer) => this.chunks.push(chunk));
     this.gzip.write(`${fields.map((f) => f.name).join(',')}\n`);
   }
 
-  rows(batch: Batch): void {
+  rows(batch: RowGroup): void {
     if (batch.rows === 0) return;
     const { columns } = batch;
+    const { cells } = this;
     let text = '';
     for (let r = 0; r < batch.rows; r++) {
-      let line = '';
-      for (let c = 0; c < columns.length; c++) line += (c === 0 ? '' : ',') + csvField(columns[c]![r]!, this.fields[c]!.type);
+      let line = cells[0]!(columns[0]![r] as Value);
+      for (let c = 1; c < columns.length; c++) line += `,${cells[c]!(columns[c]![r] as Value)}`;
       text += `${line}\n`;
     }
     this.gzip.write(text);

@@ -92,7 +92,7 @@ function cityRows(store: Store, city: string, month: Month): Record<MonthlyKind,
   const hourly = store.pollen.hours(city, month.from * 24, (month.to + 1) * 24).map((h) => {
     const row: Row = hourlyRow(h);
     row.city = city;
-    row.ts = new Date(h.hour * HOUR_MS);
+    row.ts = h.hour * HOUR_MS;
     return row;
   });
   const daily = [...store.values.span(city, 'UTC', month.from, month.to).values()].map((v) => {
@@ -103,7 +103,7 @@ function cityRows(store: Store, city: string, month: Month): Record<MonthlyKind,
   });
   const weather = store.weather
     .span(city, month.from, month.to)
-    .map((w): Row => ({ city, date: w.day, ...w.values, source: w.source, created_at: new Date(w.fetchedAt) }));
+    .map((w): Row => ({ city, date: w.day, ...w.values, source: w.source, created_at: w.fetchedAt }));
   return { 'pollen-hourly': hourly, 'pollen-daily': daily, 'weather-daily': weather };
 }
 
@@ -126,21 +126,21 @@ export function monthRows(store: Store, month: Month): MonthRows {
 export const CITIES_PER_GROUP: Record<MonthlyKind, number> = { 'pollen-hourly': 4, 'pollen-daily': 100, 'weather-daily': 100 };
 
 /** A kind's Parquet file and its CSV twin, written a row group of `perGroup` cities at a time. */
-export class KindFiles {
-  private batch: Batch;
+export class KindFiles<R = Row> {
+  private batch: Batch<R>;
   private cities = 0;
   private readonly parquet: ParquetSink;
   private readonly csv: CsvSink;
 
   constructor(
     readonly kind: BulkKind,
-    private readonly fields: readonly Field[],
+    private readonly fields: readonly Field<R>[],
     private readonly perGroup: number,
   ) {
     [this.parquet, this.csv, this.batch] = [new ParquetSink(fields), new CsvSink(fields), new Batch(fields)];
   }
 
-  add(row: Row): void {
+  add(row: R): void {
     this.batch.add(row);
   }
 

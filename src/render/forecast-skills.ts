@@ -9,13 +9,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DAY_MS, HOUR_MS } from '../domain/dates.js';
-import { citySkill, FORECAST_LEADS, type PairRow } from '../domain/forecast-skill.js';
+import { citySkill, FORECAST_LEADS } from '../domain/forecast-skill.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
 import type { OutlookFile } from '../served/outlook-file.js';
 import { allDailyRows } from '../store/daily-rows.js';
 import { openStore, type Store } from '../store/store.js';
-import { FORMATS, KindFiles, type Row, WRITER, wholePath } from './bulk.js';
+import { FORMATS, KindFiles, WRITER, wholePath } from './bulk.js';
 import { PAIR_FIELDS } from './pair-columns.js';
 import { linkOrCopy } from './render-cache.js';
 import type { FileWriter } from './file-writer.js';
@@ -25,33 +25,12 @@ import { RenderError } from './render-error.js';
 export const pairsPath = (format: BulkFormat): string => wholePath('forecast-pairs', format);
 /** Files the step adds to the render: the pairs file in both formats. */
 export const SKILL_FILES = FORMATS.length;
-/** Cities per row group of the pairs file: about 60,000 rows (every category and served day of each). */
-const CITIES_PER_GROUP = 20;
-
-/** A pair row as the file's columns read it. */
-function fileRow(p: PairRow): Row {
-  const row: Row = {
-    city: p.city,
-    category: p.category,
-    date: p.day,
-    season_year: p.seasonYear,
-    in_window: p.inWindow,
-    observed_value: p.observed.value,
-    observed_level: p.observed.level,
-    climatology_value: p.climatology?.value ?? null,
-    climatology_level: p.climatology?.level ?? null,
-    climatology_rps: p.climatologyRps,
-  };
-  p.forecast.forEach((f, lead) => {
-    row[`forecast_value_${lead}`] = f?.value ?? null;
-    row[`forecast_level_${lead}`] = f?.level ?? null;
-    row[`forecast_issued_${lead}`] = f ? new Date(f.issuedAt) : null;
-  });
-  p.outlookRps.forEach((rps, lead) => {
-    row[`outlook_rps_${lead}`] = rps;
-  });
-  return row;
-}
+/**
+ * Cities per row group of the pairs file: about 15,000 rows (every category and served day of
+ * each). A group's values are held as JavaScript values while it is encoded: at 20 cities a group
+ * added 66 MB to the step's peak at 200 cities, for a file 12% smaller (docs/performance.md).
+ */
+const CITIES_PER_GROUP = 5;
 
 export interface SkillOutput {
   /** The pairs file, staged: each format's path under the publish folder and where it waits. */
@@ -91,7 +70,7 @@ export async function computeSkills(store: Store, servedPath: string, stageDir: 
       served.skills.put(city, made.skill);
       outlooks.issued ??= made.skill.categories[0]?.outlook.issued ?? null;
       outlooks.cities[city] = Object.fromEntries(made.skill.categories.map((c) => [c.category, c.outlook]));
-      for (const p of made.rows) pairs.add(fileRow(p));
+      for (const p of made.rows) pairs.add(p);
       pairs.cityDone();
     }
     mkdirSync(stageDir, { recursive: true });

@@ -36,6 +36,7 @@ import {
 import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, placeSkillFiles, SKILL_FILES, type SkillOutput } from './forecast-skills.js';
 import { computeSkillsInThread } from './skills-thread.js';
+import { type ThreadCode, threadCode } from './thread-code.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
 import { adoptPlainFolder, swap } from './publish-link.js';
@@ -80,6 +81,8 @@ export interface RenderOptions {
   maxFiles?: number;
   /** The render cache: the previous build's reusable output (default `$RENDER_CACHE`, else beside the store). */
   cacheDir?: string;
+  /** Where the threads' code is bundled (thread-code.ts; default under node_modules/.cache). */
+  threadCache?: string;
 }
 
 /** Where a render writes, and with what settings. */
@@ -97,6 +100,8 @@ interface Target {
   warnings: string[];
   code: string;
   maxFiles: number;
+  /** How the render's threads load their code, made when the first thread starts. */
+  threads: () => ThreadCode;
 }
 
 /** Wall-clock seconds of each step of a render, as RenderSummary gives them. */
@@ -152,6 +157,8 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   const cacheDir = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
   const code = codeDigest();
   const cache = cacheDir ? loadCache(cacheDir, code) : {};
+  const warnings = cache.warning ? [cache.warning] : [];
+  let threads: ThreadCode | undefined;
   return {
     publish,
     rendersDir,
@@ -160,9 +167,16 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
     nextServed: `${servedPath}.next-${process.pid}`,
     cacheDir,
     reuse: cache.state !== undefined,
-    warnings: cache.warning ? [cache.warning] : [],
+    warnings,
     code,
     maxFiles: options.maxFiles ?? settingsOf().DEPLOY_MAX_FILES,
+    threads: () => {
+      if (threads === undefined) {
+        threads = threadCode(code, options.threadCache);
+        if (threads.warning) warnings.push(threads.warning);
+      }
+      return threads;
+    },
   };
 }
 
@@ -196,7 +210,7 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const stageDir = skillStage(target);
   const skills = inThisThread(cityDays, options)
     ? await computeSkills(store, nextServed, stageDir)
-    : await computeSkillsInThread({ storePath: store.path, servedPath: nextServed, stageDir });
+    : await computeSkillsInThread({ storePath: store.path, servedPath: nextServed, stageDir }, target.threads());
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
   laps.done('skills');
@@ -254,7 +268,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
     record: cacheDir !== undefined,
   };
   const tasks = tasksOf(openedOnce(nextServed, plan.cityDaysFrom), months, inputs);
-  const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers);
+  const written = workers === 0 ? await inProcess(input, tasks, routes) : await inWorkers(input, tasks, workers, target.threads());
   laps.done('tasks');
   const served = await checkedSize(planned.measured, options);
   const out = new FileWriter(folder);

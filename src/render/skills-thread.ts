@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { SkillOutput } from './forecast-skills.js';
 import { replyError } from './render-error.js';
 import type { SkillsInput, SkillsReply } from './skills-worker.js';
+import type { ThreadCode } from './thread-code.js';
 
 /**
  * Its live set passes 128 MB at 200 cities (a row group's pairs as column values while they are
@@ -16,13 +17,10 @@ import type { SkillsInput, SkillsReply } from './skills-worker.js';
  */
 const LIMITS = { maxYoungGenerationSizeMb: 48, maxOldGenerationSizeMb: 512 };
 
-export function computeSkillsInThread(input: SkillsInput): Promise<SkillOutput> {
+export function computeSkillsInThread(input: SkillsInput, threads: ThreadCode): Promise<SkillOutput> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), {
-      workerData: input,
-      argv: ['./skills-worker.ts'],
-      resourceLimits: LIMITS,
-    });
+    const { url, argv } = threads.start('skills-worker');
+    const worker = new Worker(url, { argv, workerData: input, resourceLimits: LIMITS });
     let reply: SkillsReply | undefined;
     worker.on('message', (message: SkillsReply) => {
       reply = message;

@@ -14,6 +14,7 @@ import type { CachedUnit, FileRecord } from './render-cache.js';
 import { replyError } from './render-error.js';
 import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
 import type { WorkerReply } from './worker.js';
+import type { ThreadCode } from './thread-code.js';
 
 /**
  * A render thread's memory does not grow with the number of cities: each unit decodes what it
@@ -108,7 +109,12 @@ function take(units: Iterator<Unit>, size: number): Unit[] {
 }
 
 /** Hands tasks out to `count` workers, one at a time each, until none is left or one fails. */
-export function inWorkers(input: TaskInput, tasks: Iterator<Exclude<WorkerTask, null>>, count: number): Promise<TaskResults> {
+export function inWorkers(
+  input: TaskInput,
+  tasks: Iterator<Exclude<WorkerTask, null>>,
+  count: number,
+  threads: ThreadCode,
+): Promise<TaskResults> {
   const total = noResults();
   return new Promise((resolveAll, reject) => {
     const pool: Worker[] = [];
@@ -127,7 +133,8 @@ export function inWorkers(input: TaskInput, tasks: Iterator<Exclude<WorkerTask, 
       if ((!step || step.done) && --running === 0 && !failed) resolveAll(total);
     };
     for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { workerData: input, resourceLimits: WORKER_LIMITS });
+      const { url, argv } = threads.start('worker');
+      const worker = new Worker(url, { argv, workerData: input, resourceLimits: WORKER_LIMITS });
       pool.push(worker);
       worker.on('error', (error) => stop(error));
       worker.on('exit', (code) => code !== 0 && !failed && stop(new Error(`a render worker exited with code ${code}`)));

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -6,6 +6,7 @@ import fallback from '../../functions/fallback.js';
 import { requestForFile } from '../../src/api/file-requests.js';
 import { findRoute, ROUTES, type Route } from '../../src/api/routes.js';
 import { listFiles, render } from '../../src/render/render.js';
+import { THREAD_CACHE } from '../../src/render/thread-code.js';
 import { settingsOf } from '../../src/settings.js';
 import { deflatedSize, functionOverheadBytes } from '../../src/render/served-store.js';
 import { SITE_FILES } from '../../src/site/build.js';
@@ -72,6 +73,34 @@ describe('build render', () => {
     const files = listFiles(one).sort();
     expect(listFiles(two).sort()).toEqual(files);
     for (const f of files) expect(readFileSync(join(one, f)).equals(readFileSync(join(two, f))), f).toBe(true);
+  });
+
+  it('runs its threads from a bundle of their code, and through tsx, byte-identical, where the bundle cannot be written', async () => {
+    const dir = tempDir();
+    const [bundled, loaded] = [join(dir, 'bundled'), join(dir, 'loaded')];
+    // Within the project, where the bundle's imports of libraries resolve.
+    mkdirSync(THREAD_CACHE, { recursive: true });
+    const threads = mkdtempSync(join(THREAD_CACHE, 'test-'));
+    try {
+      const one = await render(site.store, bundled, { workers: 2, cacheDir: join(dir, 'cache-a'), threadCache: threads });
+      expect(one.warnings).toEqual([]);
+      expect(readdirSync(threads)).toEqual([expect.stringMatching(/^render-threads-[0-9a-f]{16}$/)]);
+      // A file where the folder should be: nothing can be written below it.
+      writeFileSync(join(threads, 'not-a-folder'), '');
+      const two = await render(site.store, loaded, {
+        workers: 2,
+        cacheDir: join(dir, 'cache-b'),
+        threadCache: join(threads, 'not-a-folder'),
+      });
+      expect(two.warnings).toEqual([
+        expect.stringMatching(/^the render threads' code could not be bundled under .*not-a-folder .*through tsx/),
+      ]);
+    } finally {
+      rmSync(threads, { recursive: true, force: true });
+    }
+    const files = listFiles(bundled).sort();
+    expect(listFiles(loaded).sort()).toEqual(files);
+    for (const f of files) expect(readFileSync(join(bundled, f)).equals(readFileSync(join(loaded, f))), f).toBe(true);
   });
 
   it('gives functions only the newest SERVE_DAYS days and the served cities, keeping all history in the store', async () => {
