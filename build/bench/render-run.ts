@@ -1,5 +1,6 @@
 /** One render in a process of its own (render-child.ts), as B1 and B2 run it, and what it reports. */
 import { execFile } from 'node:child_process';
+import { renderEnv } from '../../src/render/render-process.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -38,6 +39,7 @@ export async function renderOnce(root: string, db: string, publish: string, cach
   const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'build/bench/render-child.ts'), db, publish, cache], {
     cwd: root,
     maxBuffer: 1 << 20,
+    env: renderEnv(), // as the command line renders
   });
   return JSON.parse(stdout) as RenderRun;
 }

@@ -6,6 +6,7 @@
  * answering while it works.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { renderEnv } from '../render/render-process.js';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { publishFirstFiles } from '../render/first-files.js';
@@ -50,7 +51,7 @@ function renderInBackground(options: StartOptions, publish: string): Promise<num
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(options.root, 'build/cli.ts'), 'render', '--db', resolve(options.db), '--publish', publish],
-    { cwd: options.root, stdio: ['ignore', 'pipe', 'pipe'] },
+    { cwd: options.root, stdio: ['ignore', 'pipe', 'pipe'], env: renderEnv() },
   );
   child.stdout!.pipe(options.log, { end: false });
   child.stderr!.pipe(options.log, { end: false });
