@@ -8,7 +8,7 @@
  * they do from src/. Where that folder cannot be written, the threads load the sources
  * through tsx as before (worker-boot.mjs), and the render says so.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -32,19 +32,27 @@ export function threadCode(code: string, cache = THREAD_CACHE): ThreadCode {
   const name = `render-threads-${code.slice(0, 16)}`;
   const folder = join(cache, name);
   try {
-    if (!existsSync(join(folder, 'worker.mjs'))) bundle(folder);
-    pruneOthers(cache, name);
-    return { start: (entry) => ({ url: pathToFileURL(join(folder, `${entry}.mjs`)), argv: [] }) };
+    if (!complete(folder)) bundle(folder);
+    // Marked as used now: a render of other code prunes only bundles no render has used lately.
+    const now = new Date();
+    utimesSync(folder, now, now);
   } catch (error) {
     return {
       start: (entry) => ({ url: new URL('./worker-boot.mjs', HERE), argv: [`./${entry}.ts`] }),
       warning: `the render threads' code could not be bundled under ${cache} (${(error as Error).message}); they load it through tsx, which is slower`,
     };
   }
+  pruneOthers(cache, name);
+  return { start: (entry) => ({ url: pathToFileURL(join(folder, `${entry}.mjs`)), argv: [] }) };
 }
+
+/** Whether a bundle's folder holds every entry. */
+const complete = (folder: string): boolean => ENTRIES.every((entry) => existsSync(join(folder, `${entry}.mjs`)));
 
 /** Bundles the entries into a folder of their own, then renames it into place: a render beside this one sees all of it or none. */
 function bundle(folder: string): void {
+  // What a removal stopped halfway left: no render can start from it.
+  rmSync(folder, { recursive: true, force: true });
   const staging = `${folder}.${process.pid}-${Date.now()}`;
   mkdirSync(staging, { recursive: true });
   try {
@@ -63,15 +71,29 @@ function bundle(folder: string): void {
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     // Another render put the same bundle in place first.
-    if (existsSync(join(folder, 'worker.mjs'))) return;
+    if (complete(folder)) return;
     throw error;
   }
 }
 
-/** Removes the bundles of other versions of the code, which no render of this one starts. */
+/**
+ * A day: a render of other code still running (its unit workers start minutes after its first
+ * thread) keeps its bundle, and a checkout's older versions do not pile up.
+ */
+const UNUSED_FOR_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes other versions' bundles (and folders left by a bundling that died) that no render has
+ * used for a day. Best effort: what cannot be removed now is tried again by the next render.
+ */
 function pruneOthers(cache: string, keep: string): void {
+  const before = Date.now() - UNUSED_FOR_MS;
   for (const name of readdirSync(cache)) {
-    if (name !== keep && name.startsWith('render-threads-') && !name.includes('.'))
-      rmSync(join(cache, name), { recursive: true, force: true });
+    if (name === keep || !name.startsWith('render-threads-')) continue;
+    try {
+      if (statSync(join(cache, name)).mtimeMs < before) rmSync(join(cache, name), { recursive: true, force: true });
+    } catch {
+      // Removed by another render meanwhile, or not ours to remove: either way nothing to do here.
+    }
   }
 }
