@@ -1,4 +1,5 @@
 /** UTC calendar arithmetic. Days are counted from 1970-01-01 and hours from 1970-01-01T00:00Z. */
+import { keptResults } from './memo.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
@@ -36,20 +37,11 @@ export function isoTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** Hours written lately, up to HOURS_KEPT: every city's rows name the same hours, and making the text is most of a row's cost. */
-const hourTexts = new Map<number, string>();
-const HOURS_KEPT = 8192;
-
-/** The start of an hour number, as `isoTime` writes it. */
-export function isoHour(hour: number): string {
-  let text = hourTexts.get(hour);
-  if (text === undefined) {
-    if (hourTexts.size === HOURS_KEPT) hourTexts.clear();
-    text = isoTime(hour * HOUR_MS);
-    hourTexts.set(hour, text);
-  }
-  return text;
-}
+/**
+ * The start of an hour number, as `isoTime` writes it. The last 8,192 hours written are kept:
+ * every city's rows name the same hours, and making the text is most of a row's cost.
+ */
+export const isoHour: (hour: number) => string = keptResults((hour: number) => isoTime(hour * HOUR_MS), 8192);
 
 /** Day of the year, 1..366, of a day number. */
 export function dayOfYear(day: number): number {

@@ -8,12 +8,16 @@ export interface Field<R = Record<string, unknown>> extends BulkColumn {
   value: (row: R) => Value;
 }
 
+/** A column whose value `value` takes from a row. */
+export const column = <R>(
+  name: string,
+  type: BulkType,
+  description: string,
+  value: (row: R) => Value,
+  unit?: string,
+  nullable = true,
+): Field<R> => ({ name, type, nullable, description, ...(unit ? { unit } : {}), value });
+
 /** A column whose value is the row's field of the same name. */
-export const field = (name: string, type: BulkType, description: string, unit?: string, nullable = true): Field => ({
-  name,
-  type,
-  nullable,
-  description,
-  ...(unit ? { unit } : {}),
-  value: (row) => (row[name] as Value | undefined) ?? null,
-});
+export const field = (name: string, type: BulkType, description: string, unit?: string, nullable = true): Field =>
+  column(name, type, description, (row: Record<string, unknown>) => (row[name] as Value | undefined) ?? null, unit, nullable);

@@ -7,7 +7,8 @@ import { createGzip, gzipSync } from 'node:zlib';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import { csvCell } from '../api/csv.js';
-import { dayString } from '../domain/dates.js';
+import { dayString, isoTime } from '../domain/dates.js';
+import { keptResults } from '../domain/memo.js';
 import type { BulkColumn, BulkType } from '../served/bulk-index.js';
 import type { Field, Value } from './bulk-field.js';
 
@@ -145,23 +146,15 @@ const KEPT_TEXTS = 4096;
  */
 function csvFormatter(type: BulkType): (value: Value) => string {
   if (type === 'DOUBLE' || type === 'INT32' || type === 'BOOLEAN') return (value) => (value === null ? '' : String(value));
-  const text =
+  const text = keptResults(
     type === 'TIMESTAMP'
-      ? (value: Value) => new Date(value as number).toISOString()
+      ? (value: Value) => isoTime(value as number)
       : type === 'DATE'
         ? (value: Value) => dayString(value as number)
-        : csvCell;
-  const made = new Map<Value, string>();
-  return (value) => {
-    if (value === null) return '';
-    let cell = made.get(value);
-    if (cell === undefined) {
-      if (made.size === KEPT_TEXTS) made.clear();
-      cell = text(value);
-      made.set(value, cell);
-    }
-    return cell;
-  };
+        : csvCell,
+    KEPT_TEXTS,
+  );
+  return (value) => (value === null ? '' : text(value));
 }
 
 /**

@@ -4,22 +4,14 @@
  */
 import { FORECAST_LEADS, type PairRow } from '../domain/forecast-skill.js';
 import { OUTLOOK_LEADS } from '../domain/outlook.js';
-import type { BulkType } from '../served/bulk-index.js';
-import type { Field, Value } from './bulk-field.js';
+import { column, type Field } from './bulk-field.js';
 
 const LEVEL = 'NAB level: None, Low, Moderate, High or Very High';
 const GRAINS = 'grains/m³';
 const leads = (count: number) => Array.from({ length: count }, (_, lead) => lead);
 
-/** A column of the pairs file, its value taken from the pair by `value`. */
-const pairField = (
-  name: string,
-  type: BulkType,
-  description: string,
-  value: (p: PairRow) => Value,
-  unit?: string,
-  nullable = true,
-): Field<PairRow> => ({ name, type, nullable, description, ...(unit ? { unit } : {}), value });
+/** A column of the pairs file, its value taken from the pair. */
+const pairField = column<PairRow>;
 
 /** One row per city, category and UTC day observed: the columns any score is computed again from. */
 export const PAIR_FIELDS: readonly Field<PairRow>[] = [
