@@ -17,7 +17,7 @@
  * score of the levels it gives was the lowest in 8 of the 12, and its Heidke score about that of the
  * narrowest window's; wider windows blur a season's rise and fall.
  */
-import { DAY_MS } from './dates.js';
+import { civilDate, dayOfDate, isLeapYear } from './dates.js';
 import type { SeasonDay, SeasonSeries } from './seasons.js';
 
 /** Days either side of the same date that each earlier year contributes. */
@@ -25,13 +25,13 @@ export const WINDOW_DAYS = 7;
 
 /** The same calendar date `years` years before `day` (29 February becomes 28 February). */
 export function sameDateYearsBefore(day: number, years: number): number {
-  const d = new Date(day * DAY_MS);
-  const [y, m, date] = [d.getUTCFullYear() - years, d.getUTCMonth(), d.getUTCDate()];
-  const t = new Date(0);
-  t.setUTCFullYear(y, m, date);
-  if (t.getUTCMonth() !== m) t.setUTCFullYear(y, m + 1, 0); // no 29 February that year: its last day
-  return Math.floor(t.getTime() / DAY_MS);
+  const [year, month, date] = civilDate(day);
+  return sameDateIn(year - years, month, date);
 }
+
+/** A month's date in `year`, 29 February the 28th in a year without it. */
+const sameDateIn = (year: number, month: number, date: number): number =>
+  dayOfDate(year, month, month === 2 && date === 29 && !isLeapYear(year) ? 28 : date);
 
 /** A day of an earlier year counted in a climatology. */
 export interface ClimateDay extends SeasonDay {
@@ -84,10 +84,9 @@ export class Climatology {
 
   /** Calls `visit` with each earlier year's days with a value and a level within the window around the same date as `day`. */
   private each(day: number, visit: (d: number, v: SeasonDay, year: number) => void): void {
-    for (let years = 1; ; years++) {
-      const same = sameDateYearsBefore(day, years);
-      const year = new Date(same * DAY_MS).getUTCFullYear();
-      const centre = same - this.shiftOf(year);
+    const [thisYear, month, date] = civilDate(day);
+    for (let year = thisYear - 1; ; year--) {
+      const centre = sameDateIn(year, month, date) - this.shiftOf(year);
       if (centre + this.windowDays < this.first) return;
       for (let d = centre - this.windowDays; d <= centre + this.windowDays; d++) {
         const v = this.series.get(d);

@@ -43,6 +43,35 @@ export function isoTime(ms: number): string {
  */
 export const isoHour: (hour: number) => string = keptResults((hour: number) => isoTime(hour * HOUR_MS), 8192);
 
+/**
+ * The UTC calendar date of a day number, as [year, month 1..12, day of the month], in integer
+ * arithmetic: no Date is made (Howard Hinnant, "chrono-Compatible Low-Level Date Algorithms",
+ * civil_from_days, https://howardhinnant.github.io/date_algorithms.html). The climatology asks for
+ * the same date in earlier years for every day of every outlook it scores.
+ */
+export function civilDate(day: number): [year: number, month: number, date: number] {
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097; // day of the 400-year era, 0..146096
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100)); // from 1 March, 0..365
+  const mp = Math.floor((5 * doy + 2) / 153); // month from March, 0..11
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, doy - Math.floor((153 * mp + 2) / 5) + 1];
+}
+
+/** The day number of a UTC calendar date (month 1..12), the inverse of civilDate (days_from_civil, as above). */
+export function dayOfDate(year: number, month: number, date: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + date - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+/** Whether a year of the Gregorian calendar has 29 February. */
+export const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
 /** Day of the year, 1..366, of a day number. */
 export function dayOfYear(day: number): number {
   const d = new Date(day * DAY_MS);

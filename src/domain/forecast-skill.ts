@@ -111,8 +111,10 @@ function pastOutlooks(
   // Issue days that know the same timing are scored together, on one climatology; a day none of
   // whose targets has an earlier year around its date (a store's first year) gives no pair.
   const reference = new ClimatologyReference(series, category);
-  const pairable = (day: number) =>
-    Array.from({ length: OUTLOOK_LEADS }, (_, lead) => day + lead).some((t) => series.has(t) && reference.has(t));
+  const pairable = (day: number) => {
+    for (let t = day; t < day + OUTLOOK_LEADS; t++) if (series.has(t) && reference.has(t)) return true;
+    return false;
+  };
   const groups = new Map<string, { shifts: Map<number, number>; days: number[] }>();
   for (const day of issueDays) {
     if (!pairable(day)) continue;
@@ -138,7 +140,14 @@ function scores(
   const paired = forecast.filter(inPeriod);
   const scored = outlooks.filter(inPeriod);
   const referenceDays = lead < FORECAST_LEADS ? paired.map((p) => p.day) : scored.map((p) => p.day);
-  const of = (pairs: ReadonlyMap<number, Pair>) => referenceDays.flatMap((day) => pairs.get(day) ?? []);
+  const of = (pairs: ReadonlyMap<number, Pair>) => {
+    const found: Pair[] = [];
+    for (const day of referenceDays) {
+      const pair = pairs.get(day);
+      if (pair) found.push(pair);
+    }
+    return found;
+  };
   return {
     from: dayString(period.from),
     to: dayString(period.to),

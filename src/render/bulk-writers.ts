@@ -64,6 +64,15 @@ export class Batch<R> implements RowGroup {
     for (let c = 0; c < this.fields.length; c++) this.columns[c]!.push(this.fields[c]!.value(row));
     this.rows++;
   }
+
+  /** Adds another group's rows (of the same fields), after these. */
+  append(group: RowGroup): void {
+    for (let c = 0; c < this.fields.length; c++) {
+      const [to, from] = [this.columns[c]!, group.columns[c]!];
+      for (let r = 0; r < group.rows; r++) to.push(from[r] as Value);
+    }
+    this.rows += group.rows;
+  }
 }
 
 /** One row group's columns: the writer takes a DATE's day number and a TIMESTAMP's milliseconds as they are. */

@@ -22,7 +22,7 @@ import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../served/bul
 import { allDailyRows } from '../store/daily-rows.js';
 import type { Store } from '../store/store.js';
 import { bulkColumns, type Field, KIND_MEANING } from './bulk-columns.js';
-import { Batch, CsvSink, ParquetSink } from './bulk-writers.js';
+import { Batch, CsvSink, ParquetSink, type RowGroup } from './bulk-writers.js';
 
 export const BULK_DIR = `${DATA_PREFIX}/bulk`;
 /** The kinds written month by month; the seasons file holds every year. */
@@ -142,6 +142,11 @@ export class KindFiles<R = Row> {
 
   add(row: R): void {
     this.batch.add(row);
+  }
+
+  /** Adds rows already made into columns (a city's, made in another thread). */
+  addGroup(group: RowGroup): void {
+    this.batch.append(group);
   }
 
   /** Ends a city's rows: the row group is written once it holds `perGroup` cities. */

@@ -35,7 +35,7 @@ import {
 } from './served-store.js';
 import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, placeSkillFiles, SKILL_FILES, type SkillOutput } from './forecast-skills.js';
-import { computeSkillsInThread } from './skills-thread.js';
+import { computeSkillsInThreads } from './skills-thread.js';
 import { type ThreadCode, threadCode } from './thread-code.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
@@ -206,11 +206,13 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
   laps.done('served');
   // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts),
-  // in a thread of its own unless the render is small enough to run in this one (writeRender).
+  // in threads of their own, as many as the units have, unless the render is small enough to run in this one (workersOf).
   const stageDir = skillStage(target);
-  const skills = inThisThread(cityDays, options)
-    ? await computeSkills(store, nextServed, stageDir)
-    : await computeSkillsInThread({ storePath: store.path, servedPath: nextServed, stageDir }, target.threads());
+  const threads = workersOf(cityDays, options);
+  const skills =
+    threads === 0
+      ? await computeSkills(store, nextServed, stageDir)
+      : await computeSkillsInThreads({ storePath: store.path, servedPath: nextServed, stageDir }, target.threads(), threads);
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
   laps.done('skills');
@@ -248,9 +250,13 @@ interface Made {
   records: Map<string, FileRecord>;
 }
 
-/** Whether a render's work runs in its own thread: a small store's (threads would cost more than they save), a test's routes, or as asked. */
-function inThisThread(cityDays: number, options: RenderOptions): boolean {
-  return options.routes !== undefined || options.workers === 0 || (options.workers === undefined && cityDays < 5_000);
+/**
+ * The threads a render's work runs in: none (this thread) for a small store (threads would cost
+ * more than they save), a test's routes, or as asked; else the cores, up to 4.
+ */
+function workersOf(cityDays: number, options: RenderOptions): number {
+  if (options.routes !== undefined || options.workers === 0 || (options.workers === undefined && cityDays < 5_000)) return 0;
+  return options.workers ?? Math.min(4, availableParallelism());
 }
 
 /** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
@@ -258,7 +264,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   const { folder, nextServed, cacheDir, code } = target;
   const { plan, months, inputs, routes } = planned;
   mkdirSync(folder);
-  const workers = inThisThread(planned.cityDays, options) ? 0 : (options.workers ?? Math.min(4, availableParallelism()));
+  const workers = workersOf(planned.cityDays, options);
   // The bulk files' months follow the units: each month is a task of its own for a worker.
   const input: TaskInput = {
     storePath: nextServed,

@@ -1,25 +1,47 @@
 /**
- * The forecast-skill step's thread (skills-thread.ts): scores every city from the store at
- * `storePath` into the served store at `servedPath`, and replies with what the render needs.
+ * A thread of the forecast-skill step (skills-thread.ts). The writing one scores cities from the
+ * store at `storePath` into the served store at `servedPath` with the helpers' help, and replies
+ * with what the render needs; a helper scores cities for it and hands them over (forecast-skills.ts).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/store.js';
-import { computeSkills, type SkillOutput } from './forecast-skills.js';
+import { CityTurns } from './city-turns.js';
+import { computeSkills, type SkillOutput, scoreForWriter } from './forecast-skills.js';
 import { type FailureReply, failureReply } from './render-error.js';
 
 export interface SkillsInput {
   storePath: string;
   servedPath: string;
   stageDir: string;
+  /** The cities' turns, shared by the step's threads (CityTurns.memory()). */
+  turns: SharedArrayBuffer;
+  /** The writing thread's: a port from each helper. */
+  helpers?: MessagePort[];
+  /** A helper's: its port to the writing thread. */
+  writer?: MessagePort;
 }
 
 export type SkillsReply = { done: true; output: SkillOutput } | FailureReply;
 
 const input = workerData as SkillsInput;
 const store = openStore(input.storePath, { readonly: true });
-computeSkills(store, input.servedPath, input.stageDir)
-  .then(
-    (output) => parentPort!.postMessage({ done: true, output } satisfies SkillsReply),
-    (error: unknown) => parentPort!.postMessage(failureReply(error) satisfies SkillsReply),
-  )
-  .finally(() => store.close());
+const turns = new CityTurns(input.turns);
+const ports = input.writer ? [input.writer] : (input.helpers ?? []);
+if (input.writer) {
+  try {
+    scoreForWriter(store, input.servedPath, turns, input.writer);
+  } finally {
+    store.close();
+    input.writer.close();
+  }
+} else {
+  computeSkills(store, input.servedPath, input.stageDir, turns, ports)
+    .then(
+      (output) => parentPort!.postMessage({ done: true, output } satisfies SkillsReply),
+      (error: unknown) => parentPort!.postMessage(failureReply(error) satisfies SkillsReply),
+    )
+    .finally(() => {
+      store.close();
+      for (const port of ports) port.close();
+    });
+}

@@ -9,11 +9,14 @@ import type { ForecastSkill } from '../domain/skill-schemas.js';
 import type { Db } from './database.js';
 import type { Names } from './names.js';
 
+/** A skill as the store keeps it: its JSON, deflated. */
+export const encodeSkill = (skill: ForecastSkill): Uint8Array => deflateRawSync(JSON.stringify(skill));
+
 export class ForecastSkills {
   private readonly stmt;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly names: Names,
   ) {
     this.stmt = {
@@ -26,9 +29,11 @@ export class ForecastSkills {
     };
   }
 
-  /** Replaces a city's skill. */
-  put(city: string, skill: ForecastSkill): void {
-    this.stmt.put.run(this.names.id('city', city), deflateRawSync(JSON.stringify(skill)));
+  /** Replaces each city's skill, as encodeSkill made it, in one transaction. */
+  put(skills: Iterable<readonly [city: string, skill: Uint8Array]>): void {
+    this.db.transaction(() => {
+      for (const [city, skill] of skills) this.stmt.put.run(this.names.id('city', city), skill);
+    })();
   }
 
   /** A city's skill, as the render that wrote this store computed it; undefined when none did. */

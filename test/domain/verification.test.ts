@@ -190,7 +190,16 @@ describe('skill scores at the edges', () => {
 describe('continuous scores', () => {
   it('ranks ties by the mean of the ranks they span', () => {
     // SciPy's documented example: rankdata([0, 2, 3, 2]) is [1, 2.5, 4, 2.5].
-    expect(midRanks([0, 2, 3, 2])).toEqual([1, 2.5, 4, 2.5]);
+    expect([...midRanks([0, 2, 3, 2])]).toEqual([1, 2.5, 4, 2.5]);
+  });
+
+  it('ranks as the definition does: below it, plus the middle of its ties', () => {
+    // Daily means repeat (days without pollen, rounded values): many ties, at both ends too.
+    const values = Array.from({ length: 500 }, (_, i) => ((i * 7919) % 23) * 0.5 + (i % 5 === 0 ? 0 : 0.25));
+    const definition = values.map((v) => values.filter((w) => w < v).length + (values.filter((w) => w === v).length + 1) / 2);
+    expect([...midRanks(values)]).toEqual(definition);
+    expect([...midRanks([])]).toEqual([]);
+    expect([...midRanks([5, 5, 5])]).toEqual([2, 2, 2]);
   });
 
   it('correlates the mid-ranks', () => {

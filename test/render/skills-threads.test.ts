@@ -1,0 +1,117 @@
+/**
+ * The forecast-skill step shared by threads (skills-thread.ts, city-turns.ts): whichever thread
+ * scores a city, the writing thread writes every city in the cities' order, so the pairs files,
+ * the outlooks and the served store's skills are the same as from one thread; and a failure in a
+ * helper fails the step, naming the city, instead of leaving the writer waiting.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MessageChannel } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
+import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { CityTurns } from '../../src/render/city-turns.js';
+import { computeSkills, type SkillOutput, scoreForWriter } from '../../src/render/forecast-skills.js';
+import { codeDigest } from '../../src/render/render-cache.js';
+import { writeServedStore } from '../../src/render/served-store.js';
+import { computeSkillsInThreads } from '../../src/render/skills-thread.js';
+import { threadCode } from '../../src/render/thread-code.js';
+import { openStore } from '../../src/store/store.js';
+import { buildStore } from '../helpers/site.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const CITIES = ['austin', 'chicago', 'honolulu', 'scranton', 'seattle', 'wichita', 'tulsa'];
+/** More than a year: outlooks with an earlier year to score against, and a season year of each category. */
+const SPAN = { from: dayNumber('2024-03-01'), to: dayNumber('2025-04-10') };
+
+/** What the step wrote: the pairs files' bytes, the outlooks as the outlook file writes them, and each city's skill in the served store. */
+function written(output: SkillOutput, servedPath: string): { files: Buffer[]; outlooks: string; skills: unknown[] } {
+  const db = new Database(servedPath, { readonly: true });
+  try {
+    return {
+      files: output.staged.map((s) => readFileSync(s.at)),
+      outlooks: JSON.stringify(output.outlooks),
+      skills: db.prepare('SELECT city_id, skill FROM forecast_skill ORDER BY city_id').raw().all(),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe('the forecast-skill step in threads', () => {
+  let dir: string;
+  let db: string;
+  let served: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pollen-skills-'));
+    db = await buildStore(dir, CITIES, SPAN);
+    const store = openStore(db);
+    const cities = CITIES.map((slug) => DEFAULT_CITIES.get(slug)!);
+    await keepForecasts({ store, provider: new SampleProvider(), cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
+    served = join(dir, 'served.db');
+    writeServedStore(store, served, 730);
+    store.close();
+  }, 300_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A copy of the served store, for one run of the step to write into. */
+  function servedCopy(): string {
+    const copy = join(tempDir(), 'served.db');
+    copyFileSync(served, copy);
+    return copy;
+  }
+
+  it('writes the same files, outlooks and skills from three threads as from one', async () => {
+    const store = openStore(db, { readonly: true });
+    const [one, three] = [servedCopy(), servedCopy()];
+    try {
+      const alone = await computeSkills(store, one, `${one}.skills`);
+      const shared = await computeSkillsInThreads(
+        { storePath: db, servedPath: three, stageDir: `${three}.skills` },
+        threadCode(codeDigest()),
+        3,
+      );
+      const expected = written(alone, one);
+      // Every city of the set, the seven with days among them.
+      const slugs = DEFAULT_CITIES.list.map((c) => c.slug).sort();
+      expect(Object.keys(alone.outlooks.cities)).toEqual(slugs);
+      expect(expected.skills).toHaveLength(slugs.length);
+      for (const city of CITIES) expect(alone.outlooks.cities[city]?.tree?.days).toHaveLength(8);
+      const got = written(shared, three);
+      expect(got.outlooks).toBe(expected.outlooks);
+      expect(got.skills).toEqual(expected.skills);
+      expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual([true, true]);
+    } finally {
+      store.close();
+    }
+  }, 300_000);
+
+  it("fails with a helper's failure, naming the city, instead of waiting for the city", async () => {
+    const path = servedCopy();
+    const raw = new Database(path);
+    raw.prepare("UPDATE species_shape SET keys = 'not json'").run();
+    raw.close();
+    const store = openStore(db, { readonly: true });
+    try {
+      // In this thread, the helper first: it takes every city, fails on the first and hands its failure over.
+      const turns = new CityTurns(CityTurns.memory());
+      const { port1, port2 } = new MessageChannel();
+      scoreForWriter(store, path, turns, port2);
+      await expect(computeSkills(store, path, `${path}.skills`, turns, [port1])).rejects.toThrow(
+        /^the forecast skill of austin could not be computed: .*Nothing was published\.$/,
+      );
+      port1.close();
+      // In threads, whichever takes it.
+      await expect(
+        computeSkillsInThreads({ storePath: db, servedPath: path, stageDir: `${path}.skills-2` }, threadCode(codeDigest()), 2),
+      ).rejects.toThrow(/^the forecast skill of [a-z]+ could not be computed: .*Nothing was published\.$/);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+});
