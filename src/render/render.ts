@@ -73,7 +73,7 @@ export interface RenderOptions {
   routes?: readonly Route[];
   /** Days the served store keeps (default `$SERVE_DAYS`, else 730). */
   serveDays?: number;
-  /** Worker threads; 0 renders in this thread. Default: the cores, for a store of some size. */
+  /** Worker threads, for the forecast skill and then the units; 0 renders in this thread. Default: the cores (up to 4), for a store of some size. */
   workers?: number;
   /** The largest a function carrying the served store may be, zipped. */
   functionLimitBytes?: number;
