@@ -185,7 +185,7 @@ export function podFar(high: SkillTable['high']): { pod: Score; far: Score } {
   };
 }
 
-/** Ranks 1..n, a tie sharing the mean of the ranks it spans (SciPy's rankdata, method 'average'). */
+/** Ranks 1..n of finite values, a tie sharing the mean of the ranks it spans (SciPy's rankdata, method 'average'). */
 export function midRanks(values: readonly number[]): Float64Array {
   // A value's ties span from the first sorted value not below it to the last not above it, found by
   // binary search in the values sorted as numbers: no object per value, no comparator called

@@ -2,10 +2,13 @@
  * The cities of a step shared by its threads: each takes the next city not yet taken, so a
  * thread with less else to do scores more of them, and the cities are scored about in order,
  * which is the order one of them writes them in (forecast-skills.ts). Through memory the threads
- * share: counters, read and changed atomically.
+ * share: counters, read and changed atomically. The writing thread waits on one and then reads
+ * its ports with receiveMessageOnPort, the synchronous use Node added that function for, "in
+ * combination with Atomics" (nodejs/node#27294).
  */
 const NEXT = 0;
 const HANDED = 1;
+const FINISHED = 2;
 
 export class CityTurns {
   private readonly counters: Int32Array;
@@ -16,7 +19,7 @@ export class CityTurns {
   }
 
   static memory(): SharedArrayBuffer {
-    return new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
+    return new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT);
   }
 
   /** The index of the next city to score: at or past the count of cities when none is left. */
@@ -41,5 +44,17 @@ export class CityTurns {
    */
   waitHanded(seen: number, ms: number): void {
     Atomics.wait(this.counters, HANDED, seen, ms);
+  }
+
+  /** Says that a helper has closed what it read (the served store), waking the writing thread. */
+  finished(): void {
+    Atomics.add(this.counters, FINISHED, 1);
+    Atomics.notify(this.counters, FINISHED);
+  }
+
+  /** Waits until `helpers` helpers have finished, in waits of at most `ms` (as waitHanded's). */
+  waitFinished(helpers: number, ms: number): void {
+    for (let seen = Atomics.load(this.counters, FINISHED); seen < helpers; seen = Atomics.load(this.counters, FINISHED))
+      Atomics.wait(this.counters, FINISHED, seen, ms);
   }
 }

@@ -86,11 +86,13 @@ const readServed = (servedPath: string): Store => openStore(servedPath, { readon
 
 /**
  * A helper's part of the step: scores each city it takes its turn at and hands it to the writing
- * thread through `port`; a failure is handed the same way, and ends the helper's part.
+ * thread through `port`; a failure is handed the same way, and ends the helper's part. Says when
+ * it has closed the served store, which the writing thread waits for before it writes there.
  */
 export function scoreForWriter(store: Store, servedPath: string, turns: CityTurns, port: MessagePort): void {
-  const served = readServed(servedPath);
+  let served: Store | undefined;
   try {
+    served = readServed(servedPath);
     const { slugs } = served.cities.set();
     const provider = served.pollen.latestSource();
     for (let index = turns.take(); index < slugs.length; index = turns.take()) {
@@ -101,7 +103,8 @@ export function scoreForWriter(store: Store, servedPath: string, turns: CityTurn
     port.postMessage({ failure: failureReply(error) } satisfies Handed);
     turns.handed();
   } finally {
-    served.close();
+    served?.close();
+    turns.finished();
   }
 }
 
@@ -124,7 +127,8 @@ export async function computeSkills(
   const skills: Array<[string, Uint8Array]> = [];
   try {
     const { slugs } = served.cities.set();
-    // A city scored waits here until every city before it is written.
+    // A city scored waits here until every city before it is written: the cities the helpers score
+    // while this thread scores one of its own, since every thread takes the next city left.
     const scored = new Map<number, ScoredCity>();
     let next = 0;
     const write = () => {
@@ -160,6 +164,8 @@ export async function computeSkills(
   } finally {
     served.close();
   }
+  // Nothing reads the served store as a file that never changes (immutable) while it is written.
+  turns.waitFinished(helpers.length, 1000);
   const written = openStore(servedPath);
   try {
     written.skills.put(skills);

@@ -16,5 +16,13 @@ export function failureReply(error: unknown): FailureReply {
   };
 }
 
-/** The error a thread's failure reply stands for, in the render's thread. */
-export const replyError = (reply: FailureReply): Error => (reply.renderError ? new RenderError(reply.error) : new Error(reply.error));
+/**
+ * The error a thread's failure reply stands for, in the thread it reached. Its stack is the failed
+ * thread's, so a thread that passes a failure on (a forecast-skill helper's) replies it as it came.
+ */
+export function replyError(reply: FailureReply): Error {
+  if (reply.renderError) return new RenderError(reply.error);
+  const error = new Error(reply.error);
+  error.stack = reply.error;
+  return error;
+}

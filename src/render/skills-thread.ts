@@ -37,9 +37,12 @@ export function computeSkillsInThreads(paths: Paths, code: ThreadCode, threads: 
   const resourceLimits = limits(channels.length + 1);
   return new Promise((resolve, reject) => {
     const started: Worker[] = [];
+    let stopping = false;
     const stop = (error: Error) => {
-      for (const worker of started) void worker.terminate();
-      reject(error);
+      if (stopping) return;
+      stopping = true;
+      // Once every thread has stopped: the render then removes what they were writing.
+      void Promise.allSettled(started.map((worker) => worker.terminate())).then(() => reject(error));
     };
     const start = (input: SkillsInput, ports: MessagePort[]) => {
       const { url, argv } = code.start('skills-worker');

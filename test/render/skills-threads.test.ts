@@ -17,6 +17,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { CityTurns } from '../../src/render/city-turns.js';
 import { computeSkills, type SkillOutput, scoreForWriter } from '../../src/render/forecast-skills.js';
 import { codeDigest } from '../../src/render/render-cache.js';
+import { failureReply, RenderError, replyError } from '../../src/render/render-error.js';
 import { writeServedStore } from '../../src/render/served-store.js';
 import { computeSkillsInThreads } from '../../src/render/skills-thread.js';
 import { threadCode } from '../../src/render/thread-code.js';
@@ -39,6 +40,17 @@ function written(output: SkillOutput, servedPath: string): { files: Buffer[]; ou
     };
   } finally {
     db.close();
+  }
+}
+
+/** Turns handed out in a given order, in one thread: a test's stand-in for threads that race. */
+class ScriptedTurns extends CityTurns {
+  constructor(private readonly order: number[]) {
+    super(CityTurns.memory());
+  }
+
+  override take(): number {
+    return this.order.shift()!;
   }
 }
 
@@ -91,6 +103,28 @@ describe('the forecast-skill step in threads', () => {
     }
   }, 300_000);
 
+  it('writes the cities in their order whatever order they are handed in', async () => {
+    const store = openStore(db, { readonly: true });
+    const [one, handed] = [servedCopy(), servedCopy()];
+    try {
+      const alone = await computeSkills(store, one, `${one}.skills`);
+      // In this thread: the helper first, given every city but the first, last to second; then the
+      // writer, given the first. A writer that wrote cities as they came would write them backwards.
+      const count = Object.keys(alone.outlooks.cities).length;
+      const turns = new ScriptedTurns([...Array.from({ length: count - 1 }, (_, i) => count - 1 - i), count, 0, count]);
+      const { port1, port2 } = new MessageChannel();
+      scoreForWriter(store, handed, turns, port2);
+      const merged = await computeSkills(store, handed, `${handed}.skills`, turns, [port1]);
+      port1.close();
+      const [expected, got] = [written(alone, one), written(merged, handed)];
+      expect(got.outlooks).toBe(expected.outlooks);
+      expect(got.skills).toEqual(expected.skills);
+      expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual([true, true]);
+    } finally {
+      store.close();
+    }
+  }, 120_000);
+
   it("fails with a helper's failure, naming the city, instead of waiting for the city", async () => {
     const path = servedCopy();
     const raw = new Database(path);
@@ -114,4 +148,11 @@ describe('the forecast-skill step in threads', () => {
       store.close();
     }
   }, 120_000);
+
+  it('passes a failure on as it came, from the helper through the writing thread', () => {
+    for (const error of [new Error('boom'), new RenderError('the forecast skill of x could not be computed')]) {
+      const first = failureReply(error);
+      expect(failureReply(replyError(first))).toEqual(first);
+    }
+  });
 });
