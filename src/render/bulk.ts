@@ -149,15 +149,16 @@ export class KindFiles<R = Row> {
     this.batch.append(group);
   }
 
-  /** Ends a city's rows: the row group is written once it holds `perGroup` cities. */
-  cityDone(): void {
-    if (++this.cities === this.perGroup) this.flush();
+  /** Ends a city's rows: the row group is written once it holds `perGroup` cities (awaited before the next city's rows). */
+  async cityDone(): Promise<void> {
+    if (++this.cities === this.perGroup) await this.flush();
   }
 
-  private flush(): void {
-    this.parquet.group(this.batch);
-    this.csv.rows(this.batch);
+  private async flush(): Promise<void> {
+    const batch = this.batch;
     [this.batch, this.cities] = [new Batch(this.fields), 0];
+    this.parquet.group(batch);
+    await this.csv.rows(batch);
   }
 
   /**
@@ -169,7 +170,7 @@ export class KindFiles<R = Row> {
     put: (file: string, body: Uint8Array) => void,
     inputs: string | ((parquet: Uint8Array) => string),
   ): Promise<BulkFile[]> {
-    this.flush();
+    await this.flush();
     const bodies: Record<BulkFormat, Uint8Array> = { parquet: this.parquet.finish(), 'csv.gz': await this.csv.finish() };
     const inputsSha256 = typeof inputs === 'string' ? inputs : inputs(bodies.parquet);
     return FORMATS.map((format) => {
@@ -209,7 +210,7 @@ export async function writeBulkMonth(
       const mine = rows[files.kind as MonthlyKind];
       if (mine.length === 0) continue;
       for (const row of mine) files.add(row);
-      files.cityDone();
+      await files.cityDone();
     }
   }
   const written: BulkFile[] = [];
@@ -288,7 +289,7 @@ export async function writeSeasonsFiles(store: Store, put: (file: string, body: 
   for (const city of store.cities.set().slugs) {
     for (const [year, seasons] of seasonsByYear(allDailyRows(store, city, 'UTC'), categories))
       for (const c of seasons) files.add(seasonRow(city, year, c));
-    files.cityDone();
+    await files.cityDone();
   }
   return files.finish(null, put, inputs);
 }

@@ -131,14 +131,14 @@ export async function computeSkills(
     // while this thread scores one of its own, since every thread takes the next city left.
     const scored = new Map<number, ScoredCity>();
     let next = 0;
-    const write = () => {
+    const write = async () => {
       for (let s = scored.get(next); s !== undefined; s = scored.get(++next)) {
         scored.delete(next);
         skills.push([s.city, s.skill]);
         outlooks.issued ??= Object.values(s.outlooks)[0]?.issued ?? null;
         outlooks.cities[s.city] = s.outlooks;
         pairs.addGroup(s.pairs);
-        pairs.cityDone();
+        await pairs.cityDone();
       }
     };
     const receive = () => {
@@ -153,12 +153,12 @@ export async function computeSkills(
     for (let index = turns.take(); index < slugs.length; index = turns.take()) {
       scored.set(index, scoreCity(store, served, slugs[index]!, outlooks.provider));
       receive();
-      write();
+      await write();
     }
     while (next < slugs.length) {
       const seen = turns.handedCount();
       receive();
-      write();
+      await write();
       if (next < slugs.length) turns.waitHanded(seen, 1000);
     }
   } finally {
