@@ -19,8 +19,8 @@ import type { ThreadCode } from './thread-code.js';
  * them die young. One thread with 96 MB took 31.8 and 33.3 s at 200 cities against 37.8 and 38.4
  * s with 48, for a peak 45 MB higher. The threads share those 96 MB: two threads with 48 each
  * took 21.5 s where one took 24.3 s (the step alone), and in a full render 21.0 s where one took
- * 28.2 s, the site's build beside it. Alone, the two peaked 435 MB against one's 381; with 32 MB
- * each, 415 and 434 MB in 21.7 and 21.9 s: the young generation is not what they hold.
+ * 28.2 s, the site's build beside it. With 32 MB each they took as long and peaked as high: the
+ * young generation is not what they hold (the step alone peaks at about 335 MB in two threads).
  */
 const YOUNG_GENERATION_MB = 96;
 const limits = (threads: number) => ({
