@@ -43,6 +43,13 @@ function written(output: SkillOutput, servedPath: string): { files: Buffer[]; ou
   }
 }
 
+/** The same pairs files, outlooks and skills, byte for byte. */
+function expectSame(got: ReturnType<typeof written>, expected: ReturnType<typeof written>): void {
+  expect(got.outlooks).toBe(expected.outlooks);
+  expect(got.skills).toEqual(expected.skills);
+  expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual([true, true]);
+}
+
 /** Turns handed out in a given order, in one thread: a test's stand-in for threads that race. */
 class ScriptedTurns extends CityTurns {
   constructor(private readonly order: number[]) {
@@ -94,10 +101,7 @@ describe('the forecast-skill step in threads', () => {
       expect(Object.keys(alone.outlooks.cities)).toEqual(slugs);
       expect(expected.skills).toHaveLength(slugs.length);
       for (const city of CITIES) expect(alone.outlooks.cities[city]?.tree?.days).toHaveLength(8);
-      const got = written(shared, three);
-      expect(got.outlooks).toBe(expected.outlooks);
-      expect(got.skills).toEqual(expected.skills);
-      expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual([true, true]);
+      expectSame(written(shared, three), expected);
     } finally {
       store.close();
     }
@@ -116,10 +120,7 @@ describe('the forecast-skill step in threads', () => {
       scoreForWriter(store, handed, turns, port2);
       const merged = await computeSkills(store, handed, `${handed}.skills`, turns, [port1]);
       port1.close();
-      const [expected, got] = [written(alone, one), written(merged, handed)];
-      expect(got.outlooks).toBe(expected.outlooks);
-      expect(got.skills).toEqual(expected.skills);
-      expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual([true, true]);
+      expectSame(written(merged, handed), written(alone, one));
     } finally {
       store.close();
     }
