@@ -25,13 +25,10 @@ export const WINDOW_DAYS = 7;
 
 /** The same calendar date `years` years before `day` (29 February becomes 28 February). */
 export function sameDateYearsBefore(day: number, years: number): number {
-  const [year, month, date] = civilDate(day);
-  return sameDateIn(year - years, month, date);
+  const [thisYear, month, date] = civilDate(day);
+  const year = thisYear - years;
+  return dayOfDate(year, month, month === 2 && date === 29 && !isLeapYear(year) ? 28 : date);
 }
-
-/** A month's date in `year`, 29 February the 28th in a year without it. */
-const sameDateIn = (year: number, month: number, date: number): number =>
-  dayOfDate(year, month, month === 2 && date === 29 && !isLeapYear(year) ? 28 : date);
 
 /** A day of an earlier year counted in a climatology. */
 export interface ClimateDay extends SeasonDay {
@@ -84,9 +81,10 @@ export class Climatology {
 
   /** Calls `visit` with each earlier year's days with a value and a level within the window around the same date as `day`. */
   private each(day: number, visit: (d: number, v: SeasonDay, year: number) => void): void {
-    const [thisYear, month, date] = civilDate(day);
-    for (let year = thisYear - 1; ; year--) {
-      const centre = sameDateIn(year, month, date) - this.shiftOf(year);
+    const thisYear = civilDate(day)[0];
+    for (let years = 1; ; years++) {
+      const year = thisYear - years;
+      const centre = sameDateYearsBefore(day, years) - this.shiftOf(year);
       if (centre + this.windowDays < this.first) return;
       for (let d = centre - this.windowDays; d <= centre + this.windowDays; d++) {
         const v = this.series.get(d);

@@ -26,7 +26,6 @@ export type SkillsReply = { done: true; output: SkillOutput } | FailureReply;
 const input = workerData as SkillsInput;
 const store = openStore(input.storePath, { readonly: true });
 const turns = new CityTurns(input.turns);
-const ports = input.writer ? [input.writer] : (input.helpers ?? []);
 if (input.writer) {
   try {
     scoreForWriter(store, input.servedPath, turns, input.writer);
@@ -35,13 +34,14 @@ if (input.writer) {
     input.writer.close();
   }
 } else {
-  computeSkills(store, input.servedPath, input.stageDir, turns, ports)
+  const helpers = input.helpers ?? [];
+  computeSkills(store, input.servedPath, input.stageDir, turns, helpers)
     .then(
       (output) => parentPort!.postMessage({ done: true, output } satisfies SkillsReply),
       (error: unknown) => parentPort!.postMessage(failureReply(error) satisfies SkillsReply),
     )
     .finally(() => {
       store.close();
-      for (const port of ports) port.close();
+      for (const port of helpers) port.close();
     });
 }
