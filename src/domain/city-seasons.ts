@@ -3,7 +3,7 @@
  * holds, compared with its complete earlier years (seasons.ts measures one year), and the answer
  * of /api/season and the rows of the bulk seasons file made from them.
  */
-import { DAY_MS, dayString } from './dates.js';
+import { civilDate, dayString } from './dates.js';
 import type { CategorySeason, SeasonYearRow } from './schemas.js';
 import {
   compareYears,
@@ -103,7 +103,7 @@ export function citySeasons(rows: readonly DatedRow[], categories: readonly Seas
     }
   }
   return {
-    year: year ?? new Date(latest * DAY_MS).getUTCFullYear(),
+    year: year ?? civilDate(latest)[0],
     categories: chosen,
     years,
     held: [...held].sort((a, b) => a - b),

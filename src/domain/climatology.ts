@@ -18,23 +18,54 @@
  * narrowest window's; wider windows blur a season's rise and fall.
  */
 import { civilDate, dayOfDate, isLeapYear } from './dates.js';
+import { RISK_LABELS } from './risk.js';
 import type { SeasonDay, SeasonSeries } from './seasons.js';
 
 /** Days either side of the same date that each earlier year contributes. */
 export const WINDOW_DAYS = 7;
 
+/** The day of a calendar date (month 1..12) in `year`; 29 February is 28 February in a common year. */
+const sameDateIn = (year: number, month: number, date: number): number =>
+  dayOfDate(year, month, month === 2 && date === 29 && !isLeapYear(year) ? 28 : date);
+
 /** The same calendar date `years` years before `day` (29 February becomes 28 February). */
 export function sameDateYearsBefore(day: number, years: number): number {
   const [thisYear, month, date] = civilDate(day);
-  const year = thisYear - years;
-  return dayOfDate(year, month, month === 2 && date === 29 && !isLeapYear(year) ? 28 : date);
+  return sameDateIn(thisYear - years, month, date);
 }
 
-/** A day of an earlier year counted in a climatology. */
-export interface ClimateDay extends SeasonDay {
-  day: number;
-  year: number;
+/**
+ * A day's climatological sample: each member (a day of an earlier year) with its year, daily mean
+ * and NAB level (its index in RISK_LABELS), in one array of numbers. Outlooks scored over two
+ * years ask for a sample of every day several times over, each of some thirty members: as an
+ * object per member, they were a quarter of what the render's skill step allocated.
+ */
+export class Sample {
+  constructor(
+    readonly length: number,
+    /** Member i's day, year, value and level at 4i to 4i + 3. */
+    private readonly members: Float64Array,
+  ) {}
+
+  day(i: number): number {
+    return this.members[4 * i]!;
+  }
+
+  year(i: number): number {
+    return this.members[4 * i + 1]!;
+  }
+
+  value(i: number): number {
+    return this.members[4 * i + 2]!;
+  }
+
+  /** The member's level, as its index in RISK_LABELS. */
+  level(i: number): number {
+    return this.members[4 * i + 3]!;
+  }
 }
+
+const LEVEL_INDEX = new Map<string, number>(RISK_LABELS.map((level, i) => [level, i]));
 
 export interface ClimatologyOptions {
   /** Days either side of the date (WINDOW_DAYS). */
@@ -63,7 +94,9 @@ export class Climatology {
   private readonly shiftDays: ReadonlyMap<number, number>;
   private readonly logMeans = new Map<number, number | undefined>();
   /** Each day's sample, made once: an outlook scored over a year asks for each target day at every lead. */
-  private readonly samples = new Map<number, readonly ClimateDay[]>();
+  private readonly samples = new Map<number, Sample>();
+  /** Where a sample's members are gathered before they are copied into one of its own size. */
+  private gathered = new Float64Array(256);
 
   constructor(
     private readonly series: SeasonSeries,
@@ -81,10 +114,9 @@ export class Climatology {
 
   /** Calls `visit` with each earlier year's days with a value and a level within the window around the same date as `day`. */
   private each(day: number, visit: (d: number, v: SeasonDay, year: number) => void): void {
-    const thisYear = civilDate(day)[0];
-    for (let years = 1; ; years++) {
-      const year = thisYear - years;
-      const centre = sameDateYearsBefore(day, years) - this.shiftOf(year);
+    const [thisYear, month, date] = civilDate(day);
+    for (let year = thisYear - 1; ; year--) {
+      const centre = sameDateIn(year, month, date) - this.shiftOf(year);
       if (centre + this.windowDays < this.first) return;
       for (let d = centre - this.windowDays; d <= centre + this.windowDays; d++) {
         const v = this.series.get(d);
@@ -94,14 +126,26 @@ export class Climatology {
   }
 
   /** The days with a value within the window around the same date as `day` in each earlier year, that year's centre moved back by its shift. */
-  sample(day: number): readonly ClimateDay[] {
-    let days = this.samples.get(day);
-    if (!days) {
-      const made: ClimateDay[] = [];
-      this.each(day, (d, v, year) => made.push({ day: d, year, value: v.value, risk: v.risk }));
-      this.samples.set(day, (days = made));
+  sample(day: number): Sample {
+    let sample = this.samples.get(day);
+    if (!sample) {
+      let n = 0;
+      this.each(day, (d, v, year) => {
+        if (4 * n + 4 > this.gathered.length) {
+          const larger = new Float64Array(2 * this.gathered.length);
+          larger.set(this.gathered);
+          this.gathered = larger;
+        }
+        const g = this.gathered;
+        const at = 4 * n++;
+        g[at] = d;
+        g[at + 1] = year;
+        g[at + 2] = v.value;
+        g[at + 3] = LEVEL_INDEX.get(v.risk!)!;
+      });
+      this.samples.set(day, (sample = new Sample(n, this.gathered.slice(0, 4 * n))));
     }
-    return days;
+    return sample;
   }
 
   /** The mean of log10(1 + value) over `day`'s sample; undefined for an empty one. */

@@ -22,8 +22,16 @@ export function dayNumber(date: string): number {
   return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
 }
 
-/** `YYYY-MM-DD` of a day number. */
+/**
+ * `YYYY-MM-DD` of a day number, as `toISOString` writes it. Years of four digits are written from
+ * civilDate without a Date (a sixth of the time: every daily row, list and pair names its date);
+ * any other day goes through Date, which writes the years beyond as `+YYYYYY` and `-YYYYYY`.
+ */
 export function dayString(day: number): string {
+  if (Number.isInteger(day)) {
+    const [year, month, date] = civilDate(day);
+    if (year >= 1000 && year <= 9999) return `${year}-${month < 10 ? '0' : ''}${month}-${date < 10 ? '0' : ''}${date}`;
+  }
   return new Date(day * DAY_MS).toISOString().slice(0, 10);
 }
 
@@ -74,8 +82,7 @@ export const isLeapYear = (year: number): boolean => year % 4 === 0 && (year % 1
 
 /** Day of the year, 1..366, of a day number. */
 export function dayOfYear(day: number): number {
-  const d = new Date(day * DAY_MS);
-  return day - Math.floor(Date.UTC(d.getUTCFullYear(), 0, 1) / DAY_MS) + 1;
+  return day - dayOfDate(civilDate(day)[0], 1, 1) + 1;
 }
 
 // Building a DateTimeFormat costs far more than using one.

@@ -10,10 +10,10 @@
  */
 import { categorySeasons } from './city-seasons.js';
 import { MAX_SHIFT_DAYS } from './climatology.js';
-import { DAY_MS, dayNumber, dayString, isoTime } from './dates.js';
+import { civilDate, DAY_MS, dayNumber, dayString, isoTime } from './dates.js';
 import { ClimatologyReference, OUTLOOK_LEADS, type OutlookPair, outlook, outlookPairs, outlookSkill } from './outlook.js';
 import type { Graded } from './risk.js';
-import type { CategorySeason, OutlookSkill } from './schemas.js';
+import type { CategorySeason, OutlookSkill, SkillTable } from './schemas.js';
 import {
   type DatedRow,
   type SeasonCategory,
@@ -83,31 +83,43 @@ interface Period {
 const within = (p: Period) => (x: { day: number }) => x.day >= p.from && x.day <= p.to;
 
 /**
- * The season timing an outlook issued on `issueDay` could know: this season year's start against
- * each complete earlier year's, once it had started before that day, keyed (as Climatology takes
- * it) by the calendar year of the same date in the earlier year; none before the start.
+ * The season timing an outlook issued on a day could know: this season year's start against each
+ * complete earlier year's, once it had started before that day, keyed (as Climatology takes it) by
+ * the calendar year of the same date in the earlier year; none before the start. Made once for
+ * each season year, calendar year and side of the start: the days of one are scored together.
  */
-function shiftsKnownOn(seasons: ReadonlyMap<number, CategorySeason>, category: string, issueDay: number): Map<number, number> {
-  const year = seasonYearOf(category, issueDay);
-  const season = seasons.get(year);
-  const shifts = new Map<number, number>();
-  const start = season?.season?.start;
-  if (!season || !start || dayNumber(start) >= issueDay) return shifts;
-  const calendarYear = new Date(issueDay * DAY_MS).getUTCFullYear();
-  for (const earlier of season.comparison.years) {
-    const days = earlier.start_difference_days;
-    if (days !== null && Math.abs(days) <= MAX_SHIFT_DAYS) shifts.set(calendarYear - (year - earlier.year), days);
+class ShiftsKnown {
+  private readonly made = new Map<string, { shifts: Map<number, number>; key: string }>();
+
+  constructor(
+    private readonly seasons: ReadonlyMap<number, CategorySeason>,
+    private readonly category: string,
+  ) {}
+
+  /** The timing known on `issueDay`, and a key that is the same for the same timing. */
+  on(issueDay: number): { shifts: Map<number, number>; key: string } {
+    const year = seasonYearOf(this.category, issueDay);
+    const season = this.seasons.get(year);
+    const start = season?.season?.start;
+    const started = season !== undefined && !!start && dayNumber(start) < issueDay;
+    const calendarYear = civilDate(issueDay)[0];
+    const memo = `${year} ${calendarYear} ${started}`;
+    let known = this.made.get(memo);
+    if (!known) {
+      const shifts = new Map<number, number>();
+      if (started)
+        for (const earlier of season.comparison.years) {
+          const days = earlier.start_difference_days;
+          if (days !== null && Math.abs(days) <= MAX_SHIFT_DAYS) shifts.set(calendarYear - (year - earlier.year), days);
+        }
+      this.made.set(memo, (known = { shifts, key: JSON.stringify([...shifts]) }));
+    }
+    return known;
   }
-  return shifts;
 }
 
 /** The outlooks issued on each of the days, each with the timing it could know, paired with what was observed. */
-function pastOutlooks(
-  series: SeasonSeries,
-  category: Graded,
-  seasons: ReadonlyMap<number, CategorySeason>,
-  issueDays: Iterable<number>,
-): OutlookPair[] {
+function pastOutlooks(series: SeasonSeries, category: Graded, known: ShiftsKnown, issueDays: Iterable<number>): OutlookPair[] {
   // Issue days that know the same timing are scored together, on one climatology; a day none of
   // whose targets has an earlier year around its date (a store's first year) gives no pair.
   const reference = new ClimatologyReference(series, category);
@@ -118,13 +130,42 @@ function pastOutlooks(
   const groups = new Map<string, { shifts: Map<number, number>; days: number[] }>();
   for (const day of issueDays) {
     if (!pairable(day)) continue;
-    const shifts = shiftsKnownOn(seasons, category, day);
-    const key = JSON.stringify([...shifts]);
+    const { shifts, key } = known.on(day);
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { shifts, days: [] }));
     group.days.push(day);
   }
   return [...groups.values()].flatMap((g) => outlookPairs(series, category, g.days, { shiftDays: g.shifts }, reference));
+}
+
+/** A reference's pairs on the days given, in their order. */
+function pairsOn(pairs: ReadonlyMap<number, Pair>, days: readonly number[]): Pair[] {
+  const found: Pair[] = [];
+  for (const day of days) {
+    const pair = pairs.get(day);
+    if (pair) found.push(pair);
+  }
+  return found;
+}
+
+/**
+ * Climatology's scores on a period's reference days, made again only when the days differ from
+ * the last asked for the period: climatology's pairs do not depend on the lead, and every lead
+ * scores nearly the same days (those observed, with an outlook or a forecast at the lead).
+ */
+class ClimatologyScores {
+  private readonly last = new Map<string, { days: readonly number[]; table: SkillTable }>();
+
+  constructor(private readonly pairs: ReadonlyMap<number, Pair>) {}
+
+  on(period: Period, days: readonly number[]): SkillTable {
+    const key = `${period.from} ${period.to}`;
+    const last = this.last.get(key);
+    if (last && last.days.length === days.length && last.days.every((d, i) => d === days[i])) return last.table;
+    const table = skill(pairsOn(this.pairs, days));
+    this.last.set(key, { days, table });
+    return table;
+  }
 }
 
 /** The scores at one lead over one period. */
@@ -134,26 +175,18 @@ function scores(
   forecast: readonly Pair[],
   outlooks: readonly OutlookPair[],
   persistence: ReadonlyMap<number, Pair>,
-  climatology: ReadonlyMap<number, Pair>,
+  climatology: ClimatologyScores,
 ): SkillScores {
   const inPeriod = within(period);
   const paired = forecast.filter(inPeriod);
   const scored = outlooks.filter(inPeriod);
   const referenceDays = lead < FORECAST_LEADS ? paired.map((p) => p.day) : scored.map((p) => p.day);
-  const of = (pairs: ReadonlyMap<number, Pair>) => {
-    const found: Pair[] = [];
-    for (const day of referenceDays) {
-      const pair = pairs.get(day);
-      if (pair) found.push(pair);
-    }
-    return found;
-  };
   return {
     from: dayString(period.from),
     to: dayString(period.to),
     forecast: skill(paired),
-    persistence: skill(of(persistence)),
-    climatology: skill(of(climatology)),
+    persistence: skill(pairsOn(persistence, referenceDays)),
+    climatology: climatology.on(period, referenceDays),
     reference_days: lead < FORECAST_LEADS ? 'forecast' : 'outlook',
     outlook: outlookSkill(scored),
   };
@@ -173,12 +206,12 @@ function servedBecause(s: OutlookSkill): string {
 function servedOutlook(
   series: SeasonSeries,
   category: Graded,
-  seasons: ReadonlyMap<number, CategorySeason>,
+  known: ShiftsKnown,
   latest: number,
   skills: readonly OutlookSkill[],
 ): ServedOutlook {
   const issueDay = latest + 1;
-  const { days, category: _c, ...own } = outlook(series, category, issueDay, { shiftDays: shiftsKnownOn(seasons, category, issueDay) });
+  const { days, category: _c, ...own } = outlook(series, category, issueDay, { shiftDays: known.on(issueDay).shifts });
   const climate = outlook(series, category, issueDay, { anomaly: false }).days;
   return {
     ...own,
@@ -211,13 +244,13 @@ function categorySkill(
   const c = category.name;
   const series = seasonSeries(daily, category);
   const latest = window.to;
-  const seasons = categorySeasons(daily, category, latest);
+  const known = new ShiftsKnown(categorySeasons(daily, category, latest), c);
   const days = [...series.keys()].sort((a, b) => a - b);
   const first = daily[0]?.day ?? latest;
   const outlooks = pastOutlooks(
     series,
     c,
-    seasons,
+    known,
     Array.from({ length: Math.max(0, latest - first) }, (_, i) => first + 1 + i),
   );
   const outlooksAt = Array.from({ length: OUTLOOK_LEADS }, (): OutlookPair[] => []);
@@ -232,15 +265,16 @@ function categorySkill(
     const held = days.filter((d) => seasonYearOf(c, d) === year);
     return { year, from: held[0]!, to: held.at(-1)! };
   });
+  const climatologyScores = new ClimatologyScores(climatology);
   const leads = byLead.map(({ lead, forecast, outlooks: o, persistence }) => ({
     lead,
-    window: scores(window, lead, forecast, o, persistence, climatology),
-    years: years.map((y) => ({ year: y.year, ...scores(y, lead, forecast, o, persistence, climatology) })),
+    window: scores(window, lead, forecast, o, persistence, climatologyScores),
+    years: years.map((y) => ({ year: y.year, ...scores(y, lead, forecast, o, persistence, climatologyScores) })),
   }));
   const outlook = servedOutlook(
     series,
     c,
-    seasons,
+    known,
     latest,
     leads.map((l) => l.window.outlook),
   );

@@ -25,9 +25,9 @@
  * Its own skill is the ranked probability score against climatology's (outlookSkill): where it
  * does not beat climatology, climatology (the same members, unmoved and unscaled) is what to serve.
  */
-import { type ClimateDay, Climatology, type ClimatologyOptions } from './climatology.js';
+import { Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
 import { dayString } from './dates.js';
-import { grade, type Graded, RISK_LABELS, type Risk } from './risk.js';
+import { type Graded, levelIndex, RISK_LABELS, type Risk } from './risk.js';
 import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from './schemas.js';
 import type { SeasonSeries } from './seasons.js';
 import { MIN_PAIRS } from './verification.js';
@@ -54,22 +54,20 @@ const log1p10 = (v: number): number => Math.log10(1 + v);
 const LEVEL_INDEX = Object.fromEntries(RISK_LABELS.map((level, i) => [level, i])) as Readonly<Record<Risk, number>>;
 
 /** The members' levels, moved by the anomaly `a` (log10), counted as probabilities: one per level, in RISK_LABELS order. */
-function probabilities(category: Graded, members: ReadonlyArray<{ value: number; risk: Risk | null }>, a: number): number[] {
+function probabilities(category: Graded, members: Sample, a: number): number[] {
   const counts = new Array<number>(K).fill(0);
   const factor = 10 ** a;
-  let n = 0;
-  for (const m of members) {
-    if (m.risk === null) continue;
-    let level = LEVEL_INDEX[m.risk];
-    if (a !== 0 && m.value > 0) {
-      const scaled = Math.max(0, (1 + m.value) * factor - 1);
-      const moved = LEVEL_INDEX[grade(category, scaled)!] - LEVEL_INDEX[grade(category, m.value)!];
+  for (let i = 0; i < members.length; i++) {
+    let level = members.level(i);
+    const value = members.value(i);
+    if (a !== 0 && value > 0) {
+      const scaled = Math.max(0, (1 + value) * factor - 1);
+      const moved = levelIndex(category, scaled) - levelIndex(category, value);
       level = Math.min(K - 1, Math.max(0, level + moved));
     }
     counts[level]!++;
-    n++;
   }
-  return counts.map((c) => c / n);
+  return counts.map((c) => c / members.length);
 }
 
 /** Probabilities by level name. */
@@ -98,6 +96,9 @@ class Anomalies {
   private readonly z: Float64Array;
   private readonly a: Float64Array;
   private readonly made: Uint8Array;
+  /** The A and z a weight is fitted on, filled again for each issue day. */
+  private readonly x = new Float64Array(WEIGHT_DAYS);
+  private readonly y = new Float64Array(WEIGHT_DAYS);
 
   constructor(
     private readonly series: SeasonSeries,
@@ -153,8 +154,7 @@ class Anomalies {
     const first = issueDay - WEIGHT_DAYS;
     // Read once into arrays (NaN: none), as plain loops: the fit reads each A and z at every lead,
     // for every issue day of every category and city a render scores.
-    const x = new Float64Array(WEIGHT_DAYS);
-    const y = new Float64Array(WEIGHT_DAYS);
+    const { x, y } = this;
     for (let k = 0; k < WEIGHT_DAYS; k++) {
       x[k] = this.before(first + k) ?? Number.NaN;
       y[k] = this.at(first + k) ?? Number.NaN;
@@ -182,7 +182,7 @@ class Anomalies {
 interface Issued {
   anomaly: number | undefined;
   weights: number[];
-  members: Array<readonly ClimateDay[]>;
+  members: Sample[];
   /** Per lead, one probability per level (RISK_LABELS order); null without members. */
   probabilities: Array<number[] | null>;
 }
@@ -203,7 +203,8 @@ function issue(category: Graded, issueDay: number, climatology: Climatology, ano
   const { anomaly, weights: w, members, probabilities: p } = compute(category, issueDay, climatology, anomalies);
   const years = new Set<number>();
   const days: OutlookDay[] = w.map((weight, lead) => {
-    for (const d of members[lead]!) years.add(d.year);
+    const sample = members[lead]!;
+    for (let i = 0; i < sample.length; i++) years.add(sample.year(i));
     const base = { date: dayString(issueDay + lead), lead, members: members[lead]!.length, anomaly_weight: weight };
     const probs = p[lead];
     return probs

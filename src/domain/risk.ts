@@ -28,13 +28,14 @@ export const SPECIES_KEY: Readonly<Record<Category, string>> = { tree: 'Tree', g
 
 /** NAB label of a concentration: null stays null, 0 is None, thresholds belong to the higher label. */
 export function grade(category: Graded, value: number | null): Risk | null {
-  if (value === null) return null;
-  if (value === 0) return 'None';
+  return value === null ? null : RISK_LABELS[levelIndex(category, value)]!;
+}
+
+/** The index in RISK_LABELS of a concentration's NAB label (grade's, as a number: the outlook moves members by levels). */
+export function levelIndex(category: Graded, value: number): number {
+  if (value === 0) return 0;
   const [t1, t2, t3] = THRESHOLDS[category];
-  if (value < t1) return 'Low';
-  if (value < t2) return 'Moderate';
-  if (value < t3) return 'High';
-  return 'Very High';
+  return value < t1 ? 1 : value < t2 ? 2 : value < t3 ? 3 : 4;
 }
 
 /** `sev_*` integers on the map: null and None are 0, Very High is 4. */

@@ -22,7 +22,7 @@
  * its total so far) and ends only when the concentration definition says so (provisionally); a
  * closed year with gaps is measured on the days it holds, and says so (`basis: "days held"`).
  */
-import { DAY_MS, dayNumber, dayString } from './dates.js';
+import { civilDate, dayNumber, dayOfDate, dayString } from './dates.js';
 import { seasonStatus } from './season-status.js';
 import { grade, type Graded, RISK_LABELS, type Risk, SPECIES_KEY } from './risk.js';
 import type { CategorySeason, DailyPollen, RiskDays, Season, SeasonComparison, SeasonStatus } from './schemas.js';
@@ -50,15 +50,15 @@ const fromOctober = (category: string) => category === 'tree' || category.starts
 export function seasonYear(category: string, year: number): { from: number; to: number } {
   const october = fromOctober(category);
   return {
-    from: dayNumber(`${october ? year - 1 : year}-${october ? '10' : '01'}-01`),
-    to: dayNumber(october ? `${year}-09-30` : `${year}-12-31`),
+    from: october ? dayOfDate(year - 1, 10, 1) : dayOfDate(year, 1, 1),
+    to: october ? dayOfDate(year, 9, 30) : dayOfDate(year, 12, 31),
   };
 }
 
 /** The category's year a day falls in: its calendar year, or for tree the next one from 1 October. */
 export function seasonYearOf(category: string, day: number): number {
-  const date = new Date(day * DAY_MS);
-  return date.getUTCFullYear() + (fromOctober(category) && date.getUTCMonth() >= 9 ? 1 : 0);
+  const [year, month] = civilDate(day);
+  return year + (month >= 10 && fromOctober(category) ? 1 : 0);
 }
 
 /** What a category's day is read from: a daily row's values, levels and species (an hourly row has them too). */

@@ -14,7 +14,8 @@
  *   (climatology.ts): the sample's median day, the lower of the two middle days of an even sample
  *   by daily mean, whose mean and level are those of a day that happened, graded as its row was.
  */
-import { Climatology, type ClimateDay, type ClimatologyOptions } from './climatology.js';
+import { Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
+import { RISK_LABELS } from './risk.js';
 import type { SeasonSeries } from './seasons.js';
 import { dayLevel } from './verification-days.js';
 import type { DayLevel, Pair } from './verification.js';
@@ -31,9 +32,12 @@ export function persistencePairs(observed: SeasonSeries, days: Iterable<number>,
 }
 
 /** The median day of a climatological sample (the lower middle one of an even sample); undefined for an empty one. */
-export function medianDay(sample: readonly ClimateDay[]): DayLevel | undefined {
-  const sorted = [...sample].sort((a, b) => a.value - b.value || a.day - b.day);
-  return dayLevel(sorted[(sorted.length - 1) >> 1]);
+export function medianDay(sample: Sample): DayLevel | undefined {
+  if (sample.length === 0) return undefined;
+  const order = Array.from({ length: sample.length }, (_, i) => i);
+  order.sort((a, b) => sample.value(a) - sample.value(b) || sample.day(a) - sample.day(b));
+  const median = order[(sample.length - 1) >> 1]!;
+  return { value: sample.value(median), level: RISK_LABELS[sample.level(median)]! };
 }
 
 /** Climatology's pairs: each target day with an observed value, forecast by its earlier years' median day. */

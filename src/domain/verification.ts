@@ -185,13 +185,15 @@ export function podFar(high: SkillTable['high']): { pod: Score; far: Score } {
   };
 }
 
-/** Ranks 1..n of finite values, a tie sharing the mean of the ranks it spans (SciPy's rankdata, method 'average'). */
-export function midRanks(values: readonly number[]): Float64Array {
+/**
+ * Ranks 1..n of finite values, a tie sharing the mean of the ranks it spans (SciPy's rankdata,
+ * method 'average'); `sorted` is the values sorted, where the caller has them.
+ */
+export function midRanks(values: ArrayLike<number>, sorted: Float64Array = new Float64Array(values).sort()): Float64Array {
   // A value's ties span from the first sorted value not below it to the last not above it, found by
   // binary search in the values sorted as numbers: no object per value, no comparator called
   // (2.4 times as fast as sorting [value, index] pairs, on a year of daily means).
   const n = values.length;
-  const sorted = new Float64Array(values).sort();
   const ranks = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
@@ -217,11 +219,14 @@ export function midRanks(values: readonly number[]): Float64Array {
  * Spearman rank correlation: the Pearson correlation of the mid-ranks of the forecast and of the
  * observed daily means (scipy.stats.spearmanr, https://docs.scipy.org/doc/scipy/reference/generated/scipy.stats.spearmanr.html).
  */
-export function spearman(forecast: readonly number[], observed: readonly number[]): Score {
-  if (new Set(forecast).size < 2) return none('every forecast daily mean was the same: no ranks to correlate');
-  if (new Set(observed).size < 2) return none('every observed daily mean was the same: no ranks to correlate');
-  const x = midRanks(forecast);
-  const y = midRanks(observed);
+export function spearman(forecast: ArrayLike<number>, observed: ArrayLike<number>): Score {
+  // Sorted once, for the ranks and to tell whether all are the same (the first is the last).
+  const [byForecast, byObserved] = [new Float64Array(forecast).sort(), new Float64Array(observed).sort()];
+  const same = (sorted: Float64Array) => sorted.length < 2 || sorted[0] === sorted[sorted.length - 1];
+  if (same(byForecast)) return none('every forecast daily mean was the same: no ranks to correlate');
+  if (same(byObserved)) return none('every observed daily mean was the same: no ranks to correlate');
+  const x = midRanks(forecast, byForecast);
+  const y = midRanks(observed, byObserved);
   // Mid-ranks of n values always sum to n(n + 1) / 2.
   const mean = (x.length + 1) / 2;
   let [sxy, sxx, syy] = [0, 0, 0];

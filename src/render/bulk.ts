@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DATA_PREFIX } from '../api/static-forms.js';
-import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../domain/dates.js';
+import { civilDate, dayNumber, dayOfDate, dayString, HOUR_MS } from '../domain/dates.js';
 import { dailyRowOf } from '../domain/day-values.js';
 import { hourlyRow } from '../domain/pollen-rows.js';
 import type { CategorySeason } from '../domain/schemas.js';
@@ -62,8 +62,8 @@ export function bulkMonths(store: Store): Month[] {
   const [first, last] = [Math.min(...days), Math.max(...days)];
   const months: Month[] = [];
   for (let day = first; day <= last; ) {
-    const start = new Date(day * DAY_MS);
-    const next = Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1) / DAY_MS;
+    const [year, month] = civilDate(day);
+    const next = month === 12 ? dayOfDate(year + 1, 1, 1) : dayOfDate(year, month + 1, 1);
     months.push({ month: dayString(day).slice(0, 7), from: day, to: Math.min(last, next - 1) });
     day = next;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameDateYearsBefore } from '../../src/domain/climatology.js';
+import { Climatology, sameDateYearsBefore } from '../../src/domain/climatology.js';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import type { SeasonDay } from '../../src/domain/seasons.js';
 import {
@@ -156,7 +156,7 @@ describe('pairs of forecast and observed days', () => {
     // This year's season 3 days later than 2025's: 2025's window is read 3 days earlier, 10 to 24 May: days 1..12 held, and 100.
     // 13 days: the 7th is 7 grains.
     expect(climatologyPairs(series, [target], { shiftDays: new Map([[2025, 3]]) })[0]!.forecast).toEqual({ value: 7, level: 'Low' });
-    expect(medianDay([])).toBeUndefined();
+    expect(medianDay(new Climatology(new Map()).sample(target))).toBeUndefined();
   });
 
   it('reads 29 February of a leap year as 28 February of the years before', () => {
