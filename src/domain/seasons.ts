@@ -267,6 +267,13 @@ export function compareYears(year: YearSeason, earlier: ReadonlyArray<{ year: nu
 /** The category's years that hold a value, ascending: a year with no data of the category is not held. */
 export function yearsHeld(series: SeasonSeries, category: string): number[] {
   const years = new Set<number>();
-  for (const day of series.keys()) years.add(seasonYearOf(category, day));
+  // A day within the last year found is in it: the calendar is read once a year, not once a day.
+  let last = { from: 1, to: 0 };
+  for (const day of series.keys()) {
+    if (day >= last.from && day <= last.to) continue;
+    const year = seasonYearOf(category, day);
+    years.add(year);
+    last = seasonYear(category, year);
+  }
   return [...years].sort((a, b) => a - b);
 }

@@ -44,14 +44,25 @@ export function localDaysOf(zone: string, day: number): number[] {
   return days;
 }
 
+/** Cities' whole cuts a store nothing writes keeps decoded (WholeCuts). */
+const CUTS_KEPT = 4;
+
 export class DayValuesTable {
   private readonly stmt;
+  /**
+   * The last cities' every day of a cut, decoded, in a store nothing writes: a city's files ask
+   * for its days more than once (its list and its seasons, in each cut), and the fallback function
+   * answers a city's list, seasons and skill from the same days.
+   */
+  private readonly wholeCuts = new Map<string, DayValues[]>();
 
   constructor(
     db: Db,
     private readonly names: Names,
     private readonly shapes: SpeciesShapes,
     private readonly pollen: Pick<PollenDays, 'hours'>,
+    /** Nothing writes the file while it is open. */
+    private readonly immutable = false,
   ) {
     this.stmt = {
       put: db.prepare(
@@ -126,6 +137,11 @@ export class DayValuesTable {
   newest(city: string, cut: DayCut, limit: number): DayValues[] {
     const id = this.names.id('city', city);
     if (id === undefined) return [];
+    // A list holds nearly every served day: in a store nothing writes, it reads the whole cut.
+    if (this.immutable) {
+      const days = this.whole(id, cut);
+      return days.slice(Math.max(0, days.length - limit)).reverse();
+    }
     return (this.stmt.newest.all(id, CUT_CODE[cut], limit) as Row[]).map((r) => this.unpack(r.day as number, r.data as Uint8Array));
   }
 
@@ -133,8 +149,29 @@ export class DayValuesTable {
   span(city: string, cut: DayCut, from: number, to: number): Map<number, DayValues> {
     const id = this.names.id('city', city);
     if (id === undefined) return new Map();
+    // Every day (a city's seasons), or the days of a cut kept whole; a month of the bulk files reads its own.
+    const kept = this.immutable && (this.wholeCuts.has(`${id}|${cut}`) || (from <= 0 && to >= Number.MAX_SAFE_INTEGER));
+    if (kept) {
+      const days = new Map<number, DayValues>();
+      for (const v of this.whole(id, cut)) if (v.day >= from && v.day <= to) days.set(v.day, v);
+      return days;
+    }
     const rows = this.stmt.span.all(id, CUT_CODE[cut], from, to) as Row[];
     return new Map(rows.map((r) => [r.day as number, this.unpack(r.day as number, r.data as Uint8Array)]));
+  }
+
+  /** Every day of a city's cut, oldest first, kept for the next asks (a store nothing writes only: nothing stales them). */
+  private whole(id: number, cut: DayCut): DayValues[] {
+    const key = `${id}|${cut}`;
+    let days = this.wholeCuts.get(key);
+    if (days) this.wholeCuts.delete(key);
+    else {
+      const rows = this.stmt.span.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Row[];
+      days = rows.map((r) => this.unpack(r.day as number, r.data as Uint8Array));
+    }
+    this.wholeCuts.set(key, days);
+    if (this.wholeCuts.size > CUTS_KEPT) this.wholeCuts.delete(this.wholeCuts.keys().next().value!);
+    return days;
   }
 
   /** Every city's days with data of a cut in [from, to]: by slug, then by day (a date's rows and its map, in one query). */

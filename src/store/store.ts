@@ -87,7 +87,7 @@ export class Store implements StoreReader {
     this.shapes = new SpeciesShapes(this.db);
     this.pollen = new PollenDays(this.db, this.names, this.shapes, new DayCache(), this.immutable);
     this.weather = new WeatherDays(this.db, this.names, this.immutable);
-    this.values = new DayValuesTable(this.db, this.names, this.shapes, this.pollen);
+    this.values = new DayValuesTable(this.db, this.names, this.shapes, this.pollen, this.immutable);
     this.runs = new IngestRuns(this.db);
     this.cities = new CityTable(this.db, this.names);
     this.ledger = new Ledger(this.db);

@@ -151,6 +151,11 @@ describe('the years a category holds', () => {
     expect(yearsHeld(days, 'tree')).toEqual([2025, 2026, 2027]);
     expect(yearsHeld(days, 'grass')).toEqual([2024, 2025, 2026]);
     expect(yearsHeld(new Map(), 'grass')).toEqual([]);
+    // Sparse days, out of order, over five years: the years of the days themselves, each once.
+    const sparse = new Map([...days].filter((_, i) => i % 97 === 3).reverse());
+    for (const day of [d('2021-09-30'), d('2021-10-01'), d('2022-12-31'), d('2023-01-01')]) sparse.set(day, { value: 1, risk: 'Low' });
+    for (const category of ['tree', 'grass'])
+      expect(yearsHeld(sparse, category)).toEqual([...new Set([...sparse.keys()].map((day) => seasonYearOf(category, day)))].sort());
   });
 });
 

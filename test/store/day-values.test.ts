@@ -93,6 +93,25 @@ describe('day values', () => {
     store.close();
   });
 
+  it("read the same in a store nothing writes, which keeps the last cities' whole cuts decoded", async () => {
+    const path = await buildStore(tempDir(), ['austin', 'honolulu', 'chicago', 'seattle', 'denver'], SITE_SPAN);
+    const plain = openStore(path, { readonly: true });
+    const kept = openStore(path, { readonly: true, immutable: true });
+    const [from, to] = [SITE_SPAN.from + 1, SITE_SPAN.from + 3];
+    // Twice over more city-cuts (10) than it keeps (4): a span read before its cut is kept, every day, lists, then the span again.
+    for (let pass = 0; pass < 2; pass++)
+      for (const slug of ['austin', 'honolulu', 'chicago', 'seattle', 'denver'])
+        for (const cut of ['UTC', 'local'] as const) {
+          expect(kept.values.span(slug, cut, from, to)).toEqual(plain.values.span(slug, cut, from, to));
+          expect(kept.values.span(slug, cut, 0, Number.MAX_SAFE_INTEGER)).toEqual(plain.values.span(slug, cut, 0, Number.MAX_SAFE_INTEGER));
+          for (const limit of [0, 3, 720]) expect(kept.values.newest(slug, cut, limit)).toEqual(plain.values.newest(slug, cut, limit));
+          expect(kept.values.span(slug, cut, from, to)).toEqual(plain.values.span(slug, cut, from, to));
+        }
+    expect(kept.values.newest('nowhere', 'UTC', 3)).toEqual([]);
+    plain.close();
+    kept.close();
+  });
+
   it('leave the served copy with the days it holds: the local day before its first lost its first hours', async () => {
     const dir = tempDir();
     const store = openStore(await buildStore(dir, ['austin'], SITE_SPAN));
