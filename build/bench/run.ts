@@ -4,11 +4,12 @@
  * when it cannot run.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { functionBenchmarks } from './functions.js';
 import { httpBenchmarks } from './http.js';
+import { cpuTicks, machineLine, stolenShare } from './machine.js';
 import type { Measure } from './measure.js';
 import { renderBenchmarks } from './render.js';
 import { storeBenchmarks } from './store.js';
@@ -20,6 +21,7 @@ const workload = workloadOf(args.values['cities-file']);
 const only = args.positionals[0]?.split(',');
 const want = (id: string) => !only || only.includes(id);
 const dir = mkdtempSync(join(tmpdir(), 'pollen-bench-'));
+const started = cpuTicks();
 try {
   const db = join(dir, 'bench.db');
   const publish = join(dir, 'publish');
@@ -37,7 +39,7 @@ try {
     await step('B3, B4, B7, B9, B10, B12, B13, B14, B16: local HTTP', () => httpBenchmarks(root, dir, db, publish));
   if (want('B6') || want('B8')) await step('B6, B8: functions as Netlify bundles them', () => functionBenchmarks(db, dir));
 
-  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine = machineLine(stolenShare(started, cpuTicks()));
   const lines = [
     `workload: ${workload.label}`,
     `machine: ${machine}`,
