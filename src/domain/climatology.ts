@@ -36,9 +36,9 @@ export function sameDateYearsBefore(day: number, years: number): number {
 
 /**
  * A day's climatological sample: each member (a day of an earlier year) with its year, daily mean
- * and NAB level (its index in RISK_LABELS), in one array of numbers. Outlooks scored over two
- * years ask for a sample of every day several times over, each of some thirty members: as an
- * object per member, they were a quarter of what the render's skill step allocated.
+ * and NAB level (its index in RISK_LABELS), in one array of numbers, not an object per member:
+ * the outlooks scored over two years ask for a sample of every day, of some thirty members, from
+ * each climatology of a city and category (one per season timing).
  */
 export class Sample {
   constructor(

@@ -44,15 +44,15 @@ export function localDaysOf(zone: string, day: number): number[] {
   return days;
 }
 
-/** Cities' whole cuts a store nothing writes keeps decoded (WholeCuts). */
+/** City-cuts (a city's UTC or local days) a store nothing writes keeps decoded (wholeCuts). */
 const CUTS_KEPT = 4;
 
 export class DayValuesTable {
   private readonly stmt;
   /**
-   * The last cities' every day of a cut, decoded, in a store nothing writes: a city's files ask
-   * for its days more than once (its list and its seasons, in each cut), and the fallback function
-   * answers a city's list, seasons and skill from the same days.
+   * Every day of the last city-cuts read, decoded, in a store nothing writes: a city's files ask
+   * for its days more than once (its list and its seasons, in each cut), and so does the fallback
+   * function, answering a city's list and its seasons.
    */
   private readonly wholeCuts = new Map<string, DayValues[]>();
 
