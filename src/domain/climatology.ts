@@ -18,7 +18,7 @@
  * narrowest window's; wider windows blur a season's rise and fall.
  */
 import { civilDate, dayOfDate, isLeapYear } from './dates.js';
-import { RISK_LABELS } from './risk.js';
+import { LEVEL_INDEX } from './risk.js';
 import type { SeasonDay, SeasonSeries } from './seasons.js';
 
 /** Days either side of the same date that each earlier year contributes. */
@@ -64,8 +64,6 @@ export class Sample {
     return this.members[4 * i + 3]!;
   }
 }
-
-const LEVEL_INDEX = new Map<string, number>(RISK_LABELS.map((level, i) => [level, i]));
 
 export interface ClimatologyOptions {
   /** Days either side of the date (WINDOW_DAYS). */
@@ -141,7 +139,7 @@ export class Climatology {
         g[at] = d;
         g[at + 1] = year;
         g[at + 2] = v.value;
-        g[at + 3] = LEVEL_INDEX.get(v.risk!)!;
+        g[at + 3] = LEVEL_INDEX[v.risk!];
       });
       this.samples.set(day, (sample = new Sample(n, this.gathered.slice(0, 4 * n))));
     }

@@ -90,25 +90,28 @@ const within = (p: Period) => (x: { day: number }) => x.day >= p.from && x.day <
  */
 class ShiftsKnown {
   private readonly made = new Map<string, { shifts: Map<number, number>; key: string }>();
+  /** Each season year's start, as a day number. */
+  private readonly starts = new Map<number, number>();
 
   constructor(
     private readonly seasons: ReadonlyMap<number, CategorySeason>,
     private readonly category: string,
-  ) {}
+  ) {
+    for (const [year, season] of seasons) if (season.season?.start) this.starts.set(year, dayNumber(season.season.start));
+  }
 
   /** The timing known on `issueDay`, and a key that is the same for the same timing. */
   on(issueDay: number): { shifts: Map<number, number>; key: string } {
     const year = seasonYearOf(this.category, issueDay);
-    const season = this.seasons.get(year);
-    const start = season?.season?.start;
-    const started = season !== undefined && !!start && dayNumber(start) < issueDay;
+    const start = this.starts.get(year);
+    const started = start !== undefined && start < issueDay;
     const calendarYear = civilDate(issueDay)[0];
     const memo = `${year} ${calendarYear} ${started}`;
     let known = this.made.get(memo);
     if (!known) {
       const shifts = new Map<number, number>();
       if (started)
-        for (const earlier of season.comparison.years) {
+        for (const earlier of this.seasons.get(year)!.comparison.years) {
           const days = earlier.start_difference_days;
           if (days !== null && Math.abs(days) <= MAX_SHIFT_DAYS) shifts.set(calendarYear - (year - earlier.year), days);
         }

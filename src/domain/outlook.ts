@@ -27,7 +27,7 @@
  */
 import { Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
 import { dayString } from './dates.js';
-import { type Graded, levelIndex, RISK_LABELS, type Risk } from './risk.js';
+import { type Graded, LEVEL_INDEX, levelIndex, RISK_LABELS, type Risk } from './risk.js';
 import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from './schemas.js';
 import type { SeasonSeries } from './seasons.js';
 import { MIN_PAIRS } from './verification.js';
@@ -49,9 +49,6 @@ export interface OutlookOptions extends ClimatologyOptions {
 
 const K = RISK_LABELS.length;
 const log1p10 = (v: number): number => Math.log10(1 + v);
-
-/** Index of each level in RISK_LABELS, by name. */
-const LEVEL_INDEX = Object.fromEntries(RISK_LABELS.map((level, i) => [level, i])) as Readonly<Record<Risk, number>>;
 
 /** The members' levels, moved by the anomaly `a` (log10), counted as probabilities: one per level, in RISK_LABELS order. */
 function probabilities(category: Graded, members: Sample, a: number): number[] {

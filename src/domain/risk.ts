@@ -31,6 +31,9 @@ export function grade(category: Graded, value: number | null): Risk | null {
   return value === null ? null : RISK_LABELS[levelIndex(category, value)]!;
 }
 
+/** The index of each label in RISK_LABELS, by name. */
+export const LEVEL_INDEX = Object.fromEntries(RISK_LABELS.map((level, i) => [level, i])) as Readonly<Record<Risk, number>>;
+
 /** The index in RISK_LABELS of a concentration's NAB label (grade's, as a number: the outlook moves members by levels). */
 export function levelIndex(category: Graded, value: number): number {
   if (value === 0) return 0;

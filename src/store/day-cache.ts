@@ -3,35 +3,59 @@
  * a capacity. A render's day unit reads four UTC days of every city (a map's three-day series in
  * local days spans d-2 to d+1) and a worker renders runs of consecutive days, so its next day
  * shares three of them: 1,024 holds that for 256 cities (with 256 the cache thrashed, and a
- * 200-city render took a fifth longer). Entries are never mutated by readers.
+ * 200-city render took a fifth longer). Entries are never mutated by readers. The map of
+ * recently used values it is made of also keeps the day values' whole cuts (day-values.ts).
  */
 import type { StoredHour } from '../domain/hours.js';
 
 export const DAYS_KEPT = 1024;
 
-export class DayCache {
-  private readonly map = new Map<string, readonly StoredHour[]>();
+/** Values by key, the least recently used dropped past a capacity. */
+export class RecentlyUsed<V> {
+  private readonly map = new Map<string, V>();
 
-  constructor(private readonly capacity = DAYS_KEPT) {}
+  constructor(private readonly capacity: number) {}
 
-  get(city: number, day: number): readonly StoredHour[] | undefined {
-    const key = `${city}|${day}`;
-    const hours = this.map.get(key);
-    if (hours !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, hours);
-    }
-    return hours;
+  has(key: string): boolean {
+    return this.map.has(key);
   }
 
-  set(city: number, day: number, hours: readonly StoredHour[]): void {
-    const key = `${city}|${day}`;
+  get(key: string): V | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: V): void {
     this.map.delete(key);
-    this.map.set(key, hours);
+    this.map.set(key, value);
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
   }
 
+  delete(key: string): void {
+    this.map.delete(key);
+  }
+}
+
+export class DayCache {
+  private readonly days: RecentlyUsed<readonly StoredHour[]>;
+
+  constructor(capacity = DAYS_KEPT) {
+    this.days = new RecentlyUsed(capacity);
+  }
+
+  get(city: number, day: number): readonly StoredHour[] | undefined {
+    return this.days.get(`${city}|${day}`);
+  }
+
+  set(city: number, day: number, hours: readonly StoredHour[]): void {
+    this.days.set(`${city}|${day}`, hours);
+  }
+
   delete(city: number, day: number): void {
-    this.map.delete(`${city}|${day}`);
+    this.days.delete(`${city}|${day}`);
   }
 }

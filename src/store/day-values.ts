@@ -10,6 +10,7 @@ import { type DayValues, dayValues } from '../domain/day-values.js';
 import { RISK_LABELS, type Risk } from '../domain/risk.js';
 import { build, leaves } from './codec.js';
 import type { Db, Row } from './database.js';
+import { RecentlyUsed } from './day-cache.js';
 import type { Names } from './names.js';
 import type { PollenDays } from './pollen-days.js';
 import type { SpeciesShapes } from './species-shapes.js';
@@ -54,7 +55,7 @@ export class DayValuesTable {
    * for its days more than once (its list and its seasons, in each cut), and so does the fallback
    * function, answering a city's list and its seasons.
    */
-  private readonly wholeCuts = new Map<string, DayValues[]>();
+  private readonly wholeCuts = new RecentlyUsed<DayValues[]>(CUTS_KEPT);
 
   constructor(
     db: Db,
@@ -164,13 +165,10 @@ export class DayValuesTable {
   private whole(id: number, cut: DayCut): DayValues[] {
     const key = `${id}|${cut}`;
     let days = this.wholeCuts.get(key);
-    if (days) this.wholeCuts.delete(key);
-    else {
+    if (!days) {
       const rows = this.stmt.span.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Row[];
-      days = rows.map((r) => this.unpack(r.day as number, r.data as Uint8Array));
+      this.wholeCuts.set(key, (days = rows.map((r) => this.unpack(r.day as number, r.data as Uint8Array))));
     }
-    this.wholeCuts.set(key, days);
-    if (this.wholeCuts.size > CUTS_KEPT) this.wholeCuts.delete(this.wholeCuts.keys().next().value!);
     return days;
   }
 
