@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { City } from './cities.js';
 import { DAY_MS, dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
-import { dayMaxima, peakRisk, type DayHour, type DayMaxima } from './pollen-rows.js';
+import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
 import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './risk.js';
 import type { Alert } from './schemas.js';
 
@@ -40,9 +40,9 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
   for (const [day, list] of groupByDay('local', city.timezone, hours)) {
     const date = dayString(day);
     dates.push(date);
-    const peaks = dayMaxima(list);
+    const summary = summarize(list);
     const reached = rule.categories
-      .map((c) => categoryPeak(c, list, peaks))
+      .map((c) => categoryPeak(c, summary))
       .filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
     if (reached.length === 0) continue;
     const top = topSpecies(list);
@@ -62,13 +62,9 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
 const atLeast = (risk: Risk, min: AlertLevel): boolean => RISK_LABELS.indexOf(risk) >= RISK_LABELS.indexOf(min);
 
 /** A category's worst hour: by the highest-allergen rule for the three categories, graded on Weed.Ragweed for ragweed (as the map's `risk_ragweed`). */
-function categoryPeak(
-  category: Graded,
-  hours: readonly DayHour[],
-  peaks: DayMaxima,
-): { category: Graded; risk: AlertLevel | null; peak: number | null } {
-  const risk = category === 'ragweed' ? grade('ragweed', peaks.ragweed) : peakRisk(category, hours);
-  return { category, risk: risk === 'None' ? null : risk, peak: peaks[category] };
+function categoryPeak(category: Graded, day: HoursSummary): { category: Graded; risk: AlertLevel | null; peak: number | null } {
+  const risk = category === 'ragweed' ? grade('ragweed', day.maxima.ragweed) : day.peakRisks[category];
+  return { category, risk: risk === 'None' ? null : risk, peak: day.maxima[category] };
 }
 
 /** The day's allergens with a value above 0, highest hourly value first (then by name); plain-number groups (`Others`) are not allergens. */

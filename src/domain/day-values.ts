@@ -6,7 +6,7 @@
  */
 import { dayString } from './dates.js';
 import type { DailyMeans, DayHour } from './pollen-rows.js';
-import { dailyMeans, dayMaxima, max, peakRisk } from './pollen-rows.js';
+import { summarize } from './pollen-rows.js';
 import { grade, type Risk } from './risk.js';
 import type { CrossCityPollen, DailyPollen, MapDay } from './schemas.js';
 
@@ -26,14 +26,14 @@ export interface DayValues {
 
 /** The values of a day's hours (at least one). */
 export function dayValues(day: number, hours: ReadonlyArray<DayHour & { source?: string }>): DayValues {
-  const m = dayMaxima(hours);
+  const { means, maxima: m, peakRisks } = summarize(hours);
   return {
     day,
     hours: hours.length,
     source: hours[0]?.source ?? 'unknown',
-    means: dailyMeans(hours),
-    peaks: { tree: m.tree, grass: m.grass, weed: m.weed, total: max(hours.map((h) => h.total)), ragweed: m.ragweed },
-    peakRisks: { tree: peakRisk('tree', hours), grass: peakRisk('grass', hours), weed: peakRisk('weed', hours) },
+    means,
+    peaks: { tree: m.tree, grass: m.grass, weed: m.weed, total: m.total, ragweed: m.ragweed },
+    peakRisks,
   };
 }
 

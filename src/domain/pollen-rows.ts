@@ -1,7 +1,7 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { isoHour } from './dates.js';
-import { categoryRisk, worse, type Category, type Risk } from './risk.js';
-import type { Species, SpeciesGroup } from './species.js';
+import { type Category, categoryRisk, gradedValue, levelIndex, RISK_LABELS, type Risk } from './risk.js';
+import type { Species, SpeciesLeaf } from './species.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
 
@@ -29,27 +29,6 @@ export function hourlyRow(h: PollenHour & { timezone: string | null }): HourlyPo
   };
 }
 
-/** Mean of the numbers in a list, skipping nulls; null when there are none. */
-export function mean(values: Iterable<number | null>): number | null {
-  let sum = 0;
-  let n = 0;
-  for (const v of values) {
-    if (v === null) continue;
-    sum += v;
-    n++;
-  }
-  return n === 0 ? null : sum / n;
-}
-
-/** Largest number in a list, skipping nulls; null when there are none. */
-export function max(values: Iterable<number | null>): number | null {
-  let best: number | null = null;
-  for (const v of values) if (v !== null && (best === null || v > best)) best = v;
-  return best;
-}
-
-const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
-
 /** Daily maxima of one city-day. */
 export interface DayMaxima {
   tree: number | null;
@@ -58,105 +37,217 @@ export interface DayMaxima {
   ragweed: number | null;
 }
 
-const ragweedOf = (h: DayHour): number | null => {
-  const weed = h.species?.Weed;
+/** What one pass over a set of hours gives: their means, their hourly maxima, and each category's worst hourly risk. */
+export interface HoursSummary {
+  means: DailyMeans;
+  maxima: DayMaxima & { total: number | null };
+  peakRisks: Record<Category, Risk | null>;
+}
+
+const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
+
+/** A mean and a maximum of numbers taken in order, nulls skipped: null when there are none. */
+class Moments {
+  private sum = 0;
+  private n = 0;
+  max: number | null = null;
+
+  add(v: number | null): void {
+    if (v === null) return;
+    this.sum += v;
+    this.n++;
+    if (this.max === null || v > this.max) this.max = v;
+  }
+
+  mean(): number | null {
+    return this.n === 0 ? null : this.sum / this.n;
+  }
+}
+
+/** The level index (RISK_LABELS) of a category in one hour, by the highest-allergen rule; -1 for none. */
+function hourLevel(category: Category, value: number | null, species: Species | null): number {
+  const graded = gradedValue(category, value, species);
+  return graded === null ? -1 : levelIndex(category, graded);
+}
+
+/** The Weed.Ragweed allergen of an hour, when it is a number. */
+const ragweedOf = (species: Species | null): number | null => {
+  const weed = species?.Weed;
   const v = weed !== null && typeof weed === 'object' ? weed.Ragweed : undefined;
   return typeof v === 'number' ? v : null;
 };
 
-/** Hourly maxima of each category, and of the Ragweed allergen under Weed. */
-export function dayMaxima(hours: readonly DayHour[]): DayMaxima {
-  return {
-    tree: max(hours.map((h) => h.tree)),
-    grass: max(hours.map((h) => h.grass)),
-    weed: max(hours.map((h) => h.weed)),
-    ragweed: max(hours.map(ragweedOf)),
-  };
-}
-
-/** The zone the first hour that has one reports. */
-export const firstTimezone = (hours: readonly DayHour[]): string | null => hours.find((h) => h.timezone !== null)?.timezone ?? null;
+/** A sum of the numbers taken, and their count. */
+type Sum = { sum: number; n: number };
+const addTo = (acc: Sum, v: unknown) => {
+  if (typeof v !== 'number') return;
+  acc.sum += v;
+  acc.n++;
+};
 
 /**
  * Per-allergen means over several payloads, unrounded. Keys keep their first-seen order; a leaf
  * is averaged over the hours that report a number for it; a category seen both as a number and
  * as an object keeps its first form.
  */
-export function meanSpecies(payloads: ReadonlyArray<Species | null>): Species | null {
-  type Acc = { sum: number; n: number };
-  const groups = new Map<string, Acc | Map<string, Acc>>();
-  const add = (acc: Acc, v: unknown) => {
-    if (typeof v !== 'number') return;
-    acc.sum += v;
-    acc.n++;
-  };
-  let any = false;
-  // for...in, in the keys' order as Object.entries gives them, without an array per hour and group:
-  // the ingest makes a day's values of every hour it writes (half the time of Object.entries).
-  for (const s of payloads) {
-    if (s === null) continue;
-    any = true;
+class SpeciesMeans {
+  private readonly groups = new Map<string, Sum | Map<string, Sum>>();
+  private any = false;
+  /**
+   * The last payload added the long way, category by category: its keys in order, and the sums
+   * its values went to. A payload with the same keys in the same order (a provider's hours
+   * nearly always are) adds to them without a lookup. A category a payload skipped (seen before in
+   * another form) is not in its layout, so no payload holding it matches.
+   */
+  private layout: Array<{ category: string; keys: string[] | null }> | null = null;
+  private sums: Sum[] = [];
+  private readonly values: unknown[] = [];
+
+  add(s: Species | null): void {
+    if (s === null) return;
+    this.any = true;
+    if (!this.addLikeLast(s)) this.addLongWay(s);
+  }
+
+  /** Adds a payload whose keys are those of the layout; false, adding nothing, for any other. */
+  private addLikeLast(s: Species): boolean {
+    const layout = this.layout;
+    if (layout === null) return false;
+    const values = this.values;
+    let [c, j] = [0, 0];
+    for (const category in s) {
+      const entry = layout[c++];
+      if (entry === undefined || entry.category !== category) return false;
+      const group = s[category];
+      if (group !== null && typeof group === 'object') {
+        const keys = entry.keys;
+        if (keys === null) return false;
+        let k = 0;
+        for (const key in group) {
+          if (keys[k++] !== key) return false;
+          values[j++] = group[key];
+        }
+        if (k !== keys.length) return false;
+      } else {
+        if (entry.keys !== null) return false;
+        values[j++] = group;
+      }
+    }
+    if (c !== layout.length) return false;
+    for (let i = 0; i < j; i++) addTo(this.sums[i]!, values[i]);
+    return true;
+  }
+
+  private addLongWay(s: Species): void {
+    const layout: Array<{ category: string; keys: string[] | null }> = [];
+    const sums: Sum[] = [];
+    // for...in, in the keys' order as Object.entries gives them, without an array per hour and group.
     for (const category in s) {
       const group = s[category];
       const isObject = group !== null && typeof group === 'object';
-      let acc = groups.get(category);
-      if (acc === undefined) groups.set(category, (acc = isObject ? new Map() : { sum: 0, n: 0 }));
+      let acc = this.groups.get(category);
+      if (acc === undefined) this.groups.set(category, (acc = isObject ? new Map() : { sum: 0, n: 0 }));
       if (acc instanceof Map) {
         if (!isObject) continue;
+        const keys: string[] = [];
         for (const k in group) {
           let leaf = acc.get(k);
           if (leaf === undefined) acc.set(k, (leaf = { sum: 0, n: 0 }));
-          add(leaf, group[k]);
+          addTo(leaf, group[k]);
+          keys.push(k);
+          sums.push(leaf);
         }
-      } else if (!isObject) add(acc, group);
+        layout.push({ category, keys });
+      } else if (!isObject) {
+        addTo(acc, group);
+        layout.push({ category, keys: null });
+        sums.push(acc);
+      }
     }
+    this.layout = layout;
+    this.sums = sums;
   }
-  if (!any) return null;
-  const avg = (a: Acc) => (a.n === 0 ? null : a.sum / a.n);
-  return Object.fromEntries(
-    [...groups].map(([category, acc]): [string, SpeciesGroup] => [
-      category,
-      acc instanceof Map ? Object.fromEntries([...acc].map(([k, a]) => [k, avg(a)])) : avg(acc),
-    ]),
-  );
+
+  /** The means: unrounded, what a day's risks are graded on, and rounded, as daily rows publish them; null without payloads. */
+  means(): { exact: Species; rounded: Species } | null {
+    if (!this.any) return null;
+    const avg = (a: Sum) => (a.n === 0 ? null : a.sum / a.n);
+    const exact: Species = {};
+    const rounded: Species = {};
+    for (const [category, acc] of this.groups) {
+      if (acc instanceof Map) {
+        const e: Record<string, SpeciesLeaf> = {};
+        const r: Record<string, SpeciesLeaf> = {};
+        for (const [k, a] of acc) {
+          const v = avg(a);
+          setData(e, k, v);
+          setData(r, k, round(v));
+        }
+        setData(exact, category, e);
+        setData(rounded, category, r);
+      } else {
+        const v = avg(acc);
+        setData(exact, category, v);
+        setData(rounded, category, round(v));
+      }
+    }
+    return { exact, rounded };
+  }
 }
 
-/** Species values rounded to whole numbers, as daily rows publish them. */
-export function roundSpecies(s: Species | null): Species | null {
-  if (s === null) return null;
-  return Object.fromEntries(
-    Object.entries(s).map(([c, g]): [string, SpeciesGroup] => [
-      c,
-      g !== null && typeof g === 'object' ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, round(v)])) : round(g),
-    ]),
-  );
+/** Sets a key as data, so that a payload's `__proto__` stays an ordinary key. */
+function setData<V>(target: Record<string, V>, key: string, value: V): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
+/**
+ * Means of a set of hours (rounded values and species, risks graded on the unrounded means, the
+ * first zone reported), the hourly maxima of each category, of the total and of the Ragweed
+ * allergen, and each category's worst hourly risk, in one pass: the ingest makes the values of
+ * every city-day it writes, in each cut, from these.
+ */
+export function summarize(hours: readonly DayHour[]): HoursSummary {
+  const [tree, grass, weed, total, ragweed] = [new Moments(), new Moments(), new Moments(), new Moments(), new Moments()];
+  const species = new SpeciesMeans();
+  let [peakTree, peakGrass, peakWeed] = [-1, -1, -1];
+  let timezone: string | null = null;
+  for (const h of hours) {
+    const s = h.species;
+    tree.add(h.tree);
+    grass.add(h.grass);
+    weed.add(h.weed);
+    total.add(h.total);
+    ragweed.add(ragweedOf(s));
+    species.add(s);
+    peakTree = Math.max(peakTree, hourLevel('tree', h.tree, s));
+    peakGrass = Math.max(peakGrass, hourLevel('grass', h.grass, s));
+    peakWeed = Math.max(peakWeed, hourLevel('weed', h.weed, s));
+    if (timezone === null) timezone = h.timezone;
+  }
+  const m = { tree: tree.mean(), grass: grass.mean(), weed: weed.mean() };
+  const means = species.means();
+  const exact = means?.exact ?? null;
+  const label = (level: number): Risk | null => (level < 0 ? null : RISK_LABELS[level]!);
+  return {
+    means: {
+      tree: round(m.tree),
+      grass: round(m.grass),
+      weed: round(m.weed),
+      total: round(total.mean()),
+      species: means?.rounded ?? null,
+      risk_tree: categoryRisk('tree', m.tree, exact),
+      risk_grass: categoryRisk('grass', m.grass, exact),
+      risk_weed: categoryRisk('weed', m.weed, exact),
+      timezone,
+    },
+    maxima: { tree: tree.max, grass: grass.max, weed: weed.max, total: total.max, ragweed: ragweed.max },
+    peakRisks: { tree: label(peakTree), grass: label(peakGrass), weed: label(peakWeed) },
+  };
 }
 
 /** Means of a set of hours: rounded values and species, risks graded on the unrounded means. */
-export function dailyMeans(hours: readonly DayHour[]): DailyMeans {
-  const m = {
-    tree: mean(hours.map((h) => h.tree)),
-    grass: mean(hours.map((h) => h.grass)),
-    weed: mean(hours.map((h) => h.weed)),
-  };
-  const species = meanSpecies(hours.map((h) => h.species));
-  return {
-    tree: round(m.tree),
-    grass: round(m.grass),
-    weed: round(m.weed),
-    total: round(mean(hours.map((h) => h.total))),
-    species: roundSpecies(species),
-    risk_tree: categoryRisk('tree', m.tree, species),
-    risk_grass: categoryRisk('grass', m.grass, species),
-    risk_weed: categoryRisk('weed', m.weed, species),
-    timezone: firstTimezone(hours),
-  };
-}
-
-/** The highest hourly risk of a category over a set of hours. */
-export function peakRisk(category: Category, hours: readonly DayHour[]): Risk | null {
-  return hours.reduce<Risk | null>((r, h) => worse(r, categoryRisk(category, h[category], h.species)), null);
-}
+export const dailyMeans = (hours: readonly DayHour[]): DailyMeans => summarize(hours).means;
 
 /** Groups ascending hours by UTC day, in ascending day order. */
 export function byDay<T extends { hour: number }>(hours: readonly T[]): Map<number, T[]> {

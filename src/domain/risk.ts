@@ -46,13 +46,6 @@ export function severity(risk: Risk | null): number {
   return risk === null ? 0 : RISK_LABELS.indexOf(risk);
 }
 
-/** The worse of two labels; null only when both are null. */
-export function worse(a: Risk | null, b: Risk | null): Risk | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return RISK_LABELS.indexOf(a) >= RISK_LABELS.indexOf(b) ? a : b;
-}
-
 /**
  * The value NAB grades for a category: its highest single allergen when the species object has
  * numbers for that category, otherwise the category value itself.

@@ -17,9 +17,15 @@ import { Reader, Writer } from './varint-codec.js';
 
 /** Leaves of a payload, in shape order. */
 export function leaves(species: Species): SpeciesLeaf[] {
-  const out: SpeciesLeaf[] = [];
-  for (const group of Object.values(species)) {
-    if (group !== null && typeof group === 'object') out.push(...Object.values(group));
+  return leavesInto(species, []);
+}
+
+/** Appends the leaves of a payload, in shape order, to `out`. */
+function leavesInto(species: Species, out: SpeciesLeaf[]): SpeciesLeaf[] {
+  // for...in, in the order Object.values gives: a day is packed and unpacked leaf by leaf.
+  for (const category in species) {
+    const group = species[category]!;
+    if (group !== null && typeof group === 'object') for (const k in group) out.push(group[k]!);
     else out.push(group);
   }
   return out;
@@ -30,9 +36,22 @@ export function speciesSum(category: Category, species: Species | null): number 
   const group = species?.[SPECIES_KEY[category]];
   if (group === null || typeof group !== 'object') return undefined;
   let sum: number | undefined;
-  for (const v of Object.values(group)) if (typeof v === 'number') sum = (sum ?? 0) + v;
+  for (const k in group) {
+    const v = group[k];
+    if (typeof v === 'number') sum = (sum ?? 0) + v;
+  }
   return sum;
 }
+
+/** How many flags of a bitmap are set. */
+function setFlags(mask: number): number {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n++;
+  return n;
+}
+
+/** How many leaves a payload of a key shape has. */
+const slotsOf = (keys: Shape): number => keys.reduce((k, e) => k + (e.length === 2 ? e[1].length : 1), 0);
 
 const CATEGORIES: readonly Category[] = ['tree', 'grass', 'weed'];
 const derivedTotal = (h: Pick<PollenHour, 'tree' | 'grass' | 'weed'>) => (h.tree ?? 0) + (h.grass ?? 0) + (h.weed ?? 0);
@@ -63,21 +82,40 @@ export function encodeDay(day: number, hours: readonly PollenHour[], shapeId: (s
   }
   if (hours.length === 0) return { mask: 0, data: null };
   const w = new Writer();
-  const withSpecies = hours.filter((h) => h.species !== null);
-  const ids = withSpecies.map((h) => shapeId(h.species!));
-  if (withSpecies.length === 0) w.varint(NO_SPECIES);
-  else if (ids.every((id) => id === ids[0])) {
+  const n = hours.length;
+  // Bitmaps and one array of leaves, not arrays per hour and slot: every city-day ingested is packed.
+  let has = 0;
+  let first = -1;
+  let mixed = false;
+  for (let i = 0; i < n; i++) {
+    const species = hours[i]!.species;
+    if (species === null) continue;
+    has |= 1 << i;
+    const id = shapeId(species);
+    if (first === -1) first = id;
+    else if (id !== first) mixed = true;
+  }
+  if (has === 0) w.varint(NO_SPECIES);
+  else if (!mixed) {
     w.varint(ONE_SHAPE);
-    w.varint(ids[0]!);
-    w.bits(hours.map((h) => h.species !== null));
-    const columns = withSpecies.map((h) => leaves(h.species!));
-    const slots = columns[0]!.length;
-    const nonZero = Array.from({ length: slots }, (_, s) => columns.some((c) => !isZero(c[s]!)));
+    w.varint(first);
+    w.mask(has, n);
+    // Hour after hour, each with species: its leaves in shape order.
+    const values: SpeciesLeaf[] = [];
+    for (const h of hours) if (h.species !== null) leavesInto(h.species, values);
+    const m = setFlags(has);
+    const slots = values.length / m;
+    const nonZero = Array.from({ length: slots }, (_, s) => {
+      for (let c = 0; c < m; c++) if (!isZero(values[c * slots + s]!)) return true;
+      return false;
+    });
     w.bits(nonZero);
     for (let s = 0; s < slots; s++) {
       if (!nonZero[s]) continue;
-      w.bits(columns.map((c) => !isZero(c[s]!)));
-      for (const c of columns) if (!isZero(c[s]!)) w.token(c[s]!);
+      let where = 0;
+      for (let c = 0; c < m; c++) if (!isZero(values[c * slots + s]!)) where |= 1 << c;
+      w.mask(where, m);
+      for (let c = 0; c < m; c++) if (where & (1 << c)) w.token(values[c * slots + s]!);
     }
   } else {
     w.varint(MIXED);
@@ -93,46 +131,56 @@ export function encodeDay(day: number, hours: readonly PollenHour[], shapeId: (s
     }
   }
   for (const c of CATEGORIES) {
-    const derived = hours.map((h) => h[c] !== null && Object.is(speciesSum(c, h.species), h[c]));
-    w.bits(derived);
-    w.column(hours.filter((_, i) => !derived[i]).map((h) => h[c]));
+    let derived = 0;
+    const written: Array<number | null> = [];
+    for (let i = 0; i < n; i++) {
+      const h = hours[i]!;
+      if (h[c] !== null && Object.is(speciesSum(c, h.species), h[c])) derived |= 1 << i;
+      else written.push(h[c]);
+    }
+    w.mask(derived, n);
+    w.column(written);
   }
-  const totalDerived = hours.map((h) => Object.is(derivedTotal(h), h.total));
-  w.bits(totalDerived);
-  w.column(hours.filter((_, i) => !totalDerived[i]).map((h) => h.total));
+  let totalDerived = 0;
+  const totals: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const h = hours[i]!;
+    if (Object.is(derivedTotal(h), h.total)) totalDerived |= 1 << i;
+    else totals.push(h.total);
+  }
+  w.mask(totalDerived, n);
+  w.column(totals);
   return { mask, data: w.done() };
 }
 
 /** Unpacks one city-day: its hours, ascending, exactly as they were packed. */
 export function decodeDay(day: number, packed: PackedDay, shape: (id: number) => Shape): PollenHour[] {
-  const hourNumbers: number[] = [];
-  for (let h = 0; h < 24; h++) if (packed.mask & (1 << h)) hourNumbers.push(day * 24 + h);
-  if (hourNumbers.length === 0) return [];
+  const n = setFlags(packed.mask & 0xffffff);
+  if (n === 0) return [];
   const r = new Reader(packed.data!);
-  const n = hourNumbers.length;
   const species: Array<Species | null> = new Array<Species | null>(n).fill(null);
   const mode = r.varint();
   if (mode === ONE_SHAPE) {
     const keys = shape(r.varint());
-    const has = r.bits(n);
-    const m = has.filter(Boolean).length;
-    const slots = keys.reduce((k, e) => k + (e.length === 2 ? e[1].length : 1), 0);
-    const columns: SpeciesLeaf[][] = Array.from({ length: m }, () => new Array<SpeciesLeaf>(slots).fill(0));
+    const has = r.mask(n);
+    const m = setFlags(has);
+    const slots = slotsOf(keys);
+    // Column c's leaves at c * slots: one array, not one per hour.
+    const values = new Array<SpeciesLeaf>(m * slots).fill(0);
     const nonZero = r.bits(slots);
     for (let s = 0; s < slots; s++) {
       if (!nonZero[s]) continue;
-      const where = r.bits(m);
-      for (let i = 0; i < m; i++) if (where[i]) columns[i]![s] = r.token();
+      const where = r.mask(m);
+      for (let c = 0; c < m; c++) if (where & (1 << c)) values[c * slots + s] = r.token();
     }
     let next = 0;
-    for (let i = 0; i < n; i++) if (has[i]) species[i] = build(keys, columns[next++]!);
+    for (let i = 0; i < n; i++) if (has & (1 << i)) species[i] = build(keys, values, slots * next++);
   } else if (mode === MIXED) {
     for (let i = 0; i < n; i++) {
       const id = r.varint();
       if (id === 0) continue;
       const keys = shape(id - 1);
-      const slots = keys.reduce((k, e) => k + (e.length === 2 ? e[1].length : 1), 0);
-      const nonZero = r.bits(slots);
+      const nonZero = r.bits(slotsOf(keys));
       species[i] = build(
         keys,
         nonZero.map((nz) => (nz ? r.token() : 0)),
@@ -140,19 +188,22 @@ export function decodeDay(day: number, packed: PackedDay, shape: (id: number) =>
     }
   } else if (mode !== NO_SPECIES) throw new RangeError(`unknown species mode ${mode}`);
 
-  const values: Record<Category, Array<number | null>> = { tree: [], grass: [], weed: [] };
-  for (const c of CATEGORIES) {
-    const derived = r.bits(n);
-    const written = r.column(derived.filter((d) => !d).length);
-    for (let i = 0; i < n; i++) values[c].push(derived[i] ? speciesSum(c, species[i]!)! : written.shift()!);
-  }
-  const totalDerived = r.bits(n);
-  const totals = r.column(totalDerived.filter((d) => !d).length);
-  const hours = hourNumbers.map((hour, i): PollenHour => {
-    const h = { hour, tree: values.tree[i]!, grass: values.grass[i]!, weed: values.weed[i]!, total: 0, species: species[i]! };
-    h.total = totalDerived[i] ? derivedTotal(h) : (totals.shift() as number);
-    return h;
+  const values = CATEGORIES.map((c) => {
+    const derived = r.mask(n);
+    const written = r.column(n - setFlags(derived));
+    let next = 0;
+    return Array.from({ length: n }, (_, i) => (derived & (1 << i) ? speciesSum(c, species[i]!)! : written[next++]!));
   });
+  const totalDerived = r.mask(n);
+  const totals = r.column(n - setFlags(totalDerived));
+  const hours: PollenHour[] = new Array<PollenHour>(n);
+  let [i, next] = [0, 0];
+  for (let h = 0; h < 24; h++) {
+    if (!(packed.mask & (1 << h))) continue;
+    const hour = { hour: day * 24 + h, tree: values[0]![i]!, grass: values[1]![i]!, weed: values[2]![i]!, total: 0, species: species[i]! };
+    hour.total = totalDerived & (1 << i) ? derivedTotal(hour) : (totals[next++] as number);
+    hours[i++] = hour;
+  }
   if (!r.done) throw new RangeError('packed day has trailing bytes');
   return hours;
 }
@@ -163,9 +214,9 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown): v
   else target[key] = value;
 }
 
-/** A payload rebuilt from its shape and its leaves in shape order. */
-export function build(keys: Shape, values: readonly SpeciesLeaf[]): Species {
-  let i = 0;
+/** A payload rebuilt from its shape and its leaves in shape order (from `values[from]`). */
+export function build(keys: Shape, values: readonly SpeciesLeaf[], from = 0): Species {
+  let i = from;
   const out: Species = {};
   for (const e of keys) {
     if (e.length === 2) {

@@ -7,6 +7,7 @@
  */
 import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
+import type { StoredHour } from '../domain/hours.js';
 import { RISK_LABELS, type Risk } from '../domain/risk.js';
 import { build, leaves } from './codec.js';
 import type { Db, Row } from './database.js';
@@ -43,6 +44,17 @@ export function localDaysOf(zone: string, day: number): number[] {
   for (let local = day - 1; local <= day + 1; local++)
     if (localMidnight(zone, local) < end && localMidnight(zone, local + 1) > first) days.push(local);
   return days;
+}
+
+/** The hours in [from, to) of the UTC days given; undefined when a day they fall in is not given. */
+function hoursWithin(days: ReadonlyMap<number, readonly StoredHour[]>, from: number, to: number): StoredHour[] | undefined {
+  const hours: StoredHour[] = [];
+  for (let day = Math.floor(from / 24); day <= Math.floor((to - 1) / 24); day++) {
+    const written = days.get(day);
+    if (written === undefined) return undefined;
+    for (const h of written) if (h.hour >= from && h.hour < to) hours.push(h);
+  }
+  return hours;
 }
 
 /** City-cuts (a city's UTC or local days) a store nothing writes keeps decoded (wholeCuts). */
@@ -85,15 +97,22 @@ export class DayValuesTable {
     };
   }
 
-  /** Recomputes, inside the caller's transaction, the values of a UTC day after a write of its hours. */
-  refreshUtc(city: string, day: number): void {
-    this.compute(this.names.id('city', city)!, city, 'UTC', undefined, day);
+  /** Recomputes, inside the caller's transaction, the values of a UTC day after a write of its hours (`hours`, as they read back). */
+  refreshUtc(city: string, day: number, hours: readonly StoredHour[]): void {
+    this.write(this.names.id('city', city)!, 'UTC', day, hours);
   }
 
-  /** Recomputes, inside the caller's transaction, the values of a city's local days (those a write's hours fall in: `localDaysOf`). */
-  refreshLocal(city: string, zone: string, days: Iterable<number>): void {
+  /**
+   * Recomputes, inside the caller's transaction, the values of a city's local days (those a
+   * write's hours fall in: `localDaysOf`), from the UTC days just `written` where a local day's
+   * hours are all among them, else as the store reads them.
+   */
+  refreshLocal(city: string, zone: string, days: Iterable<number>, written: ReadonlyMap<number, readonly StoredHour[]> = new Map()): void {
     const id = this.names.id('city', city)!;
-    for (const local of days) this.compute(id, city, 'local', zone, local);
+    for (const local of days) {
+      const { from, to } = dayHours('local', zone, local);
+      this.write(id, 'local', local, hoursWithin(written, from, to) ?? this.pollen.hours(city, from, to));
+    }
   }
 
   /** Recomputes every value of a city from its hours (a new store version, or a zone it did not have). */
@@ -116,7 +135,11 @@ export class DayValuesTable {
 
   private compute(id: number, city: string, cut: DayCut, zone: string | undefined, day: number): void {
     const { from, to } = dayHours(cut, zone ?? 'UTC', day);
-    const hours = this.pollen.hours(city, from, to);
+    this.write(id, cut, day, this.pollen.hours(city, from, to));
+  }
+
+  /** Writes the values of a city-day's hours, or drops the day's values when it has none. */
+  private write(id: number, cut: DayCut, day: number, hours: readonly StoredHour[]): void {
     if (hours.length === 0) this.stmt.drop.run(id, CUT_CODE[cut], day);
     else this.stmt.put.run(id, CUT_CODE[cut], day, this.pack(dayValues(day, hours)));
   }

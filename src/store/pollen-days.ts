@@ -100,17 +100,20 @@ export class PollenDays {
   }
 
   /**
-   * Writes a city-day's pollen (inside the caller's transaction), with the status its hours give it.
-   * Only the hours asked for are replaced: a re-asked day keeps its hours outside them.
+   * Writes a city-day's pollen (inside the caller's transaction), with the status its hours give it,
+   * and says the day's hours as they now read back. Only the hours asked for are replaced: a
+   * re-asked day keeps its hours outside them.
    */
-  put(city: number, day: number, p: PollenWrite): StoredStatus {
+  put(city: number, day: number, p: PollenWrite): { status: StoredStatus; hours: readonly StoredHour[] } {
     const first = day * 24;
     const asked = p.asked ?? { from: first, to: first + 24 };
     if (asked.from < first || asked.to > first + 24 || asked.from > asked.to)
       throw new RangeError(`hours ${asked.from}..${asked.to} are not within day ${day}`);
     for (const h of p.hours)
       if (h.hour < asked.from || h.hour >= asked.to) throw new RangeError(`hour ${h.hour} is outside the hours asked of day ${day}`);
-    const old = this.stmt.day.get(city, day) as Row | undefined;
+    // What was stored is kept where the write does not replace it: hours not asked, the zone when none is given.
+    const whole = asked.from === first && asked.to === first + 24;
+    const old = whole && p.timezone !== null ? undefined : (this.stmt.day.get(city, day) as Row | undefined);
     const kept = old ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
     const hours = [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
     const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s));
@@ -129,12 +132,9 @@ export class PollenDays {
     // The day as it now reads back (the zone kept when none was given), so that the day values
     // made next in the same transaction read it without decoding what was just encoded.
     const timezone = p.timezone ?? (old?.zone_id == null ? null : this.names.label(old.zone_id as number));
-    this.cache.set(
-      city,
-      day,
-      hours.map((h) => storedHour(h, timezone, p.source)),
-    );
-    return status;
+    const stored = hours.map((h) => storedHour(h, timezone, p.source));
+    this.cache.set(city, day, stored);
+    return { status, hours: stored };
   }
 
   /** Forgets what the cache holds of a city-day (a write that was rolled back). */

@@ -22,6 +22,7 @@ import { MIGRATIONS } from './schema.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 import type { StoredStatus } from '../domain/status.js';
+import type { StoredHour } from '../domain/hours.js';
 
 export { CityConflictError, type CitySetChange } from './cities.js';
 export { StoreVersionError } from './database.js';
@@ -127,26 +128,29 @@ export class Store implements StoreReader {
 
   private writeAll(writes: readonly CityDayWrite[]): Array<{ pollen?: StoredStatus; weather?: StoredStatus }> {
     return this.db.transaction(() => {
-      const locals = new Map<string, Set<number>>();
+      // Each city's local days the writes touch, and the UTC days written, as they now read back.
+      const locals = new Map<string, { zone: string; days: Set<number>; written: Map<number, readonly StoredHour[]> }>();
       const zones = new Map<string, string | undefined>();
       const out = writes.map((write) => {
         const city = this.names.id('city', write.city)!;
         const written: { pollen?: StoredStatus; weather?: StoredStatus } = {};
         if (write.pollen) {
-          written.pollen = this.pollen.put(city, write.day, write.pollen);
-          this.values.refreshUtc(write.city, write.day);
+          const { status, hours } = this.pollen.put(city, write.day, write.pollen);
+          written.pollen = status;
+          this.values.refreshUtc(write.city, write.day, hours);
           if (!zones.has(write.city)) zones.set(write.city, this.cities.zoneOf(write.city));
           const zone = zones.get(write.city);
           if (zone !== undefined) {
-            let days = locals.get(write.city);
-            if (!days) locals.set(write.city, (days = new Set()));
-            for (const local of localDaysOf(zone, write.day)) days.add(local);
+            let local = locals.get(write.city);
+            if (!local) locals.set(write.city, (local = { zone, days: new Set(), written: new Map() }));
+            for (const day of localDaysOf(zone, write.day)) local.days.add(day);
+            local.written.set(write.day, hours);
           }
         }
         if (write.weather) written.weather = this.weather.put(city, write.day, write.weather);
         return written;
       });
-      for (const [city, days] of locals) this.values.refreshLocal(city, zones.get(city)!, days);
+      for (const [city, { zone, days, written }] of locals) this.values.refreshLocal(city, zone, days, written);
       return out;
     })();
   }

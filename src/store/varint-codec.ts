@@ -12,14 +12,25 @@ const POWERS = [1, 10, 100, 1000];
 
 /** Bytes written one at a time: varints, tokens and bitmaps. */
 export class Writer {
-  private bytes: number[] = [];
+  private buf = new Uint8Array(64);
+  private length = 0;
+  private readonly float = new DataView(new ArrayBuffer(8));
+
+  private push(b: number): void {
+    if (this.length === this.buf.length) {
+      const larger = new Uint8Array(2 * this.buf.length);
+      larger.set(this.buf);
+      this.buf = larger;
+    }
+    this.buf[this.length++] = b;
+  }
 
   varint(n: number): void {
     while (n >= 128) {
-      this.bytes.push((n % 128) | 0x80);
+      this.push((n % 128) | 0x80);
       n = Math.floor(n / 128);
     }
-    this.bytes.push(n);
+    this.push(n);
   }
 
   /** One value: the smallest decimal scale that holds it exactly, else null or a raw float64. */
@@ -38,9 +49,8 @@ export class Writer {
       }
     }
     this.varint(TAG_FLOAT);
-    const raw = new Uint8Array(8);
-    new DataView(raw.buffer).setFloat64(0, v, true);
-    this.bytes.push(...raw);
+    this.float.setFloat64(0, v, true);
+    for (let i = 0; i < 8; i++) this.push(this.float.getUint8(i));
   }
 
   /** A column of values: one token when they are all the same (a weed with no species, all 0), else each one. */
@@ -52,18 +62,28 @@ export class Writer {
     else for (const v of values) this.token(v);
   }
 
+  /** Flags, eight to a byte, the first in the lowest bit. */
   bits(flags: readonly boolean[]): void {
     for (let i = 0; i < flags.length; i += 8) {
       let b = 0;
       for (let j = 0; j < 8 && i + j < flags.length; j++) if (flags[i + j]) b |= 1 << j;
-      this.bytes.push(b);
+      this.push(b);
     }
   }
 
+  /** `count` flags as `bits` writes them, given as a bitmap (flag i is bit i): a day's hours, at most MASK_FLAGS. */
+  mask(flags: number, count: number): void {
+    if (count > MASK_FLAGS) throw new RangeError(`${count} flags are more than a mask holds`);
+    for (let i = 0; i < count; i += 8) this.push((flags >>> i) & 0xff);
+  }
+
   done(): Uint8Array {
-    return Uint8Array.from(this.bytes);
+    return this.buf.slice(0, this.length);
   }
 }
+
+/** The most flags `mask` writes and reads: the hours of a day. */
+const MASK_FLAGS = 24;
 
 /** Reads what a Writer wrote, in the same order. */
 export class Reader {
@@ -108,6 +128,18 @@ export class Reader {
       for (let j = 0; j < 8 && i + j < count; j++) out.push((b & (1 << j)) !== 0);
     }
     return out;
+  }
+
+  /** `count` flags as `bits` reads them, as a bitmap (flag i is bit i): at most MASK_FLAGS. */
+  mask(count: number): number {
+    if (count > MASK_FLAGS) throw new RangeError(`${count} flags are more than a mask holds`);
+    let m = 0;
+    for (let i = 0; i < count; i += 8) {
+      const b = this.buf[this.pos++];
+      if (b === undefined) throw new RangeError('packed data ends early');
+      m |= b << i;
+    }
+    return m & ((1 << count) - 1);
   }
 
   get done(): boolean {

@@ -1,7 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
 import { dailyRow } from '../../src/domain/day-values.js';
-import { byDay, hourlyRow, meanSpecies } from '../../src/domain/pollen-rows.js';
+import type { StoredHour } from '../../src/domain/hours.js';
+import { byDay, hourlyRow, summarize } from '../../src/domain/pollen-rows.js';
+import { type Category, categoryRisk, RISK_LABELS, type Risk } from '../../src/domain/risk.js';
+import type { Species } from '../../src/domain/species.js';
 import { hour } from '../helpers/hours.js';
 
 const D = dayNumber('2025-04-10');
@@ -80,13 +84,23 @@ describe('dailyRow', () => {
   });
 });
 
-describe('meanSpecies', () => {
-  it('keeps the first form of a category seen as both a number and an object', () => {
-    expect(meanSpecies([{ Others: 2 }, { Others: { x: 5 } }, { Others: 4 }, null])).toEqual({ Others: 3 });
+describe('the species means', () => {
+  const speciesMean = (...payloads: Array<Species | null>) =>
+    summarize(payloads.map((species, h) => hour(D, h, { species }))).means.species;
+
+  it('keep the first form of a category seen as both a number and an object', () => {
+    expect(speciesMean({ Others: 2 }, { Others: { x: 5 } }, { Others: 4 }, null)).toEqual({ Others: 3 });
   });
 
-  it('is null when no hour has a payload', () => {
-    expect(meanSpecies([null, null])).toBeNull();
+  it('are null when no hour has a payload', () => {
+    expect(speciesMean(null, null)).toBeNull();
+  });
+
+  it('keep a key such as __proto__ as data', () => {
+    const odd = JSON.parse('{"__proto__":{"constructor":4},"Tree":{"__proto__":5}}') as Species;
+    const mean = speciesMean(odd, odd)!;
+    expect(Object.getPrototypeOf(mean)).toBe(Object.prototype);
+    expect(JSON.stringify(mean)).toBe('{"__proto__":{"constructor":4},"Tree":{"__proto__":5}}');
   });
 });
 
@@ -95,5 +109,122 @@ describe('byDay', () => {
     const grouped = byDay([hour(D - 1, 23, {}), hour(D, 0, {}), hour(D, 7, {})]);
     expect([...grouped.keys()]).toEqual([D - 1, D]);
     expect(grouped.get(D)!.map((h) => h.hour % 24)).toEqual([0, 7]);
+  });
+});
+
+/** The same figures as summarize gives, computed the plain way: a pass per figure, plain objects for the species. */
+function plainSummary(hours: readonly StoredHour[]) {
+  const numbers = (pick: (h: StoredHour) => number | null) => hours.map(pick).filter((v): v is number => v !== null);
+  const mean = (vs: number[]) => (vs.length === 0 ? null : vs.reduce((s, v) => s + v, 0) / vs.length);
+  const max = (vs: number[]) => (vs.length === 0 ? null : Math.max(...vs));
+  const round = (v: number | null) => (v === null ? null : Math.round(v));
+  // Per allergen: first-seen keys, each category keeping the form it was first seen in.
+  const payloads = hours.map((h) => h.species).filter((s): s is Species => s !== null);
+  const forms = new Map<string, 'number' | Map<string, number[]>>();
+  const plain = new Map<string, number[]>();
+  for (const s of payloads)
+    for (const [category, group] of Object.entries(s)) {
+      const isObject = group !== null && typeof group === 'object';
+      if (!forms.has(category)) forms.set(category, isObject ? new Map() : 'number');
+      const form = forms.get(category)!;
+      if (form === 'number') {
+        if (isObject) continue;
+        if (!plain.has(category)) plain.set(category, []);
+        if (typeof group === 'number') plain.get(category)!.push(group);
+      } else if (isObject)
+        for (const [k, v] of Object.entries(group)) {
+          if (!form.has(k)) form.set(k, []);
+          if (typeof v === 'number') form.get(k)!.push(v);
+        }
+    }
+  const species =
+    payloads.length === 0
+      ? null
+      : Object.fromEntries(
+          [...forms].map(([c, form]) => [
+            c,
+            form === 'number' ? mean(plain.get(c)!) : Object.fromEntries([...form].map(([k, vs]) => [k, mean(vs)])),
+          ]),
+        );
+  const peak = (c: Category) => {
+    const levels = hours.map((h) => categoryRisk(c, h[c], h.species)).filter((r): r is Risk => r !== null);
+    return levels.length === 0 ? null : RISK_LABELS[Math.max(...levels.map((r) => RISK_LABELS.indexOf(r)))]!;
+  };
+  const weed = (h: StoredHour) => {
+    const g = h.species?.Weed;
+    return g !== null && typeof g === 'object' && typeof g.Ragweed === 'number' ? g.Ragweed : null;
+  };
+  const m = { tree: mean(numbers((h) => h.tree)), grass: mean(numbers((h) => h.grass)), weed: mean(numbers((h) => h.weed)) };
+  return {
+    means: {
+      tree: round(m.tree),
+      grass: round(m.grass),
+      weed: round(m.weed),
+      total: round(mean(numbers((h) => h.total))),
+      species:
+        species === null
+          ? null
+          : Object.fromEntries(
+              Object.entries(species).map(([c, g]) => [
+                c,
+                g !== null && typeof g === 'object' ? Object.fromEntries(Object.entries(g).map(([k, v]) => [k, round(v)])) : round(g),
+              ]),
+            ),
+      risk_tree: categoryRisk('tree', m.tree, species as Species | null),
+      risk_grass: categoryRisk('grass', m.grass, species as Species | null),
+      risk_weed: categoryRisk('weed', m.weed, species as Species | null),
+      timezone: hours.find((h) => h.timezone !== null)?.timezone ?? null,
+    },
+    maxima: {
+      tree: max(numbers((h) => h.tree)),
+      grass: max(numbers((h) => h.grass)),
+      weed: max(numbers((h) => h.weed)),
+      total: max(numbers((h) => h.total)),
+      ragweed: max(numbers(weed)),
+    },
+    peakRisks: { tree: peak('tree'), grass: peak('grass'), weed: peak('weed') },
+  };
+}
+
+describe('summarize', () => {
+  it('gives in one pass what a pass per figure gives, whatever the payloads and their key orders (property)', () => {
+    const value = fc.oneof(fc.nat({ max: 3000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(null));
+    // Payloads of a few shapes, in changing key orders and forms, so that hours alike and hours not alike follow each other.
+    const leafKeys = fc.constantFrom('Oak', 'Ash', 'Ragweed', 'Grass / Poaceae', '__proto__');
+    const group = fc.oneof(value, fc.dictionary(leafKeys, value, { maxKeys: 4 }));
+    // A provider's usual payload, and payloads that differ from it by a key, a form or an order.
+    const usual = fc.constantFrom(
+      { Tree: { Oak: 30, Ash: 4 }, Grass: { G: 6 }, Others: 2, Weed: { Ragweed: 11 } },
+      { Tree: { Oak: 31 }, Grass: { G: 7 }, Others: 3, Weed: { Ragweed: 12 } },
+      { Tree: { Oak: 32, Ash: 5, Elm: 1 }, Grass: { G: 8 }, Others: 4, Weed: { Ragweed: 13 } },
+      { Tree: { Ash: 6, Oak: 33 }, Grass: { G: 9 }, Others: 5, Weed: { Ragweed: 14 } },
+      { Tree: { Oak: 34, Ash: 7 }, Grass: { G: 10 }, Others: { x: 1 }, Weed: { Ragweed: 15 } },
+      { Tree: { Oak: 35, Ash: 8 }, Grass: { G: 11 } },
+      { Tree: { Oak: 36, Ash: 9 }, Grass: { G: 12 }, Others: 6, Weed: { Ragweed: 16 }, Extra: 2 },
+      { Grass: { G: 13 }, Tree: { Oak: 37, Ash: 10 }, Others: null, Weed: null },
+    );
+    const payload = fc.oneof(
+      fc.constant(null),
+      fc.dictionary(fc.constantFrom('Tree', 'Grass', 'Weed', 'Others'), group, { maxKeys: 4 }),
+      usual,
+      usual,
+    );
+    const hourOf = fc.record({ tree: value, grass: value, weed: value, total: value, species: payload, zone: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(hourOf, { minLength: 1, maxLength: 25 }), (drawn) => {
+        const hours = drawn.map((d, i) => ({
+          ...hour(D, i % 24, {
+            tree: d.tree,
+            grass: d.grass,
+            weed: d.weed,
+            species: JSON.parse(JSON.stringify(d.species)) as Species | null,
+          }),
+          total: d.total as number,
+          timezone: d.zone ? 'America/Chicago' : null,
+        }));
+        expect(summarize(hours)).toEqual(plainSummary(hours));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

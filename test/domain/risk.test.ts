@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoryRisk, grade, gradedValue, measurement, severity, THRESHOLDS, worse, type Graded } from '../../src/domain/risk.js';
+import { categoryRisk, grade, gradedValue, measurement, severity, THRESHOLDS, type Graded } from '../../src/domain/risk.js';
 
 const cases = (category: Graded) => {
   const [t1, t2, t3] = THRESHOLDS[category];
@@ -77,7 +77,7 @@ describe('measurement', () => {
   });
 });
 
-describe('severity and worse', () => {
+describe('severity', () => {
   it.each([
     [null, 0],
     ['None', 0],
@@ -87,12 +87,5 @@ describe('severity and worse', () => {
     ['Very High', 4],
   ] as const)('maps %s to %s', (risk, sev) => {
     expect(severity(risk)).toBe(sev);
-  });
-
-  it('picks the higher label and ignores nulls', () => {
-    expect(worse('Low', 'High')).toBe('High');
-    expect(worse('Very High', 'None')).toBe('Very High');
-    expect(worse(null, 'None')).toBe('None');
-    expect(worse(null, null)).toBeNull();
   });
 });

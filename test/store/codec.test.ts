@@ -163,3 +163,26 @@ describe('tokens', () => {
     expect(Object.is(new Reader(out).token(), v)).toBe(true);
   });
 });
+
+describe('bitmaps', () => {
+  it('write a mask of up to 24 flags as the same bytes as the flags, and read either back as the other (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { maxLength: 24 }), (flags) => {
+        const mask = flags.reduce((m, f, i) => (f ? m | (1 << i) : m), 0);
+        const [asFlags, asMask] = [new Writer(), new Writer()];
+        asFlags.bits(flags);
+        asMask.mask(mask, flags.length);
+        const bytes = asFlags.done();
+        expect(asMask.done()).toEqual(bytes);
+        expect(new Reader(bytes).mask(flags.length)).toBe(mask);
+        expect(new Reader(bytes).bits(flags.length)).toEqual(flags);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('refuse more flags than a day has hours, and a mask the data ends before', () => {
+    expect(() => new Writer().mask(0, 25)).toThrow(RangeError);
+    expect(() => new Reader(Uint8Array.of(0xff)).mask(16)).toThrow(/ends early/);
+  });
+});
