@@ -13,6 +13,9 @@ export type Species = { [category: string]: SpeciesGroup };
 /** Key names in payload order: `[category]` for a plain number, `[category, allergens]` for an object. */
 export type Shape = ReadonlyArray<readonly [string] | readonly [string, readonly string[]]>;
 
+/** How many leaves a payload of a shape has: one per plain number, one per allergen. */
+export const leafCount = (shape: Shape): number => shape.reduce((n, e) => n + (e.length === 2 ? e[1].length : 1), 0);
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { PollenHour } from '../domain/hours.js';
 import { type Category, SPECIES_KEY } from '../domain/risk.js';
-import type { Shape, Species, SpeciesLeaf } from '../domain/species.js';
+import { leafCount, type Shape, type Species, type SpeciesLeaf } from '../domain/species.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
 import { Reader, Writer } from './varint-codec.js';
 
@@ -49,9 +49,6 @@ function setFlags(mask: number): number {
   for (let m = mask; m !== 0; m &= m - 1) n++;
   return n;
 }
-
-/** How many leaves a payload of a key shape has. */
-const slotsOf = (keys: Shape): number => keys.reduce((k, e) => k + (e.length === 2 ? e[1].length : 1), 0);
 
 const CATEGORIES: readonly Category[] = ['tree', 'grass', 'weed'];
 const derivedTotal = (h: Pick<PollenHour, 'tree' | 'grass' | 'weed'>) => (h.tree ?? 0) + (h.grass ?? 0) + (h.weed ?? 0);
@@ -164,7 +161,7 @@ export function decodeDay(day: number, packed: PackedDay, shape: (id: number) =>
     const keys = shape(r.varint());
     const has = r.mask(n);
     const m = setFlags(has);
-    const slots = slotsOf(keys);
+    const slots = leafCount(keys);
     // Column c's leaves at c * slots: one array, not one per hour.
     const values = new Array<SpeciesLeaf>(m * slots).fill(0);
     const nonZero = r.bits(slots);
@@ -180,7 +177,7 @@ export function decodeDay(day: number, packed: PackedDay, shape: (id: number) =>
       const id = r.varint();
       if (id === 0) continue;
       const keys = shape(id - 1);
-      const nonZero = r.bits(slotsOf(keys));
+      const nonZero = r.bits(leafCount(keys));
       species[i] = build(
         keys,
         nonZero.map((nz) => (nz ? r.token() : 0)),

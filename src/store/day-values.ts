@@ -87,6 +87,7 @@ export class DayValuesTable {
       any: db.prepare('SELECT 1 FROM day_value WHERE city_id = ? AND cut = ? LIMIT 1').pluck(),
       newest: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? ORDER BY day DESC LIMIT ?'),
       span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day'),
+      spanRaw: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day').raw(),
       across: db.prepare(
         // City by city through the primary key (CROSS JOIN keeps the city table outside): the table has no index by day.
         'SELECT c.slug, v.day, v.data FROM city c CROSS JOIN day_value v ON v.city_id = c.id AND v.cut = ? AND v.day >= ? AND v.day <= ?',
@@ -189,8 +190,11 @@ export class DayValuesTable {
     const key = `${id}|${cut}`;
     let days = this.wholeCuts.get(key);
     if (!days) {
-      const rows = this.stmt.span.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Row[];
-      this.wholeCuts.set(key, (days = rows.map((r) => this.unpack(r.day as number, r.data as Uint8Array))));
+      // Rows as arrays, not objects: a city's list reads its 730 days in each cut.
+      const rows = this.stmt.spanRaw.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Array<
+        [number, Uint8Array]
+      >;
+      this.wholeCuts.set(key, (days = rows.map(([day, data]) => this.unpack(day, data))));
     }
     return days;
   }
@@ -233,19 +237,20 @@ export class DayValuesTable {
     const hours = r.varint();
     const zone = r.varint();
     const source = this.names.source(r.varint());
-    const [tree, grass, weed, total] = [r.token(), r.token(), r.token(), r.token()];
-    const [riskTree, riskGrass, riskWeed] = readRisks(r);
+    const tree = r.token();
+    const grass = r.token();
+    const weed = r.token();
+    const total = r.token();
+    const means = readRisks(r);
     const peaks = { tree: r.token(), grass: r.token(), weed: r.token(), total: r.token(), ragweed: r.token() };
-    const [peakTree, peakGrass, peakWeed] = readRisks(r);
+    const peakRisks = readRisks(r);
     const shape = r.varint();
     let species = null;
     if (shape !== 0) {
       const keys = this.shapes.shape(shape - 1);
-      const slots = keys.reduce((n, e) => n + (e.length === 2 ? e[1].length : 1), 0);
-      species = build(
-        keys,
-        Array.from({ length: slots }, () => r.token()),
-      );
+      const leaves = new Array<number | null>(this.shapes.slots(shape - 1));
+      for (let i = 0; i < leaves.length; i++) leaves[i] = r.token();
+      species = build(keys, leaves);
     }
     return {
       day,
@@ -257,13 +262,13 @@ export class DayValuesTable {
         weed,
         total,
         species,
-        risk_tree: riskTree,
-        risk_grass: riskGrass,
-        risk_weed: riskWeed,
+        risk_tree: means[0],
+        risk_grass: means[1],
+        risk_weed: means[2],
         timezone: zone === 0 ? null : this.names.label(zone - 1),
       },
       peaks,
-      peakRisks: { tree: peakTree, grass: peakGrass, weed: peakWeed },
+      peakRisks: { tree: peakRisks[0], grass: peakRisks[1], weed: peakRisks[2] },
     };
   }
 }

@@ -2,11 +2,12 @@
  * Species key shapes: the key structure of a provider's species payload, kept once per shape
  * (store/codec.ts packs a day's values against its shape's id).
  */
-import { hasShape, type Shape, type Species, shapeKey, shapeOf } from '../domain/species.js';
+import { hasShape, leafCount, type Shape, type Species, shapeKey, shapeOf } from '../domain/species.js';
 import type { Db } from './database.js';
 
 export class SpeciesShapes {
   private readonly shapes = new Map<number, Shape>();
+  private readonly leaves = new Map<number, number>();
   private readonly ids = new Map<string, number>();
   /** The shape asked for last: the next hour's payload mostly has it too. */
   private last: { shape: Shape; id: number } | undefined;
@@ -44,6 +45,13 @@ export class SpeciesShapes {
       this.shapes.set(id, shape);
     }
     return shape;
+  }
+
+  /** How many leaves a payload of the shape of an id has. */
+  slots(id: number): number {
+    let n = this.leaves.get(id);
+    if (n === undefined) this.leaves.set(id, (n = leafCount(this.shape(id))));
+    return n;
   }
 
   /** Every shape the store holds: what a species object of any of its hours can look like. */
