@@ -24,7 +24,7 @@ export interface StoreDigests {
  * A digest per key, of its rows as SQLite joins them: `sql` gives each key with its rows, each
  * row's columns as SQL literals (`quote`, unambiguous for every value, blobs in hex) in key order.
  * One string per key crosses into JavaScript, not a value per row: a store of 200 cities' 730
- * days has 584,000 day rows, and reading them one by one took most of a render's digests.
+ * days has 584,000 rows in its day tables, and reading them one by one took most of the time.
  */
 function digestsBy<K>(db: Db, sql: string): Map<K, Buffer> {
   const digests = new Map<K, Buffer>();

@@ -115,7 +115,10 @@ export class PollenDays {
     const whole = asked.from === first && asked.to === first + 24;
     const old = whole && p.timezone !== null ? undefined : (this.stmt.day.get(city, day) as Row | undefined);
     const kept = old ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
-    const hours = [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
+    const hours =
+      kept.length === 0 && p.hours.every((h, i) => i === 0 || h.hour > p.hours[i - 1]!.hour)
+        ? p.hours
+        : [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
     const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s));
     const status = pollenStatus(hours.length);
     const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;

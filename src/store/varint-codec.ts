@@ -10,11 +10,13 @@ const TAG_BITS = 8;
 const MAX_SCALED = Math.floor(Number.MAX_SAFE_INTEGER / TAG_BITS);
 const POWERS = [1, 10, 100, 1000];
 
+/** Where a raw float64 is laid out before its bytes are written: one for every Writer, which writes it at once. */
+const FLOAT = new DataView(new ArrayBuffer(8));
+
 /** Bytes written one at a time: varints, tokens and bitmaps. */
 export class Writer {
   private buf = new Uint8Array(64);
   private length = 0;
-  private readonly float = new DataView(new ArrayBuffer(8));
 
   private push(b: number): void {
     if (this.length === this.buf.length) {
@@ -49,8 +51,8 @@ export class Writer {
       }
     }
     this.varint(TAG_FLOAT);
-    this.float.setFloat64(0, v, true);
-    for (let i = 0; i < 8; i++) this.push(this.float.getUint8(i));
+    FLOAT.setFloat64(0, v, true);
+    for (let i = 0; i < 8; i++) this.push(FLOAT.getUint8(i));
   }
 
   /** A column of values: one token when they are all the same (a weed with no species, all 0), else each one. */
