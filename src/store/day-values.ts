@@ -108,7 +108,7 @@ export class DayValuesTable {
    * write's hours fall in: `localDaysOf`), from the UTC days just `written` where a local day's
    * hours are all among them, else as the store reads them.
    */
-  refreshLocal(city: string, zone: string, days: Iterable<number>, written: ReadonlyMap<number, readonly StoredHour[]> = new Map()): void {
+  refreshLocal(city: string, zone: string, days: Iterable<number>, written: ReadonlyMap<number, readonly StoredHour[]>): void {
     const id = this.names.id('city', city)!;
     for (const local of days) {
       const { from, to } = dayHours('local', zone, local);
@@ -241,7 +241,7 @@ export class DayValuesTable {
     const grass = r.token();
     const weed = r.token();
     const total = r.token();
-    const means = readRisks(r);
+    const meanRisks = readRisks(r);
     const peaks = { tree: r.token(), grass: r.token(), weed: r.token(), total: r.token(), ragweed: r.token() };
     const peakRisks = readRisks(r);
     const shape = r.varint();
@@ -262,9 +262,9 @@ export class DayValuesTable {
         weed,
         total,
         species,
-        risk_tree: means[0],
-        risk_grass: means[1],
-        risk_weed: means[2],
+        risk_tree: meanRisks[0],
+        risk_grass: meanRisks[1],
+        risk_weed: meanRisks[2],
         timezone: zone === 0 ? null : this.names.label(zone - 1),
       },
       peaks,
