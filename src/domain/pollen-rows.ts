@@ -1,7 +1,7 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { isoHour } from './dates.js';
 import { type Category, categoryRisk, gradedValue, levelIndex, RISK_LABELS, type Risk } from './risk.js';
-import type { Species, SpeciesLeaf } from './species.js';
+import { type Species, type SpeciesLeaf, setKey } from './species.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
 
@@ -180,25 +180,19 @@ class SpeciesMeans {
         const r: Record<string, SpeciesLeaf> = {};
         for (const [k, a] of acc) {
           const v = avg(a);
-          setData(e, k, v);
-          setData(r, k, round(v));
+          setKey(e, k, v);
+          setKey(r, k, round(v));
         }
-        setData(exact, category, e);
-        setData(rounded, category, r);
+        setKey(exact, category, e);
+        setKey(rounded, category, r);
       } else {
         const v = avg(acc);
-        setData(exact, category, v);
-        setData(rounded, category, round(v));
+        setKey(exact, category, v);
+        setKey(rounded, category, round(v));
       }
     }
     return { exact, rounded };
   }
-}
-
-/** Sets a key as data, so that a payload's `__proto__` stays an ordinary key. */
-function setData<V>(target: Record<string, V>, key: string, value: V): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /**

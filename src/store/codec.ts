@@ -11,7 +11,7 @@
  */
 import type { PollenHour } from '../domain/hours.js';
 import { type Category, SPECIES_KEY } from '../domain/risk.js';
-import { leafCount, type Shape, type Species, type SpeciesLeaf } from '../domain/species.js';
+import { leafCount, type Shape, type Species, type SpeciesLeaf, setKey } from '../domain/species.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
 import { Reader, Writer } from './varint-codec.js';
 
@@ -203,12 +203,6 @@ export function decodeDay(day: number, packed: PackedDay, shape: (id: number) =>
   }
   if (!r.done) throw new RangeError('packed day has trailing bytes');
   return hours;
-}
-
-/** Sets a property as data, so that a key such as `__proto__` stays an ordinary key. */
-function setKey(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
 }
 
 /** A payload rebuilt from its shape and its leaves in shape order (from `values[from]`). */

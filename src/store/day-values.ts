@@ -86,8 +86,8 @@ export class DayValuesTable {
       one: db.prepare('SELECT data FROM day_value WHERE city_id = ? AND cut = ? AND day = ?').pluck(),
       any: db.prepare('SELECT 1 FROM day_value WHERE city_id = ? AND cut = ? LIMIT 1').pluck(),
       newest: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? ORDER BY day DESC LIMIT ?'),
-      span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day'),
-      spanRaw: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day').raw(),
+      // Rows as arrays, not objects: a city's list reads its 730 days in each cut.
+      span: db.prepare('SELECT day, data FROM day_value WHERE city_id = ? AND cut = ? AND day >= ? AND day <= ? ORDER BY day').raw(),
       across: db.prepare(
         // City by city through the primary key (CROSS JOIN keeps the city table outside): the table has no index by day.
         'SELECT c.slug, v.day, v.data FROM city c CROSS JOIN day_value v ON v.city_id = c.id AND v.cut = ? AND v.day >= ? AND v.day <= ?',
@@ -181,8 +181,8 @@ export class DayValuesTable {
       for (const v of this.whole(id, cut)) if (v.day >= from && v.day <= to) days.set(v.day, v);
       return days;
     }
-    const rows = this.stmt.span.all(id, CUT_CODE[cut], from, to) as Row[];
-    return new Map(rows.map((r) => [r.day as number, this.unpack(r.day as number, r.data as Uint8Array)]));
+    const rows = this.stmt.span.all(id, CUT_CODE[cut], from, to) as Array<[number, Uint8Array]>;
+    return new Map(rows.map(([day, data]) => [day, this.unpack(day, data)]));
   }
 
   /** Every day of a city's cut, oldest first, kept for the next asks (a store nothing writes only: nothing stales them). */
@@ -190,10 +190,7 @@ export class DayValuesTable {
     const key = `${id}|${cut}`;
     let days = this.wholeCuts.get(key);
     if (!days) {
-      // Rows as arrays, not objects: a city's list reads its 730 days in each cut.
-      const rows = this.stmt.spanRaw.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Array<
-        [number, Uint8Array]
-      >;
+      const rows = this.stmt.span.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Array<[number, Uint8Array]>;
       this.wholeCuts.set(key, (days = rows.map(([day, data]) => this.unpack(day, data))));
     }
     return days;
