@@ -19,7 +19,7 @@
  */
 import { civilDate, dayOfDate, isLeapYear } from './dates.js';
 import { LEVEL_INDEX } from './risk.js';
-import type { SeasonDay, SeasonSeries } from './seasons.js';
+import type { SeasonSeries } from './seasons.js';
 
 /** Days either side of the same date that each earlier year contributes. */
 export const WINDOW_DAYS = 7;
@@ -85,9 +85,47 @@ export interface ClimatologyOptions {
  */
 export const MAX_SHIFT_DAYS = 90;
 
+/**
+ * A series' days with a value and a level, by day from its first: value, level index and
+ * log10(1 + value) (NaN and -1 where a day has none). Made once per series: a city's category is
+ * read by a climatology for each season timing, and each reads every day's window many times.
+ */
+interface Dense {
+  first: number;
+  values: Float64Array;
+  levels: Int8Array;
+  logs: Float64Array;
+}
+
+const DENSE = new WeakMap<SeasonSeries, Dense>();
+
+function dense(series: SeasonSeries): Dense {
+  let made = DENSE.get(series);
+  if (made) return made;
+  let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (const day of series.keys()) [first, last] = [Math.min(first, day), Math.max(last, day)];
+  const length = Number.isFinite(first) ? last - first + 1 : 0;
+  made = {
+    first,
+    values: new Float64Array(length).fill(Number.NaN),
+    levels: new Int8Array(length).fill(-1),
+    logs: new Float64Array(length),
+  };
+  for (const [day, v] of series) {
+    if (v.risk === null) continue;
+    const i = day - first;
+    made.values[i] = v.value;
+    made.levels[i] = LEVEL_INDEX[v.risk];
+    made.logs[i] = Math.log10(1 + v.value);
+  }
+  DENSE.set(series, made);
+  return made;
+}
+
 /** The days of a category's series, read by date from earlier years. */
 export class Climatology {
   private readonly first: number;
+  private readonly dense: Dense;
   readonly windowDays: number;
   private readonly shiftDays: ReadonlyMap<number, number>;
   private readonly logMeans = new Map<number, number | undefined>();
@@ -96,13 +134,9 @@ export class Climatology {
   /** Where a sample's members are gathered before they are copied into one of its own size. */
   private gathered = new Float64Array(256);
 
-  constructor(
-    private readonly series: SeasonSeries,
-    options: ClimatologyOptions = {},
-  ) {
-    let first = Number.POSITIVE_INFINITY;
-    for (const day of series.keys()) first = Math.min(first, day);
-    this.first = first;
+  constructor(series: SeasonSeries, options: ClimatologyOptions = {}) {
+    this.dense = dense(series);
+    this.first = this.dense.first;
     this.windowDays = options.windowDays ?? WINDOW_DAYS;
     this.shiftDays = options.shiftDays ?? new Map();
     for (const [year, days] of this.shiftDays)
@@ -110,16 +144,20 @@ export class Climatology {
         throw new RangeError(`a season shift of ${days} days against ${year} is beyond ±${MAX_SHIFT_DAYS}`);
   }
 
-  /** Calls `visit` with each earlier year's days with a value and a level within the window around the same date as `day`. */
-  private each(day: number, visit: (d: number, v: SeasonDay, year: number) => void): void {
+  /**
+   * Each earlier year's window around the same date as `day`, that year's centre moved back by
+   * its shift, as indexes into the dense series (clipped to it): `visit(from, to, year)`, from the
+   * latest year back, each window's days in order.
+   */
+  private windows(day: number, visit: (from: number, to: number, year: number) => void): void {
     const [thisYear, month, date] = civilDate(day);
+    const length = this.dense.levels.length;
     for (let year = thisYear - 1; ; year--) {
       const centre = sameDateIn(year, month, date) - this.shiftOf(year);
       if (centre + this.windowDays < this.first) return;
-      for (let d = centre - this.windowDays; d <= centre + this.windowDays; d++) {
-        const v = this.series.get(d);
-        if (v && v.risk !== null) visit(d, v, year);
-      }
+      const from = Math.max(0, centre - this.windowDays - this.first);
+      const to = Math.min(length - 1, centre + this.windowDays - this.first);
+      if (from <= to) visit(from, to, year);
     }
   }
 
@@ -127,19 +165,24 @@ export class Climatology {
   sample(day: number): Sample {
     let sample = this.samples.get(day);
     if (!sample) {
+      const { first, values, levels } = this.dense;
       let n = 0;
-      this.each(day, (d, v, year) => {
-        if (4 * n + 4 > this.gathered.length) {
-          const larger = new Float64Array(2 * this.gathered.length);
+      this.windows(day, (from, to, year) => {
+        if (4 * (n + to - from + 1) > this.gathered.length) {
+          const larger = new Float64Array(Math.max(2 * this.gathered.length, 4 * (n + to - from + 1)));
           larger.set(this.gathered);
           this.gathered = larger;
         }
         const g = this.gathered;
-        const at = 4 * n++;
-        g[at] = d;
-        g[at + 1] = year;
-        g[at + 2] = v.value;
-        g[at + 3] = LEVEL_INDEX[v.risk!];
+        for (let i = from; i <= to; i++) {
+          const level = levels[i]!;
+          if (level < 0) continue;
+          const at = 4 * n++;
+          g[at] = first + i;
+          g[at + 1] = year;
+          g[at + 2] = values[i]!;
+          g[at + 3] = level;
+        }
       });
       this.samples.set(day, (sample = new Sample(n, this.gathered.slice(0, 4 * n))));
     }
@@ -149,10 +192,14 @@ export class Climatology {
   /** The mean of log10(1 + value) over `day`'s sample; undefined for an empty one. */
   logMean(day: number): number | undefined {
     if (!this.logMeans.has(day)) {
+      const { levels, logs } = this.dense;
       let [sum, n] = [0, 0];
-      this.each(day, (_, v) => {
-        sum += Math.log10(1 + v.value);
-        n++;
+      this.windows(day, (from, to) => {
+        for (let i = from; i <= to; i++) {
+          if (levels[i]! < 0) continue;
+          sum += logs[i]!;
+          n++;
+        }
       });
       this.logMeans.set(day, n === 0 ? undefined : sum / n);
     }

@@ -21,11 +21,12 @@ import {
   seasonCategories,
   seasonSeries,
   seasonYearOf,
+  seasonYearsOf,
   yearsHeld,
 } from './seasons.js';
 import type { CategorySkill, ForecastSkill, ServedOutlook, SkillScores } from './skill-schemas.js';
 import { MIN_PAIRS, type Pair, skill } from './verification.js';
-import { type KeptDay, pairsAtLead } from './verification-days.js';
+import { type KeptDay, latestAtLead, pairsOf } from './verification-days.js';
 import { climatologyPairs, persistencePairs } from './verification-references.js';
 
 /** Days of the trailing window. */
@@ -141,8 +142,26 @@ function pastOutlooks(series: SeasonSeries, category: Graded, known: ShiftsKnown
   return [...groups.values()].flatMap((g) => outlookPairs(series, category, g.days, { shiftDays: g.shifts }, reference));
 }
 
+/** Pairs by day, in an array from the first pair's day: every lead and period looks days up in them. */
+class PairsByDay {
+  private readonly first: number;
+  private readonly at: Array<Pair | undefined>;
+
+  /** `pairs` in order of day. */
+  constructor(pairs: readonly Pair[]) {
+    this.first = pairs[0]?.day ?? 0;
+    this.at = new Array<Pair | undefined>(pairs.length === 0 ? 0 : pairs.at(-1)!.day - this.first + 1);
+    for (const p of pairs) this.at[p.day - this.first] = p;
+  }
+
+  get(day: number): Pair | undefined {
+    const i = day - this.first;
+    return i >= 0 && i < this.at.length ? this.at[i] : undefined;
+  }
+}
+
 /** A reference's pairs on the days given, in their order. */
-function pairsOn(pairs: ReadonlyMap<number, Pair>, days: readonly number[]): Pair[] {
+function pairsOn(pairs: PairsByDay, days: readonly number[]): Pair[] {
   const found: Pair[] = [];
   for (const day of days) {
     const pair = pairs.get(day);
@@ -159,7 +178,7 @@ function pairsOn(pairs: ReadonlyMap<number, Pair>, days: readonly number[]): Pai
 class ClimatologyScores {
   private readonly last = new Map<string, { days: readonly number[]; table: SkillTable }>();
 
-  constructor(private readonly pairs: ReadonlyMap<number, Pair>) {}
+  constructor(private readonly pairs: PairsByDay) {}
 
   on(period: Period, days: readonly number[]): SkillTable {
     const key = `${period.from} ${period.to}`;
@@ -177,7 +196,7 @@ function scores(
   lead: number,
   forecast: readonly Pair[],
   outlooks: readonly OutlookPair[],
-  persistence: ReadonlyMap<number, Pair>,
+  persistence: PairsByDay,
   climatology: ClimatologyScores,
 ): SkillScores {
   const inPeriod = within(period);
@@ -240,7 +259,8 @@ function servedOutlook(
 function categorySkill(
   inputs: SkillInputs,
   category: SeasonCategory & { name: Graded },
-  kept: readonly KeptDay[],
+  /** The forecasts' target days at each lead below FORECAST_LEADS (latestAtLead). */
+  kept: ReadonlyArray<readonly KeptDay[]>,
   window: Period,
 ): { skill: CategorySkill; rows: PairRow[] } {
   const { rows: daily } = inputs;
@@ -259,15 +279,14 @@ function categorySkill(
   const outlooksAt = Array.from({ length: OUTLOOK_LEADS }, (): OutlookPair[] => []);
   for (const p of outlooks) outlooksAt[p.lead]!.push(p);
   const byLead = outlooksAt.map((atLead, lead) => {
-    const forecast = lead < FORECAST_LEADS ? pairsAtLead(kept, c, series, lead) : [];
-    const persistence = new Map(persistencePairs(series, days, lead).map((p) => [p.day, p]));
+    const forecast = lead < FORECAST_LEADS ? pairsOf(kept[lead]!, c, series) : [];
+    const persistence = new PairsByDay(persistencePairs(series, days, lead));
     return { lead, forecast, outlooks: atLead, persistence };
   });
-  const climatology = new Map(climatologyPairs(series, days).map((p) => [p.day, p]));
-  const years = yearsHeld(series, c).map((year) => {
-    const held = days.filter((d) => seasonYearOf(c, d) === year);
-    return { year, from: held[0]!, to: held.at(-1)! };
-  });
+  const climatology = new PairsByDay(climatologyPairs(series, days));
+  // Each day's season year, once: the days are in order, so a year's days are a run of them.
+  const yearOf = seasonYearsOf(c, days);
+  const years = yearsHeld(series, c).map((year) => ({ year, from: days[yearOf.indexOf(year)]!, to: days[yearOf.lastIndexOf(year)]! }));
   const climatologyScores = new ClimatologyScores(climatology);
   const leads = byLead.map(({ lead, forecast, outlooks: o, persistence }) => ({
     lead,
@@ -283,7 +302,7 @@ function categorySkill(
   );
 
   // The pairs file: one row per observed day, with every forecast and score it takes part in.
-  const forecastOn = byLead.slice(0, FORECAST_LEADS).map(({ forecast }) => new Map(forecast.map((p) => [p.day, p])));
+  const forecastOn = byLead.slice(0, FORECAST_LEADS).map(({ forecast }) => new PairsByDay(forecast));
   const rpsOn = new Map<number, { outlook: Array<number | null>; climatology: number }>();
   for (const p of outlooks) {
     let r = rpsOn.get(p.day);
@@ -297,7 +316,7 @@ function categorySkill(
       );
     r.outlook[p.lead] = p.rps;
   }
-  const rows = days.map((day): PairRow => {
+  const rows = days.map((day, i): PairRow => {
     const seen = series.get(day)!;
     const clim = climatology.get(day)?.forecast;
     const rps = rpsOn.get(day);
@@ -305,7 +324,7 @@ function categorySkill(
       city: inputs.city,
       category: c,
       day,
-      seasonYear: seasonYearOf(c, day),
+      seasonYear: yearOf[i]!,
       inWindow: day >= window.from && day <= window.to,
       observed: { value: seen.value, level: seen.risk! },
       climatology: clim ? { value: clim.value, level: clim.level } : null,
@@ -347,7 +366,8 @@ export function citySkill(inputs: SkillInputs): { skill: ForecastSkill; rows: Pa
   if (latest === undefined)
     return { skill: { ...base, latest: null, window: { days: WINDOW_DAYS, from: null, to: null }, categories: [] }, rows: [] };
   const window = { from: latest - WINDOW_DAYS + 1, to: latest };
-  const kept = inputs.forecasts.flatMap((f) => f.days);
+  const targets = inputs.forecasts.flatMap((f) => f.days);
+  const kept = Array.from({ length: FORECAST_LEADS }, (_, lead) => latestAtLead(targets, lead));
   const made = CATEGORIES.map((c) => categorySkill(inputs, c, kept, window));
   return {
     skill: {

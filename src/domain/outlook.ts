@@ -64,7 +64,8 @@ function probabilities(category: Graded, members: Sample, a: number): number[] {
     }
     counts[level]!++;
   }
-  return counts.map((c) => c / members.length);
+  for (let k = 0; k < K; k++) counts[k]! /= members.length;
+  return counts;
 }
 
 /** Probabilities by level name. */

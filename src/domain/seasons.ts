@@ -61,6 +61,18 @@ export function seasonYearOf(category: string, day: number): number {
   return year + (month >= 10 && fromOctober(category) ? 1 : 0);
 }
 
+/** The season year of each of `days`, ascending: a day within the last year found is in it, so the calendar is read once a year. */
+export function seasonYearsOf(category: string, days: readonly number[]): number[] {
+  const years = new Array<number>(days.length);
+  let [year, last] = [0, { from: 1, to: 0 }];
+  for (let i = 0; i < days.length; i++) {
+    const day = days[i]!;
+    if (day < last.from || day > last.to) last = seasonYear(category, (year = seasonYearOf(category, day)));
+    years[i] = year;
+  }
+  return years;
+}
+
 /** What a category's day is read from: a daily row's values, levels and species (an hourly row has them too). */
 export type GradedRow = Pick<DailyPollen, 'tree' | 'grass' | 'weed' | 'risk_tree' | 'risk_grass' | 'risk_weed' | 'species'>;
 

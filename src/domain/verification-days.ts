@@ -88,6 +88,26 @@ const READERS = new Map(seasonCategories([]).map((c) => [c.name, c.day]));
 export const dayLevel = (d: SeasonDay | undefined): DayLevel | undefined =>
   d && d.risk !== null ? { value: d.value, level: d.risk } : undefined;
 
+/**
+ * Each observed day of a series as pairs read it, made once per series: a city's category is
+ * paired by every lead and reference, and each pair would otherwise make its own.
+ */
+const OBSERVED = new WeakMap<SeasonSeries, { first: number; levels: Array<DayLevel | undefined> }>();
+
+/** The day of a series as a pair reads it (dayLevel), the same object each time it is asked for. */
+export function observedLevel(series: SeasonSeries, day: number): DayLevel | undefined {
+  let made = OBSERVED.get(series);
+  if (!made) {
+    let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (const d of series.keys()) [first, last] = [Math.min(first, d), Math.max(last, d)];
+    const levels = new Array<DayLevel | undefined>(Number.isFinite(first) ? last - first + 1 : 0);
+    for (const [d, v] of series) levels[d - first] = dayLevel(v);
+    OBSERVED.set(series, (made = { first, levels }));
+  }
+  const i = day - made.first;
+  return i >= 0 && i < made.levels.length ? made.levels[i] : undefined;
+}
+
 /** A category's daily mean and level in a daily row; undefined when the row has no value for it. */
 export const levelOf = (row: GradedRow, category: Graded): DayLevel | undefined => dayLevel(READERS.get(category)!(row));
 
@@ -105,23 +125,35 @@ export function levelsOf(row: GradedRow): DayLevels {
 }
 
 /**
- * The pairs of one category at one lead: each target day at that lead with an observed value (the
- * category's series of observed daily rows, seasons.ts `seasonSeries`). When
- * several forecasts reach the same day at the same lead (issued the same day), the last issued
- * counts: it knew the most.
+ * The target days at one lead, each day's from the last forecast issued to reach it (several reach
+ * the same day at the same lead when issued the same day: the last knew the most), by day.
  */
-export function pairsAtLead(targets: Iterable<KeptDay>, category: Graded, observed: SeasonSeries, lead: number): Pair[] {
+export function latestAtLead(targets: Iterable<KeptDay>, lead: number): KeptDay[] {
   const latest = new Map<number, KeptDay>();
   for (const t of targets) {
     if (t.lead !== lead) continue;
     const held = latest.get(t.day);
     if (!held || t.issuedAt > held.issuedAt) latest.set(t.day, t);
   }
+  return [...latest.values()].sort((a, b) => a.day - b.day);
+}
+
+/** The pairs of one category from target days at one lead (latestAtLead): each with an observed value. */
+export function pairsOf(latest: readonly KeptDay[], category: Graded, observed: SeasonSeries): Pair[] {
   const pairs: Pair[] = [];
-  for (const t of [...latest.values()].sort((a, b) => a.day - b.day)) {
+  for (const t of latest) {
     const forecast = t.levels[category];
-    const seen = dayLevel(observed.get(t.day));
+    const seen = observedLevel(observed, t.day);
     if (forecast && seen) pairs.push({ day: t.day, forecast, observed: seen, issuedAt: t.issuedAt });
   }
   return pairs;
 }
+
+/**
+ * The pairs of one category at one lead: each target day at that lead with an observed value (the
+ * category's series of observed daily rows, seasons.ts `seasonSeries`). When
+ * several forecasts reach the same day at the same lead (issued the same day), the last issued
+ * counts: it knew the most.
+ */
+export const pairsAtLead = (targets: Iterable<KeptDay>, category: Graded, observed: SeasonSeries, lead: number): Pair[] =>
+  pairsOf(latestAtLead(targets, lead), category, observed);

@@ -17,35 +17,50 @@
 import { Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
 import { RISK_LABELS } from './risk.js';
 import type { SeasonSeries } from './seasons.js';
-import { dayLevel } from './verification-days.js';
+import { observedLevel } from './verification-days.js';
 import type { DayLevel, Pair } from './verification.js';
 
 /** Persistence's pairs at `lead`: each target day with an observed value, forecast by the day before its issue day. */
 export function persistencePairs(observed: SeasonSeries, days: Iterable<number>, lead: number): Pair[] {
   const pairs: Pair[] = [];
   for (const day of days) {
-    const forecast = dayLevel(observed.get(day - lead - 1));
-    const seen = dayLevel(observed.get(day));
+    const forecast = observedLevel(observed, day - lead - 1);
+    const seen = observedLevel(observed, day);
     if (forecast && seen) pairs.push({ day, forecast, observed: seen });
   }
   return pairs;
 }
 
+/** Where medianDay puts a sample's members in order. */
+let order = new Int32Array(64);
+
 /** The median day of a climatological sample (the lower middle one of an even sample); undefined for an empty one. */
 export function medianDay(sample: Sample): DayLevel | undefined {
-  if (sample.length === 0) return undefined;
-  const order = Array.from({ length: sample.length }, (_, i) => i);
-  order.sort((a, b) => sample.value(a) - sample.value(b) || sample.day(a) - sample.day(b));
-  const median = order[(sample.length - 1) >> 1]!;
+  const n = sample.length;
+  if (n === 0) return undefined;
+  // Members in order of daily mean, then day (no two members share a day), by insertion: a sample
+  // is some thirty members, and every observed day of every category asks for its median.
+  if (order.length < n) order = new Int32Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const [value, day] = [sample.value(i), sample.day(i)];
+    let j = i;
+    for (; j > 0; j--) {
+      const before = order[j - 1]!;
+      const v = sample.value(before);
+      if (v < value || (v === value && sample.day(before) < day)) break;
+      order[j] = before;
+    }
+    order[j] = i;
+  }
+  const median = order[(n - 1) >> 1]!;
   return { value: sample.value(median), level: RISK_LABELS[sample.level(median)]! };
 }
-
 /** Climatology's pairs: each target day with an observed value, forecast by its earlier years' median day. */
 export function climatologyPairs(observed: SeasonSeries, days: Iterable<number>, options: ClimatologyOptions = {}): Pair[] {
   const climatology = new Climatology(observed, options);
   const pairs: Pair[] = [];
   for (const day of days) {
-    const seen = dayLevel(observed.get(day));
+    const seen = observedLevel(observed, day);
     const forecast = seen && medianDay(climatology.sample(day));
     if (forecast && seen) pairs.push({ day, forecast, observed: seen });
   }

@@ -19,7 +19,7 @@
  *                                                            the references over the same days
  *   outlook(observed, category, today), outlookSkill(outlookPairs(observed, category, pastDays))
  */
-import { RISK_LABELS, type Risk } from './risk.js';
+import { LEVEL_INDEX, RISK_LABELS, type Risk } from './risk.js';
 import type { SkillTable } from './schemas.js';
 
 export type { SkillTable } from './schemas.js';
@@ -57,7 +57,7 @@ export const MIN_PAIRS = 30;
 export const EVENT_LEVEL: Risk = 'High';
 
 const K = RISK_LABELS.length;
-const index = (level: Risk): number => RISK_LABELS.indexOf(level);
+const index = (level: Risk): number => LEVEL_INDEX[level];
 
 type Score = { value: number; reason: null } | { value: null; reason: string };
 const value = (v: number): Score => ({ value: v, reason: null });
@@ -149,8 +149,7 @@ export function gerrity(table: number[][]): Score {
     for (let o = lo; o <= hi; o++) {
       const count = table[f]![o]!;
       if (count === 0) continue;
-      const [i, j] = [inSpan - lo, o - lo].sort((x, y) => x - y) as [number, number];
-      score += count * (s(i, j) - beyond);
+      score += count * (s(Math.min(inSpan, o) - lo, Math.max(inSpan, o) - lo) - beyond);
     }
   }
   return value(score / n);

@@ -154,13 +154,15 @@ const KEPT_TEXTS = 4096;
  * in every city, a slug in every row of its city), so each is made once.
  */
 function csvFormatter(type: BulkType): (value: Value) => string {
-  if (type === 'DOUBLE' || type === 'INT32' || type === 'BOOLEAN') return (value) => (value === null ? '' : String(value));
+  if (type === 'INT32' || type === 'BOOLEAN') return (value) => (value === null ? '' : String(value));
   const text = keptResults(
     type === 'TIMESTAMP'
       ? (value: Value) => isoTime(value as number)
       : type === 'DATE'
         ? (value: Value) => dayString(value as number)
-        : csvCell,
+        : type === 'DOUBLE'
+          ? String
+          : csvCell,
     KEPT_TEXTS,
   );
   return (value) => (value === null ? '' : text(value));
@@ -192,13 +194,15 @@ export class CsvSink {
     if (batch.rows === 0) return;
     const { columns } = batch;
     const { cells } = this;
-    let text = '';
+    // Joined, not added up: a text made by `+=` is a tree of pieces that zlib's write flattens again.
+    const lines = new Array<string>(batch.rows + 1);
+    const line = new Array<string>(columns.length);
     for (let r = 0; r < batch.rows; r++) {
-      let line = cells[0]!(columns[0]![r] as Value);
-      for (let c = 1; c < columns.length; c++) line += `,${cells[c]!(columns[c]![r] as Value)}`;
-      text += `${line}\n`;
+      for (let c = 0; c < columns.length; c++) line[c] = cells[c]!(columns[c]![r] as Value);
+      lines[r] = line.join(',');
     }
-    if (!this.gzip.write(text)) await once(this.gzip, 'drain');
+    lines[batch.rows] = '';
+    if (!this.gzip.write(lines.join('\n'))) await once(this.gzip, 'drain');
   }
 
   async finish(): Promise<Uint8Array> {

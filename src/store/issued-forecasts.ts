@@ -41,22 +41,27 @@ function pack(days: readonly KeptDay[], issueDay: number): Uint8Array {
 }
 
 function unpack(data: Uint8Array, issuedAt: number): KeptDay[] {
+  // Plain loops: the render's skill step unpacks every kept forecast of every city.
   const r = new Reader(data);
   const issueDay = Math.floor(issuedAt / DAY_MS);
-  return Array.from({ length: r.varint() }, () => {
+  const days: KeptDay[] = new Array(r.varint());
+  const values: number[] = [];
+  for (let k = 0; k < days.length; k++) {
     const lead = r.varint();
     const hours = r.varint();
-    const has = r.bits(GRADED.length);
-    const held = GRADED.filter((_, i) => has[i]);
-    const values = held.map(() => r.token()!);
+    const has = r.mask(GRADED.length);
+    values.length = 0;
+    for (let i = 0; i < GRADED.length; i++) if (has & (1 << i)) values.push(r.token()!);
     let code = r.varint();
     const levels: DayLevels = {};
-    held.forEach((c, i) => {
-      levels[c] = { value: values[i]!, level: RISK_LABELS[code % RISK_LABELS.length]! };
+    for (let i = 0, v = 0; i < GRADED.length; i++) {
+      if (!(has & (1 << i))) continue;
+      levels[GRADED[i]!] = { value: values[v++]!, level: RISK_LABELS[code % RISK_LABELS.length]! };
       code = Math.floor(code / RISK_LABELS.length);
-    });
-    return { day: issueDay + lead, lead, issuedAt, hours, levels };
-  });
+    }
+    days[k] = { day: issueDay + lead, lead, issuedAt, hours, levels };
+  }
+  return days;
 }
 
 export class IssuedForecasts {
