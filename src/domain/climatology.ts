@@ -122,6 +122,9 @@ function dense(series: SeasonSeries): Dense {
   return made;
 }
 
+/** The climatologies made of each series (Climatology.of). */
+const MADE = new WeakMap<SeasonSeries, Map<string, Climatology>>();
+
 /** The days of a category's series, read by date from earlier years. */
 export class Climatology {
   private readonly first: number;
@@ -133,6 +136,21 @@ export class Climatology {
   private readonly samples = new Map<number, Sample>();
   /** Where a sample's members are gathered before they are copied into one of its own size. */
   private gathered = new Float64Array(256);
+
+  /**
+   * The climatology of a series with these options, made once: an outlook's reference, the
+   * climatology reference forecast and each season timing that shifts no year read the same
+   * samples, and every sample is made once per climatology.
+   */
+  static of(series: SeasonSeries, options: ClimatologyOptions = {}): Climatology {
+    let made = MADE.get(series);
+    if (!made) MADE.set(series, (made = new Map()));
+    const shifts = [...(options.shiftDays ?? [])].sort(([a], [b]) => a - b);
+    const key = `${options.windowDays ?? WINDOW_DAYS} ${shifts.map(([year, days]) => `${year}:${days}`).join(' ')}`;
+    let climatology = made.get(key);
+    if (!climatology) made.set(key, (climatology = new Climatology(series, options)));
+    return climatology;
+  }
 
   constructor(series: SeasonSeries, options: ClimatologyOptions = {}) {
     this.dense = dense(series);

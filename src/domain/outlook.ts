@@ -79,7 +79,7 @@ const byLevel = (p: readonly number[]): LevelProbabilities => ({
 
 /** The outlook of one category issued on `issueDay`, reading only the series' days before it. */
 export function outlook(series: SeasonSeries, category: Graded, issueDay: number, options: OutlookOptions = {}): Outlook {
-  const climatology = new Climatology(series, options);
+  const climatology = Climatology.of(series, options);
   return issue(category, issueDay, climatology, options.anomaly === false ? null : new Anomalies(series, climatology));
 }
 
@@ -277,7 +277,7 @@ export class ClimatologyReference {
     private readonly category: Graded,
     windowDays?: number,
   ) {
-    this.climatology = new Climatology(series, { windowDays });
+    this.climatology = Climatology.of(series, { windowDays });
   }
 
   /** Whether some earlier year holds a day around the date of `day`. */
@@ -310,7 +310,7 @@ export function outlookPairs(
   options: OutlookOptions = {},
   reference = new ClimatologyReference(series, category, options.windowDays),
 ): OutlookPair[] {
-  const climatology = new Climatology(series, options);
+  const climatology = Climatology.of(series, options);
   const anomalies = options.anomaly === false ? null : new Anomalies(series, climatology);
   const pairs: OutlookPair[] = [];
   for (const issueDay of issueDays) {

@@ -57,7 +57,7 @@ export function medianDay(sample: Sample): DayLevel | undefined {
 }
 /** Climatology's pairs: each target day with an observed value, forecast by its earlier years' median day. */
 export function climatologyPairs(observed: SeasonSeries, days: Iterable<number>, options: ClimatologyOptions = {}): Pair[] {
-  const climatology = new Climatology(observed, options);
+  const climatology = Climatology.of(observed, options);
   const pairs: Pair[] = [];
   for (const day of days) {
     const seen = observedLevel(observed, day);
