@@ -19,7 +19,7 @@
  */
 import { civilDate, dayOfDate, isLeapYear } from './dates.js';
 import { LEVEL_INDEX } from './risk.js';
-import type { SeasonSeries } from './seasons.js';
+import { type SeasonSeries, seriesSpan } from './seasons.js';
 
 /** Days either side of the same date that each earlier year contributes. */
 export const WINDOW_DAYS = 7;
@@ -87,7 +87,7 @@ export const MAX_SHIFT_DAYS = 90;
 
 /**
  * A series' days with a value and a level, by day from its first: value, level index and
- * log10(1 + value) (NaN and -1 where a day has none). Made once per series: a city's category is
+ * log10(1 + value), the level -1 where a day has none. Made once per series: a city's category is
  * read by a climatology for each season timing, and each reads every day's window many times.
  */
 interface Dense {
@@ -102,9 +102,9 @@ const DENSE = new WeakMap<SeasonSeries, Dense>();
 function dense(series: SeasonSeries): Dense {
   let made = DENSE.get(series);
   if (made) return made;
-  let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
-  for (const day of series.keys()) [first, last] = [Math.min(first, day), Math.max(last, day)];
-  const length = Number.isFinite(first) ? last - first + 1 : 0;
+  const span = seriesSpan(series);
+  // An empty series starts nowhere: every window ends before it.
+  const [first, length] = span ? [span.first, span.last - span.first + 1] : [Number.POSITIVE_INFINITY, 0];
   made = {
     first,
     values: new Float64Array(length).fill(Number.NaN),

@@ -29,7 +29,7 @@ import { Climatology, type ClimatologyOptions, type Sample } from './climatology
 import { dayString } from './dates.js';
 import { type Graded, LEVEL_INDEX, levelIndex, RISK_LABELS, type Risk } from './risk.js';
 import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from './schemas.js';
-import type { SeasonSeries } from './seasons.js';
+import { type SeasonSeries, seriesSpan } from './seasons.js';
 import { MIN_PAIRS } from './verification.js';
 
 export type { Outlook, OutlookSkill } from './schemas.js';
@@ -102,11 +102,10 @@ class Anomalies {
     private readonly series: SeasonSeries,
     private readonly climatology: Climatology,
   ) {
-    let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
-    for (const day of series.keys()) [first, last] = [Math.min(first, day), Math.max(last, day)];
+    const span = seriesSpan(series);
     // To the day after the last, the served outlook's issue day; other days are computed unkept.
-    const length = Number.isFinite(first) ? last - first + 2 : 0;
-    this.base = first;
+    const length = span ? span.last - span.first + 2 : 0;
+    this.base = span?.first ?? 0;
     this.z = new Float64Array(length);
     this.a = new Float64Array(length);
     this.made = new Uint8Array(length);

@@ -34,8 +34,18 @@ export interface SeasonDay {
   risk: Risk | null;
 }
 
-/** A category's days: day number -> value (days without a value are absent). */
+/**
+ * A category's days: day number -> value (days without a value are absent). Never changed once
+ * made: the climatologies and pairs made of a series keep what they read of it.
+ */
 export type SeasonSeries = ReadonlyMap<number, SeasonDay>;
+
+/** The first and last day of a series: the days that arrays by day (first at 0) span. None for an empty series. */
+export function seriesSpan(series: SeasonSeries): { first: number; last: number } | null {
+  let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+  for (const day of series.keys()) [first, last] = [Math.min(first, day), Math.max(last, day)];
+  return Number.isFinite(first) ? { first, last } : null;
+}
 
 /** Share of a year's days that makes it complete. */
 export const COMPLETE_SHARE = 0.9;
@@ -61,7 +71,7 @@ export function seasonYearOf(category: string, day: number): number {
   return year + (month >= 10 && fromOctober(category) ? 1 : 0);
 }
 
-/** The season year of each of `days`, ascending: a day within the last year found is in it, so the calendar is read once a year. */
+/** The season year of each of `days`: a day within the last year found is in it, so days in order read the calendar once a year. */
 export function seasonYearsOf(category: string, days: readonly number[]): number[] {
   const years = new Array<number>(days.length);
   let [year, last] = [0, { from: 1, to: 0 }];
@@ -278,14 +288,5 @@ export function compareYears(year: YearSeason, earlier: ReadonlyArray<{ year: nu
 
 /** The category's years that hold a value, ascending: a year with no data of the category is not held. */
 export function yearsHeld(series: SeasonSeries, category: string): number[] {
-  const years = new Set<number>();
-  // A day within the last year found is in it: the calendar is read once a year, not once a day.
-  let last = { from: 1, to: 0 };
-  for (const day of series.keys()) {
-    if (day >= last.from && day <= last.to) continue;
-    const year = seasonYearOf(category, day);
-    years.add(year);
-    last = seasonYear(category, year);
-  }
-  return [...years].sort((a, b) => a - b);
+  return [...new Set(seasonYearsOf(category, [...series.keys()]))].sort((a, b) => a - b);
 }

@@ -22,7 +22,7 @@ import { type DayCut, dayHours, dayOfHour, groupByDay } from './days.js';
 import type { DayHour } from './pollen-rows.js';
 import type { Graded } from './risk.js';
 import type { DailyPollen } from './schemas.js';
-import { type GradedRow, type SeasonDay, type SeasonSeries, seasonCategories } from './seasons.js';
+import { type GradedRow, type SeasonDay, type SeasonSeries, seasonCategories, seriesSpan } from './seasons.js';
 import type { DayLevel, Pair } from './verification.js';
 
 /** A forecast as it was issued: the instant, and its hourly values from then on (ascending). */
@@ -98,9 +98,9 @@ const OBSERVED = new WeakMap<SeasonSeries, { first: number; levels: Array<DayLev
 export function observedLevel(series: SeasonSeries, day: number): DayLevel | undefined {
   let made = OBSERVED.get(series);
   if (!made) {
-    let [first, last] = [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
-    for (const d of series.keys()) [first, last] = [Math.min(first, d), Math.max(last, d)];
-    const levels = new Array<DayLevel | undefined>(Number.isFinite(first) ? last - first + 1 : 0);
+    const span = seriesSpan(series);
+    const first = span?.first ?? 0;
+    const levels = new Array<DayLevel | undefined>(span ? span.last - first + 1 : 0);
     for (const [d, v] of series) levels[d - first] = dayLevel(v);
     OBSERVED.set(series, (made = { first, levels }));
   }

@@ -55,6 +55,7 @@ export function medianDay(sample: Sample): DayLevel | undefined {
   const median = order[(n - 1) >> 1]!;
   return { value: sample.value(median), level: RISK_LABELS[sample.level(median)]! };
 }
+
 /** Climatology's pairs: each target day with an observed value, forecast by its earlier years' median day. */
 export function climatologyPairs(observed: SeasonSeries, days: Iterable<number>, options: ClimatologyOptions = {}): Pair[] {
   const climatology = Climatology.of(observed, options);

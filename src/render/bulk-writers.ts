@@ -150,8 +150,9 @@ const KEPT_TEXTS = 4096;
 
 /**
  * A column's CSV fields: times as the API writes them, numbers as they print (never quoted),
- * texts as every CSV answer writes them. Times and texts repeat down a column (a month's hours
- * in every city, a slug in every row of its city), so each is made once.
+ * texts as every CSV answer writes them. Times, texts and decimals repeat down a column (a
+ * month's hours in every city, a slug in every row of its city, a score or a daily mean), so
+ * each is made once.
  */
 function csvFormatter(type: BulkType): (value: Value) => string {
   if (type === 'INT32' || type === 'BOOLEAN') return (value) => (value === null ? '' : String(value));

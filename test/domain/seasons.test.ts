@@ -10,6 +10,8 @@ import {
   seasonCategories,
   seasonYear,
   seasonYearOf,
+  seasonYearsOf,
+  seriesSpan,
   yearSeason,
   yearsHeld,
 } from '../../src/domain/seasons.js';
@@ -156,6 +158,17 @@ describe('the years a category holds', () => {
     for (const day of [d('2021-09-30'), d('2021-10-01'), d('2022-12-31'), d('2023-01-01')]) sparse.set(day, { value: 1, risk: 'Low' });
     for (const category of ['tree', 'grass'])
       expect(yearsHeld(sparse, category)).toEqual([...new Set([...sparse.keys()].map((day) => seasonYearOf(category, day)))].sort());
+  });
+
+  it('gives each day its season year read once a year, in order or not, as the calendar gives it day by day', () => {
+    // Days in order across three years' boundaries, then the same days shuffled, repeated and sparse.
+    const inOrder = Array.from({ length: 1200 }, (_, i) => d('2024-06-01') + i);
+    const shuffled = inOrder.filter((_, i) => i % 7 !== 0).map((day, i) => inOrder[(i * 389) % inOrder.length]! + (day % 3));
+    for (const category of ['tree', 'tree_oak', 'grass', 'ragweed'])
+      for (const days of [inOrder, shuffled, [], [d('2025-10-01'), d('2025-09-30'), d('2025-10-01')]])
+        expect(seasonYearsOf(category, days)).toEqual(days.map((day) => seasonYearOf(category, day)));
+    expect(seriesSpan(flat('2025-03-02', '2025-03-09', 1))).toEqual({ first: d('2025-03-02'), last: d('2025-03-09') });
+    expect(seriesSpan(new Map())).toBeNull();
   });
 });
 

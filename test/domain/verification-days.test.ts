@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Climatology, sameDateYearsBefore } from '../../src/domain/climatology.js';
+import { Climatology, Sample, sameDateYearsBefore } from '../../src/domain/climatology.js';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import type { SeasonDay } from '../../src/domain/seasons.js';
 import {
@@ -157,6 +158,48 @@ describe('pairs of forecast and observed days', () => {
     // 13 days: the 7th is 7 grains.
     expect(climatologyPairs(series, [target], { shiftDays: new Map([[2025, 3]]) })[0]!.forecast).toEqual({ value: 7, level: 'Low' });
     expect(medianDay(new Climatology(new Map()).sample(target))).toBeUndefined();
+  });
+
+  it('takes the median day as a sort by daily mean, then day, would: the lower middle one', () => {
+    // Members with few distinct means, so that ties (broken by the day) are the rule.
+    const member = fc.record({ value: fc.integer({ min: 0, max: 6 }), level: fc.integer({ min: 0, max: 4 }) });
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 70 }), fc.integer({ min: 0, max: 1000 }), (members, shift) => {
+        // Distinct days, not in order: a sample holds each day once.
+        const days = members.map((_, i) => 20_000 + ((i * 37 + shift) % 997));
+        fc.pre(new Set(days).size === days.length);
+        const packed = new Float64Array(members.flatMap((m, i) => [days[i]!, 2025, m.value, m.level]));
+        const sorted = members.map((m, i) => ({ ...m, day: days[i]! })).sort((a, b) => a.value - b.value || a.day - b.day);
+        const middle = sorted[(sorted.length - 1) >> 1];
+        expect(medianDay(new Sample(members.length, packed))).toEqual(
+          middle && { value: middle.value, level: ['None', 'Low', 'Moderate', 'High', 'Very High'][middle.level] },
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('makes one climatology of a series for the same options, and another for other ones', () => {
+    const series = new Map<number, SeasonDay>([[dayNumber('2025-05-20'), { value: 3, risk: 'Low' }]]);
+    const plain = Climatology.of(series);
+    expect(Climatology.of(series, { windowDays: 7, shiftDays: new Map() })).toBe(plain);
+    const shifted = Climatology.of(series, {
+      shiftDays: new Map([
+        [2025, 3],
+        [2024, -2],
+      ]),
+    });
+    expect(shifted).not.toBe(plain);
+    expect(
+      Climatology.of(series, {
+        shiftDays: new Map([
+          [2024, -2],
+          [2025, 3],
+        ]),
+      }),
+    ).toBe(shifted);
+    expect(Climatology.of(series, { windowDays: 3 })).not.toBe(plain);
+    expect(Climatology.of(new Map(series))).not.toBe(plain);
   });
 
   it('reads 29 February of a leap year as 28 February of the years before', () => {
