@@ -41,6 +41,13 @@ const pollenValues = {
 
 const risks = { risk_tree: PollenRisk, risk_grass: PollenRisk, risk_weed: PollenRisk };
 
+/** A daily row's level: graded before its mean is rounded, which can make a 0 Low. */
+const dailyRisk = (category: string) =>
+  PollenRisk.describe(
+    `NAB level of the day's mean ${category}, graded before rounding, on its highest allergen where the species have numbers: a day whose ${category} rounds to 0 can be Low.`,
+  );
+const dailyRisks = { risk_tree: dailyRisk('tree'), risk_grass: dailyRisk('grass'), risk_weed: dailyRisk('weed') };
+
 /** How many hours a local day holds (23, 24 or 25; fewer while its last hours are not ingested yet). */
 const dayHourCount = z.number().int().min(0).max(25);
 
@@ -58,7 +65,7 @@ export const DailyPollen = z.object({
   ...pollenValues,
   total: numOrNull,
   species: Species,
-  ...risks,
+  ...dailyRisks,
   timezone: z.string().nullable(),
   peak_tree: numOrNull,
   peak_grass: numOrNull,
