@@ -127,7 +127,6 @@ const MADE = new WeakMap<SeasonSeries, Map<string, Climatology>>();
 
 /** The days of a category's series, read by date from earlier years. */
 export class Climatology {
-  private readonly first: number;
   private readonly dense: Dense;
   readonly windowDays: number;
   private readonly shiftDays: ReadonlyMap<number, number>;
@@ -154,7 +153,6 @@ export class Climatology {
 
   constructor(series: SeasonSeries, options: ClimatologyOptions = {}) {
     this.dense = dense(series);
-    this.first = this.dense.first;
     this.windowDays = options.windowDays ?? WINDOW_DAYS;
     this.shiftDays = options.shiftDays ?? new Map();
     for (const [year, days] of this.shiftDays)
@@ -169,12 +167,12 @@ export class Climatology {
    */
   private windows(day: number, visit: (from: number, to: number, year: number) => void): void {
     const [thisYear, month, date] = civilDate(day);
-    const length = this.dense.levels.length;
+    const { first, levels } = this.dense;
     for (let year = thisYear - 1; ; year--) {
       const centre = sameDateIn(year, month, date) - this.shiftOf(year);
-      if (centre + this.windowDays < this.first) return;
-      const from = Math.max(0, centre - this.windowDays - this.first);
-      const to = Math.min(length - 1, centre + this.windowDays - this.first);
+      if (centre + this.windowDays < first) return;
+      const from = Math.max(0, centre - this.windowDays - first);
+      const to = Math.min(levels.length - 1, centre + this.windowDays - first);
       if (from <= to) visit(from, to, year);
     }
   }

@@ -43,8 +43,8 @@ export function speciesSum(category: Category, species: Species | null): number 
   return sum;
 }
 
-/** How many flags of a bitmap are set. */
-function setFlags(mask: number): number {
+/** How many flags of a bitmap are set: a day's hours, those with species, those derived. */
+export function setFlags(mask: number): number {
   let n = 0;
   for (let m = mask; m !== 0; m &= m - 1) n++;
   return n;

@@ -5,7 +5,7 @@
  */
 import type { PollenHour, StoredHour } from '../domain/hours.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
-import { decodeDay, encodeDay } from './codec.js';
+import { decodeDay, encodeDay, setFlags } from './codec.js';
 import type { Db, Row } from './database.js';
 import { storedStatuses } from './day-statuses.js';
 import type { Names } from './names.js';
@@ -30,17 +30,11 @@ export interface CountWindow {
   dayOf?: (hour: number) => number;
 }
 
-const bitCount = (mask: number) => {
-  let n = 0;
-  for (let m = mask; m; m &= m - 1) n++;
-  return n;
-};
-
 /** The hours of a day's mask that fall in [fromHour, toHour). */
 export const hoursIn = (day: number, mask: number, fromHour: number, toHour: number): number => {
   const lo = Math.max(0, fromHour - day * 24);
   const hi = Math.min(24, toHour - day * 24);
-  return hi <= lo ? 0 : bitCount(mask & (((1 << hi) - 1) ^ ((1 << lo) - 1)));
+  return hi <= lo ? 0 : setFlags(mask & (((1 << hi) - 1) ^ ((1 << lo) - 1)));
 };
 
 /**
