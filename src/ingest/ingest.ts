@@ -69,6 +69,8 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const { tasks, settled } = plan(span, cities, kinds, refresh);
   const run = new Run(options, cities.length * (span.to - span.from + 1) * kinds.length, settled.values());
   await forEachConcurrently(tasks, options.concurrency ?? 4, (task) => run.task(task));
+  // Once for the run, not per write: a day's digest reads every city's rows of the day.
+  store.refreshDigests();
   run.summary.seconds = (performance.now() - started) / 1000;
   store.runs.record({
     startedAt: at,

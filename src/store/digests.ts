@@ -2,7 +2,10 @@
  * Digests of what a store holds, by day and by city: a render compares them with the previous
  * build's to reuse the files made from days that did not change (src/render/render-cache.ts).
  * Rows go into the digests as stored, packed; the names the packed bytes refer to by id, and the
- * cities' ids, have a digest of their own.
+ * cities' ids, have a digest of their own. The days' digests are kept in the store (`day_digest`)
+ * and made again only for the days written since (`day_digest_stale`, marked by triggers): a day
+ * ingested changes one day's digests, not the 730 a render would otherwise read every row of. A
+ * city's digests are made from its rows each time: every city gains a day each day.
  */
 import { createHash } from 'node:crypto';
 import type { Db } from './database.js';
@@ -37,6 +40,69 @@ function digestsBy<K>(db: Db, sql: string): Map<K, Buffer> {
 const rowsBy = (table: string, key: string, order: string, columns: readonly string[], where = '') =>
   `SELECT ${key}, group_concat(${columns.map((c) => `quote(${c})`).join(" || ' ' || ")}, ',' ORDER BY ${order}) FROM ${table} ${where} GROUP BY ${key}`;
 
+const VALUE = ['city_id', 'day', 'data'];
+// Not when pollen was fetched: a day fetched again with the same hours answers the same.
+const POLLEN = ['city_id', 'day', 'source_id', 'zone_id', 'status', 'mask', 'data'];
+const WEATHER = ['city_id', 'day', 'source_id', 'status', 'fetched_at', 'data'];
+
+/** Each part of `day_digest` (schema.ts, 8): the rows a day's digest is made of, every city's in id order. */
+const DAY_PARTS: ReadonlyArray<{ table: string; columns: readonly string[]; where?: string }> = [
+  { table: 'day_value', columns: VALUE, where: 'cut = 0' },
+  { table: 'day_value', columns: VALUE, where: 'cut = 1' },
+  { table: 'pollen_day', columns: POLLEN },
+  { table: 'weather_day', columns: WEATHER },
+];
+
+/** Digests a part's days: those the SQL `days` selects, or every day. */
+function digestDays(db: Db, part: number, days?: string): Map<number, Buffer> {
+  const { table, columns, where } = DAY_PARTS[part]!;
+  const conditions = [where, days && `day IN (${days})`].filter(Boolean);
+  return digestsBy<number>(db, rowsBy(table, 'day', 'city_id', columns, conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''));
+}
+
+/** The days of `part` the writes since the last refresh left stale, as SQL. */
+const staleOf = (part: number) => `SELECT day FROM day_digest_stale WHERE part = ${part}`;
+
+/**
+ * Digests the stale days again and keeps them, in one transaction: a day without rows left loses
+ * its digest. Only a writer can; a day's digest reads every city's rows of the day, so a writer
+ * does it once it is done (an ingest at its end), not at each write.
+ */
+export function refreshDayDigests(db: Db): void {
+  db.transaction(() => {
+    const put = db.prepare(
+      'INSERT INTO day_digest (part, day, digest) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET digest = excluded.digest',
+    );
+    for (const part of DAY_PARTS.keys()) {
+      db.prepare(`DELETE FROM day_digest WHERE part = ? AND day IN (${staleOf(part)})`).run(part);
+      for (const [day, digest] of digestDays(db, part, staleOf(part))) put.run(part, day, digest);
+    }
+    db.exec('DELETE FROM day_digest_stale');
+  })();
+}
+
+/**
+ * Each part's day digests: as kept, and those of the days still stale made here (a reader
+ * cannot keep them). The same as digesting every day's rows (test/store/digests.test.ts).
+ */
+function dayDigests(db: Db): Array<Map<number, Buffer>> {
+  const parts = DAY_PARTS.map(() => new Map<number, Buffer>());
+  for (const [part, day, digest] of db.prepare('SELECT part, day, digest FROM day_digest').raw().iterate() as Iterable<
+    [number, number, Buffer]
+  >)
+    parts[part]!.set(day, digest);
+  for (const part of DAY_PARTS.keys()) {
+    const stale = db.prepare(staleOf(part)).pluck().all() as number[];
+    if (stale.length === 0) continue;
+    for (const day of stale) parts[part]!.delete(day);
+    for (const [day, digest] of digestDays(db, part, staleOf(part))) parts[part]!.set(day, digest);
+  }
+  return parts;
+}
+
+/** Each part's digest of every day, from the rows alone: what the kept ones must equal. */
+export const dayDigestsFromRows = (db: Db): Array<Map<number, Buffer>> => DAY_PARTS.map((_, part) => digestDays(db, part));
+
 /** Reads the digests of the store's tables. */
 export function storeDigests(db: Db): StoreDigests {
   // The names packed rows refer to by id, and the cities' ids: every digest below names a city by its id.
@@ -46,12 +112,6 @@ export function storeDigests(db: Db): StoreDigests {
   );
   for (const line of nameRows.pluck().iterate() as Iterable<string>) names.update(`${line}\n`);
 
-  const VALUE = ['city_id', 'day', 'data'];
-  // Not when pollen was fetched: a day fetched again with the same hours answers the same.
-  const POLLEN = ['city_id', 'day', 'source_id', 'zone_id', 'status', 'mask', 'data'];
-  const WEATHER = ['city_id', 'day', 'source_id', 'status', 'fetched_at', 'data'];
-  const byDay = (table: string, columns: readonly string[], where = '') =>
-    digestsBy<number>(db, rowsBy(table, 'day', 'city_id', columns, where));
   // A city's: its day values of both cuts, its weather days, and its forecast skill as a render wrote it (its forecast-skill answer).
   const slugs = new Map(db.prepare('SELECT id, slug FROM city').raw().all() as Array<[number, string]>);
   const parts = [
@@ -65,13 +125,13 @@ export function storeDigests(db: Db): StoreDigests {
     for (const [i, part] of parts.entries()) hash.update(`${i}\n`).update(part.get(id) ?? NONE);
     cities.set(slug, hash.digest());
   }
-  return {
-    names: names.digest(),
-    values: [byDay('day_value', VALUE, 'WHERE cut = 0'), byDay('day_value', VALUE, 'WHERE cut = 1')],
-    pollen: byDay('pollen_day', POLLEN),
-    weather: byDay('weather_day', WEATHER),
-    cities,
-  };
+  const [utc, local, pollen, weather] = dayDigests(db) as [
+    Map<number, Buffer>,
+    Map<number, Buffer>,
+    Map<number, Buffer>,
+    Map<number, Buffer>,
+  ];
+  return { names: names.digest(), values: [utc, local], pollen, weather, cities };
 }
 
 /** What a city without rows in a table digests as. */

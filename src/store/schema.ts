@@ -150,6 +150,47 @@ export const MIGRATIONS: readonly Migration[] = [
     skill BLOB NOT NULL                -- the answer of /api/forecast-skill?city=, JSON, deflated
   );
   `,
+  // 8: each day's digest of the day tables' rows (store/digests.ts), kept in the store so that a
+  // render reads 730 digests a table instead of every row. Any write to a day's rows marks the day
+  // stale (the triggers: every writer, whatever its path); a writer digests the stale days again
+  // once it is done (Store.refreshDigests), a reader digests those still stale itself. Parts: 0 and
+  // 1 the day values by UTC and local day (the cut), 2 the hours, 3 the weather. Every day held
+  // starts stale. (An upsert's conflict clause overrides a trigger's OR IGNORE, so the marks use
+  // their own ON CONFLICT; `WHERE true` is SQLite's way to write one after a SELECT.)
+  `
+  CREATE TABLE day_digest (
+    part INTEGER NOT NULL CHECK (part BETWEEN 0 AND 3),
+    day INTEGER NOT NULL,
+    digest BLOB NOT NULL,              -- SHA-256 of the day's rows of every city (digests.ts)
+    PRIMARY KEY (part, day)
+  ) WITHOUT ROWID;
+  CREATE TABLE day_digest_stale (
+    part INTEGER NOT NULL,
+    day INTEGER NOT NULL,
+    PRIMARY KEY (part, day)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER day_value_added AFTER INSERT ON day_value BEGIN INSERT INTO day_digest_stale SELECT NEW.cut, NEW.day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER day_value_changed AFTER UPDATE ON day_value BEGIN
+    INSERT INTO day_digest_stale SELECT OLD.cut, OLD.day WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT NEW.cut, NEW.day WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER day_value_removed AFTER DELETE ON day_value BEGIN INSERT INTO day_digest_stale SELECT OLD.cut, OLD.day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER pollen_day_added AFTER INSERT ON pollen_day BEGIN INSERT INTO day_digest_stale SELECT 2, NEW.day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER pollen_day_changed AFTER UPDATE ON pollen_day BEGIN
+    INSERT INTO day_digest_stale SELECT 2, OLD.day WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT 2, NEW.day WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER pollen_day_removed AFTER DELETE ON pollen_day BEGIN INSERT INTO day_digest_stale SELECT 2, OLD.day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER weather_day_added AFTER INSERT ON weather_day BEGIN INSERT INTO day_digest_stale SELECT 3, NEW.day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER weather_day_changed AFTER UPDATE ON weather_day BEGIN
+    INSERT INTO day_digest_stale SELECT 3, OLD.day WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT 3, NEW.day WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER weather_day_removed AFTER DELETE ON weather_day BEGIN INSERT INTO day_digest_stale SELECT 3, OLD.day WHERE true ON CONFLICT DO NOTHING; END;
+  INSERT INTO day_digest_stale SELECT DISTINCT cut, day FROM day_value;
+  INSERT INTO day_digest_stale SELECT DISTINCT 2, day FROM pollen_day;
+  INSERT INTO day_digest_stale SELECT DISTINCT 3, day FROM weather_day;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

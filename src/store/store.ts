@@ -5,6 +5,7 @@
  * copies). Handlers see only `StoreReader` (reader.ts).
  */
 import { StoreChecks } from './checks.js';
+import { refreshDayDigests } from './digests.js';
 import { CityTable } from './cities.js';
 import { openDatabase, type Db } from './database.js';
 import { Names } from './names.js';
@@ -212,6 +213,8 @@ export class Store implements StoreReader {
       // The forecasts kept stay in the store: what functions carry is the skill a render makes of them.
       this.db.exec('DELETE FROM upstream_call; DELETE FROM forecast_cache; DELETE FROM forecast_issued;');
     })();
+    // The days trimmed lose their digests here, once, rather than in each reader of the copy.
+    this.refreshDigests();
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     this.db.pragma('journal_mode = DELETE');
     this.db.exec('VACUUM');
@@ -222,9 +225,18 @@ export class Store implements StoreReader {
     return this.db.prepare('SELECT (SELECT count(*) FROM pollen_day) + (SELECT count(*) FROM weather_day)').pluck().get() as number;
   }
 
-  /** Closes the store; a writer first folds the WAL back so the file stands alone, as functions open it. */
+  /** Digests again the days written since the last time (digests.ts); a writer's close does it too. */
+  refreshDigests(): void {
+    refreshDayDigests(this.db);
+  }
+
+  /**
+   * Closes the store; a writer first digests the days it wrote (so whatever wrote them, the next
+   * reader finds their digests kept) and folds the WAL back so the file stands alone, as functions open it.
+   */
   close(): void {
     if (!this.readonly && this.db.open) {
+      this.refreshDigests();
       this.db.pragma('wal_checkpoint(TRUNCATE)');
       this.db.pragma('journal_mode = DELETE');
     }

@@ -5,8 +5,9 @@
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { StoreDigests } from '../../src/store/digests.js';
+import { dayDigestsFromRows, refreshDayDigests, type StoreDigests } from '../../src/store/digests.js';
 import { openStore } from '../../src/store/store.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -120,5 +121,119 @@ describe('the store digests', () => {
     expect(differing(digestsOf(built), changed(`UPDATE pollen_day SET fetched_at = fetched_at + 1 WHERE city_id = ${austin}`))).toEqual(
       NOTHING,
     );
+  });
+});
+
+/** A copy of the built store, open for writing with SQL. */
+function copyOf(name: string): { path: string; db: Database.Database } {
+  const path = join(tempDir(), name);
+  const db = new Database(built, { readonly: true });
+  db.prepare('VACUUM INTO ?').run(path);
+  db.close();
+  return { path, db: new Database(path) };
+}
+
+const staleCount = (db: Database.Database) => db.prepare('SELECT count(*) FROM day_digest_stale').pluck().get() as number;
+
+/** The day digests as a reader gets them, in the order of `dayDigestsFromRows`. */
+function readDays(path: string): Array<Map<number, Buffer>> {
+  const d = digestsOf(path);
+  return [d.values[0], d.values[1], d.pollen, d.weather];
+}
+
+/** Each part's days, each with its digest in hex: equal maps compare equal. */
+const hex = (parts: Array<Map<number, Buffer>>) =>
+  parts.map((m) => Object.fromEntries([...m].sort((a, b) => a[0] - b[0]).map(([day, d]) => [day, d.toString('hex')])));
+
+const TABLES = ['day_value', 'pollen_day', 'weather_day'] as const;
+/** A write to the day tables as SQL, of any shape a writer could make (a change, a row gone, a row moved, one added or replaced), or a refresh. */
+const write = fc.oneof(
+  fc.record({ kind: fc.constant('set' as const), table: fc.constantFrom(...TABLES), nth: fc.nat(), data: fc.uint8Array({ maxLength: 4 }) }),
+  fc.record({ kind: fc.constant('drop' as const), table: fc.constantFrom(...TABLES), nth: fc.nat() }),
+  fc.record({
+    kind: fc.constant('move' as const),
+    table: fc.constantFrom(...TABLES),
+    nth: fc.nat(),
+    by: fc.integer({ min: -12, max: 12 }),
+  }),
+  fc.record({ kind: fc.constant('copy' as const), table: fc.constantFrom(...TABLES), nth: fc.nat(), by: fc.integer({ min: -3, max: 12 }) }),
+  fc.record({ kind: fc.constant('refresh' as const) }),
+);
+
+type Write = typeof write extends fc.Arbitrary<infer W> ? W : never;
+
+function apply(db: Database.Database, w: Write): void {
+  if (w.kind === 'refresh') {
+    refreshDayDigests(db);
+    return;
+  }
+  const keys = w.table === 'day_value' ? 'city_id, cut, day' : 'city_id, day';
+  const rows = db.prepare(`SELECT ${keys} FROM ${w.table} ORDER BY ${keys}`).raw().all() as number[][];
+  if (rows.length === 0) return;
+  const key = rows[w.nth % rows.length]!;
+  const where = `WHERE ${keys
+    .split(', ')
+    .map((k) => `${k} = ?`)
+    .join(' AND ')}`;
+  if (w.kind === 'set') db.prepare(`UPDATE ${w.table} SET data = ? ${where}`).run(Buffer.from(w.data), ...key);
+  else if (w.kind === 'drop') db.prepare(`DELETE FROM ${w.table} ${where}`).run(...key);
+  else if (w.kind === 'move') db.prepare(`UPDATE OR IGNORE ${w.table} SET day = day + ? ${where}`).run(w.by, ...key);
+  else {
+    // INSERT OR REPLACE deletes the row in the way without a delete trigger (SQLite runs those only with recursive triggers on).
+    const columns = (db.prepare(`SELECT name FROM pragma_table_info('${w.table}')`).pluck().all() as string[]).map((c) =>
+      c === 'day' ? `day + ${w.by}` : c,
+    );
+    db.prepare(`INSERT OR REPLACE INTO ${w.table} SELECT ${columns.join(', ')} FROM ${w.table} ${where}`).run(...key);
+  }
+}
+
+describe('the day digests kept in the store', () => {
+  it('are every day of every part, and none stale, in a store its writer closed', () => {
+    const db = new Database(built, { readonly: true });
+    expect(staleCount(db)).toBe(0);
+    expect(hex(readDays(built))).toEqual(hex(dayDigestsFromRows(db)));
+    const days = (sql: string) => db.prepare(`SELECT count(DISTINCT day) FROM ${sql}`).pluck().get();
+    expect(readDays(built).map((m) => m.size)).toEqual([
+      days('day_value WHERE cut = 0'),
+      days('day_value WHERE cut = 1'),
+      days('pollen_day'),
+      days('weather_day'),
+    ]);
+    expect(readDays(built)[0]!.size).toBe(10);
+    db.close();
+  });
+
+  it('are what the rows give after any writes, to a reader before a refresh and kept after it (property)', () => {
+    fc.assert(
+      fc.property(fc.array(write, { minLength: 1, maxLength: 12 }), (writes) => {
+        const { path, db } = copyOf('written.db');
+        for (const w of writes) apply(db, w);
+        const fromRows = hex(dayDigestsFromRows(db));
+        db.close();
+        // A reader with days still stale digests them itself.
+        expect(hex(readDays(path))).toEqual(fromRows);
+        // A writer's close digests them again and keeps them.
+        openStore(path).close();
+        const after = new Database(path, { readonly: true });
+        expect(staleCount(after)).toBe(0);
+        after.close();
+        expect(hex(readDays(path))).toEqual(fromRows);
+      }),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+
+  it('mark the days written stale, and only those', () => {
+    const { db } = copyOf('marked.db');
+    db.prepare(`UPDATE pollen_day SET data = x'00' WHERE city_id = ${austin} AND day = ?`).run(DAY);
+    db.prepare(`DELETE FROM day_value WHERE city_id = ${austin} AND cut = 1 AND day = ?`).run(DAY + 1);
+    db.prepare(`UPDATE weather_day SET day = ? WHERE city_id = ${austin} AND day = ?`).run(DAY + 100, DAY + 2);
+    expect(db.prepare('SELECT part, day FROM day_digest_stale ORDER BY part, day').raw().all()).toEqual([
+      [1, DAY + 1],
+      [2, DAY],
+      [3, DAY + 2],
+      [3, DAY + 100],
+    ]);
+    db.close();
   });
 });
