@@ -125,13 +125,8 @@ export function storeDigests(db: Db): StoreDigests {
     for (const [i, part] of parts.entries()) hash.update(`${i}\n`).update(part.get(id) ?? NONE);
     cities.set(slug, hash.digest());
   }
-  const [utc, local, pollen, weather] = dayDigests(db) as [
-    Map<number, Buffer>,
-    Map<number, Buffer>,
-    Map<number, Buffer>,
-    Map<number, Buffer>,
-  ];
-  return { names: names.digest(), values: [utc, local], pollen, weather, cities };
+  const [utc, local, pollen, weather] = dayDigests(db);
+  return { names: names.digest(), values: [utc!, local!], pollen: pollen!, weather: weather!, cities };
 }
 
 /** What a city without rows in a table digests as. */

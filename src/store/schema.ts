@@ -155,8 +155,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // stale (the triggers: every writer, whatever its path); a writer digests the stale days again
   // once it is done (Store.refreshDigests), a reader digests those still stale itself. Parts: 0 and
   // 1 the day values by UTC and local day (the cut), 2 the hours, 3 the weather. Every day held
-  // starts stale. (An upsert's conflict clause overrides a trigger's OR IGNORE, so the marks use
-  // their own ON CONFLICT; `WHERE true` is SQLite's way to write one after a SELECT.)
+  // starts stale. An upsert's conflict clause overrides a trigger's OR IGNORE, so the marks are
+  // upserts of their own, after `WHERE true` (https://sqlite.org/lang_createtrigger.html, "the
+  // conflict handling policy of the outer statement is used instead"; https://sqlite.org/lang_upsert.html,
+  // the parsing ambiguity). A REPLACE that deletes a row in the way fires no delete trigger
+  // (https://sqlite.org/lang_conflict.html), but that row has the new one's key, so its day is marked.
   `
   CREATE TABLE day_digest (
     part INTEGER NOT NULL CHECK (part BETWEEN 0 AND 3),
