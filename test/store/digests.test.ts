@@ -32,13 +32,18 @@ const digestsOf = (path: string): StoreDigests => {
   }
 };
 
-/** A copy of the built store with `sql` run on it, and its digests. */
-function changed(sql: string): StoreDigests {
-  const path = join(tempDir(), 'changed.db');
+/** A copy of the built store, open for writing with SQL. */
+function copyOf(name: string): { path: string; db: Database.Database } {
+  const path = join(tempDir(), name);
   const db = new Database(built, { readonly: true });
   db.prepare('VACUUM INTO ?').run(path);
   db.close();
-  const copy = new Database(path);
+  return { path, db: new Database(path) };
+}
+
+/** A copy of the built store with `sql` run on it, and its digests. */
+function changed(sql: string): StoreDigests {
+  const { path, db: copy } = copyOf('changed.db');
   expect(copy.prepare(sql).run().changes, sql).toBeGreaterThan(0);
   copy.close();
   return digestsOf(path);
@@ -64,11 +69,7 @@ const austin = "(SELECT id FROM city WHERE slug = 'austin')";
 describe('the store digests', () => {
   it('are the same for the same rows wherever SQLite keeps them: a compacted copy, rows written in another order', () => {
     const before = digestsOf(built);
-    const path = join(tempDir(), 'reordered.db');
-    const db = new Database(built, { readonly: true });
-    db.prepare('VACUUM INTO ?').run(path);
-    db.close();
-    const copy = new Database(path);
+    const { path, db: copy } = copyOf('reordered.db');
     // Every day row deleted and written again, newest first: other pages, the same rows.
     for (const table of ['day_value', 'pollen_day', 'weather_day']) {
       copy.exec(`CREATE TEMP TABLE saved AS SELECT * FROM ${table}; DELETE FROM ${table};`);
@@ -123,15 +124,6 @@ describe('the store digests', () => {
     );
   });
 });
-
-/** A copy of the built store, open for writing with SQL. */
-function copyOf(name: string): { path: string; db: Database.Database } {
-  const path = join(tempDir(), name);
-  const db = new Database(built, { readonly: true });
-  db.prepare('VACUUM INTO ?').run(path);
-  db.close();
-  return { path, db: new Database(path) };
-}
 
 const staleCount = (db: Database.Database) => db.prepare('SELECT count(*) FROM day_digest_stale').pluck().get() as number;
 
@@ -191,15 +183,16 @@ describe('the day digests kept in the store', () => {
   it('are every day of every part, and none stale, in a store its writer closed', () => {
     const db = new Database(built, { readonly: true });
     expect(staleCount(db)).toBe(0);
-    expect(hex(readDays(built))).toEqual(hex(dayDigestsFromRows(db)));
+    const kept = readDays(built);
+    expect(hex(kept)).toEqual(hex(dayDigestsFromRows(db)));
     const days = (sql: string) => db.prepare(`SELECT count(DISTINCT day) FROM ${sql}`).pluck().get();
-    expect(readDays(built).map((m) => m.size)).toEqual([
+    expect(kept.map((m) => m.size)).toEqual([
       days('day_value WHERE cut = 0'),
       days('day_value WHERE cut = 1'),
       days('pollen_day'),
       days('weather_day'),
     ]);
-    expect(readDays(built)[0]!.size).toBe(10);
+    expect(kept[0]!.size).toBe(10);
     db.close();
   });
 
