@@ -40,7 +40,12 @@ export class WeatherDays {
       forDay: db.prepare(
         `SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`,
       ),
-      days: db.prepare(`SELECT DISTINCT day FROM weather_day WHERE status = ${COMPLETE} ORDER BY day DESC`).pluck(),
+      // As pollen_day's days with data (pollen-days.ts): through the day index, a lookup a day.
+      days: db
+        .prepare(
+          `SELECT d.day FROM (SELECT DISTINCT day FROM weather_day) d WHERE EXISTS (SELECT 1 FROM weather_day w WHERE w.day = d.day AND w.status = ${COMPLETE}) ORDER BY d.day DESC`,
+        )
+        .pluck(),
       latestDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
       latestSource: db
         .prepare(

@@ -141,6 +141,14 @@ describe('store', () => {
     expect(store.weather.cityDay('austin', D + 2)).toBeUndefined();
     expect(store.weather.forCity('austin', 10)).toEqual([]);
     expect(store.weather.latestDay()).toBeNull();
+    // Weather days are those with a complete row in any city, whichever city's row comes first.
+    const values = { temp_day_c: 21.5 };
+    store.writeCityDay({ city: 'austin', day: D + 3, pollen: pollen([]), weather: { source: 'sample', fetchedAt: 1, values: {} } });
+    store.writeCityDay({ city: 'tulsa', day: D + 3, pollen: pollen([]), weather: { source: 'sample', fetchedAt: 1, values } });
+    store.writeCityDay({ city: 'tulsa', day: D + 4, pollen: pollen([]), weather: { source: 'sample', fetchedAt: 1, values } });
+    expect(store.weather.days()).toEqual([D + 4, D + 3]);
+    store.writeCityDay({ city: 'tulsa', day: D + 3, pollen: pollen([]), weather: { source: 'sample', fetchedAt: 2, values: {} } });
+    expect(store.weather.days()).toEqual([D + 4]);
     store.close();
   });
 
@@ -279,6 +287,18 @@ describe('store', () => {
       ]),
     );
     expect(store.pollen.latestSource()).toBe('sample');
+    store.close();
+  });
+
+  it('lists a day when any city has data on it, whichever city comes first', () => {
+    const store = openStore(join(tempDir(), 'j.db'));
+    store.writeCityDay({ city: 'austin', day: D, pollen: pollen([hourAt(0)]) });
+    store.writeCityDay({ city: 'austin', day: D + 1, pollen: pollen([]) });
+    store.writeCityDay({ city: 'tulsa', day: D + 1, pollen: pollen([{ ...hourAt(0), hour: (D + 1) * 24 }]) });
+    expect(store.pollen.daysWithData()).toEqual([D + 1, D]);
+    store.writeCityDay({ city: 'tulsa', day: D + 1, pollen: pollen([]) });
+    store.writeCityDay({ city: 'austin', day: D, pollen: pollen([]) });
+    expect(store.pollen.daysWithData()).toEqual([]);
     store.close();
   });
 });
