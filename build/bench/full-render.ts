@@ -32,6 +32,8 @@ async function cpSeconds(from: string, to: string): Promise<number> {
 export interface FullRenders {
   renders: RenderRun[];
   seconds: number;
+  /** The floor at its fastest: scan and copy, best of 3 each. */
+  floor: number;
   measures: Measure[];
 }
 
@@ -58,6 +60,7 @@ export async function fullRenderBenchmark(
   return {
     renders,
     seconds,
+    floor,
     measures: [
       {
         id: 'B1',

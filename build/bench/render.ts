@@ -15,12 +15,13 @@ import type { Workload } from './workload.js';
 export async function renderBenchmarks(root: string, dir: string, db: string, publish: string, workload: Workload): Promise<Measure[]> {
   const full = await fullRenderBenchmark(root, dir, db, publish, workload);
   const work = (pick: (r: (typeof full.renders)[0]) => number) => median(full.renders.map(pick));
-  const bulk = bulkBenchmarks(
+  const bulk = await bulkBenchmarks(
     db,
     publish,
     full.seconds,
     work((r) => r.unitSeconds),
     work((r) => r.bulkSeconds),
+    full.floor,
   );
   const daily = await dailyRenderBenchmark(root, dir, db, publish, workload, full.seconds);
   const seasons = await seasonRenderBenchmark(

@@ -128,6 +128,18 @@ export class ParquetSink {
   }
 }
 
+/** A month's rows (cities' groups) as the render groups them, a row group per `perGroup` cities with rows: for the bench. */
+export function rowGroupsOf<R>(fields: readonly Field<R>[], groups: ReadonlyArray<ReadonlyArray<R>>, perGroup: number): Batch<R>[] {
+  const cities = groups.filter((g) => g.length > 0);
+  const batches: Batch<R>[] = [];
+  for (let i = 0; i < cities.length; i += perGroup) {
+    const batch = new Batch(fields);
+    for (const row of cities.slice(i, i + perGroup).flat()) batch.add(row);
+    batches.push(batch);
+  }
+  return batches;
+}
+
 /** The Parquet bytes of a month's rows (cities' groups), a row group per `perGroup` cities with rows: for the bench. */
 export function parquetOf<R>(
   fields: readonly Field<R>[],
@@ -136,12 +148,7 @@ export function parquetOf<R>(
   codec: BulkCodec = CODEC,
 ): Uint8Array {
   const sink = new ParquetSink(fields, codec);
-  const cities = groups.filter((g) => g.length > 0);
-  for (let i = 0; i < cities.length; i += perGroup) {
-    const batch = new Batch(fields);
-    for (const row of cities.slice(i, i + perGroup).flat()) batch.add(row);
-    sink.group(batch);
-  }
+  for (const batch of rowGroupsOf(fields, groups, perGroup)) sink.group(batch);
   return sink.finish();
 }
 
