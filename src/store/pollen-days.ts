@@ -75,8 +75,8 @@ export class PollenDays {
       statusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
-      // Each day of the index, kept when one of its rows has data: a filter on every row reads all
-      // 146,000 of them at 200 cities x 730 days (about 0.1 s), the first with data is one lookup a day.
+      // Each day of the index, kept when one of its rows has data: filtering every row looks all
+      // 146,000 up at 200 cities x 730 days (about 0.1 s), where the first with data is one lookup a day.
       daysWithData: db
         .prepare(
           'SELECT d.day FROM (SELECT DISTINCT day FROM pollen_day) d WHERE EXISTS (SELECT 1 FROM pollen_day p WHERE p.day = d.day AND p.mask <> 0) ORDER BY d.day DESC',
