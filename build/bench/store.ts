@@ -2,7 +2,7 @@
  * B5 (ingest rows/s against a bare insert loop) and B8's store half: bytes per hourly row on disk
  * and deflated (as a function zip holds it), against a naive store with a JSON-text species column.
  */
-import { statSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DAY_MS } from '../../src/domain/dates.js';
@@ -16,6 +16,8 @@ import type { Workload } from './workload.js';
 
 /** The naive baseline holds this many cities' rows (its rate and bytes per row do not depend on the count). */
 const NAIVE_CITIES = 40;
+/** Runs of the bare inserts, the best taken. */
+const NAIVE_RUNS = 3;
 
 /**
  * The sample provider, with the time it spends making up its answers counted: the bare inserts
@@ -65,21 +67,26 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
     for (const h of batch.hours)
       rows.push([city.slug, new Date(h.time).toISOString(), h.tree, h.grass, h.weed, JSON.stringify(h.species), 'sample', fetched]);
   }
+  // At its fastest, as every baseline (docs/performance.md): the best of three, each into a new file.
   const naivePath = join(dir, 'naive.db');
-  const naive = new Database(naivePath);
-  naive.pragma('journal_mode = WAL');
-  naive.exec(
-    'CREATE TABLE pollen_hour (city TEXT, ts TEXT, tree REAL, grass REAL, weed REAL, species TEXT, source TEXT, fetched_at TEXT, PRIMARY KEY (city, ts))',
-  );
-  const insert = naive.prepare('INSERT INTO pollen_hour VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-  const t0 = performance.now();
-  naive.transaction(() => {
-    for (const r of rows) insert.run(...r);
-  })();
-  const baselineSeconds = (performance.now() - t0) / 1000;
-  naive.pragma('wal_checkpoint(TRUNCATE)');
-  naive.pragma('journal_mode = DELETE');
-  naive.close();
+  let baselineSeconds = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < NAIVE_RUNS; run++) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(naivePath + suffix, { force: true });
+    const naive = new Database(naivePath);
+    naive.pragma('journal_mode = WAL');
+    naive.exec(
+      'CREATE TABLE pollen_hour (city TEXT, ts TEXT, tree REAL, grass REAL, weed REAL, species TEXT, source TEXT, fetched_at TEXT, PRIMARY KEY (city, ts))',
+    );
+    const insert = naive.prepare('INSERT INTO pollen_hour VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const t0 = performance.now();
+    naive.transaction(() => {
+      for (const r of rows) insert.run(...r);
+    })();
+    baselineSeconds = Math.min(baselineSeconds, (performance.now() - t0) / 1000);
+    naive.pragma('wal_checkpoint(TRUNCATE)');
+    naive.pragma('journal_mode = DELETE');
+    naive.close();
+  }
   const naivePerRow = statSync(naivePath).size / rows.length;
   const naiveDeflatedPerRow = (await deflatedSize(naivePath)) / rows.length;
 
@@ -91,7 +98,7 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
       id: 'B5',
       what: `ingest ${workload.label} (${hourlyRows} hourly rows written a transaction per provider request; the ${sample.seconds.toFixed(1)} s the sample spent making them up are not counted, as the baseline's rows are made beforehand)`,
       value: `${Math.round(rate)} rows/s (${ingestSeconds.toFixed(1)} s of ${summary.seconds.toFixed(1)} s)`,
-      baseline: `${Math.round(baseRate)} rows/s (bare inserts, one transaction)`,
+      baseline: `${Math.round(baseRate)} rows/s (bare inserts, one transaction, best of ${NAIVE_RUNS})`,
       ratio: baseRate / rate,
       target: '<= 1.5x',
       met: baseRate / rate <= 1.5,

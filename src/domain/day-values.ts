@@ -7,6 +7,7 @@
 import { dayString } from './dates.js';
 import type { DailyMeans, DayHour } from './pollen-rows.js';
 import { summarize } from './pollen-rows.js';
+import { SpeciesColumns } from './species-columns.js';
 import { grade, type Risk } from './risk.js';
 import type { CrossCityPollen, DailyPollen, MapDay } from './schemas.js';
 
@@ -24,9 +25,13 @@ export interface DayValues {
   peakRisks: { tree: Risk | null; grass: Risk | null; weed: Risk | null };
 }
 
-/** The values of a day's hours (at least one). */
-export function dayValues(day: number, hours: ReadonlyArray<DayHour & { source?: string }>): DayValues {
-  const { means, maxima: m, peakRisks } = summarize(hours);
+/** The values of a day's hours (at least one); `columns`, their species leaves, when the caller has read them. */
+export function dayValues(
+  day: number,
+  hours: ReadonlyArray<DayHour & { source?: string }>,
+  columns: SpeciesColumns | null = SpeciesColumns.of(hours),
+): DayValues {
+  const { means, maxima: m, peakRisks } = summarize(hours, columns);
   return {
     day,
     hours: hours.length,

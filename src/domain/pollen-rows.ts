@@ -2,6 +2,7 @@
 import { isoHour } from './dates.js';
 import { type Category, categoryRisk, gradedValue, levelIndex, RISK_LABELS, type Risk } from './risk.js';
 import { type Species, type SpeciesLeaf, setKey } from './species.js';
+import { SpeciesColumns } from './species-columns.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
 
@@ -64,11 +65,12 @@ class Moments {
   }
 }
 
+/** The level index (RISK_LABELS) of a graded value; -1 for none. */
+const levelOf = (category: Category, graded: number | null): number => (graded === null ? -1 : levelIndex(category, graded));
+
 /** The level index (RISK_LABELS) of a category in one hour, by the highest-allergen rule; -1 for none. */
-function hourLevel(category: Category, value: number | null, species: Species | null): number {
-  const graded = gradedValue(category, value, species);
-  return graded === null ? -1 : levelIndex(category, graded);
-}
+const hourLevel = (category: Category, value: number | null, species: Species | null): number =>
+  levelOf(category, gradedValue(category, value, species));
 
 /** The Weed.Ragweed allergen of an hour, when it is a number. */
 const ragweedOf = (species: Species | null): number | null => {
@@ -199,28 +201,38 @@ class SpeciesMeans {
  * Means of a set of hours (rounded values and species, risks graded on the unrounded means, the
  * first zone reported), the hourly maxima of each category, of the total and of the Ragweed
  * allergen, and each category's worst hourly risk, in one pass: the ingest makes the values of
- * every city-day it writes, in each cut, from these.
+ * every city-day it writes, in each cut, from these. `columns` are the hours' species leaves
+ * (SpeciesColumns.of(hours)), when the caller has read them already.
  */
-export function summarize(hours: readonly DayHour[]): HoursSummary {
+export function summarize(hours: readonly DayHour[], columns: SpeciesColumns | null = SpeciesColumns.of(hours)): HoursSummary {
   const [tree, grass, weed, total, ragweed] = [new Moments(), new Moments(), new Moments(), new Moments(), new Moments()];
-  const species = new SpeciesMeans();
+  const species = columns === null ? new SpeciesMeans() : null;
   let [peakTree, peakGrass, peakWeed] = [-1, -1, -1];
   let timezone: string | null = null;
+  let row = 0;
   for (const h of hours) {
     const s = h.species;
     tree.add(h.tree);
     grass.add(h.grass);
     weed.add(h.weed);
     total.add(h.total);
-    ragweed.add(ragweedOf(s));
-    species.add(s);
-    peakTree = Math.max(peakTree, hourLevel('tree', h.tree, s));
-    peakGrass = Math.max(peakGrass, hourLevel('grass', h.grass, s));
-    peakWeed = Math.max(peakWeed, hourLevel('weed', h.weed, s));
+    if (columns !== null && s !== null) {
+      ragweed.add(columns.ragweed(row));
+      peakTree = Math.max(peakTree, levelOf('tree', columns.graded(row, 'tree', h.tree)));
+      peakGrass = Math.max(peakGrass, levelOf('grass', columns.graded(row, 'grass', h.grass)));
+      peakWeed = Math.max(peakWeed, levelOf('weed', columns.graded(row, 'weed', h.weed)));
+      row++;
+    } else {
+      ragweed.add(ragweedOf(s));
+      species?.add(s);
+      peakTree = Math.max(peakTree, hourLevel('tree', h.tree, s));
+      peakGrass = Math.max(peakGrass, hourLevel('grass', h.grass, s));
+      peakWeed = Math.max(peakWeed, hourLevel('weed', h.weed, s));
+    }
     if (timezone === null) timezone = h.timezone;
   }
   const m = { tree: tree.mean(), grass: grass.mean(), weed: weed.mean() };
-  const means = species.means();
+  const means = columns !== null ? columns.means() : species!.means();
   const exact = means?.exact ?? null;
   const label = (level: number): Risk | null => (level < 0 ? null : RISK_LABELS[level]!);
   return {

@@ -10,6 +10,7 @@
  * - a weather day is a bitmap of the fields present and their tokens, texts as label ids.
  */
 import type { PollenHour } from '../domain/hours.js';
+import { SpeciesColumns } from '../domain/species-columns.js';
 import { type Category, SPECIES_KEY } from '../domain/risk.js';
 import { leafCount, type Shape, type Species, type SpeciesLeaf, setKey } from '../domain/species.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
@@ -67,9 +68,14 @@ const MIXED = 2;
 
 /**
  * Packs one city-day. `hours` are the day's hours in ascending order (at most 24), `shapeId` gives
- * the id of a payload's key shape, `shapeOf` its keys.
+ * the id of a payload's key shape, `columns` their species leaves when the caller has read them.
  */
-export function encodeDay(day: number, hours: readonly PollenHour[], shapeId: (s: Species) => number): PackedDay {
+export function encodeDay(
+  day: number,
+  hours: readonly PollenHour[],
+  shapeId: (s: Species) => number,
+  columns: SpeciesColumns | null = SpeciesColumns.of(hours),
+): PackedDay {
   let mask = 0;
   let last = day * 24 - 1;
   for (const h of hours) {
@@ -80,41 +86,27 @@ export function encodeDay(day: number, hours: readonly PollenHour[], shapeId: (s
   if (hours.length === 0) return { mask: 0, data: null };
   const w = new Writer();
   const n = hours.length;
-  // Bitmaps and one array of leaves, not arrays per hour and slot: every city-day ingested is packed.
   let has = 0;
-  let first = -1;
-  let mixed = false;
-  for (let i = 0; i < n; i++) {
-    const species = hours[i]!.species;
-    if (species === null) continue;
-    has |= 1 << i;
-    const id = shapeId(species);
-    if (first === -1) first = id;
-    else if (id !== first) mixed = true;
-  }
+  for (let i = 0; i < n; i++) if (hours[i]!.species !== null) has |= 1 << i;
   if (has === 0) w.varint(NO_SPECIES);
-  else if (!mixed) {
+  else if (columns !== null) {
+    // One key shape: hour after hour with species, its leaves in shape order, as bitmaps and tokens.
     w.varint(ONE_SHAPE);
-    w.varint(first);
+    w.varint(shapeId(columns.first));
     w.mask(has, n);
-    // Hour after hour, each with species: its leaves in shape order.
-    const values: SpeciesLeaf[] = [];
-    for (const h of hours) if (h.species !== null) leavesInto(h.species, values);
-    const m = setFlags(has);
-    const slots = values.length / m;
-    const nonZero = Array.from({ length: slots }, (_, s) => {
-      for (let c = 0; c < m; c++) if (!isZero(values[c * slots + s]!)) return true;
-      return false;
-    });
+    const [m, slots] = [columns.rows, columns.slots];
+    const nonZero = new Array<boolean>(slots).fill(false);
+    for (let s = 0; s < slots; s++) for (let c = 0; c < m && !nonZero[s]; c++) nonZero[s] = !isZero(columns.leaf(c, s));
     w.bits(nonZero);
     for (let s = 0; s < slots; s++) {
       if (!nonZero[s]) continue;
       let where = 0;
-      for (let c = 0; c < m; c++) if (!isZero(values[c * slots + s]!)) where |= 1 << c;
+      for (let c = 0; c < m; c++) if (!isZero(columns.leaf(c, s))) where |= 1 << c;
       w.mask(where, m);
-      for (let c = 0; c < m; c++) if (where & (1 << c)) w.token(values[c * slots + s]!);
+      for (let c = 0; c < m; c++) if (where & (1 << c)) w.token(columns.leaf(c, s));
     }
   } else {
+    // Payloads of several shapes (SpeciesColumns reads one shape only).
     w.varint(MIXED);
     for (const h of hours) {
       if (h.species === null) {
@@ -130,9 +122,10 @@ export function encodeDay(day: number, hours: readonly PollenHour[], shapeId: (s
   for (const c of CATEGORIES) {
     let derived = 0;
     const written: Array<number | null> = [];
-    for (let i = 0; i < n; i++) {
+    for (let i = 0, row = 0; i < n; i++) {
       const h = hours[i]!;
-      if (h[c] !== null && Object.is(speciesSum(c, h.species), h[c])) derived |= 1 << i;
+      const sum = h.species === null ? undefined : columns !== null ? columns.sum(row++, c) : speciesSum(c, h.species);
+      if (h[c] !== null && Object.is(sum, h[c])) derived |= 1 << i;
       else written.push(h[c]);
     }
     w.mask(derived, n);

@@ -8,6 +8,7 @@
 import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
 import type { StoredHour } from '../domain/hours.js';
+import { SpeciesColumns } from '../domain/species-columns.js';
 import { RISK_LABELS, type Risk } from '../domain/risk.js';
 import { build, leaves } from './codec.js';
 import type { Db, Row } from './database.js';
@@ -46,15 +47,31 @@ export function localDaysOf(zone: string, day: number): number[] {
   return days;
 }
 
-/** The hours in [from, to) of the UTC days given; undefined when a day they fall in is not given. */
-function hoursWithin(days: ReadonlyMap<number, readonly StoredHour[]>, from: number, to: number): StoredHour[] | undefined {
+/** A UTC day a write has just made, as it reads back, with its species leaves. */
+export interface WrittenDay {
+  hours: readonly StoredHour[];
+  columns: SpeciesColumns | null;
+}
+type WrittenDays = ReadonlyMap<number, WrittenDay>;
+
+/**
+ * The hours in [from, to) of the UTC days given, and their species leaves taken from the days'
+ * (undefined where they cannot be: SpeciesColumns.within); undefined when a day they fall in is not given.
+ */
+function hoursWithin(
+  days: WrittenDays,
+  from: number,
+  to: number,
+): { hours: StoredHour[]; columns: SpeciesColumns | null | undefined } | undefined {
   const hours: StoredHour[] = [];
+  const sets: WrittenDay[] = [];
   for (let day = Math.floor(from / 24); day <= Math.floor((to - 1) / 24); day++) {
     const written = days.get(day);
     if (written === undefined) return undefined;
-    for (const h of written) if (h.hour >= from && h.hour < to) hours.push(h);
+    sets.push(written);
+    for (const h of written.hours) if (h.hour >= from && h.hour < to) hours.push(h);
   }
-  return hours;
+  return { hours, columns: SpeciesColumns.within(sets, from, to) };
 }
 
 /** City-cuts (a city's UTC or local days) a store nothing writes keeps decoded (wholeCuts). */
@@ -98,9 +115,12 @@ export class DayValuesTable {
     };
   }
 
-  /** Recomputes, inside the caller's transaction, the values of a UTC day after a write of its hours (`hours`, as they read back). */
-  refreshUtc(city: string, day: number, hours: readonly StoredHour[]): void {
-    this.write(this.names.id('city', city)!, 'UTC', day, hours);
+  /**
+   * Recomputes, inside the caller's transaction, the values of a UTC day after a write of its
+   * hours (`hours`, as they read back, and their species leaves).
+   */
+  refreshUtc(city: string, day: number, hours: readonly StoredHour[], columns: SpeciesColumns | null): void {
+    this.write(this.names.id('city', city)!, 'UTC', day, hours, columns);
   }
 
   /**
@@ -108,11 +128,13 @@ export class DayValuesTable {
    * write's hours fall in: `localDaysOf`), from the UTC days just `written` where a local day's
    * hours are all among them, else as the store reads them.
    */
-  refreshLocal(city: string, zone: string, days: Iterable<number>, written: ReadonlyMap<number, readonly StoredHour[]>): void {
+  refreshLocal(city: string, zone: string, days: Iterable<number>, written: WrittenDays): void {
     const id = this.names.id('city', city)!;
     for (const local of days) {
       const { from, to } = dayHours('local', zone, local);
-      this.write(id, 'local', local, hoursWithin(written, from, to) ?? this.pollen.hours(city, from, to));
+      const within = hoursWithin(written, from, to);
+      if (within === undefined) this.write(id, 'local', local, this.pollen.hours(city, from, to));
+      else this.write(id, 'local', local, within.hours, within.columns === undefined ? SpeciesColumns.of(within.hours) : within.columns);
     }
   }
 
@@ -140,9 +162,9 @@ export class DayValuesTable {
   }
 
   /** Writes the values of a city-day's hours, or drops the day's values when it has none. */
-  private write(id: number, cut: DayCut, day: number, hours: readonly StoredHour[]): void {
+  private write(id: number, cut: DayCut, day: number, hours: readonly StoredHour[], columns = SpeciesColumns.of(hours)): void {
     if (hours.length === 0) this.stmt.drop.run(id, CUT_CODE[cut], day);
-    else this.stmt.put.run(id, CUT_CODE[cut], day, this.pack(dayValues(day, hours)));
+    else this.stmt.put.run(id, CUT_CODE[cut], day, this.pack(dayValues(day, hours, columns)));
   }
 
   /** The values of a city-day of a cut, if it has data. */

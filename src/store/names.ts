@@ -5,7 +5,8 @@ type NameKind = 'city' | 'source' | 'label';
 
 /** Ids of the small lookup tables (cities, sources, labels), cached; a writer adds names it has not seen. */
 export class Names {
-  private readonly ids = new Map<string, number>();
+  /** By kind, then name: no key made per lookup (the ingest asks several times per city-day). */
+  private readonly ids: Record<NameKind, Map<string, number>> = { city: new Map(), source: new Map(), label: new Map() };
   private readonly names = new Map<string, string>();
   private readonly stmt;
 
@@ -39,8 +40,7 @@ export class Names {
 
   /** Id of a named row, created when writing and missing; undefined when reading and missing. */
   id(kind: NameKind, name: string): number | undefined {
-    const key = `${kind}:${name}`;
-    const known = this.ids.get(key);
+    const known = this.ids[kind].get(name);
     if (known !== undefined) return known;
     const [find, add] = this.stmt[kind];
     let id = find.get(name) as number | undefined;
@@ -48,7 +48,7 @@ export class Names {
       add.run(name);
       id = find.get(name) as number;
     }
-    if (id !== undefined) this.ids.set(key, id);
+    if (id !== undefined) this.ids[kind].set(name, id);
     return id;
   }
 

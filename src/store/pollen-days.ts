@@ -4,6 +4,7 @@
  * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
  */
 import type { PollenHour, StoredHour } from '../domain/hours.js';
+import { SpeciesColumns } from '../domain/species-columns.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
 import { decodeDay, encodeDay, setFlags } from './codec.js';
 import type { Db, Row } from './database.js';
@@ -101,10 +102,10 @@ export class PollenDays {
 
   /**
    * Writes a city-day's pollen (inside the caller's transaction), with the status its hours give it,
-   * and says the day's hours as they now read back. Only the hours asked for are replaced: a
+   * and says the day's hours as they now read back, with their species leaves. Only the hours asked for are replaced: a
    * re-asked day keeps its hours outside them.
    */
-  put(city: number, day: number, p: PollenWrite): { status: StoredStatus; hours: readonly StoredHour[] } {
+  put(city: number, day: number, p: PollenWrite): { status: StoredStatus; hours: readonly StoredHour[]; columns: SpeciesColumns | null } {
     const first = day * 24;
     const asked = p.asked ?? { from: first, to: first + 24 };
     if (asked.from < first || asked.to > first + 24 || asked.from > asked.to)
@@ -119,7 +120,9 @@ export class PollenDays {
       kept.length === 0 && p.hours.every((h, i) => i === 0 || h.hour > p.hours[i - 1]!.hour)
         ? p.hours
         : [...kept.map(({ timezone: _t, source: _s, ...h }) => h), ...p.hours].sort((a, b) => a.hour - b.hour);
-    const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s));
+    // The payloads' leaves read once: the packing and the day's values next both use them.
+    const columns = SpeciesColumns.of(hours);
+    const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s), columns);
     const status = pollenStatus(hours.length);
     const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;
     this.stmt.upsert.run(
@@ -137,7 +140,7 @@ export class PollenDays {
     const timezone = p.timezone ?? (old?.zone_id == null ? null : this.names.label(old.zone_id as number));
     const stored = hours.map((h) => storedHour(h, timezone, p.source));
     this.cache.set(city, day, stored);
-    return { status, hours: stored };
+    return { status, hours: stored, columns };
   }
 
   /** Forgets what the cache holds of a city-day (a write that was rolled back). */

@@ -10,7 +10,7 @@ import { CityTable } from './cities.js';
 import { openDatabase, type Db } from './database.js';
 import { Names } from './names.js';
 import { DayCache } from './day-cache.js';
-import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf } from './day-values.js';
+import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from './day-values.js';
 import { checkDerived, type Derivation, renewDerived } from './derived.js';
 import { ForecastTable } from './forecast-cache.js';
 import { ForecastSkills } from './forecast-skills.js';
@@ -23,7 +23,6 @@ import { MIGRATIONS } from './schema.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 import type { StoredStatus } from '../domain/status.js';
-import type { StoredHour } from '../domain/hours.js';
 
 export { CityConflictError, type CitySetChange } from './cities.js';
 export { StoreVersionError } from './database.js';
@@ -130,22 +129,22 @@ export class Store implements StoreReader {
   private writeAll(writes: readonly CityDayWrite[]): Array<{ pollen?: StoredStatus; weather?: StoredStatus }> {
     return this.db.transaction(() => {
       // Each city's local days the writes touch, and the UTC days written, as they now read back.
-      const locals = new Map<string, { zone: string; days: Set<number>; written: Map<number, readonly StoredHour[]> }>();
+      const locals = new Map<string, { zone: string; days: Set<number>; written: Map<number, WrittenDay> }>();
       const zones = new Map<string, string | undefined>();
       const out = writes.map((write) => {
         const city = this.names.id('city', write.city)!;
         const written: { pollen?: StoredStatus; weather?: StoredStatus } = {};
         if (write.pollen) {
-          const { status, hours } = this.pollen.put(city, write.day, write.pollen);
+          const { status, hours, columns } = this.pollen.put(city, write.day, write.pollen);
           written.pollen = status;
-          this.values.refreshUtc(write.city, write.day, hours);
+          this.values.refreshUtc(write.city, write.day, hours, columns);
           if (!zones.has(write.city)) zones.set(write.city, this.cities.zoneOf(write.city));
           const zone = zones.get(write.city);
           if (zone !== undefined) {
             let local = locals.get(write.city);
             if (!local) locals.set(write.city, (local = { zone, days: new Set(), written: new Map() }));
             for (const day of localDaysOf(zone, write.day)) local.days.add(day);
-            local.written.set(write.day, hours);
+            local.written.set(write.day, { hours, columns });
           }
         }
         if (write.weather) written.weather = this.weather.put(city, write.day, write.weather);

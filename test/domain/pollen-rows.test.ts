@@ -7,6 +7,7 @@ import { byDay, hourlyRow, summarize } from '../../src/domain/pollen-rows.js';
 import { type Category, categoryRisk, RISK_LABELS, type Risk } from '../../src/domain/risk.js';
 import type { Species } from '../../src/domain/species.js';
 import { hour } from '../helpers/hours.js';
+import { oneShapePayloads } from '../helpers/species.js';
 
 const D = dayNumber('2025-04-10');
 
@@ -224,6 +225,25 @@ describe('summarize', () => {
         }));
         expect(summarize(hours)).toEqual(plainSummary(hours));
       }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives what a pass per figure gives when every payload has one shape, as a provider sends them (property)', () => {
+    const value = fc.oneof(fc.nat({ max: 3000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(null));
+    const hourOf = fc.record({ tree: value, grass: value, weed: value, total: value, without: fc.boolean(), zone: fc.boolean() });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 25 }).chain((n) => fc.tuple(oneShapePayloads(n), fc.array(hourOf, { minLength: n, maxLength: n }))),
+        ([payloads, drawn]) => {
+          const hours = drawn.map((d, i) => ({
+            ...hour(D, i % 24, { tree: d.tree, grass: d.grass, weed: d.weed, species: d.without ? null : payloads[i]! }),
+            total: d.total as number,
+            timezone: d.zone ? 'America/Chicago' : null,
+          }));
+          expect(summarize(hours)).toEqual(plainSummary(hours));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -5,6 +5,7 @@ import { shapeKey, shapeOf, type Shape, type Species } from '../../src/domain/sp
 import type { WeatherValues } from '../../src/domain/weather.js';
 import { decodeDay, decodeWeather, encodeDay, encodeWeather } from '../../src/store/codec.js';
 import { Reader, Writer } from '../../src/store/varint-codec.js';
+import { oneShapePayloads } from '../helpers/species.js';
 
 const D = 20_000;
 
@@ -120,6 +121,32 @@ describe('the packed city-day', () => {
         },
       ),
       { numRuns: 1500 },
+    );
+  });
+
+  it('round-trips any day whose payloads all have one shape, -0 and nulls included (property)', () => {
+    const value = fc.oneof(fc.nat(), fc.double({ min: 0, max: 1e9, noNaN: true }), fc.constant(null), fc.constant(-0));
+    const hourOf = fc.record({ tree: value, grass: value, weed: value, total: fc.nat(), without: fc.boolean() });
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 24 })
+          .chain((n) =>
+            fc.tuple(
+              oneShapePayloads(n),
+              fc.array(hourOf, { minLength: n, maxLength: n }),
+              fc.uniqueArray(fc.integer({ min: 0, max: 23 }), { minLength: n, maxLength: n }),
+            ),
+          ),
+        ([payloads, drawn, which]) => {
+          const at = [...which].sort((a, b) => a - b);
+          const hours = drawn.map(
+            ({ without, ...d }, i): PollenHour => ({ hour: D * 24 + at[i]!, ...d, species: without ? null : payloads[i]! }),
+          );
+          same(roundTrip(hours).back, hours);
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 });
