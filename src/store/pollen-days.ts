@@ -102,8 +102,8 @@ export class PollenDays {
 
   /**
    * Writes a city-day's pollen (inside the caller's transaction), with the status its hours give it,
-   * and says the day's hours as they now read back, with their species leaves. Only the hours asked for are replaced: a
-   * re-asked day keeps its hours outside them.
+   * and says the day's hours as they now read back, with their species leaves. Only the hours
+   * asked for are replaced: a re-asked day keeps its hours outside them.
    */
   put(city: number, day: number, p: PollenWrite): { status: StoredStatus; hours: readonly StoredHour[]; columns: SpeciesColumns | null } {
     const first = day * 24;
