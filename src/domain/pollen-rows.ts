@@ -1,8 +1,8 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { isoHour } from './dates.js';
 import { type Category, categoryRisk, gradedValue, levelIndex, RISK_LABELS, type Risk } from './risk.js';
-import { type Species, type SpeciesLeaf, setKey } from './species.js';
-import { SpeciesColumns } from './species-columns.js';
+import { roundOrNull, type Shape, type Species } from './species.js';
+import { meansByShape, SpeciesColumns } from './species-columns.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
 
@@ -44,8 +44,6 @@ export interface HoursSummary {
   maxima: DayMaxima & { total: number | null };
   peakRisks: Record<Category, Risk | null>;
 }
-
-const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
 
 /** A mean and a maximum of numbers taken in order, nulls skipped: null when there are none. */
 class Moments {
@@ -170,30 +168,24 @@ class SpeciesMeans {
     this.sums = sums;
   }
 
-  /** The means: unrounded, what a day's risks are graded on, and rounded, as daily rows publish them; null without payloads. */
+  /** The means (meansByShape), in the keys' first-seen order; null without payloads. */
   means(): { exact: Species; rounded: Species } | null {
     if (!this.any) return null;
-    const avg = (a: Sum) => (a.n === 0 ? null : a.sum / a.n);
-    const exact: Species = {};
-    const rounded: Species = {};
+    const shape: Array<Shape[number]> = [];
+    const sums: Sum[] = [];
     for (const [category, acc] of this.groups) {
       if (acc instanceof Map) {
-        const e: Record<string, SpeciesLeaf> = {};
-        const r: Record<string, SpeciesLeaf> = {};
-        for (const [k, a] of acc) {
-          const v = avg(a);
-          setKey(e, k, v);
-          setKey(r, k, round(v));
-        }
-        setKey(exact, category, e);
-        setKey(rounded, category, r);
+        shape.push([category, [...acc.keys()]]);
+        sums.push(...acc.values());
       } else {
-        const v = avg(acc);
-        setKey(exact, category, v);
-        setKey(rounded, category, round(v));
+        shape.push([category]);
+        sums.push(acc);
       }
     }
-    return { exact, rounded };
+    return meansByShape(shape, (slot) => {
+      const a = sums[slot]!;
+      return a.n === 0 ? null : a.sum / a.n;
+    });
   }
 }
 
@@ -237,10 +229,10 @@ export function summarize(hours: readonly DayHour[], columns: SpeciesColumns | n
   const label = (level: number): Risk | null => (level < 0 ? null : RISK_LABELS[level]!);
   return {
     means: {
-      tree: round(m.tree),
-      grass: round(m.grass),
-      weed: round(m.weed),
-      total: round(total.mean()),
+      tree: roundOrNull(m.tree),
+      grass: roundOrNull(m.grass),
+      weed: roundOrNull(m.weed),
+      total: roundOrNull(total.mean()),
       species: means?.rounded ?? null,
       risk_tree: categoryRisk('tree', m.tree, exact),
       risk_grass: categoryRisk('grass', m.grass, exact),

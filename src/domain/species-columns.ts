@@ -5,24 +5,36 @@
  * them walked the payload's keys again (the ingest packs and summarizes every hour it writes).
  */
 import { type Category, SPECIES_KEY } from './risk.js';
-import type { Shape, Species, SpeciesLeaf } from './species.js';
-import { setKey } from './species.js';
+import { hasShape, roundOrNull, type Shape, type Species, type SpeciesLeaf, setKey, shapeOf } from './species.js';
 
-const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
-
-/** Whether two shapes are the same keys in the same order and forms. */
-const sameShape = (a: Shape, b: Shape): boolean =>
-  a.length === b.length &&
-  a.every((e, c) => {
-    const f = b[c]!;
-    const [keys, other] = [e[1], f[1]];
-    return (
-      e[0] === f[0] &&
-      (keys === undefined
-        ? other === undefined
-        : other !== undefined && keys.length === other.length && keys.every((k, i) => other[i] === k))
-    );
-  });
+/**
+ * A payload of species means, key by key in a shape's order, from each leaf's mean (`mean(slot)`,
+ * slots in that order): unrounded, what a day's risks are graded on, and rounded, as daily rows
+ * publish them.
+ */
+export function meansByShape(shape: Shape, mean: (slot: number) => number | null): { exact: Species; rounded: Species } {
+  const exact: Species = {};
+  const rounded: Species = {};
+  let slot = 0;
+  for (const [category, names] of shape) {
+    if (names === undefined) {
+      const v = mean(slot++);
+      setKey(exact, category, v);
+      setKey(rounded, category, roundOrNull(v));
+      continue;
+    }
+    const e: Record<string, SpeciesLeaf> = {};
+    const r: Record<string, SpeciesLeaf> = {};
+    for (const k of names) {
+      const v = mean(slot++);
+      setKey(e, k, v);
+      setKey(r, k, roundOrNull(v));
+    }
+    setKey(exact, category, e);
+    setKey(rounded, category, r);
+  }
+  return { exact, rounded };
+}
 
 export class SpeciesColumns {
   private constructor(
@@ -52,21 +64,12 @@ export class SpeciesColumns {
       rows++;
     }
     if (first === null) return null;
-    const shape: Array<readonly [string, string[]] | readonly [string]> = [];
+    const shape = shapeOf(first);
     const starts: number[] = [];
     let slots = 0;
-    for (const category in first) {
-      const group = first[category];
+    for (const entry of shape) {
       starts.push(slots);
-      if (group !== null && typeof group === 'object') {
-        const names: string[] = [];
-        for (const k in group) names.push(k);
-        shape.push([category, names]);
-        slots += names.length;
-      } else {
-        shape.push([category]);
-        slots++;
-      }
+      slots += entry.length === 2 ? entry[1].length : 1;
     }
     const values = new Float64Array(rows * slots);
     const numeric = new Uint8Array(rows * slots);
@@ -140,7 +143,7 @@ export class SpeciesColumns {
         row++;
       }
       if (first < 0) continue;
-      if (columns === null || (spans.length > 0 && !sameShape(columns.shape, spans[0]![0].shape))) return undefined;
+      if (columns === null || (spans.length > 0 && !hasShape(columns.first, spans[0]![0].shape))) return undefined;
       spans.push([columns, first, end]);
       rows += end - first;
     }
@@ -189,9 +192,9 @@ export class SpeciesColumns {
     return sum;
   }
 
-  /** Each leaf averaged over the rows with a number for it, in key order: unrounded, and rounded as daily rows publish them. */
+  /** Each leaf averaged over the rows with a number for it (meansByShape). */
   means(): { exact: Species; rounded: Species } {
-    const mean = (slot: number): number | null => {
+    return meansByShape(this.shape, (slot) => {
       let [sum, n] = [0, 0];
       for (let i = slot; i < this.rows * this.slots; i += this.slots) {
         if (this.numeric[i] !== 1) continue;
@@ -199,27 +202,6 @@ export class SpeciesColumns {
         n++;
       }
       return n === 0 ? null : sum / n;
-    };
-    const exact: Species = {};
-    const rounded: Species = {};
-    let slot = 0;
-    for (const [category, names] of this.shape) {
-      if (names === undefined) {
-        const v = mean(slot++);
-        setKey(exact, category, v);
-        setKey(rounded, category, round(v));
-        continue;
-      }
-      const e: Record<string, SpeciesLeaf> = {};
-      const r: Record<string, SpeciesLeaf> = {};
-      for (const k of names) {
-        const v = mean(slot++);
-        setKey(e, k, v);
-        setKey(r, k, round(v));
-      }
-      setKey(exact, category, e);
-      setKey(rounded, category, r);
-    }
-    return { exact, rounded };
+    });
   }
 }

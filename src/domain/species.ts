@@ -16,6 +16,9 @@ export type Shape = ReadonlyArray<readonly [string] | readonly [string, readonly
 /** How many leaves a payload of a shape has: one per plain number, one per allergen. */
 export const leafCount = (shape: Shape): number => shape.reduce((n, e) => n + (e.length === 2 ? e[1].length : 1), 0);
 
+/** A mean as daily rows publish it: rounded, null kept. */
+export const roundOrNull = (v: number | null): number | null => (v === null ? null : Math.round(v));
+
 /** Sets a payload's key as data, so that a key such as `__proto__` stays an ordinary key. */
 export function setKey<V>(target: Record<string, V>, key: string, value: V): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
