@@ -189,6 +189,9 @@ class SpeciesMeans {
   }
 }
 
+/** A risk level's label (-1: none). */
+const labelOf = (level: number): Risk | null => (level < 0 ? null : RISK_LABELS[level]!);
+
 /**
  * Means of a set of hours (rounded values and species, risks graded on the unrounded means, the
  * first zone reported), the hourly maxima of each category, of the total and of the Ragweed
@@ -226,7 +229,6 @@ export function summarize(hours: readonly DayHour[], columns: SpeciesColumns | n
   const m = { tree: tree.mean(), grass: grass.mean(), weed: weed.mean() };
   const means = columns !== null ? columns.means() : species!.means();
   const exact = means?.exact ?? null;
-  const label = (level: number): Risk | null => (level < 0 ? null : RISK_LABELS[level]!);
   return {
     means: {
       tree: roundOrNull(m.tree),
@@ -240,7 +242,7 @@ export function summarize(hours: readonly DayHour[], columns: SpeciesColumns | n
       timezone,
     },
     maxima: { tree: tree.max, grass: grass.max, weed: weed.max, total: total.max, ragweed: ragweed.max },
-    peakRisks: { tree: label(peakTree), grass: label(peakGrass), weed: label(peakWeed) },
+    peakRisks: { tree: labelOf(peakTree), grass: labelOf(peakGrass), weed: labelOf(peakWeed) },
   };
 }
 

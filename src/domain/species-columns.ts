@@ -36,6 +36,19 @@ export function meansByShape(shape: Shape, mean: (slot: number) => number | null
   return { exact, rounded };
 }
 
+/** The entry of a shape's top-level key, or -1. */
+function indexOf(shape: Shape, key: string): number {
+  for (let c = 0; c < shape.length; c++) if (shape[c]![0] === key) return c;
+  return -1;
+}
+
+/** A graded category's leaves [from, to) within a row, when its group is an object (`starts`: each entry's first leaf). */
+function rangeOf(shape: Shape, starts: readonly number[], category: Category): readonly [number, number] | null {
+  const c = indexOf(shape, SPECIES_KEY[category]);
+  const names = shape[c]?.[1];
+  return names === undefined ? null : [starts[c]!, starts[c]! + names.length];
+}
+
 export class SpeciesColumns {
   private constructor(
     /** The payloads' key shape. */
@@ -108,14 +121,9 @@ export class SpeciesColumns {
       }
       if (c !== shape.length) return null;
     }
-    const range = (category: Category): readonly [number, number] | null => {
-      const c = shape.findIndex((e) => e[0] === SPECIES_KEY[category]);
-      const names = shape[c]?.[1];
-      return names === undefined ? null : [starts[c]!, starts[c]! + names.length];
-    };
-    const weed = shape.findIndex((e) => e[0] === SPECIES_KEY.weed);
+    const weed = indexOf(shape, SPECIES_KEY.weed);
     const ragweed = shape[weed]?.[1]?.indexOf('Ragweed') ?? -1;
-    const ranges = { tree: range('tree'), grass: range('grass'), weed: range('weed') };
+    const ranges = { tree: rangeOf(shape, starts, 'tree'), grass: rangeOf(shape, starts, 'grass'), weed: rangeOf(shape, starts, 'weed') };
     return new SpeciesColumns(shape, first, slots, rows, values, numeric, ranges, ragweed < 0 ? -1 : starts[weed]! + ragweed);
   }
 

@@ -11,16 +11,16 @@ import type { StoredHour } from '../domain/hours.js';
 export const DAYS_KEPT = 1024;
 
 /** Values by key, the least recently used dropped past a capacity. */
-export class RecentlyUsed<V> {
-  private readonly map = new Map<string, V>();
+export class RecentlyUsed<V, K = string> {
+  private readonly map = new Map<K, V>();
 
   constructor(private readonly capacity: number) {}
 
-  has(key: string): boolean {
+  has(key: K): boolean {
     return this.map.has(key);
   }
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const value = this.map.get(key);
     if (value !== undefined) {
       this.map.delete(key);
@@ -29,33 +29,44 @@ export class RecentlyUsed<V> {
     return value;
   }
 
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value!);
   }
 
-  delete(key: string): void {
+  delete(key: K): void {
     this.map.delete(key);
   }
 }
 
+/** Half the days a numeric key holds: day numbers of 1790 to 2149. */
+const HALF = 65_536;
+
+/**
+ * A city-day as a small integer rather than a string made at each ask (a render asks a few
+ * hundred thousand times), for every day from 1790 to 2149 and below 2^13 city ids; a string
+ * for any other day an answer may ask of (a date before standard time), which no number equals.
+ */
+const keyOf = (city: number, day: number): number | string =>
+  day >= -HALF && day < HALF ? city * 2 * HALF + day + HALF : `${city}|${day}`;
+
 export class DayCache {
-  private readonly days: RecentlyUsed<readonly StoredHour[]>;
+  private readonly days: RecentlyUsed<readonly StoredHour[], number | string>;
 
   constructor(capacity = DAYS_KEPT) {
     this.days = new RecentlyUsed(capacity);
   }
 
   get(city: number, day: number): readonly StoredHour[] | undefined {
-    return this.days.get(`${city}|${day}`);
+    return this.days.get(keyOf(city, day));
   }
 
   set(city: number, day: number, hours: readonly StoredHour[]): void {
-    this.days.set(`${city}|${day}`, hours);
+    this.days.set(keyOf(city, day), hours);
   }
 
   delete(city: number, day: number): void {
-    this.days.delete(`${city}|${day}`);
+    this.days.delete(keyOf(city, day));
   }
 }

@@ -36,9 +36,9 @@ function digestsBy<K>(db: Db, sql: string): Map<K, Buffer> {
   return digests;
 }
 
-/** The rows of `table` by `key`, in `order`, each as its `columns`' literals. */
-const rowsBy = (table: string, key: string, order: string, columns: readonly string[], where = '') =>
-  `SELECT ${key}, group_concat(${columns.map((c) => `quote(${c})`).join(" || ' ' || ")}, ',' ORDER BY ${order}) FROM ${table} ${where} GROUP BY ${key}`;
+/** The rows of `table` (as `t`) by `key`, in `order`, each as its `columns`' literals; `from`: the table, or a join with it. */
+const rowsBy = (table: string, key: string, order: string, columns: readonly string[], where = '', from = `${table} t`) =>
+  `SELECT ${key}, group_concat(${columns.map((c) => `quote(t.${c})`).join(" || ' ' || ")}, ',' ORDER BY ${order}) FROM ${from} ${where} GROUP BY ${key}`;
 
 const VALUE = ['city_id', 'day', 'data'];
 // Not when pollen was fetched: a day fetched again with the same hours answers the same.
@@ -47,21 +47,35 @@ const WEATHER = ['city_id', 'day', 'source_id', 'status', 'fetched_at', 'data'];
 
 /** Each part of `day_digest` (schema.ts, 8): the rows a day's digest is made of, every city's in id order. */
 const DAY_PARTS: ReadonlyArray<{ table: string; columns: readonly string[]; where?: string }> = [
-  { table: 'day_value', columns: VALUE, where: 'cut = 0' },
-  { table: 'day_value', columns: VALUE, where: 'cut = 1' },
+  { table: 'day_value', columns: VALUE, where: 't.cut = 0' },
+  { table: 'day_value', columns: VALUE, where: 't.cut = 1' },
   { table: 'pollen_day', columns: POLLEN },
   { table: 'weather_day', columns: WEATHER },
 ];
 
-/** Digests a part's days: those the SQL `days` selects, or every day. */
-function digestDays(db: Db, part: number, days?: string): Map<number, Buffer> {
-  const { table, columns, where } = DAY_PARTS[part]!;
-  const conditions = [where, days && `day IN (${days})`].filter(Boolean);
-  return digestsBy<number>(db, rowsBy(table, 'day', 'city_id', columns, conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''));
-}
-
 /** The days of `part` the writes since the last refresh left stale, as SQL. */
 const staleOf = (part: number) => `SELECT day FROM day_digest_stale WHERE part = ${part}`;
+/** Whether more of a part's days are stale than have a digest kept. */
+const MANY_STALE =
+  'SELECT (SELECT count(*) FROM day_digest_stale WHERE part = @part) > (SELECT count(*) FROM day_digest WHERE part = @part)';
+
+/**
+ * Digests a part's days: those the writes since the last refresh left stale, or every day. The
+ * day tables have no index by day (by-day.ts): a few stale days (a daily ingest) are read city by
+ * city through the primary key; when more days are stale than have a digest kept (a first ingest,
+ * 730 days of 200 cities), one pass over the table sorted by day takes less (1.4 s against 1.7 to 2.2 s).
+ */
+function digestDays(db: Db, part: number, stale = false): Map<number, Buffer> {
+  const { table, columns, where } = DAY_PARTS[part]!;
+  const many = stale && db.prepare(MANY_STALE).pluck().get({ part }) === 1;
+  if (!stale || many) {
+    const conditions = [where, many && `t.day IN (${staleOf(part)})`].filter(Boolean);
+    return digestsBy<number>(db, rowsBy(table, 'day', 'city_id', columns, conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''));
+  }
+  const from = `day_digest_stale s CROSS JOIN city c CROSS JOIN ${table} t ON t.city_id = c.id AND t.day = s.day`;
+  const conditions = [`s.part = ${part}`, where].filter(Boolean).join(' AND ');
+  return digestsBy<number>(db, rowsBy(table, 's.day', 't.city_id', columns, `WHERE ${conditions}`, from));
+}
 
 /**
  * Digests the stale days again and keeps them, in one transaction: a day without rows left loses
@@ -75,7 +89,7 @@ export function refreshDayDigests(db: Db): void {
     );
     for (const part of DAY_PARTS.keys()) {
       db.prepare(`DELETE FROM day_digest WHERE part = ? AND day IN (${staleOf(part)})`).run(part);
-      for (const [day, digest] of digestDays(db, part, staleOf(part))) put.run(part, day, digest);
+      for (const [day, digest] of digestDays(db, part, true)) put.run(part, day, digest);
     }
     db.exec('DELETE FROM day_digest_stale');
   })();
@@ -95,7 +109,7 @@ function dayDigests(db: Db): Array<Map<number, Buffer>> {
     const stale = db.prepare(staleOf(part)).pluck().all() as number[];
     if (stale.length === 0) continue;
     for (const day of stale) parts[part]!.delete(day);
-    for (const [day, digest] of digestDays(db, part, staleOf(part))) parts[part]!.set(day, digest);
+    for (const [day, digest] of digestDays(db, part, true)) parts[part]!.set(day, digest);
   }
   return parts;
 }

@@ -8,6 +8,7 @@ import { SpeciesColumns } from '../domain/species-columns.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
 import { decodeDay, encodeDay, setFlags } from './codec.js';
 import type { Db, Row } from './database.js';
+import { byDay } from './by-day.js';
 import { storedStatuses } from './day-statuses.js';
 import type { Names } from './names.js';
 import type { DayCache } from './day-cache.js';
@@ -53,10 +54,14 @@ const storedHour = (h: PollenHour, timezone: string | null, source: string): Sto
   source,
 });
 
+const DAYS = byDay('pollen_day', 't.mask <> 0');
+
 export class PollenDays {
   private readonly stmt;
   /** The newest day's provider, once known of a store nothing writes. */
   private source: string | null | undefined;
+  /** The newest day with data, once known of a store nothing writes (asked by most answers: a lookup per city). */
+  private latest: number | null | undefined;
 
   constructor(
     db: Db,
@@ -76,26 +81,12 @@ export class PollenDays {
       statusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
-      // Each day of the index, kept when one of its rows has data: filtering every row looks all
-      // 146,000 up at 200 cities x 730 days (about 0.1 s), where the first with data is one lookup a day.
-      daysWithData: db
-        .prepare(
-          'SELECT d.day FROM (SELECT DISTINCT day FROM pollen_day) d WHERE EXISTS (SELECT 1 FROM pollen_day p WHERE p.day = d.day AND p.mask <> 0) ORDER BY d.day DESC',
-        )
-        .pluck(),
-      latestDay: db.prepare('SELECT max(day) FROM pollen_day WHERE mask <> 0').pluck(),
-      masksOnDay: db.prepare('SELECT mask FROM pollen_day WHERE day = ? AND mask <> 0').pluck(),
-      // The newest day first, by the day index (every answer that carries values names its provider).
-      latestSource: db
-        .prepare(
-          'SELECT source_id FROM pollen_day WHERE mask <> 0 AND day = (SELECT max(day) FROM pollen_day WHERE mask <> 0) ORDER BY fetched_at DESC LIMIT 1',
-        )
-        .pluck(),
-      citiesOn: db
-        .prepare(
-          'SELECT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id WHERE p.day = ? AND p.mask <> 0 AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug',
-        )
-        .pluck(),
+      // A day's rows across cities through the primary key (by-day.ts).
+      daysWithData: db.prepare(DAYS.days).pluck(),
+      latestDay: db.prepare(DAYS.latest).pluck(),
+      masksOnDay: db.prepare(DAYS.on('t.mask')).pluck(),
+      latestSource: db.prepare(DAYS.latestSource).pluck(),
+      citiesOn: db.prepare(DAYS.citiesOn).pluck(),
       cityDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
     };
   }
@@ -245,7 +236,10 @@ export class PollenDays {
 
   /** The latest UTC day with a pollen observation, or null for an empty store. */
   latestDay(): number | null {
-    return (this.stmt.latestDay.get() as number | null) ?? null;
+    if (this.latest !== undefined) return this.latest;
+    const day = (this.stmt.latestDay.get() as number | null) ?? null;
+    if (this.immutable) this.latest = day;
+    return day;
   }
 
   /** The newest stored hour (hours since epoch), or null for an empty store. */

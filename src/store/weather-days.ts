@@ -3,6 +3,7 @@ import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/sta
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
+import { byDay } from './by-day.js';
 import { storedStatuses } from './day-statuses.js';
 import type { Names } from './names.js';
 
@@ -14,12 +15,15 @@ export interface WeatherWrite {
 }
 
 const COMPLETE = STORED_STATUSES.complete;
+const DAYS = byDay('weather_day', `t.status = ${COMPLETE}`);
 
 export class WeatherDays {
   private readonly stmt;
 
   /** The newest day's provider, once known of a store nothing writes. */
   private source: string | null | undefined;
+  /** The newest day with data, once known of a store nothing writes (asked by most answers: a lookup per city). */
+  private latest: number | null | undefined;
 
   constructor(
     db: Db,
@@ -37,26 +41,12 @@ export class WeatherDays {
       one: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       forCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
       span: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ? AND status = ${COMPLETE} ORDER BY day`),
-      forDay: db.prepare(
-        `SELECT w.*, c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE}`,
-      ),
-      // As pollen_day's days with data (pollen-days.ts): through the day index, a lookup a day.
-      days: db
-        .prepare(
-          `SELECT d.day FROM (SELECT DISTINCT day FROM weather_day) d WHERE EXISTS (SELECT 1 FROM weather_day w WHERE w.day = d.day AND w.status = ${COMPLETE}) ORDER BY d.day DESC`,
-        )
-        .pluck(),
-      latestDay: db.prepare(`SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}`).pluck(),
-      latestSource: db
-        .prepare(
-          `SELECT source_id FROM weather_day WHERE status = ${COMPLETE} AND day = (SELECT max(day) FROM weather_day WHERE status = ${COMPLETE}) ORDER BY fetched_at DESC LIMIT 1`,
-        )
-        .pluck(),
-      citiesOn: db
-        .prepare(
-          `SELECT c.slug FROM weather_day w JOIN city c ON c.id = w.city_id WHERE w.day = ? AND w.status = ${COMPLETE} AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug`,
-        )
-        .pluck(),
+      // A day's rows across cities through the primary key (by-day.ts).
+      forDay: db.prepare(DAYS.on('t.*, c.slug')),
+      days: db.prepare(DAYS.days).pluck(),
+      latestDay: db.prepare(DAYS.latest).pluck(),
+      latestSource: db.prepare(DAYS.latestSource).pluck(),
+      citiesOn: db.prepare(DAYS.citiesOn).pluck(),
     };
   }
 
@@ -104,7 +94,10 @@ export class WeatherDays {
 
   /** The latest day with a weather row, or null. */
   latestDay(): number | null {
-    return (this.stmt.latestDay.get() as number | null) ?? null;
+    if (this.latest !== undefined) return this.latest;
+    const day = (this.stmt.latestDay.get() as number | null) ?? null;
+    if (this.immutable) this.latest = day;
+    return day;
   }
 
   /** The provider of the newest weather day, or null before any (asked once of a store nothing writes). */
