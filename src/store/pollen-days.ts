@@ -8,7 +8,7 @@ import { SpeciesColumns } from '../domain/species-columns.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
 import { decodeDay, encodeDay, setFlags } from './codec.js';
 import type { Db, Row } from './database.js';
-import { byDay } from './by-day.js';
+import { ByDay } from './by-day.js';
 import { storedStatuses } from './day-statuses.js';
 import type { Names } from './names.js';
 import type { DayCache } from './day-cache.js';
@@ -54,14 +54,10 @@ const storedHour = (h: PollenHour, timezone: string | null, source: string): Sto
   source,
 });
 
-const DAYS = byDay('pollen_day', 't.mask <> 0');
-
 export class PollenDays {
   private readonly stmt;
-  /** The newest day's provider, once known of a store nothing writes. */
-  private source: string | null | undefined;
-  /** The newest day with data, once known of a store nothing writes (asked by most answers: a lookup per city). */
-  private latest: number | null | undefined;
+  /** The days with data across cities (by-day.ts). */
+  private readonly byDay: ByDay;
 
   constructor(
     db: Db,
@@ -71,6 +67,7 @@ export class PollenDays {
     /** Nothing writes the file while it is open: days found empty stay known as empty. */
     private readonly immutable: boolean,
   ) {
+    this.byDay = new ByDay(db, names, 'pollen_day', 't.mask <> 0', immutable);
     this.stmt = {
       day: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
       upsert: db.prepare(
@@ -81,12 +78,7 @@ export class PollenDays {
       statusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
-      // A day's rows across cities through the primary key (by-day.ts).
-      daysWithData: db.prepare(DAYS.days).pluck(),
-      latestDay: db.prepare(DAYS.latest).pluck(),
-      masksOnDay: db.prepare(DAYS.on('t.mask')).pluck(),
-      latestSource: db.prepare(DAYS.latestSource).pluck(),
-      citiesOn: db.prepare(DAYS.citiesOn).pluck(),
+      masksOnDay: this.byDay.on('t.mask').pluck(),
       cityDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
     };
   }
@@ -231,15 +223,12 @@ export class PollenDays {
 
   /** Every UTC day with at least one pollen observation, newest first. */
   daysWithData(): number[] {
-    return this.stmt.daysWithData.all() as number[];
+    return this.byDay.days();
   }
 
   /** The latest UTC day with a pollen observation, or null for an empty store. */
   latestDay(): number | null {
-    if (this.latest !== undefined) return this.latest;
-    const day = (this.stmt.latestDay.get() as number | null) ?? null;
-    if (this.immutable) this.latest = day;
-    return day;
+    return this.byDay.latestDay();
   }
 
   /** The newest stored hour (hours since epoch), or null for an empty store. */
@@ -252,11 +241,7 @@ export class PollenDays {
 
   /** The provider of the newest pollen day: the one that fills this store (asked once of a store nothing writes: every answer names it). */
   latestSource(): string | null {
-    if (this.source !== undefined) return this.source;
-    const id = this.stmt.latestSource.get() as number | undefined;
-    const source = id === undefined ? null : this.names.source(id);
-    if (this.immutable) this.source = source;
-    return source;
+    return this.byDay.latestSource();
   }
 
   /** The most recent days (newest first, at most `limit`) with observations for a city. */
@@ -267,6 +252,6 @@ export class PollenDays {
 
   /** The served cities (active and named, as in the city set) with a pollen observation on a UTC day, by slug. */
   citiesWithDataOn(day: number): string[] {
-    return this.stmt.citiesOn.all(day) as string[];
+    return this.byDay.citiesOn(day);
   }
 }

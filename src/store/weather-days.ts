@@ -3,7 +3,7 @@ import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/sta
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
-import { byDay } from './by-day.js';
+import { ByDay } from './by-day.js';
 import { storedStatuses } from './day-statuses.js';
 import type { Names } from './names.js';
 
@@ -15,22 +15,19 @@ export interface WeatherWrite {
 }
 
 const COMPLETE = STORED_STATUSES.complete;
-const DAYS = byDay('weather_day', `t.status = ${COMPLETE}`);
 
 export class WeatherDays {
   private readonly stmt;
-
-  /** The newest day's provider, once known of a store nothing writes. */
-  private source: string | null | undefined;
-  /** The newest day with data, once known of a store nothing writes (asked by most answers: a lookup per city). */
-  private latest: number | null | undefined;
+  /** The days with data across cities (by-day.ts). */
+  private readonly byDay: ByDay;
 
   constructor(
     db: Db,
     private readonly names: Names,
     /** Nothing writes the file while it is open. */
-    private readonly immutable = false,
+    immutable = false,
   ) {
+    this.byDay = new ByDay(db, names, 'weather_day', `t.status = ${COMPLETE}`, immutable);
     this.stmt = {
       upsert: db.prepare(
         `INSERT INTO weather_day (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)
@@ -41,12 +38,7 @@ export class WeatherDays {
       one: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       forCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
       span: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ? AND status = ${COMPLETE} ORDER BY day`),
-      // A day's rows across cities through the primary key (by-day.ts).
-      forDay: db.prepare(DAYS.on('t.*, c.slug')),
-      days: db.prepare(DAYS.days).pluck(),
-      latestDay: db.prepare(DAYS.latest).pluck(),
-      latestSource: db.prepare(DAYS.latestSource).pluck(),
-      citiesOn: db.prepare(DAYS.citiesOn).pluck(),
+      forDay: this.byDay.on('t.*, c.slug'),
     };
   }
 
@@ -89,29 +81,22 @@ export class WeatherDays {
 
   /** Every day with a weather row, newest first. */
   days(): number[] {
-    return this.stmt.days.all() as number[];
+    return this.byDay.days();
   }
 
   /** The latest day with a weather row, or null. */
   latestDay(): number | null {
-    if (this.latest !== undefined) return this.latest;
-    const day = (this.stmt.latestDay.get() as number | null) ?? null;
-    if (this.immutable) this.latest = day;
-    return day;
+    return this.byDay.latestDay();
   }
 
   /** The provider of the newest weather day, or null before any (asked once of a store nothing writes). */
   latestSource(): string | null {
-    if (this.source !== undefined) return this.source;
-    const id = this.stmt.latestSource.get() as number | undefined;
-    const source = id === undefined ? null : this.names.source(id);
-    if (this.immutable) this.source = source;
-    return source;
+    return this.byDay.latestSource();
   }
 
   /** The served cities with a weather row on a UTC day, by slug. */
   citiesOn(day: number): string[] {
-    return this.stmt.citiesOn.all(day) as string[];
+    return this.byDay.citiesOn(day);
   }
 
   private toWeather(city: string, r: Row): StoredWeather {
