@@ -96,3 +96,16 @@ export function utcOffset(timeZone: string, ms: number): string {
   const m = /GMT([+-]\d{2}:\d{2})?/.exec(name ?? '');
   return m?.[1] ?? '+00:00';
 }
+
+/** The first day of the month `day` falls in. */
+export function monthStart(day: number): number {
+  const [year, month] = civilDate(day);
+  return dayOfDate(year, month, 1);
+}
+
+/**
+ * The first day served of a store whose newest day is `newest`: the first of the month that holds
+ * the day `serveDays` back, so that the oldest month is whole until all its days have left the
+ * window, and its bulk files do not change every day (docs/decisions.md, "Served days").
+ */
+export const firstServedDay = (newest: number, serveDays: number): number => monthStart(newest - serveDays + 1);

@@ -5,7 +5,7 @@
  * values, so a city's list, a date's rows and a map agree with each other and with the hours.
  */
 import { dayString } from './dates.js';
-import type { DailyMeans, DayHour } from './pollen-rows.js';
+import type { DailyMeans, DayHour, ExactMeans } from './pollen-rows.js';
 import { summarize } from './pollen-rows.js';
 import { SpeciesColumns } from './species-columns.js';
 import { grade, type Risk } from './risk.js';
@@ -19,6 +19,8 @@ export interface DayValues {
   source: string;
   /** Rounded means, rounded species means, risks graded on the unrounded means, the zone. */
   means: DailyMeans;
+  /** Each graded category's mean to a thousandth: what forecasts are verified against. */
+  exact: ExactMeans;
   /** Hourly maxima, of the Ragweed allergen too. */
   peaks: { tree: number | null; grass: number | null; weed: number | null; total: number | null; ragweed: number | null };
   /** The highest hourly risk of each category. */
@@ -31,12 +33,13 @@ export function dayValues(
   hours: ReadonlyArray<DayHour & { source?: string }>,
   columns: SpeciesColumns | null = SpeciesColumns.of(hours),
 ): DayValues {
-  const { means, maxima: m, peakRisks } = summarize(hours, columns);
+  const { means, exact, maxima: m, peakRisks } = summarize(hours, columns);
   return {
     day,
     hours: hours.length,
     source: hours[0]?.source ?? 'unknown',
     means,
+    exact,
     peaks: { tree: m.tree, grass: m.grass, weed: m.weed, total: m.total, ragweed: m.ragweed },
     peakRisks,
   };

@@ -1,38 +1,33 @@
 /**
- * A city's forecast skill (docs/data.md, "Forecast skill", "The outlook"): the forecasts kept for
- * it scored against its observed days by lead day, beside persistence and climatology, over the
- * trailing window and each season year; the outlook scored on the days before; and the outlook
- * served now, climatology's where the outlook does not beat it. Also the paired days as rows, so
- * that anyone can compute every score again (the bulk forecast-pairs file).
+ * A city's forecast skill (docs/data.md, "Forecast skill", "The outlook"): the forecasts and
+ * outlooks kept for it, each as issued, scored against its observed days by lead day, beside
+ * persistence and climatology as their issue days kept them, over the trailing window (all its
+ * days, and those whose issue day was in season) and each season year; and the outlook served
+ * now, as it was issued. Also the paired days as columns (verification-pairs.ts), so that anyone
+ * can compute every score again from the forecast-pairs bulk files.
  *
- * Everything is on UTC days, from the days given (the served days): a score is made only from
- * what the pairs file publishes.
+ * Every score of a period is made on one set of days: the forecast and the references it is
+ * compared with are scored on the same days (a homogeneous sample), and their intervals on the
+ * same resampled days, each drawn from a seed of the table's key (bootstrap.ts), so that a
+ * period's scores are the same whichever render or thread makes them.
  */
-import { categorySeasons } from './city-seasons.js';
-import { MAX_SHIFT_DAYS } from './climatology.js';
-import { civilDate, DAY_MS, dayNumber, dayString, isoTime } from './dates.js';
-import { ClimatologyReference, OUTLOOK_LEADS, type OutlookPair, outlook, outlookPairs, outlookSkill } from './outlook.js';
+import { BLOCK_DAYS, COVERAGE, RESAMPLES } from './bootstrap.js';
+import { scoreText } from './score-text.js';
+import { DAY_MS, dayString, isoTime } from './dates.js';
+import type { KeptCategory, KeptOutlook } from './kept-outlooks.js';
+import { basisOf, OUTLOOK_LEADS, outlookSkill, probabilitiesOf, ANOMALY_DAYS } from './outlook.js';
+import { WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
 import type { Graded } from './risk.js';
-import type { CategorySeason, OutlookSkill, SkillTable } from './schemas.js';
-import {
-  type DatedRow,
-  type SeasonCategory,
-  type SeasonSeries,
-  seasonCategories,
-  seasonSeries,
-  seasonYearOf,
-  seasonYearsOf,
-  yearsHeld,
-} from './seasons.js';
-import type { CategorySkill, ForecastSkill, ServedOutlook, SkillScores } from './skill-schemas.js';
-import { MIN_PAIRS, type Pair, skill } from './verification.js';
-import { type KeptDay, latestAtLead, pairsOf } from './verification-days.js';
-import { climatologyPairs, persistencePairs } from './verification-references.js';
+import type { OutlookSkill } from './schemas.js';
+import type { CategorySkill, ForecastSkill, ServedOutlook, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
+import { type Levels, MIN_PAIRS, scoreSample } from './verification.js';
+import { GRADED, type KeptDay, latestAtLead } from './verification-days.js';
+import { FORECAST_LEADS, type KeptInputs, type PairColumns, pairColumns, SERVED_CODE } from './verification-pairs.js';
+
+export { FORECAST_LEADS } from './verification-pairs.js';
 
 /** Days of the trailing window. */
 export const WINDOW_DAYS = 90;
-/** Leads a forecast is scored at: a 48-hour forecast reaches the second day after its issue day. */
-export const FORECAST_LEADS = 3;
 
 /** How a kept forecast came: the build's own call, the forecast function's fetch, or a provider's past forecast made again. */
 export type KeptOrigin = 'build' | 'function' | 'made again';
@@ -44,338 +39,297 @@ export interface KeptForecast {
   days: readonly KeptDay[];
 }
 
-export interface SkillInputs {
+export interface SkillInputs extends Omit<KeptInputs, 'forecasts'> {
   city: string;
   /** The provider of the observed days and the forecasts, and whether its values are simulated. */
   provider: string | null;
   simulated: boolean;
-  /** The city's UTC daily rows of the served days, oldest first. */
-  rows: readonly DatedRow[];
+  /** The first day to pair (a render that keeps closed years' scores pairs the days after them), and the latest (the window's last day); null without data. */
+  first: number | null;
+  latest: number | null;
   /** The forecasts kept for the city. */
   forecasts: readonly KeptForecast[];
+  /** Season years scored before (each lead's scores, by yearKey), taken as they are: their days are not paired again. */
+  scored?: ReadonlyMap<string, readonly SkillYear[]>;
+  /** The forecasts and outlooks kept of the served days, counted (when the inputs hold fewer: those `first` reaches). */
+  archive?: ForecastSkill['archive'];
 }
 
-/** One city, category and UTC day of the pairs file: what was observed, and what each forecast said. */
-export interface PairRow {
-  city: string;
-  category: Graded;
-  day: number;
-  seasonYear: number;
-  inWindow: boolean;
-  observed: { value: number; level: string };
-  climatology: { value: number; level: string } | null;
-  /** The forecast at each lead below FORECAST_LEADS that reached the day, with when it was issued. */
-  forecast: Array<{ value: number; level: string; issuedAt: number } | null>;
-  /** The ranked probability score of the outlook issued `lead` days before, at each lead. */
-  outlookRps: Array<number | null>;
-  /** Climatology's ranked probability score on the day (the same at every lead). */
-  climatologyRps: number | null;
-}
-
-const CATEGORIES = seasonCategories([]).filter((c): c is SeasonCategory & { name: Graded } =>
-  ['tree', 'grass', 'weed', 'ragweed'].includes(c.name),
-);
-
-/** A period's days, inclusive. */
-interface Period {
-  from: number;
-  to: number;
-}
-const within = (p: Period) => (x: { day: number }) => x.day >= p.from && x.day <= p.to;
+/** A season year's key: its category and year. */
+export const yearKey = (category: Graded, year: number): string => `${category} ${year}`;
 
 /**
- * The season timing an outlook issued on a day could know: this season year's start against each
- * complete earlier year's, once it had started before that day, keyed (as Climatology takes it) by
- * the calendar year of the same date in the earlier year; none before the start. Made once for
- * each season year, calendar year and side of the start: the days of one are scored together.
+ * The key a period's resampling is seeded with: its city and period (bootstrap.ts). Every table of
+ * the period with as many days resamples the same blocks, whatever its category and lead: the
+ * categories of a city are observed on the same days.
  */
-class ShiftsKnown {
-  private readonly made = new Map<string, { shifts: Map<number, number>; key: string }>();
-  /** Each season year's start, as a day number. */
-  private readonly starts = new Map<number, number>();
+export const skillKey = (city: string, period: string): string => `${city} ${period}`;
 
-  constructor(
-    private readonly seasons: ReadonlyMap<number, CategorySeason>,
-    private readonly category: string,
-  ) {
-    for (const [year, season] of seasons) if (season.season?.start) this.starts.set(year, dayNumber(season.season.start));
-  }
+/** The period id of the trailing window ending on `latest`. */
+export const windowPeriod = (latest: number): string => `window ${dayString(latest)}`;
 
-  /** The timing known on `issueDay`, and a key that is the same for the same timing. */
-  on(issueDay: number): { shifts: Map<number, number>; key: string } {
-    const year = seasonYearOf(this.category, issueDay);
-    const start = this.starts.get(year);
-    const started = start !== undefined && start < issueDay;
-    const calendarYear = civilDate(issueDay)[0];
-    const memo = `${year} ${calendarYear} ${started}`;
-    let known = this.made.get(memo);
-    if (!known) {
-      const shifts = new Map<number, number>();
-      if (started)
-        for (const earlier of this.seasons.get(year)!.comparison.years) {
-          const days = earlier.start_difference_days;
-          if (days !== null && Math.abs(days) <= MAX_SHIFT_DAYS) shifts.set(calendarYear - (year - earlier.year), days);
-        }
-      this.made.set(memo, (known = { shifts, key: JSON.stringify([...shifts]) }));
-    }
-    return known;
+const BEYOND = `the provider's forecast reaches lead ${FORECAST_LEADS - 1} (48 hours): beyond it, only the outlook is scored`;
+
+/** The rows of `c` at `indexes` as a sample's columns. */
+function levelsAt(values: Float64Array, levels: ArrayLike<number>, indexes: readonly number[]): Levels {
+  // Loops, not TypedArray.from with a map function, which V8 runs several times slower.
+  const out = { values: new Float64Array(indexes.length), levels: new Uint8Array(indexes.length) };
+  for (let k = 0; k < indexes.length; k++) {
+    const i = indexes[k]!;
+    out.values[k] = values[i]!;
+    out.levels[k] = levels[i]!;
   }
+  return out;
 }
 
-/** The outlooks issued on each of the days, each with the timing it could know, paired with what was observed. */
-function pastOutlooks(series: SeasonSeries, category: Graded, known: ShiftsKnown, issueDays: Iterable<number>): OutlookPair[] {
-  // Issue days that know the same timing are scored together, on one climatology; a day none of
-  // whose targets has an earlier year around its date (a store's first year) gives no pair.
-  const reference = new ClimatologyReference(series, category);
-  const pairable = (day: number) => {
-    for (let t = day; t < day + OUTLOOK_LEADS; t++) if (series.has(t) && reference.has(t)) return true;
-    return false;
+/** The outlook's skill at `lead` on the rows given (every one with its and climatology's score), and what was served's. */
+function outlookOver(c: PairColumns, lead: number, rows: readonly number[], key: string) {
+  const rps: number[] = [];
+  const climatology: number[] = [];
+  const servedRps: number[] = [];
+  const servedClimatology: number[] = [];
+  const outlookRps = c.outlookRps[lead]!;
+  const served = c.served[lead]!;
+  for (const i of rows) {
+    const [o, k] = [outlookRps[i]!, c.climatologyRps[i]!];
+    if (Number.isNaN(o) || Number.isNaN(k)) continue;
+    rps.push(o);
+    climatology.push(k);
+    if (served[i]! < 0) continue;
+    servedRps.push(served[i] === SERVED_CODE.outlook ? o : k);
+    servedClimatology.push(k);
+  }
+  return {
+    outlook: outlookSkill(rps, climatology, key),
+    served: outlookSkill(servedRps, servedClimatology, key),
   };
-  const groups = new Map<string, { shifts: Map<number, number>; days: number[] }>();
-  for (const day of issueDays) {
-    if (!pairable(day)) continue;
-    const { shifts, key } = known.on(day);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { shifts, days: [] }));
-    group.days.push(day);
-  }
-  return [...groups.values()].flatMap((g) => outlookPairs(series, category, g.days, { shiftDays: g.shifts }, reference));
 }
 
-/** Pairs by day, in an array from the first pair's day: every lead and period looks days up in them. */
-class PairsByDay {
-  private readonly first: number;
-  private readonly at: Array<Pair | undefined>;
-
-  /** `pairs` in order of day. */
-  constructor(pairs: readonly Pair[]) {
-    this.first = pairs[0]?.day ?? 0;
-    this.at = new Array<Pair | undefined>(pairs.length === 0 ? 0 : pairs.at(-1)!.day - this.first + 1);
-    for (const p of pairs) this.at[p.day - this.first] = p;
-  }
-
-  get(day: number): Pair | undefined {
-    const i = day - this.first;
-    return i >= 0 && i < this.at.length ? this.at[i] : undefined;
-  }
-}
-
-/** A reference's pairs on the days given, in their order. */
-function pairsOn(pairs: PairsByDay, days: readonly number[]): Pair[] {
-  const found: Pair[] = [];
-  for (const day of days) {
-    const pair = pairs.get(day);
-    if (pair) found.push(pair);
-  }
-  return found;
+/** Why a reference is left out: present on fewer than half of the forecast's days. */
+function leftOut(name: 'persistence' | 'climatology', present: number, of: number): string {
+  return name === 'persistence'
+    ? `a complete day observed before the issue day was held on only ${present} of the ${of} days`
+    : present === 0
+      ? `no earlier year holds days around these dates (the store's first year): no climatology on any of the ${of} days`
+      : `an earlier year holds days around the date on only ${present} of the ${of} days`;
 }
 
 /**
- * Climatology's scores on a period's reference days, made again only when the days differ from
- * the last asked for the period: climatology's pairs do not depend on the lead, and every lead
- * scores nearly the same days (those observed, with an outlook or a forecast at the lead).
+ * The scores at one lead over one period's rows: the forecast, and each reference present on at
+ * least half of its days, on the days they share; the outlook and what was served on theirs.
  */
-class ClimatologyScores {
-  private readonly last = new Map<string, { days: readonly number[]; table: SkillTable }>();
-
-  constructor(private readonly pairs: PairsByDay) {}
-
-  on(period: Period, days: readonly number[]): SkillTable {
-    const key = `${period.from} ${period.to}`;
-    const last = this.last.get(key);
-    if (last && last.days.length === days.length && last.days.every((d, i) => d === days[i])) return last.table;
-    const table = skill(pairsOn(this.pairs, days));
-    this.last.set(key, { days, table });
-    return table;
-  }
-}
-
-/** The scores at one lead over one period. */
-function scores(
-  period: Period,
+function scoresOver(
+  c: PairColumns,
   lead: number,
-  forecast: readonly Pair[],
-  outlooks: readonly OutlookPair[],
-  persistence: PairsByDay,
-  climatology: ClimatologyScores,
+  rows: readonly number[],
+  period: { from: number; to: number; id: string },
+  city: string,
 ): SkillScores {
-  const inPeriod = within(period);
-  const paired = forecast.filter(inPeriod);
-  const scored = outlooks.filter(inPeriod);
-  const referenceDays = lead < FORECAST_LEADS ? paired.map((p) => p.day) : scored.map((p) => p.day);
+  const key = skillKey(city, period.id);
+  const base = { from: dayString(period.from), to: dayString(period.to), ...outlookOver(c, lead, rows, key) };
+  if (lead >= FORECAST_LEADS)
+    return { ...base, days: 0, reason: BEYOND, forecast: null, persistence: null, climatology: null, left_out: {} };
+  const forecastLevel = c.forecastLevel[lead]!;
+  const persistenceLevel = c.persistenceLevel[lead]!;
+  const paired = rows.filter((i) => forecastLevel[i]! >= 0);
+  const withPersistence = paired.filter((i) => persistenceLevel[i]! >= 0).length;
+  const withClimatology = paired.filter((i) => c.climatologyLevel[i]! >= 0).length;
+  const persistence = withPersistence > 0 && 2 * withPersistence >= paired.length;
+  const climatology = withClimatology > 0 && 2 * withClimatology >= paired.length;
+  const left_out: SkillScores['left_out'] = {};
+  if (!persistence && paired.length > 0) left_out.persistence = leftOut('persistence', withPersistence, paired.length);
+  if (!climatology && paired.length > 0) left_out.climatology = leftOut('climatology', withClimatology, paired.length);
+  const days = paired.filter((i) => (!persistence || persistenceLevel[i]! >= 0) && (!climatology || c.climatologyLevel[i]! >= 0));
+  const forecasts = [levelsAt(c.forecastValue[lead]!, forecastLevel, days)];
+  if (persistence) forecasts.push(levelsAt(c.persistenceValue[lead]!, persistenceLevel, days));
+  if (climatology) forecasts.push(levelsAt(c.climatologyValue, c.climatologyLevel, days));
+  const scored = scoreSample(levelsAt(c.observedValue, c.observedLevel, days), forecasts, key);
   return {
-    from: dayString(period.from),
-    to: dayString(period.to),
-    forecast: skill(paired),
-    persistence: skill(pairsOn(persistence, referenceDays)),
-    climatology: climatology.on(period, referenceDays),
-    reference_days: lead < FORECAST_LEADS ? 'forecast' : 'outlook',
-    outlook: outlookSkill(scored),
+    ...base,
+    days: scored.days,
+    reason: scored.reason,
+    forecast: scored.tables[0]!,
+    persistence: persistence ? scored.tables[1]! : null,
+    climatology: climatology ? scored.tables[persistence ? 2 : 1]! : null,
+    left_out,
   };
 }
 
-/** Why the served probabilities are the outlook's or climatology's, from the outlook's skill at the lead over the window. */
-function servedBecause(s: OutlookSkill): string {
-  if (s.beats_climatology === null)
-    return `no score of the outlook at this lead over the last ${WINDOW_DAYS} days (${s.reason}): climatology is served`;
-  const score = `RPSS ${s.rpss!.toFixed(2)} over ${s.pairs} days`;
-  return s.beats_climatology
-    ? `the outlook beat climatology at this lead over the last ${WINDOW_DAYS} days (${score})`
-    : `the outlook did not beat climatology at this lead over the last ${WINDOW_DAYS} days (${score}): climatology is served`;
+/** The rows of `c` whose days are in [from, to], optionally only those whose issue day at `lead` was in season. */
+function rowsIn(c: PairColumns, from: number, to: number, inSeasonAt?: number): number[] {
+  const rows: number[] = [];
+  const inSeason = inSeasonAt === undefined ? undefined : c.inSeason[inSeasonAt]!;
+  for (let i = 0; i < c.n; i++) {
+    const day = c.day[i]!;
+    if (day < from || day > to || (inSeason && inSeason[i] !== 1)) continue;
+    rows.push(i);
+  }
+  return rows;
 }
 
-/** The outlook issued the day after `latest`, each day's probabilities the outlook's where it beat climatology, else climatology's. */
-function servedOutlook(
-  series: SeasonSeries,
-  category: Graded,
-  known: ShiftsKnown,
-  latest: number,
-  skills: readonly OutlookSkill[],
-): ServedOutlook {
+/** The outlook's skill over the trailing window ending on `latest`, at every lead: what chooses what an outlook issued the day after serves. */
+export function windowOutlookSkills(inputs: KeptInputs, city: string, category: Graded, latest: number): OutlookSkill[] {
+  const from = latest - WINDOW_DAYS + 1;
+  const c = pairColumns(inputs, category, from, latest);
+  const rows = rowsIn(c, from, latest);
+  return Array.from({ length: OUTLOOK_LEADS }, (_, lead) => outlookOver(c, lead, rows, skillKey(city, windowPeriod(latest))).outlook);
+}
+
+/** Why a lead served what it did, in a sentence a person reads beside the probabilities. */
+function servedBecause(served: 'outlook' | 'climatology', kept: KeptCategory, lead: number): string {
+  const decision = kept.decisions[lead];
+  if (!decision)
+    return 'Served the usual for the season (climatology): this outlook was made again for a day before the store kept outlooks, and never chosen.';
+  const interval = decision.rpss_interval;
+  const measured =
+    decision.rpss === null
+      ? `it could not be scored at this lead: ${decision.reason}`
+      : `ranked probability skill ${scoreText(decision.rpss)}${interval ? `, 95% interval ${scoreText(interval[0]!)} to ${scoreText(interval[1]!)}` : ''}, over ${decision.days} days`;
+  return served === 'outlook'
+    ? `Served the outlook: over the last ${WINDOW_DAYS} days it beat the usual for the season at this lead beyond doubt (${measured}).`
+    : `Served the usual for the season (climatology): over the last ${WINDOW_DAYS} days the outlook has not been shown better than the usual for this time of year at this lead (${measured}).`;
+}
+
+/** The outlook issued the day after `latest`, as kept: each day's served probabilities, the outlook's and climatology's, and why. */
+function servedOutlook(inputs: Pick<KeptInputs, 'outlooks' | 'climatologies'>, category: Graded, latest: number): ServedOutlook | null {
   const issueDay = latest + 1;
-  const { days, category: _c, ...own } = outlook(series, category, issueDay, { shiftDays: known.on(issueDay).shifts });
-  const climate = outlook(series, category, issueDay, { anomaly: false }).days;
+  const kept = inputs.outlooks.get(issueDay)?.categories[category];
+  if (!kept) return null;
+  const o = kept.outlook;
   return {
-    ...own,
-    days: days.map((d, lead) => {
-      const skillAt = skills[lead]!;
-      const served = skillAt.beats_climatology === true ? 'outlook' : 'climatology';
-      const climatology = climate[lead]!.probabilities;
+    issued: dayString(issueDay),
+    basis: basisOf(o),
+    window_days: CLIMATOLOGY_DAYS,
+    earlier_years: o.earlierYears,
+    shift_days: o.shiftDays,
+    anomaly_log10: o.anomaly,
+    anomaly_days: ANOMALY_DAYS,
+    days: o.leads.map((counts, lead) => {
+      const served = kept.served[lead] ?? 'climatology';
+      const frozen = inputs.climatologies.get(issueDay + lead)?.categories[category];
+      const climatology = frozen ? probabilitiesOf(frozen) : null;
+      const outlook = probabilitiesOf(counts);
+      const decision = kept.decisions[lead];
       return {
-        date: d.date,
+        date: dayString(issueDay + lead),
         lead,
-        probabilities: served === 'outlook' ? d.probabilities : climatology,
+        probabilities: served === 'outlook' ? outlook : climatology,
         served,
-        why: servedBecause(skillAt),
-        outlook: d.probabilities,
+        why: servedBecause(served, kept, lead),
+        outlook,
         climatology,
-        rpss: skillAt.rpss,
+        members: counts.members,
+        anomaly_weight: o.weights[lead]!,
+        rpss: decision?.rpss ?? null,
+        rpss_interval: decision?.rpss_interval ?? null,
       };
     }),
   };
 }
 
-/** A category's skill and its rows of the pairs file. */
+/** A category's skill, its pair columns, and each season year's scores (by year, each lead's). */
 function categorySkill(
-  inputs: SkillInputs,
-  category: SeasonCategory & { name: Graded },
-  /** The forecasts' target days at each lead below FORECAST_LEADS (latestAtLead). */
-  kept: ReadonlyArray<readonly KeptDay[]>,
-  window: Period,
-): { skill: CategorySkill; rows: PairRow[] } {
-  const { rows: daily } = inputs;
-  const c = category.name;
-  const series = seasonSeries(daily, category);
-  const latest = window.to;
-  const known = new ShiftsKnown(categorySeasons(daily, category, latest), c);
-  const days = [...series.keys()].sort((a, b) => a - b);
-  const first = daily[0]?.day ?? latest;
-  const outlooks = pastOutlooks(
-    series,
-    c,
-    known,
-    Array.from({ length: Math.max(0, latest - first) }, (_, i) => first + 1 + i),
-  );
-  const outlooksAt = Array.from({ length: OUTLOOK_LEADS }, (): OutlookPair[] => []);
-  for (const p of outlooks) outlooksAt[p.lead]!.push(p);
-  const byLead = outlooksAt.map((atLead, lead) => {
-    const forecast = lead < FORECAST_LEADS ? pairsOf(kept[lead]!, c, series) : [];
-    const persistence = new PairsByDay(persistencePairs(series, days, lead));
-    return { lead, forecast, outlooks: atLead, persistence };
-  });
-  const climatology = new PairsByDay(climatologyPairs(series, days));
-  // Each day's season year, once: the days are in order, so a year's days are a run of them.
-  const yearOf = seasonYearsOf(c, days);
-  const years = yearsHeld(series, c).map((year) => ({ year, from: days[yearOf.indexOf(year)]!, to: days[yearOf.lastIndexOf(year)]! }));
-  const climatologyScores = new ClimatologyScores(climatology);
-  const leads = byLead.map(({ lead, forecast, outlooks: o, persistence }) => ({
-    lead,
-    window: scores(window, lead, forecast, o, persistence, climatologyScores),
-    years: years.map((y) => ({ year: y.year, ...scores(y, lead, forecast, o, persistence, climatologyScores) })),
-  }));
-  const outlook = servedOutlook(
-    series,
-    c,
-    known,
-    latest,
-    leads.map((l) => l.window.outlook),
-  );
-
-  // The pairs file: one row per observed day, with every forecast and score it takes part in.
-  const forecastOn = byLead.slice(0, FORECAST_LEADS).map(({ forecast }) => new PairsByDay(forecast));
-  const rpsOn = new Map<number, { outlook: Array<number | null>; climatology: number }>();
-  for (const p of outlooks) {
-    let r = rpsOn.get(p.day);
-    if (!r)
-      rpsOn.set(
-        p.day,
-        (r = {
-          outlook: new Array<number | null>(OUTLOOK_LEADS).fill(null),
-          climatology: p.rps_climatology,
-        }),
-      );
-    r.outlook[p.lead] = p.rps;
+  inputs: KeptInputs,
+  city: string,
+  category: Graded,
+  first: number,
+  latest: number,
+  scored: ReadonlyMap<string, readonly SkillYear[]> | undefined,
+): { skill: CategorySkill; pairs: PairColumns; years: Map<number, SkillYear[]> } {
+  const c = pairColumns(inputs, category, first, latest);
+  const window = { from: latest - WINDOW_DAYS + 1, to: latest };
+  const spans: Array<{ year: number; from: number; to: number }> = [];
+  for (let i = 0; i < c.n; i++) {
+    const year = c.seasonYear[i]!;
+    const last = spans.at(-1);
+    if (last?.year === year) last.to = c.day[i]!;
+    else spans.push({ year, from: c.day[i]!, to: c.day[i]! });
   }
-  const rows = days.map((day, i): PairRow => {
-    const seen = series.get(day)!;
-    const clim = climatology.get(day)?.forecast;
-    const rps = rpsOn.get(day);
-    return {
-      city: inputs.city,
-      category: c,
-      day,
-      seasonYear: yearOf[i]!,
-      inWindow: day >= window.from && day <= window.to,
-      observed: { value: seen.value, level: seen.risk! },
-      climatology: clim ? { value: clim.value, level: clim.level } : null,
-      forecast: forecastOn.map((on) => {
-        const p = on.get(day);
-        return p ? { value: p.forecast.value, level: p.forecast.level, issuedAt: p.issuedAt! } : null;
-      }),
-      outlookRps: rps?.outlook ?? new Array<number | null>(OUTLOOK_LEADS).fill(null),
-      climatologyRps: rps?.climatology ?? null,
-    };
-  });
-  return { skill: { category: c, leads, outlook }, rows };
+  const years = new Map<number, SkillYear[]>();
+  for (const [key, leads] of scored ?? []) {
+    const [name, year] = key.split(' ');
+    if (name === category && leads.length === OUTLOOK_LEADS) years.set(Number(year), [...leads]);
+  }
+  for (const y of spans) {
+    if (years.has(y.year)) continue;
+    const rows = rowsIn(c, y.from, y.to);
+    years.set(
+      y.year,
+      Array.from({ length: OUTLOOK_LEADS }, (_, lead) => ({
+        year: y.year,
+        ...scoresOver(c, lead, rows, { ...y, id: `year ${y.year}` }, city),
+      })),
+    );
+  }
+  const held = [...years.keys()].sort((a, b) => a - b);
+  const inWindow = rowsIn(c, window.from, window.to);
+  const leads: SkillLead[] = Array.from({ length: OUTLOOK_LEADS }, (_, lead) => ({
+    lead,
+    window: scoresOver(c, lead, inWindow, { ...window, id: windowPeriod(latest) }, city),
+    window_in_season: scoresOver(
+      c,
+      lead,
+      rowsIn(c, window.from, window.to, lead),
+      { ...window, id: `window in season ${dayString(latest)}` },
+      city,
+    ),
+    years: held.map((y) => years.get(y)![lead]!),
+  }));
+  return { skill: { category, leads, outlook: servedOutlook(inputs, category, latest) }, pairs: c, years };
 }
 
-/** Counts of the forecasts kept: how many, on how many days, when, and how they came. */
-function archiveOf(forecasts: readonly KeptForecast[]): ForecastSkill['archive'] {
+/** Counts of the forecasts and outlooks kept: how many, on how many days, when, and how they came. */
+function archiveOf(forecasts: readonly KeptForecast[], outlooks: Iterable<KeptOutlook>): ForecastSkill['archive'] {
   const issued = forecasts.map((f) => f.issuedAt);
   const count = (origin: KeptOrigin) => forecasts.filter((f) => f.origin === origin).length;
+  const kept = [...outlooks];
   return {
     forecasts: forecasts.length,
     issue_days: new Set(issued.map((t) => Math.floor(t / DAY_MS))).size,
     first_issued: issued.length === 0 ? null : isoTime(Math.min(...issued)),
     last_issued: issued.length === 0 ? null : isoTime(Math.max(...issued)),
     by: { build: count('build'), function: count('function'), made_again: count('made again') },
+    outlooks: { issued: kept.filter((o) => o.origin === 'build').length, made_again: kept.filter((o) => o.origin === 'made again').length },
   };
 }
 
-/** A city's forecast skill, and its rows of the pairs file. */
-export function citySkill(inputs: SkillInputs): { skill: ForecastSkill; rows: PairRow[] } {
-  const latest = inputs.rows.at(-1)?.day;
+/**
+ * A city's forecast skill, its pair columns by category (of the days from `first`), and each
+ * category's season years' scores by yearKey (those scored before included).
+ */
+export function citySkill(inputs: SkillInputs): { skill: ForecastSkill; pairs: PairColumns[]; years: Map<string, SkillYear[]> } {
+  const { first, latest } = inputs;
   const base = {
     city: inputs.city,
     provider: inputs.provider,
     ...(inputs.simulated ? { simulated: true as const } : {}),
     days: 'UTC' as const,
     min_pairs: MIN_PAIRS,
-    archive: archiveOf(inputs.forecasts),
+    bootstrap: { method: 'moving blocks' as const, block_days: BLOCK_DAYS, resamples: RESAMPLES, coverage: COVERAGE },
+    archive: inputs.archive ?? archiveOf(inputs.forecasts, inputs.outlooks.values()),
   };
-  if (latest === undefined)
-    return { skill: { ...base, latest: null, window: { days: WINDOW_DAYS, from: null, to: null }, categories: [] }, rows: [] };
-  const window = { from: latest - WINDOW_DAYS + 1, to: latest };
+  if (latest === null || first === null)
+    return {
+      skill: { ...base, latest: null, window: { days: WINDOW_DAYS, from: null, to: null }, categories: [] },
+      pairs: [],
+      years: new Map(),
+    };
   const targets = inputs.forecasts.flatMap((f) => f.days);
-  const kept = Array.from({ length: FORECAST_LEADS }, (_, lead) => latestAtLead(targets, lead));
-  const made = CATEGORIES.map((c) => categorySkill(inputs, c, kept, window));
+  const kept: KeptInputs = {
+    ...inputs,
+    forecasts: Array.from({ length: FORECAST_LEADS }, (_, lead) => new Map(latestAtLead(targets, lead).map((t) => [t.day, t]))),
+  };
+  const made = GRADED.map((c) => categorySkill(kept, inputs.city, c, first, latest, inputs.scored));
+  const years = new Map<string, SkillYear[]>();
+  for (const [i, m] of made.entries()) for (const [year, leads] of m.years) years.set(yearKey(GRADED[i]!, year), leads);
   return {
     skill: {
       ...base,
       latest: dayString(latest),
-      window: { days: WINDOW_DAYS, from: dayString(window.from), to: dayString(window.to) },
+      window: { days: WINDOW_DAYS, from: dayString(latest - WINDOW_DAYS + 1), to: dayString(latest) },
       categories: made.map((m) => m.skill),
     },
-    rows: made.flatMap((m) => m.rows),
+    pairs: made.map((m) => m.pairs),
+    years,
   };
 }

@@ -22,15 +22,20 @@
  * front (Nowosad et al. 2015, "Temporal and spatiotemporal autocorrelation of daily concentrations
  * of Alnus, Betula, and Corylus pollen in Poland", doi:10.1007/s10453-014-9354-2).
  *
- * Its own skill is the ranked probability score against climatology's (outlookSkill): where it
- * does not beat climatology, climatology (the same members, unmoved and unscaled) is what to serve.
+ * An outlook is issued once and kept (ingest/keep-outlooks.ts): as level counts of its members at
+ * each lead, beside climatology's for the same days (the same members, unmoved and unscaled), so
+ * that it is scored later as it was issued. Its own skill is the ranked probability score against
+ * climatology's (outlookSkill): where it has not beaten climatology beyond doubt, climatology is
+ * what is served.
  */
-import { Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
+import { percentileInterval, resampledSkill, resamplesOf } from './bootstrap.js';
+import { Climatology, type ClimatologyOptions, type Sample, WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
 import { dayString } from './dates.js';
 import { type Graded, LEVEL_INDEX, levelIndex, RISK_LABELS, type Risk } from './risk.js';
 import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from './schemas.js';
 import { type SeasonSeries, seriesSpan } from './seasons.js';
-import { MIN_PAIRS } from './verification.js';
+import { MIN_PAIRS, tidy } from './verification.js';
+import { medianDay } from './verification-references.js';
 
 export type { Outlook, OutlookSkill } from './schemas.js';
 
@@ -50,8 +55,14 @@ export interface OutlookOptions extends ClimatologyOptions {
 const K = RISK_LABELS.length;
 const log1p10 = (v: number): number => Math.log10(1 + v);
 
-/** The members' levels, moved by the anomaly `a` (log10), counted as probabilities: one per level, in RISK_LABELS order. */
-function probabilities(category: Graded, members: Sample, a: number): number[] {
+/** How many of a day's members fall in each level (RISK_LABELS order): its probabilities are counts / members. */
+export interface LevelCounts {
+  members: number;
+  counts: readonly number[];
+}
+
+/** The members' levels, moved by the anomaly `a` (log10), counted: one count per level, in RISK_LABELS order. */
+function levelCounts(category: Graded, members: Sample, a: number): number[] {
   const counts = new Array<number>(K).fill(0);
   const factor = 10 ** a;
   for (let i = 0; i < members.length; i++) {
@@ -64,29 +75,25 @@ function probabilities(category: Graded, members: Sample, a: number): number[] {
     }
     counts[level]!++;
   }
-  for (let k = 0; k < K; k++) counts[k]! /= members.length;
   return counts;
 }
 
-/** Probabilities by level name. */
-const byLevel = (p: readonly number[]): LevelProbabilities => ({
-  None: p[0]!,
-  Low: p[1]!,
-  Moderate: p[2]!,
-  High: p[3]!,
-  'Very High': p[4]!,
-});
-
-/** The outlook of one category issued on `issueDay`, reading only the series' days before it. */
-export function outlook(series: SeasonSeries, category: Graded, issueDay: number, options: OutlookOptions = {}): Outlook {
-  const climatology = Climatology.of(series, options);
-  return issue(category, issueDay, climatology, options.anomaly === false ? null : new Anomalies(series, climatology));
-}
+/** Probabilities by level name, from counts; null without members. */
+export const probabilitiesOf = (c: LevelCounts): LevelProbabilities | null =>
+  c.members === 0
+    ? null
+    : {
+        None: c.counts[0]! / c.members,
+        Low: c.counts[1]! / c.members,
+        Moderate: c.counts[2]! / c.members,
+        High: c.counts[3]! / c.members,
+        'Very High': c.counts[4]! / c.members,
+      };
 
 /**
- * z(d) and A(s) of one climatology, by day, each made once: an outlook scored over a year reads
- * the same days' anomalies for each issue day it scores (about 67 of them each), and both depend
- * only on the day and the climatology, not on the issue day that reads them.
+ * z(d) and A(s) of one climatology, by day, each made once: outlooks issued on many days read the
+ * same days' anomalies (about 67 of them each), and both depend only on the day and the
+ * climatology, not on the issue day that reads them.
  */
 class Anomalies {
   /** Index 0 is day `base`; NaN where a value is undefined, `made` says which are computed. */
@@ -103,7 +110,7 @@ class Anomalies {
     private readonly climatology: Climatology,
   ) {
     const span = seriesSpan(series);
-    // To the day after the last, the served outlook's issue day; other days are computed unkept.
+    // To the day after the last, an outlook's issue day; other days are computed unkept.
     const length = span ? span.last - span.first + 2 : 0;
     this.base = span?.first ?? 0;
     this.z = new Float64Array(length);
@@ -149,8 +156,7 @@ class Anomalies {
   /** w_L for each lead, fitted on the issue days of the last WEIGHT_DAYS before `issueDay` whose target was observed. */
   weights(issueDay: number): number[] {
     const first = issueDay - WEIGHT_DAYS;
-    // Read once into arrays (NaN: none), as plain loops: the fit reads each A and z at every lead,
-    // for every issue day of every category and city a render scores.
+    // Read once into arrays (NaN: none), as plain loops: the fit reads each A and z at every lead.
     const { x, y } = this;
     for (let k = 0; k < WEIGHT_DAYS; k++) {
       x[k] = this.before(first + k) ?? Number.NaN;
@@ -175,55 +181,102 @@ class Anomalies {
   }
 }
 
-/** What an issue computes, before it is dressed as an Outlook: the anomaly, each lead's weight, members and probabilities. */
-interface Issued {
-  anomaly: number | undefined;
+/**
+ * An outlook as issued: the anomaly, each lead's weight, the earlier years and the shifts it read,
+ * and each lead's level counts. The anomaly and the weights are kept to three decimals (they are
+ * reported, not used again); the counts are what was computed with them unrounded.
+ */
+export interface IssuedOutlook {
+  issued: number;
+  earlierYears: number[];
+  shiftDays: Record<string, number>;
+  anomaly: number | null;
   weights: number[];
-  members: Sample[];
-  /** Per lead, one probability per level (RISK_LABELS order); null without members. */
-  probabilities: Array<number[] | null>;
+  leads: LevelCounts[];
 }
 
-function compute(category: Graded, issueDay: number, climatology: Climatology, anomalies: Anomalies | null): Issued {
-  const anomaly = anomalies?.before(issueDay);
-  const w = anomaly === undefined ? new Array<number>(OUTLOOK_LEADS).fill(0) : anomalies!.weights(issueDay);
-  const members = w.map((_, lead) => climatology.sample(issueDay + lead));
-  return {
-    anomaly,
-    weights: w,
-    members,
-    probabilities: members.map((m, lead) => (m.length === 0 ? null : probabilities(category, m, w[lead]! * (anomaly ?? 0)))),
-  };
+/** Three decimals, no signed zero. */
+const thousandths = (v: number): number => Math.round(v * 1000) / 1000 + 0;
+
+/**
+ * The outlooks of one category of a series: each issue day's reads only the series' days before
+ * it. Made for many issue days at once (a store's past outlooks made again), it keeps each season
+ * timing's climatology and anomalies for the next.
+ */
+export class Outlooks {
+  private readonly anomalies = new Map<Climatology, Anomalies>();
+
+  constructor(
+    private readonly series: SeasonSeries,
+    private readonly category: Graded,
+  ) {}
+
+  /** The outlook issued on `issueDay` with this season timing (ClimatologyOptions' shiftDays); `anomaly: false` gives climatology, shifted or not. */
+  issue(issueDay: number, options: OutlookOptions = {}): IssuedOutlook {
+    const climatology = Climatology.of(this.series, options);
+    let anomalies: Anomalies | null = null;
+    if (options.anomaly !== false) {
+      anomalies = this.anomalies.get(climatology) ?? null;
+      if (!anomalies) this.anomalies.set(climatology, (anomalies = new Anomalies(this.series, climatology)));
+    }
+    const anomaly = anomalies?.before(issueDay);
+    const w = anomaly === undefined ? new Array<number>(OUTLOOK_LEADS).fill(0) : anomalies!.weights(issueDay);
+    const years = new Set<number>();
+    const leads = w.map((weight, lead) => {
+      const sample = climatology.sample(issueDay + lead);
+      for (let i = 0; i < sample.length; i++) years.add(sample.year(i));
+      return { members: sample.length, counts: levelCounts(this.category, sample, weight * (anomaly ?? 0)) };
+    });
+    const earlierYears = [...years].sort((a, b) => a - b);
+    return {
+      issued: issueDay,
+      earlierYears,
+      shiftDays: Object.fromEntries(earlierYears.map((y) => [String(y), climatology.shiftOf(y)])),
+      anomaly: anomaly === undefined ? null : thousandths(anomaly),
+      weights: w.map(thousandths),
+      leads,
+    };
+  }
+
+  /** Climatology's level counts on `day` (the earlier years within a week of its date, unmoved), and its median day. */
+  climatology(day: number): LevelCounts & { median: { value: number; level: Risk } | undefined } {
+    const sample = Climatology.of(this.series).sample(day);
+    return { members: sample.length, counts: levelCounts(this.category, sample, 0), median: medianDay(sample) };
+  }
 }
 
-function issue(category: Graded, issueDay: number, climatology: Climatology, anomalies: Anomalies | null): Outlook {
-  const { anomaly, weights: w, members, probabilities: p } = compute(category, issueDay, climatology, anomalies);
-  const years = new Set<number>();
-  const days: OutlookDay[] = w.map((weight, lead) => {
-    const sample = members[lead]!;
-    for (let i = 0; i < sample.length; i++) years.add(sample.year(i));
-    const base = { date: dayString(issueDay + lead), lead, members: members[lead]!.length, anomaly_weight: weight };
-    const probs = p[lead];
-    return probs
-      ? { ...base, probabilities: byLevel(probs), reason: null }
+/** What an issued outlook's basis is called: whether it moved any year, and whether it scaled by the anomaly. */
+export function basisOf(o: Pick<IssuedOutlook, 'shiftDays' | 'weights'>): Outlook['basis'] {
+  const shifted = Object.values(o.shiftDays).some((d) => d !== 0);
+  const scaled = o.weights.some((x) => x > 0);
+  return `${shifted ? 'shifted climatology' : 'climatology'}${scaled ? ' with anomaly' : ''}` as Outlook['basis'];
+}
+
+/** An issued outlook as answers give it: each day's probabilities (the counts over the members), the basis and what it read. */
+export function outlookAnswer(category: Graded, o: IssuedOutlook, windowDays = CLIMATOLOGY_DAYS): Outlook {
+  const days: OutlookDay[] = o.leads.map((c, lead) => {
+    const base = { date: dayString(o.issued + lead), lead, members: c.members, anomaly_weight: o.weights[lead]! };
+    const probabilities = probabilitiesOf(c);
+    return probabilities
+      ? { ...base, probabilities, reason: null }
       : { ...base, probabilities: null, reason: 'no earlier year holds a day around this date' };
   });
-  const earlier = [...years].sort((a, b) => a - b);
-  const shift = Object.fromEntries(earlier.map((y) => [String(y), climatology.shiftOf(y)]));
-  const shifted = Object.values(shift).some((d) => d !== 0);
-  const scaled = w.some((x) => x > 0);
   return {
     category,
-    issued: dayString(issueDay),
-    basis: `${shifted ? 'shifted climatology' : 'climatology'}${scaled ? ' with anomaly' : ''}` as Outlook['basis'],
-    window_days: climatology.windowDays,
-    earlier_years: earlier,
-    shift_days: shift,
-    anomaly_log10: anomaly ?? null,
+    issued: dayString(o.issued),
+    basis: basisOf(o),
+    window_days: windowDays,
+    earlier_years: o.earlierYears,
+    shift_days: o.shiftDays,
+    anomaly_log10: o.anomaly,
     anomaly_days: ANOMALY_DAYS,
     days,
   };
 }
+
+/** The outlook of one category issued on `issueDay`, reading only the series' days before it, as answers give it. */
+export const outlook = (series: SeasonSeries, category: Graded, issueDay: number, options: OutlookOptions = {}): Outlook =>
+  outlookAnswer(category, new Outlooks(series, category).issue(issueDay, options), options.windowDays);
 
 /**
  * Ranked probability score of one probabilistic forecast of ordered levels (JWGFVR, "Methods for
@@ -236,13 +289,12 @@ function issue(category: Graded, issueDay: number, climatology: Climatology, ano
 export function rankedProbabilityScore(p: LevelProbabilities, observed: Risk): number {
   return rps(
     RISK_LABELS.map((level) => p[level]),
-    observed,
+    LEVEL_INDEX[observed],
   );
 }
 
-/** The same, of probabilities in RISK_LABELS order. */
-function rps(p: readonly number[], observed: Risk): number {
-  const o = LEVEL_INDEX[observed];
+/** The same, of probabilities in RISK_LABELS order and the observed level's index. */
+function rps(p: readonly number[], o: number): number {
   let forecastCdf = 0;
   let total = 0;
   for (let k = 0; k < K; k++) {
@@ -252,91 +304,57 @@ function rps(p: readonly number[], observed: Risk): number {
   return total / (K - 1);
 }
 
-/** An outlook day beside what was observed: the ranked probability score of the outlook, and of climatology, on it. */
-export interface OutlookPair {
-  day: number;
-  lead: number;
-  observed: Risk;
-  rps: number;
-  rps_climatology: number;
+/** The ranked probability score of level counts (their probabilities) against the observed level's index; NaN without members. */
+export function rpsOfCounts(c: LevelCounts, observed: number): number {
+  if (c.members === 0) return Number.NaN;
+  let [cumulative, total] = [0, 0];
+  for (let k = 0; k < K; k++) {
+    cumulative += c.counts[k]!;
+    total += (cumulative / c.members - (k >= observed ? 1 : 0)) ** 2;
+  }
+  return total / (K - 1);
+}
+
+/** Why a day count gives no score. */
+export const fewDays = (n: number): string => `${n} paired day${n === 1 ? '' : 's'}, fewer than the ${MIN_PAIRS} a score needs`;
+
+/** Why an outlook's skill has no score or no interval, from what it is (null when it has both). */
+export function decisionReason(days: number, rpss: number | null, interval: readonly [number, number] | null): string | null {
+  if (days < MIN_PAIRS) return fewDays(days);
+  if (rpss === null) return 'climatology was perfect on every day: there is no skill to add to it';
+  if (interval === null) return 'climatology was perfect on too many resampled days for an interval';
+  return null;
 }
 
 /**
- * Climatology's score on each target day, its members neither moved nor scaled: what every
- * outlook is scored against. It depends on the target day alone, so each is made once however
- * many issue days and season timings reach it.
+ * Mean ranked probability scores of probabilities and of climatology over the same days (`rps`,
+ * `climatology`, in date order), and the skill score RPSS = 1 - RPS / RPS_climatology (JWGFVR, as
+ * above) with its 95% interval from a moving-block bootstrap of the days (bootstrap.ts, drawn from
+ * `key`'s seed). It beats climatology when the score and the lower end of its interval (as
+ * answers give them, to 6 decimals) are above 0. No score from fewer than MIN_PAIRS days
+ * (verification.ts says why).
  */
-export class ClimatologyReference {
-  private readonly climatology: Climatology;
-  /** Climatology's score on each observed day with members, null on the others. */
-  private readonly scores = new Map<number, number | null>();
-
-  constructor(
-    private readonly series: SeasonSeries,
-    private readonly category: Graded,
-    windowDays?: number,
-  ) {
-    this.climatology = Climatology.of(series, { windowDays });
+export function outlookSkill(rps: ArrayLike<number>, climatology: ArrayLike<number>, key: string): OutlookSkill {
+  const n = rps.length;
+  const base = { days: n, rps: null, rps_climatology: null, rpss: null, rpss_interval: null, beats_climatology: null };
+  if (n < MIN_PAIRS) return { ...base, reason: decisionReason(n, null, null) };
+  let [sum, sumClimatology] = [0, 0];
+  for (let i = 0; i < n; i++) {
+    sum += rps[i]!;
+    sumClimatology += climatology[i]!;
   }
-
-  /** Whether some earlier year holds a day around the date of `day`. */
-  has(day: number): boolean {
-    return this.climatology.sample(day).length > 0;
-  }
-
-  /** Climatology's ranked probability score on `day`: null unobserved or without members. */
-  score(day: number): number | null {
-    let score = this.scores.get(day);
-    if (score === undefined) {
-      const members = this.climatology.sample(day);
-      const observed = this.series.get(day)?.risk;
-      score = members.length === 0 || !observed ? null : rps(probabilities(this.category, members, 0), observed);
-      this.scores.set(day, score);
-    }
-    return score;
-  }
-}
-
-/**
- * The outlooks that would have been issued on each of `issueDays`, scored with climatology's
- * against the observed days: to score the outlook on past days (each outlook reads only days
- * before its issue day). `reference` may be shared by calls on the same series and category.
- */
-export function outlookPairs(
-  series: SeasonSeries,
-  category: Graded,
-  issueDays: Iterable<number>,
-  options: OutlookOptions = {},
-  reference = new ClimatologyReference(series, category, options.windowDays),
-): OutlookPair[] {
-  const climatology = Climatology.of(series, options);
-  const anomalies = options.anomaly === false ? null : new Anomalies(series, climatology);
-  const pairs: OutlookPair[] = [];
-  for (const issueDay of issueDays) {
-    const issued = compute(category, issueDay, climatology, anomalies).probabilities;
-    for (let lead = 0; lead < issued.length; lead++) {
-      const [day, p] = [issueDay + lead, issued[lead]];
-      const observed = series.get(day)?.risk;
-      const climate = p && observed ? reference.score(day) : null;
-      if (observed && p && climate !== null) pairs.push({ day, lead, observed, rps: rps(p, observed), rps_climatology: climate });
-    }
-  }
-  return pairs;
-}
-
-/**
- * Mean ranked probability scores of the outlook and of climatology over the same pairs, and the
- * skill score RPSS = 1 - RPS / RPS_climatology (JWGFVR, as above): above 0, the outlook beats
- * climatology. No score from fewer than MIN_PAIRS pairs (verification.ts says why).
- */
-export function outlookSkill(pairs: readonly OutlookPair[]): OutlookSkill {
-  const base = { pairs: pairs.length, rps: null, rps_climatology: null, rpss: null, beats_climatology: null };
-  if (pairs.length < MIN_PAIRS) return { ...base, reason: `${pairs.length} paired days, fewer than the ${MIN_PAIRS} a score needs` };
-  const mean = (f: (p: OutlookPair) => number) => pairs.reduce((s, p) => s + f(p), 0) / pairs.length;
-  const rps = mean((p) => p.rps);
-  const rpsClimatology = mean((p) => p.rps_climatology);
-  if (rpsClimatology === 0)
-    return { ...base, rps, rps_climatology: 0, reason: 'climatology was perfect on every day: there is no skill to add to it' };
-  const rpss = 1 - rps / rpsClimatology;
-  return { pairs: pairs.length, rps, rps_climatology: rpsClimatology, rpss, beats_climatology: rpss > 0, reason: null };
+  const [mean, meanClimatology] = [sum / n, sumClimatology / n];
+  if (sumClimatology === 0) return { ...base, rps: tidy(mean), rps_climatology: 0, reason: decisionReason(n, null, null) };
+  const rpss = tidy(1 - sum / sumClimatology);
+  const interval = percentileInterval(resampledSkill(rps, climatology, resamplesOf(n, key)));
+  const rpssInterval: [number, number] | null = 'reason' in interval ? null : [tidy(interval.low), tidy(interval.high)];
+  return {
+    days: n,
+    rps: tidy(mean),
+    rps_climatology: tidy(meanClimatology),
+    rpss,
+    rpss_interval: rpssInterval,
+    beats_climatology: rpss > 0 && rpssInterval !== null && rpssInterval[0] > 0,
+    reason: decisionReason(n, rpss, rpssInterval),
+  };
 }

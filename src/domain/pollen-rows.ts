@@ -1,6 +1,6 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { isoHour } from './dates.js';
-import { type Category, categoryRisk, gradedValue, levelIndex, RISK_LABELS, type Risk } from './risk.js';
+import { type Category, categoryRisk, type Graded, gradedValue, levelIndex, RISK_LABELS, type Risk } from './risk.js';
 import { roundOrNull, type Shape, type Species } from './species.js';
 import { meansByShape, SpeciesColumns } from './species-columns.js';
 import type { PollenHour, StoredHour } from './hours.js';
@@ -38,9 +38,20 @@ export interface DayMaxima {
   ragweed: number | null;
 }
 
+/**
+ * Each graded category's mean to a thousandth of a grain per cubic metre (the daily rows round
+ * means to whole grains): what forecast verification compares, where rounding would make a
+ * forecast of 37.4 for an observed 36.6 a perfect one.
+ */
+export type ExactMeans = Record<Graded, number | null>;
+
+/** A mean to three decimals (no signed zero); null stays null. */
+export const thousandths = (v: number | null): number | null => (v === null ? null : Math.round(v * 1000) / 1000 + 0);
+
 /** What one pass over a set of hours gives: their means, their hourly maxima, and each category's worst hourly risk. */
 export interface HoursSummary {
   means: DailyMeans;
+  exact: ExactMeans;
   maxima: DayMaxima & { total: number | null };
   peakRisks: Record<Category, Risk | null>;
 }
@@ -230,6 +241,7 @@ export function summarize(hours: readonly DayHour[], columns: SpeciesColumns | n
   const means = columns !== null ? columns.means() : species!.means();
   const exact = means?.exact ?? null;
   return {
+    exact: { tree: thousandths(m.tree), grass: thousandths(m.grass), weed: thousandths(m.weed), ragweed: thousandths(ragweed.mean()) },
     means: {
       tree: roundOrNull(m.tree),
       grass: roundOrNull(m.grass),

@@ -369,9 +369,16 @@ export type SeasonYearRow = z.infer<typeof SeasonYearRow>;
 const score = (what: string) => num.nullable().describe(what);
 const RiskLevelCounts = z.array(z.number().int().min(0)).length(RISK_LABELS.length);
 
+export const Interval = z
+  .array(num)
+  .length(2)
+  .nullable()
+  .describe(
+    'The 95% interval of the score: the 2.5% and 97.5% percentiles of the score over 1,000 moving-block bootstrap resamples of the days (blocks of 7 days); null without a score, or when too few resamples have one (score_reasons says which).',
+  );
+
 export const SkillTable = z
   .object({
-    pairs: z.number().int().min(0).describe('Days with both a forecast and an observed daily mean.'),
     table: z
       .array(RiskLevelCounts)
       .length(RISK_LABELS.length)
@@ -382,19 +389,26 @@ export const SkillTable = z
       .object({ hits: z.number().int().min(0), misses: z.number().int().min(0), false_alarms: z.number().int().min(0) })
       .describe('The event "High or above": days forecast and observed, observed but not forecast, forecast but not observed.'),
     heidke: score('Heidke skill score over the five levels: 1 perfect, 0 no better than chance.'),
+    heidke_interval: Interval,
     gerrity: score(
       'Gerrity skill score over the ordered levels: 1 perfect, 0 for a constant or random forecast; misses by more levels cost more.',
     ),
-    pod: score('Probability of detection of High or above: the share of such observed days that were forecast.'),
-    far: score('False alarm ratio of High or above: the share of such forecast days that were not observed.'),
-    spearman: score('Spearman rank correlation of forecast and observed daily means (ties by mid-rank).'),
-    rmse_log: score('Root mean square error of log10(1 + daily mean), forecast against observed.'),
-    reason: z.string().nullable().describe('Why no score is given: fewer pairs than the minimum.'),
+    gerrity_interval: Interval,
+    pod: score('Probability of detection of High or above: the share of such observed days that were forecast (from 5 such days or more).'),
+    far: score(
+      'False alarm ratio of High or above: the share of such forecast days that were not observed (from 5 observed such days or more).',
+    ),
+    spearman: score('Spearman rank correlation of forecast and observed daily means, unrounded (ties by mid-rank).'),
+    rmse_log: score('Root mean square error of log10(1 + daily mean), forecast against observed, unrounded.'),
     score_reasons: z
       .record(z.string(), z.string())
-      .describe('Why a single score is null although there are enough pairs (no High day observed, every day in one level...).'),
+      .describe(
+        'Why a score or an interval is null although there are enough days: too few observed levels or days above None for a score of levels, too few High days for POD and FAR, every day in one level.',
+      ),
   })
-  .describe('How a forecast (or a reference forecast) did against what was observed, with the table the scores come from.');
+  .describe(
+    'How a forecast (or a reference forecast) did against what was observed, on the days of its comparison, with the table the scores come from. Scores are rounded to 6 decimals.',
+  );
 
 export const LevelProbabilities = z
   .object(Object.fromEntries(RISK_LABELS.map((r) => [r, z.number().min(0).max(1)])) as Record<(typeof RISK_LABELS)[number], z.ZodNumber>)
@@ -432,11 +446,17 @@ export const Outlook = z.object({
 });
 
 export const OutlookSkill = z.object({
-  pairs: z.number().int().min(0),
-  rps: score('Mean ranked probability score of the outlook: 0 perfect, 1 all probability on the wrong end.'),
-  rps_climatology: score('The same for climatology (the earlier years around the date, as they are).'),
+  days: z.number().int().min(0).describe('Days scored: each with the probabilities issued for it at this lead and an observed level.'),
+  rps: score('Mean ranked probability score of the probabilities: 0 perfect, 1 all probability on the wrong end.'),
+  rps_climatology: score('The same for climatology, as issued for the same days (the earlier years around the date, as they are).'),
   rpss: score('Ranked probability skill score against climatology: 1 - rps / rps_climatology; above 0 beats climatology.'),
-  beats_climatology: z.boolean().nullable().describe('Whether rpss is above 0; null without a score.'),
+  rpss_interval: Interval,
+  beats_climatology: z
+    .boolean()
+    .nullable()
+    .describe(
+      'Whether it beat climatology beyond the uncertainty: rpss and the lower end of its 95% interval above 0; null without a score.',
+    ),
   reason: z.string().nullable(),
 });
 

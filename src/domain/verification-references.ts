@@ -5,30 +5,31 @@
  * persistence, and their linear combination as standards of reference in skill scores",
  * https://www.scilit.net/publications/0d0cf65c99535cd0b4e68133db69d6b1);
  * the AusPollen evaluation compared its forecasts with the same two (Emmerson et al. 2022, see
- * verification.ts).
+ * verification.ts). Both are made once, on the issue day, from what the store held then, and kept
+ * (kept-outlooks.ts): a reference scored later is the one that could have been issued.
  *
- * - Persistence: the target day will be as the last day observed before the forecast was issued,
- *   the day before the issue day. At lead L the target day T is forecast by the observed day
- *   T - L - 1; without that day there is no persistence pair.
+ * - Persistence: the target day will be as the last complete day observed before the issue day
+ *   (the issue day's own hours are too few for a daily mean until late in it: verification-days.ts),
+ *   at most PERSISTENCE_DAYS back; normally the day before the issue day.
  * - Climatology: the target day will be as the earlier years were around the same date
  *   (climatology.ts): the sample's median day, the lower of the two middle days of an even sample
- *   by daily mean, whose mean and level are those of a day that happened, graded as its row was.
+ *   by daily mean, whose mean and level are those of a day that happened.
  */
-import { Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
+import type { Sample } from './climatology.js';
 import { RISK_LABELS } from './risk.js';
 import type { SeasonSeries } from './seasons.js';
-import { observedLevel } from './verification-days.js';
-import type { DayLevel, Pair } from './verification.js';
+import type { DayLevel } from './verification.js';
 
-/** Persistence's pairs at `lead`: each target day with an observed value, forecast by the day before its issue day. */
-export function persistencePairs(observed: SeasonSeries, days: Iterable<number>, lead: number): Pair[] {
-  const pairs: Pair[] = [];
-  for (const day of days) {
-    const forecast = observedLevel(observed, day - lead - 1);
-    const seen = observedLevel(observed, day);
-    if (forecast && seen) pairs.push({ day, forecast, observed: seen });
+/** How far back persistence looks for the last observed day before the issue day. */
+export const PERSISTENCE_DAYS = 3;
+
+/** Persistence on `issueDay`: the last day of the series before it, at most PERSISTENCE_DAYS back; null when none. */
+export function persistenceOn(series: SeasonSeries, issueDay: number): (DayLevel & { day: number }) | null {
+  for (let day = issueDay - 1; day >= issueDay - PERSISTENCE_DAYS; day--) {
+    const d = series.get(day);
+    if (d && d.risk !== null) return { day, value: d.value, level: d.risk };
   }
-  return pairs;
+  return null;
 }
 
 /** Where medianDay puts a sample's members in order. */
@@ -39,7 +40,7 @@ export function medianDay(sample: Sample): DayLevel | undefined {
   const n = sample.length;
   if (n === 0) return undefined;
   // Members in order of daily mean, then day (no two members share a day), by insertion: a sample
-  // is some thirty members, and every observed day of every category asks for its median.
+  // is some thirty members, and every target day of every category asks for its median.
   if (order.length < n) order = new Int32Array(2 * n);
   for (let i = 0; i < n; i++) {
     const [value, day] = [sample.value(i), sample.day(i)];
@@ -54,16 +55,4 @@ export function medianDay(sample: Sample): DayLevel | undefined {
   }
   const median = order[(n - 1) >> 1]!;
   return { value: sample.value(median), level: RISK_LABELS[sample.level(median)]! };
-}
-
-/** Climatology's pairs: each target day with an observed value, forecast by its earlier years' median day. */
-export function climatologyPairs(observed: SeasonSeries, days: Iterable<number>, options: ClimatologyOptions = {}): Pair[] {
-  const climatology = Climatology.of(observed, options);
-  const pairs: Pair[] = [];
-  for (const day of days) {
-    const seen = observedLevel(observed, day);
-    const forecast = seen && medianDay(climatology.sample(day));
-    if (forecast && seen) pairs.push({ day, forecast, observed: seen });
-  }
-  return pairs;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { type OutlookPair, outlook, outlookPairs, outlookSkill, rankedProbabilityScore } from '../../src/domain/outlook.js';
+import { Outlooks, outlook, outlookSkill, rankedProbabilityScore, rpsOfCounts } from '../../src/domain/outlook.js';
 import { grade } from '../../src/domain/risk.js';
 import type { LevelProbabilities } from '../../src/domain/schemas.js';
 import type { SeasonDay } from '../../src/domain/seasons.js';
@@ -110,42 +110,58 @@ describe('the outlook scored against climatology', () => {
     expect(rankedProbabilityScore(only('None'), 'Very High')).toBe(1);
   });
 
-  it('gives the skill score against climatology, and none from fewer than 30 pairs', () => {
-    const uniform: LevelProbabilities = { None: 0.2, Low: 0.2, Moderate: 0.2, High: 0.2, 'Very High': 0.2 };
-    // Climatology: CDFs .2, .4, .6, .8, 1 against 0, 0, 1, 1, 1: (.04 + .16 + .16 + .04 + 0) / 4 = 0.1; the outlook 0.
-    const scored = (outlook: LevelProbabilities): OutlookPair => ({
-      day: 1,
-      lead: 3,
-      observed: 'Moderate',
-      rps: rankedProbabilityScore(outlook, 'Moderate'),
-      rps_climatology: rankedProbabilityScore(uniform, 'Moderate'),
-    });
-    const pair = scored(only('Moderate'));
-    expect(outlookSkill(new Array(30).fill(pair))).toEqual({
-      pairs: 30,
+  it('scores level counts as their probabilities', () => {
+    // 3 of 4 members Low, 1 Moderate; observed Moderate: CDFs 0, .75, 1, 1, 1 against 0, 0, 1, 1, 1.
+    expect(rpsOfCounts({ members: 4, counts: [0, 3, 1, 0, 0] }, 2)).toBeCloseTo(0.5625 / 4, 12);
+    expect(rpsOfCounts({ members: 0, counts: [0, 0, 0, 0, 0] }, 2)).toBeNaN();
+  });
+
+  it('gives the skill score against climatology with its interval, and none from fewer than 30 days', () => {
+    // Climatology uniform: CDFs .2, .4, .6, .8, 1 against 0, 0, 1, 1, 1: (.04 + .16 + .16 + .04 + 0) / 4 = 0.1; the outlook 0.
+    const uniform = rankedProbabilityScore({ None: 0.2, Low: 0.2, Moderate: 0.2, High: 0.2, 'Very High': 0.2 }, 'Moderate');
+    expect(uniform).toBeCloseTo(0.1, 12);
+    const perfect = outlookSkill(new Array(30).fill(0), new Array(30).fill(uniform), 'k');
+    // Every resample scores 1: the interval is [1, 1], above 0.
+    expect(perfect).toEqual({
+      days: 30,
       rps: 0,
-      rps_climatology: expect.closeTo(0.1, 12),
+      rps_climatology: 0.1,
       rpss: 1,
+      rpss_interval: [1, 1],
       beats_climatology: true,
       reason: null,
     });
-    const worse = scored(only('High')); // (0 + 0 + 1 + 0 + 0) / 4 = 0.25: RPSS = 1 - 0.25 / 0.1
-    expect(outlookSkill(new Array(30).fill(worse))).toMatchObject({ rps: 0.25, rpss: expect.closeTo(-1.5, 12), beats_climatology: false });
-    expect(outlookSkill(new Array(29).fill(pair))).toMatchObject({
+    const worse = outlookSkill(new Array(30).fill(0.25), new Array(30).fill(uniform), 'k'); // RPSS = 1 - 0.25 / 0.1
+    expect(worse).toMatchObject({ rps: 0.25, rpss: -1.5, rpss_interval: [-1.5, -1.5], beats_climatology: false });
+    expect(outlookSkill(new Array(29).fill(0), new Array(29).fill(uniform), 'k')).toMatchObject({
       rpss: null,
+      rpss_interval: null,
       beats_climatology: null,
       reason: '29 paired days, fewer than the 30 a score needs',
     });
   });
 
-  it('pairs the outlooks past issue days would have given with what was observed', () => {
+  it('beats climatology only when its interval lies above 0, not its score alone', () => {
+    // Better than climatology (0.1) on 23 days in 30 (0.05), worse on a week of them (0.15): RPSS 1 - 2.2 / 3 = 0.27,
+    // but a resample that draws that week three times of five is worse than climatology.
+    const rps = Array.from({ length: 30 }, (_, i) => (Math.floor(i / 7) % 3 === 2 ? 0.15 : 0.05));
+    const skill = outlookSkill(rps, new Array(30).fill(0.1), 'runs');
+    expect(skill.rpss).toBe(0.266667);
+    expect(skill.rpss_interval![0]).toBeLessThan(0);
+    expect(skill.beats_climatology).toBe(false);
+  });
+
+  it('keeps what it issued as level counts, with what it read', () => {
     const series = days('2025-06-01', '2025-06-30', 10);
     days('2026-06-01', '2026-06-30', 100, series);
-    const pairs = outlookPairs(series, 'grass', [ISSUE, ISSUE + 1]);
-    // Two issue days x 8 leads, every target observed (High) and every date with 2025 days (Moderate).
-    expect(pairs).toHaveLength(16);
-    // Both all on Moderate, a level below the observed High: CDFs 0, 0, 1, 1, 1 against 0, 0, 0, 1, 1, so (0 + 0 + 1 + 0 + 0) / 4.
-    expect(pairs[0]).toEqual({ day: ISSUE, lead: 0, observed: 'High', rps: 0.25, rps_climatology: 0.25 });
-    expect(pairs.at(-1)).toMatchObject({ day: ISSUE + 8, lead: 7 });
+    const issued = new Outlooks(series, 'grass').issue(ISSUE);
+    expect(issued).toMatchObject({ issued: ISSUE, earlierYears: [2025], shiftDays: { '2025': 0 } });
+    // 2025's June days around 10 June: 15 members, all Moderate.
+    expect(issued.leads[0]).toEqual({ members: 15, counts: [0, 0, 15, 0, 0] });
+    expect(new Outlooks(series, 'grass').climatology(ISSUE)).toEqual({
+      members: 15,
+      counts: [0, 0, 15, 0, 0],
+      median: { value: 10, level: 'Moderate' },
+    });
   });
 });

@@ -156,7 +156,9 @@ function plainSummary(hours: readonly StoredHour[]) {
     return g !== null && typeof g === 'object' && typeof g.Ragweed === 'number' ? g.Ragweed : null;
   };
   const m = { tree: mean(numbers((h) => h.tree)), grass: mean(numbers((h) => h.grass)), weed: mean(numbers((h) => h.weed)) };
+  const thousandths = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000 + 0);
   return {
+    exact: { tree: thousandths(m.tree), grass: thousandths(m.grass), weed: thousandths(m.weed), ragweed: thousandths(mean(numbers(weed))) },
     means: {
       tree: round(m.tree),
       grass: round(m.grass),

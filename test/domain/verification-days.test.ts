@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Climatology, Sample, sameDateYearsBefore } from '../../src/domain/climatology.js';
-import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
+import { dayNumber, dayString, HOUR_MS } from '../../src/domain/dates.js';
 import type { SeasonDay } from '../../src/domain/seasons.js';
 import {
   coveredEnough,
   type IssuedForecast,
-  levelOf,
-  pairsAtLead,
+  latestAtLead,
+  observedSeries,
   type TargetDay,
   targetDays,
 } from '../../src/domain/verification-days.js';
-import { climatologyPairs, medianDay, persistencePairs } from '../../src/domain/verification-references.js';
+import { medianDay, persistenceOn } from '../../src/domain/verification-references.js';
 
 const CHICAGO = 'America/Chicago';
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;
@@ -27,7 +27,7 @@ function forecast(iso: string, count: number, tree: (hour: number) => number = (
     }),
   };
 }
-const summary = (days: TargetDay[]) => days.map((d) => [new Date(d.row.date).toISOString().slice(0, 10), d.lead, d.hours, d.dayLength]);
+const summary = (days: TargetDay[]) => days.map((d) => [dayString(d.day), d.lead, d.hours, d.dayLength]);
 
 describe('the days a forecast forecasts', () => {
   it('gives each UTC day its lead, and keeps a day only when the forecast holds three quarters of its hours', () => {
@@ -78,26 +78,55 @@ describe('the days a forecast forecasts', () => {
     ]);
   });
 
-  it('grades each day as the daily rows do: the mean of its hours, rounded, graded unrounded', () => {
-    // Tree alternating 10 and 19 over the 24 hours of 11 April UTC: mean 14.5, rounded 15 but graded Low (below 15).
+  it('gives each day its mean to a thousandth, graded as the daily rows grade it (unrounded)', () => {
+    // Tree alternating 10 and 19 over the 24 hours of 11 April UTC: mean 14.5, which the daily rows
+    // round to 15 but grade Low (below 15): verification keeps 14.5.
     const days = targetDays(
       forecast('2026-04-11T00:00:00Z', 24, (h) => (h % 2 === 0 ? 10 : 19)),
       CHICAGO,
       'UTC',
     );
-    expect(days[0]!.row).toMatchObject({ date: '2026-04-11', tree: 15, risk_tree: 'Low', grass: 1, risk_grass: 'Low' });
-    expect(levelOf(days[0]!.row, 'tree')).toEqual({ value: 15, level: 'Low' });
-    expect(levelOf(days[0]!.row, 'ragweed')).toBeUndefined(); // no species, no Ragweed
+    expect(days[0]!.levels).toEqual({
+      tree: { value: 14.5, level: 'Low' },
+      grass: { value: 1, level: 'Low' },
+      weed: { value: 0, level: 'None' },
+    });
+    // No species, so no Ragweed.
+    expect(days[0]!.levels.ragweed).toBeUndefined();
   });
 });
 
-describe('pairs of forecast and observed days', () => {
-  const observed = new Map<number, SeasonDay>([
-    [dayNumber('2026-04-11'), { value: 100, risk: 'High' }],
-    [dayNumber('2026-04-12'), { value: 10, risk: 'Low' }],
-  ]);
+describe('the observed days verification reads', () => {
+  const values = (day: number, hours: number, tree: number | null) => ({
+    day,
+    hours,
+    exact: { tree, grass: null, weed: null, ragweed: null },
+    means: { risk_tree: tree === null ? null : tree < 15 ? ('Low' as const) : ('Moderate' as const), risk_grass: null, risk_weed: null },
+  });
 
-  it('pairs each target day at a lead with its observed day, the last forecast issued that day counting', () => {
+  it('keeps a day of three quarters of its hours or more, with its mean to a thousandth', () => {
+    const series = observedSeries(
+      [values(10, 24, 14.987) as never, values(11, 17, 30) as never, values(12, 18, 40.5) as never, values(13, 24, null) as never],
+      'tree',
+    );
+    expect([...series]).toEqual([
+      [10, { value: 14.987, risk: 'Low' }],
+      [12, { value: 40.5, risk: 'Moderate' }],
+    ]);
+  });
+
+  it('forecasts persistence by the last day observed before the issue day, at most three days back', () => {
+    const series = new Map<number, SeasonDay>([
+      [10, { value: 5, risk: 'Low' }],
+      [11, { value: 50, risk: 'Moderate' }],
+    ]);
+    expect(persistenceOn(series, 12)).toEqual({ day: 11, value: 50, level: 'Moderate' });
+    expect(persistenceOn(series, 14)).toEqual({ day: 11, value: 50, level: 'Moderate' });
+    expect(persistenceOn(series, 15)).toBeNull();
+    expect(persistenceOn(series, 10)).toBeNull();
+  });
+
+  it('takes the last forecast issued on a day for each day it reached at a lead', () => {
     const morning = targetDays(
       forecast('2026-04-10T06:00:00Z', 48, () => 20),
       CHICAGO,
@@ -108,40 +137,17 @@ describe('pairs of forecast and observed days', () => {
       CHICAGO,
       'UTC',
     );
-    const pairs = pairsAtLead([...evening, ...morning], 'tree', observed, 1);
-    const evenings = Date.parse('2026-04-10T18:00:00Z');
-    expect(pairs).toEqual([
-      {
-        day: dayNumber('2026-04-11'),
-        forecast: { value: 200, level: 'High' },
-        observed: { value: 100, level: 'High' },
-        issuedAt: evenings,
-      },
+    const atOne = latestAtLead([...evening, ...morning], 1);
+    expect(atOne.map((t) => [dayString(t.day), t.issuedAt, t.levels.tree])).toEqual([
+      ['2026-04-11', Date.parse('2026-04-10T18:00:00Z'), { value: 200, level: 'High' }],
     ]);
-    // Lead 2 (12 April): the evening forecast holds 18 hours of it, the morning one 6; observed Low.
-    expect(pairsAtLead([...morning, ...evening], 'tree', observed, 2)).toEqual([
-      { day: dayNumber('2026-04-12'), forecast: { value: 200, level: 'High' }, observed: { value: 10, level: 'Low' }, issuedAt: evenings },
-    ]);
-    // No observed day, no pair.
-    expect(pairsAtLead(targetDays(forecast('2026-04-14T00:00:00Z', 24), CHICAGO, 'UTC'), 'tree', observed, 0)).toEqual([]);
+    // Lead 2 (12 April): the evening forecast holds 18 hours of it, the morning one 6.
+    expect(latestAtLead([...morning, ...evening], 2).map((t) => t.issuedAt)).toEqual([Date.parse('2026-04-10T18:00:00Z')]);
   });
+});
 
-  it('forecasts persistence by the observed day before the issue day', () => {
-    const series = new Map<number, SeasonDay>([
-      [10, { value: 5, risk: 'Low' }],
-      [11, { value: 50, risk: 'Moderate' }],
-      [13, { value: 500, risk: 'High' }],
-    ]);
-    // Lead 0 for day 11 reads day 10; lead 1 for day 13 reads day 11; lead 0 for day 13 would read day 12, not held.
-    expect(persistencePairs(series, [11, 13], 0)).toEqual([
-      { day: 11, forecast: { value: 5, level: 'Low' }, observed: { value: 50, level: 'Moderate' } },
-    ]);
-    expect(persistencePairs(series, [11, 13], 1)).toEqual([
-      { day: 13, forecast: { value: 50, level: 'Moderate' }, observed: { value: 500, level: 'High' } },
-    ]);
-  });
-
-  it('forecasts climatology by the median day of the earlier years around the same date', () => {
+describe("climatology's days", () => {
+  it('takes the median day of the earlier years around the same date: the lower middle one', () => {
     const target = dayNumber('2026-05-20');
     const series = new Map<number, SeasonDay>([[target, { value: 30, risk: 'Moderate' }]]);
     // 2025: 13 to 27 May (a week either side of the 20th) at 1, 2, ... 15 grains; 2024: 20 May alone at 100.
@@ -151,12 +157,10 @@ describe('pairs of forecast and observed days', () => {
     series.set(dayNumber('2024-05-20'), { value: 100, risk: 'High' });
     series.set(dayNumber('2025-05-28'), { value: 900, risk: 'High' }); // a day outside the window: not counted
     // 16 days: 1..15 and 100. Sorted, the lower middle one is the 8th: 8 grains, Low.
-    expect(climatologyPairs(series, [target])).toEqual([
-      { day: target, forecast: { value: 8, level: 'Low' }, observed: { value: 30, level: 'Moderate' } },
-    ]);
+    expect(medianDay(Climatology.of(series).sample(target))).toEqual({ value: 8, level: 'Low' });
     // This year's season 3 days later than 2025's: 2025's window is read 3 days earlier, 10 to 24 May: days 1..12 held, and 100.
     // 13 days: the 7th is 7 grains.
-    expect(climatologyPairs(series, [target], { shiftDays: new Map([[2025, 3]]) })[0]!.forecast).toEqual({ value: 7, level: 'Low' });
+    expect(medianDay(Climatology.of(series, { shiftDays: new Map([[2025, 3]]) }).sample(target))).toEqual({ value: 7, level: 'Low' });
     expect(medianDay(new Climatology(new Map()).sample(target))).toBeUndefined();
   });
 

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { RISK_LABELS, type Risk } from '../../src/domain/risk.js';
-import { contingencyTable, MIN_PAIRS, midRanks, type Pair, rmseLog, skill, spearman } from '../../src/domain/verification.js';
-import { persistencePairs } from '../../src/domain/verification-references.js';
+import {
+  contingencyTable,
+  gerrityOf,
+  heidkeOf,
+  levelsReason,
+  MIN_PAIRS,
+  midRanks,
+  type Pair,
+  podFar,
+  rmseLog,
+  skill,
+  spearman,
+  tidy,
+} from '../../src/domain/verification.js';
 
 const [N, L, M, H, V] = RISK_LABELS;
 /** A tree value inside each level (NAB tree thresholds 15, 90, 1500). */
@@ -55,9 +67,9 @@ describe('skill scores of hand-worked contingency tables', () => {
     const s = skill(pairsOf(table));
     expect(s.table).toEqual(table);
     // HSS = (40/40 - 0.2) / (1 - 0.2) = 1. GS = Σ p_i s_ii = (77 + 32 + 22 + 32 + 77) / 48 / 5 = 240/240 = 1.
-    expect(s.heidke).toBeCloseTo(1, 12);
-    expect(s.gerrity).toBeCloseTo((77 + 32 + 22 + 32 + 77) / 48 / 5, 12);
-    expect(s.gerrity).toBeCloseTo(1, 12);
+    expect(s.heidke).toBeCloseTo(1, 6);
+    expect(s.gerrity).toBeCloseTo((77 + 32 + 22 + 32 + 77) / 48 / 5, 6);
+    expect(s.gerrity).toBeCloseTo(1, 6);
     // High or above: 16 observed, all forecast: POD 16/16, FAR 0/16.
     expect(s.high).toEqual({ hits: 16, misses: 0, false_alarms: 0 });
     expect([s.pod, s.far, s.rmse_log, s.reason]).toEqual([1, 0, 0, null]);
@@ -68,8 +80,8 @@ describe('skill scores of hand-worked contingency tables', () => {
     const table = [0, 1, 2, 3, 4].map((f) => [0, 1, 2, 3, 4].map(() => (f === 2 ? 8 : 0)));
     const s = skill(pairsOf(table));
     // HSS = (8/40 - 0.2) / 0.8 = 0. GS = (8 s_31 + 8 s_32 + 8 s_33 + 8 s_34 + 8 s_35) / 40 = (-13 + 2 + 22 + 2 - 13) / 48 / 5 = 0.
-    expect(s.heidke).toBeCloseTo(0, 12);
-    expect(s.gerrity).toBeCloseTo(0, 12);
+    expect(s.heidke).toBeCloseTo(0, 6);
+    expect(s.gerrity).toBeCloseTo(0, 6);
     expect(s.high).toEqual({ hits: 0, misses: 16, false_alarms: 0 });
     expect(s.pod).toBe(0);
     expect(s.far).toBeNull();
@@ -90,7 +102,7 @@ describe('skill scores of hand-worked contingency tables', () => {
     ];
     const s = skill(pairsOf(table));
     // HSS: 9 of 40 on the diagonal: (9/40 - 0.2) / 0.8 = 0.03125.
-    expect(s.heidke).toBeCloseTo(0.03125, 12);
+    expect(s.heidke).toBeCloseTo(0.03125, 6);
     // GS = Σ n_ij s_ij / 40, row by row in 48ths:
     //   None      2·77 + 1·17 + 2·(-13) + 1·(-33) + 2·(-48) = 16
     //   Low       1·17 + 2·32 + 1·2 + 2·(-18) + 2·(-33)     = -19
@@ -98,24 +110,25 @@ describe('skill scores of hand-worked contingency tables', () => {
     //   High      1·(-33) + 1·(-18) + 2·2 + 2·32 + 1·17     = 34
     //   Very High 2·(-48) + 2·(-33) + 2·(-13) + 2·17 + 2·77 = 0
     // (16 - 19 - 11 + 34 + 0) / 48 / 40 = 20/1920.
-    expect(s.gerrity).toBeCloseTo(20 / 1920, 12);
+    expect(s.gerrity).toBeCloseTo(20 / 1920, 6);
     // The table's cells are the products of its S with the counts: the same sum from the matrix above.
-    expect(s.gerrity).toBeCloseTo(table.flatMap((row, f) => row.map((n, o) => n * S[f]![o]!)).reduce((a, b) => a + b) / 40, 12);
+    expect(s.gerrity).toBeCloseTo(table.flatMap((row, f) => row.map((n, o) => n * S[f]![o]!)).reduce((a, b) => a + b) / 40, 6);
+    // Unrounded, as the bootstrap computes them on each resample: the same to 12 decimals.
+    const counts = table.flat();
+    expect(gerrityOf(counts)).toBeCloseTo(20 / 1920, 12);
+    expect(heidkeOf(counts)).toBeCloseTo(0.03125, 12);
     // High or above: hits 2+1+2+2 = 7, misses 1+2+2+1+1+2 = 9, false alarms 1+1+2+2+2+2 = 10.
     expect(s.high).toEqual({ hits: 7, misses: 9, false_alarms: 10 });
-    expect(s.pod).toBeCloseTo(7 / 16, 12);
-    expect(s.far).toBeCloseTo(10 / 17, 12);
+    expect(s.pod).toBeCloseTo(7 / 16, 6);
+    expect(s.far).toBeCloseTo(10 / 17, 6);
   });
 
   it('scores persistence: right except on the four days the level changes', () => {
     // A season rising a level every 8 days, from a None day before the first pair.
     const levels = [N, ...[N, L, M, H, V].flatMap((level) => Array<Risk>(8).fill(level!))] as Risk[];
-    const observed = new Map(levels.map((level, day) => [day, { value: VALUE[level] + day, risk: level }]));
-    const pairs = persistencePairs(
-      observed,
-      Array.from({ length: 40 }, (_, i) => i + 1),
-      0,
-    );
+    const at = (day: number) => ({ value: VALUE[levels[day]!] + day, level: levels[day]! });
+    // Persistence: each day forecast by the day before it.
+    const pairs = Array.from({ length: 40 }, (_, i) => ({ day: i + 1, forecast: at(i), observed: at(i + 1) }));
     const s = skill(pairs);
     expect(s.table).toEqual([
       [8, 1, 0, 0, 0],
@@ -125,9 +138,9 @@ describe('skill scores of hand-worked contingency tables', () => {
       [0, 0, 0, 0, 7],
     ]);
     // HSS = (36/40 - 0.2) / 0.8 = 0.875.
-    expect(s.heidke).toBeCloseTo(0.875, 12);
+    expect(s.heidke).toBeCloseTo(0.875, 6);
     // GS = (8·77 + 17 + 7·32 + 2 + 7·22 + 2 + 7·32 + 17 + 7·77) / 48 / 40 = 1795/1920.
-    expect(s.gerrity).toBeCloseTo(1795 / 1920, 12);
+    expect(s.gerrity).toBeCloseTo(1795 / 1920, 6);
     // High or above: hits 7 + 1 + 7, one miss (the first High day, forecast Moderate), no false alarm.
     expect([s.pod, s.far]).toEqual([15 / 16, 0]);
   });
@@ -138,7 +151,7 @@ describe('skill scores at the edges', () => {
     const pairs = pairsOf([0, 1, 2, 3, 4].map((f) => [0, 1, 2, 3, 4].map((o) => (f === o ? 6 : 0)))).slice(0, 29);
     expect(MIN_PAIRS).toBe(30);
     const s = skill(pairs);
-    expect(s).toMatchObject({ pairs: 29, heidke: null, gerrity: null, pod: null, far: null, spearman: null, rmse_log: null });
+    expect(s).toMatchObject({ days: 29, heidke: null, gerrity: null, pod: null, far: null, spearman: null, rmse_log: null });
     expect(s.reason).toBe('29 paired days, fewer than the 30 a score needs');
     expect(s.table[0]![0]).toBe(6);
     expect(skill(pairsOf([0, 1, 2, 3, 4].map((f) => [0, 1, 2, 3, 4].map((o) => (f === o ? 6 : 0))))).reason).toBeNull();
@@ -157,14 +170,14 @@ describe('skill scores at the edges', () => {
     over[3]![3] = 9;
     over[4]![3] = 1;
     const s = skill(pairsOf(over));
-    expect(s.gerrity).toBeCloseTo(357 / 360, 12);
+    expect(s.gerrity).toBeCloseTo(357 / 360, 6);
     // HSS: 39/40 right; chance share (10·10 + 10·10 + 10·10 + 9·10 + 1·0) / 1600 = 0.24375.
-    expect(s.heidke).toBeCloseTo((39 / 40 - 0.24375) / (1 - 0.24375), 12);
+    expect(s.heidke).toBeCloseTo((39 / 40 - 0.24375) / (1 - 0.24375), 6);
     // A constant forecast of a level inside the observed span still scores 0.
     const constant = [0, 1, 2, 3, 4].map((f) => [0, 1, 2, 3, 4].map((o) => (f === 1 && o < 4 ? 10 : 0)));
     // Row Low: (10·s_21 + 10·s_22 + 10·s_23 + 10·s_24)/40 with s_21 = (-1 + 1 + 1/3)/3 = 1/9, s_23 = (1/3 - 1 + 1/3)/3 = -1/9,
     // s_24 = (1/3 - 2)/3 = -5/9: (1 + 5 - 1 - 5)/9/4 = 0.
-    expect(skill(pairsOf(constant)).gerrity).toBeCloseTo(0, 12);
+    expect(skill(pairsOf(constant)).gerrity).toBeCloseTo(0, 6);
   });
 
   it('gives no Heidke or Gerrity score when every observed day is in one level', () => {
@@ -181,9 +194,59 @@ describe('skill scores at the edges', () => {
     expect(s.score_reasons).toMatchObject({
       heidke: 'every observed day was Low: with one observed level, skill cannot be told from chance',
       gerrity: 'every observed day was Low: with one observed level, skill cannot be told from chance',
-      pod: 'no day observed at High or above',
+      pod: 'no observed days at High or above, fewer than the 5 POD and FAR need',
     });
     expect(s.reason).toBeNull();
+  });
+
+  it('names a table of two observed levels for what it is, and scores no levels from one', () => {
+    // Anchorage's ragweed at leads 0 to 2: 76 None and 14 Low days, forecast right on all but 2.
+    const table = [
+      [75, 1, 0, 0, 0],
+      [1, 13, 0, 0, 0],
+      [0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0],
+      [0, 0, 0, 0, 0],
+    ];
+    const s = skill(pairsOf(table));
+    expect([s.heidke, s.gerrity, s.heidke_interval, s.gerrity_interval]).toEqual([null, null, null, null]);
+    expect(s.score_reasons.gerrity).toBe(
+      "only 2 observed levels (None 76, Low 14 days): a yes/no forecast, on which Gerrity's score is the Peirce skill score, not a score of 3 or more levels",
+    );
+    // Spearman and the error of the means are still given: they do not read levels.
+    expect(s.spearman).not.toBeNull();
+  });
+
+  it('scores no levels from fewer than 10 observed days above None', () => {
+    const table = [
+      [30, 0, 0, 0, 0],
+      [0, 5, 0, 0, 0],
+      [0, 0, 2, 0, 0],
+      [0, 0, 0, 2, 0],
+      [0, 0, 0, 0, 0],
+    ];
+    expect(levelsReason(Uint8Array.from(pairsOf(table).map((p) => RISK_LABELS.indexOf(p.observed.level))))).toBe(
+      'only 9 observed days above None, fewer than the 10 a score of levels needs',
+    );
+    expect(skill(pairsOf(table)).heidke).toBeNull();
+  });
+
+  it('gives POD and FAR from 5 observed High days or more, and says why not below', () => {
+    expect(podFar({ hits: 1, misses: 0, false_alarms: 3 })).toEqual({
+      pod: { value: null, reason: 'only 1 observed day at High or above, fewer than the 5 POD and FAR need' },
+      far: { value: null, reason: 'only 1 observed day at High or above, fewer than the 5 POD and FAR need' },
+    });
+    expect(podFar({ hits: 4, misses: 1, false_alarms: 1 })).toEqual({
+      pod: { value: 0.8, reason: null },
+      far: { value: 0.2, reason: null },
+    });
+  });
+
+  it('tidies scores in answers: six decimals, float noise and signed zero away', () => {
+    expect(tidy(-5.9e-17)).toBe(0);
+    expect(Object.is(tidy(-0), 0)).toBe(true);
+    expect(tidy(0.1 + 0.2)).toBe(0.3);
+    expect(tidy(0.9537064)).toBe(0.953706);
   });
 });
 
