@@ -8,7 +8,7 @@ import { decodeDay, decodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { hoursIn } from './pollen-days.js';
-import { type StoreDigests, storeDigests } from './digests.js';
+import { dayDigestsOf, type StoreDigests, storeDigests } from './digests.js';
 import { DATA_TABLES } from './schema.js';
 import type { SpeciesShapes } from './species-shapes.js';
 
@@ -22,6 +22,11 @@ export class StoreChecks {
   /** Digests of what the store holds, by day and by city (digests.ts). */
   digests(): StoreDigests {
     return storeDigests(this.db);
+  }
+
+  /** The days' digests alone, with the names' (digests.ts): what the forecast-skill step's parts are made from. */
+  dayDigests(): Pick<StoreDigests, 'names' | 'values' | 'kept'> {
+    return dayDigestsOf(this.db);
   }
 
   /** Row counts of the data tables, and `hours`: the hourly rows their city-days hold. */

@@ -24,7 +24,7 @@ const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
  * The version of how day values are derived and packed (derived.ts): bump it whenever
  * `dayValues` or the packing below changes, and every store makes its values again once.
  */
-export const DAY_VALUES_VERSION = 1;
+export const DAY_VALUES_VERSION = 2;
 
 /** null 0, None 1 ... Very High 5. */
 const riskCode = (r: Risk | null) => (r === null ? 0 : RISK_LABELS.indexOf(r) + 1);
@@ -231,7 +231,8 @@ export class DayValuesTable {
 
   /**
    * Packed: the hours, zone and source; the rounded means and their risks; the peaks (ragweed's
-   * too) and their risks; the rounded species means as a key shape and its leaves.
+   * too) and their risks; the rounded species means as a key shape and its leaves; the graded
+   * categories' means to a thousandth.
    */
   private pack(v: DayValues): Uint8Array {
     const w = new Writer();
@@ -248,6 +249,7 @@ export class DayValuesTable {
       w.varint(this.shapes.idFor(m.species) + 1);
       for (const leaf of leaves(m.species)) w.token(leaf);
     }
+    for (const x of [v.exact.tree, v.exact.grass, v.exact.weed, v.exact.ragweed]) w.token(x);
     return w.done();
   }
 
@@ -271,10 +273,12 @@ export class DayValuesTable {
       for (let i = 0; i < leaves.length; i++) leaves[i] = r.token();
       species = build(keys, leaves);
     }
+    const exact = { tree: r.token(), grass: r.token(), weed: r.token(), ragweed: r.token() };
     return {
       day,
       hours,
       source,
+      exact,
       means: {
         tree,
         grass,

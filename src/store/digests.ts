@@ -13,6 +13,8 @@ import type { Db } from './database.js';
 export interface StoreDigests {
   /** The sources, labels and species shapes, and the cities, by id. */
   names: Buffer;
+  /** Each day's kept rows of every city: the forecasts issued that UTC day, the outlooks issued that day, the climatologies of that target day. */
+  kept: { forecasts: Map<number, Buffer>; outlooks: Map<number, Buffer>; climatologies: Map<number, Buffer> };
   /** Each day's day values of every city: by UTC day [0] and by local day [1]. */
   values: [Map<number, Buffer>, Map<number, Buffer>];
   /** Each UTC day's hours of every city. */
@@ -41,16 +43,31 @@ const rowsBy = (table: string, key: string, order: string, columns: readonly str
   `SELECT ${key}, group_concat(${columns.map((c) => `quote(t.${c})`).join(" || ' ' || ")}, ',' ORDER BY ${order}) FROM ${from} ${where} GROUP BY ${key}`;
 
 const VALUE = ['city_id', 'day', 'data'];
+const FORECAST = ['city_id', 'issued_at', 'source_id', 'origin', 'days'];
+const OUTLOOK = ['city_id', 'issue_day', 'source_id', 'origin', 'data'];
 // Not when pollen was fetched: a day fetched again with the same hours answers the same.
 const POLLEN = ['city_id', 'day', 'source_id', 'zone_id', 'status', 'mask', 'data'];
 const WEATHER = ['city_id', 'day', 'source_id', 'status', 'fetched_at', 'data'];
 
-/** Each part of `day_digest` (schema.ts, 8): the rows a day's digest is made of, every city's in id order. */
-const DAY_PARTS: ReadonlyArray<{ table: string; columns: readonly string[]; where?: string }> = [
-  { table: 'day_value', columns: VALUE, where: 't.cut = 0' },
-  { table: 'day_value', columns: VALUE, where: 't.cut = 1' },
-  { table: 'pollen_day', columns: POLLEN },
-  { table: 'weather_day', columns: WEATHER },
+/**
+ * Each part of `day_digest` (schema.ts, 8 and 10): the rows a day's digest is made of, every
+ * city's in id order (then by `order`); `day` is the SQL of a row's day, `at` of the rows of day
+ * `s.day` found through the table's primary key.
+ */
+const DAY_PARTS: ReadonlyArray<{ table: string; columns: readonly string[]; where?: string; day: string; at: string; order: string }> = [
+  { table: 'day_value', columns: VALUE, where: 't.cut = 0', day: 't.day', at: 't.day = s.day', order: 't.city_id' },
+  { table: 'day_value', columns: VALUE, where: 't.cut = 1', day: 't.day', at: 't.day = s.day', order: 't.city_id' },
+  { table: 'pollen_day', columns: POLLEN, day: 't.day', at: 't.day = s.day', order: 't.city_id' },
+  { table: 'weather_day', columns: WEATHER, day: 't.day', at: 't.day = s.day', order: 't.city_id' },
+  {
+    table: 'forecast_issued',
+    columns: FORECAST,
+    day: 't.issued_at / 86400000',
+    at: 't.issued_at >= s.day * 86400000 AND t.issued_at < (s.day + 1) * 86400000',
+    order: 't.city_id, t.issued_at',
+  },
+  { table: 'outlook_issued', columns: OUTLOOK, day: 't.issue_day', at: 't.issue_day = s.day', order: 't.city_id' },
+  { table: 'climatology_issued', columns: VALUE, day: 't.day', at: 't.day = s.day', order: 't.city_id' },
 ];
 
 /** The days of `part` the writes since the last refresh left stale, as SQL. */
@@ -67,15 +84,15 @@ const MANY_STALE =
  * city and day took 1.2 to 2.2 s).
  */
 function digestDays(db: Db, part: number, stale = false): Map<number, Buffer> {
-  const { table, columns, where } = DAY_PARTS[part]!;
+  const { table, columns, where, day, at, order } = DAY_PARTS[part]!;
   const many = stale && db.prepare(MANY_STALE).pluck().get({ part }) === 1;
   if (!stale || many) {
-    const conditions = [where, many && `t.day IN (${staleOf(part)})`].filter(Boolean);
-    return digestsBy<number>(db, rowsBy(table, 'day', 'city_id', columns, conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''));
+    const conditions = [where, many && `${day} IN (${staleOf(part)})`].filter(Boolean);
+    return digestsBy<number>(db, rowsBy(table, day, order, columns, conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''));
   }
-  const from = `day_digest_stale s CROSS JOIN city c CROSS JOIN ${table} t ON t.city_id = c.id AND t.day = s.day`;
+  const from = `day_digest_stale s CROSS JOIN city c CROSS JOIN ${table} t ON t.city_id = c.id AND ${at}`;
   const conditions = [`s.part = ${part}`, where].filter(Boolean).join(' AND ');
-  return digestsBy<number>(db, rowsBy(table, 's.day', 't.city_id', columns, `WHERE ${conditions}`, from));
+  return digestsBy<number>(db, rowsBy(table, 's.day', order, columns, `WHERE ${conditions}`, from));
 }
 
 /**
@@ -118,14 +135,29 @@ function dayDigests(db: Db): Array<Map<number, Buffer>> {
 /** Each part's digest of every day, from the rows alone: what the kept ones must equal. */
 export const dayDigestsFromRows = (db: Db): Array<Map<number, Buffer>> => DAY_PARTS.map((_, part) => digestDays(db, part));
 
-/** Reads the digests of the store's tables. */
-export function storeDigests(db: Db): StoreDigests {
-  // The names packed rows refer to by id, and the cities' ids: every digest below names a city by its id.
+/** The digest of the names packed rows refer to by id, and the cities' ids: every day's digest names a city by its id. */
+function namesDigest(db: Db): Buffer {
   const names = createHash('sha256');
   const nameRows = db.prepare(
     "SELECT 's' || id || ' ' || name FROM source UNION ALL SELECT 'l' || id || ' ' || text FROM label UNION ALL SELECT 'k' || id || ' ' || keys FROM species_shape UNION ALL SELECT 'c' || id || ' ' || slug FROM city",
   );
   for (const line of nameRows.pluck().iterate() as Iterable<string>) names.update(`${line}\n`);
+  return names.digest();
+}
+
+/** The days' digests alone (each part's, as kept), with the names': no city's rows read. */
+export function dayDigestsOf(db: Db): Pick<StoreDigests, 'names' | 'values' | 'kept'> {
+  const [utc, local, , , forecasts, outlooks, climatologies] = dayDigests(db);
+  return {
+    names: namesDigest(db),
+    values: [utc!, local!],
+    kept: { forecasts: forecasts!, outlooks: outlooks!, climatologies: climatologies! },
+  };
+}
+
+/** Reads the digests of the store's tables. */
+export function storeDigests(db: Db): StoreDigests {
+  const names = namesDigest(db);
 
   // A city's: its day values of both cuts, its weather days, and its forecast skill as a render wrote it (its forecast-skill answer).
   const slugs = new Map(db.prepare('SELECT id, slug FROM city').raw().all() as Array<[number, string]>);
@@ -140,8 +172,15 @@ export function storeDigests(db: Db): StoreDigests {
     for (const [i, part] of parts.entries()) hash.update(`${i}\n`).update(part.get(id) ?? NONE);
     cities.set(slug, hash.digest());
   }
-  const [utc, local, pollen, weather] = dayDigests(db);
-  return { names: names.digest(), values: [utc!, local!], pollen: pollen!, weather: weather!, cities };
+  const [utc, local, pollen, weather, forecasts, outlooks, climatologies] = dayDigests(db);
+  return {
+    names,
+    values: [utc!, local!],
+    pollen: pollen!,
+    weather: weather!,
+    cities,
+    kept: { forecasts: forecasts!, outlooks: outlooks!, climatologies: climatologies! },
+  };
 }
 
 /** What a city without rows in a table digests as. */

@@ -86,6 +86,9 @@ export class IssuedForecasts {
       ),
       drop: db.prepare('DELETE FROM forecast_issued WHERE issued_at < ?'),
       count: db.prepare('SELECT count(*) FROM forecast_issued').pluck(),
+      archive: db.prepare(
+        'SELECT count(*) n, count(DISTINCT issued_at / 86400000) days, min(issued_at) first, max(issued_at) last, sum(origin = 0) build, sum(origin = 1) fn, sum(origin = 2) again FROM forecast_issued WHERE city_id = ? AND issued_at >= ?',
+      ),
       issuedSince: db.prepare('SELECT issued_at FROM forecast_issued WHERE city_id = ? AND issued_at >= ? ORDER BY issued_at').pluck(),
     };
     this.transaction = (work) => db.transaction(work)();
@@ -151,6 +154,23 @@ export class IssuedForecasts {
   /** Forgets the forecasts issued before `before` (ms): they leave with the store's served days. */
   dropBefore(before: number): number {
     return this.stmt.drop.run(before).changes;
+  }
+
+  /** How many of a city's forecasts issued from `from` (ms) on are kept, on how many UTC days, when, and how they came. */
+  archive(
+    city: string,
+    from: number,
+  ): { forecasts: number; issueDays: number; first: number | null; last: number | null; by: Record<KeptOrigin, number> } {
+    const id = this.names.id('city', city);
+    const r = (id === undefined ? undefined : this.stmt.archive.get(id, from)) as Row | undefined;
+    const n = (x: unknown) => (typeof x === 'number' ? x : 0);
+    return {
+      forecasts: n(r?.n),
+      issueDays: n(r?.days),
+      first: (r?.first as number | null | undefined) ?? null,
+      last: (r?.last as number | null | undefined) ?? null,
+      by: { build: n(r?.build), function: n(r?.fn), 'made again': n(r?.again) },
+    };
   }
 
   /** How many forecasts are kept. */

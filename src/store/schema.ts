@@ -204,6 +204,62 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP INDEX pollen_day_by_day;
   DROP INDEX weather_day_by_day;
   `,
+  // 10: every outlook kept as issued, with the references its issue day knew (store/kept-outlooks.ts):
+  // one row per city and issue day; and climatology kept by target day, made by the first issue
+  // that reached it. Only the build's store holds them (Store.keepServedDays drops them from the
+  // copy the functions carry). The forecasts made again (origin 2: the sample's, which it can
+  // issue again at will) are dropped, to be made again with daily means to a thousandth.
+  `
+  CREATE TABLE outlook_issued (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    issue_day INTEGER NOT NULL,        -- days since 1970-01-01
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    origin INTEGER NOT NULL CHECK (origin IN (0, 2)),  -- 0 a build's (served), 2 made again (never served)
+    data BLOB NOT NULL,                -- each graded category: season state, persistence, the outlook's level counts, what was served
+    PRIMARY KEY (city_id, issue_day)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE climatology_issued (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    day INTEGER NOT NULL,              -- the target day
+    data BLOB NOT NULL,                -- each graded category: level counts of its members, and the median day
+    PRIMARY KEY (city_id, day)
+  ) WITHOUT ROWID;
+
+  DELETE FROM forecast_issued WHERE origin = 2;
+
+  -- The days' digests (8) cover the kept rows too, by day: 4 the forecasts issued that UTC day, 5 the
+  -- outlooks issued that day, 6 the climatologies of that target day. A render reuses a month of
+  -- forecast pairs, and a closed season year's scores, while their days' digests are unchanged.
+  CREATE TABLE day_digest_next (
+    part INTEGER NOT NULL CHECK (part BETWEEN 0 AND 6),
+    day INTEGER NOT NULL,
+    digest BLOB NOT NULL,
+    PRIMARY KEY (part, day)
+  ) WITHOUT ROWID;
+  INSERT INTO day_digest_next SELECT part, day, digest FROM day_digest;
+  DROP TABLE day_digest;
+  ALTER TABLE day_digest_next RENAME TO day_digest;
+  CREATE TRIGGER forecast_issued_added AFTER INSERT ON forecast_issued BEGIN INSERT INTO day_digest_stale SELECT 4, NEW.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER forecast_issued_changed AFTER UPDATE ON forecast_issued BEGIN
+    INSERT INTO day_digest_stale SELECT 4, OLD.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT 4, NEW.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER forecast_issued_removed AFTER DELETE ON forecast_issued BEGIN INSERT INTO day_digest_stale SELECT 4, OLD.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER outlook_issued_added AFTER INSERT ON outlook_issued BEGIN INSERT INTO day_digest_stale SELECT 5, NEW.issue_day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER outlook_issued_changed AFTER UPDATE ON outlook_issued BEGIN
+    INSERT INTO day_digest_stale SELECT 5, OLD.issue_day WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT 5, NEW.issue_day WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER outlook_issued_removed AFTER DELETE ON outlook_issued BEGIN INSERT INTO day_digest_stale SELECT 5, OLD.issue_day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER climatology_issued_added AFTER INSERT ON climatology_issued BEGIN INSERT INTO day_digest_stale SELECT 6, NEW.day WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER climatology_issued_changed AFTER UPDATE ON climatology_issued BEGIN
+    INSERT INTO day_digest_stale SELECT 6, OLD.day WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT 6, NEW.day WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER climatology_issued_removed AFTER DELETE ON climatology_issued BEGIN INSERT INTO day_digest_stale SELECT 6, OLD.day WHERE true ON CONFLICT DO NOTHING; END;
+  INSERT INTO day_digest_stale SELECT DISTINCT 4, issued_at / 86400000 FROM forecast_issued WHERE true ON CONFLICT DO NOTHING;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

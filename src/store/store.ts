@@ -16,6 +16,7 @@ import { ForecastTable } from './forecast-cache.js';
 import { ForecastSkills } from './forecast-skills.js';
 import { IngestRuns } from './ingest-runs.js';
 import { IssuedForecasts } from './issued-forecasts.js';
+import { KeptOutlooks } from './kept-outlooks.js';
 import { Ledger } from './ledger.js';
 import { PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
@@ -74,6 +75,8 @@ export class Store implements StoreReader {
   readonly forecasts: ForecastTable;
   /** Every forecast kept as issued (not in the served store). */
   readonly issued: IssuedForecasts;
+  /** Every outlook kept as issued, with its references (not in the served store). */
+  readonly outlooks: KeptOutlooks;
   /** Each city's forecast skill, in the served store a render writes. */
   readonly skills: ForecastSkills;
 
@@ -94,6 +97,7 @@ export class Store implements StoreReader {
     this.ledger = new Ledger(this.db);
     this.forecasts = new ForecastTable(this.db, this.names);
     this.issued = new IssuedForecasts(this.db, this.names);
+    this.outlooks = new KeptOutlooks(this.db, this.names);
     this.skills = new ForecastSkills(this.db, this.names);
     this.checks = new StoreChecks(this.db, this.names, this.shapes);
     const derivations: Derivation[] = [
@@ -209,8 +213,10 @@ export class Store implements StoreReader {
       this.db.prepare(`DELETE FROM weather_day WHERE day < ? OR ${unserved}`).run(fromDay);
       // A local day before fromDay holds hours that are no longer there: its values go with them.
       this.db.prepare(`DELETE FROM day_value WHERE day < ? OR ${unserved}`).run(fromDay);
-      // The forecasts kept stay in the store: what functions carry is the skill a render makes of them.
-      this.db.exec('DELETE FROM upstream_call; DELETE FROM forecast_cache; DELETE FROM forecast_issued;');
+      // The forecasts and outlooks kept stay in the store: what functions carry is the skill a render makes of them.
+      this.db.exec(
+        'DELETE FROM upstream_call; DELETE FROM forecast_cache; DELETE FROM forecast_issued; DELETE FROM outlook_issued; DELETE FROM climatology_issued;',
+      );
     })();
     // The days trimmed lose their digests here, once, rather than in each reader of the copy.
     this.refreshDigests();

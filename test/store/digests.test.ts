@@ -7,6 +7,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DAY_MS } from '../../src/domain/dates.js';
+import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
 import { dayDigestsFromRows, refreshDayDigests, type StoreDigests } from '../../src/store/digests.js';
 import { openStore } from '../../src/store/store.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';
@@ -17,6 +21,11 @@ let built: string;
 
 beforeAll(async () => {
   built = await buildStore(tempDir(), ['austin', 'honolulu'], SITE_SPAN);
+  // The forecasts, outlooks and climatologies a build keeps as issued.
+  const store = openStore(built);
+  const cities = ['austin', 'honolulu'].map((slug) => DEFAULT_CITIES.get(slug)!);
+  await keepForecasts({ store, provider: new SampleProvider(), cities, now: (SITE_SPAN.to + 1) * DAY_MS, serveDays: 730 });
+  store.close();
   // A skill row as a render writes one into the served store (the city's forecast-skill answer).
   const db = new Database(built);
   db.prepare("INSERT INTO forecast_skill (city_id, skill) SELECT id, x'0102' FROM city WHERE slug = 'austin'").run();
@@ -130,25 +139,44 @@ const staleCount = (db: Database.Database) => db.prepare('SELECT count(*) FROM d
 /** The day digests as a reader gets them, in the order of `dayDigestsFromRows`. */
 function readDays(path: string): Array<Map<number, Buffer>> {
   const d = digestsOf(path);
-  return [d.values[0], d.values[1], d.pollen, d.weather];
+  return [d.values[0], d.values[1], d.pollen, d.weather, d.kept.forecasts, d.kept.outlooks, d.kept.climatologies];
 }
 
 /** Each part's days, each with its digest in hex: equal maps compare equal. */
 const hex = (parts: Array<Map<number, Buffer>>) =>
   parts.map((m) => Object.fromEntries([...m].sort((a, b) => a[0] - b[0]).map(([day, d]) => [day, d.toString('hex')])));
 
-const TABLES = ['day_value', 'pollen_day', 'weather_day'] as const;
+/** Each table a day's digest reads: its key columns, its column of the day, how many of that column's units a day is, and its data column. */
+const TABLES = {
+  day_value: { keys: 'city_id, cut, day', day: 'day', unit: 1, data: 'data' },
+  pollen_day: { keys: 'city_id, day', day: 'day', unit: 1, data: 'data' },
+  weather_day: { keys: 'city_id, day', day: 'day', unit: 1, data: 'data' },
+  forecast_issued: { keys: 'city_id, issued_at', day: 'issued_at', unit: DAY_MS, data: 'days' },
+  outlook_issued: { keys: 'city_id, issue_day', day: 'issue_day', unit: 1, data: 'data' },
+  climatology_issued: { keys: 'city_id, day', day: 'day', unit: 1, data: 'data' },
+} as const;
+const TABLE_NAMES = Object.keys(TABLES) as Array<keyof typeof TABLES>;
 /** A write to the day tables as SQL, of any shape a writer could make (a change, a row gone, a row moved, one added or replaced), or a refresh. */
 const write = fc.oneof(
-  fc.record({ kind: fc.constant('set' as const), table: fc.constantFrom(...TABLES), nth: fc.nat(), data: fc.uint8Array({ maxLength: 4 }) }),
-  fc.record({ kind: fc.constant('drop' as const), table: fc.constantFrom(...TABLES), nth: fc.nat() }),
+  fc.record({
+    kind: fc.constant('set' as const),
+    table: fc.constantFrom(...TABLE_NAMES),
+    nth: fc.nat(),
+    data: fc.uint8Array({ maxLength: 4 }),
+  }),
+  fc.record({ kind: fc.constant('drop' as const), table: fc.constantFrom(...TABLE_NAMES), nth: fc.nat() }),
   fc.record({
     kind: fc.constant('move' as const),
-    table: fc.constantFrom(...TABLES),
+    table: fc.constantFrom(...TABLE_NAMES),
     nth: fc.nat(),
     by: fc.integer({ min: -12, max: 12 }),
   }),
-  fc.record({ kind: fc.constant('copy' as const), table: fc.constantFrom(...TABLES), nth: fc.nat(), by: fc.integer({ min: -3, max: 12 }) }),
+  fc.record({
+    kind: fc.constant('copy' as const),
+    table: fc.constantFrom(...TABLE_NAMES),
+    nth: fc.nat(),
+    by: fc.integer({ min: -3, max: 12 }),
+  }),
   fc.record({ kind: fc.constant('refresh' as const) }),
 );
 
@@ -159,7 +187,7 @@ function apply(db: Database.Database, w: Write): void {
     refreshDayDigests(db);
     return;
   }
-  const keys = w.table === 'day_value' ? 'city_id, cut, day' : 'city_id, day';
+  const { keys, day, unit, data } = TABLES[w.table];
   const rows = db.prepare(`SELECT ${keys} FROM ${w.table} ORDER BY ${keys}`).raw().all() as number[][];
   if (rows.length === 0) return;
   const key = rows[w.nth % rows.length]!;
@@ -167,13 +195,13 @@ function apply(db: Database.Database, w: Write): void {
     .split(', ')
     .map((k) => `${k} = ?`)
     .join(' AND ')}`;
-  if (w.kind === 'set') db.prepare(`UPDATE ${w.table} SET data = ? ${where}`).run(Buffer.from(w.data), ...key);
+  if (w.kind === 'set') db.prepare(`UPDATE ${w.table} SET ${data} = ? ${where}`).run(Buffer.from(w.data), ...key);
   else if (w.kind === 'drop') db.prepare(`DELETE FROM ${w.table} ${where}`).run(...key);
-  else if (w.kind === 'move') db.prepare(`UPDATE OR IGNORE ${w.table} SET day = day + ? ${where}`).run(w.by, ...key);
+  else if (w.kind === 'move') db.prepare(`UPDATE OR IGNORE ${w.table} SET ${day} = ${day} + ? ${where}`).run(w.by * unit, ...key);
   else {
     // INSERT OR REPLACE deletes the row in the way without a delete trigger (SQLite runs those only with recursive triggers on).
     const columns = (db.prepare(`SELECT name FROM pragma_table_info('${w.table}')`).pluck().all() as string[]).map((c) =>
-      c === 'day' ? `day + ${w.by}` : c,
+      c === day ? `${day} + ${w.by * unit}` : c,
     );
     db.prepare(`INSERT OR REPLACE INTO ${w.table} SELECT ${columns.join(', ')} FROM ${w.table} ${where}`).run(...key);
   }
@@ -191,8 +219,15 @@ describe('the day digests kept in the store', () => {
       days('day_value WHERE cut = 1'),
       days('pollen_day'),
       days('weather_day'),
+      db.prepare('SELECT count(DISTINCT issued_at / 86400000) FROM forecast_issued').pluck().get(),
+      db.prepare('SELECT count(DISTINCT issue_day) FROM outlook_issued').pluck().get(),
+      days('climatology_issued'),
     ]);
     expect(kept[0]!.size).toBe(10);
+    // The sample's forecasts made again, issued from two days before the first of the 10 days (they
+    // reach it at lead 2) to the last; its outlooks from the second day to the day after the last; the
+    // climatologies of the days they reach, 7 more.
+    expect(kept.slice(4).map((m) => m.size)).toEqual([12, 10, 17]);
     db.close();
   });
 
@@ -221,11 +256,18 @@ describe('the day digests kept in the store', () => {
     db.prepare(`UPDATE pollen_day SET data = x'00' WHERE city_id = ${austin} AND day = ?`).run(DAY);
     db.prepare(`DELETE FROM day_value WHERE city_id = ${austin} AND cut = 1 AND day = ?`).run(DAY + 1);
     db.prepare(`UPDATE weather_day SET day = ? WHERE city_id = ${austin} AND day = ?`).run(DAY + 100, DAY + 2);
+    db.prepare(`UPDATE forecast_issued SET days = x'00' WHERE city_id = ${austin} AND issued_at / 86400000 = ?`).run(DAY);
+    db.prepare(`DELETE FROM outlook_issued WHERE city_id = ${austin} AND issue_day = ?`).run(DAY + 3);
+    db.prepare(`UPDATE climatology_issued SET day = ? WHERE city_id = ${austin} AND day = ?`).run(DAY + 200, DAY + 4);
     expect(db.prepare('SELECT part, day FROM day_digest_stale ORDER BY part, day').raw().all()).toEqual([
       [1, DAY + 1],
       [2, DAY],
       [3, DAY + 2],
       [3, DAY + 100],
+      [4, DAY],
+      [5, DAY + 3],
+      [6, DAY + 4],
+      [6, DAY + 200],
     ]);
     db.close();
   });
