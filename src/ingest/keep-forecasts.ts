@@ -9,11 +9,12 @@
  * 3. a provider that can issue its past forecasts again (the sample) has those of the served days
  *    made again instead, two a day (06:30 and 18:30 UTC: the build's, and a fetch in the evening,
  *    which reaches the second day after), so that a new deployment has scores at once;
- * 4. the forecasts issued before the served days are forgotten.
+ * 4. the forecasts issued before the served days are forgotten;
+ * 5. each city's outlook of the day after its latest data day is issued and kept, with the served
+ *    days' made again where the provider can (keep-outlooks.ts).
  */
 import type { City } from '../domain/cities.js';
-import { DAY_MS, HOUR_MS } from '../domain/dates.js';
-import { dailyRowOf } from '../domain/day-values.js';
+import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
 import { type KeptDay, targetDays } from '../domain/verification-days.js';
 import { type FetchedForecasts, functionFetches } from '../forecast/kept.js';
@@ -21,6 +22,7 @@ import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import { hasPastForecasts, type PastForecasts, type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';
 import { settingsOf } from '../settings.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
+import { formatOutlooks, keepOutlooks, type OutlookSummary } from './keep-outlooks.js';
 import type { Store } from '../store/store.js';
 
 /** Hours of the forecast the build takes, and of the past forecasts made again: the 48 of a provider's forecast. */
@@ -52,17 +54,28 @@ export interface KeepSummary {
   dropped: number;
   /** Why the build could not take a city's forecast (the rest of the run goes on). */
   failed: string[];
+  /** The outlooks kept. */
+  outlooks: OutlookSummary;
 }
 
 /** Keeps the forecasts of a build: the function's fetches, one per city (or the past made again), minus those too old. */
 export async function keepForecasts(o: KeepOptions): Promise<KeepSummary> {
-  const summary: KeepSummary = { fromFunction: 0, forgotten: 0, taken: 0, madeAgain: 0, dropped: 0, failed: [] };
+  const summary: KeepSummary = {
+    fromFunction: 0,
+    forgotten: 0,
+    taken: 0,
+    madeAgain: 0,
+    dropped: 0,
+    failed: [],
+    outlooks: { issued: 0, madeAgain: 0, dropped: 0, seconds: 0 },
+  };
   const slugs = new Set(o.cities.map((c) => c.slug));
   if (o.fetched) await importFetched(o, slugs, summary);
   if (hasPastForecasts(o.provider)) makeAgain(o, o.provider, summary);
   else if (o.take !== false) await takeOne(o, summary);
   const newest = o.store.pollen.latestDay();
-  if (newest !== null) summary.dropped = o.store.issued.dropBefore((newest - o.serveDays + 1) * DAY_MS);
+  if (newest !== null) summary.dropped = o.store.issued.dropBefore(firstServedDay(newest, o.serveDays) * DAY_MS);
+  summary.outlooks = keepOutlooks({ store: o.store, cities: o.cities, serveDays: o.serveDays, makeAgain: hasPastForecasts(o.provider) });
   return summary;
 }
 
@@ -121,14 +134,14 @@ function makeAgain(o: KeepOptions, provider: PollenProvider & PastForecasts, sum
   const { store, now } = o;
   const latest = store.pollen.latestDay();
   if (latest === null) return;
-  const first = latest - o.serveDays + 1;
+  const first = firstServedDay(latest, o.serveDays);
   // Up to the day after the last stored one: later forecasts reach no stored day, and are made when
   // their days are stored (a store whose days end long before now would else have every forecast
   // since made hour by hour).
   const last = Math.min(Math.floor(now / DAY_MS), latest + 1);
   for (const city of o.cities) {
-    const rows = new Map([...store.values.span(city.slug, 'UTC', first, latest)].map(([day, v]) => [day, dailyRowOf(v)]));
-    const past = provider.pastForecaster(city, (day) => rows.get(day));
+    const values = store.values.span(city.slug, 'UTC', first, latest);
+    const past = provider.pastForecaster(city, (day) => values.get(day));
     const kept = new Set(store.issued.issuedSince(city.slug, first * DAY_MS));
     const made: IssuedForecast[] = [];
     for (let day = first; day <= last; day++) {
@@ -172,5 +185,5 @@ export function formatKept(k: KeepSummary): string {
     k.failed.length === 0
       ? ''
       : `; could not take ${k.failed.length}: ${k.failed.slice(0, 3).join('; ')}${k.failed.length > 3 ? '; ...' : ''}`;
-  return `kept ${k.fromFunction + k.taken + k.madeAgain} forecasts (${parts.join(', ')}); forgot ${k.dropped} issued before the served days${failed}`;
+  return `kept ${k.fromFunction + k.taken + k.madeAgain} forecasts (${parts.join(', ')}); forgot ${k.dropped} issued before the served days${failed}; ${formatOutlooks(k.outlooks)}`;
 }

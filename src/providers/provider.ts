@@ -1,7 +1,7 @@
 /** What every data provider offers, and the one error type its failures take. */
 import type { City } from '../domain/cities.js';
 import type { RawPollenHour } from '../domain/hours.js';
-import type { DailyPollen } from '../domain/schemas.js';
+import type { DayValues } from '../domain/day-values.js';
 import type { KeptDay } from '../domain/verification-days.js';
 import type { WeatherField } from '../domain/weather.js';
 
@@ -79,7 +79,7 @@ export interface PastForecaster {
  */
 export interface PastForecasts {
   /** The past forecasts of `city`, made from its history's daily rows (`daily`, by UTC day). */
-  pastForecaster(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster;
+  pastForecaster(city: City, daily: (day: number) => DayValues | undefined): PastForecaster;
   /** A past forecast hour by hour, as it was issued at `issuedAt` for `hours` hours. */
   pastForecastHours(city: City, issuedAt: number, hours: number): PollenBatch;
 }

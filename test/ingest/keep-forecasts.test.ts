@@ -111,6 +111,8 @@ describe('the forecasts a build keeps', () => {
     // 1 to 10 April twice, 11 April's morning, and those of before 1 April that reach it: 31 March's
     // two (lead 1, and the evening's lead 2 too) and 30 March's evening (18 hours of 1 April, lead 2).
     expect(first).toMatchObject({ madeAgain: 24, taken: 0, dropped: 0 });
+    // The outlooks: 2 to 10 April made again (each from the days before it: none before 1 April), 11 April's issued.
+    expect(first.outlooks).toMatchObject({ issued: 1, madeAgain: 9, dropped: 0 });
     expect(store.issued.since('tulsa', 0).every((f) => f.origin === 'made again' && f.source === 'sample')).toBe(true);
     // The days it made from daily rows say what the hourly forecast says: the same days and leads.
     const morning = store.issued
@@ -120,9 +122,12 @@ describe('the forecasts a build keeps', () => {
       [0, 18],
       [1, 24],
     ]);
-    expect(await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 730 })).toMatchObject({ madeAgain: 0 });
-    // Serving 3 days (8 to 10 April): those issued before 8 April leave, 17 of them.
-    expect((await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 3 })).dropped).toBe(17);
+    expect(await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 730 })).toMatchObject({
+      madeAgain: 0,
+      outlooks: { issued: 0, madeAgain: 0, dropped: 0 },
+    });
+    // Serving 3 days (8 to 10 April) reaches back to 1 April, the first of their month: the 3 issued before it leave.
+    expect((await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 3 })).dropped).toBe(3);
     store.close();
   });
 

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { type City, DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { dailyRow } from '../../src/domain/day-values.js';
+import { dayValues } from '../../src/domain/day-values.js';
 import { groupByDay } from '../../src/domain/days.js';
 import { normalizeHour } from '../../src/domain/hours.js';
 import type { Category } from '../../src/domain/risk.js';
-import { seasonCategories, seasonSeries } from '../../src/domain/seasons.js';
 import { type Pair, skill } from '../../src/domain/verification.js';
-import { pairsAtLead, type TargetDay, targetDays } from '../../src/domain/verification-days.js';
-import { persistencePairs } from '../../src/domain/verification-references.js';
+import { latestAtLead, observedSeries, type TargetDay, targetDays } from '../../src/domain/verification-days.js';
 import type { PollenBatch } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 
@@ -49,7 +47,7 @@ describe('the sample forecast', () => {
       const c = city(slug);
       const [from, to] = [dayNumber('2025-01-01'), dayNumber('2025-12-31')];
       const history = await sample.pollenHistory(c, { from: (from - 9) * 24, to: (to + 1) * 24 });
-      const rows = [...groupByDay('UTC', c.timezone, zoned(history, c))].map(([day, list]) => ({ day, row: dailyRow(day, list) }));
+      const values = [...groupByDay('UTC', c.timezone, zoned(history, c))].map(([day, list]) => dayValues(day, list));
       // A forecast issued at 05:00Z each day, from 8 days before the year so that every day of it has every lead.
       const targets: TargetDay[] = [];
       for (let day = from - 8; day <= to; day++) {
@@ -58,10 +56,15 @@ describe('the sample forecast', () => {
       }
       const inYear = (pairs: Pair[]) => pairs.filter((p) => p.day >= from && p.day <= to);
       for (const category of ['tree', 'grass', 'weed'] as Category[]) {
-        const observed = seasonSeries(rows, seasonCategories([]).find((s) => s.name === category)!);
-        const [one, seven] = [1, 7].map((lead) => inYear(pairsAtLead(targets, category, observed, lead)));
+        const observed = observedSeries(values, category);
+        const pairsAt = (lead: number): Pair[] =>
+          latestAtLead(targets, lead).flatMap((t) => {
+            const [forecast, seen] = [t.levels[category], observed.get(t.day)];
+            return forecast && seen ? [{ day: t.day, forecast, observed: { value: seen.value, level: seen.risk! } }] : [];
+          });
+        const [one, seven] = [1, 7].map((lead) => inYear(pairsAt(lead)));
         const [s1, s7] = [skill(one!), skill(seven!)];
-        expect(s1.pairs, category).toBeGreaterThan(360);
+        expect(s1.days, category).toBeGreaterThan(360);
         expect(s1.heidke!, category).toBeGreaterThan(s7.heidke!);
         expect(s1.rmse_log!, category).toBeLessThan(s7.rmse_log!);
         // Worse than perfect.
@@ -72,11 +75,10 @@ describe('the sample forecast', () => {
         expect(s7.heidke!, category).toBeGreaterThan(skill(shuffled).heidke! + 0.3);
         // Better than persistence (the day before the issue day) over the same days, a day ahead.
         const persistence = skill(
-          persistencePairs(
-            observed,
-            one!.map((p) => p.day),
-            1,
-          ),
+          one!.flatMap((p) => {
+            const before = observed.get(p.day - 2);
+            return before ? [{ ...p, forecast: { value: before.value, level: before.risk! } }] : [];
+          }),
         );
         expect(s1.rmse_log!, category).toBeLessThan(persistence.rmse_log!);
       }
@@ -89,7 +91,7 @@ describe("the sample's past forecasts, made from daily rows", () => {
     const c = city('atlanta');
     const [from, to] = [dayNumber('2025-02-01'), dayNumber('2025-06-30')];
     const history = await sample.pollenHistory(c, { from: (from - 9) * 24, to: (to + 10) * 24 });
-    const rows = new Map([...groupByDay('UTC', c.timezone, zoned(history, c))].map(([day, list]) => [day, dailyRow(day, list)]));
+    const rows = new Map([...groupByDay('UTC', c.timezone, zoned(history, c))].map(([day, list]) => [day, dayValues(day, list)]));
     const past = sample.pastForecaster(c, (day) => rows.get(day));
     let [targets, matched, days, same, close] = [0, 0, 0, 0, 0];
     for (let day = from; day <= to; day++) {

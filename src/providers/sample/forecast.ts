@@ -26,9 +26,9 @@
  */
 import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
-import { CATEGORIES, categoryRisk } from '../../domain/risk.js';
-import type { DailyPollen } from '../../domain/schemas.js';
-import type { GradedRow } from '../../domain/seasons.js';
+import type { DayValues } from '../../domain/day-values.js';
+import { thousandths } from '../../domain/pollen-rows.js';
+import { categoryRisk, type Risk } from '../../domain/risk.js';
 import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification-days.js';
 import type { PastForecaster, RawPollenHour } from '../provider.js';
 import { hashString, normal } from './noise.js';
@@ -152,14 +152,15 @@ export function forecastModel(city: City, truth: SampleCityModel): SampleForecas
 }
 
 /**
- * The forecasts a city's sample would have issued, made cheaply from the history's daily rows
+ * The forecasts a city's sample would have issued, made cheaply from the history's day values
  * (`daily`, by UTC day) instead of its hours: each UTC day the forecast covers enough
- * (verification-days.ts) is its daily row perturbed at once, as an hour is, by the same errors at
- * the lead of the middle of the hours covered, then graded as a daily row. A whole past of them
- * costs what the store's day values cost to read, where hours would be simulated again one by one.
+ * (verification-days.ts) is its day perturbed at once, as an hour is, by the same errors at the
+ * lead of the middle of the hours covered: each category's mean to a thousandth, graded as a
+ * day's is (by its highest allergen; ragweed on its own mean). A whole past of them costs what the
+ * store's day values cost to read, where hours would be simulated again one by one.
  */
-export function pastForecastModel(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster {
-  const errors = errorModel(city, (day, group) => daily(day)?.[group] ?? null);
+export function pastForecastModel(city: City, daily: (day: number) => DayValues | undefined): PastForecaster {
+  const errors = errorModel(city, (day, group) => daily(day)?.exact[group] ?? null);
   return {
     issuedDays(issuedAt, hours) {
       const issueHour = Math.floor(issuedAt / HOUR_MS);
@@ -168,22 +169,37 @@ export function pastForecastModel(city: City, daily: (day: number) => DailyPolle
       const days: KeptDay[] = [];
       for (let day = issueDay; day * 24 < issueHour + hours; day++) {
         const [from, to] = [Math.max(day * 24, issueHour), Math.min(day * 24 + 24, issueHour + hours)];
-        const row = daily(day);
-        if (!row || !coveredEnough(to - from, 24)) continue;
-        const { tree, grass, weed, species } = row;
-        const f = perturbed({ tree, grass, weed, species }, factors(((from + to - 1) / 2 - issueHour) / 24, day));
-        // Its values are whole numbers, graded as a daily row's are: by the highest allergen.
-        const risks = Object.fromEntries(CATEGORIES.map((c) => [`risk_${c}`, categoryRisk(c, f[c], f.species)]));
-        const levels = levelsOf({ ...f, ...(risks as Pick<GradedRow, 'risk_tree' | 'risk_grass' | 'risk_weed'>) });
-        days.push({ day, lead: day - issueDay, issuedAt, hours: to - from, levels });
+        const v = daily(day);
+        if (!v || !coveredEnough(to - from, 24)) continue;
+        const factor = factors(((from + to - 1) / 2 - issueHour) / 24, day);
+        const scaled = perturbedMeans(v, factor);
+        days.push({ day, lead: day - issueDay, issuedAt, hours: to - from, levels: levelsOf(scaled) });
       }
       return days;
     },
   };
 }
 
-/** An hour with each category (and each of its allergens) multiplied by its factor. */
-function perturbed<T extends Pick<RawPollenHour, Group | 'species'>>(row: T, factors: readonly number[]): T {
+/** A day's means, each category's (and its allergens') multiplied by its factor, unrounded; risks graded on them. */
+function perturbedMeans(v: DayValues, factors: readonly number[]): Pick<DayValues, 'exact' | 'means'> {
+  const species = perturbed({ tree: null, grass: null, weed: null, species: v.means.species }, factors, (x) => x).species;
+  const exact = { ...v.exact };
+  const risks: Record<string, Risk | null> = {};
+  GROUPS.forEach(([group], g) => {
+    const value = v.exact[group];
+    exact[group] = value === null ? null : thousandths(value * factors[g]!);
+    risks[`risk_${group}`] = categoryRisk(group, exact[group], species);
+  });
+  exact.ragweed = v.exact.ragweed === null ? null : thousandths(v.exact.ragweed * factors[2]!);
+  return { exact, means: { ...v.means, ...risks, species } };
+}
+
+/** An hour with each category (and each of its allergens) multiplied by its factor, rounded by `round` (whole grains, as a provider's). */
+function perturbed<T extends Pick<RawPollenHour, Group | 'species'>>(
+  row: T,
+  factors: readonly number[],
+  round: (v: number) => number = count,
+): T {
   const species = row.species !== null && typeof row.species === 'object' ? { ...(row.species as Record<string, unknown>) } : null;
   const out: Record<string, unknown> = { ...row, species };
   GROUPS.forEach(([group, key], g) => {
@@ -191,12 +207,12 @@ function perturbed<T extends Pick<RawPollenHour, Group | 'species'>>(row: T, fac
     const allergens = species?.[key];
     if (allergens !== null && typeof allergens === 'object') {
       const scaled = Object.fromEntries(
-        Object.entries(allergens).map(([name, v]) => [name, typeof v === 'number' ? count(v * factors[g]!) : v]),
+        Object.entries(allergens).map(([name, v]) => [name, typeof v === 'number' ? round(v * factors[g]!) : v]),
       );
       species![key] = scaled;
       // The history's category is the sum of its allergens (pollen.ts): so is the forecast's.
       if (typeof value === 'number') out[group] = Object.values(scaled).reduce<number>((s, v) => s + (typeof v === 'number' ? v : 0), 0);
-    } else if (typeof value === 'number') out[group] = count(value * factors[g]!);
+    } else if (typeof value === 'number') out[group] = round(value * factors[g]!);
   });
   // The same fields, each a number where it was one, and the species the same shape.
   return out as T;

@@ -4,7 +4,7 @@
  */
 import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
-import type { DailyPollen } from '../../domain/schemas.js';
+import type { DayValues } from '../../domain/day-values.js';
 import {
   openCoverage,
   type Coverage,
@@ -78,10 +78,10 @@ export class SampleProvider implements PollenProvider, WeatherProvider, PastFore
   }
 
   /**
-   * Its past forecasts, made from the history's daily rows rather than its hours (forecast.ts,
+   * Its past forecasts, made from the history's day values rather than its hours (forecast.ts,
    * `pastForecastModel`): what a forecast issued then would have said of each day, by the same errors.
    */
-  pastForecaster(city: City, daily: (day: number) => DailyPollen | undefined): PastForecaster {
+  pastForecaster(city: City, daily: (day: number) => DayValues | undefined): PastForecaster {
     return pastForecastModel(city, daily);
   }
 
