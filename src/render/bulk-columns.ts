@@ -5,11 +5,10 @@
  */
 import { type Shape, type Species, speciesColumn } from '../domain/species.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../domain/weather.js';
-import type { PairRow } from '../domain/forecast-skill.js';
 import type { BulkKind } from '../served/bulk-index.js';
 import type { StoreReader } from '../store/reader.js';
 import { type Field, field } from './bulk-field.js';
-import { PAIR_FIELDS } from './pair-columns.js';
+import { PAIR_FIELDS, type PairRow } from './pair-columns.js';
 
 export type { Field, Value } from './bulk-field.js';
 
@@ -162,7 +161,7 @@ const SEASON_FIELDS: Field[] = [
 
 export const KIND_MEANING: Record<BulkKind, string> = {
   'forecast-pairs':
-    'One row per city, category and UTC day observed: the observed daily mean and level, what climatology and the forecast at each lead (0 to 2) said of it, and the ranked probability scores of the outlook at each lead (0 to 7) and of climatology: every score of /api/forecast-skill can be computed again from them. One file for the served days.',
+    "One row per city, category and UTC day observed: the observed daily mean and level; what the provider's forecast and persistence at each lead (0 to 2), and climatology, said of it, each as its issue day kept it; the ranked probability scores of the outlook at each lead (0 to 7), as kept when issued, and of climatology; what each lead served, and whether its issue day was in season: every score of /api/forecast-skill can be computed again from them. One file a month; the trailing window is the rows of its last 90 days.",
   seasons:
     'One row per city, year held and category: the pollen seasons of /api/season?city= by the percentage method, on UTC days. One file for every year.',
   'pollen-hourly': 'One row per city-hour: the rows of /api/pollen-range (aggregate=none), species as columns.',

@@ -79,8 +79,9 @@ export const bulkFileCount = (months: readonly Month[]): number =>
 export const wholePath = (kind: BulkKind, format: BulkFormat): string => `${BULK_DIR}/${kind}.${format}`;
 export const seasonsPath = (format: BulkFormat): string => wholePath('seasons', format);
 
-/** The file of a month's kind in a format, under the publish folder. */
-export const bulkPath = (kind: MonthlyKind, month: string, format: BulkFormat): string => `${BULK_DIR}/${kind}-${month}.${format}`;
+/** The file of a month's kind (the forecast pairs' too) in a format, under the publish folder. */
+export const bulkPath = (kind: MonthlyKind | 'forecast-pairs', month: string, format: BulkFormat): string =>
+  `${BULK_DIR}/${kind}-${month}.${format}`;
 
 /** Rows of a month, each kind's city by city (slugs in byte order), in time order. */
 export type MonthRows = Record<MonthlyKind, Array<Array<Record<string, unknown>>>>;
@@ -176,7 +177,7 @@ export class KindFiles<R = Row> {
     const bodies: Record<BulkFormat, Uint8Array> = { parquet: this.parquet.finish(), 'csv.gz': await this.csv.finish() };
     const inputsSha256 = typeof inputs === 'string' ? inputs : inputs(bodies.parquet);
     return FORMATS.map((format) => {
-      const path = month === null ? wholePath(this.kind, format) : bulkPath(this.kind as MonthlyKind, month, format);
+      const path = month === null ? wholePath(this.kind, format) : bulkPath(this.kind as MonthlyKind | 'forecast-pairs', month, format);
       const bytes = bodies[format];
       put(path, bytes);
       return {

@@ -1,52 +1,69 @@
 /**
  * The render's forecast-skill step (docs/data.md, "Forecast skill"): each city's skill computed
- * from the forecasts the store keeps and the served days (domain/forecast-skill.ts), written into
- * the served store for the handlers; the pairs it is made from, as the bulk forecast-pairs file
- * (Parquet and gzip CSV, staged beside the served store until the render's folder exists); and
- * the outlooks served now, for the outlook file the forecast function carries.
+ * from the forecasts and outlooks the store keeps as issued and the served days
+ * (domain/forecast-skill.ts), written into the served store for the handlers; the pairs it is
+ * made from, as the bulk forecast-pairs files, a month each (Parquet and gzip CSV); and the
+ * outlooks served now, for the outlook file the forecast function carries.
+ *
+ * What the previous build's render cache holds made from the same inputs is reused (skills-plan.ts):
+ * a month's pairs files, and each city's scores of its closed season years, so that a city's days
+ * are paired only from the first one something new is made of (the trailing window, the season
+ * years under way, a month whose days changed).
  *
  * Cities are scored by as many threads as the render has cores (skills-thread.ts), each taking the
  * next city not yet taken (city-turns.ts); one of them writes every city, in the cities' order, so
  * the files are the same whichever thread scored which city.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
-import { DAY_MS, HOUR_MS } from '../domain/dates.js';
-import { citySkill, FORECAST_LEADS } from '../domain/forecast-skill.js';
-import type { ServedOutlook } from '../domain/skill-schemas.js';
+import { deflateRawSync } from 'node:zlib';
+import { resampling } from '../domain/bootstrap.js';
+import { DAY_MS, HOUR_MS, isoTime } from '../domain/dates.js';
+import { citySkill, FORECAST_LEADS, WINDOW_DAYS, yearKey } from '../domain/forecast-skill.js';
+import { OUTLOOK_LEADS } from '../domain/outlook.js';
+import type { Graded } from '../domain/risk.js';
+import { seasonYear, seasonYearOf, type SeasonSeries } from '../domain/seasons.js';
+import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/skill-schemas.js';
+import { GRADED, observedSeries } from '../domain/verification-days.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
 import type { OutlookFile } from '../served/outlook-file.js';
-import { allDailyRows } from '../store/daily-rows.js';
 import { encodeSkill } from '../store/forecast-skills.js';
 import { openStore, type Store } from '../store/store.js';
-import { FORMATS, KindFiles, WRITER, wholePath } from './bulk.js';
+import { bulkPath, FORMATS, KindFiles, type Month } from './bulk.js';
 import { Batch, type RowGroup } from './bulk-writers.js';
 import { CityTurns } from './city-turns.js';
-import { PAIR_FIELDS } from './pair-columns.js';
-import { linkOrCopy } from './render-cache.js';
-import type { FileWriter } from './file-writer.js';
+import { FileWriter, type Written } from './file-writer.js';
+import { PAIR_FIELDS, type PairRow } from './pair-columns.js';
+import type { FileRecord } from './render-cache.js';
 import { type FailureReply, failureReply, RenderError, replyError } from './render-error.js';
+import { type CityYears, cachedYears, cityYearsFile, type SkillsPlan } from './skills-plan.js';
 
-/** The pairs file in a format, under the publish folder. */
-export const pairsPath = (format: BulkFormat): string => wholePath('forecast-pairs', format);
-/** Files the step adds to the render: the pairs file in both formats. */
-export const SKILL_FILES = FORMATS.length;
+/** A month's pairs file in a format, under the publish folder. */
+export const pairsPath = (month: string, format: BulkFormat): string => bulkPath('forecast-pairs', month, format);
+/** Files the step adds to the render: each month's pairs file in both formats. */
+export const skillFiles = (months: readonly Month[]): number => months.length * FORMATS.length;
 /**
- * Cities per row group of the pairs file: about 15,000 rows (every category and served day of
- * each). A group's values are held as JavaScript values while it is encoded: at 20 cities a group
- * added 66 MB to the step's peak at 200 cities, for a file 12% smaller (docs/performance.md).
+ * Cities per row group of a month's pairs file: about 1,200 rows (every category and day of the
+ * month of each), so that a reader of one city fetches a group, not the month, and the writing
+ * thread holds each month's group of ten cities, not more, while the cities come.
  */
-const CITIES_PER_GROUP = 5;
+const CITIES_PER_GROUP = 10;
 
 export interface SkillOutput {
-  /** The pairs file, staged: each format's path under the publish folder and where it waits. */
-  staged: Array<{ file: BulkFile; at: string }>;
-  stageDir: string;
+  /** The pairs files the step wrote (into the render's folder), what was recorded of them, and their count. */
+  files: BulkFile[];
+  records: Array<[string, FileRecord]>;
+  written: Written;
   /** The outlooks served now, by city and category. */
   outlooks: OutlookFile;
+  /** Thread-seconds the step's threads spent scoring cities, and resampling (the bootstrap) among them. */
+  scoring: { seconds: number; resampling: number };
+  /** Each city's closed years, kept in the plan's next folder: their files' SHA-256. */
+  years: Record<string, string>;
+  /** City-years whose scores came from the render cache. */
+  yearsReused: number;
 }
 
 /** A city's share of the step, as the thread that scored it hands it to the one that writes. */
@@ -56,29 +73,159 @@ export interface ScoredCity {
   skill: Uint8Array;
   /** Its outlooks served now, by category. */
   outlooks: Record<string, ServedOutlook>;
-  /** Its rows of the pairs file, column by column. */
-  pairs: RowGroup;
+  /** Its rows of each month's pairs file written anew (by the month's index; none for a month reused), column by column. */
+  pairs: RowGroup[];
+  /** Its closed season years' scores, deflated, for the next render's cache; null for none. */
+  years: Uint8Array | null;
+  /** How many of them came from the render cache. */
+  yearsReused: number;
+  /** Seconds its scoring took, and its resampling among them. */
+  seconds: number;
+  resampling: number;
 }
 
 /** What a helper hands the writing thread: a city's scores, by the city's index, or the helper's failure. */
 export type Handed = { index: number; scored: ScoredCity } | { failure: FailureReply };
 
-/** A city's skill, outlooks and pairs; a store that cannot be read fails the render, naming the city. */
-function scoreCity(store: Store, served: Store, city: string, provider: string | null): ScoredCity {
+/** The month a day falls in, by its index. */
+function monthIndex(months: readonly Month[]): (day: number) => number {
+  return (day) => {
+    let [lo, hi] = [0, months.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (months[mid]!.to < day) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/**
+ * The first day a city's pairs are needed from, and the closed years it takes as scored: its
+ * trailing window, each category's year under way, each month written anew and each closed year
+ * the cache does not hold made from the same inputs.
+ */
+function neededFrom(
+  plan: SkillsPlan,
+  city: string,
+  served: number,
+  latest: number,
+): { from: number; scored: Map<string, SkillYear[]>; closed: Set<string> } {
+  const cached = cachedYears(plan, city);
+  const scored = new Map<string, SkillYear[]>();
+  const closed = new Set<string>();
+  let from = latest - WINDOW_DAYS + 1;
+  for (const category of GRADED) {
+    from = Math.min(from, seasonYear(category, seasonYearOf(category, latest)).from);
+    for (let year = seasonYearOf(category, served); seasonYear(category, year).to < latest; year++) {
+      const key = yearKey(category, year);
+      if (plan.years[key] === undefined) {
+        from = Math.min(from, seasonYear(category, year).from);
+        continue;
+      }
+      closed.add(key);
+      const kept = cached[key];
+      if (kept && kept.scores.length === OUTLOOK_LEADS) scored.set(key, kept.scores);
+      else from = Math.min(from, seasonYear(category, year).from);
+    }
+  }
+  for (const month of plan.months) if (!month.reused) from = Math.min(from, month.from);
+  return { from: Math.max(from, served), scored, closed };
+}
+
+/** The archive of what a city's scores are made from: every forecast and outlook kept of the served days, however few of them are paired. */
+function archiveOf(store: Store, city: string, served: number, latest: number): ForecastSkill['archive'] {
+  const f = store.issued.archive(city, (served - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS);
+  const o = store.outlooks.archive(city, served - OUTLOOK_LEADS + 1, latest + 1);
+  return {
+    forecasts: f.forecasts,
+    issue_days: f.issueDays,
+    first_issued: f.first === null ? null : isoTime(f.first),
+    last_issued: f.last === null ? null : isoTime(f.last),
+    by: { build: f.by.build, function: f.by.function, made_again: f.by['made again'] },
+    outlooks: { issued: o.issued, made_again: o.madeAgain },
+  };
+}
+
+/** A city's skill, outlooks, pairs of the months written anew and closed years; a store that cannot be read fails the render, naming the city. */
+function scoreCity(store: Store, served: Store, city: string, provider: string | null, plan: SkillsPlan): ScoredCity {
+  const [started, resampled] = [performance.now(), resampling.seconds];
+  const first = plan.months[0]?.from;
   let made: ReturnType<typeof citySkill>;
+  let closed = new Set<string>();
+  let yearsReused = 0;
   try {
-    const rows = allDailyRows(served, city, 'UTC');
-    // Forecasts issued up to two days before the first served day reach it.
-    const from = ((rows[0]?.day ?? 0) - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS;
-    made = citySkill({ city, provider, simulated: provider === SAMPLE_ID, rows, forecasts: store.issued.since(city, from) });
+    const latest = served.values.newest(city, 'UTC', 1)[0]?.day;
+    if (first === undefined || latest === undefined)
+      made = citySkill({
+        city,
+        provider,
+        simulated: provider === SAMPLE_ID,
+        first: null,
+        latest: null,
+        observed: () => new Map(),
+        outlooks: new Map(),
+        climatologies: new Map(),
+        forecasts: [],
+      });
+    else {
+      const need = neededFrom(plan, city, first, latest);
+      closed = need.closed;
+      yearsReused = need.scored.size;
+      const days = [...served.values.span(city, 'UTC', need.from, latest).values()];
+      const observed = new Map<Graded, SeasonSeries>();
+      made = citySkill({
+        city,
+        provider,
+        simulated: provider === SAMPLE_ID,
+        first: need.from,
+        latest,
+        observed: (category) => {
+          let series = observed.get(category);
+          if (!series) observed.set(category, (series = observedSeries(days, category)));
+          return series;
+        },
+        outlooks: store.outlooks.outlooks(city, need.from - OUTLOOK_LEADS + 1, latest + 1),
+        climatologies: store.outlooks.climatologies(city, need.from, latest + OUTLOOK_LEADS),
+        // Forecasts issued up to two days before the first day paired reach it.
+        forecasts: store.issued.since(city, (need.from - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS),
+        scored: need.scored,
+        archive: archiveOf(store, city, first, latest),
+      });
+    }
   } catch (error) {
     throw new RenderError(`the forecast skill of ${city} could not be computed: ${(error as Error).message}. Nothing was published.`);
   }
-  const pairs = new Batch(PAIR_FIELDS);
-  for (const p of made.rows) pairs.add(p);
-  const outlooks = Object.fromEntries(made.skill.categories.map((c) => [c.category, c.outlook]));
-  // The columns alone: what crosses to the writing thread is cloned.
-  return { city, skill: encodeSkill(made.skill), outlooks, pairs: { columns: pairs.columns, rows: pairs.rows } };
+  const monthOf = monthIndex(plan.months);
+  const batches = plan.months.map(() => new Batch(PAIR_FIELDS));
+  const row: PairRow = { city, c: made.pairs[0]!, i: 0 };
+  for (const c of made.pairs) {
+    row.c = c;
+    for (let i = 0; i < c.n; i++) {
+      const m = monthOf(c.day[i]!);
+      if (plan.months[m]!.reused) continue;
+      row.i = i;
+      batches[m]!.add(row);
+    }
+  }
+  const outlooks: Record<string, ServedOutlook> = {};
+  for (const c of made.skill.categories) if (c.outlook) outlooks[c.category] = c.outlook;
+  const years: CityYears = {};
+  for (const key of closed) {
+    const scores = made.years.get(key);
+    if (scores) years[key] = { digest: plan.years[key]!, scores };
+  }
+  return {
+    city,
+    skill: encodeSkill(made.skill),
+    outlooks,
+    // The columns alone: what crosses to the writing thread is cloned.
+    pairs: batches.map((b) => ({ columns: b.columns, rows: b.rows })),
+    years: Object.keys(years).length === 0 ? null : deflateRawSync(JSON.stringify(years)),
+    yearsReused,
+    seconds: (performance.now() - started) / 1000,
+    resampling: resampling.seconds - resampled,
+  };
 }
 
 /** The served store as the step reads it: nothing writes it until every city is scored. */
@@ -89,14 +236,14 @@ const readServed = (servedPath: string): Store => openStore(servedPath, { readon
  * thread through `port`; a failure is handed the same way, and ends the helper's part. Says when
  * it has closed the served store, which the writing thread waits for before it writes there.
  */
-export function scoreForWriter(store: Store, servedPath: string, turns: CityTurns, port: MessagePort): void {
+export function scoreForWriter(store: Store, servedPath: string, plan: SkillsPlan, turns: CityTurns, port: MessagePort): void {
   let served: Store | undefined;
   try {
     served = readServed(servedPath);
     const { slugs } = served.cities.set();
     const provider = served.pollen.latestSource();
     for (let index = turns.take(); index < slugs.length; index = turns.take()) {
-      port.postMessage({ index, scored: scoreCity(store, served, slugs[index]!, provider) } satisfies Handed);
+      port.postMessage({ index, scored: scoreCity(store, served, slugs[index]!, provider, plan) } satisfies Handed);
       turns.handed();
     }
   } catch (error) {
@@ -109,22 +256,28 @@ export function scoreForWriter(store: Store, servedPath: string, turns: CityTurn
 }
 
 /**
- * Computes every served city's skill from the forecasts `store` keeps and the UTC days of the
- * served store at `servedPath`, writes it there, and stages the pairs file in `stageDir`. The
- * cities are scored by this thread and by the helpers sharing `turns` with it, which hand theirs
- * through `helpers` (scoreForWriter); this thread writes them all.
+ * Computes every served city's skill from the forecasts and outlooks `store` keeps and the UTC
+ * days of the served store at `servedPath`, writes it there, writes the pairs files of the months
+ * the plan does not reuse into the render's `folder`, and keeps each city's closed years in the
+ * plan's next folder. The cities are scored by this thread and by the helpers sharing `turns`
+ * with it, which hand theirs through `helpers` (scoreForWriter); this thread writes them all.
  */
 export async function computeSkills(
   store: Store,
   servedPath: string,
-  stageDir: string,
+  folder: string,
+  plan: SkillsPlan,
   turns = new CityTurns(CityTurns.memory()),
   helpers: readonly MessagePort[] = [],
 ): Promise<SkillOutput> {
   const served = readServed(servedPath);
-  const pairs = new KindFiles('forecast-pairs', PAIR_FIELDS, CITIES_PER_GROUP);
+  const pairs = plan.months.map((m) => (m.reused ? undefined : new KindFiles('forecast-pairs', PAIR_FIELDS, CITIES_PER_GROUP)));
   const outlooks: OutlookFile = { issued: null, provider: served.pollen.latestSource(), cities: {} };
   const skills: Array<[string, Uint8Array]> = [];
+  const scoring = { seconds: 0, resampling: 0 };
+  const years: Record<string, string> = {};
+  let yearsReused = 0;
+  if (plan.nextDir) mkdirSync(plan.nextDir, { recursive: true });
   try {
     const { slugs } = served.cities.set();
     // A city scored waits here until every city before it is written: the cities the helpers score
@@ -135,10 +288,20 @@ export async function computeSkills(
       for (let s = scored.get(next); s !== undefined; s = scored.get(++next)) {
         scored.delete(next);
         skills.push([s.city, s.skill]);
+        scoring.seconds += s.seconds;
+        scoring.resampling += s.resampling;
         outlooks.issued ??= Object.values(s.outlooks)[0]?.issued ?? null;
         outlooks.cities[s.city] = s.outlooks;
-        pairs.addGroup(s.pairs);
-        await pairs.cityDone();
+        yearsReused += s.yearsReused;
+        if (s.years && plan.nextDir) {
+          writeFileSync(cityYearsFile(plan.nextDir, s.city), s.years);
+          years[s.city] = createHash('sha256').update(s.years).digest('hex');
+        }
+        for (const [m, files] of pairs.entries()) {
+          if (!files || s.pairs[m]!.rows === 0) continue;
+          files.addGroup(s.pairs[m]!);
+          await files.cityDone();
+        }
       }
     };
     const receive = () => {
@@ -151,7 +314,7 @@ export async function computeSkills(
       }
     };
     for (let index = turns.take(); index < slugs.length; index = turns.take()) {
-      scored.set(index, scoreCity(store, served, slugs[index]!, outlooks.provider));
+      scored.set(index, scoreCity(store, served, slugs[index]!, outlooks.provider, plan));
       receive();
       await write();
     }
@@ -172,23 +335,14 @@ export async function computeSkills(
   } finally {
     written.close();
   }
-  mkdirSync(stageDir, { recursive: true });
-  const at = (path: string) => join(stageDir, basename(path));
-  // What the pairs are made from (the kept forecasts, the served days) shows in the pairs themselves.
-  const files = await pairs.finish(
-    null,
-    (path, body) => writeFileSync(at(path), body),
-    (parquet) => createHash('sha256').update(`${WRITER}\nforecast-pairs\n`).update(parquet).digest('hex'),
-  );
-  return { staged: files.map((file) => ({ file, at: at(file.path) })), stageDir, outlooks };
-}
-
-/** Puts the staged pairs files in the render's folder, counted by its writer; says what each holds, for the manifest. */
-export function placeSkillFiles(output: SkillOutput, out: FileWriter): BulkFile[] {
-  for (const { file, at } of output.staged) {
-    linkOrCopy(at, join(out.folder, file.path));
-    out.count(statSync(at).size, true);
-  }
-  rmSync(output.stageDir, { recursive: true, force: true });
-  return output.staged.map((s) => s.file);
+  const out = new FileWriter(folder);
+  const records = new Map<string, FileRecord>();
+  const files: BulkFile[] = [];
+  await out.recording(records, async () => {
+    for (const [m, month] of plan.months.entries()) {
+      const kind = pairs[m];
+      if (kind) files.push(...(await kind.finish(month.month, (path, body) => out.put(path, body), month.digest)));
+    }
+  });
+  return { files, records: [...records], written: out.written, outlooks, scoring, years, yearsReused };
 }

@@ -51,18 +51,16 @@ export interface CachedUnit {
   files: string[];
 }
 
+const SHA256 = z.string().regex(/^[0-9a-f]{64}$/);
+
 const STATE = z.object({
   code: z.string(),
+  /** Each city's closed season years' scores, as the forecast-skill step keeps them (skills-plan.ts): its file's SHA-256. */
+  skills: z.record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), SHA256).default({}),
   units: z.record(z.string(), z.object({ digest: z.string(), files: z.array(z.string()) })),
   files: z.record(
     z.string(),
-    z.tuple([
-      z.string().regex(/^[0-9a-f]{64}$/),
-      z.number().int().nonnegative(),
-      z.string().regex(/^\d+$/),
-      z.string().regex(/^\d+$/),
-      z.boolean(),
-    ]),
+    z.tuple([SHA256, z.number().int().nonnegative(), z.string().regex(/^\d+$/), z.string().regex(/^\d+$/), z.boolean()]),
   ),
 });
 type CacheState = z.infer<typeof STATE>;
@@ -192,11 +190,15 @@ export function loadCache(dir: string, code: string): { state?: CacheState; mani
   return { state, ...(manifest ? { manifest } : {}) };
 }
 
+/** Where the render cache keeps each city's closed season years' scores. */
+export const skillYearsDir = (dir: string): string => join(dir, 'skills');
+
 export class RenderCache {
   /** The previous build's files, by their path under the publish folder. */
   private readonly output: string;
   private readonly units: CacheState['units'];
   private readonly records: CacheState['files'];
+  private readonly skills: CacheState['skills'];
   private readonly manifest: BulkManifest | undefined;
 
   /** A cache checked by `loadCache` (in the render's thread); each worker reads it again. */
@@ -208,7 +210,13 @@ export class RenderCache {
     const { state, manifest } = loadCache(dir, code);
     this.units = state?.units ?? {};
     this.records = state?.files ?? {};
+    this.skills = state?.skills ?? {};
     this.manifest = manifest;
+  }
+
+  /** The previous build's closed season years' scores: their folder, and each city's file's SHA-256 as recorded. */
+  skillYears(): { dir: string; sha256: Record<string, string> } {
+    return { dir: skillYearsDir(this.dir), sha256: this.skills };
   }
 
   /**
@@ -309,10 +317,14 @@ export class RenderCache {
     units: Record<string, CachedUnit>,
     records: Map<string, FileRecord>,
     reuse: boolean,
+    skills: { dir: string; sha256: Record<string, string> } | undefined = undefined,
   ): void {
     const [output, statePath] = [join(dir, 'output'), join(dir, 'state.json')];
     mkdirSync(dir, { recursive: true });
     rmSync(statePath, { force: true });
+    // The closed years' scores: the render's folder of them takes the previous one's place.
+    rmSync(skillYearsDir(dir), { recursive: true, force: true });
+    if (skills) renameSync(skills.dir, skillYearsDir(dir));
     if (!reuse) rmSync(output, { recursive: true, force: true });
     mkdirSync(output, { recursive: true });
     const keep = new Set([...records.keys(), BULK_INDEX_FILE]);
@@ -336,7 +348,7 @@ export class RenderCache {
       files[file] = [record[0], record[1], record[2], record[3], settled];
     }
     const next = `${statePath}.next`;
-    writeJsonFile(next, { code, units, files } satisfies CacheState);
+    writeJsonFile(next, { code, skills: skills?.sha256 ?? {}, units, files } satisfies CacheState);
     renameSync(next, statePath);
   }
 }

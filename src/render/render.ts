@@ -13,7 +13,7 @@ import { basename, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
-import { bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
+import { type BulkFile, bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
 import { settingsOf } from '../settings.js';
@@ -21,7 +21,7 @@ import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
 import { RenderInputs } from './input-digests.js';
-import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache } from './render-cache.js';
+import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './render-cache.js';
 import { inProcess, inWorkers, tasksOf } from './task-pool.js';
 import type { TaskInput } from './tasks.js';
 import { redirectsFile } from './redirects.js';
@@ -34,7 +34,8 @@ import {
   writeServedStore,
 } from './served-store.js';
 import { FileWriter, type Written } from './file-writer.js';
-import { computeSkills, placeSkillFiles, SKILL_FILES, type SkillOutput } from './forecast-skills.js';
+import { computeSkills, skillFiles, type SkillOutput } from './forecast-skills.js';
+import { planSkills, type SkillsPlan } from './skills-plan.js';
 import { computeSkillsInThreads } from './skills-thread.js';
 import { type ThreadCode, threadCode } from './thread-code.js';
 import { RenderError } from './render-error.js';
@@ -48,6 +49,11 @@ export interface RenderSummary extends Written {
   /** Thread-seconds spent on the units' files, and on the bulk files (summed over worker threads). */
   unitSeconds: number;
   bulkSeconds: number;
+  /**
+   * The forecast-skill step: thread-seconds of its scoring, and of its resampling (the bootstrap)
+   * among them; months whose pairs files, and city-years whose scores, came from the render cache.
+   */
+  skillScoring: { seconds: number; resampling: number; monthsReused: number; yearsReused: number };
   /** How many months have bulk files, and how many of them were reused from the render cache. */
   bulkMonths: number;
   bulkReused: number;
@@ -95,6 +101,8 @@ interface Target {
   servedPath: string;
   nextServed: string;
   cacheDir: string | undefined;
+  /** Where the forecast-skill step keeps each city's closed years until the render cache takes them; none without a cache. */
+  nextYears: string | undefined;
   /** Whether the render cache holds output a render may reuse (checked), and why not when it was ignored. */
   reuse: boolean;
   warnings: string[];
@@ -131,7 +139,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
   } catch (error) {
     rmSync(target.folder, { recursive: true, force: true });
     rmSync(target.nextServed, { force: true });
-    rmSync(skillStage(target), { recursive: true, force: true });
+    if (target.nextYears) rmSync(target.nextYears, { recursive: true, force: true });
     throw error;
   }
   publishRender(store, target, made);
@@ -166,6 +174,7 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
     servedPath,
     nextServed: `${servedPath}.next-${process.pid}`,
     cacheDir,
+    nextYears: cacheDir ? `${skillYearsDir(cacheDir)}.next-${process.pid}` : undefined,
     reuse: cache.state !== undefined,
     warnings,
     code,
@@ -190,7 +199,7 @@ interface Planned {
   inputs: RenderInputs;
   site: Promise<Map<string, string | Uint8Array>>;
   routes: readonly Route[];
-  skills: SkillOutput;
+  skills: SkillOutput & { plan: SkillsPlan; reused: { files: BulkFile[]; records: Map<string, FileRecord> } };
 }
 
 /**
@@ -199,27 +208,36 @@ interface Planned {
  * zipped size (deflated in a thread of its own) are made while the render plans and writes.
  */
 async function planRender(store: Store, target: Target, options: RenderOptions, laps: Laps): Promise<Planned> {
-  const { nextServed } = target;
+  const { nextServed, folder } = target;
   rmSync(nextServed, { force: true });
+  if (target.nextYears) rmSync(target.nextYears, { recursive: true, force: true });
+  mkdirSync(folder);
   const site = siteFiles();
   site.catch(() => {}); // awaited once the units are written; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
   laps.done('served');
   // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts),
   // in threads of their own, as many as the units have, unless the render is small enough to run in this one (workersOf).
-  const stageDir = skillStage(target);
+  // What the render cache holds of it made from the same inputs is reused (skills-plan.ts).
+  const cache = target.reuse && target.cacheDir ? new RenderCache(target.cacheDir, target.code) : undefined;
+  const { plan: skillsPlan, reused } = withStore(nextServed, (served) => planSkills(store, served, folder, cache, target.nextYears));
   const threads = workersOf(cityDays, options);
-  const skills =
+  const output =
     threads === 0
-      ? await computeSkills(store, nextServed, stageDir)
-      : await computeSkillsInThreads({ storePath: store.path, servedPath: nextServed, stageDir }, target.threads(), threads);
+      ? await computeSkills(store, nextServed, folder, skillsPlan)
+      : await computeSkillsInThreads(
+          { storePath: store.path, servedPath: nextServed, folder, plan: skillsPlan },
+          target.threads(),
+          threads,
+        );
+  const skills = { ...output, plan: skillsPlan, reused };
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
   laps.done('skills');
   const routes = options.routes ?? ROUTES;
   const months = withStore(nextServed, bulkMonths);
   // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest and the pairs file.
-  const extra = SITE_FILES.length + 1 + bulkFileCount(months) + SKILL_FILES;
+  const extra = SITE_FILES.length + 1 + bulkFileCount(months) + skillFiles(months);
   const plan = withStore(nextServed, (s) => planFiles(s, routes, unitsOf(s, s.cities.set().slugs), extra, target.maxFiles));
   laps.done('plan');
   // Each unit and month goes with the digest of what it is made from, for the render cache.
@@ -248,6 +266,8 @@ interface Made {
   units: Record<string, CachedUnit>;
   outlooks: OutlookFile;
   records: Map<string, FileRecord>;
+  /** Each city's closed years' scores, for the render cache: the folder the step kept them in, and their files' SHA-256. */
+  years: { dir: string; sha256: Record<string, string> } | undefined;
 }
 
 /**
@@ -262,8 +282,7 @@ function workersOf(cityDays: number, options: RenderOptions): number {
 /** Writes the render's folder: the units and bulk months (in workers), then `_redirects`, the site's files and the manifest. */
 async function writeRender(store: Store, target: Target, planned: Planned, options: RenderOptions, laps: Laps): Promise<Made> {
   const { folder, nextServed, cacheDir, code } = target;
-  const { plan, months, inputs, routes } = planned;
-  mkdirSync(folder);
+  const { plan, months, inputs, routes, skills } = planned;
   const workers = workersOf(planned.cityDays, options);
   // The bulk files' months follow the units: each month is a task of its own for a worker.
   const input: TaskInput = {
@@ -281,24 +300,32 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   out.put('_redirects', redirectsFile(store.cities.set().slugs));
   for (const [file, body] of await planned.site) out.put(file, body);
   laps.done('measure');
-  const pairs = placeSkillFiles(planned.skills, out);
-  const manifest = withStore(nextServed, (s) => bulkManifest(s, months, [...written.bulk, ...pairs]));
+  // The pairs files: those the forecast-skill step wrote, and those it linked from the render cache.
+  for (const f of skills.reused.files) out.count(f.bytes);
+  for (const [file, record] of [...skills.reused.records, ...skills.records]) written.records.set(file, record);
+  const manifest = withStore(nextServed, (s) => bulkManifest(s, months, [...written.bulk, ...skills.reused.files, ...skills.files]));
   out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
-  const files = written.files + out.written.files;
+  const files = written.files + skills.written.files + out.written.files;
   // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.
   if (files !== plan.always + plan.cityDayFiles)
     throw new Error(`the render wrote ${files} files where it planned ${plan.always + plan.cityDayFiles}`);
   return {
     manifest,
     units: written.units,
-    outlooks: planned.skills.outlooks,
+    outlooks: skills.outlooks,
     records: written.records,
+    years: skills.plan.nextDir === undefined ? undefined : { dir: skills.plan.nextDir, sha256: skills.years },
     summary: {
       files,
-      bytes: written.bytes + out.written.bytes,
-      made: written.made + out.written.made,
+      bytes: written.bytes + skills.written.bytes + out.written.bytes,
+      made: written.made + skills.written.made + out.written.made,
       unitSeconds: written.unitSeconds,
       bulkSeconds: written.bulkSeconds,
+      skillScoring: {
+        ...skills.scoring,
+        monthsReused: skills.plan.months.filter((m) => m.reused).length,
+        yearsReused: skills.yearsReused,
+      },
       bulkReused: written.bulkReused,
       bulkMonths: months.length,
       units: Object.keys(written.units).length,
@@ -327,10 +354,11 @@ function publishRender(store: Store, target: Target, made: Made): void {
   swap(target.publish, folder);
   if (target.cacheDir) {
     try {
-      RenderCache.save(target.cacheDir, folder, target.code, made.units, made.records, target.reuse);
+      RenderCache.save(target.cacheDir, folder, target.code, made.units, made.records, target.reuse, made.years);
     } catch (error) {
       // The render is served: a cache that could not be kept only makes the next render a full one.
       rmSync(join(target.cacheDir, 'state.json'), { force: true });
+      if (made.years) rmSync(made.years.dir, { recursive: true, force: true });
       target.warnings.push(`the render cache could not be kept (${(error as Error).message}); the next render renders everything`);
     }
   }
@@ -340,9 +368,6 @@ function publishRender(store: Store, target: Target, made: Made): void {
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-/** Where the forecast-skill step stages the pairs file until the render's folder exists. */
-const skillStage = (target: Target): string => `${target.nextServed}.skills`;
 
 /** The units of a store, read from a connection closed once they are all given out. */
 function* openedOnce(path: string, cityDaysFrom: number): Generator<Unit> {

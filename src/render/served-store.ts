@@ -1,6 +1,7 @@
 /**
- * The store functions carry: the last SERVE_DAYS days of the store (the snapshot keeps all
- * history), compacted, and checked to fit a function bundle before anything is rendered.
+ * The store functions carry: the last SERVE_DAYS days of the store, from the first of their first
+ * month (the snapshot keeps all history), compacted, and checked to fit a function bundle before
+ * anything is rendered.
  */
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,6 +9,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import { createDeflate } from 'node:zlib';
+import { firstServedDay } from '../domain/dates.js';
 import { openStore, type Store } from '../store/store.js';
 
 /**
@@ -54,13 +56,13 @@ export interface ServedStore {
   functionBytes: number;
 }
 
-/** Writes the served copy of `store` to `path`: the days from `newest - serveDays + 1` on. Says how many city-days it holds. */
+/** Writes the served copy of `store` to `path`: the days from `firstServedDay(newest, serveDays)` on. Says how many city-days it holds. */
 export function writeServedStore(store: Store, path: string, serveDays: number): number {
   store.copyTo(path);
   const copy = openStore(path);
   try {
     const newest = Math.max(store.pollen.latestDay() ?? -Infinity, store.weather.latestDay() ?? -Infinity);
-    if (Number.isFinite(newest)) copy.keepServedDays(newest - serveDays + 1);
+    if (Number.isFinite(newest)) copy.keepServedDays(firstServedDay(newest, serveDays));
     return copy.cityDays();
   } finally {
     copy.close();

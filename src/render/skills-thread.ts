@@ -13,16 +13,16 @@ import type { SkillsInput, SkillsReply } from './skills-worker.js';
 import type { ThreadCode } from './thread-code.js';
 
 /**
- * A thread's live set passes 128 MB at 200 cities (the row groups' pairs as column values while
- * they are encoded, the files so far, the outlooks): 512 leaves room. The step makes most of its
- * objects for one city's category and drops them: a young generation larger than V8's usual lets
- * them die young. One thread with 96 MB took 31.8 and 33.3 s at 200 cities against 37.8 and 38.4
- * s with 48, for a peak 45 MB higher. The threads share those 96 MB: two threads with 48 each
- * took 21.5 s where one took 24.3 s (the step alone), and in a full render 21.0 s where one took
- * 28.2 s, the site's build beside it. With 32 MB each they took as long and peaked as high: the
- * young generation is not what they hold (the step alone peaks at about 335 MB in two threads).
+ * The threads' young generation, shared: the step makes most of its objects for one city's
+ * category and drops them, and a larger young generation lets more of them die young, but each
+ * thread's young generation is memory the process holds. At 200 cities on two cores (a full
+ * render, `MALLOC_ARENA_MAX=2`) the step peaked at 476 to 508 MB of the process's RSS with 96 MB
+ * (48 a thread), 480 to 488 MB with 64, 436 to 445 MB with 48 and 603 MB with 160, taking 25 to
+ * 28 s with any of them (the host's noise is as large as the differences): 48 keeps the render's
+ * peak well under its 512 MB target. The old generation may grow to 512 MB: capped at 96 the step
+ * peaked 25 MB lower and took a third longer, collecting all the time.
  */
-const YOUNG_GENERATION_MB = 96;
+const YOUNG_GENERATION_MB = 48;
 const limits = (threads: number) => ({
   maxYoungGenerationSizeMb: Math.max(16, Math.floor(YOUNG_GENERATION_MB / threads)),
   maxOldGenerationSizeMb: 512,

@@ -8,11 +8,14 @@ import { openStore } from '../store/store.js';
 import { CityTurns } from './city-turns.js';
 import { computeSkills, type SkillOutput, scoreForWriter } from './forecast-skills.js';
 import { type FailureReply, failureReply } from './render-error.js';
+import type { SkillsPlan } from './skills-plan.js';
 
 export interface SkillsInput {
   storePath: string;
   servedPath: string;
-  stageDir: string;
+  /** The render's folder, which the pairs files go into. */
+  folder: string;
+  plan: SkillsPlan;
   /** The cities' turns, shared by the step's threads (CityTurns.memory()). */
   turns: SharedArrayBuffer;
   /** The writing thread's: a port from each helper. */
@@ -28,14 +31,14 @@ const store = openStore(input.storePath, { readonly: true });
 const turns = new CityTurns(input.turns);
 if (input.writer) {
   try {
-    scoreForWriter(store, input.servedPath, turns, input.writer);
+    scoreForWriter(store, input.servedPath, input.plan, turns, input.writer);
   } finally {
     store.close();
     input.writer.close();
   }
 } else {
   const helpers = input.helpers ?? [];
-  computeSkills(store, input.servedPath, input.stageDir, turns, helpers)
+  computeSkills(store, input.servedPath, input.folder, input.plan, turns, helpers)
     .then(
       (output) => parentPort!.postMessage({ done: true, output } satisfies SkillsReply),
       (error: unknown) => parentPort!.postMessage(failureReply(error) satisfies SkillsReply),

@@ -184,12 +184,10 @@ describe('the bulk files', () => {
     expect([manifest.from, manifest.to]).toEqual(['2025-03-25', '2025-04-06']);
     expect(manifest.files.map((f) => f.path.split('/').at(-1))).toEqual([
       ...['2025-03', '2025-04'].flatMap((m) =>
-        ['pollen-hourly', 'pollen-daily', 'weather-daily'].flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]),
+        ['pollen-hourly', 'pollen-daily', 'weather-daily', 'forecast-pairs'].flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]),
       ),
       'seasons.parquet',
       'seasons.csv.gz',
-      'forecast-pairs.parquet',
-      'forecast-pairs.csv.gz',
     ]);
     const hourly = manifest.kinds['pollen-hourly'].columns;
     expect(hourly.slice(0, 10).map((c) => `${c.name}:${c.type}`)).toEqual([
@@ -393,7 +391,9 @@ describe('a daily render of the bulk files', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pollen-bulk-churn-'));
     const cities = ['austin', 'tulsa'];
     const db = await buildStore(dir, cities, { from: dayNumber('2025-01-20'), to: dayNumber('2025-04-12') });
-    const serveDays = 80; // 2025-01-23 .. 2025-04-12, then 2025-01-24 .. 2025-04-13
+    // 2025-01-23 .. 2025-04-12, then 2025-01-24 .. 2025-04-13: both from the first of January (its month
+    // kept whole), that is from the store's first day, 20 January.
+    const serveDays = 80;
     const renderOnce = async () => {
       const store = openStore(db, { readonly: true });
       try {
@@ -436,17 +436,15 @@ describe('a daily render of the bulk files', () => {
     const changed = [...after].filter(([path, sum]) => before.get(path) !== sum).map(([path]) => path.split('/').at(-1));
     const months = (m: string, kinds: string[]) => kinds.flatMap((k) => [`${k}-${m}.parquet`, `${k}-${m}.csv.gz`]);
     const all = ['pollen-hourly', 'pollen-daily', 'weather-daily'];
-    // January: the window trims a day; February: the revised hour (pollen only); April: the new
-    // day; the seasons file, whose year gained a day, and the forecast pairs, which gained it too.
+    // February: the revised hour (pollen, and the pairs observed that day); April: the new day, its
+    // pairs too; the seasons file, whose year gained a day. January stays as it was: the window's
+    // first month is kept whole until all its days have left it.
     expect(changed.sort()).toEqual(
       [
-        ...months('2025-01', all),
-        ...months('2025-02', ['pollen-hourly', 'pollen-daily']),
-        ...months('2025-04', all),
+        ...months('2025-02', ['pollen-hourly', 'pollen-daily', 'forecast-pairs']),
+        ...months('2025-04', [...all, 'forecast-pairs']),
         'seasons.parquet',
         'seasons.csv.gz',
-        'forecast-pairs.parquet',
-        'forecast-pairs.csv.gz',
       ].sort(),
     );
   });

@@ -1,4 +1,4 @@
-"""Every score of /api/forecast-skill computed again from the forecast-pairs gzip CSV alone.
+"""Every point score of /api/forecast-skill computed again from the monthly forecast-pairs gzip CSVs alone.
 
 An independent reader for test/render/forecast-pairs.test.ts: pandas, not the service's
 TypeScript, and each formula written here from its source:
@@ -11,11 +11,13 @@ TypeScript, and each formula written here from its source:
   R/multi.cont.R), with the sample's observed frequencies; levels never observed at the ends of
   the scale left out as docs/data.md ("Forecast skill") says.
 - Spearman: pandas' rank correlation (ties share their mean rank); RMSE of log10(1 + mean).
-- Persistence (day T at lead L forecast by the observed day T - L - 1), the days the references
-  and the outlook are scored on, and the ranked probability skill score: docs/data.md.
+- Which days each comparison is scored on (the forecast and the references present on half its
+  days or more, on their common days), when a score of levels or POD is given, the window (the
+  last 90 days to its end), the days in season, what was served, and the ranked probability skill
+  score: docs/data.md, "Forecast skill".
 
-Usage: python3 forecast-pairs-scores.py PAIRS.csv.gz > scores.json
-Prints {"city|category|lead|period": {...}}, period "window" or a season year.
+Usage: python3 forecast-pairs-scores.py WINDOW_END PAIRS-YYYY-MM.csv.gz ... > scores.json
+Prints {"city|category|lead|period": {...}}, period "window", "window_in_season" or a season year.
 """
 
 import json
@@ -28,6 +30,10 @@ LEVELS = ["None", "Low", "Moderate", "High", "Very High"]
 K = len(LEVELS)
 HIGH = LEVELS.index("High")
 MIN_PAIRS = 30
+MIN_EVENTS = 5
+MIN_LEVELS = 3
+MIN_ABOVE_NONE = 10
+WINDOW_DAYS = 90
 FORECAST_LEADS = 3
 OUTLOOK_LEADS = 8
 
@@ -80,7 +86,6 @@ def categorical(forecast_values, forecast_levels, observed_values, observed_leve
     false_alarms = sum(table[f][o] for f in range(HIGH, K) for o in range(HIGH))
     n = len(forecast_levels)
     out = {
-        "pairs": n,
         "table": table,
         "high": {"hits": hits, "misses": misses, "false_alarms": false_alarms},
         "heidke": None,
@@ -92,13 +97,15 @@ def categorical(forecast_values, forecast_levels, observed_values, observed_leve
     }
     if n < MIN_PAIRS:
         return out
-    if len(set(observed_levels)) > 1:
+    levels = set(observed_levels)
+    above_none = sum(1 for o in observed_levels if o != "None")
+    if len(levels) >= MIN_LEVELS and above_none >= MIN_ABOVE_NONE:
         out["heidke"] = heidke(table)
         out["gerrity"] = gerrity(table)
-    if hits + misses > 0:
+    if hits + misses >= MIN_EVENTS:
         out["pod"] = hits / (hits + misses)
-    if hits + false_alarms > 0:
-        out["far"] = false_alarms / (hits + false_alarms)
+        if hits + false_alarms > 0:
+            out["far"] = false_alarms / (hits + false_alarms)
     f = pd.Series(list(forecast_values), dtype=float)
     o = pd.Series(list(observed_values), dtype=float)
     if f.nunique() > 1 and o.nunique() > 1:
@@ -107,56 +114,74 @@ def categorical(forecast_values, forecast_levels, observed_values, observed_leve
     return out
 
 
-def outlook(rows, lead):
-    scored = rows[rows[f"outlook_rps_{lead}"].notna()]
-    n = len(scored)
-    out = {"pairs": n, "rps": None, "rps_climatology": None, "rpss": None}
+def skill_score(rps, climatology):
+    """Mean scores and the ranked probability skill score of two aligned columns."""
+    n = len(rps)
+    out = {"days": n, "rps": None, "rps_climatology": None, "rpss": None}
     if n < MIN_PAIRS:
         return out
-    out["rps"] = float(scored[f"outlook_rps_{lead}"].mean())
-    out["rps_climatology"] = float(scored["climatology_rps"].mean())
-    if out["rps_climatology"] > 0:
-        out["rpss"] = 1 - out["rps"] / out["rps_climatology"]
+    out["rps"] = float(rps.mean())
+    out["rps_climatology"] = float(climatology.mean())
+    if climatology.sum() > 0:
+        out["rpss"] = 1 - rps.sum() / climatology.sum()
     return out
 
 
-def period_scores(rows, lead, observed):
-    """The scores at one lead over one period's rows; `observed` is the whole series (persistence reads before the period)."""
-    if lead < FORECAST_LEADS:
-        days = rows[rows[f"forecast_level_{lead}"].notna()]
-    else:
-        days = rows[rows[f"outlook_rps_{lead}"].notna()]
-    scores = {"outlook": outlook(rows, lead)}
-    if lead < FORECAST_LEADS:
-        scores["forecast"] = categorical(
-            days[f"forecast_value_{lead}"], days[f"forecast_level_{lead}"], days["observed_value"], days["observed_level"]
-        )
-    before = observed.reindex(days["date"] - pd.Timedelta(days=lead + 1))
-    before.index = days.index
-    persisted = days.assign(p_value=before["observed_value"], p_level=before["observed_level"]).dropna(subset=["p_level"])
-    scores["persistence"] = categorical(
-        persisted["p_value"], persisted["p_level"], persisted["observed_value"], persisted["observed_level"]
+def outlooks(rows, lead):
+    scored = rows[rows[f"outlook_rps_{lead}"].notna() & rows["climatology_rps"].notna()]
+    served = scored[scored[f"served_{lead}"].notna()]
+    served_rps = served[f"outlook_rps_{lead}"].where(served[f"served_{lead}"] == "outlook", served["climatology_rps"])
+    return {
+        "outlook": skill_score(scored[f"outlook_rps_{lead}"], scored["climatology_rps"]),
+        "served": skill_score(served_rps, served["climatology_rps"]),
+    }
+
+
+def period_scores(rows, lead):
+    """The scores at one lead over one period's rows."""
+    scores = outlooks(rows, lead)
+    if lead >= FORECAST_LEADS:
+        scores.update({"days": 0, "forecast": None, "persistence": None, "climatology": None})
+        return scores
+    paired = rows[rows[f"forecast_level_{lead}"].notna()]
+    with_persistence = paired[f"persistence_level_{lead}"].notna()
+    with_climatology = paired["climatology_level"].notna()
+    persistence = with_persistence.sum() > 0 and 2 * with_persistence.sum() >= len(paired)
+    climatology = with_climatology.sum() > 0 and 2 * with_climatology.sum() >= len(paired)
+    keep = pd.Series(True, index=paired.index)
+    if persistence:
+        keep &= with_persistence
+    if climatology:
+        keep &= with_climatology
+    days = paired[keep]
+    observed = (days["observed_value"], days["observed_level"])
+    scores["days"] = len(days)
+    scores["forecast"] = categorical(days[f"forecast_value_{lead}"], days[f"forecast_level_{lead}"], *observed)
+    scores["persistence"] = (
+        categorical(days[f"persistence_value_{lead}"], days[f"persistence_level_{lead}"], *observed) if persistence else None
     )
-    climate = days.dropna(subset=["climatology_level"])
-    scores["climatology"] = categorical(
-        climate["climatology_value"], climate["climatology_level"], climate["observed_value"], climate["observed_level"]
-    )
+    scores["climatology"] = categorical(days["climatology_value"], days["climatology_level"], *observed) if climatology else None
     return scores
 
 
-def main(path):
-    pairs = pd.read_csv(path, compression="gzip", parse_dates=["date"], keep_default_na=False, na_values=[""])
+def main(window_end, paths):
+    pairs = pd.concat(
+        pd.read_csv(path, compression="gzip", parse_dates=["date"], keep_default_na=False, na_values=[""]) for path in paths
+    )
+    end = pd.Timestamp(window_end)
+    start = end - pd.Timedelta(days=WINDOW_DAYS - 1)
     result = {}
     for (city, category), rows in pairs.groupby(["city", "category"], sort=False):
         rows = rows.sort_values("date")
-        observed = rows.set_index("date")[["observed_value", "observed_level"]]
-        periods = [("window", rows[rows["in_window"]])]
-        periods += [(str(year), held) for year, held in rows.groupby("season_year")]
+        window = rows[(rows["date"] >= start) & (rows["date"] <= end)]
+        years = list(rows.groupby("season_year"))
         for lead in range(OUTLOOK_LEADS):
+            in_season = window[window[f"in_season_{lead}"].astype(str).str.lower() == "true"]
+            periods = [("window", window), ("window_in_season", in_season)] + [(str(year), held) for year, held in years]
             for name, held in periods:
-                result[f"{city}|{category}|{lead}|{name}"] = period_scores(held, lead, observed)
+                result[f"{city}|{category}|{lead}|{name}"] = period_scores(held, lead)
     json.dump(result, sys.stdout)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2:])

@@ -12,7 +12,7 @@ import { deflatedSize, functionOverheadBytes } from '../../src/render/served-sto
 import { SITE_FILES } from '../../src/site/build.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { servedStorePath, type SiteFile } from '../../src/served/site-file.js';
-import { dayString } from '../../src/domain/dates.js';
+import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { buildStore, SITE_SPAN, useSite } from '../helpers/site.js';
@@ -103,23 +103,25 @@ describe('build render', () => {
     for (const f of files) expect(readFileSync(join(bundled, f)).equals(readFileSync(join(loaded, f))), f).toBe(true);
   });
 
-  it('gives functions only the newest SERVE_DAYS days and the served cities, keeping all history in the store', async () => {
+  it('gives functions the newest SERVE_DAYS days from the first of their month, and the served cities, keeping all history in the store', async () => {
     const dir = tempDir();
-    const db = await buildStore(dir, ['tulsa', 'boise'], SITE_SPAN);
+    // 28 March to 10 April: 3 days served reach back to 8 April, and so from 1 April (the oldest month whole).
+    const db = await buildStore(dir, ['tulsa', 'boise'], { from: dayNumber('2025-03-28'), to: SITE_SPAN.to });
     const store = openStore(db);
     store.cities.replace([DEFAULT_CITIES.get('tulsa')!]);
     store.ledger.record('sample', '2025-04-10', 'ingest', 3);
     const summary = await render(store, join(dir, 'publish'), { serveDays: 3 });
-    expect(summary.served.cityDays).toBe(2 * 3); // pollen and weather of tulsa
+    expect(summary.served.cityDays).toBe(2 * 10); // pollen and weather of tulsa
     const served = openStore(servedStorePath(db), { readonly: true });
-    expect(served.pollen.daysWithData().map(dayString)).toEqual(['2025-04-10', '2025-04-09', '2025-04-08']);
+    const days = served.pollen.daysWithData().map(dayString);
+    expect([days[0], days.at(-1), days.length]).toEqual(['2025-04-10', '2025-04-01', 10]);
     expect(served.pollen.hours('boise', 0, 1e9)).toEqual([]);
     expect(served.ledger.callsOn('sample', '2025-04-10')).toEqual({ ingest: 0, forecast: 0 });
     served.close();
-    expect(store.pollen.daysWithData()).toHaveLength(10);
+    expect(store.pollen.daysWithData()).toHaveLength(14);
     expect(store.ledger.callsOn('sample', '2025-04-10')).toEqual({ ingest: 3, forecast: 0 });
     expect(store.pollen.hours('boise', 0, 1e9).length).toBeGreaterThan(0);
-    expect(JSON.parse(readFileSync(join(dir, 'publish', 'data', 'available-dates.json'), 'utf8')).dates).toHaveLength(3);
+    expect(JSON.parse(readFileSync(join(dir, 'publish', 'data', 'available-dates.json'), 'utf8')).dates).toHaveLength(10);
     store.close();
     expect(() => settingsOf({ SERVE_DAYS: '0' }).SERVE_DAYS).toThrow(/SERVE_DAYS must be a whole number of days of at least 1 \(got "0"\)/);
   });

@@ -4,7 +4,7 @@
  * the outlooks and the served store's skills are the same as from one thread; and a failure in a
  * helper fails the step, naming the city, instead of leaving the writer waiting.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel } from 'node:worker_threads';
@@ -19,9 +19,10 @@ import { computeSkills, type SkillOutput, scoreForWriter } from '../../src/rende
 import { codeDigest } from '../../src/render/render-cache.js';
 import { failureReply, RenderError, replyError } from '../../src/render/render-error.js';
 import { writeServedStore } from '../../src/render/served-store.js';
+import { planSkills, type SkillsPlan } from '../../src/render/skills-plan.js';
 import { computeSkillsInThreads } from '../../src/render/skills-thread.js';
 import { threadCode } from '../../src/render/thread-code.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -29,12 +30,20 @@ const CITIES = ['austin', 'chicago', 'honolulu', 'scranton', 'seattle', 'wichita
 /** More than a year: outlooks with an earlier year to score against, and a season year of each category. */
 const SPAN = { from: dayNumber('2024-03-01'), to: dayNumber('2025-04-10') };
 
-/** What the step wrote: the pairs files' bytes, the outlooks as the outlook file writes them, and each city's skill in the served store. */
-function written(output: SkillOutput, servedPath: string): { files: Buffer[]; outlooks: string; skills: unknown[] } {
-  const db = new Database(servedPath, { readonly: true });
+/** A run of the step: its served store, the render's folder it writes the pairs files into, and its plan (no render cache). */
+interface Run {
+  served: string;
+  folder: string;
+  plan: SkillsPlan;
+}
+
+/** What the step wrote: the pairs files' bytes, the outlooks as the outlook file writes them, each city's skill in the served store, and its closed years' digests. */
+function written(output: SkillOutput, run: Run): { files: Buffer[]; outlooks: string; skills: unknown[]; years: Record<string, string> } {
+  const db = new Database(run.served, { readonly: true });
   try {
     return {
-      files: output.staged.map((s) => readFileSync(s.at)),
+      files: output.files.map((f) => readFileSync(join(run.folder, f.path))),
+      years: output.years,
       outlooks: JSON.stringify(output.outlooks),
       skills: db.prepare('SELECT city_id, skill FROM forecast_skill ORDER BY city_id').raw().all(),
     };
@@ -46,8 +55,10 @@ function written(output: SkillOutput, servedPath: string): { files: Buffer[]; ou
 /** The same pairs files, outlooks and skills, byte for byte. */
 function expectSame(got: ReturnType<typeof written>, expected: ReturnType<typeof written>): void {
   expect(got.outlooks).toBe(expected.outlooks);
+  expect(got.years).toEqual(expected.years);
   expect(got.skills).toEqual(expected.skills);
-  expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual([true, true]);
+  expect(got.files.length).toBe(expected.files.length);
+  expect(got.files.map((f, i) => f.equals(expected.files[i]!))).toEqual(expected.files.map(() => true));
 }
 
 /** Turns handed out in a given order, in one thread: a test's stand-in for threads that race. */
@@ -78,20 +89,28 @@ describe('the forecast-skill step in threads', () => {
   }, 300_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  /** A copy of the served store, for one run of the step to write into. */
-  function servedCopy(): string {
-    const copy = join(tempDir(), 'served.db');
+  /** A copy of the served store for one run of the step to write into, a folder for its files, and its plan. */
+  function runOf(store: Store): Run {
+    const at = tempDir();
+    const copy = join(at, 'served.db');
     copyFileSync(served, copy);
-    return copy;
+    const folder = join(at, 'render');
+    mkdirSync(folder);
+    const s = openStore(copy, { readonly: true });
+    try {
+      return { served: copy, folder, plan: planSkills(store, s, folder, undefined, join(at, 'years')).plan };
+    } finally {
+      s.close();
+    }
   }
 
   it('writes the same files, outlooks and skills from three threads as from one', async () => {
     const store = openStore(db, { readonly: true });
-    const [one, three] = [servedCopy(), servedCopy()];
+    const [one, three] = [runOf(store), runOf(store)];
     try {
-      const alone = await computeSkills(store, one, `${one}.skills`);
+      const alone = await computeSkills(store, one.served, one.folder, one.plan);
       const shared = await computeSkillsInThreads(
-        { storePath: db, servedPath: three, stageDir: `${three}.skills` },
+        { storePath: db, servedPath: three.served, folder: three.folder, plan: three.plan },
         threadCode(codeDigest()),
         3,
       );
@@ -101,6 +120,9 @@ describe('the forecast-skill step in threads', () => {
       expect(Object.keys(alone.outlooks.cities)).toEqual(slugs);
       expect(expected.skills).toHaveLength(slugs.length);
       for (const city of CITIES) expect(alone.outlooks.cities[city]?.tree?.days).toHaveLength(8);
+      // Every month in both formats; and the closed years (the 2024 tree and grass seasons) of each city with days.
+      expect(alone.files).toHaveLength(one.plan.months.length * 2);
+      expect(Object.keys(alone.years).sort()).toEqual([...CITIES].sort());
       expectSame(written(shared, three), expected);
     } finally {
       store.close();
@@ -109,16 +131,16 @@ describe('the forecast-skill step in threads', () => {
 
   it('writes the cities in their order whatever order they are handed in', async () => {
     const store = openStore(db, { readonly: true });
-    const [one, handed] = [servedCopy(), servedCopy()];
+    const [one, handed] = [runOf(store), runOf(store)];
     try {
-      const alone = await computeSkills(store, one, `${one}.skills`);
+      const alone = await computeSkills(store, one.served, one.folder, one.plan);
       // In this thread: the helper first, given every city but the first, last to second; then the
       // writer, given the first. A writer that wrote cities as they came would write them backwards.
       const count = Object.keys(alone.outlooks.cities).length;
       const turns = new ScriptedTurns([...Array.from({ length: count - 1 }, (_, i) => count - 1 - i), count, 0, count]);
       const { port1, port2 } = new MessageChannel();
-      scoreForWriter(store, handed, turns, port2);
-      const merged = await computeSkills(store, handed, `${handed}.skills`, turns, [port1]);
+      scoreForWriter(store, handed.served, handed.plan, turns, port2);
+      const merged = await computeSkills(store, handed.served, handed.folder, handed.plan, turns, [port1]);
       port1.close();
       expectSame(written(merged, handed), written(alone, one));
     } finally {
@@ -127,23 +149,24 @@ describe('the forecast-skill step in threads', () => {
   }, 120_000);
 
   it("fails with a helper's failure, naming the city, instead of waiting for the city", async () => {
-    const path = servedCopy();
+    const store = openStore(db, { readonly: true });
+    const run = runOf(store);
+    const path = run.served;
     const raw = new Database(path);
     raw.prepare("UPDATE species_shape SET keys = 'not json'").run();
     raw.close();
-    const store = openStore(db, { readonly: true });
     try {
       // In this thread, the helper first: it takes every city, fails on the first and hands its failure over.
       const turns = new CityTurns(CityTurns.memory());
       const { port1, port2 } = new MessageChannel();
-      scoreForWriter(store, path, turns, port2);
-      await expect(computeSkills(store, path, `${path}.skills`, turns, [port1])).rejects.toThrow(
+      scoreForWriter(store, path, run.plan, turns, port2);
+      await expect(computeSkills(store, path, run.folder, run.plan, turns, [port1])).rejects.toThrow(
         /^the forecast skill of austin could not be computed: .*Nothing was published\.$/,
       );
       port1.close();
       // In threads, whichever takes it.
       await expect(
-        computeSkillsInThreads({ storePath: db, servedPath: path, stageDir: `${path}.skills-2` }, threadCode(codeDigest()), 2),
+        computeSkillsInThreads({ storePath: db, servedPath: path, folder: run.folder, plan: run.plan }, threadCode(codeDigest()), 2),
       ).rejects.toThrow(/^the forecast skill of [a-z]+ could not be computed: .*Nothing was published\.$/);
     } finally {
       store.close();
