@@ -69,7 +69,7 @@ export const SETTINGS = {
   SERVE_DAYS: setting({
     group: 'store',
     fallback: String(DEFAULT_SERVE_DAYS),
-    meaning: "Render: the newest days the functions' copy of the store (serve.db) holds.",
+    meaning: "Render: the newest days the functions' copy of the store (serve.db) holds, from the first of the month the oldest falls in.",
     read: whole(DEFAULT_SERVE_DAYS, 1, 'days'),
   }),
   DEPLOY_MAX_FILES: setting({

@@ -1,8 +1,9 @@
 /**
  * The outlook days answers add beyond the forecast's 48 hours (docs/data.md, "The outlook"): from
  * the outlook file a render leaves for the forecast function (served/outlook-file.ts), each date's
- * probability of each NAB level for each category, the outlook's where it beat climatology at that
- * lead over the last 90 days, else climatology's. /api/forecast?days= and /api/alerts read them.
+ * probability of each NAB level for each category, as the outlook was issued and kept: the
+ * outlook's where it had beaten climatology beyond doubt at that lead over the last 90 days, else
+ * climatology's, with why. /api/forecast?days= and /api/alerts read them.
  */
 import * as z from 'zod';
 import { dayNumber, dayString } from '../domain/dates.js';
@@ -21,11 +22,17 @@ export const OutlookCategory = named(
     probabilities: LevelProbabilities.nullable().describe('Null when no earlier year holds a day around the date.'),
     most_likely: z.enum(RISK_LABELS).nullable().describe('The level with the highest probability (the lower one on a tie).'),
     high_or_above: z.number().min(0).max(1).nullable().describe('The probability of High or Very High.'),
-    served: z.enum(['outlook', 'climatology']).describe("The outlook's probabilities, or climatology's where the outlook did not beat it."),
+    served: z
+      .enum(['outlook', 'climatology'])
+      .describe(
+        "The outlook's probabilities, or climatology's (the usual for the season) where the outlook has not beaten it beyond doubt at this lead over the last 90 days.",
+      ),
+    why: z.string().describe("Why these probabilities are served, in a sentence: the outlook's skill when it was issued."),
     rpss: z
       .number()
       .nullable()
-      .describe("The outlook's ranked probability skill score against climatology at this lead, over the last 90 days."),
+      .describe("The outlook's ranked probability skill score against climatology at this lead, over the last 90 days when it was issued."),
+    rpss_interval: D.Interval.describe('Its 95% interval (moving-block bootstrap), as low and high.'),
     basis: D.Outlook.shape.basis,
   }),
 );
@@ -76,7 +83,9 @@ export function outlookDates(file: OutlookFile | undefined, city: string, from: 
         probabilities: d.probabilities,
         ...summary(d.probabilities),
         served: d.served,
+        why: d.why,
         rpss: d.rpss,
+        rpss_interval: d.rpss_interval,
         basis: d.served === 'climatology' ? 'climatology' : o.basis,
       };
       return [c];

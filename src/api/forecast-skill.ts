@@ -78,18 +78,18 @@ export const forecastSkillRoute = route({
     operationId: 'getForecastSkill',
     summary: 'How good the forecast is',
     description:
-      "For each category and lead day, the forecast as issued (every forecast the service obtained is kept, scored on UTC days) against what was observed, beside persistence (the day before the issue day) and climatology (the median day of the earlier years within a week of the date), over the trailing 90 days and each season year: the contingency table over NAB levels, the Heidke and Gerrity skill scores, POD and FAR of High or above, the Spearman correlation and RMSE of log10(1 + daily mean), and the number of paired days; no score from fewer than 30 pairs (the table is given, and the reason). The outlook's ranked probability skill score against climatology at every lead, and the outlook served now (probabilities of each level to 7 days ahead, climatology's where the outlook does not beat it). The pairs are the bulk file forecast-pairs, so that every score can be computed again. With the sample provider, the forecasts' errors and so their skill are simulated. An extension of the contract.",
+      "For each category and lead day, the forecast as issued (every forecast the service obtained is kept, scored on UTC days) against what was observed, beside persistence (yesterday's level: the last complete day observed before the issuing day) and climatology (the usual for the season: the median day of the earlier years within a week of the date), each as kept when issued and all three on the same days (`days`), over the trailing 90 days, those of them in season, and each season year: the contingency table over NAB levels, the Heidke and Gerrity skill scores with 95% intervals (moving-block bootstrap, 1,000 resamples), POD and FAR of High or above, the Spearman correlation and RMSE of log10(1 + daily mean). No score from fewer than 30 days, no Heidke or Gerrity from fewer than 3 observed levels or 10 days above None, no POD or FAR from fewer than 5 High days: the reason instead. The provider's forecast reaches lead 2; at every lead 0 to 7, the outlook's ranked probability skill score against climatology with its interval, and the outlook served now (probabilities of each level to 7 days ahead, kept as the build made them; climatology's where the outlook's interval is not above 0). The pairs are the monthly bulk files forecast-pairs-YYYY-MM, so that every score can be computed again. With the sample provider, the forecasts' errors and so their skill are simulated. An extension of the contract.",
     notFound: {
       description: 'Unsupported city (UNSUPPORTED_CITY), or no render has computed its skill (NO_FORECAST_SKILL).',
       schema: z.union([UnsupportedCityError, NoSkillError]),
     },
   },
-  llms: '/api/forecast-skill?city=SLUG&category=tree|grass|weed|ragweed&lead=1: how good the forecast is, by lead day (lead=0 to 7, or all), beside persistence and climatology (contingency tables, Heidke, Gerrity, POD and FAR of High, Spearman, RMSE), over the last 90 days and each season year; the outlook to 7 days with its own skill',
+  llms: "/api/forecast-skill?city=SLUG&category=tree|grass|weed|ragweed&lead=1: how good the forecast is, by lead day (lead=0 to 7, or all), beside yesterday's level (persistence) and the usual for the season (climatology) on the same days (contingency tables, Heidke and Gerrity with 95% intervals, POD and FAR of High, Spearman, RMSE), over the last 90 days, its days in season and each season year; the outlook to 7 days with its own skill and interval",
   tool: {
     name: 'get_forecast_skill',
     title: 'How good the forecast is',
     description:
-      "How well the pollen forecast did for a city, by category and lead day (0 today ... 2 for the 48-hour forecast; to 7 for the outlook), against what was observed and beside persistence and climatology: for the last 90 days (window) and each season year, the share of days in the right NAB level beyond chance (heidke, gerrity: 1 perfect, 0 no skill), POD (share of High days forecast) and FAR (share of forecast High days that were not), with the contingency table and the number of paired days; null scores come with their reason. outlook: the probability of each level to 7 days ahead, climatology's where the outlook has not beaten it. Use it to say how far a forecast can be trusted.",
+      "How well the pollen forecast did for a city, by category and lead day (0 today ... 2 for the 48-hour forecast; to 7 for the outlook), against what was observed and beside yesterday's level (persistence) and the usual for the season (climatology), all on the same days: for the last 90 days (window), its days in season (window_in_season) and each season year, the share of days in the right NAB level beyond chance (heidke, gerrity: 1 perfect, 0 no skill) with a 95% interval (when the intervals of two forecasts overlap, neither is shown better), POD (share of High days forecast) and FAR (share of forecast High days that were not), with the contingency table and the number of days; null scores come with their reason. outlook: the probability of each level to 7 days ahead, climatology's where the outlook has not beaten it with 95% confidence. Use it to say how far a forecast can be trusted.",
   },
   forms: [{ file: `${DATA_PREFIX}/forecast-skill/{city}.json`, unit: 'city', enumerate: withSkill }],
   handle: ({ city: slug, category, lead }, { store, cities }) => {
@@ -110,7 +110,7 @@ export const forecastSkillRoute = route({
           : {
               ...c,
               leads: c.leads.filter((l) => l.lead === lead),
-              outlook: { ...c.outlook, days: c.outlook.days.filter((d) => d.lead === lead) },
+              outlook: c.outlook && { ...c.outlook, days: c.outlook.days.filter((d) => d.lead === lead) },
             },
       );
     return { body: { ...skill, categories } };

@@ -113,7 +113,12 @@ export async function forecastSkill(p: Probe): Promise<string> {
   const bad = await p.problem(`/api/forecast-skill?${q({ city, lead: '8' })}`, 400);
   must(/'lead'/.test(bad.error), `400 names no parameter: ${bad.error}`);
   const window = tree.leads[0].window;
-  return `${whole.archive.forecasts} forecasts kept; tree a day ahead: ${window.forecast.pairs} pairs, POD ${window.forecast.pod ?? `none (${window.forecast.reason ?? 'no High day'})`}`;
+  const gerrity = window.forecast?.gerrity;
+  const score =
+    gerrity == null
+      ? `none (${window.reason ?? window.forecast?.score_reasons?.gerrity ?? 'no forecast'})`
+      : `${gerrity} ${JSON.stringify(window.forecast.gerrity_interval)}`;
+  return `${whole.archive.forecasts} forecasts and ${whole.archive.outlooks.issued + whole.archive.outlooks.made_again} outlooks kept; tree a day ahead: ${window.days} days, Gerrity ${score}`;
 }
 
 export async function map(p: Probe): Promise<string> {

@@ -155,14 +155,14 @@ describe('the examples of the README, docs/ and llms.txt', () => {
 
   it('renders as many bulk files as docs/data.md counts for 730 days', () => {
     const said =
-      /at 730 days, (\d+) months x 3 kinds x 2 formats = (\d+) files, the seasons file and the forecast-pairs file, each with its twin/.exec(
+      /at 730 days, (\d+) months x 4 kinds \(three of observations, and the forecast pairs\) x 2 formats = (\d+) files, the seasons file with its twin/.exec(
         readFileSync(join(ROOT, 'docs', 'data.md'), 'utf8').replace(/\s+/g, ' '),
       );
     expect(said).not.toBeNull();
     const months = new Set(manifest.files.flatMap((f) => (f.month ? [f.month] : []))).size;
-    expect([Number(said![1]), Number(said![2])]).toEqual([months, months * 3 * 2]);
-    // The seasons file and the forecast-pairs file, each with its twin.
-    expect(manifest.files).toHaveLength(months * 3 * 2 + 4);
+    expect([Number(said![1]), Number(said![2])]).toEqual([months, months * 4 * 2]);
+    // The seasons file, with its twin.
+    expect(manifest.files).toHaveLength(months * 4 * 2 + 2);
   });
 
   it.each(DOC_FILES)('answers every request %s names with values, each parameter one of its endpoint', async (file) => {

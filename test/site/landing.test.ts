@@ -61,8 +61,9 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(days[0]).toMatch(/^2025-04-10 \(1[89] h\)$/);
     expect(days.at(-1)).toMatch(/^2025-03-31 \([45] h\)$/);
     expect(days).toHaveLength(11);
-    // After today's and tomorrow's levels, the details.
-    expect(await page.locator('#panel section h3').nth(1).textContent()).toBe(
+    // After today's and tomorrow's levels and the 7-day strip, the details.
+    expect(await page.locator('#panel section h3').nth(1).textContent()).toBe('The next 7 days');
+    expect(await page.locator('#panel section h3').nth(2).textContent()).toBe(
       'Hourly pollen (grains/m³), local time: CDT, America/Chicago',
     );
     // The day's hours are Austin's local day: its chart's first tick is local midnight.

@@ -38,7 +38,7 @@ describe('smoke against the local server', () => {
       '| one URL per answer: no computed endpoint under /data/fallback/ | pass | /data/fallback/pollen-range and /data/fallback/forecast are 404s |',
     );
     expect(table).toMatch(/\| pollen-range with an unknown parameter: .* \| pass \| the host sends no Cache-Status/);
-    expect(table).toMatch(/\| forecast skill: .* \| pass \| \d+ forecasts kept; tree a day ahead: \d+ pairs, POD /);
+    expect(table).toMatch(/\| forecast skill: .* \| pass \| \d+ forecasts and \d+ outlooks kept; tree a day ahead: \d+ days, Gerrity /);
     expect(table).toMatch(/smoke: (\d+) of \1 checks passed/);
   });
 

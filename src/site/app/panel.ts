@@ -6,6 +6,7 @@
  * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
 import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/risk.js';
+import type { ForecastOutlook } from '../../api/forecast-outlook.js';
 import {
   type DayRow,
   type Forecast,
@@ -20,6 +21,7 @@ import { hourlyChart, SERIES, seriesLegend } from './charts.js';
 import { h } from './dom.js';
 import { badge, worst } from './risk.js';
 import { seasonSection } from './season.js';
+import { outlookStrip } from './outlook.js';
 import { skillSection } from './skill.js';
 import { todaySection } from './today.js';
 
@@ -181,7 +183,9 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
     getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
-    getJson<{ rows: ForecastDay[] }>(`/api/forecast?city=${q(slug)}&aggregate=day&timezone=local`).catch(() => undefined),
+    getJson<{ rows: ForecastDay[]; outlook?: ForecastOutlook | null }>(
+      `/api/forecast?city=${q(slug)}&aggregate=day&timezone=local&days=7`,
+    ).catch(() => undefined),
     getJson<SeasonAnswer>(`/api/season?city=${q(slug)}&timezone=local`).catch(() => undefined),
     // Every category and lead: the city's one static file, cached, rather than a function call per category.
     getJson<ForecastSkill>(`/api/forecast-skill?city=${q(slug)}`).catch(() => undefined),
@@ -189,7 +193,10 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
-  const sections: HTMLElement[] = [todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows)];
+  const sections: HTMLElement[] = [
+    todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows),
+    outlookStrip(days?.outlook),
+  ];
   // Said again where a person reads the city's values, which a phone shows far below the map's notice.
   if (daily.simulated)
     sections.unshift(

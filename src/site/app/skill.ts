@@ -1,12 +1,16 @@
 /**
  * The city panel's forecast skill, beside the forecast (/api/forecast-skill, docs/data.md,
- * "Forecast skill"): one sentence on how often High days were forecast a day ahead over the
- * trailing window, against persistence, and a small chart of skill by lead day. Every number is
- * the API's; the page only picks the category and says it in words.
+ * "Forecast skill"): in words, whether the forecast for tomorrow did better than "yesterday's
+ * level" (persistence) and "the usual for the season" (climatology) over the trailing window;
+ * a chart of the forecast's score of levels by days ahead with the references' and each one's 95%
+ * interval; and apart, on a scale of its own, the outlook's probability skill against the usual
+ * for the season to 7 days ahead. Every number is the API's; the page picks the category and says
+ * it in words.
  */
+import { scoreText } from '../../domain/score-text.js';
 import type { CategorySkill, SkillScores } from '../../domain/skill-schemas.js';
 import type { DayRow, ForecastDay, ForecastSkill, SeasonAnswer } from './api.js';
-import { polylinePoints, seriesLegend } from './charts.js';
+import { seriesLegend } from './charts.js';
 import { el, h } from './dom.js';
 import { ORDER } from './risk.js';
 
@@ -19,10 +23,9 @@ const LEAD = 1;
 const windowAt = (c: CategorySkill, lead: number): SkillScores | undefined => c.leads.find((l) => l.lead === lead)?.window;
 
 /**
- * The category the sentence speaks of, of tree, grass and weed (ragweed is part of weed): the one
+ * The category the section speaks of, of tree, grass and weed (ragweed is part of weed): the one
  * at the highest level today, since that is the forecast a person is reading the panel for; on a
- * tie (a quiet day), the one whose season is under way; then the one with the most High days
- * observed in the window, so that the sentence has days to count rather than none.
+ * tie (a quiet day), the one whose season is under way; then the one with the most days scored.
  */
 export function skillCategory(
   skill: ForecastSkill,
@@ -31,97 +34,117 @@ export function skillCategory(
 ): CategorySkill | undefined {
   const inSeason = new Set(seasons?.categories.filter((c) => c.status.state === 'in season').map((c) => c.category));
   const rank = (c: CategorySkill) => {
-    const high = windowAt(c, LEAD)?.forecast.high;
+    const w = windowAt(c, LEAD);
     const level = today?.[`peak_risk_${c.category as keyof typeof NAMES}`];
-    return [level ? ORDER.indexOf(level) : -1, inSeason.has(c.category) ? 1 : 0, high ? high.hits + high.misses : 0];
+    return [level ? ORDER.indexOf(level) : -1, inSeason.has(c.category) ? 1 : 0, w?.forecast?.gerrity === null ? 0 : (w?.days ?? 0)];
   };
   const ranked = skill.categories.filter((c) => c.category in NAMES).map((c) => ({ c, r: rank(c) }));
   ranked.sort((a, b) => b.r[0]! - a.r[0]! || b.r[1]! - a.r[1]! || b.r[2]! - a.r[2]!);
   return ranked[0]?.c;
 }
 
-/**
- * `hits` of `of` days as people say it: "7 times in 10", never "10 in 10" unless every one nor
- * "0 in 10" unless none, which rounding alone would say of 30 of 31.
- */
-const inTen = (hits: number, of: number) => Math.min(hits < of ? 9 : 10, Math.max(hits > 0 ? 1 : 0, Math.round((hits / of) * 10)));
-const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+const score = scoreText;
+const interval = (i: readonly number[] | null): string => (i ? `; 95% interval ${score(i[0]!)} to ${score(i[1]!)}` : '');
+
+/** The references as people say them. */
+const YESTERDAY = "yesterday's level";
+const USUAL = 'the usual for the season';
 
 /**
- * The sentence: how often the High-or-above days of the window were forecast a day ahead, and
- * persistence's, in tenths (or as a count when there are fewer than 10 such days); or, plainly,
- * why it cannot be said (the API's reason). On the sample provider the forecast's errors are
- * simulated, which the sentence says first, so that it is not read as evidence.
+ * How the forecast compares with a reference, by their scores' intervals: better or worse only
+ * when the intervals do not overlap; else no clear difference.
+ */
+function against(f: readonly number[] | null, r: readonly number[] | null, name: string): string {
+  if (!f || !r) return `could not be compared with ${name}`;
+  if (f[0]! > r[1]!) return `did better than ${name}`;
+  if (f[1]! < r[0]!) return `did worse than ${name}`;
+  return `was not clearly better or worse than ${name}`;
+}
+
+/**
+ * Why a table without a score of levels tells nothing of the forecast, in words a reader checks
+ * against the season: the pollen observed stayed in one level, in two, or above None on few days
+ * (the API's reasons, docs/data.md "Forecast skill").
+ */
+export function tooNarrow(table: readonly (readonly number[])[], name: string): string | undefined {
+  const observed = ORDER.map((_, o) => table.reduce((sum, row) => sum + (row[o] ?? 0), 0));
+  const seen = ORDER.flatMap((level, o) => (observed[o]! > 0 ? [{ level, days: observed[o]! }] : []));
+  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  if (seen.length === 1)
+    return `the ${name} pollen was ${seen[0]!.level} on all ${days(seen[0]!.days)}: with nothing else to tell, a right forecast cannot be told from a lucky one`;
+  if (seen.length === 2)
+    return `the ${name} pollen was only ${seen[0]!.level} or ${seen[1]!.level} (${seen.map((x) => `${x.level} on ${days(x.days)}`).join(', ')}): too narrow a range to judge the forecast's levels`;
+  // With three levels or more observed, a table without a score of levels is one with few days above None.
+  const above = observed.slice(1).reduce((a, b) => a + b, 0);
+  return seen.length > 2 && observed[0]! > 0
+    ? `the ${name} pollen was above None on only ${days(above)}: too few to judge the forecast's levels`
+    : undefined;
+}
+
+/**
+ * The sentence: how the forecast for tomorrow did over the window against yesterday's level and
+ * the usual for the season, by Gerrity's score of levels with its interval; or, plainly, why it
+ * cannot be said (the API's reason). On the sample provider the forecast's errors are simulated,
+ * which the sentence says first, so that it is not read as evidence.
  */
 export function skillSentence(skill: ForecastSkill, c: CategorySkill): string {
   const name = c.category;
   const w = windowAt(c, LEAD);
   const over = `${skill.simulated ? "Simulated skill (the sample provider's forecast errors are invented): over" : 'Over'} the last ${skill.window.days} days`;
-  if (!w) return `${over}, no ${name} forecast a day ahead has been scored here.`;
-  const { forecast: f, persistence: p } = w;
-  if (f.reason) return `${over}, the ${name} forecast a day ahead cannot be scored here yet: ${f.reason}.`;
-  const observed = f.high.hits + f.high.misses;
-  if (f.pod === null || observed === 0)
-    return `${over}, the ${name} forecast a day ahead had no High day here to be checked on: ${f.score_reasons.pod ?? 'no score'}.`;
-  // Persistence is scored on the same days, so the same High days; its own count all the same.
-  const persistence = (few: boolean) =>
-    p.pod === null
-      ? ''
-      : `; persistence (the last observed day's level) ${few ? `on ${p.high.hits}` : `${inTen(p.high.hits, p.high.hits + p.high.misses)} in 10`}`;
-  if (observed < 10)
-    return `${over}, High-or-above ${name} days here were forecast a day ahead on ${f.high.hits} of ${days(observed)}${persistence(true)}.`;
-  return `${over}, High-or-above ${name} days here were forecast a day ahead ${inTen(f.high.hits, observed)} times in 10 (${f.high.hits} of ${days(observed)})${persistence(false)}.`;
+  if (!w?.forecast) return `${over}, no ${name} forecast a day ahead has been scored here.`;
+  if (w.reason) return `${over}, the ${name} forecast a day ahead cannot be scored here yet: ${w.reason}.`;
+  const f = w.forecast;
+  if (f.gerrity === null)
+    return `${over}, ${tooNarrow(f.table, name) ?? `the ${name} forecast a day ahead has no score of levels here: ${f.score_reasons.gerrity ?? 'no score'}`}.`;
+  const parts = [
+    w.persistence ? against(f.gerrity_interval, w.persistence.gerrity_interval, YESTERDAY) : `could not be compared with ${YESTERDAY}`,
+    w.climatology
+      ? against(f.gerrity_interval, w.climatology.gerrity_interval, USUAL)
+      : `could not be compared with ${USUAL} (no earlier year around these dates)`,
+  ];
+  return `${over}, the ${name} forecast for the next day scored ${score(f.gerrity)} on levels (1 perfect, 0 no skill${interval(f.gerrity_interval)}): it ${parts[0]}, and ${parts[1]}.`;
 }
 
 /**
  * The lines of the chart: Gerrity's score for the forecast and the references (the score for
  * ordered categories, that charges a miss by more levels more: Gerrity 1992, recommended over
- * Heidke's by Livezey, https://ams.confex.com/ams/84Annual/techprogram/paper_68014.htm), and the
- * outlook's ranked probability skill against climatology. Okabe and Ito's colours, told apart in
- * every common colour-vision deficiency (https://jfly.uni-koeln.de/color/), each 3:1 or more on
- * white, and a dash each besides.
+ * Heidke's by Livezey, https://ams.confex.com/ams/84Annual/techprogram/paper_68014.htm), each with
+ * its interval as a bar. Okabe and Ito's colours, told apart in every common colour-vision
+ * deficiency (https://jfly.uni-koeln.de/color/), each 3:1 or more on white, and a dash each besides.
  */
 const LINES = [
-  { key: 'forecast', label: 'Forecast', colour: '#0072b2', dash: '', score: (w: SkillScores) => w.forecast.gerrity },
-  { key: 'persistence', label: 'Persistence', colour: '#d55e00', dash: '6 3', score: (w: SkillScores) => w.persistence.gerrity },
-  { key: 'climatology', label: 'Climatology', colour: '#009e73', dash: '2 3', score: (w: SkillScores) => w.climatology.gerrity },
-  {
-    key: 'outlook',
-    label: 'Outlook (probability skill against climatology)',
-    colour: '#cc79a7',
-    dash: '8 3 2 3',
-    score: (w: SkillScores) => w.outlook.rpss,
-  },
+  { key: 'forecast', label: 'The forecast', colour: '#0072b2', dash: '', table: (w: SkillScores) => w.forecast },
+  { key: 'persistence', label: "Yesterday's level", colour: '#d55e00', dash: '6 3', table: (w: SkillScores) => w.persistence },
+  { key: 'climatology', label: 'The usual for the season', colour: '#009e73', dash: '2 3', table: (w: SkillScores) => w.climatology },
 ] as const;
 
-/** Skill by lead day 0..7 over the window: each line where the API gives a score, the days only the outlook reaches shaded. */
-export function skillChart(c: CategorySkill): { svg: SVGSVGElement; drawn: (typeof LINES)[number][] } {
-  // Narrower than the other charts' 560: its few ticks stay readable at a phone's width.
+type Point = { lead: number; v: number; low: number; high: number };
+
+/** A small chart of scores by days ahead, each with its interval: lines, points and bars; leads from `beyond` on shaded as `beyondLabel`. */
+function leadChart(
+  title: string,
+  caption: string,
+  lines: ReadonlyArray<{ key: string; label: string; colour: string; dash: string; points: Point[] }>,
+  beyond: { from: number; label: string } | null,
+): SVGSVGElement {
   const [w, ht, pad] = [420, 210, 40];
-  const title = `Gerrity skill score of the ${c.category} forecast, persistence and climatology, and the outlook's ranked probability skill, by days ahead (1 perfect, 0 no skill)`;
-  const lines = LINES.map((l) => ({
-    ...l,
-    points: c.leads.flatMap((lead): Array<[number, number]> => {
-      const v = l.score(lead.window);
-      return v === null ? [] : [[lead.lead, v]];
-    }),
-  })).filter((l) => l.points.length > 0);
-  // Scores below 0 (worse than chance, or than climatology) widen the axis by quarters.
-  const low = Math.min(0, Math.floor(Math.min(...lines.flatMap((l) => l.points.map((p) => p[1]))) * 4) / 4);
+  const values = lines.flatMap((l) => l.points.flatMap((p) => [p.low, p.high, p.v]));
+  // Scores below 0 (worse than chance, or than the usual) widen the axis by quarters.
+  const low = Math.min(0, Math.floor(Math.min(0, ...values) * 4) / 4);
   const x = (lead: number) => pad + (lead / 7) * (w - 2 * pad);
   const y = (v: number) => ht - pad - ((v - low) / (1 - low)) * (ht - 2 * pad);
-  const summary = lines.map((l) => `${l.label}: ${l.points.map(([lead, v]) => `day ${lead} ${v.toFixed(2)}`).join(', ')}`).join('. ');
+  const summary = lines
+    .map((l) => `${l.label}: ${l.points.map((p) => `day ${p.lead} ${score(p.v)} (${score(p.low)} to ${score(p.high)})`).join(', ')}`)
+    .join('. ');
   const svg = el('svg', { viewBox: `0 0 ${w} ${ht}`, role: 'img', class: 'chart skill-chart', 'aria-label': title });
   el('title', {}, svg).textContent = title;
   el('desc', {}, svg).textContent = summary ? `${summary}.` : 'No scores yet.';
-  const beyond = c.leads.filter((l) => l.window.reference_days === 'outlook').map((l) => l.lead);
-  if (beyond.length > 0) {
-    const [from, to] = [Math.min(...beyond) - 0.5, Math.max(...beyond)];
-    el('rect', { x: x(from), y: pad, width: x(to) - x(from), height: ht - 2 * pad, class: 'skill-outlook-days' }, svg);
-    el('text', { x: x(from) + 4, y: pad - 4, class: 'tick' }, svg).textContent = 'beyond the forecast: the outlook only';
+  if (beyond) {
+    const from = beyond.from - 0.5;
+    el('rect', { x: x(from), y: pad, width: x(7) - x(from), height: ht - 2 * pad, class: 'skill-outlook-days' }, svg);
+    el('text', { x: x(from) + 4, y: pad - 4, class: 'tick' }, svg).textContent = beyond.label;
   }
-  el('text', { x: 4, y: 14, class: 'tick skill-caption' }, svg).textContent =
-    `${c.category[0]!.toUpperCase()}${c.category.slice(1)}: skill by days ahead (1 perfect, 0 no skill)`;
+  el('text', { x: 4, y: 14, class: 'tick skill-caption' }, svg).textContent = caption;
   el('line', { x1: pad, y1: y(0), x2: w - pad, y2: y(0), class: 'axis' }, svg);
   el('line', { x1: pad, y1: pad, x2: pad, y2: ht - pad, class: 'axis' }, svg);
   for (const v of low < 0 ? [1, 0, low] : [1, 0.5, 0])
@@ -129,24 +152,69 @@ export function skillChart(c: CategorySkill): { svg: SVGSVGElement; drawn: (type
   for (let lead = 0; lead <= 7; lead++)
     el('text', { x: x(lead), y: ht - pad + 14, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = String(lead);
   el('text', { x: w / 2, y: ht - 6, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = 'days ahead';
-  for (const l of lines) {
+  lines.forEach((l, n) => {
     const g = el('g', { class: `skill-line skill-${l.key}`, stroke: l.colour, fill: l.colour }, svg);
+    // Each line a little apart from the others, so that overlapping intervals stay readable.
+    const dx = (n - (lines.length - 1) / 2) * 5;
     el(
       'polyline',
       {
-        points: polylinePoints(l.points, x, y),
+        points: l.points.map((p) => `${(x(p.lead) + dx).toFixed(1)},${y(p.v).toFixed(1)}`).join(' '),
         fill: 'none',
         'stroke-width': 2,
         'stroke-dasharray': l.dash,
       },
       g,
     );
-    for (const [d, v] of l.points) el('circle', { cx: x(d).toFixed(1), cy: y(v).toFixed(1), r: 3, 'data-lead': d, 'data-score': v }, g);
-  }
+    for (const p of l.points) {
+      const cx = x(p.lead) + dx;
+      el('line', { x1: cx, x2: cx, y1: y(p.low), y2: y(p.high), 'stroke-width': 1.5, class: 'skill-interval' }, g);
+      el('circle', { cx: cx.toFixed(1), cy: y(p.v).toFixed(1), r: 3, 'data-lead': p.lead, 'data-score': p.v }, g);
+    }
+  });
+  return svg;
+}
+
+/** The forecast's and the references' Gerrity scores by days ahead over the window, with their intervals. */
+export function skillChart(c: CategorySkill): { svg: SVGSVGElement; drawn: Array<(typeof LINES)[number]> } {
+  const reach = c.leads.filter((l) => l.window.forecast !== null).map((l) => l.lead);
+  const lines = LINES.map((l) => ({
+    ...l,
+    points: c.leads.flatMap((lead): Point[] => {
+      const t = l.table(lead.window);
+      return t?.gerrity != null && t.gerrity_interval
+        ? [{ lead: lead.lead, v: t.gerrity, low: t.gerrity_interval[0]!, high: t.gerrity_interval[1]! }]
+        : [];
+    }),
+  })).filter((l) => l.points.length > 0);
+  const name = `${c.category[0]!.toUpperCase()}${c.category.slice(1)}`;
+  const svg = leadChart(
+    `Gerrity score of levels of the ${c.category} forecast, yesterday's level and the usual for the season, by days ahead, with 95% intervals (1 perfect, 0 no skill)`,
+    `${name}: score of levels by days ahead (1 perfect, 0 no skill)`,
+    lines,
+    reach.length > 0 && Math.max(...reach) < 7
+      ? { from: Math.max(...reach) + 1, label: `the forecast reaches ${Math.max(...reach)} days ahead` }
+      : null,
+  );
   return { svg, drawn: lines };
 }
 
-/** The section beside the forecast: the sentence, the chart and a legend naming only its lines. */
+/** The outlook's ranked probability skill against the usual for the season by days ahead, with its intervals. */
+export function outlookChart(c: CategorySkill): SVGSVGElement | null {
+  const points = c.leads.flatMap((lead): Point[] => {
+    const o = lead.window.outlook;
+    return o.rpss !== null && o.rpss_interval ? [{ lead: lead.lead, v: o.rpss, low: o.rpss_interval[0]!, high: o.rpss_interval[1]! }] : [];
+  });
+  if (points.length === 0) return null;
+  return leadChart(
+    `Ranked probability skill of the ${c.category} outlook against the usual for the season, by days ahead, with 95% intervals (above 0: better than the usual)`,
+    'The outlook by days ahead (above 0: better than the usual)',
+    [{ key: 'outlook', label: 'The outlook', colour: '#cc79a7', dash: '8 3 2 3', points }],
+    null,
+  );
+}
+
+/** The section beside the forecast: the sentence, the charts and a legend naming only their lines. */
 export function skillSection(skill: ForecastSkill, today: Levels | undefined, seasons: SeasonAnswer | undefined): HTMLElement {
   const section = h('section', undefined, { class: 'skill' });
   section.append(h('h3', 'How good the forecast has been'));
@@ -156,14 +224,19 @@ export function skillSection(skill: ForecastSkill, today: Levels | undefined, se
     return section;
   }
   const { svg, drawn } = skillChart(c);
-  // Without a single score there is nothing to draw (the sentence says why): no chart and no legend.
   const legend = seriesLegend(drawn.map((l) => ({ label: l.label, colour: l.colour, dashed: l.dash !== '' })));
+  const outlook = outlookChart(c);
   const note = h(
     'p',
-    `Scored on the UTC days ${skill.window.from ?? '–'} to ${skill.window.to ?? '–'}, each forecast against the NAB level observed. Persistence forecasts the last observed day's level; climatology the earlier years' usual level around the date. `,
+    `Scored on the UTC days ${skill.window.from ?? '–'} to ${skill.window.to ?? '–'}, each forecast against the NAB level observed, each as it was issued. Yesterday's level: the last day observed before the forecast was made. The usual for the season: the middle of the earlier years' days around the date. Bars: 95% intervals; where they overlap, the difference may be chance. `,
     { class: 'fine' },
   );
   note.append(h('a', 'Every score and its table', { href: `/api/forecast-skill?city=${encodeURIComponent(skill.city)}` }), '.');
-  section.append(h('p', skillSentence(skill, c), { class: 'skill-sentence' }), ...(drawn.length > 0 ? [svg, legend] : []), note);
+  section.append(
+    h('p', skillSentence(skill, c), { class: 'skill-sentence' }),
+    ...(drawn.length > 0 ? [svg, legend] : []),
+    ...(outlook ? [outlook] : []),
+    note,
+  );
   return section;
 }
