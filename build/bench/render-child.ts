@@ -12,7 +12,22 @@ const [db, publish, cacheDir] = process.argv.slice(2);
 const store = openStore(db!, { readonly: true });
 const summary = await render(store, publish!, { cacheDir: cacheDir! });
 store.close();
-const { seconds, unitSeconds, bulkSeconds, files, bytes, made, workers, plan, steps, units, unitsReused, bulkMonths, bulkReused } = summary;
+const {
+  seconds,
+  unitSeconds,
+  bulkSeconds,
+  files,
+  bytes,
+  made,
+  workers,
+  plan,
+  steps,
+  units,
+  unitsReused,
+  bulkMonths,
+  bulkReused,
+  skillScoring,
+} = summary;
 process.stdout.write(
-  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, made, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays, steps, units, unitsReused, bulkMonths, bulkReused })}\n`,
+  `${JSON.stringify({ seconds, unitSeconds, bulkSeconds, files, bytes, made, workers, peakRssBytes: process.resourceUsage().maxRSS * 1024, budget: plan.budget, cityDayDays: plan.cityDayDays, steps, units, unitsReused, bulkMonths, bulkReused, skillScoring })}\n`,
 );

@@ -26,6 +26,8 @@ export interface RenderRun {
   cityDayDays: number;
   /** Seconds of each step of the render (its summary's steps). */
   steps: Record<string, number>;
+  /** Thread-seconds of the skills step's scoring, and of its resampling among them. */
+  skillScoring: { seconds: number; resampling: number };
 }
 
 /**

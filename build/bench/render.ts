@@ -21,9 +21,9 @@ export async function renderBenchmarks(root: string, dir: string, db: string, pu
     full.seconds,
     work((r) => r.unitSeconds),
     work((r) => r.bulkSeconds),
-    full.floor,
+    { seconds: full.floor, encoding: full.encoding },
   );
-  const daily = await dailyRenderBenchmark(root, dir, db, publish, workload, full.seconds);
+  const daily = await dailyRenderBenchmark(root, dir, db, publish, workload, full);
   const seasons = await seasonRenderBenchmark(
     db,
     work((r) => r.unitSeconds + r.bulkSeconds),
