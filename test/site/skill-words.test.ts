@@ -15,22 +15,53 @@ const tableOf = (cells: Array<[number, number, number]>): number[][] => {
 
 describe("the panel's words for a forecast that cannot be judged", () => {
   it('names the one level observed, counting the days by what was observed, not forecast', () => {
-    expect(tooNarrow(tableOf([[0, 0, 80], [1, 0, 10]]), 'grass')).toBe(
-      'the grass pollen was None on all 90 days: with nothing else to tell, a right forecast cannot be told from a lucky one',
-    );
+    expect(
+      tooNarrow(
+        tableOf([
+          [0, 0, 80],
+          [1, 0, 10],
+        ]),
+        'grass',
+      ),
+    ).toBe('the grass pollen was None on all 90 days: with nothing else to tell, a right forecast cannot be told from a lucky one');
   });
 
   it('names the two levels observed with their days', () => {
-    expect(tooNarrow(tableOf([[0, 0, 70], [1, 0, 13], [1, 1, 6], [0, 1, 1]]), 'tree')).toBe(
-      "the tree pollen was only None or Low (None on 83 days, Low on 7 days): too narrow a range to judge the forecast's levels",
-    );
+    expect(
+      tooNarrow(
+        tableOf([
+          [0, 0, 70],
+          [1, 0, 13],
+          [1, 1, 6],
+          [0, 1, 1],
+        ]),
+        'tree',
+      ),
+    ).toBe("the tree pollen was only None or Low (None on 83 days, Low on 7 days): too narrow a range to judge the forecast's levels");
   });
 
   it('counts the days above None when three levels or more were observed', () => {
-    expect(tooNarrow(tableOf([[0, 0, 80], [1, 1, 4], [2, 2, 1], [0, 3, 1]]), 'weed')).toBe(
-      "the weed pollen was above None on only 6 days: too few to judge the forecast's levels",
-    );
+    expect(
+      tooNarrow(
+        tableOf([
+          [0, 0, 80],
+          [1, 1, 4],
+          [2, 2, 1],
+          [0, 3, 1],
+        ]),
+        'weed',
+      ),
+    ).toBe("the weed pollen was above None on only 6 days: too few to judge the forecast's levels");
     // Every day above None, in three levels: none of these reasons.
-    expect(tooNarrow(tableOf([[1, 1, 30], [2, 2, 20], [3, 3, 5]]), 'weed')).toBeUndefined();
+    expect(
+      tooNarrow(
+        tableOf([
+          [1, 1, 30],
+          [2, 2, 20],
+          [3, 3, 5],
+        ]),
+        'weed',
+      ),
+    ).toBeUndefined();
   });
 });
