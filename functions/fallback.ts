@@ -8,4 +8,9 @@ import { answer } from '../src/api/netlify.js';
 
 export default (request: Request): Promise<Response> => answer(request);
 
-export const config: Config = { path: '/data/*', preferStatic: true };
+// Per-client rate limit (src/api/cdn.ts, FALLBACK_RATE_LIMIT): zip-it-and-ship-it reads only literals here.
+export const config: Config = {
+  path: '/data/*',
+  preferStatic: true,
+  rateLimit: { windowLimit: 300, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

@@ -6,4 +6,8 @@ import { censusZips } from '../src/store/zip-table.js';
 
 export default (request: Request): Promise<Response> => answer(request, environmentContext(process.env, censusZips));
 
-export const config: Config = { path: '/api/nearest' };
+// Per-client rate limit (src/api/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
+export const config: Config = {
+  path: '/api/nearest',
+  rateLimit: { windowLimit: 60, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

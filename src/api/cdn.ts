@@ -1,10 +1,9 @@
 /**
  * What Netlify's edge is told about each route's answers, all of it from the route list: how long
  * its CDN keeps a function's answer, which query parameters that answer's cache key takes, and how
- * many requests one client may make to a function that computes its answers on request.
+ * many requests one client may make to each function.
  */
 import type { Route } from './route.js';
-import { findRoute } from './routes.js';
 
 /** Netlify caches a function's answer at the CDN only with this header (durable: one function call per URL and period). */
 export const CDN_CACHE = 'public, durable, s-maxage=300, stale-while-revalidate=600';
@@ -58,16 +57,26 @@ export const MCP_PATH = '/mcp';
 export const RATE_LIMIT = { windowLimit: 60, windowSize: 60, aggregateBy: ['ip', 'domain'] } as const;
 
 /**
- * The rate limit of a function answering at these paths (its `config.path`): RATE_LIMIT where one
- * of them is MCP or a route computed on request, none where the CDN keeps every answer until the
- * next deploy (the fallback, nearest). zip-it-and-ship-it reads `config` from the source without
- * running it (only literals count: src/runtimes/node/parser/exports.ts), so each function writes
- * the literal; a test keeps it equal to this.
+ * The fallback's: it answers every request without a file, each unknown parameter value a new
+ * cache entry (a random slug, a date outside the files), so a client could make it compute on
+ * every request. Its path, `/data/*`, also covers the static files it stands behind; whether
+ * Netlify counts a request a static file answers against the function's rule is not documented,
+ * so the limit leaves room for a page and a notebook reading the bulk files in byte ranges:
+ * 300 a minute, five a second.
  */
-export function rateLimitFor(paths: readonly string[]): typeof RATE_LIMIT | undefined {
-  const computes = (path: string) => {
-    const route = findRoute(path);
-    return path === MCP_PATH || (route !== undefined && computedOnRequest(route));
-  };
-  return paths.some(computes) ? RATE_LIMIT : undefined;
+export const FALLBACK_RATE_LIMIT = { windowLimit: 300, windowSize: 60, aggregateBy: ['ip', 'domain'] } as const;
+
+/**
+ * The rate limit of a function answering at these paths (its `config.path`): FALLBACK_RATE_LIMIT
+ * for the fallback, RATE_LIMIT for every other. A function whose answers the CDN keeps until the
+ * next deploy (nearest) is limited too: each new query is a new entry, computed. zip-it-and-ship-it
+ * reads `config` from the source without running it (only literals count:
+ * src/runtimes/node/parser/exports.ts), so each function writes the literal; a test keeps it equal
+ * to this.
+ */
+export function rateLimitFor(paths: readonly string[]): typeof RATE_LIMIT | typeof FALLBACK_RATE_LIMIT {
+  return paths.includes(FALLBACK_PATH) ? FALLBACK_RATE_LIMIT : RATE_LIMIT;
 }
+
+/** The fallback function's path: every request under /data/ that no file answers. */
+export const FALLBACK_PATH = '/data/*';

@@ -49,9 +49,23 @@ export class ApiError<B extends ErrorBody = ErrorBody> extends Error {
 export const plainError = (status: number, message: string, options?: ErrorOptions): ApiError =>
   new ApiError(status, { error: message }, options);
 
-/** 400 with the contract's message shape: `Invalid parameter '<name>': expected <what>`. */
-export const invalidParameter = (name: string, expected: string): ApiError =>
-  plainError(400, `Invalid parameter '${name}': expected ${expected}`, { at: { param: name, expected } });
+export const InvalidParameterError = named(
+  'InvalidParameterError',
+  "A query parameter is malformed, out of range, too long or repeated: the contract's Error, its message naming the parameter and what it expects.",
+  z.object({
+    error: z.string(),
+    code: z.literal('INVALID_PARAMETER').describe('An extension of the contract.'),
+    parameter: z.string().describe('The parameter at fault (an extension of the contract).'),
+  }),
+);
+
+/** 400 with the contract's message shape, `Invalid parameter '<name>': expected <what>`, and a code naming the parameter. */
+export const invalidParameter = (name: string, expected: string): ApiError<z.infer<typeof InvalidParameterError>> =>
+  new ApiError(
+    400,
+    { error: `Invalid parameter '${name}': expected ${expected}`, code: 'INVALID_PARAMETER', parameter: name },
+    { at: { param: name, expected } },
+  );
 
 /** 404 UNSUPPORTED_CITY, pointing to where supported slugs are listed, and to the nearest one when it is close. */
 export const unsupportedCity = (slug: string, closest?: string): ApiError<z.infer<typeof UnsupportedCityError>> =>

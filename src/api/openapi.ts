@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { THRESHOLDS } from '../domain/risk.js';
 import { registry } from './named.js';
-import { metaOf, type Param, valueSchema } from './query.js';
+import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from './query.js';
 import type { Json, Route } from './route.js';
 
 export const API_VERSION = '2.10.0';
@@ -58,7 +58,10 @@ function defaultOf(schema: z.ZodType): unknown {
 
 /** A parameter's JSON Schema: the value it stands for (as an MCP argument takes it), its default last, a constant without a type. */
 function parameterSchema(schema: Param): unknown {
-  const { $schema: _s, ...document } = z.toJSONSchema(valueSchema(schema), { io: 'output', target: 'draft-2020-12' }) as Json;
+  const { $schema: _s, ...document } = z.toJSONSchema(textBounded(valueSchema(schema), maxLengthOf(schema)), {
+    io: 'output',
+    target: 'draft-2020-12',
+  }) as Json;
   const tidy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(tidy);
     if (node === null || typeof node !== 'object') return node;
@@ -93,7 +96,7 @@ function responses(route: Route): Json {
   const withParameters = Object.keys(route.params).length > 0;
   return {
     '200': { description: doc.ok ?? OK, content },
-    ...(withParameters ? { '400': { description: doc.badRequest ?? BAD_REQUEST, ...json(ERROR) } } : {}),
+    ...(withParameters ? { '400': { description: doc.badRequest ?? BAD_REQUEST, ...json(ref('InvalidParameterError')) } } : {}),
     ...(doc.notFound ? { '404': { description: doc.notFound.description, ...json(schemaOf(doc.notFound.schema)) } } : {}),
     ...(doc.file
       ? {}

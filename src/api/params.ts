@@ -5,14 +5,14 @@ import { closestSlug } from '../domain/city-search.js';
 import { dayNumber } from '../domain/dates.js';
 import type { DayCut } from '../domain/days.js';
 import { unsupportedCity } from './error.js';
-import { type Param, param } from './query.js';
+import { MAX_TEXT, type Param, param } from './query.js';
 
 const CITY = 'a city slug from GET /api/cities';
 const DATE = 'a valid date in YYYY-MM-DD format';
 const TIMEZONE = "'UTC' or 'local'";
 
-/** A slug as given: any text but blanks (an unknown one is the handler's 404, with the nearest slug). */
-export const slugText = () => z.string().regex(/\S/);
+/** A slug as given: any text but blanks, at most MAX_TEXT characters (an unknown one is the handler's 404, with the nearest slug). */
+export const slugText = () => z.string().max(MAX_TEXT).regex(/\S/);
 
 /** `city`, when an answer may be about one city. */
 export const cityParam = param(slugText().optional(), { expected: CITY, description: `City slug (${CITY}).` });

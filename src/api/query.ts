@@ -20,7 +20,19 @@ export interface ParamMeta {
   readonly description: string;
   /** Given twice, it is refused (400) rather than its last value taken. */
   readonly once?: boolean;
+  /** The longest text it takes (default MAX_TEXT), refused (400) before anything else reads it. */
+  readonly maxLength?: number;
 }
+
+/**
+ * The longest text a parameter takes unless it says otherwise: a slug, a date or an instant, a
+ * number, a word. A request's work is then bounded before its values are read: an unknown slug's
+ * nearest-slug search, for one, costs its length times each slug's.
+ */
+export const MAX_TEXT = 64;
+
+/** The longest text a parameter takes. */
+export const maxLengthOf = (schema: Param): number => metaOf(schema).maxLength ?? MAX_TEXT;
 
 /** The metadata of every parameter schema. */
 export const QUERY = z.registry<ParamMeta>();
@@ -88,6 +100,8 @@ export function parseQuery<P extends Params>(params: P, query: URLSearchParams):
   for (const [name, schema] of Object.entries(params)) {
     const { expected, once } = metaOf(schema);
     const given = query.getAll(name);
+    const longest = maxLengthOf(schema);
+    if (given.some((text) => text.length > longest)) throw invalidParameter(name, `${expected}, at most ${longest} characters`);
     if (once && given.length > 1) throw invalidParameter(name, `${expected}, given once`);
     const parsed = schema.safeParse(given.at(-1));
     if (!parsed.success) throw invalidParameter(name, expected);
@@ -102,7 +116,7 @@ export function parseQuery<P extends Params>(params: P, query: URLSearchParams):
  */
 export function argumentOf(schema: Param): z.ZodType {
   const required = !schema.safeParse(undefined).success;
-  const value = valueSchema(schema);
+  const value = textBounded(valueSchema(schema), maxLengthOf(schema));
   const said = saying(value, `expected ${metaOf(schema).expected}`);
   return required ? said : said.optional();
 }
@@ -112,6 +126,11 @@ function saying(schema: z.ZodType, message: string): z.ZodType {
   const def =
     schema instanceof z.ZodUnion ? { ...schema.def, options: schema.options.map((o) => saying(o as z.ZodType, message)) } : schema.def;
   return schema.clone({ ...def, error: () => message } as typeof schema.def);
+}
+
+/** A value that is text bounded as the query's text is (a number or a list is bounded by its own schema). */
+export function textBounded(value: z.ZodType, longest: number): z.ZodType {
+  return value instanceof z.ZodString && value.maxLength === null ? value.max(longest) : value;
 }
 
 /**

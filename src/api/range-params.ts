@@ -80,6 +80,8 @@ export const RANGE_PARAMS = {
     expected: CITIES,
     description: 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.',
     once: true,
+    // A thousand slugs of seven letters, or a hundred of the longest: a URL's length anyway.
+    maxLength: 8192,
   }),
   aggregate: param(z.enum(['none', 'day']).default('none'), {
     expected: "'none' or 'day'",
@@ -101,6 +103,8 @@ export const RANGE_PARAMS = {
     description:
       "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.",
     once: true,
+    // A slug, a comma and an instant.
+    maxLength: 128,
   }),
   timezone: timezoneParam(
     "aggregate=day groups hours by each city's local day (periodStart its local midnight, as a UTC instant), and a date-only from or to means each city's local midnight and is echoed as given (to must then come after from in every city's zone).",

@@ -63,33 +63,51 @@ export function citiesByName(cities: readonly City[], query: NameQuery): City[] 
 /**
  * The slug a mistyped one most likely meant: the slug its text makes (`Austin`, `St. Louis`), else
  * the nearest by edit distance (a swap of two letters counts one) when within a third of its
- * length; undefined when none is that close. Ties go to the first slug in byte order.
+ * length; undefined when none is that close. Ties go to the first slug in byte order. Slugs whose
+ * length differs by more than that bound are never measured (their distance is at least the
+ * difference), and each measure stops at the bound: `work.cells` counts the cells it filled.
  */
-export function closestSlug(cities: readonly City[], text: string): string | undefined {
+export function closestSlug(cities: readonly City[], text: string, work = { cells: 0 }): string | undefined {
   const asSlug = slugify(text);
   const slugs = cities.map((c) => c.slug).sort();
   if (slugs.includes(asSlug)) return asSlug;
   if (asSlug === '') return undefined;
+  const bound = Math.max(1, Math.floor(asSlug.length / 3));
   let best: { slug: string; distance: number } | undefined;
   for (const slug of slugs) {
-    const distance = editDistance(asSlug, slug);
-    if (!best || distance < best.distance) best = { slug, distance };
+    if (Math.abs(slug.length - asSlug.length) > bound) continue;
+    const distance = editDistance(asSlug, slug, Math.min(bound, (best?.distance ?? bound + 1) - 1), work);
+    if (distance !== undefined) best = { slug, distance };
   }
-  return best && best.distance <= Math.max(1, Math.floor(asSlug.length / 3)) ? best.slug : undefined;
+  return best?.slug;
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours, each one. */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+/**
+ * Optimal string alignment distance (insertions, deletions, substitutions and swaps of neighbours,
+ * each one) when at most `most`, else undefined: three rows of b's length, and a row whose every
+ * cell is over `most` ends the measure, since no later row can come back under it.
+ */
+function editDistance(a: string, b: string, most: number, work: { cells: number }): number | undefined {
+  if (most < 0) return undefined;
+  let [before, previous, row] = [
+    new Array<number>(b.length + 1),
+    Array.from({ length: b.length + 1 }, (_, j) => j),
+    new Array<number>(b.length + 1),
+  ];
   for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let least = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
+      let d = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row[j] = d;
+      if (d < least) least = d;
     }
+    work.cells += b.length;
+    if (least > most) return undefined;
+    [before, previous, row] = [previous, row, before];
   }
-  return rows[a.length]![b.length]!;
+  const distance = previous[b.length]!;
+  return distance <= most ? distance : undefined;
 }

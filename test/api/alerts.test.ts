@@ -456,7 +456,7 @@ describe('GET /api/alerts', () => {
     expect([r.status, r.headers['Cache-Control'], JSON.parse(text(r))]).toEqual([
       400,
       'no-store',
-      { error: `Invalid parameter '${name}': expected ${expected(name)}${suffix}` },
+      { error: `Invalid parameter '${name}': expected ${expected(name)}${suffix}`, code: 'INVALID_PARAMETER', parameter: name },
     ]);
     expectMatchesOpenApi('/api/alerts', 400, JSON.parse(text(r)));
     expect(state.calls).toBe(0);

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { RATE_LIMIT, rateLimitFor } from '../../src/api/cdn.js';
+import { FALLBACK_RATE_LIMIT, RATE_LIMIT, rateLimitFor } from '../../src/api/cdn.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 
@@ -85,7 +85,7 @@ describe('the fallback', () => {
 });
 
 describe('rate limits', () => {
-  it("are each function's config as the route list says: per client on the functions that compute on request, none where the CDN keeps every answer", async () => {
+  it("are each function's config as the route list says: per client on every function, the fallback's with room for the static files its path covers", async () => {
     const dir = join(ROOT, 'functions');
     const limits: Record<string, unknown> = {};
     for (const file of readdirSync(dir).sort()) {
@@ -96,13 +96,14 @@ describe('rate limits', () => {
       limits[file] = config.rateLimit;
     }
     expect(limits).toEqual({
-      'fallback.ts': undefined,
+      'fallback.ts': FALLBACK_RATE_LIMIT,
       'forecast.ts': RATE_LIMIT,
       'health.ts': RATE_LIMIT,
       'mcp.ts': RATE_LIMIT,
-      'nearest.ts': undefined,
+      'nearest.ts': RATE_LIMIT,
       'pollen-range.ts': RATE_LIMIT,
     });
-    expect(RATE_LIMIT.aggregateBy).toEqual(['ip', 'domain']); // zip-it-and-ship-it aggregates by domain alone otherwise
+    // zip-it-and-ship-it aggregates by domain alone otherwise
+    for (const limit of [RATE_LIMIT, FALLBACK_RATE_LIMIT]) expect(limit.aggregateBy).toEqual(['ip', 'domain']);
   });
 });

@@ -165,7 +165,11 @@ describe('errors', () => {
     mcpTool: 'list_cities',
     ...(closest ? { closest } : {}),
   });
-  const invalid = (name: string, expected: string) => ({ error: `Invalid parameter '${name}': expected ${expected}` });
+  const invalid = (name: string, expected: string) => ({
+    error: `Invalid parameter '${name}': expected ${expected}`,
+    code: 'INVALID_PARAMETER',
+    parameter: name,
+  });
   const DATE = 'a valid date in YYYY-MM-DD format';
 
   it.each([

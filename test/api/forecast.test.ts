@@ -35,8 +35,16 @@ describe('GET /api/forecast', () => {
   });
 
   it.each([
-    ['/api/forecast', 400, { error: "Invalid parameter 'city': expected a city slug from GET /api/cities" }],
-    ['/api/forecast?city=', 400, { error: "Invalid parameter 'city': expected a city slug from GET /api/cities" }],
+    [
+      '/api/forecast',
+      400,
+      { error: "Invalid parameter 'city': expected a city slug from GET /api/cities", code: 'INVALID_PARAMETER', parameter: 'city' },
+    ],
+    [
+      '/api/forecast?city=',
+      400,
+      { error: "Invalid parameter 'city': expected a city slug from GET /api/cities", code: 'INVALID_PARAMETER', parameter: 'city' },
+    ],
     [
       '/api/forecast?city=atlantis',
       404,

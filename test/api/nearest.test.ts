@@ -166,7 +166,11 @@ describe('GET /api/nearest', () => {
     }
   });
 
-  const bad = (name: string, expected: string) => ({ error: `Invalid parameter '${name}': expected ${expected}` });
+  const bad = (name: string, expected: string) => ({
+    error: `Invalid parameter '${name}': expected ${expected}`,
+    code: 'INVALID_PARAMETER',
+    parameter: name,
+  });
   const LAT = 'a latitude in decimal degrees, from -90 to 90';
   const LON = 'a longitude in decimal degrees, from -180 to 180';
   const POINT = 'lat and lon in decimal degrees, or zip';

@@ -124,7 +124,11 @@ describe('GET /api/pollen-range', () => {
     expect(await res.text()).toBe(plain); // fetch decodes it
   });
 
-  const invalid = (name: string, expected: string) => ({ error: `Invalid parameter '${name}': expected ${expected}` });
+  const invalid = (name: string, expected: string) => ({
+    error: `Invalid parameter '${name}': expected ${expected}`,
+    code: 'INVALID_PARAMETER',
+    parameter: name,
+  });
   const AFTER_TEXT = "the last row received, as 'city,periodStart' (the next link of a truncated answer)";
   const TIME = 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00';
   it.each([

@@ -62,7 +62,7 @@ describe('a route added to the list', () => {
           in: 'query',
           required: false,
           description: 'City slug (a city slug from GET /api/cities).',
-          schema: { type: 'string', pattern: '\\S' },
+          schema: { type: 'string', maxLength: 64, pattern: '\\S' },
         },
         {
           name: 'times',
@@ -79,7 +79,7 @@ describe('a route added to the list', () => {
         },
         '400': {
           description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.",
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/InvalidParameterError' } } },
         },
         '405': {
           description: 'Only GET, HEAD and OPTIONS are allowed.',
@@ -102,8 +102,16 @@ describe('a route added to the list', () => {
   });
 
   it.each([
-    ['times=0', 400, { error: "Invalid parameter 'times': expected a whole number from 1 to 9" }],
-    ['times=2&city=', 400, { error: "Invalid parameter 'city': expected a city slug from GET /api/cities" }],
+    [
+      'times=0',
+      400,
+      { error: "Invalid parameter 'times': expected a whole number from 1 to 9", code: 'INVALID_PARAMETER', parameter: 'times' },
+    ],
+    [
+      'times=2&city=',
+      400,
+      { error: "Invalid parameter 'city': expected a city slug from GET /api/cities", code: 'INVALID_PARAMETER', parameter: 'city' },
+    ],
     ['times=2&city=atlantis', 404, { code: 'UNSUPPORTED_CITY', city: 'atlantis' }],
     ['times=3&city=tulsa&times=4', 200, { city: 'tulsa', times: 4 }],
     ['', 200, { city: null, times: 1 }],
@@ -177,9 +185,21 @@ describe('a parameter added to a route', () => {
   });
 
   it.each([
-    ['volume=12', 400, { error: "Invalid parameter 'volume': expected a volume from 0 to 11" }],
-    ['volume=1e1', 400, { error: "Invalid parameter 'volume': expected a volume from 0 to 11" }],
-    ['volume=%2011', 400, { error: "Invalid parameter 'volume': expected a volume from 0 to 11" }],
+    [
+      'volume=12',
+      400,
+      { error: "Invalid parameter 'volume': expected a volume from 0 to 11", code: 'INVALID_PARAMETER', parameter: 'volume' },
+    ],
+    [
+      'volume=1e1',
+      400,
+      { error: "Invalid parameter 'volume': expected a volume from 0 to 11", code: 'INVALID_PARAMETER', parameter: 'volume' },
+    ],
+    [
+      'volume=%2011',
+      400,
+      { error: "Invalid parameter 'volume': expected a volume from 0 to 11", code: 'INVALID_PARAMETER', parameter: 'volume' },
+    ],
     ['volume=11', 200, { volume: 11 }],
     ['', 200, { volume: 5 }],
   ])('answers ?%s with %i', async (query, status, body) => {

@@ -252,7 +252,11 @@ describe('GET /api/season', () => {
   ])('answers 400 naming the parameter for %s', async (query, param, expected) => {
     const res = await site.get(`/api/season?city=austin&${query}`);
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: `Invalid parameter '${param}': expected ${expected}` });
+    expect(await res.json()).toEqual({
+      error: `Invalid parameter '${param}': expected ${expected}`,
+      code: 'INVALID_PARAMETER',
+      parameter: param,
+    });
   });
 
   it('reads a category in any case', async () => {

@@ -99,22 +99,23 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(archives.map((a) => [a.name, a.bundler, a.runtimeAPIVersion, a.runtimeVersion])).toEqual(
       ['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range'].map((name) => [name, 'nft', 2, 'nodejs22.x']),
     );
-    // Each function's rate limit reaches the deploy's manifest as traffic rules: per client (IP and domain), 60 a minute.
-    const limited = {
+    // Each function's rate limit reaches the deploy's manifest as traffic rules: per client (IP and domain), 60 a minute, the fallback's 300.
+    const limitedTo = (windowLimit: number) => ({
       action: {
         type: 'rate_limit',
         config: {
-          rateLimitConfig: { windowLimit: 60, windowSize: 60, algorithm: 'sliding_window' },
+          rateLimitConfig: { windowLimit, windowSize: 60, algorithm: 'sliding_window' },
           aggregate: { keys: [{ type: 'ip' }, { type: 'domain' }] },
         },
       },
-    };
+    });
+    const limited = limitedTo(60);
     expect(Object.fromEntries(archives.map((a) => [a.name, a.trafficRules]))).toEqual({
-      fallback: undefined,
+      fallback: limitedTo(300),
       forecast: limited,
       health: limited,
       mcp: limited,
-      nearest: undefined,
+      nearest: limited,
       'pollen-range': limited,
     });
     const storeless = ['forecast', 'nearest'];
