@@ -32,7 +32,10 @@ const program = new Command('pollen')
 
 const ingestOptions = (command: Command) =>
   command
-    .option('--provider <id>', 'pollen provider: sample or ambee', 'sample')
+    .option(
+      '--provider <id>',
+      "pollen provider: sample or ambee (default: the store's own, the provider of its newest day; sample for a new store)",
+    )
     .option(
       '--weather <id>',
       'weather provider: sample, open-meteo or openweathermap (default: sample with sample pollen; else openweathermap when OPENWEATHER_API_KEY is set, else open-meteo)',
@@ -47,6 +50,10 @@ const ingestOptions = (command: Command) =>
     )
     .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
     .option('--refresh', 'fetch and overwrite days already stored')
+    .option(
+      '--replace-provider-days',
+      "let a provider other than the store's write this run's days, replacing the days another provider stored there (each keeps its own provider's label)",
+    )
     .option('--json', 'print {counts, failed, stopped} as JSON on stdout (progress stays on stderr)');
 
 ingestOptions(
@@ -110,10 +117,10 @@ program
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
   });
 
-const renderTo = async (db: string, publish: string, cacheDir?: string): Promise<boolean> => {
+const renderTo = async (db: string, publish: string, cacheDir?: string, requireCacheKey = false): Promise<boolean> => {
   const store = openStore(db, { readonly: true });
   try {
-    process.stdout.write(formatRender(await render(store, publish, { ...(cacheDir ? { cacheDir } : {}) })));
+    process.stdout.write(formatRender(await render(store, publish, { ...(cacheDir ? { cacheDir } : {}), requireCacheKey })));
     return true;
   } catch (error) {
     // A render that cannot be (over budget, a bad SERVE_DAYS or DEPLOY_MAX_FILES) leaves the previous one served.
@@ -132,7 +139,14 @@ program
   .option('--db <path>', 'store file (default: $POLLEN_DB or snapshots/pollen.db)')
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
   .option('--cache <dir>', "the previous build's reusable output (default: $RENDER_CACHE, else render-cache beside the store)")
-  .action(async (o: { db?: string; publish: string; cache?: string }) => void (await renderTo(o.db ?? defaultDb(), o.publish, o.cache)));
+  .option(
+    '--require-cache-key',
+    'refuse to render without $RENDER_CACHE_KEY, the secret that signs the render cache (the scheduled rebuild)',
+  )
+  .action(
+    async (o: { db?: string; publish: string; cache?: string; requireCacheKey?: boolean }) =>
+      void (await renderTo(o.db ?? defaultDb(), o.publish, o.cache, o.requireCacheKey === true)),
+  );
 
 ingestOptions(program.command('build').description('ingest, then render: what the scheduled deploy runs.'))
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)

@@ -85,6 +85,17 @@ export const SETTINGS = {
       "Render: the folder of the previous build's reusable output (the bulk files of unchanged months), restored and saved by the scheduled rebuild (default: render-cache beside the store).",
     read: text,
   }),
+  RENDER_CACHE_KEY: setting({
+    group: 'store',
+    fallback: '',
+    meaning:
+      "Render: the secret (32 characters or more) that signs the render cache's state, so that a cache restored from elsewhere is only reused when this build wrote it; never printed. The scheduled rebuild takes it from the repository secret RENDER_CACHE_KEY and fails without it (default: a key made once beside the store, render-cache.key).",
+    read: (value, name) => {
+      if (value !== undefined && value.length < 32)
+        throw new ConfigError(`${name} must be at least 32 characters (openssl rand -hex 32 makes one)`);
+      return value;
+    },
+  }),
   AMBEE_API_KEY: setting({
     group: 'pollen',
     fallback: '',

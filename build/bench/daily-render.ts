@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { cacheKeyPath } from '../../src/render/cache-key.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
@@ -38,6 +39,8 @@ async function nextDay(db: string, cache: string, dir: string, workload: Workloa
   const next = { db: join(dir, 'bench.db'), cache: join(dir, 'render-cache') };
   copyFileSync(db, next.db);
   await run('cp', ['-al', cache, next.cache]);
+  // The key that signed the cache goes with it, as it does when a deploy keeps its store's folder.
+  copyFileSync(cacheKeyPath(db), cacheKeyPath(next.db));
   const store = openStore(next.db);
   const sample = new SampleProvider();
   const day = workload.span.to + 1;

@@ -13,7 +13,8 @@ import { NO_DATA } from './not-found.js';
 import { cutField, timezoneParam } from './params.js';
 import { param } from './query.js';
 import { route } from './route.js';
-import { localDays, provenance, provenanceOf } from './schemas.js';
+import { localDays, provenance } from './schemas.js';
+import { provenanceOfSources, rowProvenanceOf } from '../domain/provenance.js';
 
 export const MapDay = named('MapDay', 'Daily maxima of one day of the three-day series.', D.MapDay);
 export const MapFeature = named('MapFeature', 'One city on the map.', D.MapFeature);
@@ -74,13 +75,22 @@ export const mapDataRoute = route({
     const day = requested === 'latest' ? latestDay(store, cities, cut) : requested;
     if (day === null) throw noData();
     const values = store.values.across(cut, day - 2, day);
-    const features = cities.slugs.flatMap((slug) => {
+    const made = cities.slugs.flatMap((slug) => {
       const days = values.get(slug);
       if (!days?.has(day)) return [];
       const [a, b, c] = [day - 2, day - 1, day].map((d) => mapDayOf(d, days.get(d)));
-      return [mapFeature(cities.get(slug)!, [a!, b!, c!])];
+      const sources = [day - 2, day - 1, day].flatMap((d) => days.get(d)?.sources ?? []);
+      return [{ feature: mapFeature(cities.get(slug)!, [a!, b!, c!]), sources }];
     });
-    const body = { ...mapCollection(day, features), ...provenanceOf(store.pollen.latestSource()), ...cutField(cut) };
+    // A feature's values are its three days': when the map mixes providers, each feature names its own.
+    const from = provenanceOfSources(
+      made.flatMap((m) => m.sources),
+      store.pollen.latestSource(),
+    );
+    const features = made.map(({ feature, sources }) =>
+      from.providers ? { ...feature, properties: { ...feature.properties, ...rowProvenanceOf(sources) } } : feature,
+    );
+    const body = { ...mapCollection(day, features), ...from, ...cutField(cut) };
     return { body, contentType: GEOJSON_TYPE };
   },
 });

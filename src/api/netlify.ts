@@ -8,22 +8,72 @@ import { requestForFile } from './file-requests.js';
 
 /**
  * Answers a request: an `/api/...` URL as it is, or a publish-folder path (`/data/...`, where
- * rewrites land) as the API request that path stands for.
+ * rewrites land) as the API request that path stands for. Links in answers are on `siteOrigin`.
  */
-export async function answer(request: Request, ctx: ApiContext = environmentContext()): Promise<Response> {
+export async function answer(
+  request: Request,
+  ctx: ApiContext = environmentContext(),
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Response> {
   const url = new URL(request.url);
   const mapped = url.pathname.startsWith('/api/') ? undefined : requestForFile(url.pathname, url.searchParams);
-  const r = await respond({ method: request.method, path: url.pathname, query: url.searchParams, origin: url.origin, ...mapped }, ctx);
-  return toResponse(r, request.headers.get('accept-encoding') ?? '');
+  // A HEAD is answered as its GET, whose body is then left unread: whether the body streams decides
+  // Vary and Content-Encoding, and respond() empties a HEAD's body before that can be seen.
+  const head = request.method.toUpperCase() === 'HEAD';
+  const r = await respond(
+    { method: head ? 'GET' : request.method, path: url.pathname, query: url.searchParams, origin: siteOrigin(url, env), ...mapped },
+    ctx,
+  );
+  return toResponse(r, request.headers.get('accept-encoding') ?? '', undefined, head);
 }
 
-/** A web Response; a streamed body is compressed with brotli or gzip when the client accepts it. */
-export function toResponse(r: ApiResponse, acceptEncoding: string, log: ErrorLog = (m, e) => console.error(m, e)): Response {
-  if (typeof r.body === 'string') return new Response(r.body === '' ? null : r.body, { status: r.status, headers: r.headers });
+/**
+ * The origin answers link to (a feed's own URL, a calendar's events): the site's, never one a
+ * request names, since the Host a request came with is whatever its client wrote. Deployed, it is
+ * `URL`, the site's main address (one of the three variables Netlify gives functions at run time),
+ * unless the request came to one of this site's own Netlify addresses: `SITE_NAME.netlify.app`, or
+ * `<deploy or branch>--SITE_NAME.netlify.app` (a draft, a preview), whose links stay on it. Without
+ * `URL` (the local server, which builds the request's URL from its own address), the request's.
+ */
+export function siteOrigin(url: URL, env: NodeJS.ProcessEnv = process.env): string {
+  const main = httpOrigin(env.URL);
+  if (!main) return url.origin;
+  const name = env.SITE_NAME?.toLowerCase();
+  const own =
+    url.protocol === 'https:' &&
+    url.port === '' &&
+    name !== undefined &&
+    /^[a-z0-9-]+$/.test(name) &&
+    (url.hostname === `${name}.netlify.app` || new RegExp(`^[a-z0-9-]+--${name}\\.netlify\\.app$`).test(url.hostname));
+  return own ? url.origin : main;
+}
+
+/** The origin of an http(s) URL; undefined for anything else. */
+function httpOrigin(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  try {
+    const u = new URL(value);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A web Response; a streamed body is compressed with brotli or gzip when the client accepts it.
+ * `head`: the same status and headers with no body (RFC 9110, section 9.3.2), nothing read.
+ */
+export function toResponse(r: ApiResponse, acceptEncoding: string, log: ErrorLog = (m, e) => console.error(m, e), head = false): Response {
+  if (typeof r.body === 'string') return new Response(head || r.body === '' ? null : r.body, { status: r.status, headers: r.headers });
   const encoding = pickEncoding(acceptEncoding);
-  const source = Readable.from(r.body, { objectMode: false });
   const headers: Record<string, string> = { ...r.headers, Vary: 'Accept-Encoding' };
   if (encoding) headers['Content-Encoding'] = encoding;
+  if (head) {
+    // Never started, so closing it reads nothing and releases whatever it would have opened.
+    (r.body as Partial<Iterator<string>>).return?.();
+    return new Response(null, { status: r.status, headers });
+  }
+  const source = Readable.from(r.body, { objectMode: false });
   const compressor =
     encoding === 'br'
       ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } })

@@ -9,7 +9,7 @@ import { registry } from './named.js';
 import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from './query.js';
 import type { Json, Route } from './route.js';
 
-export const API_VERSION = '2.10.0';
+export const API_VERSION = '2.11.0';
 /** The API's name: OpenAPI's title, and the author of its feeds. */
 export const API_TITLE = 'Pollen, weather and air-quality API';
 

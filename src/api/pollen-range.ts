@@ -17,7 +17,8 @@ import { CITY_NOT_FOUND } from './not-found.js';
 import { cutField } from './params.js';
 import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 import { route } from './route.js';
-import { localDays, provenance, provenanceOf } from './schemas.js';
+import { localDays, provenance } from './schemas.js';
+import { provenanceOfSources, rowProvenanceOf } from '../domain/provenance.js';
 
 const PollenRangeRow = named(
   'PollenRangeRow',
@@ -65,6 +66,7 @@ export const CSV_COLUMNS = [
   'risk_tree',
   'risk_grass',
   'risk_weed',
+  'provider',
 ] as const;
 
 /** Rows one get_pollen_range call returns at most; the HTTP endpoint goes to 50,000. */
@@ -121,6 +123,10 @@ async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreRe
     const find = dayFinder(q.cut, city.timezone);
     return (hour: number) => find(hour).day;
   };
+  // The range's providers, from the days' rows before any hour is read: the head names them.
+  const sources = [...new Set(q.windows.flatMap((w) => store.pollen.sourcesIn(w.city.slug, w.from, w.to)))];
+  const from = provenanceOfSources(sources, store.pollen.latestSource());
+  const mixed = from.providers !== undefined;
   const counted = store.pollen.countUpTo(
     q.windows.map((w) => ({ city: w.city.slug, from: w.from, to: w.to, dayOf: dayOf(w.city) })),
     q.limit,
@@ -128,18 +134,20 @@ async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreRe
 
   if (q.format === 'csv') {
     const head = `${CSV_COLUMNS.join(',')}\n`;
-    const line = (r: RangeRow) => `${CSV_COLUMNS.map((c) => csvCell(r[c])).join(',')}\n`;
-    const { count, truncated } = await fitting(counted, maxBytes - bytes(head), rowBound(store, q), () => rangeRows(store, q), line);
+    // Every CSV row names its provider (a local day of two, both: "ambee+sample").
+    const cell = (r: RangeRow, c: (typeof CSV_COLUMNS)[number]) => csvCell(c === 'provider' ? r.providers?.join('+') : r[c]);
+    const line = (r: RangeRow) => `${CSV_COLUMNS.map((c) => cell(r, c)).join(',')}\n`;
+    const rows = () => rangeRows(store, q, true);
+    const { count, truncated } = await fitting(counted, maxBytes - bytes(head), rowBound(store, q, sources), rows, line);
     const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
     return {
-      text: new Chunks(() => pieces(head, limited(rangeRows(store, q), count), line, () => '')),
+      text: new Chunks(() => pieces(head, limited(rows(), count), line, () => '')),
       contentType: 'text/csv; charset=utf-8',
       headers,
     };
   }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
   const echo = (ms: number, date: number | undefined) => (q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
-  const from = provenanceOf(store.pollen.latestSource());
   const head = (truncated: boolean) => ({
     from: echo(q.from, q.fromDate),
     to: echo(q.to, q.toDate),
@@ -157,15 +165,15 @@ async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreRe
   const { count, truncated } = await fitting(
     counted,
     maxBytes - bytes(openRows(head(false))) - bytes(closeRows(longestTail)) + 1,
-    rowBound(store, q),
-    () => rangeRows(store, q),
+    rowBound(store, q, sources),
+    () => rangeRows(store, q, mixed),
     jsonRow,
   );
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   return {
     body: new JsonRows<RangeResponse>(
       head(truncated),
-      () => limited(rangeRows(store, q), count),
+      () => limited(rangeRows(store, q, mixed), count),
       (last) => tail(last, truncated),
     ),
     headers,
@@ -206,7 +214,7 @@ async function fitting(
  * the longest stored label as a zone (escaped at worst), every number at its longest, and a
  * species object with every key of every stored shape.
  */
-export function rowBound(store: StoreReader, q: RangeQuery): number {
+export function rowBound(store: StoreReader, q: RangeQuery, sources: readonly string[] = []): number {
   const quoted = (text: string) => bytes(JSON.stringify(text));
   const species = Math.max(4, speciesBytes(unionOf(store.shapes.all())));
   const fields = bytes(
@@ -225,7 +233,11 @@ export function rowBound(store: StoreReader, q: RangeQuery): number {
     ),
   );
   const slug = Math.max(...q.cities.map((c) => quoted(c.slug)));
-  return fields + slug + 6 * store.longestLabelBytes() + 2 + bytes(isoTime(0)) + 2 + 4 * NUMBER_BYTES + species + 3 * RISK_BYTES;
+  // A row's providers, at most all of the range's (a CSV cell of them joined is shorter).
+  const providers = sources.length === 0 ? 0 : bytes(JSON.stringify({ providers: sources, simulated: true }));
+  return (
+    fields + slug + 6 * store.longestLabelBytes() + 2 + bytes(isoTime(0)) + 2 + 4 * NUMBER_BYTES + species + 3 * RISK_BYTES + providers
+  );
 }
 
 /**
@@ -280,18 +292,26 @@ const rangeRow = (city: string, periodStart: string, v: DailyMeans): RangeRow =>
   risk_weed: v.risk_weed,
 });
 
-/** Rows in city-slug order, then by period start; a day's period starts at its (UTC or local) midnight. */
-function* rangeRows(store: StoreReader, q: RangeQuery): Generator<RangeRow> {
+/**
+ * Rows in city-slug order, then by period start; a day's period starts at its (UTC or local)
+ * midnight. With `providers`, each row names the providers of its values (domain/provenance.ts).
+ */
+function* rangeRows(store: StoreReader, q: RangeQuery, providers: boolean): Generator<RangeRow> {
+  const named = (row: RangeRow, sources: readonly string[]): RangeRow => (providers ? { ...row, ...rowProvenanceOf(sources) } : row);
   for (const { city, from, to } of q.windows) {
     const hours = store.pollen.iterateHours(city.slug, from, to);
     if (q.aggregate === 'none') {
       for (const h of hours) {
         const row = hourlyRow(h);
-        yield rangeRow(city.slug, row.ts, row);
+        yield named(rangeRow(city.slug, row.ts, row), [h.source]);
       }
       continue;
     }
-    for (const d of byDay(q.cut, city.timezone, hours)) yield rangeRow(city.slug, isoHour(d.from), dailyMeans(d.hours));
+    for (const d of byDay(q.cut, city.timezone, hours))
+      yield named(
+        rangeRow(city.slug, isoHour(d.from), dailyMeans(d.hours)),
+        d.hours.map((h) => h.source),
+      );
   }
 }
 

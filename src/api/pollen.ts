@@ -14,7 +14,8 @@ import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from './static-forms.
 import { CITY_OR_NO_DATA } from './not-found.js';
 import { cityParam, cutDate, cutField, servedCity, timezoneParam } from './params.js';
 import { route } from './route.js';
-import { DailyPollen as DailyPollenSchema, HourlyPollen, localDays, provenance, provenanceOf } from './schemas.js';
+import { DailyPollen as DailyPollenSchema, HourlyPollen, localDays, provenance } from './schemas.js';
+import { provenanceOfRows } from '../domain/provenance.js';
 
 export const CrossCityPollen = named(
   'CrossCityPollen',
@@ -76,22 +77,30 @@ export const pollenRoute = route({
   ],
   handle: ({ city: slug, date: day, timezone: cut }, { store, cities }) => {
     const city = slug === undefined ? undefined : servedCity(cities, slug);
-    const from = provenanceOf(store.pollen.latestSource());
+    // Each row's values name their own provider (domain/provenance.ts); with none, the store's.
+    const stored = store.pollen.latestSource();
     if (city && day !== undefined) {
-      const rows = hoursOfDay(store, city, cut, day).map(hourlyRow);
+      const { from, rows } = provenanceOfRows(
+        hoursOfDay(store, city, cut, day).map((h) => ({ row: hourlyRow(h), sources: [h.source] })),
+        stored,
+      );
       return { body: { city: city.slug, date: dayString(day), ...cutField(cut), ...from, rows } };
     }
-    if (city) return { body: { city: city.slug, ...cutField(cut), ...from, rows: dailyRows(store, city, cut) } };
+    if (city) {
+      const { from, rows } = provenanceOfRows(dailyRows(store, city, cut), stored);
+      return { body: { city: city.slug, ...cutField(cut), ...from, rows } };
+    }
     const date = day ?? latestDay(store, cities, cut);
     if (date === null) throw noData();
-    return { body: { date: dayString(date), ...cutField(cut), ...from, rows: crossCityRows(store, cities, date, cut) } };
+    const { from, rows } = provenanceOfRows(crossCityRows(store, cities, date, cut), stored);
+    return { body: { date: dayString(date), ...cutField(cut), ...from, rows } };
   },
 });
 
 /** A city's most recent days with data, newest first; local days say how many hours they hold. */
-function dailyRows(store: StoreReader, city: City, cut: DayCut): DailyPollen[] {
+function dailyRows(store: StoreReader, city: City, cut: DayCut): Array<{ row: DailyPollen; sources: string[] }> {
   const days = store.values.newest(city.slug, cut, MAX_DAILY_ROWS);
-  return cut === 'UTC' ? days.map(dailyRowOf) : days.map((v) => Object.assign(dailyRowOf(v), { hours: v.hours }));
+  return days.map((v) => ({ row: cut === 'UTC' ? dailyRowOf(v) : Object.assign(dailyRowOf(v), { hours: v.hours }), sources: v.sources }));
 }
 
 /** One row per city with data on the day (each city's own day when local), by slug. */
@@ -99,6 +108,6 @@ function crossCityRows(store: StoreReader, cities: CitySet, day: number, cut: Da
   const values = store.values.across(cut, day, day);
   return cities.slugs.flatMap((slug) => {
     const v = values.get(slug)?.get(day);
-    return v ? [crossCityRowOf(slug, v)] : [];
+    return v ? [{ row: crossCityRowOf(slug, v), sources: v.sources }] : [];
   });
 }

@@ -4,7 +4,6 @@
  */
 import * as z from 'zod';
 import * as D from '../domain/schemas.js';
-import { SAMPLE_ID } from '../providers/sample/index.js';
 import { named } from './named.js';
 
 export const PollenRisk = named('PollenRisk', 'NAB risk label; null when the value is missing.', D.PollenRisk);
@@ -41,17 +40,20 @@ export const provenance = {
     .string()
     .nullable()
     .describe(
-      "The id of the provider the answer's values come from, as the store records it: the pollen provider for pollen answers, the weather provider for weather answers (sample, ambee, open-meteo, openweathermap). The provider of the newest stored day, as /api/health names it; null while nothing is stored.",
+      "The id of the provider the answer's values come from, as the store records each day's: the pollen provider for pollen answers, the weather provider for weather answers (sample, ambee, open-meteo, openweathermap). null while nothing is stored, and when the values come from several providers: then `providers` lists them and each row names its own.",
+    ),
+  providers: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Present only when the answer's values come from more than one provider (a store some of whose days another provider replaced): each of them, in the order the rows first name them. Each row then carries its own `providers` (a local day made of two providers' hours names both).",
     ),
   simulated: z
     .literal(true)
     .optional()
     .describe(
-      'Present (true) when the provider is the bundled sample provider, whose values are invented for demonstration: never use them for health decisions. Absent for real providers.',
+      'Present (true) when any of the values comes from the bundled sample provider, whose values are invented for demonstration: never use them for health decisions. Absent when every value comes from a real provider.',
     ),
 };
-export type Provenance = { provider: string | null; simulated?: true };
 
-/** The provenance fields of an answer whose values come from `provider`. */
-export const provenanceOf = (provider: string | null): Provenance =>
-  provider === SAMPLE_ID ? { provider, simulated: true } : { provider };
+export { type Provenance, provenanceOf } from '../domain/provenance.js';

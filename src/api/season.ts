@@ -14,7 +14,8 @@ import type { StoreReader } from '../store/reader.js';
 import * as D from '../domain/schemas.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from './error.js';
 import { named } from './named.js';
-import { localDays, provenance, provenanceOf } from './schemas.js';
+import { localDays, provenance } from './schemas.js';
+import { provenanceOfSources } from '../domain/provenance.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from './static-forms.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from './params.js';
 import { integer, param } from './query.js';
@@ -131,7 +132,11 @@ export const seasonRoute = route({
     // Each category's own years (tree's from 1 October); without a year, each its year under way.
     const seasons = citySeasons(rows, categories, year);
     if (seasons.year === null || seasons.categories.length === 0) throw yearNotHeld(city.slug, year, seasons.held);
-    const from = provenanceOf(store.pollen.latestSource());
+    // A season is measured on every day held (earlier years compared too): their providers.
+    const from = provenanceOfSources(
+      rows.flatMap((r) => r.sources),
+      store.pollen.latestSource(),
+    );
     return {
       body: { city: city.slug, year: seasons.year, ...cutField(cut), ...from, categories: seasons.categories, years: seasons.years },
     };

@@ -10,7 +10,8 @@ import { citiesOn, DATA_PREFIX, ifWeather, theCity } from './static-forms.js';
 import { CITY_OR_NO_DATA } from './not-found.js';
 import { cityParam, servedCity, utcDate } from './params.js';
 import { route } from './route.js';
-import { provenance, provenanceOf } from './schemas.js';
+import { provenance } from './schemas.js';
+import { provenanceOfRows } from '../domain/provenance.js';
 
 export const WeatherRowSchema = named(
   'WeatherRow',
@@ -51,18 +52,31 @@ export const weatherRoute = route({
   ],
   handle: ({ city: slug, date: day }, { store, cities }) => {
     const city = slug === undefined ? undefined : servedCity(cities, slug);
-    const from = provenanceOf(store.weather.latestSource());
+    // Each row's values name their own provider (domain/provenance.ts); with none, the store's.
+    const stored = store.weather.latestSource();
+    const full = (rows: StoredWeather[]) =>
+      provenanceOfRows(
+        rows.map((w) => ({ row: weatherRow(w), sources: [w.source] })),
+        stored,
+      );
     if (city && day !== undefined) {
       const row = store.weather.cityDay(city.slug, day);
-      return { body: { city: city.slug, date: dayString(day), ...from, rows: row ? [weatherRow(row)] : [] } };
+      const { from, rows } = full(row ? [row] : []);
+      return { body: { city: city.slug, date: dayString(day), ...from, rows } };
     }
-    if (city) return { body: { city: city.slug, ...from, rows: store.weather.forCity(city.slug, MAX_WEATHER_ROWS).map(weatherRow) } };
+    if (city) {
+      const { from, rows } = full(store.weather.forCity(city.slug, MAX_WEATHER_ROWS));
+      return { body: { city: city.slug, ...from, rows } };
+    }
     const date = day ?? store.weather.latestDay();
     if (date === null) throw noData();
-    const rows = store.weather
-      .forDay(date)
-      .sort((a, b) => (a.city < b.city ? -1 : 1))
-      .map((w) => ({ city_slug: w.city, date: dayString(w.day), ...pick(w.values, COMPACT) }));
+    const { from, rows } = provenanceOfRows(
+      store.weather
+        .forDay(date)
+        .sort((a, b) => (a.city < b.city ? -1 : 1))
+        .map((w) => ({ row: { city_slug: w.city, date: dayString(w.day), ...pick(w.values, COMPACT) }, sources: [w.source] })),
+      stored,
+    );
     return { body: { date: dayString(date), ...from, rows } };
   },
 });

@@ -17,6 +17,8 @@ export interface DayValues {
   hours: number;
   /** The provider of the day's first hour. */
   source: string;
+  /** Every provider of the day's hours, in hour order: two for a local day across days two providers wrote. */
+  sources: string[];
   /** Rounded means, rounded species means, risks graded on the unrounded means, the zone. */
   means: DailyMeans;
   /** Each graded category's mean to a thousandth: what forecasts are verified against. */
@@ -38,6 +40,7 @@ export function dayValues(
     day,
     hours: hours.length,
     source: hours[0]?.source ?? 'unknown',
+    sources: hours.length === 0 ? ['unknown'] : [...new Set(hours.map((h) => h.source ?? 'unknown'))],
     means,
     exact,
     peaks: { tree: m.tree, grass: m.grass, weed: m.weed, total: m.total, ragweed: m.ragweed },

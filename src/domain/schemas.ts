@@ -51,6 +51,18 @@ const dailyRisks = { risk_tree: dailyRisk('tree'), risk_grass: dailyRisk('grass'
 /** How many hours a local day holds (23, 24 or 25; fewer while its last hours are not ingested yet). */
 const dayHourCount = z.number().int().min(0).max(25);
 
+/** On each row of an answer whose values come from more than one provider (provenance.ts): that row's. */
+const rowProvenance = {
+  providers: z
+    .array(z.string())
+    .optional()
+    .describe("Present only when the answer's values come from more than one provider: the providers of this row's values."),
+  simulated: z
+    .literal(true)
+    .optional()
+    .describe("Present (true), beside providers, when the row's values include the sample provider's invented ones."),
+};
+
 export const HourlyPollen = z.object({
   ts: DateTime,
   ...pollenValues,
@@ -58,6 +70,7 @@ export const HourlyPollen = z.object({
   species: Species,
   ...risks,
   timezone: z.string().nullable(),
+  ...rowProvenance,
 });
 
 export const DailyPollen = z.object({
@@ -75,6 +88,7 @@ export const DailyPollen = z.object({
   peak_risk_grass: PollenRisk,
   peak_risk_weed: PollenRisk,
   hours: dayHourCount.optional().describe('With timezone=local only: the hours the local day holds.'),
+  ...rowProvenance,
 });
 
 export const CrossCityPollen = z.object({
@@ -84,6 +98,7 @@ export const CrossCityPollen = z.object({
   source: z.string(),
   is_forecast: z.literal(false),
   max_weed: num,
+  ...rowProvenance,
 });
 
 const mapValues = { tree: numOrNull, grass: numOrNull, weed: numOrNull, ragweed: numOrNull };
@@ -113,6 +128,7 @@ export const MapFeature = z.object({
     sev_total: sev,
     timezone: z.string().nullable(),
     series: z.array(MapDay).length(3),
+    ...rowProvenance,
   }),
 });
 
@@ -129,6 +145,7 @@ export const WeatherRow = z.object({
   ...weatherFields,
   source: z.string().optional(),
   created_at: DateTime.optional(),
+  ...rowProvenance,
 });
 
 export const PollenRangeRow = z.object({
@@ -139,6 +156,7 @@ export const PollenRangeRow = z.object({
   timezone: z.string().nullable(),
   species: Species,
   ...risks,
+  ...rowProvenance,
 });
 
 export const ForecastPollen = z.object({

@@ -10,7 +10,9 @@ import { FORECAST_CACHE_STORE, fetchKey, keptForecast } from './kept.js';
 export type { CachedForecast } from '../store/store.js';
 
 export interface ForecastCache {
-  read(city: string): Promise<CachedForecast | undefined>;
+  /** The city's forecast `provider` made, if cached. */
+  read(provider: string, city: string): Promise<CachedForecast | undefined>;
+  /** Caches the city's forecast as its provider's (`forecast.source`). */
   write(city: string, forecast: CachedForecast): Promise<void>;
   /** Keeps a fetched forecast as issued, for the next build to score (kept.ts). */
   keep(place: City, forecast: CachedForecast): Promise<void>;
@@ -23,8 +25,9 @@ export interface ForecastCache {
 export class SqliteForecastCache implements ForecastCache {
   constructor(private readonly store: Store) {}
 
-  async read(city: string) {
-    return this.store.forecasts.get(city);
+  async read(provider: string, city: string) {
+    const cached = this.store.forecasts.get(city);
+    return cached?.source === provider ? cached : undefined;
   }
 
   async write(city: string, forecast: CachedForecast) {
@@ -48,8 +51,15 @@ export class SqliteForecastCache implements ForecastCache {
 
 type BlobStore = ReturnType<typeof getStore>;
 
-/** A city's forecast blob: under `forecast-hours/` since it holds hours, so a blob of answer rows written before is never read. */
-const forecastKey = (city: string) => `forecast-hours/${city}`;
+/**
+ * A city's forecast blob: under `forecast-hours/` since it holds hours, so a blob of answer rows
+ * written before is never read; by provider, since a site's deploys share its Blobs, and a deploy of
+ * another provider (a preview on the sample) would otherwise replace the entry the site's function
+ * then fetches again, spending its budget.
+ */
+const forecastKey = (provider: string, city: string) => `forecast-hours/${provider}/${city}`;
+/** The city's blob before entries were kept by provider: read no more, deleted when the city's entry is next written. */
+const unkeyedForecastKey = (city: string) => `forecast-hours/${city}`;
 
 /** Attempts at a counter increment before giving up (each loses only to another instance's increment). */
 const COUNTER_ATTEMPTS = 8;
@@ -66,12 +76,13 @@ export class BlobsForecastCache implements ForecastCache {
     this.blobs = blobs ?? getStore({ name: FORECAST_CACHE_STORE, consistency: 'strong' });
   }
 
-  async read(city: string) {
-    return ((await this.blobs.get(forecastKey(city), { type: 'json' })) as CachedForecast | null) ?? undefined;
+  async read(provider: string, city: string) {
+    return ((await this.blobs.get(forecastKey(provider, city), { type: 'json' })) as CachedForecast | null) ?? undefined;
   }
 
   async write(city: string, forecast: CachedForecast) {
-    await this.blobs.setJSON(forecastKey(city), forecast);
+    // One delete beside a write the refresh makes anyway, rather than a sweep of the store.
+    await Promise.all([this.blobs.setJSON(forecastKey(forecast.source, city), forecast), this.blobs.delete(unkeyedForecastKey(city))]);
   }
 
   /** As fetched, one blob per fetch under `forecast-issued/<city>/`: a build lists and reads them (kept.ts). */

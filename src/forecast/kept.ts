@@ -27,7 +27,10 @@ export function keptForecast(f: CachedForecast, origin: KeptOrigin): IssuedForec
   return { issuedAt: f.fetchedAt, source: f.source, origin, days: targetDays({ issuedAt: f.fetchedAt, hours }, 'UTC', 'UTC') };
 }
 
-/** One forecast the function fetched: its city and instant, how to read it, and how to forget it once the store holds it for good. */
+/**
+ * One forecast the function fetched: its city and instant, how to read it, and how to forget it
+ * once the store holds it for good or it is another provider's.
+ */
 export interface Fetched {
   city: string;
   fetchedAt: number;

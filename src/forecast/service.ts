@@ -99,7 +99,8 @@ export class ForecastService {
     // The cache helps but must never stop a forecast: if it fails, carry on as if it were empty.
     // An entry another provider wrote is no forecast of this deployment's: a site's Blobs outlive its
     // deploys (docs/deploying.md), so a sample build's entries are still there when Ambee's goes live.
-    const read = await cache.read(city).catch((error: unknown) => this.warn('forecast cache read failed', error));
+    // The cache answers by provider; the source is checked again so that no cache can get this wrong.
+    const read = await cache.read(provider.id, city).catch((error: unknown) => this.warn('forecast cache read failed', error));
     const cached = read?.source === provider.id ? read : undefined;
     const fromCache = (stale: boolean, quotaExhausted: boolean): Forecast => ({
       city,

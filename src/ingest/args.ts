@@ -16,10 +16,12 @@ export interface RawIngestArgs {
   citiesFile?: string;
   db?: string;
   refresh?: boolean;
+  replaceProviderDays?: boolean;
 }
 
 export interface IngestArgs {
-  provider: string;
+  /** The pollen provider asked for; none: the store's own (the provider of its newest day), else the sample. */
+  provider?: string;
   weather?: string;
   span: DaySpan;
   /** The city set a cities file chooses (checked whole), if one was given. */
@@ -28,6 +30,8 @@ export interface IngestArgs {
   only?: string[];
   db: string;
   refresh: boolean;
+  /** Let a provider other than the store's write this run's days, replacing what another provider stored there. */
+  replaceProviderDays: boolean;
 }
 
 export class UsageError extends Error {}
@@ -46,9 +50,10 @@ export const START_DAYS = 730;
  * still being observed). `--to` is inclusive and must be a past day.
  */
 export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: string, env: NodeJS.ProcessEnv = process.env): IngestArgs {
-  const provider = raw.provider ?? 'sample';
+  const provider = raw.provider;
   try {
-    checkProviders(provider, raw.weather, env);
+    // Without --provider the store says which (run.ts checks it again then).
+    checkProviders(provider ?? 'sample', raw.weather, env);
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
@@ -92,5 +97,14 @@ export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: st
 
   const db = raw.db ?? defaultDb;
   if (db.trim() === '') throw new UsageError('--db must be a file path');
-  return { provider, weather: raw.weather, span, citySet, only, db, refresh: raw.refresh ?? false };
+  return {
+    provider,
+    weather: raw.weather,
+    span,
+    citySet,
+    only,
+    db,
+    refresh: raw.refresh ?? false,
+    replaceProviderDays: raw.replaceProviderDays ?? false,
+  };
 }

@@ -6,7 +6,7 @@ import type { City } from '../domain/cities.js';
 import type { PollenHour } from '../domain/hours.js';
 import type { WeatherValues } from '../domain/weather.js';
 import { dayString } from '../domain/dates.js';
-import { DAY_STATUSES, type DataKind, type DayStatus } from '../domain/status.js';
+import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/status.js';
 import { ProviderError, type DaySpan, type PollenProvider, type ProviderFailure, type WeatherProvider } from '../providers/provider.js';
 import type { CityDayWrite, Store } from '../store/store.js';
 import { hoursByDay, weatherByDay } from './normalize.js';
@@ -21,6 +21,8 @@ export interface IngestOptions {
   span: DaySpan;
   /** Ask again for days already complete (inside the providers' windows). */
   refresh?: boolean;
+  /** Ask again, and replace, the days another provider wrote (`--replace-provider-days`); else they are kept. */
+  replaceOtherProviders?: boolean;
   /** Requests in flight at once. */
   concurrency?: number;
   now?: () => number;
@@ -64,8 +66,8 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const { store, cities, span, refresh = false, now = Date.now } = options;
   const started = performance.now();
   const at = now();
-  const kinds: KindPlan[] = [kindPlan('pollen', options.pollen, at, store, span)];
-  if (options.weather) kinds.push(kindPlan('weather', options.weather, at, store, span));
+  const kinds: KindPlan[] = [kindPlan('pollen', options.pollen, at, store, span, options.replaceOtherProviders === true)];
+  if (options.weather) kinds.push(kindPlan('weather', options.weather, at, store, span, options.replaceOtherProviders === true));
   const { tasks, settled } = plan(span, cities, kinds, refresh);
   const run = new Run(options, cities.length * (span.to - span.from + 1) * kinds.length, settled.values());
   await forEachConcurrently(tasks, options.concurrency ?? 4, (task) => run.task(task));
@@ -199,12 +201,37 @@ class Run {
   }
 }
 
-function kindPlan(kind: DataKind, provider: PollenProvider | WeatherProvider, now: number, store: Store, span: DaySpan): KindPlan {
+/**
+ * What a run plans for one kind of data. A day another provider wrote is kept as it is (even a
+ * young partial one: this provider's hours would be labelled as that one's), unless the run
+ * replaces other providers' days, and then it is asked again like a day never stored.
+ */
+function kindPlan(
+  kind: DataKind,
+  provider: PollenProvider | WeatherProvider,
+  now: number,
+  store: Store,
+  span: DaySpan,
+  replace: boolean,
+): KindPlan {
+  let last: { city: string; mine: Map<number, StoredStatus>; others: Set<number> } | undefined;
+  const of = (city: City) => {
+    if (last?.city === city.slug) return last;
+    const [mine, others] = [new Map<number, StoredStatus>(), new Set<number>()];
+    for (const [day, d] of store[kind].storedDays(city.slug, span.from, span.to)) {
+      if (d.source !== provider.id && replace) continue;
+      mine.set(day, d.status);
+      if (d.source !== provider.id) others.add(day);
+    }
+    last = { city: city.slug, mine, others };
+    return last;
+  };
   return {
     kind,
     coverage: provider.coverage(now),
     maxDaysPerCall: provider.maxDaysPerCall,
-    stored: (city) => store[kind].statuses(city.slug, span.from, span.to),
+    stored: (city) => of(city).mine,
+    others: (city) => of(city).others,
   };
 }
 

@@ -20,6 +20,7 @@ import { type KeptDay, targetDays } from '../domain/verification-days.js';
 import { type FetchedForecasts, functionFetches } from '../forecast/kept.js';
 import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import { hasPastForecasts, type PastForecasts, type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';
+import { SIMULATED_PROVIDER as SAMPLE_ID } from '../domain/provenance.js';
 import { settingsOf } from '../settings.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
 import { formatOutlooks, keepOutlooks, type OutlookSummary } from './keep-outlooks.js';
@@ -94,7 +95,14 @@ async function importFetched(o: KeepOptions, slugs: ReadonlySet<string>, summary
       continue;
     }
     const forecast = await f.read();
-    if (forecast?.source !== provider.id) continue; // another provider's: no forecast of this deployment
+    // Another provider's is no forecast of this deployment. A simulated one (a deploy on the sample,
+    // sharing the site's Blobs) is forgotten by a real provider's build, since none of its own ever
+    // would; a real provider's fetches are never forgotten by another's build: a sample preview's
+    // build must not take forecasts the site's next build has still to keep.
+    if (forecast?.source !== provider.id) {
+      if (forecast?.source === SAMPLE_ID && provider.id !== SAMPLE_ID) await f.forget();
+      continue;
+    }
     if (store.issued.keep(f.city, forecast)) summary.fromFunction++;
   }
 }

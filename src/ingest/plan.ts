@@ -24,6 +24,8 @@ export interface KindPlan {
   maxDaysPerCall: number;
   /** Stored statuses per city slug and day. */
   stored: (city: City) => Map<number, StoredStatus>;
+  /** Of those, the days another provider wrote: they keep their status and are never asked of this one. */
+  others?: (city: City) => ReadonlySet<number>;
 }
 
 export interface Plan {
@@ -58,10 +60,11 @@ export function plan(span: DaySpan, cities: readonly City[], kinds: readonly Kin
   for (const k of kinds) {
     for (const city of cities) {
       const stored = k.stored(city);
+      const others = k.others?.(city);
       let run: Task | undefined;
       // Newest first, so a run's first request holds the city's newest days.
       for (let day = span.to; day >= span.from; day--) {
-        const d = decide(day, stored.get(day), k.kind, k.coverage, refresh);
+        const d = others?.has(day) ? stored.get(day)! : decide(day, stored.get(day), k.kind, k.coverage, refresh);
         if (typeof d === 'string') {
           settled.set(unitKey(k.kind, city.slug, day), d);
           run = undefined;

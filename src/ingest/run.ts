@@ -4,8 +4,9 @@ import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES } from '../domain/status.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_CITIES, type City } from '../domain/cities.js';
-import { budgetWarnings, createProviders } from '../providers/registry.js';
-import { CityConflictError, openStore } from '../store/store.js';
+import { budgetWarnings, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';
+import { SAMPLE_ID } from '../providers/sample/index.js';
+import { CityConflictError, openStore, type Store } from '../store/store.js';
 import { UsageError, type IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
 import { formatKept, keepWithFetches } from './keep-forecasts.js';
@@ -37,6 +38,47 @@ function citiesOf(args: IngestArgs, stored: City[] | undefined): { set: City[]; 
   return { set, cities: args.only.map((s) => bySlug.get(s)!) };
 }
 
+/** The run's providers: the pollen provider asked for, else the store's own (`own`), else the sample. */
+function providersFor(pollen: string, args: IngestArgs, own: string | null, store: Store, options: RunOptions): ProviderPair {
+  try {
+    return createProviders({
+      pollen,
+      weather: args.weather,
+      store,
+      purpose: 'ingest',
+      env: options.env,
+      now: options.now,
+      dispatcher: options.dispatcher,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError && args.provider === undefined && own !== null)
+      throw new UsageError(
+        `${error.message} (the store ${args.db} holds ${own}'s pollen, which ingest asks for when --provider is not given)`,
+      );
+    throw error;
+  }
+}
+
+/**
+ * A store keeps its provider: another pollen provider's days, or simulated weather in a store of
+ * real weather, are only written when the run asks for it by name. Then each day
+ * keeps its own provider's label, and answers say which provider each value came from.
+ */
+function refuseAnotherProvider(store: Store, args: IngestArgs, providers: ProviderPair): void {
+  if (args.replaceProviderDays) return;
+  const own = store.pollen.latestSource();
+  const db = args.db;
+  if (own !== null && own !== providers.pollen.id)
+    throw new UsageError(
+      `the store ${db} holds ${own}'s pollen: --provider ${providers.pollen.id} would write ${providers.pollen.id}'s days into it. Leave out --provider to ingest ${own}, name another --db, or add --replace-provider-days to write ${providers.pollen.id}'s days over this run's days (each day keeps its own provider's label)`,
+    );
+  const weather = store.weather.latestSource();
+  if (providers.weather?.id === SAMPLE_ID && weather !== null && weather !== SAMPLE_ID)
+    throw new UsageError(
+      `the store ${db} holds ${weather}'s weather: --weather sample would write simulated weather into it. Name a real weather provider with --weather, name another --db, or add --replace-provider-days to write the sample's days over this run's days`,
+    );
+}
+
 /** Runs an ingest; undefined when `onlyIfEmpty` found data and did nothing. */
 export async function runIngest(
   args: IngestArgs,
@@ -48,15 +90,9 @@ export async function runIngest(
   if (!existsSync(args.db)) citiesOf(args, undefined);
   const store = openStore(args.db);
   try {
-    const providers = createProviders({
-      pollen: args.provider,
-      weather: args.weather,
-      store,
-      purpose: 'ingest',
-      env: options.env,
-      now: options.now,
-      dispatcher: options.dispatcher,
-    });
+    const own = store.pollen.latestSource();
+    const pollen = args.provider ?? own ?? SAMPLE_ID;
+    const providers = providersFor(pollen, args, own, store, options);
     const keep = async (cities: readonly City[], take = true) => {
       const kept = await keepWithFetches(
         store,
@@ -75,6 +111,7 @@ export async function runIngest(
       if (store.pollen.latestSource() === providers.pollen.id) await keep(store.cities.set().list);
       return undefined;
     }
+    refuseAnotherProvider(store, args, providers);
     const stored = store.cities.stored();
     const { set, cities } = citiesOf(args, stored);
     if (args.citySet || !stored) {
@@ -101,6 +138,7 @@ export async function runIngest(
       cities,
       span: args.span,
       refresh: args.refresh,
+      replaceOtherProviders: args.replaceProviderDays,
       now: options.now,
       onProgress: progressReporter(log, 'ingest'),
     });

@@ -5,6 +5,7 @@
  */
 import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ApiContext } from '../api/context.js';
 import { createMcpServer } from './tools.js';
 
@@ -58,6 +59,10 @@ export async function handleMcp(request: Request, ctx: ApiContext): Promise<Resp
     return rpcError(400, -32700, 'Parse error: Invalid JSON');
   }
   if (Array.isArray(message)) return rpcError(400, -32600, BATCH_REFUSED);
+  // JSON that is no JSON-RPC message is an Invalid Request (JSON-RPC 2.0, section 5.1), not the
+  // transport's Parse error, which is for text that is not JSON.
+  if (!JSONRPCMessageSchema.safeParse(message).success)
+    return rpcError(400, -32600, 'Invalid Request: the body is JSON but not a JSON-RPC 2.0 request, notification or response');
 
   const server = createMcpServer(ctx);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

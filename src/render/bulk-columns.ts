@@ -46,6 +46,9 @@ function speciesFields(shapes: readonly Shape[], taken: ReadonlySet<string>, wha
 }
 
 const CITY = field('city', 'STRING', 'City slug, as GET /api/cities lists it', undefined, false);
+/** Which provider the row's values came from: a store may hold days of two (domain/provenance.ts). */
+const PROVIDER = (what: string) =>
+  field('provider', 'STRING', `The provider of the ${what}'s values (sample: simulated, never measured)`, undefined, false);
 const RISKS = ['tree', 'grass', 'weed'].map((c) => field(`risk_${c}`, 'STRING', `${c}: ${RISK}`));
 
 /** Each kind's columns: the pairs file's are taken from the skill's pairs, the others' from the API's rows. */
@@ -62,6 +65,7 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
     field('total', 'DOUBLE', 'tree + grass + weed of the hour', GRAINS),
     ...RISKS,
     field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
+    PROVIDER('hour'),
   ];
   const daily = [
     CITY,
@@ -72,6 +76,7 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
     field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
     ...['tree', 'grass', 'weed', 'total'].map((c) => field(`peak_${c}`, 'DOUBLE', `Highest hourly ${c} of the day`, GRAINS)),
     ...['tree', 'grass', 'weed'].map((c) => field(`peak_risk_${c}`, 'STRING', `Worst hourly ${c} risk of the day (${RISK})`)),
+    PROVIDER('day'),
   ];
   const weather = [
     CITY,

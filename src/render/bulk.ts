@@ -34,7 +34,7 @@ export const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
  * What the files' bytes depend on besides the data: this writer (bump it when its output
  * changes) and the Parquet library's version.
  */
-export const WRITER = `pollen-api bulk 2; hyparquet-writer ${packageVersion('hyparquet-writer')}`;
+export const WRITER = `pollen-api bulk 3; hyparquet-writer ${packageVersion('hyparquet-writer')}`;
 
 /** The version of an installed package, from the package.json above its entry point (its exports hide the file). */
 function packageVersion(name: string): string {
@@ -96,12 +96,15 @@ function cityRows(store: Store, city: string, month: Month): Record<MonthlyKind,
     const row: Row = hourlyRow(h);
     row.city = city;
     row.ts = h.hour * HOUR_MS;
+    row.provider = h.source;
     hourly.push(row);
   }
   const daily = [...store.values.span(city, 'UTC', month.from, month.to).values()].map((v) => {
     const row: Row = dailyRowOf(v);
     row.city = city;
     row.date = v.day;
+    // A UTC day is one stored row: one provider.
+    row.provider = v.source;
     return row;
   });
   const weather = store.weather

@@ -18,6 +18,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
+import { dirname } from 'node:path';
+import { kindAt } from './safe-files.js';
 import { resampling } from '../domain/bootstrap.js';
 import { DAY_MS, HOUR_MS, isoTime } from '../domain/dates.js';
 import { citySkill, FORECAST_LEADS, WINDOW_DAYS, yearKey } from '../domain/forecast-skill.js';
@@ -277,7 +279,12 @@ export async function computeSkills(
   const scoring = { seconds: 0, resampling: 0 };
   const years: Record<string, string> = {};
   let yearsReused = 0;
-  if (plan.nextDir) mkdirSync(plan.nextDir, { recursive: true });
+  if (plan.nextDir) {
+    // Written into only when a real folder: never through a link someone placed at its name.
+    mkdirSync(dirname(plan.nextDir), { recursive: true });
+    mkdirSync(plan.nextDir, { recursive: true });
+    if (kindAt(plan.nextDir) !== 'folder') throw new Error(`${plan.nextDir} is not a folder but a link or another file`);
+  }
   try {
     const { slugs } = served.cities.set();
     // A city scored waits here until every city before it is written: the cities the helpers score

@@ -32,12 +32,14 @@ import {
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import { type BulkFile, type BulkFormat, type BulkKind, type BulkManifest, readBulkIndex } from '../served/bulk-index.js';
-import { readJsonFile, writeJsonFile } from '../served/site-file.js';
+import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../served/bulk-index.js';
+import { writeJsonFile } from '../served/site-file.js';
 import type { Store } from '../store/store.js';
 import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from './bulk.js';
 import { bulkColumns } from './bulk-columns.js';
+import { CACHE_KEY_SECRET, signatureOf, signedBy } from './cache-key.js';
 import type { FileWriter } from './file-writer.js';
+import { kindAt, readNoFollow } from './safe-files.js';
 
 /**
  * What was recorded of a file when it was written: its SHA-256 and size, and the inode and
@@ -55,6 +57,8 @@ const SHA256 = z.string().regex(/^[0-9a-f]{64}$/);
 
 const STATE = z.object({
   code: z.string(),
+  /** The SHA-256 of the output's bulk manifest, which says what each bulk file was made from. */
+  manifest: SHA256.nullable().default(null),
   /** Each city's closed season years' scores, as the forecast-skill step keeps them (skills-plan.ts): its file's SHA-256. */
   skills: z.record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), SHA256).default({}),
   units: z.record(z.string(), z.object({ digest: z.string(), files: z.array(z.string()) })),
@@ -156,24 +160,50 @@ function walk(dir: string): { files: string[]; odd: string | undefined } {
   return { files, odd };
 }
 
-/** What the cache holds, checked; or why it is ignored (a warning), or nothing (none, or made by other code). */
-export function loadCache(dir: string, code: string): { state?: CacheState; manifest?: BulkManifest; warning?: string } {
-  const output = join(dir, 'output');
+/** The state file: the state's text and its signature (cache-key.ts), so that the text signed is the text read. */
+const SIGNED = z.object({ signature: z.string(), state: z.string() });
+
+/**
+ * What the cache holds, checked; or why it is ignored (a warning), or nothing (none, or made by
+ * other code). Nothing on the way is a link: the cache's folder, its state and its output are
+ * refused when they are, and the state is read only when `key` signed it.
+ */
+export function loadCache(dir: string, code: string, key: Buffer): { state?: CacheState; manifest?: BulkManifest; warning?: string } {
+  const [output, statePath] = [join(dir, 'output'), join(dir, 'state.json')];
+  if (kindAt(dir) === 'other') return { warning: `the render cache (${dir}) is not a folder but a link or another file: it is ignored` };
+  let signed: z.infer<typeof SIGNED>;
+  try {
+    signed = SIGNED.parse(JSON.parse(readNoFollow(statePath).toString('utf8')));
+  } catch (error) {
+    const errno = (error as NodeJS.ErrnoException).code;
+    if (errno === 'ENOENT') return {};
+    if (errno === 'ELOOP') return { warning: `the render cache's state (${statePath}) is a link: it is ignored` };
+    return { warning: `the render cache's state (${statePath}) does not parse: it is ignored` };
+  }
+  if (!signedBy(key, signed.state, signed.signature))
+    return {
+      warning: `the render cache's state (${statePath}) is not signed with this build's key (${CACHE_KEY_SECRET}, or render-cache.key beside the store): it is ignored, and the render starts fresh`,
+    };
+  const outputKind = kindAt(output);
+  if (outputKind === 'none') return {};
+  if (outputKind !== 'folder')
+    return { warning: `the render cache's output (${output}) is not a folder but a link or another file: it is ignored` };
   let raw: unknown;
   try {
-    raw = readJsonFile(join(dir, 'state.json'));
+    raw = JSON.parse(signed.state);
   } catch {
-    return { warning: `the render cache's state (${join(dir, 'state.json')}) does not parse: it is ignored` };
+    return { warning: `the render cache's state (${statePath}) does not parse: it is ignored` };
   }
-  if (raw === undefined || !existsSync(output)) return {};
   const parsed = STATE.safeParse(raw);
   if (!parsed.success)
     return { warning: `the render cache's state (${join(dir, 'state.json')}) is not one a render writes: it is ignored` };
   const state = parsed.data;
   if (state.code !== code) return {};
+  // The manifest as the state recorded it, else none (its months are rendered again).
   let manifest: BulkManifest | undefined;
   try {
-    manifest = readBulkIndex(join(output, BULK_INDEX_FILE));
+    const bytes = readNoFollow(join(output, BULK_INDEX_FILE));
+    if (createHash('sha256').update(bytes).digest('hex') === state.manifest) manifest = JSON.parse(bytes.toString('utf8')) as BulkManifest;
   } catch {
     manifest = undefined;
   }
@@ -205,9 +235,10 @@ export class RenderCache {
   constructor(
     readonly dir: string,
     code: string,
+    key: Buffer,
   ) {
     this.output = join(dir, 'output');
-    const { state, manifest } = loadCache(dir, code);
+    const { state, manifest } = loadCache(dir, code, key);
     this.units = state?.units ?? {};
     this.records = state?.files ?? {};
     this.skills = state?.skills ?? {};
@@ -317,15 +348,19 @@ export class RenderCache {
     units: Record<string, CachedUnit>,
     records: Map<string, FileRecord>,
     reuse: boolean,
+    key: Buffer,
     skills: { dir: string; sha256: Record<string, string> } | undefined = undefined,
   ): void {
     const [output, statePath] = [join(dir, 'output'), join(dir, 'state.json')];
     mkdirSync(dir, { recursive: true });
+    // Nothing is written through a link: a cache folder that is one is not kept (the caller warns).
+    if (kindAt(dir) !== 'folder') throw new Error(`${dir} is not a folder but a link or another file`);
     rmSync(statePath, { force: true });
     // The closed years' scores: the render's folder of them takes the previous one's place.
     rmSync(skillYearsDir(dir), { recursive: true, force: true });
     if (skills) renameSync(skills.dir, skillYearsDir(dir));
-    if (!reuse) rmSync(output, { recursive: true, force: true });
+    // An output that is a link, or holds one, is made again (rm removes a link, never what it points to).
+    if (!reuse || kindAt(output) !== 'folder' || walk(output).odd !== undefined) rmSync(output, { recursive: true, force: true });
     mkdirSync(output, { recursive: true });
     const keep = new Set([...records.keys(), BULK_INDEX_FILE]);
     for (const file of walk(output).files) if (!keep.has(file)) rmSync(join(output, file), { force: true });
@@ -347,9 +382,9 @@ export class RenderCache {
         st.mtimeNs < startedNs - CLOCK_TICK_NS;
       files[file] = [record[0], record[1], record[2], record[3], settled];
     }
-    const next = `${statePath}.next`;
-    writeJsonFile(next, { code, skills: skills?.sha256 ?? {}, units, files } satisfies CacheState);
-    renameSync(next, statePath);
+    const manifest = statOf(join(output, BULK_INDEX_FILE)) ? (fileSha256(join(output, BULK_INDEX_FILE)) ?? null) : null;
+    const text = JSON.stringify({ code, manifest, skills: skills?.sha256 ?? {}, units, files } satisfies CacheState);
+    writeJsonFile(statePath, { signature: signatureOf(key, text), state: text } satisfies z.infer<typeof SIGNED>);
   }
 }
 

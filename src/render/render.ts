@@ -8,6 +8,7 @@
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
@@ -21,6 +22,8 @@ import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
 import { RenderInputs } from './input-digests.js';
+import { cacheKeyOf } from './cache-key.js';
+import { kindAt } from './safe-files.js';
 import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './render-cache.js';
 import { inProcess, inWorkers, tasksOf } from './task-pool.js';
 import type { TaskInput } from './tasks.js';
@@ -89,6 +92,8 @@ export interface RenderOptions {
   cacheDir?: string;
   /** Where the threads' code is bundled (thread-code.ts; default under node_modules/.cache). */
   threadCache?: string;
+  /** Refuse to render without `RENDER_CACHE_KEY` (cache-key.ts), as the scheduled rebuild asks. */
+  requireCacheKey?: boolean;
 }
 
 /** Where a render writes, and with what settings. */
@@ -101,6 +106,8 @@ interface Target {
   servedPath: string;
   nextServed: string;
   cacheDir: string | undefined;
+  /** The key that signs the render cache's state (cache-key.ts). */
+  cacheKey: Buffer;
   /** Where the forecast-skill step keeps each city's closed years until the render cache takes them; none without a cache. */
   nextYears: string | undefined;
   /** Whether the render cache holds output a render may reuse (checked), and why not when it was ignored. */
@@ -162,10 +169,14 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   const servedPath = servedStorePath(store.path);
   // What the previous build made from the same inputs is reused (render-cache.ts).
   // (A route list of a test's own renders without it: the code's digest does not cover it.)
-  const cacheDir = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
+  const named = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
   const code = codeDigest();
-  const cache = cacheDir ? loadCache(cacheDir, code) : {};
+  const cacheKey = cacheKeyOf(store.path, options.requireCacheKey);
+  // A cache folder that is a link (or a file) is not used at all: nothing is read or written through it.
+  const cacheDir = named !== undefined && !['folder', 'none'].includes(kindAt(named)) ? undefined : named;
+  const cache = cacheDir ? loadCache(cacheDir, code, cacheKey) : {};
   const warnings = cache.warning ? [cache.warning] : [];
+  if (named !== cacheDir) warnings.push(`the render cache (${named}) is not a folder but a link or another file: it is not used`);
   let threads: ThreadCode | undefined;
   return {
     publish,
@@ -174,7 +185,9 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
     servedPath,
     nextServed: `${servedPath}.next-${process.pid}`,
     cacheDir,
-    nextYears: cacheDir ? `${skillYearsDir(cacheDir)}.next-${process.pid}` : undefined,
+    cacheKey,
+    // A name no one could have placed beforehand (the folder is made with mkdir, never through a link).
+    nextYears: cacheDir ? `${skillYearsDir(cacheDir)}.next-${process.pid}-${randomBytes(6).toString('hex')}` : undefined,
     reuse: cache.state !== undefined,
     warnings,
     code,
@@ -219,7 +232,7 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts),
   // in threads of their own, as many as the units have, unless the render is small enough to run in this one (workersOf).
   // What the render cache holds of it made from the same inputs is reused (skills-plan.ts).
-  const cache = target.reuse && target.cacheDir ? new RenderCache(target.cacheDir, target.code) : undefined;
+  const cache = target.reuse && target.cacheDir ? new RenderCache(target.cacheDir, target.code, target.cacheKey) : undefined;
   const { plan: skillsPlan, reused } = withStore(nextServed, (served) => planSkills(store, served, folder, cache, target.nextYears));
   const threads = workersOf(cityDays, options);
   const output =
@@ -289,6 +302,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
     storePath: nextServed,
     folder,
     cacheDir: target.reuse ? cacheDir : undefined,
+    cacheKey: target.cacheKey.toString('hex'),
     code,
     record: cacheDir !== undefined,
   };
@@ -354,7 +368,7 @@ function publishRender(store: Store, target: Target, made: Made): void {
   swap(target.publish, folder);
   if (target.cacheDir) {
     try {
-      RenderCache.save(target.cacheDir, folder, target.code, made.units, made.records, target.reuse, made.years);
+      RenderCache.save(target.cacheDir, folder, target.code, made.units, made.records, target.reuse, target.cacheKey, made.years);
     } catch (error) {
       // The render is served: a cache that could not be kept only makes the next render a full one.
       rmSync(join(target.cacheDir, 'state.json'), { force: true });

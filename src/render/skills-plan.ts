@@ -11,7 +11,6 @@
  * the outlooks issued up to 7 days before, the forecasts issued up to 3 days before.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { dayString } from '../domain/dates.js';
 import { yearKey } from '../domain/forecast-skill.js';
@@ -25,6 +24,7 @@ import type { Store } from '../store/store.js';
 import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk.js';
 import { PAIR_FIELDS } from './pair-columns.js';
 import type { FileRecord, RenderCache } from './render-cache.js';
+import { readNoFollow } from './safe-files.js';
 
 export interface SkillsPlan {
   /** The served months, each with the digest of what its pairs are made from, and whether its files are the cache's (in the render's folder already). */
@@ -145,17 +145,4 @@ export const cityYearsFile = (dir: string, city: string): string => `${dir}/${ci
 function readCacheFile(dir: string, city: string): Buffer {
   // Read through a descriptor opened without following a link: the cache is input like any other.
   return readNoFollow(cityYearsFile(dir, city));
-}
-
-/** A file's bytes, refusing a symbolic link at its path. */
-function readNoFollow(path: string): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
-  try {
-    const size = fstatSync(fd).size;
-    const bytes = Buffer.alloc(size);
-    for (let at = 0; at < size; ) at += readSync(fd, bytes, at, size - at, at);
-    return bytes;
-  } finally {
-    closeSync(fd);
-  }
 }

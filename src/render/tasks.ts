@@ -18,6 +18,8 @@ export interface TaskInput {
   folder: string;
   /** The render cache to reuse files from (none: everything is rendered), and the digest of the code its output was made with. */
   cacheDir: string | undefined;
+  /** The render cache's key (cache-key.ts), in hex: a thread is given it, never reads it again. */
+  cacheKey: string;
   code: string;
   /** Whether to record each unit's and month's files for the next render's cache. */
   record: boolean;
@@ -41,7 +43,7 @@ export interface TaskResult extends Written {
 export function openTasks(input: TaskInput, routes: readonly Route[] = ROUTES) {
   const store = openStore(input.storePath, { readonly: true, immutable: true });
   const ctx = storeContext(store);
-  const cache = input.cacheDir === undefined ? undefined : new RenderCache(input.cacheDir, input.code);
+  const cache = input.cacheDir === undefined ? undefined : new RenderCache(input.cacheDir, input.code, Buffer.from(input.cacheKey, 'hex'));
   return {
     async run(task: Exclude<WorkerTask, null>): Promise<TaskResult> {
       const out = new FileWriter(input.folder);

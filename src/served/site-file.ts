@@ -4,7 +4,8 @@
  * served store (the last SERVE_DAYS days, what every other function opens). Both are written
  * atomically.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CityEntry } from '../domain/cities.js';
 
@@ -32,8 +33,16 @@ export function storeToServe(dbPath: string): string {
 
 /** Writes a JSON file beside the store with one rename, so a reader never sees half of it. */
 export function writeJsonFile(path: string, value: unknown): void {
-  writeFileSync(`${path}.next`, `${JSON.stringify(value)}\n`);
-  renameSync(`${path}.next`, path);
+  // A name of its own, made once, created anew (`wx` refuses anything there, a link included),
+  // then renamed over the file: a reader sees the old file or the new one, never half of one.
+  const next = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(next, `${JSON.stringify(value)}\n`, { flag: 'wx' });
+    renameSync(next, path);
+  } catch (error) {
+    rmSync(next, { force: true });
+    throw error;
+  }
 }
 
 /** The JSON file at `path`, or undefined when there is none. */

@@ -4,9 +4,11 @@
  * else the function whose `path` matches, respecting `preferStatic`; netlify.toml headers on
  * static files. Functions run in-process on web Request/Response.
  */
+import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -55,19 +57,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   // Slow clients are dropped: checked every second rather than node's default 30 s.
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout + 1);
+  // Its origin is known once it listens, before any request.
+  const site: Site = { publishDir, config, functions, rules, origin: '' };
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, (req, res) => {
-    handle(req, res, { publishDir, config, functions, rules }).catch((error: unknown) => {
+    handle(req, res, site).catch((error: unknown) => {
       console.error('local server failure', error);
       if (res.headersSent) res.end();
       else sendJson(res, 500, { error: 'Internal server error' });
     });
   });
-  // Socket inactivity ("the number of milliseconds of inactivity before a socket is presumed to
-  // have timed out", Node's http docs, server.timeout, 0 by default: never). "If a callback is
-  // assigned to the Server's 'timeout' event, timeouts must be handled explicitly" (server.setTimeout):
-  // this one closes the socket, so that nothing depends on whether another listener exists.
-  server.timeout = options.idleTimeoutMs ?? 30_000;
-  server.on('timeout', (socket: Socket) => socket.destroy());
+  dropIdleConnections(server, options.idleTimeoutMs ?? 30_000);
   // Requests node refuses before routing (oversized URL or headers, malformed HTTP) still get JSON and CORS.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
@@ -87,8 +86,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     server.listen(options.port ?? 8888, options.host ?? '127.0.0.1', resolve);
   });
   const { address, port } = server.address() as AddressInfo;
+  site.origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   return {
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    url: site.origin,
     server,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -100,6 +100,8 @@ interface Site {
   functions: LoadedFunction[];
   /** The matcher for a request with these query parameter names. */
   rules: RulesFor;
+  /** Where this server listens, `http://127.0.0.1:8888`: the site's own address. */
+  origin: string;
 }
 
 /** One request as the steps below see it. */
@@ -148,7 +150,7 @@ function refuseForeignMcp({ url, req, res }: Exchange): boolean {
 async function answerByPath(ex: Exchange): Promise<boolean> {
   const direct = functionFor(ex.site.functions, ex.url.pathname);
   if (direct && !direct.preferStatic) return callFunction(ex, direct);
-  if (serveFile(ex, [ex.url.pathname])) return true;
+  if (await serveFile(ex, [ex.url.pathname])) return true;
   return direct ? callFunction(ex, direct) : false;
 }
 
@@ -177,34 +179,53 @@ async function answerByRule(ex: Exchange): Promise<boolean> {
   if (fn && !fn.preferStatic) return callFunction(ex, fn);
   // A placeholder value such as `../../cities` must not walk the rewrite to another file: such a
   // target goes to the function, which rejects the value of the original request itself.
-  if (!hasDotSegment(rawTarget) && serveFile(ex, [url.pathname, target.pathname])) return true;
+  if (!hasDotSegment(rawTarget) && (await serveFile(ex, [url.pathname, target.pathname]))) return true;
   return fn ? callFunction(ex, fn) : false;
 }
 
 /** The file of the last path, with the header rules of any of them; byte ranges answered. False when there is none. */
-function serveFile({ req, res, method, site }: Exchange, paths: string[]): boolean {
+async function serveFile({ req, res, method, site }: Exchange, paths: string[]): Promise<boolean> {
   const file = method === 'GET' || method === 'HEAD' ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
   if (!file) return false;
-  const size = file.body.length;
-  const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', ...headersFor(site.config.headers, paths) };
-  // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
-  const range = byteRange(req.headers.range, size);
-  if (range === 'unsatisfiable') {
-    // An error: never kept by a cache, whatever the path's rules say of its file.
-    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0', 'Cache-Control': 'no-store' });
-    res.end();
-  } else if (range) {
-    res.writeHead(206, {
-      ...headers,
-      'Content-Range': `bytes ${range.start}-${range.end}/${size}`,
-      'Content-Length': String(range.end - range.start + 1),
-    });
-    res.end(method === 'HEAD' ? undefined : file.body.subarray(range.start, range.end + 1));
-  } else {
-    res.writeHead(200, { ...headers, 'Content-Length': String(size) });
-    res.end(method === 'HEAD' ? undefined : file.body);
+  // Opened once, and sized from what was opened: a render renaming a new folder in cannot change
+  // the file between the headers and the bytes.
+  let fd: number;
+  try {
+    fd = openSync(file.path, 'r');
+  } catch {
+    return false;
   }
-  return true;
+  let sending = false;
+  try {
+    const { size } = fstatSync(fd);
+    const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', ...headersFor(site.config.headers, paths) };
+    // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
+    const range = byteRange(req.headers.range, size);
+    if (range === 'unsatisfiable') {
+      // An error: never kept by a cache, whatever the path's rules say of its file.
+      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0', 'Cache-Control': 'no-store' });
+      res.end();
+      return true;
+    }
+    const { start, end } = range ?? { start: 0, end: size - 1 };
+    if (range)
+      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Length': String(end - start + 1) });
+    else res.writeHead(200, { ...headers, 'Content-Length': String(size) });
+    if (method === 'HEAD' || size === 0) {
+      res.end();
+      return true;
+    }
+    sending = true;
+    try {
+      await pipeline(createReadStream(file.path, { fd, start, end }), res);
+    } catch (error) {
+      if (!clientWentAway(error)) throw error;
+    }
+    return true;
+  } finally {
+    // The stream closes the file itself once it has been made.
+    if (!sending) closeSync(fd);
+  }
 }
 
 /**
@@ -212,10 +233,11 @@ function serveFile({ req, res, method, site }: Exchange, paths: string[]): boole
  * sees the URL and query that were asked for, not the rewrite's target. A client that goes away
  * while the answer streams ends the stream; that is not a failure of the server.
  */
-async function callFunction({ req, res, url, method }: Exchange, fn: LoadedFunction): Promise<true> {
+async function callFunction({ req, res, url, method, site }: Exchange, fn: LoadedFunction): Promise<true> {
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  // The URL a function sees has this server's host, as on Netlify (links in feeds use it).
-  const request = new Request(new URL(url.pathname + url.search, originOf(req.headers.host)), {
+  // The URL a function sees is on this server's own address, never the Host a client sent:
+  // answers link to it (feeds, calendars), and anyone can send any Host.
+  const request = new Request(new URL(url.pathname + url.search, site.origin), {
     method,
     headers: toHeaders(req),
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
@@ -233,6 +255,38 @@ async function callFunction({ req, res, url, method }: Exchange, fn: LoadedFunct
   return true;
 }
 
+/**
+ * Closes every connection on which nothing has moved for `idleMs`: no byte read, none written,
+ * none of those waiting taken by the client. Not Node's socket timeout (server.timeout): while a
+ * write is under way, its first expiry is let pass if the client took any byte since that write
+ * began (net.Socket's _onTimeout), so a client that stops reading midway was dropped only after
+ * twice the limit. Checked ten times per limit: a connection goes between 1 and 1.2 limits after
+ * its last movement.
+ */
+function dropIdleConnections(server: Server, idleMs: number): void {
+  const watched = new Map<Socket, { seen: string; since: number }>();
+  // Bytes waiting in the socket (writableLength) shrink as the client reads them; the totals grow
+  // as the server reads and writes.
+  const movement = (socket: Socket) => `${socket.bytesRead}/${socket.bytesWritten}/${socket.writableLength}`;
+  server.on('connection', (socket: Socket) => {
+    watched.set(socket, { seen: movement(socket), since: performance.now() });
+    socket.once('close', () => watched.delete(socket));
+  });
+  const check = setInterval(
+    () => {
+      const now = performance.now();
+      for (const [socket, state] of watched) {
+        const seen = movement(socket);
+        if (seen !== state.seen) Object.assign(state, { seen, since: now });
+        else if (now - state.since >= idleMs) socket.destroy();
+      }
+    },
+    Math.max(1, Math.floor(idleMs / 10)),
+  );
+  check.unref();
+  server.once('close', () => clearInterval(check));
+}
+
 /** A JSON answer the server gives itself: CORS, never cached, never sniffed, as the API's errors. */
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { ...JSON_HEADERS, ...headers });
@@ -245,17 +299,6 @@ const JSON_HEADERS = {
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 };
-
-/** `http://` and the Host header when it is a plain host and port; a malformed one must not break the URL. */
-function originOf(host: string | undefined): string {
-  try {
-    const u = new URL(`http://${host}`);
-    if (host && u.host === host.toLowerCase()) return u.origin;
-  } catch {
-    // below
-  }
-  return 'http://localhost';
-}
 
 const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]']);
 

@@ -1,5 +1,5 @@
 /** Files of the publish folder, resolved so that no request can reach outside it. */
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -15,8 +15,9 @@ const TYPES: Record<string, string> = {
   '.gz': 'application/gzip',
 };
 
+/** A file found, not read: its answer reads only the bytes it sends (a range of a large Parquet file is a few bytes). */
 export interface StaticFile {
-  body: Buffer;
+  path: string;
   contentType: string;
 }
 
@@ -40,7 +41,7 @@ export function staticFile(publishDir: string, urlPath: string): StaticFile | un
   try {
     const real = realpathSync(file);
     if (!real.startsWith(root + sep) || !statSync(real).isFile()) return undefined;
-    return { body: readFileSync(real), contentType: TYPES[extname(real)] ?? 'application/octet-stream' };
+    return { path: real, contentType: TYPES[extname(real)] ?? 'application/octet-stream' };
   } catch {
     return undefined;
   }

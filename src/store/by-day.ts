@@ -36,8 +36,13 @@ export class ByDay {
         )
         .pluck(),
       citiesOn: this.on('c.slug', 'AND c.active = 1 AND c.name IS NOT NULL ORDER BY c.slug').pluck(),
-      // The newest day's rows with data, the latest fetched first.
-      provider: this.on('t.source_id', 'ORDER BY t.fetched_at DESC LIMIT 1', `(${latest})`).pluck(),
+      // The provider of most of the newest day's rows with data (of the latest fetched, in a tie):
+      // a few cities' days another provider replaced do not make it that provider's store.
+      provider: this.on(
+        't.source_id',
+        'GROUP BY t.source_id ORDER BY count(*) DESC, max(t.fetched_at) DESC LIMIT 1',
+        `(${latest})`,
+      ).pluck(),
     };
     this.newest = keptIf(immutable, () => (this.stmt.latest.get() as number | null) ?? null);
     this.provider = keptIf(immutable, () => {
@@ -66,7 +71,7 @@ export class ByDay {
     return this.newest();
   }
 
-  /** The provider of the newest day with data (the one that fills this store), or null before any. */
+  /** The provider of most cities' newest day with data (the one that fills this store), or null before any. */
   latestSource(): string | null {
     return this.provider();
   }

@@ -24,7 +24,7 @@ const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
  * The version of how day values are derived and packed (derived.ts): bump it whenever
  * `dayValues` or the packing below changes, and every store makes its values again once.
  */
-export const DAY_VALUES_VERSION = 2;
+export const DAY_VALUES_VERSION = 3;
 
 /** null 0, None 1 ... Very High 5. */
 const riskCode = (r: Risk | null) => (r === null ? 0 : RISK_LABELS.indexOf(r) + 1);
@@ -232,7 +232,7 @@ export class DayValuesTable {
   /**
    * Packed: the hours, zone and source; the rounded means and their risks; the peaks (ragweed's
    * too) and their risks; the rounded species means as a key shape and its leaves; the graded
-   * categories' means to a thousandth.
+   * categories' means to a thousandth; then the day's other sources, if any.
    */
   private pack(v: DayValues): Uint8Array {
     const w = new Writer();
@@ -250,6 +250,8 @@ export class DayValuesTable {
       for (const leaf of leaves(m.species)) w.token(leaf);
     }
     for (const x of [v.exact.tree, v.exact.grass, v.exact.weed, v.exact.ragweed]) w.token(x);
+    // The day's other providers, when its hours come from more than one (a local day across a replaced day).
+    for (const other of v.sources.slice(1)) w.varint(this.names.id('source', other)!);
     return w.done();
   }
 
@@ -274,10 +276,13 @@ export class DayValuesTable {
       species = build(keys, leaves);
     }
     const exact = { tree: r.token(), grass: r.token(), weed: r.token(), ragweed: r.token() };
+    const sources = [source];
+    while (r.more()) sources.push(this.names.source(r.varint()));
     return {
       day,
       hours,
       source,
+      sources,
       exact,
       means: {
         tree,

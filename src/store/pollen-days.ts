@@ -9,7 +9,7 @@ import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/stat
 import { decodeDay, encodeDay, setFlags } from './codec.js';
 import type { Db, Row } from './database.js';
 import { ByDay } from './by-day.js';
-import { storedStatuses } from './day-statuses.js';
+import { type StoredDay, storedDays } from './day-statuses.js';
 import type { Names } from './names.js';
 import type { DayCache } from './day-cache.js';
 import type { SpeciesShapes } from './species-shapes.js';
@@ -75,7 +75,12 @@ export class PollenDays {
          ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, zone_id = coalesce(excluded.zone_id, zone_id),
            status = excluded.status, mask = excluded.mask, fetched_at = excluded.fetched_at, data = excluded.data`,
       ),
-      statusIn: db.prepare('SELECT day, status FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
+      statusIn: db.prepare('SELECT day, status, source_id FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
+      sourcesIn: db
+        .prepare(
+          'SELECT source_id FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 GROUP BY source_id ORDER BY min(day)',
+        )
+        .pluck(),
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       masksOnDay: this.byDay.on('t.mask').pluck(),
@@ -98,7 +103,9 @@ export class PollenDays {
     // What was stored is kept where the write does not replace it: hours not asked, the zone when none is given.
     const whole = asked.from === first && asked.to === first + 24;
     const old = whole && p.timezone !== null ? undefined : (this.stmt.day.get(city, day) as Row | undefined);
-    const kept = old ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
+    const source = this.names.id('source', p.source);
+    // A row has one provider: another provider's hours are replaced, never relabelled as this one's.
+    const kept = old && old.source_id === source ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
     const hours =
       kept.length === 0 && p.hours.every((h, i) => i === 0 || h.hour > p.hours[i - 1]!.hour)
         ? p.hours
@@ -108,16 +115,7 @@ export class PollenDays {
     const packed = encodeDay(day, hours, (s) => this.shapes.idFor(s), columns);
     const status = pollenStatus(hours.length);
     const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;
-    this.stmt.upsert.run(
-      city,
-      day,
-      this.names.id('source', p.source),
-      zone,
-      STORED_STATUSES[status],
-      packed.mask,
-      p.fetchedAt,
-      packed.data,
-    );
+    this.stmt.upsert.run(city, day, source, zone, STORED_STATUSES[status], packed.mask, p.fetchedAt, packed.data);
     // The day as it now reads back (the zone kept when none was given), so that the day values
     // made next in the same transaction read it without decoding what was just encoded.
     const timezone = p.timezone ?? (old?.zone_id == null ? null : this.names.label(old.zone_id as number));
@@ -133,7 +131,19 @@ export class PollenDays {
 
   /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
   statuses(city: string, from: number, to: number): Map<number, StoredStatus> {
-    return storedStatuses(this.names, this.stmt.statusIn, city, from, to);
+    return new Map([...this.storedDays(city, from, to)].map(([day, d]) => [day, d.status]));
+  }
+
+  /** The providers of a city's hours in [from, to): each once, the one of the earliest day first. */
+  sourcesIn(city: string, from: number, to: number): string[] {
+    const id = this.names.id('city', city);
+    if (id === undefined || to <= from) return [];
+    return (this.stmt.sourcesIn.all(id, Math.floor(from / 24), Math.floor((to - 1) / 24)) as number[]).map((s) => this.names.source(s));
+  }
+
+  /** Each of a city's stored days in [from, to] with its status and the provider that wrote it. */
+  storedDays(city: string, from: number, to: number): Map<number, StoredDay> {
+    return storedDays(this.names, this.stmt.statusIn, city, from, to);
   }
 
   /** The hours of a stored day row, exactly as ingested, with the day's zone and source. */

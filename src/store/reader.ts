@@ -19,6 +19,7 @@ export interface StoreReader {
     | 'latestDay'
     | 'latestHour'
     | 'latestSource'
+    | 'sourcesIn'
     | 'cityDaysWithData'
     | 'citiesWithDataOn'
   >;

@@ -92,6 +92,11 @@ export class Reader {
   private pos = 0;
   constructor(private readonly buf: Uint8Array) {}
 
+  /** Whether bytes are left: what a format appends only when it has it. */
+  more(): boolean {
+    return this.pos < this.buf.length;
+  }
+
   varint(): number {
     let n = 0;
     let scale = 1;

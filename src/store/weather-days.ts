@@ -4,7 +4,7 @@ import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
 import { ByDay } from './by-day.js';
-import { storedStatuses } from './day-statuses.js';
+import { type StoredDay, storedDays } from './day-statuses.js';
 import type { Names } from './names.js';
 
 /** A city-day's weather as ingest writes it. */
@@ -34,7 +34,7 @@ export class WeatherDays {
          ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, status = excluded.status,
            fetched_at = excluded.fetched_at, data = excluded.data`,
       ),
-      statusIn: db.prepare('SELECT day, status FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?'),
+      statusIn: db.prepare('SELECT day, status, source_id FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       one: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       forCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
       span: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ? AND status = ${COMPLETE} ORDER BY day`),
@@ -52,7 +52,12 @@ export class WeatherDays {
 
   /** The stored status of each of a city's days in [from, to]; days never asked are absent. */
   statuses(city: string, from: number, to: number): Map<number, StoredStatus> {
-    return storedStatuses(this.names, this.stmt.statusIn, city, from, to);
+    return new Map([...this.storedDays(city, from, to)].map(([day, d]) => [day, d.status]));
+  }
+
+  /** Each of a city's stored days in [from, to] with its status and the provider that wrote it. */
+  storedDays(city: string, from: number, to: number): Map<number, StoredDay> {
+    return storedDays(this.names, this.stmt.statusIn, city, from, to);
   }
 
   /** One city-day of weather, or undefined. */

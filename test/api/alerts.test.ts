@@ -1,8 +1,10 @@
+import { request } from 'node:http';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { lazyContext } from '../../src/api/context.js';
 import { respond, type ApiResponse } from '../../src/api/http.js';
+import { answer } from '../../src/api/netlify.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { SqliteForecastCache } from '../../src/forecast/cache.js';
 import { ForecastService } from '../../src/forecast/service.js';
@@ -96,7 +98,7 @@ function setup(other?: PollenProvider) {
   const ask = (query: string, path = '/api/alerts'): Promise<ApiResponse> =>
     respond({ method: 'GET', path, query: new URLSearchParams(query), origin: ORIGIN }, ctx);
   const json = async (query: string): Promise<Json> => JSON.parse((await ask(query)).body as string) as Json;
-  return { state, clock, ask, json };
+  return { state, clock, ask, json, ctx };
 }
 
 const text = (r: ApiResponse) => r.body as string;
@@ -474,7 +476,7 @@ describe('GET /api/alerts', () => {
 describe('/api/alerts on the local server', () => {
   const site = useSite({ cities: ['austin', 'tulsa'] });
 
-  it('is answered by the forecast function, with links to the host it was asked on', async () => {
+  it('is answered by the forecast function, with links to this server', async () => {
     const res = await site.get('/api/alerts?city=tulsa&min=low&format=atom');
     expect(res.status).toBe(200);
     const doc = new DOMParser().parseFromString(await res.text(), 'application/xml');
@@ -484,5 +486,55 @@ describe('/api/alerts on the local server', () => {
     );
     const forecast = (await (await site.get('/api/forecast?city=tulsa')).json()) as Json;
     expect(child(doc.documentElement!, 'updated').textContent).toBe(forecast.fetchedAt);
+  });
+
+  it('links to its own address whatever Host a client sends', async () => {
+    const { port } = new URL(site.server.url);
+    const get = (path: string, host: string) =>
+      new Promise<string>((resolve, reject) => {
+        request({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString())).on('end', () => resolve(body));
+        })
+          .on('error', reject)
+          .end();
+      });
+    const query = 'city=tulsa&min=Low&categories=tree%2Cgrass%2Cweed%2Cragweed';
+    for (const host of ['evil.example', 'evil.example:8888', `localhost:${port}`]) {
+      const atom = new DOMParser().parseFromString(await get(`/api/alerts?${query}&format=atom`, host), 'application/xml');
+      const links = Array.from(atom.documentElement!.getElementsByTagNameNS(ATOM, 'link')).map((l) => l.getAttribute('href'));
+      expect(links, host).toContain(`${site.server.url}/api/alerts?${query}&format=atom`);
+      const feed = JSON.parse(await get(`/api/alerts?${query}&format=jsonfeed`, host)) as Json;
+      expect([feed.home_page_url, feed.feed_url, feed.authors[0].url], host).toEqual([
+        `${site.server.url}/`,
+        `${site.server.url}/api/alerts?${query}&format=jsonfeed`,
+        `${site.server.url}/openapi.json`,
+      ]);
+      const calendar = await get(`/api/alerts?${query}&format=ics`, host);
+      expect(calendar, host).not.toContain('evil.example');
+      expect(calendar, host).toContain(`URL:${site.server.url}/api/alerts?`);
+    }
+  });
+});
+
+describe('links of calendars and feeds deployed', () => {
+  const SITE = { URL: 'https://pollen.example', SITE_NAME: 'pollen-site' };
+  const QUERY = 'city=austin&min=High&categories=tree%2Cgrass%2Cweed%2Cragweed&format=jsonfeed';
+  /** The feed_url of the JSON Feed a function answers to a request for this URL, under this environment. */
+  async function feedUrl(requestUrl: string, env: Record<string, string>): Promise<string> {
+    const { ctx } = setup();
+    const res = await answer(new Request(`${requestUrl}/api/alerts?${QUERY}`), ctx, env);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as Json).feed_url;
+  }
+
+  it("are on the site's URL, not on a host the request names", async () => {
+    for (const asked of ['https://evil.example', 'https://pollen-site.netlify.app.evil.example', 'https://evilpollen-site.netlify.app'])
+      expect(await feedUrl(asked, SITE), asked).toBe(`https://pollen.example/api/alerts?${QUERY}`);
+  });
+
+  it("stay on the address of one of the site's own deploys (a draft, a preview) it was asked on", async () => {
+    for (const asked of ['https://pollen-site.netlify.app', 'https://6650f0c2d1e4a30008a1b2c3--pollen-site.netlify.app'])
+      expect(await feedUrl(asked, SITE), asked).toBe(`${asked}/api/alerts?${QUERY}`);
   });
 });

@@ -97,7 +97,7 @@ describe('GET /api/pollen-range', () => {
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     const json = (await rangeJson('city=honolulu&from=2025-04-03&to=2025-04-03T03:00:00Z')).body;
     const lines = (await res.text()).trimEnd().split('\n');
-    expect(lines[0]).toBe('city,periodStart,tree,grass,weed,total,timezone,risk_tree,risk_grass,risk_weed');
+    expect(lines[0]).toBe('city,periodStart,tree,grass,weed,total,timezone,risk_tree,risk_grass,risk_weed,provider');
     expect(lines.slice(1)).toEqual(
       json.rows.map((r: Json) =>
         [
@@ -111,6 +111,8 @@ describe('GET /api/pollen-range', () => {
           r.risk_tree ?? '',
           r.risk_grass ?? '',
           r.risk_weed ?? '',
+          // Every CSV row names its provider; the JSON names it once when all rows share it.
+          json.provider,
         ].join(','),
       ),
     );

@@ -156,7 +156,7 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     expect(await service.get(austin).catch((e: unknown) => e)).toBeInstanceOf(ForecastUnavailable);
     state.next = 'ok';
     expect(await service.get(austin)).toMatchObject({ source: 'pollenprov', stale: false });
-    expect((await cache.read('austin'))?.source).toBe('pollenprov');
+    expect((await cache.read('pollenprov', 'austin'))?.source).toBe('pollenprov');
     expect(state.calls).toBe(2);
   });
 
@@ -233,5 +233,58 @@ describe('a failing forecast cache', () => {
       'forecast cache write failed',
       'forecast keep failed',
     ]);
+  });
+});
+
+describe("a deploy of another provider sharing the site's Blobs", () => {
+  const austin = DEFAULT_CITIES.get('austin')!;
+  const shared = () => getStore({ name: `shared-${Math.random()}`, siteID: 'site', token: 'token', edgeURL: blobsUrl });
+
+  it("neither overwrites the site's cached forecast nor makes it call again", async () => {
+    const blobs = shared();
+    const clock = { now: T0 };
+    const { state, provider } = scripted();
+    const site = new ForecastService({
+      provider,
+      cache: new BlobsForecastCache(blobs),
+      dailyBudget: null,
+      now: () => clock.now,
+      timeoutMs: 50,
+    });
+    const preview = new ForecastService({
+      provider: sample,
+      cache: new BlobsForecastCache(blobs),
+      dailyBudget: null,
+      now: () => clock.now,
+    });
+    await site.get(austin);
+    clock.now = T0 + HOUR;
+    expect(await preview.get(austin)).toMatchObject({ source: 'sample', stale: false });
+    clock.now = T0 + 2 * HOUR;
+    expect(await site.get(austin)).toMatchObject({ source: 'cache', stale: false, fetchedAt: '2026-05-01T10:20:00.000Z' });
+    expect(await preview.get(austin)).toMatchObject({ source: 'cache', stale: false, fetchedAt: '2026-05-01T11:20:00.000Z' });
+    expect(state.calls).toBe(1);
+  });
+
+  it("never reads a city's entry of the layout without the provider, and deletes it when the city's entry is written", async () => {
+    const blobs = shared();
+    const theirs = await sample.pollenForecast(austin, T0);
+    await blobs.setJSON('forecast-hours/austin', {
+      source: 'pollenprov',
+      fetchedAt: T0,
+      timezone: theirs.timezone,
+      hours: theirs.hours.map(normalizeHour),
+    });
+    const { state, provider } = scripted();
+    const service = new ForecastService({
+      provider,
+      cache: new BlobsForecastCache(blobs),
+      dailyBudget: null,
+      now: () => T0 + HOUR,
+      timeoutMs: 50,
+    });
+    expect(await service.get(austin)).toMatchObject({ source: 'pollenprov', stale: false });
+    expect(state.calls).toBe(1);
+    expect((await blobs.list({ prefix: 'forecast-hours/' })).blobs.map((b) => b.key)).toEqual(['forecast-hours/pollenprov/austin']);
   });
 });

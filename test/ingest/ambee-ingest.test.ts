@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
@@ -12,6 +11,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { sink } from '../helpers/sink.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'ambee-v3-key-5d2e';
@@ -27,16 +27,6 @@ beforeEach(() => {
   replay.served.length = 0;
 });
 
-const sink = () => {
-  let text = '';
-  const stream = new Writable({
-    write: (chunk, _e, done) => {
-      text += String(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => text };
-};
 /** `ingest --provider ambee --weather sample --json ...` in this process, on the replay server's clock. */
 async function ambeeIngest(db: string, args: Record<string, string> = {}, env: Record<string, string> = {}) {
   const environment = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0', ...env };

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { BlobsForecastCache, SqliteForecastCache } from '../../src/forecast/cache.js';
-import { blobFetches, FETCHES_PREFIX, functionFetches } from '../../src/forecast/kept.js';
+import { blobFetches, FETCHES_PREFIX, fetchKey, functionFetches } from '../../src/forecast/kept.js';
 import { ForecastService } from '../../src/forecast/service.js';
 import { keepForecasts, MADE_AGAIN_AT } from '../../src/ingest/keep-forecasts.js';
 import { type PollenProvider, ProviderError } from '../../src/providers/provider.js';
@@ -89,6 +89,7 @@ describe('the forecasts a build keeps', () => {
     const second = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched });
     expect(second).toMatchObject({ fromFunction: 0, forgotten: 2, taken: 0 });
     expect(calls).toHaveLength(4);
+    // Another real provider's fetch is not this build's to forget (only the sample's are).
     expect((await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key)).toEqual([`${FETCHES_PREFIX}austin/${T0 - 2 * HOUR_MS}`]);
     store.close();
   });
@@ -164,6 +165,53 @@ describe('the forecasts a build keeps', () => {
     source.close();
     expect(kept).toMatchObject({ fromFunction: 1, taken: 0 });
     expect(store.issued.since('tulsa', 0)[0]).toMatchObject({ issuedAt: T0 - 3 * HOUR_MS, origin: 'function', source: 'pollenprov' });
+    store.close();
+  });
+});
+
+describe("the forecast function's fetches in the site's Blobs", () => {
+  /** The site's own provider, a real one. */
+  const site = realLike().provider;
+  /** A forecast function on the Blobs, fetching from `provider` at `at`. */
+  const functionOn = (blobs: ReturnType<typeof getStore>, provider: PollenProvider, at: number) =>
+    new ForecastService({ provider, cache: new BlobsForecastCache(blobs), dailyBudget: null, now: () => at });
+
+  it('are forgotten by a build when another provider fetched them, as a deploy on the sample sharing the Blobs does', async () => {
+    const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
+    const store = openStore(db);
+    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
+    const live = functionOn(blobs, site, T0 - 3 * HOUR_MS);
+    const preview = functionOn(blobs, sample, T0 - 2 * HOUR_MS);
+    await live.get(tulsa);
+    await preview.get(tulsa);
+    await preview.get(austin);
+    const keys = async () => (await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key).sort();
+    expect(await keys()).toHaveLength(3);
+
+    const fetched = blobFetches(blobs, FETCHES_PREFIX);
+    const first = await keepForecasts({ store, provider: site, cities: [tulsa, austin], now: T0, serveDays: 730, fetched });
+    expect(first).toMatchObject({ fromFunction: 1, forgotten: 0 });
+    expect(store.issued.since('tulsa', 0).map((f) => [f.issuedAt, f.source])).toContainEqual([T0 - 3 * HOUR_MS, 'pollenprov']);
+    // The site's own fetch stays until a build whose saved store holds it forgets it.
+    expect(await keys()).toEqual([fetchKey('tulsa', T0 - 3 * HOUR_MS)]);
+
+    expect(
+      await keepForecasts({ store, provider: site, cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched }),
+    ).toMatchObject({
+      forgotten: 1,
+    });
+    expect(await keys()).toEqual([]);
+    store.close();
+  });
+
+  it("are never forgotten by a sample build when a real provider fetched them: the site's next build keeps them", async () => {
+    const db = await buildStore(tempDir(), ['tulsa'], SPAN);
+    const store = openStore(db);
+    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
+    await functionOn(blobs, site, T0 - 3 * HOUR_MS).get(tulsa);
+    const fetched = blobFetches(blobs, FETCHES_PREFIX);
+    await keepForecasts({ store, provider: sample, cities: [tulsa], now: T0, serveDays: 730, fetched });
+    expect((await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key)).toEqual([fetchKey('tulsa', T0 - 3 * HOUR_MS)]);
     store.close();
   });
 });

@@ -65,6 +65,9 @@ function speciesValue(species: Json | null, provider: NonNullable<BulkColumn['pr
 }
 
 /** An API row laid out as a file's columns. */
+/** The provider of an API row: its own when the answer mixes providers, else the answer's. */
+const providerOf = (body: Json, row: Json): string => (row.providers as string[] | undefined)?.join('+') ?? body.provider;
+
 function expectedRow(columns: readonly BulkColumn[], api: Json, rename: Record<string, string> = {}): Json {
   return Object.fromEntries(
     columns.map((c) => [c.name, c.provider ? speciesValue(api.species, c.provider) : (api[rename[c.name] ?? c.name] ?? null)]),
@@ -165,13 +168,14 @@ describe('the bulk files', () => {
     if (kind === 'pollen-hourly') {
       const body = await api(`/api/pollen-range?from=${from}&to=${to}&limit=50000`);
       expect(body.truncated).toBe(false);
-      return (body.rows as Json[]).map((r) => expectedRow(columns, r, { ts: 'periodStart' }));
+      return (body.rows as Json[]).map((r) => expectedRow(columns, { ...r, provider: providerOf(body, r) }, { ts: 'periodStart' }));
     }
     const rows: Json[] = [];
     for (const city of [...CITIES].sort()) {
       if (kind === 'pollen-daily') {
-        const daily = ((await api(`/api/pollen?city=${city}`)).rows as Json[]).filter(inMonth(month!)).reverse();
-        rows.push(...daily.map((r) => expectedRow(columns, { ...r, city })));
+        const body = await api(`/api/pollen?city=${city}`);
+        const daily = (body.rows as Json[]).filter(inMonth(month!)).reverse();
+        rows.push(...daily.map((r) => expectedRow(columns, { ...r, city, provider: providerOf(body, r) })));
       } else {
         const weather = ((await api(`/api/weather?city=${city}`)).rows as Json[]).filter(inMonth(month!)).reverse();
         rows.push(...weather.map((r) => expectedRow(columns, r, { city: 'city_slug' })));
@@ -248,10 +252,8 @@ describe('the bulk files', () => {
   it("agrees with pollen-range's daily rows (aggregate=day) on the daily means", async () => {
     for (const f of manifest.files.filter((x) => x.kind === 'pollen-daily' && x.format === 'parquet')) {
       const { from, to } = monthWindow(f.month!);
-      const ranged = ((await api(`/api/pollen-range?from=${from}&to=${to}&aggregate=day&limit=50000`)).rows as Json[]).map((r) => ({
-        ...r,
-        date: String(r.periodStart).slice(0, 10),
-      }));
+      const body = await api(`/api/pollen-range?from=${from}&to=${to}&aggregate=day&limit=50000`);
+      const ranged = (body.rows as Json[]).map((r) => ({ ...r, date: String(r.periodStart).slice(0, 10), provider: providerOf(body, r) }));
       const means = manifest.kinds['pollen-daily'].columns.filter((c) => !c.name.startsWith('peak_'));
       expect(normalized(await duckRows(f.path), means)).toEqual(ranged.map((r) => expectedRow(means, r)));
     }

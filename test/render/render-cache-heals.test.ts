@@ -5,41 +5,28 @@
  * its folders.
  */
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
+import { cacheKeyOf, signatureOf } from '../../src/render/cache-key.js';
 import { codeDigest } from '../../src/render/render-cache.js';
-import { listFiles, type RenderOptions, render, type RenderSummary } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
 import { buildStore } from '../helpers/site.js';
+import { expectSameTree, renderTo } from '../helpers/renders.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['austin', 'honolulu'];
 // Two bulk months.
 const SPAN = { from: dayNumber('2025-03-29'), to: dayNumber('2025-04-03') };
 
-/** Renders the store at `db` into `publish`, returning its summary. */
-async function renderTo(db: string, publish: string, options: RenderOptions): Promise<RenderSummary> {
-  const store = openStore(db, { readonly: true });
-  try {
-    return await render(store, publish, options);
-  } finally {
-    store.close();
-  }
-}
-
-function expectSameTree(a: string, b: string): void {
-  const files = listFiles(a).sort();
-  expect(listFiles(b).sort()).toEqual(files);
-  for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
-}
-
 const statePath = (cache: string) => join(cache, 'state.json');
-const readState = (cache: string) => JSON.parse(readFileSync(statePath(cache), 'utf8'));
+const readState = (cache: string) => JSON.parse(JSON.parse(readFileSync(statePath(cache), 'utf8')).state);
+/** The key the renders of the store beside `cache` sign with: a damage here is one a render could have written. */
+const keyOf = (cache: string) => cacheKeyOf(join(dirname(cache), 'pollen.db'));
 
 type State = { units: Record<string, { files: string[] }>; files: Record<string, unknown> };
 
@@ -64,7 +51,10 @@ function editState(cache: string, edit: (state: State) => void): void {
   edit(state);
   writeState(cache, state);
 }
-const writeState = (cache: string, state: unknown) => writeFileSync(statePath(cache), JSON.stringify(state));
+function writeState(cache: string, state: unknown): void {
+  const text = JSON.stringify(state);
+  writeFileSync(statePath(cache), JSON.stringify({ signature: signatureOf(keyOf(cache), text), state: text }));
+}
 
 /** A store change as ingest makes them. */
 type Change =

@@ -3,15 +3,17 @@
  * unchanged writes the same tree, byte for byte, as a render from nothing of the same store.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { cacheKeyOf, signatureOf } from '../../src/render/cache-key.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { listFiles, render, type RenderSummary } from '../../src/render/render.js';
+import { render, type RenderSummary } from '../../src/render/render.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { buildStore } from '../helpers/site.js';
+import { expectSameTree } from '../helpers/renders.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['austin', 'honolulu', 'scranton'];
@@ -36,12 +38,6 @@ function refreshAustin(store: Store, day: number): void {
     day,
     pollen: { source: 'sample', timezone: 'America/Chicago', fetchedAt: Date.UTC(2025, 3, 9), hours },
   });
-}
-
-function expectSameTree(a: string, b: string): void {
-  const files = listFiles(a).sort();
-  expect(listFiles(b).sort()).toEqual(files);
-  for (const f of files) expect(readFileSync(join(a, f)).equals(readFileSync(join(b, f))), f).toBe(true);
 }
 
 describe('the render cache', () => {
@@ -100,8 +96,10 @@ describe('the render cache', () => {
     const store = openStore(db, { readonly: true });
     const cache = join(dir, 'cache');
     await render(store, join(dir, 'a'), { cacheDir: cache });
-    const state = JSON.parse(readFileSync(join(cache, 'state.json'), 'utf8'));
-    writeFileSync(join(cache, 'state.json'), JSON.stringify({ ...state, code: 'another version' }));
+    // Signed with the build's own key: a state a render of other code wrote.
+    const state = JSON.parse(JSON.parse(readFileSync(join(cache, 'state.json'), 'utf8')).state);
+    const text = JSON.stringify({ ...state, code: 'another version' });
+    writeFileSync(join(cache, 'state.json'), JSON.stringify({ signature: signatureOf(cacheKeyOf(db), text), state: text }));
     const b = await render(store, join(dir, 'b'), { cacheDir: cache });
     store.close();
     expect([b.unitsReused, b.bulkReused]).toEqual([0, 0]);

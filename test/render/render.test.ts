@@ -148,6 +148,7 @@ describe('build render', () => {
       'publish',
       'publish.renders',
       'render-cache',
+      'render-cache.key',
       'serve.db',
       'site.json',
     ]);

@@ -20,8 +20,10 @@ import {
 import { forecastModel, MAX_FORECAST_HOURS, pastForecastModel, type SampleForecaster } from './forecast.js';
 import { pollenModel, type SampleCityModel } from './pollen.js';
 import { weatherModel } from './weather.js';
+import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 
-export const SAMPLE_ID = 'sample';
+/** The sample's id: answers mark its values simulated (domain/provenance.ts). */
+export const SAMPLE_ID = SIMULATED_PROVIDER;
 
 /** The sample provider, which serves both pollen and weather. */
 export class SampleProvider implements PollenProvider, WeatherProvider, PastForecasts {

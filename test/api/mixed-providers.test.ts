@@ -1,0 +1,156 @@
+/**
+ * Every value names its own provider. A store filled from the loopback Ambee (its recorded
+ * format) has one day replaced by the sample through `ingest --replace-provider-days`; then every
+ * answer that holds that day says so, over HTTP, in the rendered files, in the bulk files and
+ * over MCP, and every answer that does not says Ambee and nothing of simulation.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayOf, dayString } from '../../src/domain/dates.js';
+import { parseIngestArgs, type RawIngestArgs } from '../../src/ingest/args.js';
+import { runIngest } from '../../src/ingest/run.js';
+import { render } from '../../src/render/render.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { ROOT } from '../helpers/cli.js';
+import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+
+type Json = Record<string, any>;
+
+const KEY = 'ambee-v3-key-5d2e';
+const NOW = Date.parse('2026-03-10T06:30:00Z');
+const TODAY = dayOf(NOW);
+const CITIES = 'austin,scranton,tulsa';
+/** The day the sample replaced, in the middle of Ambee's six. */
+const D = TODAY - 4;
+const [dBefore, dAfter, dNext] = [dayString(D - 1), dayString(D + 1), dayString(D + 2)];
+
+let replay: ReplayServer;
+let dir: string;
+let store: Store;
+let server: RunningServer;
+let client: Client;
+const get = async (path: string): Promise<Json> => {
+  const res = await fetch(server.url + path);
+  expect(res.status, path).toBe(200);
+  return (await res.json()) as Json;
+};
+
+async function ingestWith(db: string, raw: RawIngestArgs): Promise<void> {
+  const env = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, AMBEE_HISTORY_HOURS: String(24 * 6), HTTP_RETRIES: '0' };
+  const args = parseIngestArgs({ cities: CITIES, db, ...raw }, TODAY, db, env);
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  await runIngest(args, quiet, quiet, { env, now: () => NOW });
+}
+
+beforeAll(async () => {
+  replay = await startReplayServer(KEY);
+  replay.options = { now: () => NOW, ambeeHistoryHours: 24 * 6 };
+  dir = mkdtempSync(join(tmpdir(), 'pollen-mixed-'));
+  const db = join(dir, 'pollen.db');
+  await ingestWith(db, { provider: 'ambee', weather: 'sample', days: '6' });
+  await ingestWith(db, { provider: 'sample', weather: 'sample', from: dayString(D), to: dayString(D), replaceProviderDays: true });
+  store = openStore(db, { readonly: true });
+  await render(store, join(dir, 'publish'));
+  process.env.POLLEN_DB = db;
+  process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
+  server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
+  client = new Client({ name: 'mixed-providers-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+}, 180_000);
+
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+  store?.close();
+  await replay?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('an answer whose values come from two providers', () => {
+  it("names the store's provider where it names one: health", async () => {
+    // (Its status says how fresh the data is, on this machine's clock: the provider is the point here.)
+    const body = (await (await fetch(`${server.url}/api/health`)).json()) as Json;
+    expect(body.provider).toBe('ambee');
+  });
+
+  it("says sample and simulated for the replaced day's hours, and Ambee alone for the days around it", async () => {
+    expect(await get(`/api/pollen?city=austin&date=${dayString(D)}`)).toMatchObject({ provider: 'sample', simulated: true });
+    for (const date of [dBefore, dAfter]) {
+      const body = await get(`/api/pollen?city=austin&date=${date}`);
+      expect([body.provider, 'simulated' in body, 'providers' in body], date).toEqual(['ambee', false, false]);
+      expect(body.rows.every((r: Json) => !('providers' in r))).toBe(true);
+    }
+  });
+
+  it("lists both at the top of a city's daily rows, each row naming its own, as the rendered file says", async () => {
+    const body = await get('/api/pollen?city=austin');
+    expect(body).toMatchObject({ provider: null, providers: ['ambee', 'sample'], simulated: true });
+    const byDate = Object.fromEntries(body.rows.map((r: Json) => [r.date, [r.providers, r.simulated]]));
+    expect(byDate[dayString(D)]).toEqual([['sample'], true]);
+    expect(byDate[dBefore]).toEqual([['ambee'], undefined]);
+    expect(byDate[dAfter]).toEqual([['ambee'], undefined]);
+    const file = JSON.parse(readFileSync(join(dir, 'publish', 'data/pollen/austin.json'), 'utf8'));
+    expect(file).toEqual(body);
+  });
+
+  it('names both providers on a local day made of the replaced day and the next', async () => {
+    const body = await get('/api/pollen?city=austin&timezone=local');
+    expect(body.providers).toEqual(expect.arrayContaining(['ambee', 'sample']));
+    // Austin's local day D runs from 06:00Z on D (sample) to 06:00Z on D+1 (Ambee).
+    const local = body.rows.find((r: Json) => r.date === dayString(D));
+    expect(local.providers).toEqual(['sample', 'ambee']);
+    expect(local.simulated).toBe(true);
+  });
+
+  it('says so across cities, on the map and in the range, and in every CSV row', async () => {
+    const across = await get(`/api/pollen?date=${dayString(D)}`);
+    expect(across).toMatchObject({ provider: 'sample', simulated: true });
+    const map = await get(`/api/map-data?date=${dAfter}`);
+    // Each feature's series holds D: every one mixes.
+    expect(map).toMatchObject({ provider: null, providers: ['ambee', 'sample'], simulated: true });
+    for (const f of map.features) expect([...f.properties.providers].sort()).toEqual(['ambee', 'sample']);
+    const range = await get(`/api/pollen-range?city=tulsa&from=${dBefore}&to=${dNext}&aggregate=day`);
+    expect(range).toMatchObject({ provider: null, providers: ['ambee', 'sample'], simulated: true });
+    expect(range.rows.map((r: Json) => [r.periodStart.slice(0, 10), r.providers])).toEqual([
+      [dBefore, ['ambee']],
+      [dayString(D), ['sample']],
+      [dAfter, ['ambee']],
+    ]);
+    const csv = await (
+      await fetch(`${server.url}/api/pollen-range?city=tulsa&from=${dBefore}&to=${dNext}&aggregate=day&format=csv`)
+    ).text();
+    const [head, ...lines] = csv.trimEnd().split('\n');
+    const at = head!.split(',').indexOf('provider');
+    expect(lines.map((l) => l.split(',')[at])).toEqual(['ambee', 'sample', 'ambee']);
+  });
+
+  it("writes each bulk row's provider", () => {
+    const month = dayString(D).slice(0, 7);
+    const text = gunzipSync(readFileSync(join(dir, 'publish', `data/bulk/pollen-daily-${month}.csv.gz`))).toString('utf8');
+    const [head, ...lines] = text.trimEnd().split('\n');
+    const columns = head!.split(',');
+    const [city, date, provider] = ['city', 'date', 'provider'].map((c) => columns.indexOf(c));
+    const austin = lines.map((l) => l.split(',')).filter((f) => f[city!] === 'austin');
+    const labelled = Object.fromEntries(austin.map((f) => [f[date!], f[provider!]]));
+    expect(labelled[dayString(D)]).toBe('sample');
+    expect(labelled[dBefore]).toBe('ambee');
+    expect(labelled[dAfter]).toBe('ambee');
+  });
+
+  it('says so over MCP', async () => {
+    const call = async (name: string, args: Json) =>
+      ((await client.callTool({ name, arguments: args })) as { structuredContent: Json }).structuredContent;
+    expect(await call('get_pollen', { city: 'austin', date: dayString(D) })).toMatchObject({ provider: 'sample', simulated: true });
+    const daily = await call('get_pollen', { city: 'austin' });
+    expect(daily).toMatchObject({ provider: null, providers: ['ambee', 'sample'], simulated: true });
+    expect(daily.rows.find((r: Json) => r.date === dayString(D))).toMatchObject({ providers: ['sample'], simulated: true });
+    expect(await call('get_pollen', { city: 'austin', date: dAfter })).toMatchObject({ provider: 'ambee' });
+  });
+});
