@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { environmentContext } from '../src/api/context.js';
+import { environmentContext } from '../src/wiring/contexts.js';
 import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';

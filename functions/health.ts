@@ -1,10 +1,11 @@
 /** /api/health: how fresh the data is (200 ok, 503 stale), for uptime monitors; never cached. */
 import type { Config } from '@netlify/functions';
-import { answer } from '../src/api/netlify.js';
+import { answer } from '../src/api/http/netlify.js';
+import { environmentContext } from '../src/wiring/contexts.js';
 
-export default (request: Request): Promise<Response> => answer(request);
+export default (request: Request): Promise<Response> => answer(request, environmentContext());
 
-// Per-client rate limit (src/api/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
+// Per-client rate limit (src/api/http/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
 export const config: Config = {
   path: '/api/health',
   rateLimit: { windowLimit: 60, windowSize: 60, aggregateBy: ['ip', 'domain'] },

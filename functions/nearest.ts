@@ -1,12 +1,12 @@
 /** /api/nearest: the served cities nearest a point or a ZIP code; the one function besides MCP that carries the ZIP table. */
 import type { Config } from '@netlify/functions';
-import { environmentContext } from '../src/api/context.js';
-import { answer } from '../src/api/netlify.js';
+import { environmentContext } from '../src/wiring/contexts.js';
+import { answer } from '../src/api/http/netlify.js';
 import { censusZips } from '../src/store/zip-table.js';
 
 export default (request: Request): Promise<Response> => answer(request, environmentContext(process.env, censusZips));
 
-// Per-client rate limit (src/api/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
+// Per-client rate limit (src/api/http/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
 export const config: Config = {
   path: '/api/nearest',
   rateLimit: { windowLimit: 60, windowSize: 60, aggregateBy: ['ip', 'domain'] },

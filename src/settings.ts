@@ -14,6 +14,14 @@ export const DEFAULT_FORECAST_CACHE_PATH = 'snapshots/forecast-cache.db';
 export const DEFAULT_SERVE_DAYS = 730;
 export const DEFAULT_DEPLOY_MAX_FILES = 10_000;
 export const DEFAULT_HEALTH_MAX_AGE_HOURS = 36;
+
+/**
+ * The most bytes of an answer before compression. Netlify streams at most 20 MB from a function
+ * ("Streamed response payload: 20 MB", docs.netlify.com/build/functions/configuration), and a
+ * client that accepts no compression must still get whole JSON: rows stop before this, the body
+ * says `truncated: true` and `next` continues. The same rows whatever the encoding.
+ */
+export const MAX_BODY_BYTES = 20_000_000;
 export const DEFAULT_FORECAST_RESERVE = 40;
 /** The providers' APIs. */
 export const AMBEE_BASE_URL = 'https://api.ambeedata.com';

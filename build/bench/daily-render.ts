@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { cacheKeyPath } from '../../src/render/cache-key.js';
+import { cacheKeyPath } from '../../src/render/cache/key.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DAY_MS, HOUR_MS } from '../../src/domain/dates.js';

@@ -1,5 +1,5 @@
 /**
- * B16: /api/forecast?days=7, the forecast with the outlook to 7 days ahead (api/forecast-outlook.ts),
+ * B16: /api/forecast?days=7, the forecast with the outlook to 7 days ahead (api/endpoints/forecast-outlook.ts),
  * warm p50 and p95 over local HTTP, against /api/forecast for the same city, warm, same function.
  * The server runs in a child of its own whose clock reads the outlook's issue day (fixed-clock.ts):
  * the bench workload's days are fixed, and on any later day its outlook would reach none of the

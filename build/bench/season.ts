@@ -2,10 +2,10 @@
  * B14: /api/season computed by the fallback function (a year given: no file answers it), against
  * the city's default answer, a rendered file; and what seasons add to a render's work.
  */
-import { storeContext } from '../../src/api/context.js';
-import { seasonRoute } from '../../src/api/season.js';
+import { storeContext } from '../../src/wiring/contexts.js';
+import { seasonRoute } from '../../src/api/endpoints/season.js';
 import type { DayCut } from '../../src/domain/days.js';
-import { writeSeasonsFiles } from '../../src/render/bulk.js';
+import { writeSeasonsFiles } from '../../src/render/bulk/months.js';
 import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
 import { type Measure, ms, s } from './measure.js';

@@ -4,26 +4,26 @@
  * document, llms.txt and the MCP tools are made from it. Adding an endpoint is one module and one
  * entry here.
  */
-import { alertsRoute } from './alerts.js';
-import { availableDatesRoute } from './available-dates.js';
-import { bulkManifestRoute } from './bulk-manifest.js';
-import { citiesRoute } from './cities.js';
-import { llmsText } from './discovery.js';
-import { forecastRoute } from './forecast.js';
-import { forecastSkillRoute } from './forecast-skill.js';
-import { once } from './static-forms.js';
-import { healthRoute } from './health.js';
-import { latestDateRoute } from './latest-date.js';
-import { mapDataRoute } from './map-data.js';
-import { nearestRoute } from './nearest.js';
-import { openApiDocument } from './openapi.js';
-import { pollenRoute } from './pollen.js';
-import { pollenRangeRoute } from './pollen-range.js';
-import { type Route, route } from './route.js';
-import { seasonRoute } from './season.js';
-import { weatherRoute } from './weather.js';
+import { alertsRoute } from './endpoints/alerts.js';
+import { availableDatesRoute } from './endpoints/available-dates.js';
+import { bulkManifestRoute } from './endpoints/bulk-manifest.js';
+import { citiesRoute } from './endpoints/cities.js';
+import { llmsText } from './documents/llms.js';
+import { forecastRoute } from './endpoints/forecast.js';
+import { forecastSkillRoute } from './endpoints/forecast-skill.js';
+import { once } from './contract/static-forms.js';
+import { healthRoute } from './endpoints/health.js';
+import { latestDateRoute } from './endpoints/latest-date.js';
+import { mapDataRoute } from './endpoints/map-data.js';
+import { nearestRoute } from './endpoints/nearest.js';
+import { openApiDocument } from './documents/openapi.js';
+import { pollenRoute } from './endpoints/pollen.js';
+import { pollenRangeRoute } from './endpoints/pollen-range.js';
+import { type Route, route } from './contract/route.js';
+import { seasonRoute } from './endpoints/season.js';
+import { weatherRoute } from './endpoints/weather.js';
 
-export type { Route } from './route.js';
+export type { Route } from './contract/route.js';
 
 /** The endpoints, in the order the OpenAPI document and llms.txt list them. */
 export const API_ROUTES: readonly Route[] = [

@@ -9,7 +9,7 @@ import type { City } from './cities.js';
 import { DAY_MS, dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
 import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
-import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './risk.js';
+import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './species/risk.js';
 import type { Alert } from './schemas.js';
 
 /** How many allergens an alert names. */

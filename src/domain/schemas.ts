@@ -1,10 +1,10 @@
 /**
  * The shapes of what the service answers, as zod schemas: one definition each, from which come
  * the types the domain builds (`z.infer`), the page's client types, the OpenAPI document's
- * components (api/schemas.ts names them) and the tests' checks of every body.
+ * components (api/contract/schemas.ts names them) and the tests' checks of every body.
  */
 import * as z from 'zod';
-import { RISK_LABELS } from './risk.js';
+import { RISK_LABELS } from './species/risk.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS, type WeatherField, type WeatherValues } from './weather.js';
 
 const num = z.number();
@@ -382,7 +382,7 @@ export type SeasonComparison = z.infer<typeof SeasonComparison>;
 export type CategorySeason = z.infer<typeof CategorySeason>;
 export type SeasonYearRow = z.infer<typeof SeasonYearRow>;
 
-// Forecast verification (docs/data.md, "Forecast skill"; domain/verification.ts computes them).
+// Forecast verification (docs/data.md, "Forecast skill"; domain/verification/scores.ts computes them).
 
 const score = (what: string) => num.nullable().describe(what);
 const RiskLevelCounts = z.array(z.number().int().min(0)).length(RISK_LABELS.length);

@@ -1,7 +1,7 @@
 /**
  * The build's part in keeping outlooks as issued (docs/data.md, "The outlook", "Forecast skill"),
  * after the forecasts are kept: for each city, the outlook issued the day after its latest data
- * day, with its references (domain/kept-outlooks.ts), kept once and never made again; what each
+ * day, with its references (domain/verification/kept-outlooks.ts), kept once and never made again; what each
  * lead serves is chosen on the outlook's skill over the trailing window as the kept outlooks and
  * the observed days give it then.
  *
@@ -14,12 +14,19 @@
 import type { City } from '../domain/cities.js';
 import { firstServedDay } from '../domain/dates.js';
 import type { DayValues } from '../domain/day-values.js';
-import { WINDOW_DAYS, windowOutlookSkills } from '../domain/forecast-skill.js';
-import { chooseServed, CityIssuer, type KeptCategory, type KeptClimatology, type KeptOutlook, unserved } from '../domain/kept-outlooks.js';
-import { OUTLOOK_LEADS } from '../domain/outlook.js';
-import type { Graded } from '../domain/risk.js';
-import { GRADED } from '../domain/verification-days.js';
-import { FORECAST_LEADS } from '../domain/verification-pairs.js';
+import { WINDOW_DAYS, windowOutlookSkills } from '../domain/verification/forecast-skill.js';
+import {
+  chooseServed,
+  CityIssuer,
+  type KeptCategory,
+  type KeptClimatology,
+  type KeptOutlook,
+  unserved,
+} from '../domain/verification/kept-outlooks.js';
+import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import type { Graded } from '../domain/species/risk.js';
+import { GRADED } from '../domain/verification/days.js';
+import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import type { Store } from '../store/store.js';
 
 export interface OutlookOptions {

@@ -6,7 +6,7 @@
 import { readRequestBody } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ApiContext } from '../api/context.js';
+import type { ApiContext } from '../api/contract/context.js';
 import { createMcpServer } from './tools.js';
 
 /** Largest JSON-RPC body accepted; tool calls are a few hundred bytes. */

@@ -7,20 +7,20 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { JsonRows } from '../api/answer.js';
-import { cityRow } from '../api/cities.js';
-import { type ApiContext, withSettings } from '../api/context.js';
-import { ApiError } from '../api/error.js';
-import { MAX_NEAREST, nearestRoute, Origin } from '../api/nearest.js';
-import { API_VERSION } from '../api/openapi.js';
-import { argumentOf, textOf } from '../api/query.js';
-import { type Json, type Route, toolArguments } from '../api/route.js';
+import { JsonRows } from '../api/contract/answer.js';
+import { cityRow } from '../api/contract/schemas.js';
+import { type ApiContext, withSettings } from '../api/contract/context.js';
+import { ApiError } from '../api/contract/error.js';
+import { MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
+import { API_VERSION } from '../api/contract/identity.js';
+import { argumentOf, textOf } from '../api/contract/query.js';
+import { type Json, type Route, toolArguments } from '../api/contract/route.js';
 import { ROUTES } from '../api/routes.js';
-import { City } from '../api/schemas.js';
+import { City } from '../api/contract/schemas.js';
 import { citiesByName, MAX_NAME_MATCHES, type NameQuery, NameQueryError, parseNameQuery } from '../domain/city-search.js';
-import { RISK_LABELS, THRESHOLDS } from '../domain/risk.js';
+import { RISK_LABELS, THRESHOLDS } from '../domain/species/risk.js';
 
-export { MCP_RANGE_CAP } from '../api/pollen-range.js';
+export { MCP_RANGE_CAP } from '../api/endpoints/pollen-range.js';
 
 /** MCP find_city: by name (no distances), or by point or ZIP code (the rows of /api/nearest). */
 export const FindCityResult = z.object({

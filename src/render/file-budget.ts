@@ -6,7 +6,8 @@
  * days that fit. The fallback function answers every other city-day from the same handler.
  */
 import type { Route } from '../api/routes.js';
-import { formsOf, type StaticForm, type Unit } from '../api/static-forms.js';
+import { formsOf } from '../api/contract/route.js';
+import type { StaticForm, Unit } from '../api/contract/static-forms.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
 import { RenderError } from './render-error.js';

@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { storeContext } from '../api/context.js';
+import { storeContext } from '../wiring/contexts.js';
 import { ROUTES } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
 import type { Store } from '../store/store.js';

@@ -1,7 +1,7 @@
 /**
  * The render's forecast-skill step (docs/data.md, "Forecast skill"): each city's skill computed
  * from the forecasts and outlooks the store keeps as issued and the served days
- * (domain/forecast-skill.ts), written into the served store for the handlers; the pairs it is
+ * (domain/verification/forecast-skill.ts), written into the served store for the handlers; the pairs it is
  * made from, as the bulk forecast-pairs files, a month each (Parquet and gzip CSV); and the
  * outlooks served now, for the outlook file the forecast function carries.
  *
@@ -19,26 +19,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
 import { dirname } from 'node:path';
-import { kindAt } from './safe-files.js';
-import { resampling } from '../domain/bootstrap.js';
+import { kindAt } from './cache/safe-files.js';
+import { resampling } from '../domain/verification/bootstrap.js';
 import { DAY_MS, HOUR_MS, isoTime } from '../domain/dates.js';
-import { citySkill, FORECAST_LEADS, WINDOW_DAYS, yearKey } from '../domain/forecast-skill.js';
-import { OUTLOOK_LEADS } from '../domain/outlook.js';
-import type { Graded } from '../domain/risk.js';
-import { seasonYear, seasonYearOf, type SeasonSeries } from '../domain/seasons.js';
-import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/skill-schemas.js';
-import { GRADED, observedSeries } from '../domain/verification-days.js';
+import { citySkill, FORECAST_LEADS, WINDOW_DAYS, yearKey } from '../domain/verification/forecast-skill.js';
+import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import type { Graded } from '../domain/species/risk.js';
+import { seasonYear, seasonYearOf, type SeasonSeries } from '../domain/seasons/year.js';
+import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/verification/skill-schemas.js';
+import { GRADED, observedSeries } from '../domain/verification/days.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
 import type { OutlookFile } from '../served/outlook-file.js';
 import { encodeSkill } from '../store/forecast-skills.js';
 import { openStore, type Store } from '../store/store.js';
-import { bulkPath, FORMATS, KindFiles, type Month } from './bulk.js';
-import { Batch, type RowGroup } from './bulk-writers.js';
-import { CityTurns } from './city-turns.js';
+import { bulkPath, FORMATS, KindFiles, type Month } from './bulk/months.js';
+import { Batch, type RowGroup } from './bulk/writers.js';
+import { CityTurns } from './threads/city-turns.js';
 import { FileWriter, type Written } from './file-writer.js';
-import { PAIR_FIELDS, type PairRow } from './pair-columns.js';
-import type { FileRecord } from './render-cache.js';
+import { PAIR_FIELDS, type PairRow } from './bulk/pair-columns.js';
+import type { FileRecord } from './cache/render-cache.js';
 import { type FailureReply, failureReply, RenderError, replyError } from './render-error.js';
 import { type CityYears, cachedYears, cityYearsFile, type SkillsPlan } from './skills-plan.js';
 

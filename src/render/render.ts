@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
-import type { Unit } from '../api/static-forms.js';
+import type { Unit } from '../api/contract/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
 import { type BulkFile, bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
@@ -20,13 +20,13 @@ import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '.
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
-import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk.js';
-import { RenderInputs } from './input-digests.js';
-import { cacheKeyOf } from './cache-key.js';
-import { kindAt } from './safe-files.js';
-import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './render-cache.js';
-import { inProcess, inWorkers, tasksOf } from './task-pool.js';
-import type { TaskInput } from './tasks.js';
+import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk/months.js';
+import { RenderInputs } from './cache/input-digests.js';
+import { cacheKeyOf } from './cache/key.js';
+import { kindAt } from './cache/safe-files.js';
+import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './cache/render-cache.js';
+import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
+import type { TaskInput } from './threads/tasks.js';
 import { redirectsFile } from './redirects.js';
 import {
   cityDaysThatFit,
@@ -39,8 +39,8 @@ import {
 import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, skillFiles, type SkillOutput } from './forecast-skills.js';
 import { planSkills, type SkillsPlan } from './skills-plan.js';
-import { computeSkillsInThreads } from './skills-thread.js';
-import { type ThreadCode, threadCode } from './thread-code.js';
+import { computeSkillsInThreads } from './threads/skills-thread.js';
+import { type ThreadCode, threadCode } from './threads/thread-code.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
 import { adoptPlainFolder, swap } from './publish-link.js';

@@ -13,18 +13,18 @@
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { dayString } from '../domain/dates.js';
-import { yearKey } from '../domain/forecast-skill.js';
-import { OUTLOOK_LEADS } from '../domain/outlook.js';
-import { seasonYear, seasonYearOf } from '../domain/seasons.js';
-import type { SkillYear } from '../domain/skill-schemas.js';
-import { GRADED } from '../domain/verification-days.js';
-import { FORECAST_LEADS } from '../domain/verification-pairs.js';
+import { yearKey } from '../domain/verification/forecast-skill.js';
+import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import { seasonYear, seasonYearOf } from '../domain/seasons/year.js';
+import type { SkillYear } from '../domain/verification/skill-schemas.js';
+import { GRADED } from '../domain/verification/days.js';
+import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import type { Store } from '../store/store.js';
-import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk.js';
-import { PAIR_FIELDS } from './pair-columns.js';
-import type { FileRecord, RenderCache } from './render-cache.js';
-import { readNoFollow } from './safe-files.js';
+import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk/months.js';
+import { PAIR_FIELDS } from './bulk/pair-columns.js';
+import type { FileRecord, RenderCache } from './cache/render-cache.js';
+import { readNoFollow } from './cache/safe-files.js';
 
 export interface SkillsPlan {
   /** The served months, each with the digest of what its pairs are made from, and whether its files are the cache's (in the render's folder already). */

@@ -3,13 +3,14 @@
  * its files reused from the render cache while what they are made from is unchanged, else
  * rendered through the handlers.
  */
-import type { ApiContext } from '../api/context.js';
-import { respondWith } from '../api/http.js';
+import type { ApiContext } from '../api/contract/context.js';
+import { respondWith } from '../api/http/respond.js';
 import type { Route } from '../api/routes.js';
-import { fileFor, formsOf, type Unit } from '../api/static-forms.js';
+import { formsOf } from '../api/contract/route.js';
+import { fileFor, type Unit } from '../api/contract/static-forms.js';
 import type { FileWriter } from './file-writer.js';
-import type { PlannedUnit } from './input-digests.js';
-import type { CachedUnit, FileRecord, RenderCache } from './render-cache.js';
+import type { PlannedUnit } from './cache/input-digests.js';
+import type { CachedUnit, FileRecord, RenderCache } from './cache/render-cache.js';
 import { RenderError } from './render-error.js';
 
 /** One request of a unit, and the file its answer goes to. */

@@ -1,5 +1,5 @@
 /** The units of a render: the pieces worker threads render side by side (api/forms.ts, `Unit`). */
-import type { Unit } from '../api/static-forms.js';
+import type { Unit } from '../api/contract/static-forms.js';
 import type { StoreReader } from '../store/reader.js';
 
 /**

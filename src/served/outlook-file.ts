@@ -1,10 +1,10 @@
 /**
  * The outlook file a render leaves beside the store (`outlook.json`): each city's outlook served
- * now, by category (domain/forecast-skill.ts), which the forecast function carries instead of the
+ * now, by category (domain/verification/forecast-skill.ts), which the forecast function carries instead of the
  * store, to answer /api/forecast?days= and /api/alerts' outlook days.
  */
 import { dirname, join } from 'node:path';
-import type { ServedOutlook } from '../domain/skill-schemas.js';
+import type { ServedOutlook } from '../domain/verification/skill-schemas.js';
 import { readJsonFile, writeJsonFile } from './site-file.js';
 
 export interface OutlookFile {

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { clientWentAway } from '../api/netlify.js';
+import { clientWentAway } from '../api/http/netlify.js';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
 import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
 import { type RulesFor, rulesLoader } from './rules.js';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { openApiDocument } from '../api/openapi.js';
+import { openApiDocument } from '../api/documents/openapi.js';
 import { API_ROUTES } from '../api/routes.js';
 import { landingPage } from './page.js';
 

@@ -1,5 +1,5 @@
 /** The landing page's HTML and the API reference page, generated at render time. */
-import { THRESHOLDS } from '../domain/risk.js';
+import { THRESHOLDS } from '../domain/species/risk.js';
 
 const SWATCHES: Array<[string, string]> = [
   ['None', '#f1eef6'],

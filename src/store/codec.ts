@@ -10,9 +10,9 @@
  * - a weather day is a bitmap of the fields present and their tokens, texts as label ids.
  */
 import type { PollenHour } from '../domain/hours.js';
-import { SpeciesColumns } from '../domain/species-columns.js';
-import { type Category, SPECIES_KEY } from '../domain/risk.js';
-import { leafCount, type Shape, type Species, type SpeciesLeaf, setKey } from '../domain/species.js';
+import { SpeciesColumns } from '../domain/species/columns.js';
+import { type Category, SPECIES_KEY } from '../domain/species/risk.js';
+import { leafCount, type Shape, type Species, type SpeciesLeaf, setKey } from '../domain/species/payload.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
 import { Reader, Writer } from './varint-codec.js';
 

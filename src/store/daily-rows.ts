@@ -1,7 +1,7 @@
 /** A city's daily rows, read from its stored day values: what its seasons are measured on. */
 import type { DayCut } from '../domain/days.js';
 import { dailyRowOf } from '../domain/day-values.js';
-import type { DatedRow } from '../domain/seasons.js';
+import type { DatedRow } from '../domain/seasons/year.js';
 import type { StoreReader } from './reader.js';
 
 /** Every daily row of a city, oldest first: what its seasons are measured on (the bulk seasons file's too). */

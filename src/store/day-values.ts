@@ -8,8 +8,8 @@
 import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
 import type { StoredHour } from '../domain/hours.js';
-import { SpeciesColumns } from '../domain/species-columns.js';
-import { RISK_LABELS, type Risk } from '../domain/risk.js';
+import { SpeciesColumns } from '../domain/species/columns.js';
+import { RISK_LABELS, type Risk } from '../domain/species/risk.js';
 import { build, leaves } from './codec.js';
 import type { Db, Row } from './database.js';
 import { RecentlyUsed } from './day-cache.js';

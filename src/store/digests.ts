@@ -1,6 +1,6 @@
 /**
  * Digests of what a store holds, by day and by city: a render compares them with the previous
- * build's to reuse the files made from days that did not change (src/render/render-cache.ts).
+ * build's to reuse the files made from days that did not change (src/render/cache/render-cache.ts).
  * Rows go into the digests as stored, packed; the names the packed bytes refer to by id, and the
  * cities' ids, have a digest of their own. The days' digests are kept in the store (`day_digest`)
  * and made again only for the days written since (`day_digest_stale`, marked by triggers): a day

@@ -1,11 +1,11 @@
 /**
- * Each city's forecast skill (domain/forecast-skill.ts), as a render computes it from the
+ * Each city's forecast skill (domain/verification/forecast-skill.ts), as a render computes it from the
  * forecasts kept and writes it into the served store: the answer of /api/forecast-skill?city=,
  * which the functions filter by category and lead. Deflated: a city's is about 190 kB of JSON,
  * and a tenth of that deflated, in a file every store-backed function carries.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { ForecastSkill } from '../domain/skill-schemas.js';
+import type { ForecastSkill } from '../domain/verification/skill-schemas.js';
 import type { Db } from './database.js';
 import type { Names } from './names.js';
 

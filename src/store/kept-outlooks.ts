@@ -1,5 +1,5 @@
 /**
- * Outlooks kept as issued (domain/kept-outlooks.ts; docs/data.md, "Forecast skill"): one row per
+ * Outlooks kept as issued (domain/verification/kept-outlooks.ts; docs/data.md, "Forecast skill"): one row per
  * city and issue day, with what the day knew and said of each graded category, packed; and
  * climatology kept by target day. Written once: a row already kept is never replaced, so an
  * outlook verified later is the one issued. Only the build's store holds them: the served store
@@ -22,10 +22,10 @@ import type {
   KeptOutlook,
   OutlookOrigin,
   Served,
-} from '../domain/kept-outlooks.js';
-import { decisionReason, type LevelCounts, OUTLOOK_LEADS } from '../domain/outlook.js';
-import { type Graded, RISK_LABELS } from '../domain/risk.js';
-import { GRADED } from '../domain/verification-days.js';
+} from '../domain/verification/kept-outlooks.js';
+import { decisionReason, type LevelCounts, OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import { type Graded, RISK_LABELS } from '../domain/species/risk.js';
+import { GRADED } from '../domain/verification/days.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';

@@ -2,7 +2,7 @@
  * Species key shapes: the key structure of a provider's species payload, kept once per shape
  * (store/codec.ts packs a day's values against its shape's id).
  */
-import { hasShape, leafCount, type Shape, type Species, shapeKey, shapeOf } from '../domain/species.js';
+import { hasShape, leafCount, type Shape, type Species, shapeKey, shapeOf } from '../domain/species/payload.js';
 import type { Db } from './database.js';
 
 export class SpeciesShapes {

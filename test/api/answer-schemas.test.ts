@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { ErrorBody } from '../../src/api/error.js';
-import { requestForFile } from '../../src/api/file-requests.js';
+import { ErrorBody } from '../../src/api/contract/error.js';
+import { requestForFile } from '../../src/api/http/file-requests.js';
 import { API_ROUTES, findRoute, type Route } from '../../src/api/routes.js';
 import { useSite } from '../helpers/site.js';
 

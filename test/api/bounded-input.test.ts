@@ -1,6 +1,6 @@
 /**
  * Bounded work per request: every parameter of every route takes text up to its longest
- * (src/api/query.ts), and one character more is a 400 naming it before anything reads it; an
+ * (src/api/contract/query.ts), and one character more is a 400 naming it before anything reads it; an
  * unknown slug's nearest-slug search measures only slugs it could be near, and stops at its bound
  * (src/domain/city-search.ts), counted in the cells it fills, not timed.
  */
@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { closestSlug } from '../../src/domain/city-search.js';
-import { maxLengthOf } from '../../src/api/query.js';
+import { maxLengthOf } from '../../src/api/contract/query.js';
 import { API_ROUTES } from '../../src/api/routes.js';
 import { useSite } from '../helpers/site.js';
 

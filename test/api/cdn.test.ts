@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_RATE_LIMIT, RATE_LIMIT, rateLimitFor } from '../../src/api/cdn.js';
+import { FALLBACK_RATE_LIMIT, RATE_LIMIT, rateLimitFor } from '../../src/api/http/cdn.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
+import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http/respond.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { THRESHOLDS } from '../../src/domain/risk.js';
+import { THRESHOLDS } from '../../src/domain/species/risk.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { SITE_CITIES, useSite } from '../helpers/site.js';
 

@@ -3,8 +3,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { environmentContext } from '../../src/api/context.js';
-import { respond } from '../../src/api/http.js';
+import { environmentContext } from '../../src/wiring/contexts.js';
+import { respond } from '../../src/api/http/respond.js';
 import { handleMcp } from '../../src/mcp/http.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
@@ -70,7 +70,7 @@ describe('GET /api/forecast', () => {
 
 describe('forecast configuration', () => {
   it('treats an empty FORECAST_DAILY_BUDGET as unset, not as a budget of zero', async () => {
-    const { environmentContext } = await import('../../src/api/context.js');
+    const { environmentContext } = await import('../../src/wiring/contexts.js');
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { environmentContext } from '../../src/api/context.js';
-import { respond } from '../../src/api/http.js';
+import { environmentContext } from '../../src/wiring/contexts.js';
+import { respond } from '../../src/api/http/respond.js';
 import { dayOf, dayString } from '../../src/domain/dates.js';
 import { openStore } from '../../src/store/store.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';

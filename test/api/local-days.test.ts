@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fallback from '../../functions/fallback.js';
-import { requestForFile } from '../../src/api/file-requests.js';
+import { requestForFile } from '../../src/api/http/file-requests.js';
 import { findRoute } from '../../src/api/routes.js';
 import { dayNumber, HOUR_MS, isoHour } from '../../src/domain/dates.js';
 import { crossCityRow, dailyRow, mapDay } from '../../src/domain/day-values.js';

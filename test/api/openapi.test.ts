@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/api/openapi.js';
+import { openApiDocument } from '../../src/api/documents/openapi.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { ROOT } from '../helpers/cli.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';

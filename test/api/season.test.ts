@@ -4,9 +4,9 @@
  * test. The definitions restated here are the data docs' ("Seasons").
  */
 import { describe, expect, it } from 'vitest';
-import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http.js';
+import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http/respond.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { grade, type Graded } from '../../src/domain/risk.js';
+import { grade, type Graded } from '../../src/domain/species/risk.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';
 

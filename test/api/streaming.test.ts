@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { toResponse } from '../../src/api/netlify.js';
+import { toResponse } from '../../src/api/http/netlify.js';
 
 describe('streamed responses', () => {
   it.each(['gzip', 'br', 'identity'])('fail the body, not the process, when a row throws (%s)', async (encoding) => {

@@ -1,72 +1,111 @@
 /**
- * The shape of src/ at run time: no import cycle, and layers that import downward only (the
- * domain knows nothing of the store, providers or HTTP; the store knows the domain; handlers
- * know both). Type-only imports load nothing and are not counted.
+ * The shape of the code: no import cycle, type-only imports counted (a module that names
+ * another's types depends on it); tiers that import downward only, and inside a tier in one
+ * direction; src/api's layers; no endpoint reaching another. src/, build/ and functions/ are read.
+ * Each rule is first shown to fail on a graph made by hand.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { tempDir } from '../helpers/tmp.js';
 import { cyclesOf, importGraph } from './imports.js';
+import { endpointToEndpoint, upward, upwardInApi } from './rules.js';
 
-const graph = importGraph(join(ROOT, 'src'));
+const graph = importGraph(ROOT, ['src', 'build', 'functions']);
+const endpoints = new Set((graph.get('src/api/routes.ts') ?? []).filter((m) => m.startsWith('src/api/endpoints/')));
 
-/** Each top folder (or file) of src/ by layer: a module imports only from its own layer or lower ones. */
-const LAYERS: Record<string, number> = {
-  domain: 0,
-  'settings.ts': 1,
-  store: 1,
-  providers: 1,
-  forecast: 2,
-  ingest: 2,
-  served: 2,
-  api: 3,
-  mcp: 4,
-  render: 4,
-  site: 4,
-  server: 5,
-  smoke: 5,
-};
-const layerOf = (module: string): number => {
-  const layer = LAYERS[module.split('/')[0]!];
-  if (layer === undefined) throw new Error(`src/${module} is in no layer: add its folder to LAYERS`);
-  return layer;
-};
-
-describe('the import graph of src/', () => {
+describe('the rules, on graphs made by hand', () => {
   it('finds a cycle where there is one, and none in a tree', () => {
-    expect(
-      cyclesOf(
-        new Map([
-          ['a', ['b']],
-          ['b', ['c']],
-          ['c', ['a']],
-        ]),
-      ),
-    ).toEqual([['a', 'b', 'c', 'a']]);
-    expect(
-      cyclesOf(
-        new Map([
-          ['a', ['b', 'c']],
-          ['b', ['c']],
-          ['c', []],
-        ]),
-      ),
-    ).toEqual([]);
+    const cycle = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+    ]);
+    expect(cyclesOf(cycle)).toEqual([['a', 'b', 'c', 'a']]);
+    const tree = new Map([
+      ['a', ['b', 'c']],
+      ['b', ['c']],
+      ['c', []],
+    ]);
+    expect(cyclesOf(tree)).toEqual([]);
   });
 
-  it('reads every module of src/', () => {
-    expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('api/routes.ts')).toContain('api/season.ts');
+  it('finds an import up a tier, and one across a tier against its order', () => {
+    expect(upward(new Map([['src/domain/dates.ts', ['src/store/store.ts']]]))).toEqual(['src/domain/dates.ts -> src/store/store.ts']);
+    expect(upward(new Map([['src/store/store.ts', ['src/providers/registry.ts']]]))).toEqual([
+      'src/store/store.ts -> src/providers/registry.ts',
+    ]);
+    expect(upward(new Map([['src/render/render.ts', ['src/site/build.ts', 'src/domain/dates.ts']]]))).toEqual([]);
+    expect(upward(new Map([['src/api/routes.ts', ['build/cli.ts']]]))).toEqual(['src/api/routes.ts -> build/cli.ts']);
   });
 
-  it('has no cycle at run time', () => {
+  it('finds an import up the layers of src/api', () => {
+    expect(upwardInApi(new Map([['src/api/contract/route.ts', ['src/api/endpoints/pollen.ts']]]))).toEqual([
+      'src/api/contract/route.ts -> src/api/endpoints/pollen.ts',
+    ]);
+    expect(upwardInApi(new Map([['src/api/endpoints/pollen.ts', ['src/api/http/cdn.ts']]]))).toEqual([
+      'src/api/endpoints/pollen.ts -> src/api/http/cdn.ts',
+    ]);
+    expect(upwardInApi(new Map([['src/api/http/respond.ts', ['src/api/routes.ts', 'src/api/contract/error.ts']]]))).toEqual([]);
+  });
+
+  it('finds an endpoint reaching another, directly or through a helper', () => {
+    const made = new Map([
+      ['src/api/endpoints/alerts.ts', ['src/api/endpoints/forecast-of.ts']],
+      ['src/api/endpoints/forecast-of.ts', ['src/api/endpoints/forecast.ts']],
+      ['src/api/endpoints/forecast.ts', ['src/api/endpoints/forecast-of.ts']],
+    ]);
+    const both = new Set(['src/api/endpoints/alerts.ts', 'src/api/endpoints/forecast.ts']);
+    expect(endpointToEndpoint(made, both)).toEqual(['src/api/endpoints/alerts.ts -> src/api/endpoints/forecast.ts']);
+    expect(endpointToEndpoint(new Map([['src/api/endpoints/alerts.ts', ['src/api/endpoints/forecast-of.ts']]]), both)).toEqual([]);
+  });
+
+  it('has the linter refuse a function of more than 100 lines', () => {
+    // The project's linter settings, in a folder of their own (outside git, so nothing is ignored).
+    const dir = tempDir();
+    const config = readFileSync(join(ROOT, 'biome.jsonc'), 'utf8')
+      .replace(/"vcs": \{[^}]*\}/, '"vcs": { "enabled": false }')
+      .replace(/"\$schema": "[^"]*",/, '');
+    writeFileSync(join(dir, 'biome.jsonc'), config);
+    mkdirSync(join(dir, 'src'));
+    const lint = (name: string, text: string) => {
+      writeFileSync(join(dir, 'src', name), text);
+      return spawnSync(join(ROOT, 'node_modules/.bin/biome'), ['lint', `src/${name}`], { cwd: dir, encoding: 'utf8' });
+    };
+    const body = Array.from({ length: 101 }, (_, i) => `  total += ${i};`).join('\n');
+    const long = lint('long.ts', `export function long(): number {\n  let total = 0;\n${body}\n  return total;\n}\n`);
+    expect(long.status).not.toBe(0);
+    expect(`${long.stdout}${long.stderr}`).toContain('lint/complexity/noExcessiveLinesPerFunction');
+    expect(lint('short.ts', 'export const short = (): number => 1;\n').status).toBe(0);
+  }, 60_000);
+});
+
+describe('the code', () => {
+  it('is read whole: src/, build/ and functions/, type-only imports included', () => {
+    expect(graph.size).toBeGreaterThan(150);
+    expect(graph.get('src/api/routes.ts')).toContain('src/api/endpoints/season.ts');
+    expect([...graph.keys()].some((m) => m.startsWith('functions/'))).toBe(true);
+    expect([...graph.keys()].some((m) => m.startsWith('build/'))).toBe(true);
+    // `import type { ApiContext }` counts.
+    expect(graph.get('src/api/contract/route.ts')).toContain('src/api/contract/context.ts');
+    expect(endpoints.size).toBe(14);
+  });
+
+  it('has no cycle', () => {
     expect(cyclesOf(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
   });
 
-  it('imports downward only', () => {
-    const upward = [...graph].flatMap(([from, targets]) =>
-      targets.filter((to) => layerOf(to) > layerOf(from)).map((to) => `${from} -> ${to}`),
-    );
-    expect(upward).toEqual([]);
+  it('imports downward only, and across a tier in its order', () => {
+    expect(upward(graph)).toEqual([]);
+  });
+
+  it('keeps the layers of src/api', () => {
+    expect(upwardInApi(graph)).toEqual([]);
+  });
+
+  it('has no endpoint reaching another', () => {
+    expect(endpointToEndpoint(graph, endpoints)).toEqual([]);
   });
 });

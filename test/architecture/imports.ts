@@ -1,7 +1,7 @@
 /**
- * The run-time import graph of src/: which module loads which when it runs. `import type` and
- * `export type` are erased and load nothing, so they are left out; the TypeScript compiler's own
- * parser reads the files.
+ * The import graph of the code: which module imports which, as the TypeScript compiler's own
+ * parser reads the files. `import type` and `export type` load nothing at run time, but a module
+ * that names another's types still depends on it: the graph counts them unless asked not to.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -24,14 +24,17 @@ function loads(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
   return !node.importClause?.isTypeOnly;
 }
 
-/** The run-time imports of each module under `root`, as paths relative to it (`api/routes.ts`). */
-export function importGraph(root: string): Map<string, string[]> {
+/**
+ * The imports of each module under `root`'s folders `dirs` (all of `root` without them), as paths
+ * relative to `root` (`src/api/routes.ts`); with `runTime`, only those that load a module.
+ */
+export function importGraph(root: string, dirs: readonly string[] = ['.'], { runTime = false } = {}): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const file of sources(root)) {
+  for (const file of dirs.flatMap((d) => sources(join(root, d)))) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
     const edges: string[] = [];
     for (const node of source.statements) {
-      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) || !node.moduleSpecifier || !loads(node)) continue;
+      if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) || !node.moduleSpecifier || (runTime && !loads(node))) continue;
       const spec = (node.moduleSpecifier as ts.StringLiteral).text;
       if (!spec.startsWith('.')) continue;
       edges.push(relative(root, resolve(dirname(file), spec.replace(/\.js$/, '.ts'))));

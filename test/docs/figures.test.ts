@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { bulkManifestRoute } from '../../src/api/bulk-manifest.js';
-import { takingParam } from '../../src/api/openapi.js';
+import { bulkManifestRoute } from '../../src/api/endpoints/bulk-manifest.js';
+import { takingParam } from '../../src/api/documents/openapi.js';
 import { API_ROUTES } from '../../src/api/routes.js';
-import { CITIES_PER_GROUP } from '../../src/render/bulk.js';
+import { CITIES_PER_GROUP } from '../../src/render/bulk/months.js';
 import { siteFiles } from '../../src/site/build.js';
 import { ROOT } from '../helpers/cli.js';
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ALERT_NAMESPACE, alertName, alertsFor, nameUuid, topSpecies, type AlertHour } from '../../src/domain/alerts.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { ALERT_CATEGORIES } from '../../src/domain/risk.js';
+import { ALERT_CATEGORIES } from '../../src/domain/species/risk.js';
 
 const HOUR = 3_600_000;
 const CHICAGO = DEFAULT_CITIES.get('austin')!;

@@ -8,8 +8,8 @@ import {
   resampledSkill,
   resampledTables,
   resamplesOf,
-} from '../../src/domain/bootstrap.js';
-import { levelScores } from '../../src/domain/verification.js';
+} from '../../src/domain/verification/bootstrap.js';
+import { levelScores } from '../../src/domain/verification/scores.js';
 
 /**
  * An independent reading of the generator, in BigInt arithmetic: FNV-1a over UTF-16 code units,

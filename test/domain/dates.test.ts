@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { civilDate, DAY_MS, dayOfDate, dayOfYear, dayString, HOUR_MS, isLeapYear, isoHour } from '../../src/domain/dates.js';
-import { seasonYearOf } from '../../src/domain/seasons.js';
+import { seasonYearOf } from '../../src/domain/seasons/year.js';
 
 describe('isoHour', () => {
   it('writes every hour as toISOString does, the same hour again and past the hours it keeps', () => {

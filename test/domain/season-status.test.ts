@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import { EXPOSURE_RULES, exposureRule, exposureSpan, seasonStatus } from '../../src/domain/season-status.js';
+import { EXPOSURE_RULES, exposureRule, exposureSpan, seasonStatus } from '../../src/domain/seasons/status.js';
 
 const d = dayNumber;
 /** A series from a start date: one value per day, `null` for a day without a value. */

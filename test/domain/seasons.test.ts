@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { grade } from '../../src/domain/risk.js';
+import { grade } from '../../src/domain/species/risk.js';
 import type { DailyPollen } from '../../src/domain/schemas.js';
-import { citySeasons } from '../../src/domain/city-seasons.js';
+import { citySeasons } from '../../src/domain/seasons/city-seasons.js';
 import {
   compareYears,
   type DatedRow,
@@ -14,7 +14,7 @@ import {
   seriesSpan,
   yearSeason,
   yearsHeld,
-} from '../../src/domain/seasons.js';
+} from '../../src/domain/seasons/year.js';
 
 const d = dayNumber;
 /** A series of `value` on each day of [from, to], graded on tree's scale. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RISK_LABELS, type Risk } from '../../src/domain/risk.js';
+import { RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
 import {
   contingencyTable,
   gerrityOf,
@@ -13,7 +13,7 @@ import {
   skill,
   spearman,
   tidy,
-} from '../../src/domain/verification.js';
+} from '../../src/domain/verification/scores.js';
 
 const [N, L, M, H, V] = RISK_LABELS;
 /** A tree value inside each level (NAB tree thresholds 15, 90, 1500). */

@@ -1,4 +1,4 @@
-import type { Species } from '../../src/domain/species.js';
+import type { Species } from '../../src/domain/species/payload.js';
 import type { StoredHour } from '../../src/domain/hours.js';
 
 /** A stored hour for hand-computed fixtures: `hourOfDay` within UTC `day`. */

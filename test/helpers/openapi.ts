@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { expect } from 'vitest';
-import { openApiDocument } from '../../src/api/openapi.js';
+import { openApiDocument } from '../../src/api/documents/openapi.js';
 import { API_ROUTES } from '../../src/api/routes.js';
 
 type Json = Record<string, any>;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Species } from '../../src/domain/species.js';
+import type { Species } from '../../src/domain/species/payload.js';
 
 /** A leaf as providers send them, and as the store must keep them: numbers (-0 too) and nulls. */
 export const leafValue = fc.oneof(fc.nat({ max: 3000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(null), fc.constant(-0));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestForFile } from '../../src/api/file-requests.js';
+import { requestForFile } from '../../src/api/http/file-requests.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { listFiles, render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';

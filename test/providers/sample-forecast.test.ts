@@ -4,9 +4,9 @@ import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { dayValues } from '../../src/domain/day-values.js';
 import { groupByDay } from '../../src/domain/days.js';
 import { normalizeHour } from '../../src/domain/hours.js';
-import type { Category } from '../../src/domain/risk.js';
-import { type Pair, skill } from '../../src/domain/verification.js';
-import { latestAtLead, observedSeries, type TargetDay, targetDays } from '../../src/domain/verification-days.js';
+import type { Category } from '../../src/domain/species/risk.js';
+import { type Pair, skill } from '../../src/domain/verification/scores.js';
+import { latestAtLead, observedSeries, type TargetDay, targetDays } from '../../src/domain/verification/days.js';
 import type { PollenBatch } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aqiFromConcentrations } from '../../src/domain/aqi.js';
 import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { dayNumber, dayOfYear, utcOffset, DAY_MS } from '../../src/domain/dates.js';
-import { categoryRisk, CATEGORIES, RISK_LABELS } from '../../src/domain/risk.js';
+import { categoryRisk, CATEGORIES, RISK_LABELS } from '../../src/domain/species/risk.js';
 import { normalizeHour } from '../../src/domain/hours.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { fixture } from '../helpers/fixtures.js';

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestForFile } from '../../src/api/file-requests.js';
+import { requestForFile } from '../../src/api/http/file-requests.js';
 import { ROUTES } from '../../src/api/routes.js';
-import { UNTIL_DEPLOY_CDN_CACHE } from '../../src/api/cdn.js';
+import { UNTIL_DEPLOY_CDN_CACHE } from '../../src/api/http/cdn.js';
 import { dayString } from '../../src/domain/dates.js';
 import { listFiles, render, RenderError, type RenderSummary } from '../../src/render/render.js';
 import { serve, type RunningServer } from '../../src/server/server.js';

@@ -15,7 +15,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
-import type { ForecastSkill, SkillScores } from '../../src/domain/skill-schemas.js';
+import type { ForecastSkill, SkillScores } from '../../src/domain/verification/skill-schemas.js';
 import type { SkillTable } from '../../src/domain/schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';

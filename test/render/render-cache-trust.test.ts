@@ -8,7 +8,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync,
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import { cacheKeyOf, cacheKeyPath, signatureOf } from '../../src/render/cache-key.js';
+import { cacheKeyOf, cacheKeyPath, signatureOf } from '../../src/render/cache/key.js';
 import { listFiles } from '../../src/render/render.js';
 import { RenderError } from '../../src/render/render-error.js';
 import { ConfigError } from '../../src/settings.js';

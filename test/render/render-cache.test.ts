@@ -3,7 +3,7 @@
  * unchanged writes the same tree, byte for byte, as a render from nothing of the same store.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cacheKeyOf, signatureOf } from '../../src/render/cache-key.js';
+import { cacheKeyOf, signatureOf } from '../../src/render/cache/key.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RENDER_ARENAS, renderEnv } from '../../src/render/render-process.js';
+import { RENDER_ARENAS, renderEnv } from '../../src/render/threads/render-process.js';
 import { ROOT } from '../helpers/cli.js';
 
 describe("a render process's environment", () => {

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { threadCode } from '../../src/render/thread-code.js';
+import { threadCode } from '../../src/render/threads/thread-code.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const digest = (c: string) => c.repeat(64);

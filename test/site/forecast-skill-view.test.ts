@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { ForecastSkill } from '../../src/domain/skill-schemas.js';
+import { ForecastSkill } from '../../src/domain/verification/skill-schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { skillSentence } from '../../src/site/app/skill.js';

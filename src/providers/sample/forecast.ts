@@ -9,7 +9,7 @@
  * more late, and over- or underestimated the concentrations by region (Sofiev et al. 2015, "MACC
  * regional multi-model ensemble simulations of birch pollen dispersion in Europe", Atmos. Chem.
  * Phys. 15:8115-8130, https://www.atmos-chem-phys.net/15/8115/2015/acp-15-8115-2015.html); and
- * their accuracy falls with the lead (Emmerson et al. 2022, see domain/verification.ts). Day to day,
+ * their accuracy falls with the lead (Emmerson et al. 2022, see domain/verification/scores.ts). Day to day,
  * pollen follows the weather, 30-40% of its variation coming with the air mass a front brings
  * (Nowosad et al. 2015, doi:10.1007/s10453-014-9354-2), which a forecast knows well a day ahead and
  * hardly a week ahead. So each category's hourly values are the history's, multiplied by
@@ -28,8 +28,8 @@ import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
 import type { DayValues } from '../../domain/day-values.js';
 import { thousandths } from '../../domain/pollen-rows.js';
-import { categoryRisk, type Risk } from '../../domain/risk.js';
-import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification-days.js';
+import { categoryRisk, type Risk } from '../../domain/species/risk.js';
+import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification/days.js';
 import type { PastForecaster, RawPollenHour } from '../provider.js';
 import { hashString, normal } from './noise.js';
 import type { SampleCityModel } from './pollen.js';

@@ -1,6 +1,6 @@
 /** The public API, as the page reads it: same-origin JSON, nothing else. Its types are the API's own schemas'. */
-import type { ForecastResponse } from '../../api/forecast.js';
-import type { SeasonResponse } from '../../api/season.js';
+import type { ForecastResponse } from '../../api/endpoints/forecast.js';
+import type { SeasonResponse } from '../../api/endpoints/season.js';
 import type { ForecastPollen, HourlyPollen } from '../../domain/schemas.js';
 
 export type {
@@ -12,7 +12,7 @@ export type {
   WeatherRow,
 } from '../../domain/schemas.js';
 
-export type { ForecastSkill } from '../../domain/skill-schemas.js';
+export type { ForecastSkill } from '../../domain/verification/skill-schemas.js';
 
 /** `/api/season`. */
 export type SeasonAnswer = SeasonResponse;

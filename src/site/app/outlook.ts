@@ -4,7 +4,7 @@
  * and "usual for the season" where the outlook has not beaten climatology and so climatology's
  * probabilities are what is shown. Every number is the API's.
  */
-import type { ForecastOutlook } from '../../api/forecast-outlook.js';
+import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import { h } from './dom.js';
 import { badge } from './risk.js';
 

@@ -5,8 +5,8 @@
  * Beside the forecast, how good it has been (skill.ts); below, its pollen seasons against earlier years (season.ts), and links to
  * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
-import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/risk.js';
-import type { ForecastOutlook } from '../../api/forecast-outlook.js';
+import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/species/risk.js';
+import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import {
   type DayRow,
   type Forecast,

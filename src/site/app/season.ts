@@ -5,7 +5,7 @@
  * stands (`status`) and whose numbers are the API's.
  */
 import { dayNumber, dayString } from '../../domain/dates.js';
-import { seasonCategories, seasonSeries, seasonYear, yearSeason } from '../../domain/seasons.js';
+import { seasonCategories, seasonSeries, seasonYear, yearSeason } from '../../domain/seasons/year.js';
 import type { CategorySeason, DayRow, SeasonAnswer } from './api.js';
 import { polylinePoints, seriesLegend } from './charts.js';
 import { el, h } from './dom.js';
@@ -36,7 +36,7 @@ export const yearLabel = (c: Pick<CategorySeason, 'year' | 'from' | 'to'>): stri
     ? String(c.year)
     : `${shortDate(c.from).split(' ')[0]} ${c.from.slice(0, 4)} to ${shortDate(c.to).split(' ')[0]} ${c.to.slice(0, 4)}`;
 
-/** The cumulative sums of a category on each day of a year with a value, as the API sums them (domain/seasons.ts). */
+/** The cumulative sums of a category on each day of a year with a value, as the API sums them (domain/seasons/year.ts). */
 function curve(rows: readonly DayRow[], category: string, year: number): Array<[number, number]> {
   const series = seasonSeries(
     rows.map((row) => ({ day: dayNumber(row.date), row })),

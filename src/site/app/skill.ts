@@ -7,8 +7,8 @@
  * for the season to 7 days ahead. Every number is the API's; the page picks the category and says
  * it in words.
  */
-import { scoreText } from '../../domain/score-text.js';
-import type { CategorySkill, SkillScores } from '../../domain/skill-schemas.js';
+import { scoreText } from '../../domain/verification/score-text.js';
+import type { CategorySkill, SkillScores } from '../../domain/verification/skill-schemas.js';
 import type { DayRow, ForecastDay, ForecastSkill, SeasonAnswer } from './api.js';
 import { seriesLegend } from './charts.js';
 import { el, h } from './dom.js';

@@ -1,0 +1,157 @@
+/**
+ * A route carries an endpoint's whole contract: its path, its query parameters (each a schema:
+ * query.ts), the schema of its answer and of its errors, its OpenAPI operation, its line in
+ * llms.txt, the MCP tool that mirrors it and its static forms. The OpenAPI document, llms.txt, the
+ * 400s, the MCP tools and the rendered files are all made from the route list (routes.ts), so an
+ * endpoint is one module and one entry there.
+ */
+import type * as z from 'zod';
+import type { Answer } from './answer.js';
+import type { ApiContext } from './context.js';
+import type { StaticForm, Unit } from './static-forms.js';
+import { argumentOf, metaOf, type Params, parseQuery, type QueryOf } from './query.js';
+
+export type Json = Record<string, unknown>;
+
+/** A response the operation documents besides 200: when it happens, and its body. */
+export interface Documented {
+  description: string;
+  /** A named schema (named.ts), a union of them, or plain JSON Schema. */
+  schema: z.ZodType | Json;
+}
+
+/** The OpenAPI operation of a route; its parameters and 200 schema come from the route itself. */
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description: string;
+  /** The 200's description (default: OK, with the data's Cache-Control). */
+  ok?: string;
+  /** The media type of the answer (default application/json). */
+  type?: string;
+  /** Other media types the 200 may come in (CSV, a calendar), with their schemas. */
+  alternatives?: Record<string, Json>;
+  /** The 400's description, where the default does not say enough. */
+  badRequest?: string;
+  notFound?: Documented;
+  unavailable?: Documented;
+  /** A file of the render, not answered by a function: no 405 or 500 of its own. */
+  file?: true;
+}
+
+/** How the MCP tool takes one of its route's parameters, where not as the parameter itself. */
+export interface ToolArgument {
+  /** Its name, where it is not the parameter's (`cities` for `city`). */
+  name?: string;
+  /** A narrower schema of the value (a tool's smaller limit). */
+  schema?: z.ZodType;
+  /** Said to agents instead of the parameter's description. */
+  description?: string;
+  /** The value when the argument is left out, where it is not the parameter's default. */
+  fallback?: unknown;
+}
+
+/** The MCP tool that mirrors a route: its arguments are the route's parameters, and it returns the handler's object. */
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  /** Per parameter, how the tool takes it. */
+  args?: Readonly<Record<string, ToolArgument>>;
+  /** Parameters the tool leaves out (the media type: a tool answers JSON). */
+  omit?: readonly string[];
+  /** The answer's schema where the route's is not an object (a union of bodies). */
+  output?: z.ZodObject;
+  /** What the tool adds to an answer (a hint to narrow a truncated range). */
+  finish?: (body: Json, args: Record<string, unknown>) => Json;
+  /** Calls a provider (the forecast): not a closed world. */
+  openWorld?: true;
+  /** A few words llms.txt adds after the tool's name. */
+  note?: string;
+}
+
+/** `origin` (`https://host`) is the request's where there is one: absent in a render and in MCP's in-process calls. */
+export type Handler = (query: URLSearchParams, ctx: ApiContext, origin?: string) => Promise<Answer<unknown>>;
+
+export interface Route {
+  path: string;
+  params: Params;
+  /** The schema of a 200 JSON answer. */
+  response?: z.ZodType;
+  /** Documented in OpenAPI when it has an operation. */
+  doc?: Operation;
+  /** The route's line in llms.txt. */
+  llms?: string;
+  tool?: Tool;
+  /** In matching order: a file name without parameters before a `{city}` one it would also match. */
+  forms: readonly StaticForm[];
+  /** Answers that change only with a deploy, though not rendered (the CDN keeps them until the next). */
+  untilDeploy?: true;
+  /** Checks the query by `params`, then answers. */
+  handler: Handler;
+}
+
+/** The request as given: its query (for links that repeat it) and, over HTTP, its origin. */
+export interface Given {
+  query: URLSearchParams;
+  /** `https://host`, absent in a render and in MCP's calls. */
+  origin?: string;
+}
+
+export interface RouteSpec<P extends Params, R extends z.ZodType> extends Omit<Route, 'params' | 'forms' | 'handler' | 'response'> {
+  params: P;
+  /** The schema of a 200 JSON answer: the handler's body is typed by it. */
+  response?: R;
+  forms?: readonly StaticForm[];
+  /** The answer, from the checked query. Throws an ApiError for what no check of one parameter can see. */
+  handle: (query: QueryOf<P>, ctx: ApiContext, given: Given) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;
+}
+
+/** A route from its spec: its handler checks the parameters in the order they are listed. */
+export function route<P extends Params, R extends z.ZodType = z.ZodType<Json>>({
+  handle,
+  forms,
+  ...spec
+}: RouteSpec<P, R>): Route & { params: P } {
+  return {
+    ...spec,
+    forms: forms ?? [],
+    handler: async (query, ctx, origin) => handle(parseQuery(spec.params, query), ctx, { query, origin }),
+  };
+}
+
+/** One argument of a route's MCP tool: the parameter it stands for, its name and its schema. */
+export interface ToolArgumentOf {
+  param: string;
+  name: string;
+  schema: z.ZodType;
+  /** The value a left-out argument takes, where it is not the parameter's default. */
+  fallback?: unknown;
+}
+
+/**
+ * The arguments of a route's MCP tool (or of a call to its handler from MCP, as find_city calls
+ * /api/nearest's): one per parameter the tool does not omit, with the
+ * parameter's value schema and bounds (or the tool's narrower one), optional unless the
+ * parameter is required, described as the parameter is unless the tool says otherwise.
+ */
+export function toolArguments(route: Route): ToolArgumentOf[] {
+  const tool = route.tool;
+  return Object.entries(route.params)
+    .filter(([name]) => !tool?.omit?.includes(name))
+    .map(([param, schema]) => {
+      const given = tool?.args?.[param];
+      const value = given?.schema ? (schema.safeParse(undefined).success ? given.schema.optional() : given.schema) : argumentOf(schema);
+      return {
+        param,
+        name: given?.name ?? param,
+        schema: value.describe(given?.description ?? metaOf(schema).description),
+        ...(given?.fallback === undefined ? {} : { fallback: given.fallback }),
+      };
+    });
+}
+
+/** Each route's forms that a unit of this kind renders, city-day forms included. */
+export function* formsOf(routes: readonly Route[], kind: Unit['kind']): Generator<{ route: Route; form: StaticForm }> {
+  for (const route of routes) for (const form of route.forms) if (form.unit === kind) yield { route, form };
+}

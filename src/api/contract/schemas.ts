@@ -1,0 +1,74 @@
+/**
+ * The rows and resources several endpoints answer, named for the OpenAPI document: the domain
+ * defines them (domain/schemas.ts). Each endpoint names its own bodies and errors beside its route.
+ */
+import * as z from 'zod';
+import type { City as DomainCity } from '../../domain/cities.js';
+import * as D from '../../domain/schemas.js';
+import type { CityRow } from '../../domain/schemas.js';
+import { named } from './named.js';
+
+export const PollenRisk = named('PollenRisk', 'NAB risk label; null when the value is missing.', D.PollenRisk);
+export const Species = named(
+  'Species',
+  'Provider species payload: category -> allergen -> grains/m³, or category -> number (for example Others). Null when not supplied.',
+  D.Species,
+);
+export const City = named('City', 'A supported city.', D.City);
+/** In a body answering `timezone=local`: an extension of the contract (docs/decisions.md, "Local days"). */
+export const localDays = {
+  timezone: z
+    .literal('local')
+    .optional()
+    .describe(
+      "Present when the request asked for timezone=local: days are each city's local calendar days (timestamps stay UTC instants).",
+    ),
+};
+export const HourlyPollen = named('HourlyPollen', 'One hour of observations (grains/m³).', D.HourlyPollen);
+export const DailyPollen = named(
+  'DailyPollen',
+  'Daily means (rounded; risks grade the unrounded means by the highest species mean) with the daily peaks.',
+  D.DailyPollen,
+);
+
+/**
+ * Where an answer's values come from, in every JSON answer that carries values (an extension of
+ * the contract; docs/api.md, "Where the values come from"): the provider as the store records it,
+ * and on the bundled sample provider `simulated: true`, so that nobody reads invented values as
+ * measurements, whichever endpoint or MCP tool they came through.
+ */
+export const provenance = {
+  provider: z
+    .string()
+    .nullable()
+    .describe(
+      "The id of the provider the answer's values come from, as the store records each day's: the pollen provider for pollen answers, the weather provider for weather answers (sample, ambee, open-meteo, openweathermap). null while nothing is stored, and when the values come from several providers: then `providers` lists them and each row names its own.",
+    ),
+  providers: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Present only when the answer's values come from more than one provider (a store some of whose days another provider replaced): each of them, in the order the rows first name them. Each row then carries its own `providers` (a local day made of two providers' hours names both).",
+    ),
+  simulated: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present (true) when any of the values comes from the bundled sample provider, whose values are invented for demonstration: never use them for health decisions. Absent when every value comes from a real provider.',
+    ),
+};
+
+export { type Provenance, provenanceOf } from '../../domain/provenance.js';
+
+/** The outlook's probabilities of each level: /api/forecast-skill and /api/forecast?days= both carry them. */
+export const LevelProbabilities = named('LevelProbabilities', 'The probability of each NAB level; they add up to 1.', D.LevelProbabilities);
+
+/** A city as answers give it (/api/cities, /api/nearest). */
+export const cityRow = (c: DomainCity): CityRow => ({
+  name: c.name,
+  slug: c.slug,
+  state: c.state,
+  lat: c.lat,
+  lon: c.lon,
+  timezone: c.timezone,
+});

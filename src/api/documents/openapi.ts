@@ -1,0 +1,151 @@
+/**
+ * The OpenAPI 3.1 document, made from the route list: each documented route is an operation, its
+ * parameters and its answers' schemas taken from the route, its components from the schemas the
+ * API is built on (api/contract/schemas.ts).
+ */
+import * as z from 'zod';
+import { THRESHOLDS } from '../../domain/species/risk.js';
+import { registry } from '../contract/named.js';
+import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
+import type { Json, Route } from '../contract/route.js';
+import { API_TITLE, API_VERSION } from '../contract/identity.js';
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** `a`, `a and b`, `a, b and c`. */
+export const listed = (words: readonly string[]): string =>
+  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+
+/** The paths of the routes that take a parameter, for the prose that names them. */
+export const takingParam = (routes: readonly Route[], name: string): string[] =>
+  routes.filter((r) => r.doc && Object.hasOwn(r.params, name)).map((r) => r.path);
+
+const methodology = (routes: readonly Route[]) =>
+  [
+    `Risk follows NAB thresholds [t1, t2, t3] in grains/m³: tree ${THRESHOLDS.tree.join('/')}, grass ${THRESHOLDS.grass.join('/')}, weed and ragweed ${THRESHOLDS.weed.join('/')}.`,
+    'null stays null; 0 is None; below t1 Low; from t1 Moderate; from t2 High; from t3 Very High (a threshold value takes the higher label).',
+    'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
+    "Daily rows: rounded means of the UTC day's hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.",
+    'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
+    "Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city's local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.",
+    `Local days (timezone=local on ${listed(takingParam(routes, 'timezone'))}, and the days of /api/alerts; an extension of the contract): each city's calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.`,
+  ].join(' ');
+
+const OK = 'OK. Cache-Control: public, max-age=300, s-maxage=300, stale-while-revalidate=600.';
+const BAD_REQUEST = "Invalid parameter: `Invalid parameter '<name>': expected ...`.";
+const json = (schema: unknown, type = 'application/json') => ({ content: { [type]: { schema } } });
+const ERROR = ref('Error');
+
+/** A schema of the registry by reference, a union of them as oneOf; plain JSON Schema as it is. */
+function schemaOf(schema: z.ZodType | Json): unknown {
+  if (!(schema instanceof z.ZodType)) return schema;
+  const id = registry.get(schema)?.id;
+  if (id !== undefined) return ref(id);
+  if (schema instanceof z.ZodUnion) return { oneOf: schema.options.map((s) => schemaOf(s as z.ZodType)) };
+  throw new Error('a documented schema must be named (api/contract/named.ts), or a union of named ones');
+}
+
+/** The default of a parameter, wherever its wrappers hold it. */
+function defaultOf(schema: z.ZodType): unknown {
+  if (schema instanceof z.ZodDefault) return schema.def.defaultValue;
+  if (schema instanceof z.ZodOptional) return defaultOf(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodPipe && !(schema instanceof z.ZodCodec)) return defaultOf(schema.in as z.ZodType);
+  return undefined;
+}
+
+/** A parameter's JSON Schema: the value it stands for (as an MCP argument takes it), its default last, a constant without a type. */
+function parameterSchema(schema: Param): unknown {
+  const { $schema: _s, ...document } = z.toJSONSchema(textBounded(valueSchema(schema), maxLengthOf(schema)), {
+    io: 'output',
+    target: 'draft-2020-12',
+  }) as Json;
+  const tidy = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(tidy);
+    if (node === null || typeof node !== 'object') return node;
+    const rest = { ...(node as Json) };
+    if ('const' in rest) delete rest.type;
+    return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, tidy(v)]));
+  };
+  const fallback = defaultOf(schema);
+  return { ...(tidy(document) as Json), ...(fallback === undefined ? {} : { default: fallback }) };
+}
+
+/** A query parameter of the document: a list is written comma-separated (style form, not exploded). */
+const parameter = ([name, schema]: [string, Param]) => {
+  const value = parameterSchema(schema) as Json;
+  return {
+    name,
+    in: 'query',
+    required: !schema.safeParse(undefined).success,
+    description: metaOf(schema).description,
+    ...(value.type === 'array' ? { style: 'form', explode: false } : {}),
+    schema: value,
+  };
+};
+
+/** What a route answers: 200 in its media types, then the errors it documents, by status. */
+function responses(route: Route): Json {
+  const doc = route.doc!;
+  const content = {
+    [doc.type ?? 'application/json']: { schema: schemaOf(route.response!) },
+    ...Object.fromEntries(Object.entries(doc.alternatives ?? {}).map(([type, schema]) => [type, { schema }])),
+  };
+  const withParameters = Object.keys(route.params).length > 0;
+  return {
+    '200': { description: doc.ok ?? OK, content },
+    ...(withParameters ? { '400': { description: doc.badRequest ?? BAD_REQUEST, ...json(ref('InvalidParameterError')) } } : {}),
+    ...(doc.notFound ? { '404': { description: doc.notFound.description, ...json(schemaOf(doc.notFound.schema)) } } : {}),
+    ...(doc.file
+      ? {}
+      : {
+          '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ERROR) },
+          '500': { description: 'Internal server error (sanitized).', ...json(ERROR) },
+        }),
+    ...(doc.unavailable ? { '503': { description: doc.unavailable.description, ...json(schemaOf(doc.unavailable.schema)) } } : {}),
+  };
+}
+
+/** The whole document, of the routes that have an operation. */
+export function openApiDocument(routes: readonly Route[]): Json {
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' });
+  const components = Object.fromEntries(
+    Object.entries(schemas)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([id, s]) => {
+        const { $schema: _s, $id: _i, ...rest } = s as Json;
+        return [id, rest];
+      }),
+  );
+  const paths = routes.flatMap((r) =>
+    r.doc
+      ? [
+          [
+            r.path,
+            {
+              get: {
+                operationId: r.doc.operationId,
+                summary: r.doc.summary,
+                description: r.doc.description,
+                parameters: Object.entries(r.params).map(parameter),
+                responses: responses(r),
+              },
+            },
+          ] as const,
+        ]
+      : [],
+  );
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      license: { name: 'MIT', identifier: 'MIT' },
+      description: `Read-only data for supported US cities. It answers every endpoint and field of the service contract (its version 2.2.1) as the contract defines them, and adds extensions, each described as one. ${methodology(routes)} Every response carries Access-Control-Allow-Origin: *; errors carry Cache-Control: no-store. Unknown parameters are ignored; when a parameter is repeated its last value counts (as Netlify's rules engine matches it). An MCP server is at /mcp. The whole served history is also static files for analysts: /data/bulk/index.json (schema BulkManifest) lists each month as Parquet and gzip CSV, with every column's type, unit and meaning.`,
+    },
+    // The deployment that serves this document; every endpoint is public, with no credential.
+    servers: [{ url: '/', description: 'This deployment' }],
+    security: [],
+    paths: Object.fromEntries(paths),
+    components: { schemas: components },
+  };
+}

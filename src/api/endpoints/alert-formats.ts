@@ -1,0 +1,193 @@
+/**
+ * The subscription forms of `/api/alerts`, each written from its JSON form: iCalendar (RFC 5545,
+ * with ical-generator), Atom (RFC 4287, with feed) and JSON Feed 1.1 (a JSON value: the `feed`
+ * package writes only version 1). Every form says when the forecast was fetched and, when it
+ * could not be refreshed, that it is stale; on the sample provider, every calendar, feed, event and
+ * entry says its values are simulated.
+ */
+import { Feed } from 'feed';
+import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
+import { feedName, nameUuid, type Alert } from '../../domain/alerts.js';
+import { DAY_MS, dayNumber } from '../../domain/dates.js';
+import { CACHE_LIMIT_MS } from '../../forecast/service.js';
+import type { AlertsAnswer } from './alerts-answer.js';
+import { JSON_TYPE } from '../contract/answer.js';
+import { API_TITLE } from '../contract/identity.js';
+
+export const FORMAT_TYPES = {
+  json: JSON_TYPE,
+  ics: 'text/calendar; charset=utf-8',
+  atom: 'application/atom+xml; charset=utf-8',
+  jsonfeed: 'application/feed+json',
+} as const;
+export type AlertFormat = keyof typeof FORMAT_TYPES;
+
+/** Absolute URLs the subscription forms point to. */
+export interface AlertLinks {
+  /** This subscription in this form. */
+  self: string;
+  /** The forecast by local day that the alerts are read from. */
+  forecast: string;
+  /** The landing page. */
+  home: string;
+  /** The API's description. */
+  api: string;
+}
+
+/** How often a calendar should fetch the subscription again: the forecast's cache limit. */
+export const REFRESH_SECONDS = CACHE_LIMIT_MS / 1000;
+
+/** The one line each form adds about the forecast's age; stale answers say why. */
+export function freshness(a: AlertsAnswer): string {
+  const fetched = a.fetchedAt === null ? 'at an unknown time' : `at ${a.fetchedAt}`;
+  if (!a.stale) return `Forecast fetched ${fetched}.`;
+  const why = a.quotaExhausted ? "the provider's daily quota is used up" : 'the provider could not be reached';
+  return `Stale forecast: it was fetched ${fetched} and could not be refreshed (${why}), so these alerts may be out of date.`;
+}
+
+/** What every form of a sample deployment's alerts says: its values are invented. */
+export const SIMULATED =
+  'Simulated: this site runs on the sample provider, which invents plausible pollen values for demonstration. They are not measurements or a forecast.';
+/** The mark in titles a person sees first (a calendar's name, an event, an entry). */
+const simulatedMark = (a: AlertsAnswer): string => (a.simulated ? ' (simulated)' : '');
+
+const ruleText = (a: AlertsAnswer): string => `${a.min} or above in ${a.categories.join(', ')}`;
+const title = (a: AlertsAnswer): string => `Pollen alerts for ${a.name}, ${a.state}${simulatedMark(a)}: ${ruleText(a)}`;
+const levels = (alert: Alert): string => alert.categories.map((c) => `${c.risk} ${c.category}`).join(', ');
+/** A feed entry's title: "Austin, 2026-03-08: High tree, High ragweed pollen". */
+const entryTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name}, ${alert.date}: ${levels(alert)} pollen${simulatedMark(a)}`;
+/** A calendar event sits on its date already: "Austin pollen: High tree, High ragweed". */
+const eventTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name} pollen${simulatedMark(a)}: ${levels(alert)}`;
+/** The description of a whole calendar or feed: the forecast's age, and on the sample that it is simulated. */
+const about = (a: AlertsAnswer): string => (a.simulated ? `${SIMULATED} ${freshness(a)}` : freshness(a));
+const updated = (a: AlertsAnswer): Date => new Date(a.fetchedAt ?? 0);
+
+/** The lines an entry's text holds: the summary, the values, the top allergens and the forecast's age. */
+function details(a: AlertsAnswer, alert: Alert): string[] {
+  return [
+    alert.summary,
+    ...alert.categories.map((c) => `${c.category}: ${c.risk}${c.peak === null ? '' : `, peak ${Math.round(c.peak)} grains/m³`}`),
+    ...(alert.top_species.length === 0
+      ? []
+      : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
+    freshness(a),
+    ...(a.simulated ? [SIMULATED] : []),
+  ];
+}
+
+/** An iCalendar of all-day events on each alert's local date, to subscribe to (`webcal://`). */
+export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
+  const calendar = ical({
+    name: title(a),
+    description: `${ruleText(a)} on the local days of the next 48 hours. ${about(a)}`,
+    prodId: { company: 'pollen-api', product: 'alerts', language: 'EN' },
+    method: ICalCalendarMethod.PUBLISH,
+    url: links.self,
+    // REFRESH-INTERVAL (RFC 7986) and X-PUBLISHED-TTL (the older clients' name), both written from ttl.
+    ttl: REFRESH_SECONDS,
+  });
+  for (const alert of a.alerts) {
+    const start = new Date(dayNumber(alert.date) * DAY_MS); // all-day values are written from the UTC date: the local date itself
+    calendar.createEvent({
+      id: alert.id.replace(/^urn:uuid:/, ''),
+      allDay: true,
+      start,
+      end: new Date(start.getTime() + DAY_MS),
+      stamp: updated(a),
+      lastModified: updated(a),
+      summary: eventTitle(a, alert),
+      description: [...details(a, alert), links.forecast].join('\n'),
+      url: links.forecast,
+      // An alert is not a meeting: it must not mark the day busy.
+      transparency: ICalEventTransparency.TRANSPARENT,
+    });
+  }
+  return calendar.toString();
+}
+
+/** Text as HTML element content (feed writes entry titles, summaries and content as type="html"). */
+const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** An Atom feed with one entry per alert; `updated` is when the forecast was fetched. */
+export function alertsAtom(a: AlertsAnswer, links: AlertLinks): string {
+  const feed = new Feed({
+    id: `urn:uuid:${nameUuid(feedName(a.city, a))}`,
+    title: title(a),
+    description: about(a),
+    updated: updated(a),
+    link: links.home,
+    feed: links.self,
+    author: { name: API_TITLE, link: links.api },
+    generator: false,
+  });
+  for (const alert of a.alerts) {
+    feed.addItem({
+      id: alert.id,
+      title: escapeHtml(entryTitle(a, alert)),
+      link: links.forecast,
+      date: updated(a),
+      description: escapeHtml(a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary),
+      content: details(a, alert)
+        .map((line) => `<p>${escapeHtml(line)}</p>`)
+        .join(''),
+    });
+  }
+  return feed.atom1();
+}
+
+/** JSON Feed 1.1 (jsonfeed.org/version/1.1), with the alert itself under `_pollen_alert` (an extension: keys that start with `_`). */
+export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
+  return {
+    version: 'https://jsonfeed.org/version/1.1',
+    title: title(a),
+    home_page_url: links.home,
+    feed_url: links.self,
+    description: about(a),
+    authors: [{ name: API_TITLE, url: links.api }],
+    language: 'en-US',
+    items: a.alerts.map((alert) => ({
+      id: alert.id,
+      url: links.forecast,
+      title: entryTitle(a, alert),
+      summary: a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary,
+      content_text: details(a, alert).join('\n'),
+      date_modified: updated(a).toISOString(),
+      tags: alert.categories.map((c) => c.category),
+      _pollen_alert: alert,
+    })),
+    _pollen_alerts: {
+      about: links.api,
+      city: a.city,
+      min: a.min,
+      categories: a.categories,
+      stale: a.stale,
+      provider: a.provider,
+      ...(a.simulated ? { simulated: true as const } : {}),
+      fetchedAt: a.fetchedAt,
+      dates: a.dates,
+    },
+  };
+}
+
+export interface JsonFeed {
+  version: 'https://jsonfeed.org/version/1.1';
+  title: string;
+  home_page_url: string;
+  feed_url: string;
+  description: string;
+  authors: { name: string; url: string }[];
+  language: string;
+  items: {
+    id: string;
+    url: string;
+    title: string;
+    summary: string;
+    content_text: string;
+    date_modified: string;
+    tags: string[];
+    _pollen_alert: Alert;
+  }[];
+  _pollen_alerts: Pick<AlertsAnswer, 'city' | 'min' | 'categories' | 'stale' | 'provider' | 'simulated' | 'fetchedAt' | 'dates'> & {
+    about: string;
+  };
+}

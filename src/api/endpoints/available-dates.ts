@@ -1,0 +1,26 @@
+/** GET /api/available-dates: every UTC day with pollen data, newest first. */
+import * as z from 'zod';
+import { dayString } from '../../domain/dates.js';
+import { DATA_PREFIX, once } from '../contract/static-forms.js';
+import { Day, named } from '../contract/named.js';
+import { route } from '../contract/route.js';
+
+export const AvailableDatesResponse = named(
+  'AvailableDatesResponse',
+  'UTC dates with pollen observations, newest first.',
+  z.object({ dates: z.array(Day) }),
+);
+
+export const availableDatesRoute = route({
+  path: '/api/available-dates',
+  params: {},
+  response: AvailableDatesResponse,
+  doc: {
+    operationId: 'listAvailableDates',
+    summary: 'Dates with data',
+    description: 'All UTC dates with pollen observations, newest first.',
+  },
+  llms: '/api/available-dates and /api/latest-date: which UTC dates have data',
+  forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }],
+  handle: (_query, { store }) => ({ body: { dates: store.pollen.daysWithData().map(dayString) } }),
+});

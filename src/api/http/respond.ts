@@ -1,0 +1,104 @@
+/**
+ * Turns a request into a response with the same rules everywhere: the render step, the functions
+ * and the local server all answer through `respond`.
+ */
+import { Chunks, JSON_TYPE, JsonRows } from '../contract/answer.js';
+import { cdnCacheOf, netlifyVary } from './cdn.js';
+import type { ApiContext } from '../contract/context.js';
+import { ApiError, plainError } from '../contract/error.js';
+import { findRoute, type Route } from '../routes.js';
+
+export interface ApiRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** `https://host` of the request, where it came over HTTP. */
+  origin?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Text, or pieces of text read lazily (a streamed answer). */
+  body: string | Iterable<string>;
+}
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+export const DATA_CACHE = 'public, max-age=300, s-maxage=300, stale-while-revalidate=600';
+export const ERROR_CACHE = 'no-store';
+export const CORS = { 'Access-Control-Allow-Origin': '*' } as const;
+
+/** Log sink for failures whose details must not reach clients. */
+export type ErrorLog = (message: string, error: unknown) => void;
+const defaultLog: ErrorLog = (message, error) => console.error(message, error);
+
+/** The answer to one request, by the route at its path. Never rejects. */
+export function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
+  return respondWith(findRoute(req.path), req, ctx, log);
+}
+
+/** The answer to one request by a given route (undefined: no endpoint at that path). Never rejects. */
+export async function respondWith(
+  route: Route | undefined,
+  req: ApiRequest,
+  ctx: ApiContext,
+  log: ErrorLog = defaultLog,
+): Promise<ApiResponse> {
+  const method = req.method.toUpperCase();
+  if (method === 'OPTIONS') {
+    return {
+      status: 204,
+      headers: {
+        ...CORS,
+        'Access-Control-Allow-Methods': ALLOWED_METHODS,
+        'Access-Control-Allow-Headers': '*',
+        'Access-Control-Max-Age': '86400',
+        Allow: ALLOWED_METHODS,
+        'Cache-Control': 'public, max-age=86400',
+      },
+      body: '',
+    };
+  }
+  let response: ApiResponse;
+  try {
+    if (method !== 'GET' && method !== 'HEAD') {
+      throw plainError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, { headers: { Allow: ALLOWED_METHODS } });
+    }
+    if (!route) throw plainError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
+    const answer = await route.handler(req.query, ctx, req.origin);
+    const vary = netlifyVary(route);
+    const body =
+      'text' in answer
+        ? answer.text instanceof Chunks
+          ? answer.text.read()
+          : answer.text
+        : answer.body instanceof JsonRows
+          ? answer.body.read()
+          : JSON.stringify(answer.body);
+    response = {
+      status: answer.status ?? 200,
+      headers: {
+        ...CORS,
+        'Content-Type': answer.contentType ?? JSON_TYPE,
+        'Cache-Control': DATA_CACHE,
+        'Netlify-CDN-Cache-Control': cdnCacheOf(route),
+        ...(vary ? { 'Netlify-Vary': vary } : {}),
+        'X-Content-Type-Options': 'nosniff',
+        ...answer.headers,
+      },
+      body,
+    };
+  } catch (error) {
+    if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
+    response = errorResponse(error instanceof ApiError ? error : plainError(500, 'Internal server error'));
+  }
+  return method === 'HEAD' ? { ...response, body: '' } : response;
+}
+
+function errorResponse(error: ApiError): ApiResponse {
+  return {
+    status: error.status,
+    headers: { ...CORS, 'Content-Type': JSON_TYPE, 'Cache-Control': ERROR_CACHE, 'X-Content-Type-Options': 'nosniff', ...error.headers },
+    body: JSON.stringify(error),
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * A category's paired days (docs/data.md, "Forecast skill"): for each observed UTC day, what was
+ * observed, and what every forecast kept for it said, each as it was issued: the provider's
+ * forecast at each lead it reached (the last issued on its issue day), persistence and
+ * climatology as the issue day kept them, and the ranked probability scores of the outlook issued
+ * each of the 7 days before, with what was served and whether the season was under way on its
+ * issue day. The forecast-pairs bulk files are these rows; every score is made from them.
+ *
+ * Nothing here is made again from the observed days but the observed side itself: a day the
+ * provider replaces changes what it is compared with, never what was forecast.
+ */
+import type { KeptDay } from './days.js';
+import type { KeptClimatology, KeptOutlook, Served } from './kept-outlooks.js';
+import { OUTLOOK_LEADS, rpsOfCounts } from './outlook.js';
+import { type Graded, LEVEL_INDEX } from '../species/risk.js';
+import { type SeasonSeries, seasonYearsOf } from '../seasons/year.js';
+
+/** Leads a provider's forecast is scored at: a 48-hour forecast reaches the second day after its issue day. */
+export const FORECAST_LEADS = 3;
+
+/** What a city's pairs are made from, all kept as issued but the observed days. */
+export interface KeptInputs {
+  /** The observed days of each category, as verification reads them (verification-days.ts, observedSeries). */
+  observed: (category: Graded) => SeasonSeries;
+  /** The kept outlooks, by issue day. */
+  outlooks: ReadonlyMap<number, KeptOutlook>;
+  /** The kept climatologies, by target day. */
+  climatologies: ReadonlyMap<number, KeptClimatology>;
+  /** The provider's forecasts' target days at each lead below FORECAST_LEADS, the last issued on its issue day (latestAtLead), by day. */
+  forecasts: ReadonlyArray<ReadonlyMap<number, KeptDay>>;
+}
+
+/** The codes `served` holds: -1 nothing served (made again, or no outlook), 0 the outlook, 1 climatology. */
+export const SERVED_CODE: Record<Served, number> = { outlook: 0, climatology: 1 };
+
+/**
+ * One category's pairs as columns, a row per observed day in day order: values are daily means
+ * to a thousandth (NaN: none), levels indexes into RISK_LABELS (-1: none).
+ */
+export interface PairColumns {
+  category: Graded;
+  n: number;
+  day: Int32Array;
+  seasonYear: Int32Array;
+  observedValue: Float64Array;
+  observedLevel: Uint8Array;
+  /** Climatology's median day, and the ranked probability score of its probabilities. */
+  climatologyValue: Float64Array;
+  climatologyLevel: Int8Array;
+  climatologyRps: Float64Array;
+  /** By lead below FORECAST_LEADS: the provider's forecast (and when it was issued, ms), and persistence as its issue day kept it. */
+  forecastValue: Float64Array[];
+  forecastLevel: Int8Array[];
+  forecastIssued: Float64Array[];
+  persistenceValue: Float64Array[];
+  persistenceLevel: Int8Array[];
+  /** By lead below OUTLOOK_LEADS: the outlook's ranked probability score, what was served (SERVED_CODE), whether its issue day was in season (-1: no outlook). */
+  outlookRps: Float64Array[];
+  served: Int8Array[];
+  inSeason: Int8Array[];
+}
+
+const leads = <T>(count: number, make: () => T): T[] => Array.from({ length: count }, make);
+
+/** A category's pairs on its observed days from `from` to `to`. */
+export function pairColumns(inputs: KeptInputs, category: Graded, from: number, to: number): PairColumns {
+  const observed = inputs.observed(category);
+  const days: number[] = [];
+  for (const day of observed.keys()) if (day >= from && day <= to) days.push(day);
+  days.sort((a, b) => a - b);
+  const n = days.length;
+  const nan = () => new Float64Array(n).fill(Number.NaN);
+  const none = () => new Int8Array(n).fill(-1);
+  const c: PairColumns = {
+    category,
+    n,
+    day: Int32Array.from(days),
+    seasonYear: Int32Array.from(seasonYearsOf(category, days)),
+    observedValue: new Float64Array(n),
+    observedLevel: new Uint8Array(n),
+    climatologyValue: nan(),
+    climatologyLevel: none(),
+    climatologyRps: nan(),
+    forecastValue: leads(FORECAST_LEADS, nan),
+    forecastLevel: leads(FORECAST_LEADS, none),
+    forecastIssued: leads(FORECAST_LEADS, nan),
+    persistenceValue: leads(FORECAST_LEADS, nan),
+    persistenceLevel: leads(FORECAST_LEADS, none),
+    outlookRps: leads(OUTLOOK_LEADS, nan),
+    served: leads(OUTLOOK_LEADS, none),
+    inSeason: leads(OUTLOOK_LEADS, none),
+  };
+  for (let i = 0; i < n; i++) {
+    const day = days[i]!;
+    const seen = observed.get(day)!;
+    const level = LEVEL_INDEX[seen.risk!];
+    c.observedValue[i] = seen.value;
+    c.observedLevel[i] = level;
+    const climatology = inputs.climatologies.get(day)?.categories[category];
+    if (climatology && climatology.members > 0) {
+      c.climatologyRps[i] = rpsOfCounts(climatology, level);
+      if (climatology.median) {
+        c.climatologyValue[i] = climatology.median.value;
+        c.climatologyLevel[i] = LEVEL_INDEX[climatology.median.level];
+      }
+    }
+    for (let lead = 0; lead < OUTLOOK_LEADS; lead++) {
+      const kept = inputs.outlooks.get(day - lead)?.categories[category];
+      if (lead < FORECAST_LEADS) {
+        const f = inputs.forecasts[lead]!.get(day);
+        const said = f?.levels[category];
+        if (f && said) {
+          c.forecastValue[lead]![i] = said.value;
+          c.forecastLevel[lead]![i] = LEVEL_INDEX[said.level];
+          c.forecastIssued[lead]![i] = f.issuedAt;
+        }
+        if (kept?.persistence) {
+          c.persistenceValue[lead]![i] = kept.persistence.value;
+          c.persistenceLevel[lead]![i] = LEVEL_INDEX[kept.persistence.level];
+        }
+      }
+      if (!kept) continue;
+      c.inSeason[lead]![i] = kept.inSeason ? 1 : 0;
+      const probabilities = kept.outlook.leads[lead]!;
+      if (probabilities.members > 0) c.outlookRps[lead]![i] = rpsOfCounts(probabilities, level);
+      const served = kept.served[lead];
+      if (served) c.served[lead]![i] = SERVED_CODE[served];
+    }
+  }
+  return c;
+}

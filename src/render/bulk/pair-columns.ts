@@ -1,0 +1,103 @@
+/**
+ * The forecast-pairs files' columns (forecast-skills.ts writes them, a file a month): the days
+ * every score of /api/forecast-skill is made from, each read from a category's pair columns
+ * (domain/verification/pairs.ts). Each side of a pair as it was issued: the forecast, persistence
+ * and climatology as their issue day kept them, the outlook's score at each lead; the observed
+ * side as the store holds it now.
+ */
+import { RISK_LABELS } from '../../domain/species/risk.js';
+import { FORECAST_LEADS, type PairColumns } from '../../domain/verification/pairs.js';
+import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+import { column, type Field, type Value } from './field.js';
+
+/** A row of the pairs file: a category's pair columns, at row `i`, of a city. */
+export interface PairRow {
+  city: string;
+  c: PairColumns;
+  i: number;
+}
+
+const LEVEL = 'NAB level: None, Low, Moderate, High or Very High';
+const GRAINS = 'grains/m³';
+const MEAN = 'daily mean to a thousandth';
+const leads = (count: number) => Array.from({ length: count }, (_, lead) => lead);
+const SERVED = ['outlook', 'climatology'] as const;
+
+const pairField = column<PairRow>;
+const numberOrNull = (v: number): Value => (Number.isNaN(v) ? null : v);
+const levelOf = (level: number): Value => (level < 0 ? null : RISK_LABELS[level]!);
+
+/** One row per city, category and UTC day observed (verification-days.ts): the columns any score is computed again from. */
+export const PAIR_FIELDS: readonly Field<PairRow>[] = [
+  pairField('city', 'STRING', 'City slug, as GET /api/cities lists it', (p) => p.city, undefined, false),
+  pairField('category', 'STRING', "tree, grass, weed or ragweed (the Weed group's Ragweed)", (p) => p.c.category, undefined, false),
+  pairField('date', 'DATE', 'UTC day', (p) => p.c.day[p.i]!, undefined, false),
+  pairField(
+    'season_year',
+    'INT32',
+    "The category's season year (tree's from 1 October before)",
+    (p) => p.c.seasonYear[p.i]!,
+    undefined,
+    false,
+  ),
+  pairField('observed_value', 'DOUBLE', `Observed ${MEAN}`, (p) => p.c.observedValue[p.i]!, GRAINS, false),
+  pairField('observed_level', 'STRING', `Observed ${LEVEL}`, (p) => RISK_LABELS[p.c.observedLevel[p.i]!]!, undefined, false),
+  pairField(
+    'climatology_value',
+    'DOUBLE',
+    "Climatology's forecast: the median day of the earlier years within a week of the date, kept when the first outlook reaching the day was issued",
+    (p) => numberOrNull(p.c.climatologyValue[p.i]!),
+    GRAINS,
+  ),
+  pairField('climatology_level', 'STRING', `That day's ${LEVEL}`, (p) => levelOf(p.c.climatologyLevel[p.i]!)),
+  pairField('climatology_rps', 'DOUBLE', "Ranked probability score of climatology's probabilities on the day (0 perfect)", (p) =>
+    numberOrNull(p.c.climatologyRps[p.i]!),
+  ),
+  ...leads(FORECAST_LEADS).flatMap((lead) => [
+    pairField(
+      `forecast_value_${lead}`,
+      'DOUBLE',
+      `The provider's forecast at lead ${lead} (issued ${lead} days before): its ${MEAN}`,
+      (p) => numberOrNull(p.c.forecastValue[lead]![p.i]!),
+      GRAINS,
+    ),
+    pairField(`forecast_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(p.c.forecastLevel[lead]![p.i]!)),
+    pairField(`forecast_issued_${lead}`, 'TIMESTAMP', 'When it was issued, UTC (the last forecast issued that day counts)', (p) =>
+      numberOrNull(p.c.forecastIssued[lead]![p.i]!),
+    ),
+    pairField(
+      `persistence_value_${lead}`,
+      'DOUBLE',
+      `Persistence at lead ${lead}: the ${MEAN} of the last complete day observed before the issue day, as that day kept it`,
+      (p) => numberOrNull(p.c.persistenceValue[lead]![p.i]!),
+      GRAINS,
+    ),
+    pairField(`persistence_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(p.c.persistenceLevel[lead]![p.i]!)),
+  ]),
+  ...leads(OUTLOOK_LEADS).flatMap((lead) => [
+    pairField(
+      `outlook_rps_${lead}`,
+      'DOUBLE',
+      `Ranked probability score of the outlook issued ${lead} days before, as kept when issued (0 perfect)`,
+      (p) => numberOrNull(p.c.outlookRps[lead]![p.i]!),
+    ),
+    pairField(
+      `served_${lead}`,
+      'STRING',
+      `What that issue served at lead ${lead}: outlook or climatology (null: never served, an outlook made again)`,
+      (p) => {
+        const code = p.c.served[lead]![p.i]!;
+        return code < 0 ? null : SERVED[code]!;
+      },
+    ),
+    pairField(
+      `in_season_${lead}`,
+      'BOOLEAN',
+      `Whether the category's season was under way on that issue day (EAACI definition, as known then); null without an outlook`,
+      (p) => {
+        const v = p.c.inSeason[lead]![p.i]!;
+        return v < 0 ? null : v === 1;
+      },
+    ),
+  ]),
+];

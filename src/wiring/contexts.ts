@@ -1,0 +1,189 @@
+/**
+ * Handler contexts (the contract's ApiContext), built where the service starts: each service is
+ * created on first use, so a request opens only what it needs; and the functions' context is built
+ * once per process (per environment), not per request.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
+import type { ZipTable } from '../domain/geo.js';
+import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../forecast/cache.js';
+import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
+import type { PollenProvider } from '../providers/provider.js';
+import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
+import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
+import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
+import { readSiteFile, servedStorePath, siteFilePath, storeToServe } from '../served/site-file.js';
+import type { AnswerSettings, ApiContext } from '../api/contract/context.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
+import { openStore, type Store } from '../store/store.js';
+
+export interface ContextParts {
+  store: () => Store;
+  cities: () => CitySet;
+  forecast: () => ForecastService;
+  settings?: Partial<AnswerSettings>;
+  zips?: ZipTable;
+  bulkIndex?: () => BulkManifest | undefined;
+  outlooks?: () => OutlookFile | undefined;
+}
+
+/** A context whose services are built by `parts` when first read. */
+export function lazyContext(parts: ContextParts): ApiContext {
+  let store: Store | undefined;
+  let cities: CitySet | undefined;
+  let forecast: ForecastService | undefined;
+  let bulkIndex: { value: BulkManifest | undefined } | undefined;
+  let outlooks: { value: OutlookFile | undefined } | undefined;
+  return {
+    settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, maxBodyBytes: MAX_BODY_BYTES, ...parts.settings },
+    zips: parts.zips,
+    get store() {
+      return (store ??= parts.store());
+    },
+    get cities() {
+      return (cities ??= parts.cities());
+    },
+    get forecast() {
+      return (forecast ??= parts.forecast());
+    },
+    get bulkIndex() {
+      return (bulkIndex ??= { value: parts.bulkIndex?.() }).value;
+    },
+    get outlooks() {
+      return (outlooks ??= { value: parts.outlooks?.() }).value;
+    },
+  };
+}
+
+const stores = new Map<string, Store>();
+/** The store at `path`, opened once per process; `version` tells apart the files a render renamed there in turn. */
+const shared = (path: string, readonly: boolean, immutable = false, version = ''): Store => {
+  const key = `${readonly ? 'r' : 'w'}:${resolve(path)}:${version}`;
+  let store = stores.get(key);
+  if (!store) stores.set(key, (store = openStore(resolve(path), { readonly, immutable })));
+  return store;
+};
+
+const services = new Map<string, ForecastService>();
+
+/** The local forecast cache's store; where it cannot be opened, says why in the log and throws ForecastCacheUnavailable. */
+function openCache(path: string): Store {
+  try {
+    return shared(path, false);
+  } catch (error) {
+    const unavailable = new ForecastCacheUnavailable(path, error);
+    console.error(
+      `forecast unavailable: ${unavailable.message} (deployed, the cache is Netlify Blobs; set FORECAST_CACHE_DB to a writable file otherwise)`,
+    );
+    throw unavailable;
+  }
+}
+
+/** The forecast service of a provider and cache, one per process for each. */
+function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string): ForecastService {
+  const onNetlify = Boolean(s.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
+  const key = `${providerId}|${onNetlify ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}`;
+  let service = services.get(key);
+  if (!service) {
+    let pollen: PollenProvider;
+    try {
+      // The service counts one call per refresh, so the client makes exactly one: no retries
+      // (a failed refresh serves the stale cache, and the next request tries again).
+      pollen = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).pollen;
+    } catch (error) {
+      if (error instanceof ConfigError)
+        throw new ForecastMisconfigured(`this deployment's data comes from ${providerId}, and ${error.message}`);
+      throw error;
+    }
+    const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
+    services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env) })));
+  }
+  return service;
+}
+
+const contexts = new WeakMap<Settings, Map<ZipTable | undefined, { ctx: ApiContext; served: string }>>();
+
+/**
+ * Which served store is beside `db` (its inode and time; empty before any render). A render
+ * replaces it by rename; where one runs beside a server (`npm start`, `render` while `serve`
+ * runs), the next request builds a context over the new store and the files left with it. On
+ * Netlify a deploy's files never change, so it stays the one.
+ */
+function servedVersion(db: string): string {
+  try {
+    const st = statSync(servedStorePath(db));
+    return `${st.ino}:${st.mtimeMs}`;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The context functions use, from the environment, built once per process and environment: the
+ * served store a render wrote beside `$POLLEN_DB` (read-only; the store itself before any render);
+ * its city set, or where there is no store (the forecast function) the site file's; the forecast
+ * from the provider that filled the store, as the store or, without one, the site file says (so
+ * real history never comes with simulated forecasts, whichever function asks), cached in Netlify
+ * Blobs when deployed and in `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget
+ * (`forecastBudget`). `zips` is the ZIP table, given by the entry points that carry it.
+ */
+export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: ZipTable): ApiContext {
+  const s = settingsOf(env);
+  let byZips = contexts.get(s);
+  if (!byZips) contexts.set(s, (byZips = new Map()));
+  const version = servedVersion(s.POLLEN_DB);
+  let built = byZips.get(zips);
+  if (built?.served !== version) byZips.set(zips, (built = { ctx: buildContext(s, env, zips, version), served: version }));
+  return built.ctx;
+}
+
+function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined, version: string): ApiContext {
+  const db = s.POLLEN_DB;
+  const served = storeToServe(db);
+  const site = () => readSiteFile(siteFilePath(db));
+  let store: Store | undefined;
+  // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
+  const open = () => (store ??= shared(served, true, served !== db, version));
+  return lazyContext({
+    settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
+    zips,
+    bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
+    outlooks: () => readOutlookFile(outlookFilePath(db)),
+    store: open,
+    cities: () => {
+      if (existsSync(served)) return open().cities.set();
+      const file = site();
+      return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
+    },
+    forecast: () =>
+      forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
+  });
+}
+
+/**
+ * The provider forecasts come from: the one that filled the store (`filledBy`, the newest stored
+ * day's), never a default. `POLLEN_PROVIDER` may repeat it; one that names another provider, or a
+ * store no provider has filled yet, refuses every refresh, since a forecast of other data would be
+ * cached and served as this deployment's.
+ */
+function forecastProvider(filledBy: string | null | undefined, named: string | undefined): string {
+  if (!filledBy) throw new ForecastMisconfigured('this deployment has no pollen data yet, so no provider to forecast from');
+  if (named && named !== filledBy)
+    throw new ForecastMisconfigured(
+      `this deployment's data comes from ${filledBy}, and POLLEN_PROVIDER names ${named}: unset it, or set it to ${filledBy}`,
+    );
+  return filledBy;
+}
+
+/** The context of a render (and of tests): the store it renders, and no forecast (never rendered). */
+export function storeContext(store: Store, zips?: ZipTable): ApiContext {
+  return lazyContext({
+    zips,
+    store: () => store,
+    cities: () => store.cities.set(),
+    forecast: () => {
+      throw new Error('the forecast is not part of a render');
+    },
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * The rules the code's folders keep, as functions of an import graph (imports.ts), so that each
+ * can be shown to fail on a graph made by hand as well as to hold on the code.
+ */
+
+/** A module's folder: `src/api/endpoints/pollen.ts` is `api`, `build/cli.ts` is `build`. */
+export const folderOf = (module: string): string => {
+  const parts = module.split('/');
+  return parts[0] === 'src' ? parts[1]! : parts[0]!;
+};
+
+/**
+ * Tiers, lowest first, and inside a tier the order in which its folders may import each other:
+ * a module imports from its own folder, from a lower tier, or from a folder before its own in its
+ * tier. The domain knows nothing of the store, providers or HTTP; the store knows the domain;
+ * handlers know both; the wiring (stores, providers and the forecast service for a process)
+ * stands above the endpoints; the functions and the command line above all.
+ */
+export const TIERS: readonly (readonly string[])[] = [
+  ['domain'],
+  ['settings.ts', 'store', 'providers'],
+  ['served', 'forecast', 'ingest'],
+  ['api'],
+  ['site', 'wiring', 'mcp', 'render'],
+  ['smoke', 'server'],
+  ['functions', 'build'],
+];
+
+const rank = new Map(TIERS.flatMap((tier, t) => tier.map((folder, i) => [folder, t * 100 + i] as const)));
+const rankOf = (module: string): number => {
+  const r = rank.get(folderOf(module));
+  if (r === undefined) throw new Error(`${module} is in no tier: add its folder to TIERS`);
+  return r;
+};
+
+/** The imports that go up a tier, or across one against its order. */
+export function upward(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...graph].flatMap(([from, targets]) =>
+    targets.filter((to) => folderOf(to) !== folderOf(from) && rankOf(to) > rankOf(from)).map((to) => `${from} -> ${to}`),
+  );
+}
+
+/**
+ * Inside src/api, lowest first: the contract (routes, parameters, answers, errors, schemas, the
+ * context's interface), the endpoints, the documents made from the routes (OpenAPI, llms.txt),
+ * the route table, and HTTP (respond over the table, the Netlify adapter, CDN headers).
+ */
+export const API_LAYERS: readonly string[] = ['contract', 'endpoints', 'documents', 'routes.ts', 'http'];
+
+const apiLayerOf = (module: string): number => {
+  const part = module.split('/')[2]!;
+  const layer = API_LAYERS.indexOf(part);
+  if (layer < 0) throw new Error(`${module} is in no layer of src/api: add it to API_LAYERS`);
+  return layer;
+};
+
+/** The imports inside src/api that go up its layers. */
+export function upwardInApi(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const inApi = (m: string) => m.startsWith('src/api/');
+  return [...graph]
+    .filter(([from]) => inApi(from))
+    .flatMap(([from, targets]) => targets.filter((to) => inApi(to) && apiLayerOf(to) > apiLayerOf(from)).map((to) => `${from} -> ${to}`));
+}
+
+/**
+ * The endpoints that reach another endpoint, directly or through a helper beside them: an
+ * endpoint needing another's logic takes it from the domain, the contract or the forecast
+ * service. `endpoints` are the modules the route table imports from src/api/endpoints.
+ */
+export function endpointToEndpoint(graph: ReadonlyMap<string, readonly string[]>, endpoints: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  for (const start of endpoints) {
+    const seen = new Set<string>([start]);
+    const queue = [...(graph.get(start) ?? [])];
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      if (seen.has(next) || !next.startsWith('src/api/endpoints/')) continue;
+      seen.add(next);
+      if (endpoints.has(next)) found.push(`${start} -> ${next}`);
+      else queue.push(...(graph.get(next) ?? []));
+    }
+  }
+  return found;
+}
