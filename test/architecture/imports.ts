@@ -10,7 +10,13 @@ import ts from 'typescript';
 /** Every .ts file under a folder. */
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
+    e.isDirectory()
+      ? e.name === 'node_modules'
+        ? []
+        : sources(join(dir, e.name))
+      : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')
+        ? [join(dir, e.name)]
+        : [],
   );
 }
 
