@@ -6,7 +6,7 @@
  */
 import { StoreChecks } from './checks.js';
 import { refreshDayDigests } from './digests.js';
-import { CityTable } from './cities.js';
+import { CityTable } from './city-set.js';
 import { openDatabase, type Db } from './database.js';
 import { Names } from './names.js';
 import { DayCache } from './day-cache.js';
@@ -25,7 +25,7 @@ import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 import type { StoredStatus } from '../domain/status.js';
 
-export { CityConflictError, type CitySetChange } from './cities.js';
+export { CityConflictError, type CitySetChange } from './city-set.js';
 export { StoreVersionError } from './database.js';
 export type { CachedForecast } from './forecast-cache.js';
 export type { IngestRun } from './ingest-runs.js';

@@ -19,7 +19,7 @@ import {
 } from '../provider.js';
 import { forecastModel, MAX_FORECAST_HOURS, pastForecastModel, type SampleForecaster } from './forecast.js';
 import { pollenModel, type SampleCityModel } from './pollen.js';
-import { weatherModel } from './weather.js';
+import { weatherModel } from './weather-model.js';
 import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 
 /** The sample's id: answers mark its values simulated (domain/provenance.ts). */
