@@ -9,8 +9,10 @@ import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS, type WeatherField, type We
 
 const num = z.number();
 const numOrNull = num.nullable();
-const Day = z.iso.date();
-const DateTime = z.iso.datetime();
+/** A calendar day, `YYYY-MM-DD`: the one date schema of every answer. */
+export const Day = z.iso.date();
+/** An instant, as answers write it: UTC, milliseconds. */
+export const DateTime = z.iso.datetime();
 
 export const PollenRisk = z.enum(RISK_LABELS).nullable();
 

@@ -11,8 +11,9 @@ import { JsonRows } from '../api/contract/answer.js';
 import { cityRow } from '../api/contract/schemas.js';
 import { type ApiContext, withSettings } from '../api/contract/context.js';
 import { ApiError } from '../api/contract/error.js';
-import { MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
+import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
 import { API_VERSION } from '../api/contract/identity.js';
+import { RISK_RULES } from '../api/contract/risk-rules.js';
 import { argumentOf, textOf } from '../api/contract/query.js';
 import { type Json, type Route, toolArguments } from '../api/contract/route.js';
 import { ROUTES } from '../api/routes.js';
@@ -99,13 +100,8 @@ const EXPLANATION = {
   scale: 'NAB (allergy-reporting bureau) risk labels, grains/m³',
   labels: [...RISK_LABELS],
   thresholds: { tree: [...THRESHOLDS.tree], grass: [...THRESHOLDS.grass], weed: [...THRESHOLDS.weed], ragweed: [...THRESHOLDS.ragweed] },
-  rules: [
-    'null (no measurement) stays null; 0 is None.',
-    'Below t1 is Low; from t1 Moderate; from t2 High; from t3 Very High. A value equal to a threshold takes the higher label.',
-    'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
-    'Daily rows average the day\'s hours (a UTC day, or with timezone "local" the city\'s local day), nulls skipped, rounded; risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.',
-    'Map and cross-city values are daily maxima; map risks are the worst hourly risk; sev_* run from 0 (null or None) to 4 (Very High).',
-  ],
+  // The rules as the OpenAPI document gives them; their first, the thresholds in words, is `thresholds` here.
+  rules: RISK_RULES.slice(1),
 };
 
 /**
@@ -122,7 +118,7 @@ const nearestArguments = {
     `Most cities, 1 to ${MAX_NEAREST}: by default 1 by position or ZIP, ${MAX_NAME_MATCHES} by name.`,
   ),
   max_km: argumentOf(nearestRoute.params.max_km).describe(
-    'With lat and lon or zip: the farthest a city may be, above 0 and at most 1000 km (default 150).',
+    `With lat and lon or zip: the farthest a city may be, above 0 and at most ${MAX_KM} km (default ${DEFAULT_MAX_KM}).`,
   ),
 };
 

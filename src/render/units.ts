@@ -1,4 +1,4 @@
-/** The units of a render: the pieces worker threads render side by side (api/forms.ts, `Unit`). */
+/** The units of a render: the pieces worker threads render side by side (`Unit`, api/contract/static-forms.ts). */
 import type { Unit } from '../api/contract/static-forms.js';
 import type { StoreReader } from '../store/reader.js';
 

@@ -1,8 +1,8 @@
 /**
  * A day's rows across cities, for the day tables, which have no index by day (schema.ts, 9): read
  * city by city through the primary key (city_id, day), as day_value's are (day-values.ts, `across`).
- * Every city is one lookup per day, where an index by day cost each ingest's commit about twenty
- * pages at 200 cities. `t` is the table's alias, `c` the city's; `hasData` says which rows count.
+ * Every city is one lookup per day, so that an ingest's commit writes no index pages
+ * (docs/architecture.md, "The store"). `t` is the table's alias, `c` the city's; `hasData` says which rows count.
  */
 import type { Db } from './database.js';
 import type { Names } from './names.js';

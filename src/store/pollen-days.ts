@@ -41,7 +41,7 @@ export const hoursIn = (day: number, mask: number, fromHour: number, toHour: num
 
 /**
  * An hour with its day's zone and source. Written out, not spread: V8 promotes spread copies to
- * the old generation, which grew a server streaming ranges by 60 MB of garbage (npm run bench, B3).
+ * the old generation, which a server streaming ranges would fill with garbage (B3 measures it).
  */
 const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
   hour: h.hour,

@@ -13,7 +13,5 @@ export function named<T extends z.ZodType>(id: string, description: string, sche
   return schema;
 }
 
-/** A date as answers write it. */
-export const Day = z.iso.date();
-/** A date-time as answers write it: UTC, milliseconds. */
-export const DateTime = z.iso.datetime();
+// A date and an instant as answers write them: defined once, with the rows (domain/schemas.ts).
+export { DateTime, Day } from '../../domain/schemas.js';

@@ -4,8 +4,8 @@
  * API is built on (api/contract/schemas.ts).
  */
 import * as z from 'zod';
-import { THRESHOLDS } from '../../domain/species/risk.js';
 import { registry } from '../contract/named.js';
+import { RISK_RULES } from '../contract/risk-rules.js';
 import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
 import type { Json, Route } from '../contract/route.js';
 import { API_TITLE, API_VERSION } from '../contract/identity.js';
@@ -22,11 +22,7 @@ export const takingParam = (routes: readonly Route[], name: string): string[] =>
 
 const methodology = (routes: readonly Route[]) =>
   [
-    `Risk follows NAB thresholds [t1, t2, t3] in grains/m³: tree ${THRESHOLDS.tree.join('/')}, grass ${THRESHOLDS.grass.join('/')}, weed and ragweed ${THRESHOLDS.weed.join('/')}.`,
-    'null stays null; 0 is None; below t1 Low; from t1 Moderate; from t2 High; from t3 Very High (a threshold value takes the higher label).',
-    'A category is graded by its highest single allergen when the species object has numbers for it, otherwise by the category value.',
-    "Daily rows: rounded means of the UTC day's hours (nulls skipped); risk_* grade the unrounded means; peak_* and peak_risk_* give the worst hour.",
-    'Cross-city rows and map features use daily category maxima; map risk_* are the worst hourly risk, sev_* are 0 (null/None) to 4 (Very High).',
+    ...RISK_RULES,
     "Negative or non-numeric provider values are stored as missing. Dates are UTC calendar days unless timezone=local asks for each city's local days; date-times are UTC, YYYY-MM-DDTHH:mm:ss.sssZ.",
     `Local days (timezone=local on ${listed(takingParam(routes, 'timezone'))}, and the days of /api/alerts; an extension of the contract): each city's calendar day in its IANA zone, from local midnight to local midnight, daylight saving included (23 hours on the spring change, 25 on the autumn one); the same daily rules apply to its hours.`,
   ].join(' ');

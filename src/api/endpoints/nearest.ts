@@ -56,8 +56,8 @@ const EITHER = 'either zip or lat and lon, not both';
 const LAT = 'a latitude in decimal degrees, from -90 to 90';
 const LON = 'a longitude in decimal degrees, from -180 to 180';
 const ZIP = 'a five-digit ZIP code, such as 78701 (not ZIP+4)';
-const LIMIT = 'an integer from 1 to 10';
-const MAX_KM_EXPECTED = 'a distance in km above 0 and at most 1000';
+const LIMIT = `an integer from 1 to ${MAX_NEAREST}`;
+const MAX_KM_EXPECTED = `a distance in km above 0 and at most ${MAX_KM}`;
 const ZIP_PATTERN = /^[0-9]{5}$/;
 
 /** 404 UNKNOWN_ZIP. */
@@ -112,7 +112,7 @@ export const nearestRoute = route({
       schema: z.union([NoCityNearbyError, UnknownZipError]),
     },
   },
-  llms: "/api/nearest?lat=..&lon=.. or ?zip=NNNNN (&limit=1..10&max_km=..150): the served cities nearest a point or a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP",
+  llms: `/api/nearest?lat=..&lon=.. or ?zip=NNNNN (&limit=1..${MAX_NEAREST}&max_km=..${DEFAULT_MAX_KM}): the served cities nearest a point or a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP`,
   // From the served city set and the ZIP table its function carries: both change only with a deploy.
   untilDeploy: true,
   handle: async ({ lat, lon, zip, limit, max_km: maxKm }, ctx) => {

@@ -27,9 +27,13 @@ export const PollenCityDateResponse = named(
   'Hourly observations of one city on one UTC date.',
   z.object({ city: z.string(), date: Day, ...localDays, ...provenance, rows: z.array(HourlyPollen) }),
 );
+
+/** Daily rows kept for one city. */
+export const MAX_DAILY_ROWS = 720;
+
 export const PollenCityResponse = named(
   'PollenCityResponse',
-  'Daily rows of one city, newest first, up to 720.',
+  `Daily rows of one city, newest first, up to ${MAX_DAILY_ROWS}.`,
   z.object({ city: z.string(), ...localDays, ...provenance, rows: z.array(DailyPollenSchema) }),
 );
 export const PollenDateResponse = named(
@@ -37,9 +41,6 @@ export const PollenDateResponse = named(
   'One row per city with data on the date, by slug.',
   z.object({ date: Day, ...localDays, ...provenance, rows: z.array(CrossCityPollen) }),
 );
-
-/** Daily rows kept for one city. */
-export const MAX_DAILY_ROWS = 720;
 
 export const pollenRoute = route({
   path: '/api/pollen',
@@ -55,8 +56,7 @@ export const pollenRoute = route({
   tool: {
     name: 'get_pollen',
     title: 'Pollen for a city and/or date',
-    description:
-      'city and date: the hourly rows of that day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to 720 daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date. Days are UTC days unless timezone is "local" (then daily rows say how many hours each local day holds).',
+    description: `city and date: the hourly rows of that day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to ${MAX_DAILY_ROWS} daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date. Days are UTC days unless timezone is "local" (then daily rows say how many hours each local day holds).`,
     output: z.object({
       city: z.string().optional(),
       date: z.string().optional(),

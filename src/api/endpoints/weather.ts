@@ -18,14 +18,16 @@ export const WeatherRowSchema = named(
   'Daily weather and air quality; unmeasured fields are omitted, never null.',
   D.WeatherRow,
 );
-export const WeatherResponse = named(
-  'WeatherResponse',
-  'Weather rows: a city (newest first, up to 365), a city-day, or the compact cross-city snapshot of a date.',
-  z.object({ city: z.string().optional(), date: Day.optional(), ...provenance, rows: z.array(WeatherRowSchema) }),
-);
 
 /** Weather rows kept for one city. */
 export const MAX_WEATHER_ROWS = 365;
+
+export const WeatherResponse = named(
+  'WeatherResponse',
+  `Weather rows: a city (newest first, up to ${MAX_WEATHER_ROWS}), a city-day, or the compact cross-city snapshot of a date.`,
+  z.object({ city: z.string().optional(), date: Day.optional(), ...provenance, rows: z.array(WeatherRowSchema) }),
+);
+
 const COMPACT = ['temp_day_c', 'humidity', 'wind_speed_ms', 'aqi'] as const;
 
 export const weatherRoute = route({
@@ -42,8 +44,7 @@ export const weatherRoute = route({
   tool: {
     name: 'get_weather',
     title: 'Weather and air quality',
-    description:
-      'Daily weather and AQI (1 good to 5 very poor). city only: up to 365 days, newest first. city and date: that day. date only: a compact row per city. Neither: the latest date. Unmeasured fields are omitted.',
+    description: `Daily weather and AQI (1 good to 5 very poor). city only: up to ${MAX_WEATHER_ROWS} days, newest first. city and date: that day. date only: a compact row per city. Neither: the latest date. Unmeasured fields are omitted.`,
   },
   forms: [
     { file: `${DATA_PREFIX}/weather/by-date/{date}.json`, unit: 'date', enumerate: ifWeather },

@@ -5,9 +5,7 @@
  * forecast-skill.ts makes them.
  */
 import * as z from 'zod';
-import { Interval, LevelProbabilities, Outlook, OutlookSkill, SkillTable } from '../schemas.js';
-
-const Day = z.iso.date();
+import { DateTime, Day, Interval, LevelProbabilities, Outlook, OutlookSkill, SkillTable } from '../schemas.js';
 
 export const SkillCategory = z.enum(['tree', 'grass', 'weed', 'ragweed']);
 
@@ -101,8 +99,8 @@ export const ForecastArchive = z
   .object({
     forecasts: z.number().int().min(0).describe('Forecasts kept whose days fall in the served days.'),
     issue_days: z.number().int().min(0).describe('Days on which at least one of them was issued.'),
-    first_issued: z.iso.datetime().nullable(),
-    last_issued: z.iso.datetime().nullable(),
+    first_issued: DateTime.nullable(),
+    last_issued: DateTime.nullable(),
     by: z
       .object({ build: z.number().int().min(0), function: z.number().int().min(0), made_again: z.number().int().min(0) })
       .describe(
