@@ -19,6 +19,7 @@ import { nearestRoute } from './endpoints/nearest.js';
 import { openApiDocument } from './documents/openapi.js';
 import { pollenRoute } from './endpoints/pollen.js';
 import { pollenRangeRoute } from './endpoints/pollen-range.js';
+import * as z from 'zod';
 import { type Route, route } from './contract/route.js';
 import { seasonRoute } from './endpoints/season.js';
 import { weatherRoute } from './endpoints/weather.js';
@@ -44,18 +45,28 @@ export const API_ROUTES: readonly Route[] = [
 ];
 
 const openapi = () => ({ body: openApiDocument(API_ROUTES) });
+/** The OpenAPI document: a JSON object of its own standard (3.1), not described in itself. */
+const OpenApiDocument = z.record(z.string(), z.unknown()).describe('The OpenAPI 3.1 document of the API.');
 /** The discovery documents, made from the endpoints. */
 const DISCOVERY: readonly Route[] = [
-  route({ path: '/openapi.json', params: {}, forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }], handle: openapi }),
+  route({
+    path: '/openapi.json',
+    params: {},
+    response: OpenApiDocument,
+    forms: [{ file: 'openapi.json', unit: 'once', enumerate: once }],
+    handle: openapi,
+  }),
   route({
     path: '/.well-known/openapi.json',
     params: {},
+    response: OpenApiDocument,
     forms: [{ file: '.well-known/openapi.json', unit: 'once', enumerate: once }],
     handle: openapi,
   }),
   route({
     path: '/llms.txt',
     params: {},
+    response: z.string().describe('llms.txt: the endpoints in a line each, as plain text.'),
     forms: [{ file: 'llms.txt', unit: 'once', enumerate: once }],
     handle: (_query, ctx) => ({ text: llmsText(API_ROUTES, ctx.cities.size), contentType: 'text/plain; charset=utf-8' }),
   }),

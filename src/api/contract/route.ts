@@ -76,8 +76,8 @@ export type Handler = (query: URLSearchParams, ctx: ApiContext, origin?: string)
 export interface Route {
   path: string;
   params: Params;
-  /** The schema of a 200 JSON answer. */
-  response?: z.ZodType;
+  /** The schema of a 200 answer (a text answer's is a string). */
+  response: z.ZodType;
   /** Documented in OpenAPI when it has an operation. */
   doc?: Operation;
   /** The route's line in llms.txt. */
@@ -100,8 +100,8 @@ export interface Given {
 
 export interface RouteSpec<P extends Params, R extends z.ZodType> extends Omit<Route, 'params' | 'forms' | 'handler' | 'response'> {
   params: P;
-  /** The schema of a 200 JSON answer: the handler's body is typed by it. */
-  response?: R;
+  /** The schema of a 200 answer: the handler's body is typed by it. */
+  response: R;
   forms?: readonly StaticForm[];
   /** The answer, from the checked query. Throws an ApiError for what no check of one parameter can see. */
   handle: (query: QueryOf<P>, ctx: ApiContext, given: Given) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;

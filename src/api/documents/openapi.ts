@@ -83,7 +83,7 @@ const parameter = ([name, schema]: [string, Param]) => {
 function responses(route: Route): Json {
   const doc = route.doc!;
   const content = {
-    [doc.type ?? 'application/json']: { schema: schemaOf(route.response!) },
+    [doc.type ?? 'application/json']: { schema: schemaOf(route.response) },
     ...Object.fromEntries(Object.entries(doc.alternatives ?? {}).map(([type, schema]) => [type, { schema }])),
   };
   const withParameters = Object.keys(route.params).length > 0;
