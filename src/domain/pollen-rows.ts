@@ -66,7 +66,8 @@ class Moments {
     if (v === null) return;
     this.sum += v;
     this.n++;
-    if (this.max === null || v > this.max) this.max = v;
+    // As Math.max has it: +0 is above -0 (a provider may send -0), so the order the zeros come in does not matter.
+    if (this.max === null || v > this.max || (v === 0 && Object.is(this.max, -0))) this.max = v;
   }
 
   mean(): number | null {

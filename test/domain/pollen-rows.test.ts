@@ -231,6 +231,15 @@ describe('summarize', () => {
     );
   });
 
+  it("takes a day's maxima as Math.max does, +0 above -0, whichever zero comes first (a case the property found)", () => {
+    const hours = [-0, 0, -0].map((ragweed, i) => ({
+      ...hour(D, i, { tree: 1, grass: 0, weed: 0, species: { Weed: { Ragweed: ragweed } } }),
+      timezone: null,
+    }));
+    expect(Object.is(summarize(hours).maxima.ragweed, 0)).toBe(true);
+    expect(summarize(hours)).toEqual(plainSummary(hours));
+  });
+
   it('gives what a pass per figure gives when every payload has one shape, as a provider sends them (property)', () => {
     const value = fc.oneof(fc.nat({ max: 3000 }), fc.double({ min: 0, max: 5000, noNaN: true }), fc.constant(null));
     const hourOf = fc.record({ tree: value, grass: value, weed: value, total: value, without: fc.boolean(), zone: fc.boolean() });
