@@ -35,14 +35,11 @@ export function provenanceOfRows<R extends object>(
   rows: ReadonlyArray<{ row: R; sources: readonly string[] }>,
   fallback: string | null,
 ): { from: Provenance; rows: Array<R | (R & RowProvenance)> } {
-  const all = new Set<string>();
-  for (const r of rows) for (const s of r.sources) all.add(s);
-  if (all.size <= 1) return { from: provenanceOf(all.size === 1 ? [...all][0]! : fallback), rows: rows.map((r) => r.row) };
-  const providers = [...all];
-  return {
-    from: { provider: null, providers, ...(all.has(SIMULATED_PROVIDER) ? { simulated: true as const } : {}) },
-    rows: rows.map((r) => ({ ...r.row, ...rowProvenanceOf(r.sources) })),
-  };
+  const from = provenanceOfSources(
+    rows.flatMap((r) => r.sources),
+    fallback,
+  );
+  return { from, rows: from.providers ? rows.map((r) => ({ ...r.row, ...rowProvenanceOf(r.sources) })) : rows.map((r) => r.row) };
 }
 
 /** The provenance of an answer whose values (not rows) come from these providers: a season, a forecast skill. */

@@ -64,9 +64,8 @@ function providersFor(pollen: string, args: IngestArgs, own: string | null, stor
  * real weather, are only written when the run asks for it by name. Then each day
  * keeps its own provider's label, and answers say which provider each value came from.
  */
-function refuseAnotherProvider(store: Store, args: IngestArgs, providers: ProviderPair): void {
+function refuseAnotherProvider(store: Store, args: IngestArgs, providers: ProviderPair, own: string | null): void {
   if (args.replaceProviderDays) return;
-  const own = store.pollen.latestSource();
   const db = args.db;
   if (own !== null && own !== providers.pollen.id)
     throw new UsageError(
@@ -111,7 +110,7 @@ export async function runIngest(
       if (store.pollen.latestSource() === providers.pollen.id) await keep(store.cities.set().list);
       return undefined;
     }
-    refuseAnotherProvider(store, args, providers);
+    refuseAnotherProvider(store, args, providers, own);
     const stored = store.cities.stored();
     const { set, cities } = citiesOf(args, stored);
     if (args.citySet || !stored) {

@@ -18,7 +18,6 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
-import { dirname } from 'node:path';
 import { kindAt } from './cache/safe-files.js';
 import { resampling } from '../domain/verification/bootstrap.js';
 import { DAY_MS, HOUR_MS, isoTime } from '../domain/dates.js';
@@ -281,7 +280,6 @@ export async function computeSkills(
   let yearsReused = 0;
   if (plan.nextDir) {
     // Written into only when a real folder: never through a link someone placed at its name.
-    mkdirSync(dirname(plan.nextDir), { recursive: true });
     mkdirSync(plan.nextDir, { recursive: true });
     if (kindAt(plan.nextDir) !== 'folder') throw new Error(`${plan.nextDir} is not a folder but a link or another file`);
   }

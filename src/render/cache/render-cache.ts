@@ -162,12 +162,11 @@ const SIGNED = z.object({ signature: z.string(), state: z.string() });
 
 /**
  * What the cache holds, checked; or why it is ignored (a warning), or nothing (none, or made by
- * other code). Nothing on the way is a link: the cache's folder, its state and its output are
- * refused when they are, and the state is read only when `key` signed it.
+ * other code). Nothing on the way is a link: its state and its output are refused when they are
+ * (a cache folder that is one the render never uses), and the state is read only when `key` signed it.
  */
 export function loadCache(dir: string, code: string, key: Buffer): { state?: CacheState; manifest?: BulkManifest; warning?: string } {
   const [output, statePath] = [join(dir, 'output'), join(dir, 'state.json')];
-  if (kindAt(dir) === 'other') return { warning: `the render cache (${dir}) is not a folder but a link or another file: it is ignored` };
   let signed: z.infer<typeof SIGNED>;
   try {
     signed = SIGNED.parse(JSON.parse(readNoFollow(statePath).toString('utf8')));
@@ -379,7 +378,7 @@ export class RenderCache {
         st.mtimeNs < startedNs - CLOCK_TICK_NS;
       files[file] = [record[0], record[1], record[2], record[3], settled];
     }
-    const manifest = statOf(join(output, BULK_INDEX_FILE)) ? (fileSha256(join(output, BULK_INDEX_FILE)) ?? null) : null;
+    const manifest = fileSha256(join(output, BULK_INDEX_FILE)) ?? null;
     const text = JSON.stringify({ code, manifest, skills: skills?.sha256 ?? {}, units, files } satisfies CacheState);
     writeJsonFile(statePath, { signature: signatureOf(key, text), state: text } satisfies z.infer<typeof SIGNED>);
   }
