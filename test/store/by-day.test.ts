@@ -63,9 +63,10 @@ describe('the day tables read by day', () => {
             .pluck()
             .all(...args);
         const one = (query: string) => sql.prepare(query).pluck().get() ?? null;
+        // The store's provider: the one of most of the newest day's rows with data, the latest fetched in a tie.
         const sourceOf = (table: string, has: string) =>
           one(
-            `SELECT s.name FROM ${table} t JOIN source s ON s.id = t.source_id WHERE ${has} AND t.day = (SELECT max(day) FROM ${table} t WHERE ${has}) ORDER BY t.fetched_at DESC LIMIT 1`,
+            `SELECT s.name FROM ${table} t JOIN source s ON s.id = t.source_id WHERE ${has} AND t.day = (SELECT max(day) FROM ${table} t WHERE ${has}) GROUP BY s.name ORDER BY count(*) DESC, max(t.fetched_at) DESC LIMIT 1`,
           );
         const served_ = (table: string, has: string, day: number) =>
           column(
