@@ -14,7 +14,8 @@ import { openApiDocument } from '../../src/api/documents/openapi.js';
 import { named } from '../../src/api/contract/named.js';
 import { cityParam, servedCity } from '../../src/api/contract/params.js';
 import { integer, param } from '../../src/api/contract/query.js';
-import { route } from '../../src/api/contract/route.js';
+import { route, toolArguments } from '../../src/api/contract/route.js';
+import { type Format, formatParam, rowsText, TEXT } from '../../src/api/contract/format.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { createMcpServer } from '../../src/mcp/tools.js';
@@ -223,5 +224,58 @@ describe('a parameter added to a route', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('a format added to a route', () => {
+  // A format is a renderer in the route's formats and its name in the format parameter: the
+  // handler answers JSON whatever is asked, and the renderer writes the other form from it.
+  const Counted = named('CountedResponse', 'Rows counted.', z.object({ rows: z.array(z.object({ n: z.number().int() })) }));
+  const plain: Format<z.infer<typeof Counted>> = {
+    contentType: 'text/plain; charset=utf-8',
+    schema: TEXT,
+    rows: { head: 'n\n', line: (r) => `${r.n}\n` },
+    render: (answer) => ({ text: rowsText(answer, plain.rows!), contentType: plain.contentType, headers: { 'X-Rendered': 'yes' } }),
+  };
+  const counted = route({
+    path: '/api/counted',
+    params: { format: formatParam(['txt'], 'JSON or plain text.') },
+    response: Counted,
+    formats: { txt: plain },
+    doc: { operationId: 'counted', summary: 'Counted', description: 'Counts to three.' },
+    tool: { name: 'counted', title: 'Counted', description: 'Counts to three, for this test.' },
+    handle: (_q, _ctx, { format }) => ({
+      body: { rows: [1, 2, 3].map((n) => ({ n })) },
+      headers: { 'X-Sized-As': format ? 'txt' : 'json' },
+    }),
+  });
+
+  it.each([
+    ['', 200, 'application/json', '{"rows":[{"n":1},{"n":2},{"n":3}]}'],
+    ['format=TXT', 200, 'text/plain; charset=utf-8', 'n\n1\n2\n3\n'],
+    [
+      'format=csv',
+      400,
+      'application/json',
+      `{"error":"Invalid parameter 'format': expected 'json' or 'txt'","code":"INVALID_PARAMETER","parameter":"format"}`,
+    ],
+  ])('answers ?%s with %i in %s', async (query, status, type, text) => {
+    const r = await respondWith(counted, { method: 'GET', path: '/api/counted', query: new URLSearchParams(query) }, ctx, () => {});
+    expect([r.status, r.headers['Content-Type'], typeof r.body === 'string' ? r.body : [...r.body].join('')]).toEqual([status, type, text]);
+    // The handler was told the format, to size rows as it writes them; the renderer keeps its headers.
+    if (query === 'format=TXT') expect([r.headers['X-Sized-As'], r.headers['X-Rendered']]).toEqual(['txt', 'yes']);
+  });
+
+  it("is a media type of the 200 in OpenAPI, and not an MCP tool's argument", () => {
+    const doc = openApiDocument([counted]) as { paths: Record<string, { get: { responses: { '200': { content: object } } } }> };
+    expect(Object.keys(doc.paths['/api/counted']!.get.responses['200'].content)).toEqual(['application/json', 'text/plain']);
+    expect(toolArguments(counted).map((a) => a.name)).toEqual([]);
+  });
+
+  it('is refused where the format parameter does not take exactly the formats offered', () => {
+    const spec = { path: '/api/miscounted', response: Counted, formats: { txt: plain }, handle: () => ({ body: { rows: [] } }) };
+    expect(() => route({ ...spec, params: {} })).toThrow(/format parameter/);
+    expect(() => route({ ...spec, params: { format: formatParam(['txt', 'csv'], 'three') } })).toThrow(/format parameter/);
+    expect(() => route({ ...spec, params: { format: formatParam(['tsv'], 'another') } })).toThrow(/format parameter/);
   });
 });

@@ -8,8 +8,8 @@ export class Chunks {
   constructor(readonly read: () => Iterable<string>) {}
 }
 
-type Fields<T> = Partial<Omit<T, 'rows'>>;
-type RowOf<T> = T extends { rows: ReadonlyArray<infer R> } ? R : never;
+export type Fields<T> = Partial<Omit<T, 'rows'>>;
+export type RowOf<T> = T extends { rows: ReadonlyArray<infer R> } ? R : never;
 
 /**
  * A JSON object whose rows are written one at a time, `{...head, "rows": [...], ...tail}`, the tail

@@ -71,6 +71,12 @@ export const decimal = <N extends z.ZodNumber>(number: N) =>
     encode: (n) => (/e/i.test(String(n)) ? n.toFixed(20) : String(n)),
   });
 
+/** `'a' or 'b'`, `one of 'a', 'b', 'c'`: what a parameter of a few words expects. */
+export const oneOfWords = (words: readonly string[]): string => {
+  const quoted = words.map((w) => `'${w}'`);
+  return quoted.length === 2 ? quoted.join(' or ') : `one of ${quoted.join(', ')}`;
+};
+
 /** One of a few words, in any case: `high` reads as `High`. */
 export const anyCase = <const T extends string>(words: readonly T[]) =>
   z.codec(z.string(), z.enum(words as [T, ...T[]]), {

@@ -5,11 +5,12 @@
  * 400s, the MCP tools and the rendered files are all made from the route list (routes.ts), so an
  * endpoint is one module and one entry there.
  */
-import type * as z from 'zod';
-import type { Answer } from './answer.js';
+import * as z from 'zod';
+import type { Answer, JsonAnswer } from './answer.js';
 import type { ApiContext } from './context.js';
+import { type Format, type Formats, type Given, mediaType } from './format.js';
 import type { StaticForm, Unit } from './static-forms.js';
-import { argumentOf, metaOf, type Params, parseQuery, type QueryOf } from './query.js';
+import { argumentOf, metaOf, type Param, type Params, parseQuery, type QueryOf, valueSchema } from './query.js';
 
 export type Json = Record<string, unknown>;
 
@@ -29,8 +30,6 @@ export interface Operation {
   ok?: string;
   /** The media type of the answer (default application/json). */
   type?: string;
-  /** Other media types the 200 may come in (CSV, a calendar), with their schemas. */
-  alternatives?: Record<string, Json>;
   /** The 400's description, where the default does not say enough. */
   badRequest?: string;
   notFound?: Documented;
@@ -58,8 +57,6 @@ export interface Tool {
   description: string;
   /** Per parameter, how the tool takes it. */
   args?: Readonly<Record<string, ToolArgument>>;
-  /** Parameters the tool leaves out (the media type: a tool answers JSON). */
-  omit?: readonly string[];
   /** The answer's schema where the route's is not an object (a union of bodies). */
   output?: z.ZodObject;
   /** What the tool adds to an answer (a hint to narrow a truncated range). */
@@ -83,6 +80,8 @@ export interface Route {
   /** The route's line in llms.txt. */
   llms?: string;
   tool?: Tool;
+  /** The formats it offers besides JSON, by the name `format=` takes (contract/format.ts). */
+  formats?: Formats<never>;
   /** In matching order: a file name without parameters before a `{city}` one it would also match. */
   forms: readonly StaticForm[];
   /** Answers that change only with a deploy, though not rendered (the CDN keeps them until the next). */
@@ -91,34 +90,58 @@ export interface Route {
   handler: Handler;
 }
 
-/** The request as given: its query (for links that repeat it) and, over HTTP, its origin. */
-export interface Given {
-  query: URLSearchParams;
-  /** `https://host`, absent in a render and in MCP's calls. */
-  origin?: string;
+/** The request as the handler sees it, and the format asked for (undefined: JSON). */
+export interface Asked<B> extends Given {
+  format?: Format<B>;
 }
 
-export interface RouteSpec<P extends Params, R extends z.ZodType> extends Omit<Route, 'params' | 'forms' | 'handler' | 'response'> {
+export interface RouteSpec<P extends Params, R extends z.ZodType>
+  extends Omit<Route, 'params' | 'forms' | 'handler' | 'response' | 'formats'> {
   params: P;
   /** The schema of a 200 answer: the handler's body is typed by it. */
   response: R;
+  /** The formats it offers besides JSON, each written from the handler's answer; `params.format` chooses. */
+  formats?: Formats<z.output<R>>;
   forms?: readonly StaticForm[];
   /** The answer, from the checked query. Throws an ApiError for what no check of one parameter can see. */
-  handle: (query: QueryOf<P>, ctx: ApiContext, given: Given) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;
+  handle: (query: QueryOf<P>, ctx: ApiContext, asked: Asked<z.output<R>>) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;
 }
 
-/** A route from its spec: its handler checks the parameters in the order they are listed. */
+/**
+ * A route from its spec: its handler checks the parameters in the order they are listed, answers,
+ * and where another format is asked writes the answer in it.
+ */
 export function route<P extends Params, R extends z.ZodType = z.ZodType<Json>>({
   handle,
   forms,
+  formats,
   ...spec
 }: RouteSpec<P, R>): Route & { params: P } {
+  if (formats && !sameWords(formatNames(spec.params.format), ['json', ...Object.keys(formats)]))
+    throw new Error(`${spec.path}: its format parameter (formatParam) must take its formats' names, and only them`);
+  const formatOf = (q: QueryOf<P>): Format<z.output<R>> | undefined => formats?.[(q as { format?: string }).format ?? 'json'];
   return {
     ...spec,
+    ...(formats ? { formats: formats as Formats<never> } : {}),
     forms: forms ?? [],
-    handler: async (query, ctx, origin) => handle(parseQuery(spec.params, query), ctx, { query, origin }),
+    handler: async (query, ctx, origin) => {
+      const q = parseQuery(spec.params, query);
+      const format = formatOf(q);
+      const answer = await handle(q, ctx, { query, origin, format });
+      if (!format) return answer;
+      if (!('body' in answer)) throw new Error(`${spec.path} answered text where ${mediaType(format.contentType)} is written from JSON`);
+      const text = format.render(answer as JsonAnswer<z.output<R>>, { query, origin });
+      return { ...text, headers: { ...answer.headers, ...text.headers } };
+    },
   };
 }
+
+/** The words a format parameter takes (none where there is no such parameter). */
+const formatNames = (param: Param | undefined): string[] => {
+  const words = param && valueSchema(param);
+  return words instanceof z.ZodEnum ? words.options.map(String) : [];
+};
+const sameWords = (a: readonly string[], b: readonly string[]) => [...a].sort().join() === [...b].sort().join();
 
 /** One argument of a route's MCP tool: the parameter it stands for, its name and its schema. */
 export interface ToolArgumentOf {
@@ -137,18 +160,21 @@ export interface ToolArgumentOf {
  */
 export function toolArguments(route: Route): ToolArgumentOf[] {
   const tool = route.tool;
-  return Object.entries(route.params)
-    .filter(([name]) => !tool?.omit?.includes(name))
-    .map(([param, schema]) => {
-      const given = tool?.args?.[param];
-      const value = given?.schema ? (schema.safeParse(undefined).success ? given.schema.optional() : given.schema) : argumentOf(schema);
-      return {
-        param,
-        name: given?.name ?? param,
-        schema: value.describe(given?.description ?? metaOf(schema).description),
-        ...(given?.fallback === undefined ? {} : { fallback: given.fallback }),
-      };
-    });
+  return (
+    Object.entries(route.params)
+      // A tool answers JSON: the format is HTTP's choice.
+      .filter(([name]) => !(route.formats && name === 'format'))
+      .map(([param, schema]) => {
+        const given = tool?.args?.[param];
+        const value = given?.schema ? (schema.safeParse(undefined).success ? given.schema.optional() : given.schema) : argumentOf(schema);
+        return {
+          param,
+          name: given?.name ?? param,
+          schema: value.describe(given?.description ?? metaOf(schema).description),
+          ...(given?.fallback === undefined ? {} : { fallback: given.fallback }),
+        };
+      })
+  );
 }
 
 /** Each route's forms that a unit of this kind renders, city-day forms included. */

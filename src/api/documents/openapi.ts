@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { registry } from '../contract/named.js';
 import { RISK_RULES } from '../contract/risk-rules.js';
+import { mediaType } from '../contract/format.js';
 import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
 import type { Json, Route } from '../contract/route.js';
 import { API_TITLE, API_VERSION } from '../contract/identity.js';
@@ -84,7 +85,7 @@ function responses(route: Route): Json {
   const doc = route.doc!;
   const content = {
     [doc.type ?? 'application/json']: { schema: schemaOf(route.response) },
-    ...Object.fromEntries(Object.entries(doc.alternatives ?? {}).map(([type, schema]) => [type, { schema }])),
+    ...Object.fromEntries(Object.values(route.formats ?? {}).map((f) => [mediaType(f.contentType), { schema: f.schema }])),
   };
   const withParameters = Object.keys(route.params).length > 0;
   return {

@@ -11,16 +11,14 @@ import { feedName, nameUuid, type Alert } from '../../domain/alerts.js';
 import { DAY_MS, dayNumber } from '../../domain/dates.js';
 import { CACHE_LIMIT_MS } from '../../forecast/service.js';
 import type { AlertsAnswer } from './alerts-answer.js';
-import { JSON_TYPE } from '../contract/answer.js';
+import type { AlertRule } from '../../domain/alerts.js';
+import type { JsonAnswer, TextAnswer } from '../contract/answer.js';
+import { type Format, type Given, TEXT } from '../contract/format.js';
 import { API_TITLE } from '../contract/identity.js';
 
-export const FORMAT_TYPES = {
-  json: JSON_TYPE,
-  ics: 'text/calendar; charset=utf-8',
-  atom: 'application/atom+xml; charset=utf-8',
-  jsonfeed: 'application/feed+json',
-} as const;
-export type AlertFormat = keyof typeof FORMAT_TYPES;
+/** The formats /api/alerts offers besides JSON. */
+export const ALERT_FORMAT_NAMES = ['ics', 'atom', 'jsonfeed'] as const;
+export type AlertFormat = 'json' | (typeof ALERT_FORMAT_NAMES)[number];
 
 /** Absolute URLs the subscription forms point to. */
 export interface AlertLinks {
@@ -33,6 +31,61 @@ export interface AlertLinks {
   /** The API's description. */
   api: string;
 }
+
+/** This subscription's URL in a format (canonical: every parameter spelled out). */
+export function alertsUrl(origin: string, city: string, rule: AlertRule, format: AlertFormat): string {
+  const query = new URLSearchParams({
+    city,
+    min: rule.min,
+    categories: rule.categories.join(','),
+    ...(format === 'json' ? {} : { format }),
+  });
+  return `${origin}/api/alerts?${query}`;
+}
+
+/** The links of an answer in a format: they need the request's origin, which a render has not. */
+function linksOf(a: AlertsAnswer, format: AlertFormat, { origin }: Given): AlertLinks {
+  if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
+  return {
+    self: alertsUrl(origin, a.city, a, format),
+    forecast: `${origin}/api/forecast?${new URLSearchParams({ city: a.city, aggregate: 'day', timezone: 'local' })}`,
+    home: `${origin}/`,
+    api: `${origin}/openapi.json`,
+  };
+}
+
+/** A renderer writing an answer's text, with its links, in one of the alert formats. */
+function alertFormat(
+  format: Exclude<AlertFormat, 'json'>,
+  contentType: string,
+  schema: Format<AlertsAnswer>['schema'],
+  write: (a: AlertsAnswer, links: AlertLinks) => Omit<TextAnswer, 'contentType'>,
+): Format<AlertsAnswer> {
+  return {
+    contentType,
+    schema,
+    render: ({ body }: JsonAnswer<AlertsAnswer>, given) => {
+      const a = body as AlertsAnswer;
+      return { ...write(a, linksOf(a, format, given)), contentType };
+    },
+  };
+}
+
+/** The renderers of the formats, each written from the JSON answer. */
+export const ALERT_FORMATS = {
+  ics: alertFormat('ics', 'text/calendar; charset=utf-8', TEXT, (a, links) => ({
+    text: alertsIcs(a, links),
+    // inline: a browser that opens the link shows or imports it; calendar apps subscribe to the URL.
+    headers: { 'Content-Disposition': `inline; filename="pollen-alerts-${a.city}.ics"` },
+  })),
+  atom: alertFormat('atom', 'application/atom+xml; charset=utf-8', TEXT, (a, links) => ({ text: alertsAtom(a, links) })),
+  jsonfeed: alertFormat(
+    'jsonfeed',
+    'application/feed+json',
+    { type: 'object', description: 'JSON Feed 1.1 (jsonfeed.org/version/1.1); each item carries its alert as _pollen_alert.' },
+    (a, links) => ({ text: JSON.stringify(alertsJsonFeed(a, links)) }),
+  ),
+} satisfies Record<(typeof ALERT_FORMAT_NAMES)[number], Format<AlertsAnswer>>;
 
 /** How often a calendar should fetch the subscription again: the forecast's cache limit. */
 export const REFRESH_SECONDS = CACHE_LIMIT_MS / 1000;

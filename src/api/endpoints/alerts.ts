@@ -10,7 +10,7 @@ import { dayNumber, HOUR_MS } from '../../domain/dates.js';
 import { dayOfHour } from '../../domain/days.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../../domain/species/risk.js';
 import type { Forecast } from '../../forecast/service.js';
-import { alertsAtom, alertsIcs, alertsJsonFeed, FORMAT_TYPES, type AlertFormat, type AlertLinks } from './alert-formats.js';
+import { ALERT_FORMAT_NAMES, ALERT_FORMATS } from './alert-formats.js';
 import { type AlertOutlook, type AlertsAnswer, AlertsResponse } from './alerts-answer.js';
 import { ErrorBody } from '../contract/error.js';
 import type { ApiContext } from '../contract/context.js';
@@ -18,11 +18,10 @@ import { forecastOf, inZone } from './forecast-of.js';
 import { atOrAbove, outlookDates } from './forecast-outlook.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { requiredCity, servedCity } from '../contract/params.js';
-import { anyCase, commaList, param } from '../contract/query.js';
+import { formatParam } from '../contract/format.js';
+import { anyCase, commaList, oneOfWords, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 import { provenanceOf } from '../contract/schemas.js';
-
-export const ALERT_FORMATS = Object.keys(FORMAT_TYPES) as AlertFormat[];
 
 const CATEGORIES_EXPECTED = `a comma-separated list of ${ALERT_CATEGORIES.map((c) => `'${c}'`).join(', ')}`;
 
@@ -38,8 +37,6 @@ const categories = param(
   },
 );
 
-const oneOfWords = (words: readonly string[]) => `one of ${words.map((w) => `'${w}'`).join(', ')}`;
-
 export const alertsRoute = route({
   path: '/api/alerts',
   params: {
@@ -50,11 +47,7 @@ export const alertsRoute = route({
       once: true,
     }),
     categories,
-    format: param(anyCase(ALERT_FORMATS).default('json'), {
-      expected: oneOfWords(ALERT_FORMATS),
-      description: `${oneOfWords(ALERT_FORMATS)}: JSON, an iCalendar, an Atom feed or a JSON Feed (any case).`,
-      once: true,
-    }),
+    format: formatParam(ALERT_FORMAT_NAMES, 'JSON, an iCalendar, an Atom feed or a JSON Feed.'),
   },
   response: AlertsResponse,
   doc: {
@@ -63,14 +56,6 @@ export const alertsRoute = route({
     description:
       "The local days the forecast's 48 hours touch (today's remaining hours included) on which a category's worst hourly risk reaches min: one alert per day, with the categories that reach it (their worst risk and highest hourly value), the day's top allergens and a one-line summary. Read from the forecast /api/forecast reads (same cache, single flight, call budget and cache headers); days leave as the window moves. format=ics is an iCalendar (RFC 5545) of all-day events whose UIDs come from city, date, min and categories, with REFRESH-INTERVAL and X-PUBLISHED-TTL of 6 hours (subscribe with webcal://); atom is an Atom feed (RFC 4287) and jsonfeed a JSON Feed 1.1, whose entries keep the same ids and whose updated time is the forecast's fetchedAt. A stale forecast says so in every format. An extension of the contract.",
     ok: 'OK, with the Cache-Control of /api/forecast.',
-    alternatives: {
-      'text/calendar': { type: 'string' },
-      'application/atom+xml': { type: 'string' },
-      'application/feed+json': {
-        type: 'object',
-        description: 'JSON Feed 1.1 (jsonfeed.org/version/1.1); each item carries its alert as _pollen_alert.',
-      },
-    },
     notFound: CITY_NOT_FOUND,
     unavailable: { description: 'No forecast can be given, as for /api/forecast; see Retry-After.', schema: ErrorBody },
   },
@@ -80,27 +65,15 @@ export const alertsRoute = route({
     title: 'Pollen alerts for the next two days',
     description:
       "The city's local days in the 48-hour forecast (today's remaining hours included) on which a category's worst hour reaches min (default High): for each, the date, the categories that reach it with their risk and highest hourly value, the day's top allergens and a one-line summary to pass on. An empty alerts list means no day reaches min. People can subscribe to the same alerts in a calendar (/api/alerts?format=ics) or a feed reader (format=atom or jsonfeed).",
-    omit: ['format'],
     openWorld: true,
     note: 'the JSON form of /api/alerts',
   },
-  handle: async ({ city: slug, min, categories, format }, ctx, { origin }) => {
+  formats: ALERT_FORMATS,
+  handle: async ({ city: slug, min, categories }, ctx) => {
     const city = servedCity(ctx.cities, slug);
     const rule: AlertRule = { min, categories };
     const answer = alertsAnswer(city, await forecastOf(ctx, city), rule, ctx.forecast.providerId);
-    if (format === 'json') return { body: { ...answer, ...alertOutlook(ctx, city, answer.dates, rule) } };
-    if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
-    const links = alertLinks(origin, city, rule, format);
-    const contentType = FORMAT_TYPES[format];
-    if (format === 'ics') {
-      // inline: a browser that opens the link shows or imports it; calendar apps subscribe to the URL.
-      return {
-        text: alertsIcs(answer, links),
-        contentType,
-        headers: { 'Content-Disposition': `inline; filename="pollen-alerts-${city.slug}.ics"` },
-      };
-    }
-    return { text: format === 'atom' ? alertsAtom(answer, links) : JSON.stringify(alertsJsonFeed(answer, links)), contentType };
+    return { body: { ...answer, ...alertOutlook(ctx, city, answer.dates, rule) } };
   },
 });
 
@@ -146,25 +119,5 @@ function alertOutlook(ctx: ApiContext, city: City, forecastDates: readonly strin
           rpss: c.rpss,
         })),
     })),
-  };
-}
-
-/** This subscription's URL in a format (canonical: every parameter spelled out), and the forecast it reads. */
-export function alertsUrl(origin: string, city: string, rule: AlertRule, format: AlertFormat): string {
-  const query = new URLSearchParams({
-    city,
-    min: rule.min,
-    categories: rule.categories.join(','),
-    ...(format === 'json' ? {} : { format }),
-  });
-  return `${origin}/api/alerts?${query}`;
-}
-
-function alertLinks(origin: string, city: City, rule: AlertRule, format: AlertFormat): AlertLinks {
-  return {
-    self: alertsUrl(origin, city.slug, rule, format),
-    forecast: `${origin}/api/forecast?${new URLSearchParams({ city: city.slug, aggregate: 'day', timezone: 'local' })}`,
-    home: `${origin}/`,
-    api: `${origin}/openapi.json`,
   };
 }

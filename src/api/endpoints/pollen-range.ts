@@ -10,8 +10,9 @@ import * as D from '../../domain/schemas.js';
 import type { Shape } from '../../domain/species/payload.js';
 import type { StoreReader } from '../../store/reader.js';
 import * as z from 'zod';
-import { csvCell } from '../contract/csv.js';
-import { type Answer, Chunks, closeRows, JsonRows, openRows, pieces } from '../contract/answer.js';
+import { type Answer, closeRows, JsonRows, openRows } from '../contract/answer.js';
+import type { RowText } from '../contract/format.js';
+import { rangeCsv } from './range-csv.js';
 import { DateTime, Day, named } from '../contract/named.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { cutField } from '../contract/params.js';
@@ -48,20 +49,6 @@ const RISK_BYTES = 11;
 export type RangeRow = D.PollenRangeRow;
 type RangeResponse = z.infer<typeof PollenRangeResponse>;
 
-export const CSV_COLUMNS = [
-  'city',
-  'periodStart',
-  'tree',
-  'grass',
-  'weed',
-  'total',
-  'timezone',
-  'risk_tree',
-  'risk_grass',
-  'risk_weed',
-  'provider',
-] as const;
-
 /** Rows one get_pollen_range call returns at most; the HTTP endpoint goes to 50,000. */
 export const MCP_RANGE_CAP = 2000;
 
@@ -74,7 +61,6 @@ export const pollenRangeRoute = route({
     summary: 'Pollen over any window',
     description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted; the body stops before 20,000,000 bytes uncompressed (Netlify streams at most 20 MB), whatever the encoding, with truncated true and a next link. X-Truncated and X-Total-Rows headers repeat what the body says.`,
     ok: 'OK.',
-    alternatives: { 'text/csv': { type: 'string' } },
     notFound: CITY_NOT_FOUND,
   },
   llms: '/api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page',
@@ -90,7 +76,6 @@ export const pollenRangeRoute = route({
         fallback: MCP_RANGE_CAP,
       },
     },
-    omit: ['format'],
     output: PollenRangeResponse.extend({ hint: z.string().optional() }),
     finish: (body, args) => {
       if (!body.truncated) return body;
@@ -104,10 +89,19 @@ export const pollenRangeRoute = route({
     },
     note: `at most ${MCP_RANGE_CAP} rows a call`,
   },
-  handle: (q, { store, cities, settings }, { query }) => rangeAnswer(rangeQuery(q, cities), query, store, settings.maxBodyBytes),
+  formats: { csv: rangeCsv },
+  handle: (q, { store, cities, settings }, { query, format }) =>
+    rangeAnswer(rangeQuery(q, cities), query, store, settings.maxBodyBytes, format?.rows),
 });
 
-async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreReader, maxBytes: number): Promise<Answer<RangeResponse>> {
+/** The answer, sized to fit `maxBytes` as JSON or, given `text`, as that format writes its rows. */
+async function rangeAnswer(
+  q: RangeQuery,
+  query: URLSearchParams,
+  store: StoreReader,
+  maxBytes: number,
+  text?: RowText<RangeResponse>,
+): Promise<Answer<RangeResponse>> {
   // The head goes out before the rows, so whether the limit cuts them is decided first, from the
   // days' hour masks, stopping at the limit rather than counting the whole window.
   // Days counted as the rows group them.
@@ -125,20 +119,6 @@ async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreRe
     q.limit,
   );
 
-  if (q.format === 'csv') {
-    const head = `${CSV_COLUMNS.join(',')}\n`;
-    // Every CSV row names its provider (a local day of two, both: "ambee+sample").
-    const cell = (r: RangeRow, c: (typeof CSV_COLUMNS)[number]) => csvCell(c === 'provider' ? r.providers?.join('+') : r[c]);
-    const line = (r: RangeRow) => `${CSV_COLUMNS.map((c) => cell(r, c)).join(',')}\n`;
-    const rows = () => rangeRows(store, q, true);
-    const { count, truncated } = await fitting(counted, maxBytes - bytes(head), rowBound(store, q, sources), rows, line);
-    const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
-    return {
-      text: new Chunks(() => pieces(head, limited(rows(), count), line, () => '')),
-      contentType: 'text/csv; charset=utf-8',
-      headers,
-    };
-  }
   // With local days a date-only bound is echoed as given (each city's own midnight of it); otherwise as a UTC instant.
   const echo = (ms: number, date: number | undefined) => (q.cut === 'local' && date !== undefined ? dayString(date) : isoTime(ms));
   const head = (truncated: boolean) => ({
@@ -157,10 +137,10 @@ async function rangeAnswer(q: RangeQuery, query: URLSearchParams, store: StoreRe
   const jsonRow = (r: RangeRow) => `,${JSON.stringify(r)}`;
   const { count, truncated } = await fitting(
     counted,
-    maxBytes - bytes(openRows(head(false))) - bytes(closeRows(longestTail)) + 1,
+    text ? maxBytes - bytes(text.head) : maxBytes - bytes(openRows(head(false))) - bytes(closeRows(longestTail)) + 1,
     rowBound(store, q, sources),
     () => rangeRows(store, q, mixed),
-    jsonRow,
+    text ? (r) => text.line(r, head(false)) : jsonRow,
   );
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   return {

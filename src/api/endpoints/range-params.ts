@@ -4,6 +4,7 @@ import type { City, CitySet } from '../../domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS, isIsoDate } from '../../domain/dates.js';
 import { type DayCut, dayHours, dayOfHour, localMidnight } from '../../domain/days.js';
 import { invalidParameter } from '../contract/error.js';
+import { formatParam } from '../contract/format.js';
 import { servedCity, slugText, timezoneParam } from '../contract/params.js';
 import { commaList, integer, param, parseQuery, type QueryOf } from '../contract/query.js';
 
@@ -34,7 +35,6 @@ export interface RangeQuery {
   windows: CityWindow[];
   aggregate: 'none' | 'day';
   limit: number;
-  format: 'json' | 'csv';
 }
 
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
@@ -93,11 +93,7 @@ export const RANGE_PARAMS = {
     description: `Most rows returned, 1 to ${MAX_LIMIT}.`,
     once: true,
   }),
-  format: param(z.enum(['json', 'csv']).default('json'), {
-    expected: "'json' or 'csv'",
-    description: "'json' or 'csv' (the same rows as text/csv, species omitted).",
-    once: true,
-  }),
+  format: formatParam(['csv'], 'the same rows as JSON or as text/csv (species left out, a provider column added).'),
   after: param(z.string().optional(), {
     expected: AFTER,
     description:
@@ -117,7 +113,7 @@ export const parseRangeQuery = (query: URLSearchParams, cities: CitySet): RangeQ
 
 /** The range a checked query asks for: its cities in slug order, each with its window of hours. */
 export function rangeQuery(q: QueryOf<typeof RANGE_PARAMS>, set: CitySet): RangeQuery {
-  const { from, to, aggregate, limit, format, timezone: cut } = q;
+  const { from, to, aggregate, limit, timezone: cut } = q;
   // With local days a date-only bound is each city's own midnight, so the order is checked per city below.
   const perCity = cut === 'local' && (from.date !== undefined || to.date !== undefined);
   if (!perCity && from.ms >= to.ms) throw invalidParameter('to', LATER);
@@ -138,7 +134,6 @@ export function rangeQuery(q: QueryOf<typeof RANGE_PARAMS>, set: CitySet): Range
     windows: q.after === undefined ? windows : continued(windows, q.after, aggregate, cut),
     aggregate,
     limit,
-    format,
   };
 }
 
