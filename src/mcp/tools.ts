@@ -17,7 +17,7 @@ import { RISK_RULES } from '../api/contract/risk-rules.js';
 import { argumentOf, textOf } from '../api/contract/query.js';
 import { type Json, type Route, toolArguments } from '../api/contract/route.js';
 import { ROUTES } from '../api/routes.js';
-import { City } from '../api/contract/schemas.js';
+import { City } from '../domain/schemas.js';
 import { citiesByName, MAX_NAME_MATCHES, type NameQuery, NameQueryError, parseNameQuery } from '../domain/city-search.js';
 import { RISK_LABELS, THRESHOLDS } from '../domain/species/risk.js';
 

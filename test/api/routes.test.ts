@@ -11,10 +11,12 @@ import { lazyContext } from '../../src/wiring/contexts.js';
 import { llmsText } from '../../src/api/documents/llms.js';
 import { respondWith } from '../../src/api/http/respond.js';
 import { openApiDocument } from '../../src/api/documents/openapi.js';
-import { named } from '../../src/api/contract/named.js';
+import { named } from '../../src/domain/schema-names.js';
 import { cityParam, servedCity } from '../../src/api/contract/params.js';
 import { integer, param } from '../../src/api/contract/query.js';
-import { route, toolArguments } from '../../src/api/contract/route.js';
+import { CITY_NOT_FOUND } from '../../src/api/contract/not-found.js';
+import { type Documented, type Route, route, toolArguments } from '../../src/api/contract/route.js';
+import { ApiError, invalidParameter, UnsupportedCityError } from '../../src/api/contract/error.js';
 import { type Format, formatParam, rowsText, TEXT } from '../../src/api/contract/format.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
@@ -33,8 +35,8 @@ const echo = route({
     times: param(integer(1, 9).default(1), { expected: 'a whole number from 1 to 9', description: 'How many times.' }),
   },
   response: EchoResponse,
-  doc: { operationId: 'echoCity', summary: 'Echo', description: 'Echoes the city and the count.' },
-  llms: '/api/echo?city=SLUG&times=N: echoes them',
+  doc: { operationId: 'echoCity', summary: 'Echo', description: 'Echoes the city and the count.', notFound: CITY_NOT_FOUND },
+  llms: 'echoes them',
   tool: { name: 'echo_city', title: 'Echo a city', description: 'Echoes the city slug and the count it is given, for this test.' },
   handle: ({ city, times }, { cities }) => ({ body: { city: city === undefined ? null : servedCity(cities, city).slug, times } }),
 });
@@ -82,6 +84,10 @@ describe('a route added to the list', () => {
           description: "Invalid parameter: `Invalid parameter '<name>': expected ...`.",
           content: { 'application/json': { schema: { $ref: '#/components/schemas/InvalidParameterError' } } },
         },
+        '404': {
+          description: 'Unsupported city (UNSUPPORTED_CITY).',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/UnsupportedCityError' } } },
+        },
         '405': {
           description: 'Only GET, HEAD and OPTIONS are allowed.',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -97,7 +103,8 @@ describe('a route added to the list', () => {
 
   it('is a line of llms.txt, and its tool is listed there', () => {
     const text = llmsText(routes, 40);
-    expect(text).toContain('\n- /api/echo?city=SLUG&times=N: echoes them\n');
+    // The request is written from the parameters: each with its shape, from its bounds where it has them.
+    expect(text).toContain('\n- /api/echo?city=SLUG&times=1..9: echoes them\n');
     expect(text).toMatch(/- Tools: find_city, .*, get_bulk_files \(the bulk files' manifest\), echo_city, explain_risk\./);
     expect(llmsText(API_ROUTES, 40)).not.toContain('echo');
   });
@@ -277,5 +284,41 @@ describe('a format added to a route', () => {
     expect(() => route({ ...spec, params: {} })).toThrow(/format parameter/);
     expect(() => route({ ...spec, params: { format: formatParam(['txt', 'csv'], 'three') } })).toThrow(/format parameter/);
     expect(() => route({ ...spec, params: { format: formatParam(['tsv'], 'another') } })).toThrow(/format parameter/);
+  });
+});
+
+describe('an error a route answers', () => {
+  // An error is answered only as its route's operation documents it: the body's schema (the one
+  // its ApiError was made with) for the status, so OpenAPI and the answers cannot drift apart.
+  const Teapot = named('TeapotError', 'A city that is a teapot.', z.object({ error: z.string(), code: z.literal('TEAPOT') }));
+  const teapot = (status: number) => new ApiError(status, { error: 'A teapot', code: 'TEAPOT' as const }, { schema: Teapot });
+  const throwing = (notFound: Documented | undefined, error: () => ApiError) =>
+    route({
+      path: '/api/teapot',
+      params: { city: cityParam },
+      response: named('TeapotResponse', 'Never answered.', z.object({})),
+      doc: { operationId: 'teapot', summary: 'Teapot', description: 'Throws.', ...(notFound ? { notFound } : {}) },
+      handle: () => {
+        throw error();
+      },
+    });
+  const answer = async (r: Route) => {
+    const logged: unknown[] = [];
+    const res = await respondWith(r, { method: 'GET', path: '/api/teapot', query: new URLSearchParams() }, ctx, (_m, e) => logged.push(e));
+    return { status: res.status, body: JSON.parse(res.body as string) as { error: string }, logged };
+  };
+
+  it.each([
+    ['documented for its status', { description: 'A teapot.', schema: Teapot }, () => teapot(404), 404],
+    ['one of the union documented', { description: 'Either.', schema: z.union([UnsupportedCityError, Teapot]) }, () => teapot(404), 404],
+    ['a body of another schema', { description: 'A city.', schema: UnsupportedCityError }, () => teapot(404), 500],
+    ['a status not documented', { description: 'A teapot.', schema: Teapot }, () => teapot(503), 500],
+    ['with no 404 documented', undefined, () => teapot(404), 500],
+    ['an invalid parameter, wherever there are parameters', undefined, () => invalidParameter('city', 'a slug'), 400],
+  ])('%s', async (_what, notFound, error, status) => {
+    const res = await answer(throwing(notFound, error));
+    expect(res.status).toBe(status);
+    if (status === 500) expect(String(res.logged[0])).toMatch(/\/api\/teapot answered \d+ with a body its operation does not document/);
+    else expect(res.logged).toEqual([]);
   });
 });

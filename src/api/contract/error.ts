@@ -1,6 +1,9 @@
-/** The one error type of the API: it knows its status and its JSON body, typed by the body's schema. */
+/**
+ * The one error type of the API: it knows its status, its JSON body and the named schema the body
+ * is (ErrorBody unless it says another), which the route's operation must document for the status.
+ */
 import * as z from 'zod';
-import { named } from './named.js';
+import { named } from '../../domain/schema-names.js';
 
 export const ErrorBody = named('Error', 'An error.', z.object({ error: z.string() }));
 
@@ -24,11 +27,14 @@ export interface ErrorOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** The query parameter at fault, and what it expects: MCP names its own argument from them. */
   readonly at?: { readonly param: string; readonly expected?: string };
+  /** The named schema of the body, where it is not ErrorBody. */
+  readonly schema?: z.ZodType;
 }
 
 export class ApiError<B extends ErrorBody = ErrorBody> extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly at?: ErrorOptions['at'];
+  readonly schema: z.ZodType;
 
   constructor(
     readonly status: number,
@@ -38,6 +44,7 @@ export class ApiError<B extends ErrorBody = ErrorBody> extends Error {
     super(body.error);
     this.headers = options.headers ?? {};
     this.at = options.at;
+    this.schema = options.schema ?? ErrorBody;
   }
 
   toJSON(): B {
@@ -64,7 +71,7 @@ export const invalidParameter = (name: string, expected: string): ApiError<z.inf
   new ApiError(
     400,
     { error: `Invalid parameter '${name}': expected ${expected}`, code: 'INVALID_PARAMETER', parameter: name },
-    { at: { param: name, expected } },
+    { at: { param: name, expected }, schema: InvalidParameterError },
   );
 
 /** 404 UNSUPPORTED_CITY, pointing to where supported slugs are listed, and to the nearest one when it is close. */
@@ -79,7 +86,7 @@ export const unsupportedCity = (slug: string, closest?: string): ApiError<z.infe
       mcpTool: 'list_cities',
       ...(closest ? { closest } : {}),
     },
-    { at: { param: 'city' } },
+    { at: { param: 'city' }, schema: UnsupportedCityError },
   );
 
 /** 404 for a store with no observations yet. */

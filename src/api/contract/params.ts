@@ -6,20 +6,20 @@ import { dayNumber } from '../../domain/dates.js';
 import type { DayCut } from '../../domain/days.js';
 import { unsupportedCity } from './error.js';
 import { MAX_TEXT, type Param, param } from './query.js';
+import { Day } from '../../domain/schemas.js';
 
 const CITY = 'a city slug from GET /api/cities';
 const DATE = 'a valid date in YYYY-MM-DD format';
-const TIMEZONE = "'UTC' or 'local'";
 
 /** A slug as given: any text but blanks, at most MAX_TEXT characters (an unknown one is the handler's 404, with the nearest slug). */
 export const slugText = () => z.string().max(MAX_TEXT).regex(/\S/);
 
 /** `city`, when an answer may be about one city. */
-export const cityParam = param(slugText().optional(), { expected: CITY, description: `City slug (${CITY}).` });
+export const cityParam = param(slugText().optional(), { expected: CITY, shape: 'SLUG', description: `City slug (${CITY}).` });
 
 /** `city`, when an answer is about one city, which must be named. */
 export const requiredCity = (options: { once?: boolean } = {}) =>
-  param(slugText(), { expected: CITY, description: `City slug (${CITY}).`, ...options });
+  param(slugText(), { expected: CITY, shape: 'SLUG', description: `City slug (${CITY}).`, ...options });
 
 /** The served city of a slug, or 404 UNSUPPORTED_CITY naming the nearest slug. */
 export function servedCity(cities: CitySet, slug: string): City {
@@ -28,17 +28,32 @@ export function servedCity(cities: CitySet, slug: string): City {
   return city;
 }
 
-/** A date as given, read as its day number. */
-export const isoDay = z.iso.date().transform(dayNumber);
+/** Whether text is a date, `YYYY-MM-DD` and a day of the calendar: the one rule of every date a request gives. */
+export const isDateText = (text: string): boolean => Day.safeParse(text).success;
+
+/**
+ * `date`, as its day number; absent, undefined. With `latest`, the word `latest` too, the default
+ * (the newest day with data). `describe` writes the description from what it expects.
+ */
+export function dateParam(describe: (expected: string) => string): Param<number | undefined>;
+export function dateParam(describe: (expected: string) => string, options: { latest: true }): Param<number | 'latest'>;
+export function dateParam(describe: (expected: string) => string, options: { latest?: true } = {}): Param<number | 'latest' | undefined> {
+  if (!options.latest)
+    return param(Day.clone().transform(dayNumber).optional(), { expected: DATE, shape: 'YYYY-MM-DD', description: describe(DATE) });
+  const expected = `${DATE} or 'latest'`;
+  // The transform stays outside the union, where JSON Schema can still say the union.
+  const either = z
+    .union([z.literal('latest'), Day.clone()])
+    .default('latest')
+    .transform((text) => (text === 'latest' ? text : dayNumber(text)));
+  return param(either, { expected, shape: 'YYYY-MM-DD|latest', description: describe(expected) });
+}
 
 /** `date`, a UTC day. */
-export const utcDate = param(isoDay.optional(), { expected: DATE, description: `UTC calendar date (${DATE}).` });
+export const utcDate = dateParam((expected) => `UTC calendar date (${expected}).`);
 
 /** `date`, a day of the cut `timezone` asks for. */
-export const cutDate = param(isoDay.optional(), {
-  expected: DATE,
-  description: `Calendar date (${DATE}): a UTC day, or with timezone=local each city's local day.`,
-});
+export const cutDate = dateParam((expected) => `Calendar date (${expected}): a UTC day, or with timezone=local each city's local day.`);
 
 /**
  * `timezone`: how days are cut, UTC's (the default, answers as without the parameter) or each
@@ -46,8 +61,7 @@ export const cutDate = param(isoDay.optional(), {
  */
 export const timezoneParam = (what: string, options: { once?: boolean } = {}): Param<DayCut> =>
   param(z.enum(['UTC', 'local']).default('UTC'), {
-    expected: TIMEZONE,
-    description: `${TIMEZONE}: how days are cut. UTC (the default; answers as without the parameter) or local: ${what} An extension of the contract.`,
+    description: `'UTC' or 'local': how days are cut. UTC (the default; answers as without the parameter) or local: ${what} An extension of the contract.`,
     ...options,
   });
 

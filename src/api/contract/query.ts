@@ -14,10 +14,20 @@ import * as z from 'zod';
 import { invalidParameter } from './error.js';
 
 export interface ParamMeta {
-  /** What a valid value looks like: the 400 says `Invalid parameter '<name>': expected <expected>`. */
+  /**
+   * What a valid value looks like: the 400 says `Invalid parameter '<name>': expected <expected>`.
+   * Written from the schema where it is a few words, a whole number or a date (`boundsOf`).
+   */
   readonly expected: string;
+  /** The value as llms.txt writes it after `name=` (`none|day`, `1..50000`, `YYYY-MM-DD`); written from the schema where it can be. */
+  readonly shape: string;
   /** OpenAPI's description of the parameter, and the MCP argument's unless its tool says otherwise. */
   readonly description: string;
+  /**
+   * Left out of the request llms.txt writes for its route (`false`): a continuation, or the
+   * alternative to other parameters, which the route's text then names.
+   */
+  readonly listed?: false;
   /** Given twice, it is refused (400) rather than its last value taken. */
   readonly once?: boolean;
   /** The longest text it takes (default MAX_TEXT), refused (400) before anything else reads it. */
@@ -44,11 +54,37 @@ export type Params = Readonly<Record<string, Param>>;
 /** The values a route's handler receives: one per parameter, checked. */
 export type QueryOf<P extends Params> = { readonly [K in keyof P]: z.output<P[K]> };
 
-/** A parameter: its schema, registered with what its 400 and its docs say. */
-export function param<S extends Param>(schema: S, meta: ParamMeta): S {
+/** What a parameter's schema says of itself: what it expects and its shape, where its bounds tell them. */
+export function boundsOf(schema: z.ZodType): Partial<Pick<ParamMeta, 'expected' | 'shape'>> {
+  const value = valueSchema(schema);
+  if (value instanceof z.ZodEnum) return { expected: oneOfWords(value.options.map(String)), shape: value.options.join('|') };
+  if (value instanceof z.ZodNumber && value.isInt && value.minValue !== null && value.maxValue !== null)
+    return { expected: `an integer from ${value.minValue} to ${value.maxValue}`, shape: `${value.minValue}..${value.maxValue}` };
+  if (value instanceof z.ZodNumber && value.minValue !== null && value.maxValue !== null)
+    return { shape: `${value.minValue}..${value.maxValue}` };
+  if (value instanceof z.ZodArray) {
+    const item = boundsOf(value.element as z.ZodType).shape;
+    return item === undefined ? {} : { shape: `${item},...` };
+  }
+  return {};
+}
+
+/**
+ * A parameter: its schema, registered with what its 400 and its docs say. `expected` and `shape`
+ * may be left to the schema's bounds (`boundsOf`), so a bound is written once.
+ */
+export function param<S extends Param>(
+  schema: S,
+  meta: Omit<ParamMeta, 'expected' | 'shape'> & Partial<Pick<ParamMeta, 'expected' | 'shape'>>,
+): S {
+  const bounds = boundsOf(schema);
+  const expected = meta.expected ?? bounds.expected;
+  const shape = meta.shape ?? bounds.shape;
+  if (expected === undefined || shape === undefined)
+    throw new Error(`a parameter (${meta.description}) must say what it expects and its shape`);
   // Metadata belongs to a schema instance: two parameters sharing one would share their texts.
-  if (QUERY.has(schema)) throw new Error(`the schema of '${meta.expected}' is another parameter's already: make one of its own`);
-  QUERY.add(schema, meta);
+  if (QUERY.has(schema)) throw new Error(`the schema of '${expected}' is another parameter's already: make one of its own`);
+  QUERY.add(schema, { ...meta, expected, shape });
   return schema;
 }
 

@@ -8,6 +8,7 @@
 import * as z from 'zod';
 import type { Answer, JsonAnswer } from './answer.js';
 import type { ApiContext } from './context.js';
+import { ApiError, InvalidParameterError } from './error.js';
 import { type Format, type Formats, type Given, mediaType } from './format.js';
 import type { StaticForm, Unit } from './static-forms.js';
 import { argumentOf, metaOf, type Param, type Params, parseQuery, type QueryOf, valueSchema } from './query.js';
@@ -17,7 +18,7 @@ export type Json = Record<string, unknown>;
 /** A response the operation documents besides 200: when it happens, and its body. */
 export interface Documented {
   description: string;
-  /** A named schema (named.ts), a union of them, or plain JSON Schema. */
+  /** A named schema (domain/schema-names.ts), a union of them, or plain JSON Schema. */
   schema: z.ZodType | Json;
 }
 
@@ -124,7 +125,7 @@ export function route<P extends Params, R extends z.ZodType = z.ZodType<Json>>({
     ...spec,
     ...(formats ? { formats: formats as Formats<never> } : {}),
     forms: forms ?? [],
-    handler: async (query, ctx, origin) => {
+    handler: documentedErrors(spec, async (query, ctx, origin) => {
       const q = parseQuery(spec.params, query);
       const format = formatOf(q);
       const answer = await handle(q, ctx, { query, origin, format });
@@ -132,7 +133,35 @@ export function route<P extends Params, R extends z.ZodType = z.ZodType<Json>>({
       if (!('body' in answer)) throw new Error(`${spec.path} answered text where ${mediaType(format.contentType)} is written from JSON`);
       const text = format.render(answer as JsonAnswer<z.output<R>>, { query, origin });
       return { ...text, headers: { ...answer.headers, ...text.headers } };
-    },
+    }),
+  };
+}
+
+/** The schema a route documents for an error status: 400's is InvalidParameterError wherever there are parameters. */
+export function errorSchema(route: Pick<Route, 'doc' | 'params'>, status: number): z.ZodType | undefined {
+  if (status === 400) return Object.keys(route.params).length > 0 ? InvalidParameterError : undefined;
+  return { 404: route.doc?.notFound, 503: route.doc?.unavailable }[status]?.schema as z.ZodType | undefined;
+}
+
+/** Whether a schema is `documented` or one of its options. */
+const within = (schema: z.ZodType, documented: z.ZodType | undefined): boolean =>
+  documented === schema || (documented instanceof z.ZodUnion && documented.options.some((o) => within(schema, o as z.ZodType)));
+
+/**
+ * A handler that answers only the errors its route documents: one thrown with a body of another
+ * schema, or with a status the operation does not document, is a 500 and is logged, so that the
+ * OpenAPI document, the MCP tools and the answers cannot drift apart.
+ */
+function documentedErrors(route: Pick<Route, 'doc' | 'params' | 'path'>, handler: Handler): Handler {
+  if (!route.doc) return handler;
+  return async (query, ctx, origin) => {
+    try {
+      return await handler(query, ctx, origin);
+    } catch (error) {
+      if (error instanceof ApiError && !within(error.schema, errorSchema(route, error.status)))
+        throw new Error(`${route.path} answered ${error.status} with a body its operation does not document: ${error.message}`);
+      throw error;
+    }
   };
 }
 

@@ -4,17 +4,8 @@
  */
 import * as z from 'zod';
 import type { City as DomainCity } from '../../domain/cities.js';
-import * as D from '../../domain/schemas.js';
 import type { CityRow } from '../../domain/schemas.js';
-import { named } from './named.js';
 
-export const PollenRisk = named('PollenRisk', 'NAB risk label; null when the value is missing.', D.PollenRisk);
-export const Species = named(
-  'Species',
-  'Provider species payload: category -> allergen -> grains/m³, or category -> number (for example Others). Null when not supplied.',
-  D.Species,
-);
-export const City = named('City', 'A supported city.', D.City);
 /** In a body answering `timezone=local`: an extension of the contract (docs/decisions.md, "Local days"). */
 export const localDays = {
   timezone: z
@@ -24,12 +15,6 @@ export const localDays = {
       "Present when the request asked for timezone=local: days are each city's local calendar days (timestamps stay UTC instants).",
     ),
 };
-export const HourlyPollen = named('HourlyPollen', 'One hour of observations (grains/m³).', D.HourlyPollen);
-export const DailyPollen = named(
-  'DailyPollen',
-  'Daily means (rounded; risks grade the unrounded means by the highest species mean) with the daily peaks.',
-  D.DailyPollen,
-);
 
 /**
  * Where an answer's values come from, in every JSON answer that carries values (an extension of
@@ -61,7 +46,6 @@ export const provenance = {
 export { type Provenance, provenanceOf } from '../../domain/provenance.js';
 
 /** The outlook's probabilities of each level: /api/forecast-skill and /api/forecast?days= both carry them. */
-export const LevelProbabilities = named('LevelProbabilities', 'The probability of each NAB level; they add up to 1.', D.LevelProbabilities);
 
 /** A city as answers give it (/api/cities, /api/nearest). */
 export const cityRow = (c: DomainCity): CityRow => ({

@@ -1,5 +1,6 @@
 /** llms.txt, a short guide for agents: its endpoints and MCP tools come from the route list. */
 import { listed, takingParam } from './openapi.js';
+import { metaOf } from '../contract/query.js';
 import { type Route, toolArguments } from '../contract/route.js';
 
 /** "get_pollen and get_forecast take timezone (...)": the tools with an argument, or nothing when none has it. */
@@ -8,9 +9,18 @@ function takes(routes: readonly Route[], argument: string, values: string): stri
   return tools.length === 0 ? '' : `${listed(tools)} ${tools.length === 1 ? 'takes' : 'take'} ${argument} (${values})`;
 }
 
+/** A route's request as llms.txt shows it, each parameter with its shape: `/api/map-data?date=YYYY-MM-DD|latest&timezone=UTC|local`. */
+const requestShape = (r: Route): string => {
+  const query = Object.entries(r.params).flatMap(([name, schema]) => {
+    const meta = metaOf(schema);
+    return meta.listed === false ? [] : [`${name}=${meta.shape}`];
+  });
+  return query.length === 0 ? r.path : `${r.path}?${query.join('&')}`;
+};
+
 /** llms.txt for the routes and the number of cities served. */
 export function llmsText(routes: readonly Route[], cities: number): string {
-  const endpoints = routes.flatMap((r) => (r.llms ? [`- ${r.llms}`] : []));
+  const endpoints = routes.flatMap((r) => (r.llms ? [`- ${requestShape(r)}: ${r.llms}`] : []));
   const tools = [
     'find_city',
     ...routes.flatMap((r) => (r.tool ? [`${r.tool.name}${r.tool.note ? ` (${r.tool.note})` : ''}`] : [])),

@@ -4,7 +4,7 @@
  * API is built on (api/contract/schemas.ts).
  */
 import * as z from 'zod';
-import { registry } from '../contract/named.js';
+import { SCHEMA_NAMES } from '../../domain/schema-names.js';
 import { RISK_RULES } from '../contract/risk-rules.js';
 import { mediaType } from '../contract/format.js';
 import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
@@ -33,13 +33,13 @@ const BAD_REQUEST = "Invalid parameter: `Invalid parameter '<name>': expected ..
 const json = (schema: unknown, type = 'application/json') => ({ content: { [type]: { schema } } });
 const ERROR = ref('Error');
 
-/** A schema of the registry by reference, a union of them as oneOf; plain JSON Schema as it is. */
+/** A named schema by reference, a union of them as oneOf; plain JSON Schema as it is. */
 function schemaOf(schema: z.ZodType | Json): unknown {
   if (!(schema instanceof z.ZodType)) return schema;
-  const id = registry.get(schema)?.id;
+  const id = SCHEMA_NAMES.get(schema)?.id;
   if (id !== undefined) return ref(id);
   if (schema instanceof z.ZodUnion) return { oneOf: schema.options.map((s) => schemaOf(s as z.ZodType)) };
-  throw new Error('a documented schema must be named (api/contract/named.ts), or a union of named ones');
+  throw new Error('a documented schema must be named (domain/schema-names.ts), or a union of named ones');
 }
 
 /** The default of a parameter, wherever its wrappers hold it. */
@@ -104,7 +104,7 @@ function responses(route: Route): Json {
 
 /** The whole document, of the routes that have an operation. */
 export function openApiDocument(routes: readonly Route[]): Json {
-  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' });
+  const { schemas } = z.toJSONSchema(SCHEMA_NAMES, { uri: (id) => `#/components/schemas/${id}`, target: 'draft-2020-12' });
   const components = Object.fromEntries(
     Object.entries(schemas)
       .sort(([a], [b]) => (a < b ? -1 : 1))

@@ -4,10 +4,10 @@
  */
 import * as z from 'zod';
 import * as D from '../../domain/schemas.js';
-import { DateTime, Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { DateTime, Day } from '../../domain/schemas.js';
 import { provenance } from '../contract/schemas.js';
 
-const Alert = named('Alert', "One local day of the forecast on which a category's worst hour reaches min.", D.Alert);
 const AlertOutlookDay = named(
   'AlertOutlookDay',
   "A date beyond the forecast: each watched category's probability of reaching min, from the outlook.",
@@ -46,7 +46,7 @@ export const AlertsResponse = named(
     quotaExhausted: z.literal(true).optional(),
     fetchedAt: DateTime.nullable(),
     dates: z.array(Day).describe("The local dates the forecast's hours touch, each checked."),
-    alerts: z.array(Alert),
+    alerts: z.array(D.Alert),
     outlook: z
       .array(AlertOutlookDay)
       .optional()

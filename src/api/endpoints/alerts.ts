@@ -59,7 +59,7 @@ export const alertsRoute = route({
     notFound: CITY_NOT_FOUND,
     unavailable: { description: 'No forecast can be given, as for /api/forecast; see Retry-After.', schema: ErrorBody },
   },
-  llms: "/api/alerts?city=SLUG&min=Low|Moderate|High|Very High&categories=tree,grass,weed,ragweed&format=json|ics|atom|jsonfeed: the local days of the next 48 hours on which a category's worst hour reaches min (default High, all categories): each alert has the date, the categories with their risk and peak, the top allergens and a one-line summary; ics is a calendar to subscribe to (webcal://), atom and jsonfeed are feeds. To tell a user whether tomorrow will be bad, use this (or the MCP tool get_alerts) rather than reading hourly rows.",
+  llms: "the local days of the next 48 hours on which a category's worst hour reaches min (default High, all categories): each alert has the date, the categories with their risk and peak, the top allergens and a one-line summary; ics is a calendar to subscribe to (webcal://), atom and jsonfeed are feeds. To tell a user whether tomorrow will be bad, use this (or the MCP tool get_alerts) rather than reading hourly rows.",
   tool: {
     name: 'get_alerts',
     title: 'Pollen alerts for the next two days',

@@ -2,7 +2,8 @@
 import * as z from 'zod';
 import { dayString } from '../../domain/dates.js';
 import { DATA_PREFIX, once } from '../contract/static-forms.js';
-import { Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { Day } from '../../domain/schemas.js';
 import { route } from '../contract/route.js';
 
 export const AvailableDatesResponse = named(
@@ -20,7 +21,7 @@ export const availableDatesRoute = route({
     summary: 'Dates with data',
     description: 'All UTC dates with pollen observations, newest first.',
   },
-  llms: '/api/available-dates and /api/latest-date: which UTC dates have data',
+  llms: 'every UTC date with data, newest first',
   forms: [{ file: `${DATA_PREFIX}/available-dates.json`, unit: 'once', enumerate: once }],
   handle: (_query, { store }) => ({ body: { dates: store.pollen.daysWithData().map(dayString) } }),
 });

@@ -5,20 +5,13 @@
  */
 import * as D from '../../domain/schemas.js';
 import { ErrorBody, plainError } from '../contract/error.js';
-import { named } from '../contract/named.js';
 import { DATA_PREFIX } from '../contract/static-forms.js';
 import { route } from '../contract/route.js';
-
-export const BulkManifest = named(
-  'BulkManifest',
-  'The bulk files (/data/bulk/index.json): each month of the served history as Parquet and gzip CSV, and the data dictionary of their columns.',
-  D.BulkManifest,
-);
 
 export const bulkManifestRoute = route({
   path: '/data/bulk/index.json',
   params: {},
-  response: BulkManifest,
+  response: D.BulkManifest,
   doc: {
     operationId: 'getBulkManifest',
     summary: 'Bulk files of the whole history',
@@ -31,7 +24,7 @@ export const bulkManifestRoute = route({
     },
     file: true,
   },
-  llms: "/data/bulk/index.json: the whole served history as monthly files (pollen-hourly, pollen-daily, weather-daily; Parquet and gzip CSV), with each file's path, rows, bytes, SHA-256 and a data dictionary; use these, not hundreds of pollen-range calls, for long windows (DuckDB, for a month YYYY-MM of the manifest: SELECT * FROM 'https://<site>/data/bulk/pollen-hourly-YYYY-MM.parquet')",
+  llms: "the whole served history as monthly files (pollen-hourly, pollen-daily, weather-daily; Parquet and gzip CSV), with each file's path, rows, bytes, SHA-256 and a data dictionary; use these, not hundreds of pollen-range calls, for long windows (DuckDB, for a month YYYY-MM of the manifest: SELECT * FROM 'https://<site>/data/bulk/pollen-hourly-YYYY-MM.parquet')",
   tool: {
     name: 'get_bulk_files',
     title: 'Bulk files of the whole history',

@@ -1,9 +1,10 @@
 /** GET /api/cities: the cities served, by name, with their state (repeated names) and their position and zone. */
 import * as z from 'zod';
-import { named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
 import { DATA_PREFIX, once } from '../contract/static-forms.js';
 import { route } from '../contract/route.js';
-import { City as CitySchema, cityRow } from '../contract/schemas.js';
+import { cityRow } from '../contract/schemas.js';
+import { City as CitySchema } from '../../domain/schemas.js';
 
 export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(CitySchema) }));
 
@@ -17,7 +18,7 @@ export const citiesRoute = route({
     description:
       'Every supported city, alphabetised by name, with its state, position (lat, lon) and IANA time zone (an extension of the contract).',
   },
-  llms: '/api/cities: supported cities ({name, slug, state, lat, lon, timezone}); use the slug everywhere else',
+  llms: 'supported cities ({name, slug, state, lat, lon, timezone}); use the slug everywhere else',
   tool: {
     name: 'list_cities',
     title: 'List supported cities',

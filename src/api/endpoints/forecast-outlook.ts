@@ -11,15 +11,15 @@ import { RISK_LABELS, type Risk } from '../../domain/species/risk.js';
 import * as D from '../../domain/schemas.js';
 import { SkillCategory } from '../../domain/verification/skill-schemas.js';
 import type { OutlookFile } from '../../served/outlook-file.js';
-import { LevelProbabilities } from '../contract/schemas.js';
-import { Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { Day } from '../../domain/schemas.js';
 
 export const OutlookCategory = named(
   'OutlookCategory',
   "One category's outlook on a date: the probability of each NAB level, and which probabilities they are.",
   z.object({
     category: SkillCategory,
-    probabilities: LevelProbabilities.nullable().describe('Null when no earlier year holds a day around the date.'),
+    probabilities: D.LevelProbabilities.nullable().describe('Null when no earlier year holds a day around the date.'),
     most_likely: z.enum(RISK_LABELS).nullable().describe('The level with the highest probability (the lower one on a tie).'),
     high_or_above: z.number().min(0).max(1).nullable().describe('The probability of High or Very High.'),
     served: z

@@ -7,46 +7,19 @@
  */
 import * as z from 'zod';
 import * as S from '../../domain/verification/skill-schemas.js';
-import * as D from '../../domain/schemas.js';
+import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+import { COVERAGE, RESAMPLES } from '../../domain/verification/bootstrap.js';
+import { WINDOW_DAYS } from '../../domain/verification/forecast-skill.js';
+import { FORECAST_LEADS } from '../../domain/verification/pairs.js';
+import { MIN_ABOVE_NONE, MIN_EVENTS, MIN_LEVELS, MIN_PAIRS } from '../../domain/verification/scores.js';
 import type { StoreReader } from '../../store/reader.js';
 import { ApiError, UnsupportedCityError } from '../contract/error.js';
-import { named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
 import { requiredCity, servedCity } from '../contract/params.js';
 import { anyCase, integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 import { DATA_PREFIX, type FormParams, type Unit } from '../contract/static-forms.js';
 
-export const SkillTable = named(
-  'SkillTable',
-  'How a forecast (or a reference forecast) did against what was observed: the contingency table over NAB levels and the scores made from it.',
-  D.SkillTable,
-);
-export const OutlookSkill = named(
-  'OutlookSkill',
-  "The outlook's ranked probability score against climatology's, over the same days.",
-  D.OutlookSkill,
-);
-export const SkillScores = named(
-  'SkillScores',
-  'The forecast, persistence, climatology and the outlook at one lead over one period.',
-  S.SkillScores,
-);
-export const SkillLead = named(
-  'SkillLead',
-  'The scores at one lead day: over the trailing window, and over each season year.',
-  S.SkillLead,
-);
-export const ServedOutlook = named(
-  'ServedOutlook',
-  "The outlook issued the day after the latest data day: each day's probabilities of each NAB level, the outlook's where it beat climatology over the trailing window at that lead, else climatology's.",
-  S.ServedOutlook,
-);
-export const CategorySkill = named('CategorySkill', "One category's scores by lead day, and its outlook.", S.CategorySkill);
-export const ForecastSkillResponse = named(
-  'ForecastSkillResponse',
-  "A city's forecast skill: the forecasts kept for it scored against its observed days, beside persistence and climatology, and its outlook.",
-  S.ForecastSkill,
-);
 export const NoSkillError = named(
   'NoSkillError',
   "No render has computed the city's forecast skill (the functions read a store no render wrote).",
@@ -54,7 +27,6 @@ export const NoSkillError = named(
 );
 
 const CATEGORY = "'tree', 'grass', 'weed' or 'ragweed' (any case)";
-const LEAD = 'a lead day from 0 to 7';
 
 /** The city of a city unit, when a render computed its skill. */
 const withSkill = (store: StoreReader, u: Unit): FormParams[] => (u.kind === 'city' && store.skills.has(u.city) ? [{ city: u.city }] : []);
@@ -67,23 +39,21 @@ export const forecastSkillRoute = route({
       expected: CATEGORY,
       description: `One category (${CATEGORY}; ragweed is the Weed group's Ragweed); every one when left out.`,
     }),
-    lead: param(integer(0, 7).optional(), {
-      expected: LEAD,
-      description: `Days ahead (${LEAD}): 0 the day a forecast is issued, 1 the next day...; the provider's forecast reaches lead 2 (48 hours), the outlook lead 7. Every lead when left out.`,
+    lead: param(integer(0, OUTLOOK_LEADS - 1).optional(), {
+      description: `Days ahead, 0 to ${OUTLOOK_LEADS - 1}: 0 the day a forecast is issued, 1 the next day...; the provider's forecast reaches lead 2 (48 hours), the outlook lead 7. Every lead when left out.`,
     }),
   },
-  response: ForecastSkillResponse,
+  response: S.ForecastSkill,
   doc: {
     operationId: 'getForecastSkill',
     summary: 'How good the forecast is',
-    description:
-      "For each category and lead day, the forecast as issued (every forecast the service obtained is kept, scored on UTC days) against what was observed, beside persistence (yesterday's level: the last complete day observed before the issuing day) and climatology (the usual for the season: the median day of the earlier years within a week of the date), each as kept when issued and all three on the same days (`days`), over the trailing 90 days, those of them in season, and each season year: the contingency table over NAB levels, the Heidke and Gerrity skill scores with 95% intervals (moving-block bootstrap, 1,000 resamples), POD and FAR of High or above, the Spearman correlation and RMSE of log10(1 + daily mean). No score from fewer than 30 days, no Heidke or Gerrity from fewer than 3 observed levels or 10 days above None, no POD or FAR from fewer than 5 High days: the reason instead. The provider's forecast reaches lead 2; at every lead 0 to 7, the outlook's ranked probability skill score against climatology with its interval, and the outlook served now (probabilities of each level to 7 days ahead, kept as the build made them; climatology's where the outlook's interval is not above 0). The pairs are the monthly bulk files forecast-pairs-YYYY-MM, so that every score can be computed again. With the sample provider, the forecasts' errors and so their skill are simulated. An extension of the contract.",
+    description: `For each category and lead day, the forecast as issued (every forecast the service obtained is kept, scored on UTC days) against what was observed, beside persistence (yesterday's level: the last complete day observed before the issuing day) and climatology (the usual for the season: the median day of the earlier years within a week of the date), each as kept when issued and all three on the same days (\`days\`), over the trailing ${WINDOW_DAYS} days, those of them in season, and each season year: the contingency table over NAB levels, the Heidke and Gerrity skill scores with ${COVERAGE * 100}% intervals (moving-block bootstrap, ${RESAMPLES.toLocaleString('en-US')} resamples), POD and FAR of High or above, the Spearman correlation and RMSE of log10(1 + daily mean). No score from fewer than ${MIN_PAIRS} days, no Heidke or Gerrity from fewer than ${MIN_LEVELS} observed levels or ${MIN_ABOVE_NONE} days above None, no POD or FAR from fewer than ${MIN_EVENTS} High days: the reason instead. The provider's forecast reaches lead ${FORECAST_LEADS - 1}; at every lead 0 to ${OUTLOOK_LEADS - 1}, the outlook's ranked probability skill score against climatology with its interval, and the outlook served now (probabilities of each level to ${OUTLOOK_LEADS - 1} days ahead, kept as the build made them; climatology's where the outlook's interval is not above 0). The pairs are the monthly bulk files forecast-pairs-YYYY-MM, so that every score can be computed again. With the sample provider, the forecasts' errors and so their skill are simulated. An extension of the contract.`,
     notFound: {
       description: 'Unsupported city (UNSUPPORTED_CITY), or no render has computed its skill (NO_FORECAST_SKILL).',
       schema: z.union([UnsupportedCityError, NoSkillError]),
     },
   },
-  llms: "/api/forecast-skill?city=SLUG&category=tree|grass|weed|ragweed&lead=1: how good the forecast is, by lead day (lead=0 to 7, or all), beside yesterday's level (persistence) and the usual for the season (climatology) on the same days (contingency tables, Heidke and Gerrity with 95% intervals, POD and FAR of High, Spearman, RMSE), over the last 90 days, its days in season and each season year; the outlook to 7 days with its own skill and interval",
+  llms: `how good the forecast is, by lead day (one lead, or all), beside yesterday's level (persistence) and the usual for the season (climatology) on the same days (contingency tables, Heidke and Gerrity with 95% intervals, POD and FAR of High, Spearman, RMSE), over the last 90 days, its days in season and each season year; the outlook to ${OUTLOOK_LEADS - 1} days with its own skill and interval`,
   tool: {
     name: 'get_forecast_skill',
     title: 'How good the forecast is',
@@ -95,11 +65,15 @@ export const forecastSkillRoute = route({
     const city = servedCity(cities, slug);
     const skill = store.skills.get(city.slug);
     if (!skill)
-      throw new ApiError(404, {
-        error: `No forecast skill for ${city.slug} yet: a render computes it from the forecasts kept`,
-        code: 'NO_FORECAST_SKILL',
-        city: city.slug,
-      });
+      throw new ApiError(
+        404,
+        {
+          error: `No forecast skill for ${city.slug} yet: a render computes it from the forecasts kept`,
+          code: 'NO_FORECAST_SKILL',
+          city: city.slug,
+        },
+        { schema: NoSkillError },
+      );
     if (category === undefined && lead === undefined) return { body: skill };
     const categories = skill.categories
       .filter((c) => category === undefined || c.category === category)

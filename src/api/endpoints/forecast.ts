@@ -10,10 +10,12 @@ import type { PollenHour } from '../../domain/hours.js';
 import { dailyRow } from '../../domain/day-values.js';
 import { type DayHour, hourlyRow } from '../../domain/pollen-rows.js';
 import * as D from '../../domain/schemas.js';
+import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
 import * as z from 'zod';
 import { ErrorBody } from '../contract/error.js';
 import { forecastOf, inZone } from './forecast-of.js';
-import { DateTime, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { DateTime } from '../../domain/schemas.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/params.js';
 import { ForecastOutlook, outlookDates } from './forecast-outlook.js';
@@ -21,12 +23,6 @@ import { integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 import { localDays, provenance, provenanceOf } from '../contract/schemas.js';
 
-const ForecastPollen = named('ForecastPollen', 'One forecast hour; the zone field is tz.', D.ForecastPollen);
-const ForecastDay = named(
-  'ForecastDay',
-  "One (UTC or local) day the forecast touches: the daily-row fields over its forecast hours, how many there are, and the day's UTC offset at its start.",
-  D.ForecastDay,
-);
 export const ForecastResponse = named(
   'ForecastResponse',
   'Hourly rows from the current UTC hour, up to 48, with their freshness; with aggregate=day, one row per day they touch.',
@@ -39,7 +35,7 @@ export const ForecastResponse = named(
     fetchedAt: DateTime.nullable(),
     aggregate: z.enum(['none', 'day']).optional().describe('Echoes the aggregate parameter when given.'),
     ...localDays,
-    rows: z.union([z.array(ForecastPollen), z.array(ForecastDay)]),
+    rows: z.union([z.array(D.ForecastPollen), z.array(D.ForecastDay)]),
     outlook: ForecastOutlook.nullable()
       .optional()
       .describe(
@@ -52,22 +48,17 @@ export type ForecastResponse = z.infer<typeof ForecastResponse>;
 /** An hourly row whose zone field is named `tz` and whose total may be missing, as the contract's forecast rows have it. */
 export type ForecastRow = D.ForecastPollen;
 
-const AGGREGATE = "'none' or 'day'";
-
 export const forecastRoute = route({
   path: '/api/forecast',
   params: {
     city: requiredCity(),
     aggregate: param(z.enum(['none', 'day']).optional(), {
-      expected: AGGREGATE,
       description:
         "'none' (hourly rows, the default) or 'day': one row per day the forecast's hours touch, with date, the daily-row fields, hours and tz. The body echoes aggregate when given. An extension of the contract.",
     }),
     timezone: timezoneParam("with aggregate=day, the days are the city's local days; with days, today is the city's."),
-    days: param(integer(0, 7).optional(), {
-      expected: 'a number of days from 0 to 7',
-      description:
-        "Days ahead (0 to 7): the body adds outlook, each date from today (UTC's, or with timezone=local the city's) to that many days ahead with each category's probability of each NAB level, beside the forecast's days and beyond them (docs/data.md, \"The outlook\"). Without it the answer is the contract's. An extension of the contract.",
+    days: param(integer(0, OUTLOOK_LEADS - 1).optional(), {
+      description: `Days ahead, 0 to ${OUTLOOK_LEADS - 1}: the body adds outlook, each date from today (UTC's, or with timezone=local the city's) to that many days ahead with each category's probability of each NAB level, beside the forecast's days and beyond them (docs/data.md, "The outlook"). Without it the answer is the contract's. An extension of the contract.`,
     }),
   },
   response: ForecastResponse,
@@ -84,7 +75,7 @@ export const forecastRoute = route({
       schema: ErrorBody,
     },
   },
-  llms: "/api/forecast?city=SLUG&aggregate=none|day&days=7: the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow); days=0 to 7 adds the outlook to that many days ahead, each NAB level's probability, with its skill",
+  llms: "the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow); days adds the outlook to that many days ahead, each NAB level's probability, with its skill",
   tool: {
     name: 'get_forecast',
     title: '48-hour pollen forecast',

@@ -5,7 +5,8 @@
 import * as z from 'zod';
 import { dayString, HOUR_MS, isoHour, isoTime } from '../../domain/dates.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS } from '../../settings.js';
-import { DateTime, Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { DateTime, Day } from '../../domain/schemas.js';
 import { route } from '../contract/route.js';
 
 export const HealthResponse = named(
@@ -36,7 +37,7 @@ export const healthRoute = route({
     ok: 'The data is fresh.',
     unavailable: { description: 'The data is stale, or there is none yet.', schema: HealthResponse },
   },
-  llms: '/api/health: how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider',
+  llms: 'how fresh the data is (status ok with 200, or stale with 503), the newest hour, the provider',
   handle: (_query, { store, cities, settings }) => {
     const now = settings.now();
     const latestHour = store.pollen.latestHour();

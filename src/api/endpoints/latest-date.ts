@@ -4,7 +4,8 @@ import { dayString } from '../../domain/dates.js';
 import { noData } from '../contract/error.js';
 import { DATA_PREFIX, ifData } from '../contract/static-forms.js';
 import { NO_DATA } from '../contract/not-found.js';
-import { Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { Day } from '../../domain/schemas.js';
 import { route } from '../contract/route.js';
 import { ErrorBody } from '../contract/error.js';
 
@@ -20,6 +21,7 @@ export const latestDateRoute = route({
     description: 'The latest UTC observation date; 404 while there is none.',
     notFound: { description: NO_DATA, schema: ErrorBody },
   },
+  llms: 'the newest UTC date with data',
   tool: {
     name: 'get_latest_date',
     title: 'Latest date with data',

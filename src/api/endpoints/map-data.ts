@@ -1,23 +1,20 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
 import * as z from 'zod';
-import { dayNumber } from '../../domain/dates.js';
 import * as D from '../../domain/schemas.js';
 import { mapDayOf } from '../../domain/day-values.js';
 import { mapCollection, mapFeature } from '../../domain/map.js';
 import { latestDay } from './day-cut.js';
 import { GEOJSON_TYPE } from '../contract/answer.js';
 import { ErrorBody, noData } from '../contract/error.js';
-import { Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { Day } from '../../domain/schemas.js';
 import { DATA_PREFIX, ifPollen, LOCAL } from '../contract/static-forms.js';
 import { NO_DATA } from '../contract/not-found.js';
-import { cutField, timezoneParam } from '../contract/params.js';
-import { param } from '../contract/query.js';
+import { cutField, dateParam, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
 import { localDays, provenance } from '../contract/schemas.js';
 import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
 
-export const MapDay = named('MapDay', 'Daily maxima of one day of the three-day series.', D.MapDay);
-export const MapFeature = named('MapFeature', 'One city on the map.', D.MapFeature);
 export const MapCollection = named(
   'MapFeatureCollection',
   'Daily category maxima of every city with data on the resolved date.',
@@ -25,23 +22,15 @@ export const MapCollection = named(
     type: z.literal('FeatureCollection'),
     date: Day,
     aggregation: z.literal('daily-category-maxima'),
-    features: z.array(MapFeature),
+    features: z.array(D.MapFeature),
     // Foreign members of the FeatureCollection (RFC 7946, section 6.1).
     ...provenance,
     ...localDays,
   }),
 );
 
-const MAP_DATE = "a valid date in YYYY-MM-DD format or 'latest'";
-
 /** `date`: a day, or `latest` (the default). */
-const mapDate = param(
-  z
-    .union([z.literal('latest'), z.iso.date()])
-    .default('latest')
-    .transform((date) => (date === 'latest' ? date : dayNumber(date))),
-  { expected: MAP_DATE, description: `A date or 'latest' (${MAP_DATE}).` },
-);
+const mapDate = dateParam((expected) => `A date or 'latest' (${expected}).`, { latest: true });
 
 export const mapDataRoute = route({
   path: '/api/map-data',
@@ -60,7 +49,7 @@ export const mapDataRoute = route({
     type: GEOJSON_TYPE,
     notFound: { description: NO_DATA, schema: ErrorBody },
   },
-  llms: '/api/map-data?date=YYYY-MM-DD|latest: GeoJSON points with daily maxima and a 3-day series',
+  llms: 'GeoJSON points with daily maxima and a 3-day series',
   tool: {
     name: 'get_pollen_map',
     title: 'Map of every city on a date',

@@ -5,11 +5,12 @@
 import * as z from 'zod';
 import { NEAR_KM, nearestCities, type Point } from '../../domain/geo.js';
 import type { ApiContext } from '../contract/context.js';
-import { ApiError, invalidParameter, plainError } from '../contract/error.js';
-import { named } from '../contract/named.js';
+import { ApiError, ErrorBody, invalidParameter, plainError } from '../contract/error.js';
+import { named } from '../../domain/schema-names.js';
 import { decimal, integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { City, cityRow } from '../contract/schemas.js';
+import { cityRow } from '../contract/schemas.js';
+import { City } from '../../domain/schemas.js';
 
 export const NearestCity = named(
   'NearestCity',
@@ -56,7 +57,6 @@ const EITHER = 'either zip or lat and lon, not both';
 const LAT = 'a latitude in decimal degrees, from -90 to 90';
 const LON = 'a longitude in decimal degrees, from -180 to 180';
 const ZIP = 'a five-digit ZIP code, such as 78701 (not ZIP+4)';
-const LIMIT = `an integer from 1 to ${MAX_NEAREST}`;
 const MAX_KM_EXPECTED = `a distance in km above 0 and at most ${MAX_KM}`;
 const ZIP_PATTERN = /^[0-9]{5}$/;
 
@@ -69,7 +69,7 @@ const unknownZip = (zip: string, source: string): ApiError<z.infer<typeof Unknow
       code: 'UNKNOWN_ZIP',
       zip,
     },
-    { at: { param: 'zip' } },
+    { at: { param: 'zip' }, schema: UnknownZipError },
   );
 
 async function origin(ctx: ApiContext, from: Point | { zip: string }): Promise<Point & { zip?: string }> {
@@ -90,10 +90,17 @@ export const nearestRoute = route({
       description: `Longitude: ${LON}. With lat.`,
       once: true,
     }),
-    zip: param(z.string().regex(ZIP_PATTERN).optional(), { expected: ZIP, description: `Instead of lat and lon: ${ZIP}.`, once: true }),
-    limit: param(integer(1, MAX_NEAREST).default(1), { expected: LIMIT, description: `Most cities, ${LIMIT}.`, once: true }),
+    zip: param(z.string().regex(ZIP_PATTERN).optional(), {
+      expected: ZIP,
+      shape: 'NNNNN',
+      listed: false,
+      description: `Instead of lat and lon: ${ZIP}.`,
+      once: true,
+    }),
+    limit: param(integer(1, MAX_NEAREST).default(1), { description: `Most cities, 1 to ${MAX_NEAREST}.`, once: true }),
     max_km: param(decimal(z.number().gt(0).max(MAX_KM)).default(DEFAULT_MAX_KM), {
       expected: MAX_KM_EXPECTED,
+      shape: `0..${MAX_KM}`,
       description: `The farthest a city may be: ${MAX_KM_EXPECTED}.`,
       once: true,
     }),
@@ -108,11 +115,11 @@ export const nearestRoute = route({
       "Invalid parameter: `Invalid parameter '<name>': expected ...` (malformed, out of range, repeated, lat without lon, or both a point and a ZIP code).",
     notFound: {
       description:
-        'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP).',
-      schema: z.union([NoCityNearbyError, UnknownZipError]),
+        "No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP); a function without the ZIP table (none of this deployment's) answers a ZIP code with an Error naming /api/nearest.",
+      schema: z.union([NoCityNearbyError, UnknownZipError, ErrorBody]),
     },
   },
-  llms: `/api/nearest?lat=..&lon=.. or ?zip=NNNNN (&limit=1..${MAX_NEAREST}&max_km=..${DEFAULT_MAX_KM}): the served cities nearest a point or a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP`,
+  llms: `the served cities nearest a point, or with zip=NNNNN instead of lat and lon a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP`,
   // From the served city set and the ZIP table its function carries: both change only with a deploy.
   untilDeploy: true,
   handle: async ({ lat, lon, zip, limit, max_km: maxKm }, ctx) => {
@@ -131,12 +138,16 @@ export const nearestRoute = route({
       const beyond = closest
         ? `: the nearest is ${closest.city.name}, ${closest.city.state} (${closest.city.slug}) at ${closest.distance_km} km${reach}`
         : '';
-      throw new ApiError<z.infer<typeof NoCityNearbyError>>(404, {
-        error: `No served city within ${maxKm} km of ${where}${beyond}`,
-        code: 'NO_CITY_NEARBY',
-        max_km: maxKm,
-        ...(closest ? { nearest: closest.city.slug, distance_km: closest.distance_km } : {}),
-      });
+      throw new ApiError<z.infer<typeof NoCityNearbyError>>(
+        404,
+        {
+          error: `No served city within ${maxKm} km of ${where}${beyond}`,
+          code: 'NO_CITY_NEARBY',
+          max_km: maxKm,
+          ...(closest ? { nearest: closest.city.slug, distance_km: closest.distance_km } : {}),
+        },
+        { schema: NoCityNearbyError },
+      );
     }
     return {
       body: { origin: point, max_km: maxKm, limit, cities: within.map((n) => ({ ...cityRow(n.city), distance_km: n.distance_km })) },

@@ -13,7 +13,8 @@ import * as z from 'zod';
 import { type Answer, closeRows, JsonRows, openRows } from '../contract/answer.js';
 import type { RowText } from '../contract/format.js';
 import { rangeCsv } from './range-csv.js';
-import { DateTime, Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { DateTime, Day } from '../../domain/schemas.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { cutField } from '../contract/params.js';
 import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
@@ -21,11 +22,6 @@ import { route } from '../contract/route.js';
 import { localDays, provenance } from '../contract/schemas.js';
 import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
 
-const PollenRangeRow = named(
-  'PollenRangeRow',
-  "One hour (aggregate=none) or one day (aggregate=day: a UTC day, or with timezone=local the city's local day from its local midnight; daily-row rules, no peaks) of a city.",
-  D.PollenRangeRow,
-);
 export const PollenRangeResponse = named(
   'PollenRangeResponse',
   "Rows ordered by city slug, then periodStart; truncated is true when limit cut them, or the body would have passed 20,000,000 bytes (before compression, so the same rows in every encoding), and next is then the request that continues after the last row. from and to are UTC instants, except that with timezone=local a date-only from or to is echoed as given (it means each city's local midnight).",
@@ -37,7 +33,7 @@ export const PollenRangeResponse = named(
     ...localDays,
     ...provenance,
     truncated: z.boolean(),
-    rows: z.array(PollenRangeRow),
+    rows: z.array(D.PollenRangeRow),
     next: z.string().optional().describe("Only when truncated: this request again with after set to the last row's 'city,periodStart'."),
   }),
 );
@@ -63,7 +59,7 @@ export const pollenRangeRoute = route({
     ok: 'OK.',
     notFound: CITY_NOT_FOUND,
   },
-  llms: '/api/pollen-range?from=...&to=...&city=a,b&aggregate=none|day&limit=N&format=json|csv: any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page',
+  llms: 'any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page',
   tool: {
     name: 'get_pollen_range',
     title: 'Pollen over a time window',

@@ -9,23 +9,19 @@ import type { StoreReader } from '../../store/reader.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
 import * as D from '../../domain/schemas.js';
 import { noData } from '../contract/error.js';
-import { Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { Day } from '../../domain/schemas.js';
 import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from '../contract/static-forms.js';
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, cutDate, cutField, servedCity, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { DailyPollen as DailyPollenSchema, HourlyPollen, localDays, provenance } from '../contract/schemas.js';
+import { localDays, provenance } from '../contract/schemas.js';
 import { provenanceOfRows } from '../../domain/provenance.js';
 
-export const CrossCityPollen = named(
-  'CrossCityPollen',
-  "One city's day in the cross-city view: count is the sum of the daily category maxima.",
-  D.CrossCityPollen,
-);
 export const PollenCityDateResponse = named(
   'PollenCityDateResponse',
   'Hourly observations of one city on one UTC date.',
-  z.object({ city: z.string(), date: Day, ...localDays, ...provenance, rows: z.array(HourlyPollen) }),
+  z.object({ city: z.string(), date: Day, ...localDays, ...provenance, rows: z.array(D.HourlyPollen) }),
 );
 
 /** Daily rows kept for one city. */
@@ -34,12 +30,12 @@ export const MAX_DAILY_ROWS = 720;
 export const PollenCityResponse = named(
   'PollenCityResponse',
   `Daily rows of one city, newest first, up to ${MAX_DAILY_ROWS}.`,
-  z.object({ city: z.string(), ...localDays, ...provenance, rows: z.array(DailyPollenSchema) }),
+  z.object({ city: z.string(), ...localDays, ...provenance, rows: z.array(D.DailyPollen) }),
 );
 export const PollenDateResponse = named(
   'PollenDateResponse',
   'One row per city with data on the date, by slug.',
-  z.object({ date: Day, ...localDays, ...provenance, rows: z.array(CrossCityPollen) }),
+  z.object({ date: Day, ...localDays, ...provenance, rows: z.array(D.CrossCityPollen) }),
 );
 
 export const pollenRoute = route({
@@ -52,7 +48,7 @@ export const pollenRoute = route({
     description: `city and date: the hourly rows of that date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows. With timezone=local the body carries "timezone": "local", daily rows carry hours, and latest is the newest local day complete for every city.`,
     notFound: CITY_OR_NO_DATA,
   },
-  llms: '/api/pollen?city=SLUG&date=YYYY-MM-DD: hourly rows of one city-day; city only: daily rows; date only: one row per city',
+  llms: 'hourly rows of one city-day; city only: daily rows; date only: one row per city',
   tool: {
     name: 'get_pollen',
     title: 'Pollen for a city and/or date',
@@ -62,7 +58,7 @@ export const pollenRoute = route({
       date: z.string().optional(),
       ...localDays,
       ...provenance,
-      rows: z.array(z.union([HourlyPollen, DailyPollenSchema, CrossCityPollen])),
+      rows: z.array(z.union([D.HourlyPollen, D.DailyPollen, D.CrossCityPollen])),
     }),
   },
   forms: [

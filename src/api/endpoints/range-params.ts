@@ -1,11 +1,11 @@
 /** The parameters of /api/pollen-range, strictly checked (each may be given once), and the windows they ask for. */
 import * as z from 'zod';
 import type { City, CitySet } from '../../domain/cities.js';
-import { DAY_MS, dayNumber, HOUR_MS, isIsoDate } from '../../domain/dates.js';
+import { DAY_MS, dayNumber, HOUR_MS } from '../../domain/dates.js';
 import { type DayCut, dayHours, dayOfHour, localMidnight } from '../../domain/days.js';
 import { invalidParameter } from '../contract/error.js';
 import { formatParam } from '../contract/format.js';
-import { servedCity, slugText, timezoneParam } from '../contract/params.js';
+import { isDateText, servedCity, slugText, timezoneParam } from '../contract/params.js';
 import { commaList, integer, param, parseQuery, type QueryOf } from '../contract/query.js';
 
 const TIME = 'a date (YYYY-MM-DD) or an RFC 3339 date-time with offset, such as 2025-04-01T06:00:00-05:00';
@@ -41,9 +41,9 @@ const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([
 
 /** Milliseconds since epoch of a `YYYY-MM-DD` (midnight UTC) or an RFC 3339 date-time; undefined if neither. */
 export function parseInstant(text: string): number | undefined {
-  if (isIsoDate(text)) return dayNumber(text) * DAY_MS;
+  if (isDateText(text)) return dayNumber(text) * DAY_MS;
   const m = DATE_TIME.exec(text);
-  if (!m || !isIsoDate(m[1]!)) return undefined;
+  if (!m || !isDateText(m[1]!)) return undefined;
   const [h, min, s] = [Number(m[2]), Number(m[3]), Number(m[4])];
   if (h > 23 || min > 59 || s > 59) return undefined;
   if (m[7] && (Number(m[8]) > 23 || Number(m[9]) > 59)) return undefined;
@@ -67,9 +67,9 @@ const bound = (description: string) =>
         ctx.issues.push({ code: 'custom', input: text, message: TIME });
         return z.NEVER;
       }
-      return { ms, ...(isIsoDate(text) ? { date: dayNumber(text) } : {}) };
+      return { ms, ...(isDateText(text) ? { date: dayNumber(text) } : {}) };
     }),
-    { expected: TIME, description, once: true },
+    { expected: TIME, shape: 'YYYY-MM-DD|RFC3339', description, once: true },
   );
 
 /** The parameters of /api/pollen-range, each given at most once. */
@@ -78,24 +78,25 @@ export const RANGE_PARAMS = {
   to: bound(`Exclusive end, later than from: ${TIME}.`),
   city: param(commaList(slugText()).optional(), {
     expected: CITIES,
+    shape: 'SLUG,...',
     description: 'Comma-separated city slugs; all cities when omitted. The first unknown slug gives 404 UNSUPPORTED_CITY.',
     once: true,
     // A thousand slugs of seven letters, or a hundred of the longest: a URL's length anyway.
     maxLength: 8192,
   }),
   aggregate: param(z.enum(['none', 'day']).default('none'), {
-    expected: "'none' or 'day'",
     description: "'none' (hourly) or 'day'.",
     once: true,
   }),
   limit: param(integer(1, MAX_LIMIT).default(DEFAULT_LIMIT), {
-    expected: `an integer from 1 to ${MAX_LIMIT}`,
     description: `Most rows returned, 1 to ${MAX_LIMIT}.`,
     once: true,
   }),
   format: formatParam(['csv'], 'the same rows as JSON or as text/csv (species left out, a provider column added).'),
   after: param(z.string().optional(), {
     expected: AFTER,
+    shape: 'SLUG,RFC3339',
+    listed: false,
     description:
       "Continue after a row: 'city,periodStart' of the last row received (a truncated JSON answer's next link sets it; with CSV, take the last line's city and periodStart). The city must be one of the request's.",
     once: true,

@@ -13,7 +13,7 @@ import { allDailyRows } from '../../store/daily-rows.js';
 import type { StoreReader } from '../../store/reader.js';
 import * as D from '../../domain/schemas.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from '../contract/error.js';
-import { named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
 import { localDays, provenance } from '../contract/schemas.js';
 import { provenanceOfSources } from '../../domain/provenance.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from '../contract/static-forms.js';
@@ -21,12 +21,6 @@ import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/p
 import { integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 
-export const RiskDays = named('RiskDays', 'Days of a season with a value, by NAB level.', D.RiskDays);
-export const Season = named('Season', 'A main pollen season by the percentage method.', D.Season);
-export const EarlierYear = named('EarlierYear', 'This year against one complete earlier year, at the same day of the year.', D.EarlierYear);
-export const SeasonComparison = named('SeasonComparison', 'This year against the complete earlier years held.', D.SeasonComparison);
-export const CategorySeason = named('CategorySeason', "One category's year: its season, integrals and comparison.", D.CategorySeason);
-export const SeasonYearRow = named('SeasonYearRow', "A year's season of a category in a line.", D.SeasonYearRow);
 export const SeasonResponse = named(
   'SeasonResponse',
   "A city's pollen seasons in a year, and a line per year held and category.",
@@ -40,8 +34,8 @@ export const SeasonResponse = named(
       ),
     ...localDays,
     ...provenance,
-    categories: z.array(CategorySeason),
-    years: z.array(SeasonYearRow),
+    categories: z.array(D.CategorySeason),
+    years: z.array(D.SeasonYearRow),
   }),
 );
 export const YearNotHeldError = named(
@@ -51,12 +45,14 @@ export const YearNotHeldError = named(
 );
 export type SeasonResponse = z.infer<typeof SeasonResponse>;
 
-const YEAR = 'a year (YYYY) from 1970 to 9999';
+const [FIRST_YEAR, LAST_YEAR] = [1970, 9999];
+const YEAR = `a year (YYYY) from ${FIRST_YEAR} to ${LAST_YEAR}`;
 const CATEGORY = 'all, tree, grass, weed, ragweed, or an allergen species as the bulk files name it (tree_oak), in any case';
 
 /** `year`: a season year; the one under way when left out. */
-const yearParam = param(integer(1970, 9999).optional(), {
+const yearParam = param(integer(FIRST_YEAR, LAST_YEAR).optional(), {
   expected: YEAR,
+  shape: 'YYYY',
   description: `A season year (${YEAR}): the calendar year, except that tree's (and each tree species') runs from 1 October of the year before, so that a winter season is one season; the year under way on the latest day with data when left out.`,
 });
 
@@ -65,7 +61,11 @@ const categoryParam = param(
   z
     .codec(z.string(), z.string().regex(/^[a-z][a-z0-9_]*$/), { decode: (text) => text.toLowerCase(), encode: (name) => name })
     .default('all'),
-  { expected: CATEGORY, description: `One category (${CATEGORY}); all of them when left out.` },
+  {
+    expected: CATEGORY,
+    shape: 'all|tree|grass|weed|ragweed|SPECIES',
+    description: `One category (${CATEGORY}); all of them when left out.`,
+  },
 );
 
 type YearNotHeld = z.infer<typeof YearNotHeldError>;
@@ -83,7 +83,7 @@ const yearNotHeld = (city: string, year: number | undefined, years: readonly num
       city,
       years: [...years],
     },
-    { at: { param: 'year' } },
+    { at: { param: 'year' }, schema: YearNotHeldError },
   );
 
 /** The city of a city unit, when it has daily values in the cut. */
@@ -111,7 +111,7 @@ export const seasonRoute = route({
       schema: z.union([UnsupportedCityError, YearNotHeldError]),
     },
   },
-  llms: "/api/season?city=SLUG&year=YYYY&category=tree|grass|weed|ragweed|SPECIES: pollen seasons (start, peak, end, SPIn, and status: not started, in season or ended), against earlier years; tree's year runs from 1 October",
+  llms: "pollen seasons (start, peak, end, SPIn, and status: not started, in season or ended), against earlier years; tree's year runs from 1 October",
   tool: {
     name: 'get_season',
     title: "A city's pollen seasons",

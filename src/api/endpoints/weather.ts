@@ -5,7 +5,8 @@ import type { StoredWeather } from '../../domain/weather.js';
 import * as z from 'zod';
 import * as D from '../../domain/schemas.js';
 import { noData } from '../contract/error.js';
-import { Day, named } from '../contract/named.js';
+import { named } from '../../domain/schema-names.js';
+import { Day } from '../../domain/schemas.js';
 import { citiesOn, DATA_PREFIX, ifWeather, theCity } from '../contract/static-forms.js';
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, servedCity, utcDate } from '../contract/params.js';
@@ -13,19 +14,13 @@ import { route } from '../contract/route.js';
 import { provenance } from '../contract/schemas.js';
 import { provenanceOfRows } from '../../domain/provenance.js';
 
-export const WeatherRowSchema = named(
-  'WeatherRow',
-  'Daily weather and air quality; unmeasured fields are omitted, never null.',
-  D.WeatherRow,
-);
-
 /** Weather rows kept for one city. */
 export const MAX_WEATHER_ROWS = 365;
 
 export const WeatherResponse = named(
   'WeatherResponse',
   `Weather rows: a city (newest first, up to ${MAX_WEATHER_ROWS}), a city-day, or the compact cross-city snapshot of a date.`,
-  z.object({ city: z.string().optional(), date: Day.optional(), ...provenance, rows: z.array(WeatherRowSchema) }),
+  z.object({ city: z.string().optional(), date: Day.optional(), ...provenance, rows: z.array(D.WeatherRow) }),
 );
 
 const COMPACT = ['temp_day_c', 'humidity', 'wind_speed_ms', 'aqi'] as const;
@@ -40,7 +35,7 @@ export const weatherRoute = route({
     description: `city only: up to ${MAX_WEATHER_ROWS} daily rows, newest first. city and date: rows holds the one row or is empty. date only: the compact snapshot (city_slug, date, temp_day_c, humidity, wind_speed_ms, aqi) of every city with data, by slug. Neither: the same as date=<latest weather date>. date is the UTC day for every provider; temp_day_c is the day's mean temperature. aqi is 1..5 (OpenWeatherMap scale; computed from concentrations with its breakpoints where only those are known).`,
     notFound: CITY_OR_NO_DATA,
   },
-  llms: '/api/weather?city=SLUG&date=YYYY-MM-DD: daily weather and AQI (1..5)',
+  llms: 'daily weather and AQI (1..5)',
   tool: {
     name: 'get_weather',
     title: 'Weather and air quality',

@@ -5,60 +5,69 @@
  * forecast-skill.ts makes them.
  */
 import * as z from 'zod';
+import { named } from '../schema-names.js';
 import { DateTime, Day, Interval, LevelProbabilities, Outlook, OutlookSkill, SkillTable } from '../schemas.js';
 
 export const SkillCategory = z.enum(['tree', 'grass', 'weed', 'ragweed']);
 
-export const SkillScores = z.object({
-  from: Day,
-  to: Day,
-  days: z
-    .number()
-    .int()
-    .min(0)
-    .describe(
-      'The days the forecast and its references are all scored on: observed, with the forecast issued for them at this lead, and with each reference compared (see left_out).',
+export const SkillScores = named(
+  'SkillScores',
+  'The forecast, persistence, climatology and the outlook at one lead over one period.',
+  z.object({
+    from: Day,
+    to: Day,
+    days: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'The days the forecast and its references are all scored on: observed, with the forecast issued for them at this lead, and with each reference compared (see left_out).',
+      ),
+    reason: z
+      .string()
+      .nullable()
+      .describe(
+        "Why the forecast and the references have no scores: fewer days than min_pairs, or a lead beyond the provider's forecast (only the outlook reaches it).",
+      ),
+    forecast: SkillTable.nullable().describe(
+      "The provider's forecast as issued: the last one issued on a day counts for each day it reached at this lead. Null beyond its reach.",
     ),
-  reason: z
-    .string()
-    .nullable()
-    .describe(
-      "Why the forecast and the references have no scores: fewer days than min_pairs, or a lead beyond the provider's forecast (only the outlook reaches it).",
+    persistence: SkillTable.nullable().describe(
+      'Persistence ("yesterday\'s level"): the last complete day observed before the forecast\'s issue day, as that day kept it. Null where left out.',
     ),
-  forecast: SkillTable.nullable().describe(
-    "The provider's forecast as issued: the last one issued on a day counts for each day it reached at this lead. Null beyond its reach.",
-  ),
-  persistence: SkillTable.nullable().describe(
-    'Persistence ("yesterday\'s level"): the last complete day observed before the forecast\'s issue day, as that day kept it. Null where left out.',
-  ),
-  climatology: SkillTable.nullable().describe(
-    '"The usual for the season": the median day of the earlier years within a week of the date, as the store held them when the first outlook reaching the day was issued. Null where left out.',
-  ),
-  left_out: z
-    .object({ persistence: z.string().optional(), climatology: z.string().optional() })
-    .describe(
-      "A reference that exists on fewer than half of the forecast's days here is left out of the comparison rather than cut the days to its own, and why (no earlier year before a store's first year: no climatology).",
+    climatology: SkillTable.nullable().describe(
+      '"The usual for the season": the median day of the earlier years within a week of the date, as the store held them when the first outlook reaching the day was issued. Null where left out.',
     ),
-  outlook: OutlookSkill.describe(
-    'The outlook issued at this lead before each day, as kept when issued, against climatology as issued for the same days: scored on every day both were issued for.',
-  ),
-  served: OutlookSkill.describe(
-    'What was served at this lead (the outlook, or climatology where the outlook had not beaten it), against climatology: on the days something was served (not the outlooks made again for days before the store kept them).',
-  ),
-});
+    left_out: z
+      .object({ persistence: z.string().optional(), climatology: z.string().optional() })
+      .describe(
+        "A reference that exists on fewer than half of the forecast's days here is left out of the comparison rather than cut the days to its own, and why (no earlier year before a store's first year: no climatology).",
+      ),
+    outlook: OutlookSkill.describe(
+      'The outlook issued at this lead before each day, as kept when issued, against climatology as issued for the same days: scored on every day both were issued for.',
+    ),
+    served: OutlookSkill.describe(
+      'What was served at this lead (the outlook, or climatology where the outlook had not beaten it), against climatology: on the days something was served (not the outlooks made again for days before the store kept them).',
+    ),
+  }),
+);
 
 export const SkillYear = SkillScores.extend({
   year: z.number().int().describe("The category's season year: the calendar year, or for tree the year from 1 October before."),
 });
 
-export const SkillLead = z.object({
-  lead: z.number().int().min(0).max(7).describe('Days after the issue day: 0 the issue day, 1 the next day...'),
-  window: SkillScores.describe('Over the trailing window (window.days days to the latest data day).'),
-  window_in_season: SkillScores.describe(
-    "Over the trailing window's days whose forecast was issued while the category's season was under way (the EAACI definition, as known on the issue day).",
-  ),
-  years: z.array(SkillYear).describe('Over each season year the served days hold, oldest first.'),
-});
+export const SkillLead = named(
+  'SkillLead',
+  'The scores at one lead day: over the trailing window, and over each season year.',
+  z.object({
+    lead: z.number().int().min(0).max(7).describe('Days after the issue day: 0 the issue day, 1 the next day...'),
+    window: SkillScores.describe('Over the trailing window (window.days days to the latest data day).'),
+    window_in_season: SkillScores.describe(
+      "Over the trailing window's days whose forecast was issued while the category's season was under way (the EAACI definition, as known on the issue day).",
+    ),
+    years: z.array(SkillYear).describe('Over each season year the served days hold, oldest first.'),
+  }),
+);
 
 export const ServedOutlookDay = z.object({
   date: Day,
@@ -83,17 +92,25 @@ export const ServedOutlookDay = z.object({
   rpss_interval: Interval.describe('Its 95% interval (moving-block bootstrap), as low and high.'),
 });
 
-export const ServedOutlook = Outlook.omit({ days: true, category: true }).extend({
-  days: z.array(ServedOutlookDay),
-});
+export const ServedOutlook = named(
+  'ServedOutlook',
+  "The outlook issued the day after the latest data day: each day's probabilities of each NAB level, the outlook's where it beat climatology over the trailing window at that lead, else climatology's.",
+  Outlook.omit({ days: true, category: true }).extend({
+    days: z.array(ServedOutlookDay),
+  }),
+);
 
-export const CategorySkill = z.object({
-  category: SkillCategory,
-  leads: z.array(SkillLead),
-  outlook: ServedOutlook.nullable().describe(
-    'The outlook issued the day after the latest data day, as kept when issued; null when none was issued (a store whose build has not issued one).',
-  ),
-});
+export const CategorySkill = named(
+  'CategorySkill',
+  "One category's scores by lead day, and its outlook.",
+  z.object({
+    category: SkillCategory,
+    leads: z.array(SkillLead),
+    outlook: ServedOutlook.nullable().describe(
+      'The outlook issued the day after the latest data day, as kept when issued; null when none was issued (a store whose build has not issued one).',
+    ),
+  }),
+);
 
 export const ForecastArchive = z
   .object({
@@ -126,21 +143,25 @@ export const Bootstrap = z
     "How every interval is made: the days resampled in blocks of consecutive days (Künsch's moving blocks), the score computed on each resample, and the percentiles that hold the coverage between them.",
   );
 
-export const ForecastSkill = z.object({
-  city: z.string(),
-  provider: z.string().nullable().describe('The provider of the forecasts and the observed days.'),
-  simulated: z
-    .literal(true)
-    .optional()
-    .describe("Present (true) with the sample provider: its forecasts' errors, and so their skill, are simulated."),
-  days: z.literal('UTC').describe('Days are UTC days, as daily rows are by default.'),
-  latest: Day.nullable().describe('The latest day with data: the window ends there, and the outlook is issued the day after.'),
-  window: z.object({ days: z.number().int().min(1), from: Day.nullable(), to: Day.nullable() }),
-  min_pairs: z.number().int().describe('No score is given from fewer paired days; the tables are.'),
-  bootstrap: Bootstrap,
-  archive: ForecastArchive,
-  categories: z.array(CategorySkill),
-});
+export const ForecastSkill = named(
+  'ForecastSkillResponse',
+  "A city's forecast skill: the forecasts kept for it scored against its observed days, beside persistence and climatology, and its outlook.",
+  z.object({
+    city: z.string(),
+    provider: z.string().nullable().describe('The provider of the forecasts and the observed days.'),
+    simulated: z
+      .literal(true)
+      .optional()
+      .describe("Present (true) with the sample provider: its forecasts' errors, and so their skill, are simulated."),
+    days: z.literal('UTC').describe('Days are UTC days, as daily rows are by default.'),
+    latest: Day.nullable().describe('The latest day with data: the window ends there, and the outlook is issued the day after.'),
+    window: z.object({ days: z.number().int().min(1), from: Day.nullable(), to: Day.nullable() }),
+    min_pairs: z.number().int().describe('No score is given from fewer paired days; the tables are.'),
+    bootstrap: Bootstrap,
+    archive: ForecastArchive,
+    categories: z.array(CategorySkill),
+  }),
+);
 
 export type SkillCategory = z.infer<typeof SkillCategory>;
 export type SkillScores = z.infer<typeof SkillScores>;
