@@ -115,7 +115,7 @@ export const nearestRoute = route({
       "Invalid parameter: `Invalid parameter '<name>': expected ...` (malformed, out of range, repeated, lat without lon, or both a point and a ZIP code).",
     notFound: {
       description:
-        "No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP); a function without the ZIP table (none of this deployment's) answers a ZIP code with an Error naming /api/nearest.",
+        'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP); a ZIP code asked of a function without the ZIP table, an Error naming /api/nearest.',
       schema: z.union([NoCityNearbyError, UnknownZipError, ErrorBody]),
     },
   },
