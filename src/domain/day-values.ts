@@ -7,7 +7,7 @@
 import { dayString } from './dates.js';
 import type { DailyMeans, DayHour, ExactMeans } from './pollen-rows.js';
 import { summarize } from './pollen-rows.js';
-import { SpeciesColumns } from './species/columns.js';
+import { SpeciesColumns } from './species/leaf-arrays.js';
 import { grade, type Risk } from './species/risk.js';
 import type { CrossCityPollen, DailyPollen, MapDay } from './schemas.js';
 

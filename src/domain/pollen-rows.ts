@@ -2,7 +2,7 @@
 import { isoHour } from './dates.js';
 import { type Category, categoryRisk, type Graded, gradedValue, levelIndex, RISK_LABELS, type Risk } from './species/risk.js';
 import { roundOrNull, type Shape, type Species } from './species/payload.js';
-import { meansByShape, SpeciesColumns } from './species/columns.js';
+import { meansByShape, SpeciesColumns } from './species/leaf-arrays.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
 

@@ -1,7 +1,7 @@
 /**
  * The shapes of what the service answers, as zod schemas: one definition each, from which come
  * the types the domain builds (`z.infer`), the page's client types, the OpenAPI document's
- * components (api/contract/schemas.ts names them) and the tests' checks of every body.
+ * components (each named where it is defined: schema-names.ts) and the tests' checks of every body.
  */
 import * as z from 'zod';
 import { named } from './schema-names.js';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import type { KeptOrigin } from '../domain/verification/forecast-skill.js';
-import { targetDays } from '../domain/verification/days.js';
+import { targetDays } from '../domain/verification/target-days.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
 import { settingsOf } from '../settings.js';
 import { type CachedForecast, openStore, type Store } from '../store/store.js';

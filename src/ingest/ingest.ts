@@ -6,7 +6,7 @@ import type { City } from '../domain/cities.js';
 import type { PollenHour } from '../domain/hours.js';
 import type { WeatherValues } from '../domain/weather.js';
 import { dayString } from '../domain/dates.js';
-import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/status.js';
+import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/day-status.js';
 import { ProviderError, type DaySpan, type PollenProvider, type ProviderFailure, type WeatherProvider } from '../providers/provider.js';
 import type { CityDayWrite, Store } from '../store/store.js';
 import { hoursByDay, weatherByDay } from './normalize.js';

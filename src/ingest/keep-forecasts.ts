@@ -16,7 +16,7 @@
 import type { City } from '../domain/cities.js';
 import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
-import { type KeptDay, targetDays } from '../domain/verification/days.js';
+import { type KeptDay, targetDays } from '../domain/verification/target-days.js';
 import { type FetchedForecasts, functionFetches } from '../forecast/kept.js';
 import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import { hasPastForecasts, type PastForecasts, type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';

@@ -25,7 +25,7 @@ import {
 } from '../domain/verification/kept-outlooks.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { Graded } from '../domain/species/risk.js';
-import { GRADED } from '../domain/verification/days.js';
+import { GRADED } from '../domain/verification/target-days.js';
 import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import type { Store } from '../store/store.js';
 

@@ -6,7 +6,7 @@
  * that runs out mid-run has spent itself on every city's newest days before any older one.
  */
 import type { City } from '../domain/cities.js';
-import type { DataKind, DayStatus, StoredStatus } from '../domain/status.js';
+import type { DataKind, DayStatus, StoredStatus } from '../domain/day-status.js';
 import type { Coverage, DaySpan, HourSpan } from '../providers/provider.js';
 
 /** One request of the plan: consecutive days of one city and kind, and (pollen) the hours asked. */

@@ -1,7 +1,7 @@
 /** `ingest` as the CLI runs it: open the store, ingest with progress, report the outcome. */
 import type { Dispatcher } from 'undici';
 import { dayString } from '../domain/dates.js';
-import { DAY_STATUSES } from '../domain/status.js';
+import { DAY_STATUSES } from '../domain/day-status.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_CITIES, type City } from '../domain/cities.js';
 import { budgetWarnings, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';

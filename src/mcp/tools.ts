@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { JsonRows } from '../api/contract/answer.js';
-import { cityRow } from '../api/contract/schemas.js';
+import { cityRow } from '../api/contract/answer-fields.js';
 import { type ApiContext, withSettings } from '../api/contract/context.js';
 import { ApiError } from '../api/contract/error.js';
 import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';

@@ -20,7 +20,7 @@ import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
 import { dailyMeans } from './daily-means.js';
 import { OPEN_METEO_AIR_URL, OPEN_METEO_ARCHIVE_URL } from '../settings.js';
-import { commonVerdict, type HttpClient, type Verdict } from './http.js';
+import { commonVerdict, type HttpClient, type Verdict } from './http-policy.js';
 import { ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPEN_METEO_ID = 'open-meteo';

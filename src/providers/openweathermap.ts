@@ -16,7 +16,7 @@ import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
 import { dailyMeans } from './daily-means.js';
 import { OPENWEATHERMAP_URL } from '../settings.js';
-import type { HttpClient } from './http.js';
+import type { HttpClient } from './http-policy.js';
 import { openCoverage, ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPENWEATHERMAP_ID = 'openweathermap';

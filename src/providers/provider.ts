@@ -2,7 +2,7 @@
 import type { City } from '../domain/cities.js';
 import type { RawPollenHour } from '../domain/hours.js';
 import type { DayValues } from '../domain/day-values.js';
-import type { KeptDay } from '../domain/verification/days.js';
+import type { KeptDay } from '../domain/verification/target-days.js';
 import type { WeatherField } from '../domain/weather.js';
 
 export type { RawPollenHour };

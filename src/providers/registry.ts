@@ -7,7 +7,7 @@ import { ConfigError, type Settings, settingsOf } from '../settings.js';
 import type { CallPurpose, Store } from '../store/store.js';
 import { AmbeeProvider, AMBEE_ID } from './ambee.js';
 import { StoreLedger, type Budget } from './call-budget.js';
-import { HttpClient, type HttpPolicy } from './http.js';
+import { HttpClient, type HttpPolicy } from './http-policy.js';
 import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
 import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';
 import type { PollenProvider, WeatherProvider } from './provider.js';

@@ -26,7 +26,7 @@ import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { Graded } from '../domain/species/risk.js';
 import { seasonYear, seasonYearOf, type SeasonSeries } from '../domain/seasons/year.js';
 import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/verification/skill-schemas.js';
-import { GRADED, observedSeries } from '../domain/verification/days.js';
+import { GRADED, observedSeries } from '../domain/verification/target-days.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
 import type { OutlookFile } from '../served/outlook-file.js';

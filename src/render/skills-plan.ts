@@ -17,7 +17,7 @@ import { yearKey } from '../domain/verification/forecast-skill.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import { seasonYear, seasonYearOf } from '../domain/seasons/year.js';
 import type { SkillYear } from '../domain/verification/skill-schemas.js';
-import { GRADED } from '../domain/verification/days.js';
+import { GRADED } from '../domain/verification/target-days.js';
 import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import type { Store } from '../store/store.js';

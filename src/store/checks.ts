@@ -3,7 +3,7 @@
  * these to compare two stores or to refuse a broken one.
  */
 import { createHash } from 'node:crypto';
-import { statusOfCode } from '../domain/status.js';
+import { statusOfCode } from '../domain/day-status.js';
 import { decodeDay, decodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';

@@ -10,7 +10,7 @@
  * - a weather day is a bitmap of the fields present and their tokens, texts as label ids.
  */
 import type { PollenHour } from '../domain/hours.js';
-import { SpeciesColumns } from '../domain/species/columns.js';
+import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
 import { type Category, SPECIES_KEY } from '../domain/species/risk.js';
 import { leafCount, type Shape, type Species, type SpeciesLeaf, setKey } from '../domain/species/payload.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';

@@ -1,6 +1,6 @@
 /** The status ingest gave each of a city's days, as the pollen and the weather days store it. */
 import type Database from 'better-sqlite3';
-import { type StoredStatus, statusOfCode } from '../domain/status.js';
+import { type StoredStatus, statusOfCode } from '../domain/day-status.js';
 import type { Row } from './database.js';
 import type { Names } from './names.js';
 

@@ -8,32 +8,21 @@
 import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
 import { type DayValues, dayValues } from '../domain/day-values.js';
 import type { StoredHour } from '../domain/hours.js';
-import { SpeciesColumns } from '../domain/species/columns.js';
-import { RISK_LABELS, type Risk } from '../domain/species/risk.js';
-import { build, leaves } from './codec.js';
+import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
 import type { Db, Row } from './database.js';
 import { RecentlyUsed } from './day-cache.js';
 import type { Names } from './names.js';
 import type { PollenDays } from './pollen-days.js';
 import type { SpeciesShapes } from './species-shapes.js';
-import { Reader, Writer } from './varint-codec.js';
+import { DayValuesPacking } from './day-values-packing.js';
 
 const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
 
 /**
- * The version of how day values are derived and packed (derived.ts): bump it whenever
+ * The version of how day values are derived and packed (day-values-packing.ts): bump it whenever
  * `dayValues` or the packing below changes, and every store makes its values again once.
  */
 export const DAY_VALUES_VERSION = 3;
-
-/** null 0, None 1 ... Very High 5. */
-const riskCode = (r: Risk | null) => (r === null ? 0 : RISK_LABELS.indexOf(r) + 1);
-const riskOf = (code: number): Risk | null => (code === 0 ? null : RISK_LABELS[code - 1]!);
-const risks = (w: Writer, a: Risk | null, b: Risk | null, c: Risk | null) => w.varint(riskCode(a) + 6 * riskCode(b) + 36 * riskCode(c));
-const readRisks = (r: Reader): [Risk | null, Risk | null, Risk | null] => {
-  const n = r.varint();
-  return [riskOf(n % 6), riskOf(Math.floor(n / 6) % 6), riskOf(Math.floor(n / 36))];
-};
 
 /**
  * The local days of a zone that UTC day `day`'s hours fall in (two for every US zone): those whose
@@ -85,15 +74,17 @@ export class DayValuesTable {
    * function, answering a city's list and its seasons.
    */
   private readonly wholeCuts = new RecentlyUsed<DayValues[]>(CUTS_KEPT);
+  private readonly packing: DayValuesPacking;
 
   constructor(
     db: Db,
     private readonly names: Names,
-    private readonly shapes: SpeciesShapes,
+    shapes: SpeciesShapes,
     private readonly pollen: Pick<PollenDays, 'hours'>,
     /** Nothing writes the file while it is open. */
     private readonly immutable = false,
   ) {
+    this.packing = new DayValuesPacking(names, shapes);
     this.stmt = {
       put: db.prepare(
         'INSERT INTO day_value (city_id, cut, day, data) VALUES (?, ?, ?, ?) ON CONFLICT (city_id, cut, day) DO UPDATE SET data = excluded.data',
@@ -164,14 +155,14 @@ export class DayValuesTable {
   /** Writes the values of a city-day's hours, or drops the day's values when it has none. */
   private write(id: number, cut: DayCut, day: number, hours: readonly StoredHour[], columns = SpeciesColumns.of(hours)): void {
     if (hours.length === 0) this.stmt.drop.run(id, CUT_CODE[cut], day);
-    else this.stmt.put.run(id, CUT_CODE[cut], day, this.pack(dayValues(day, hours, columns)));
+    else this.stmt.put.run(id, CUT_CODE[cut], day, this.packing.pack(dayValues(day, hours, columns)));
   }
 
   /** The values of a city-day of a cut, if it has data. */
   on(city: string, cut: DayCut, day: number): DayValues | undefined {
     const id = this.names.id('city', city);
     const data = id === undefined ? undefined : (this.stmt.one.get(id, CUT_CODE[cut], day) as Uint8Array | undefined);
-    return data && this.unpack(day, data);
+    return data && this.packing.unpack(day, data);
   }
 
   /** Whether a city has any day with data in a cut (nothing decoded). */
@@ -189,7 +180,7 @@ export class DayValuesTable {
       const days = this.whole(id, cut);
       return days.slice(Math.max(0, days.length - limit)).reverse();
     }
-    return (this.stmt.newest.all(id, CUT_CODE[cut], limit) as Row[]).map((r) => this.unpack(r.day as number, r.data as Uint8Array));
+    return (this.stmt.newest.all(id, CUT_CODE[cut], limit) as Row[]).map((r) => this.packing.unpack(r.day as number, r.data as Uint8Array));
   }
 
   /** A city's days with data of a cut in [from, to], by day. */
@@ -204,7 +195,7 @@ export class DayValuesTable {
       return days;
     }
     const rows = this.stmt.span.all(id, CUT_CODE[cut], from, to) as Array<[number, Uint8Array]>;
-    return new Map(rows.map(([day, data]) => [day, this.unpack(day, data)]));
+    return new Map(rows.map(([day, data]) => [day, this.packing.unpack(day, data)]));
   }
 
   /** Every day of a city's cut, oldest first, kept for the next asks (a store nothing writes only: nothing stales them). */
@@ -213,7 +204,7 @@ export class DayValuesTable {
     let days = this.wholeCuts.get(key);
     if (!days) {
       const rows = this.stmt.span.all(id, CUT_CODE[cut], Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) as Array<[number, Uint8Array]>;
-      this.wholeCuts.set(key, (days = rows.map(([day, data]) => this.unpack(day, data))));
+      this.wholeCuts.set(key, (days = rows.map(([day, data]) => this.packing.unpack(day, data))));
     }
     return days;
   }
@@ -224,79 +215,8 @@ export class DayValuesTable {
     for (const r of this.stmt.across.iterate(CUT_CODE[cut], from, to) as Iterable<Row>) {
       let days = out.get(r.slug as string);
       if (!days) out.set(r.slug as string, (days = new Map()));
-      days.set(r.day as number, this.unpack(r.day as number, r.data as Uint8Array));
+      days.set(r.day as number, this.packing.unpack(r.day as number, r.data as Uint8Array));
     }
     return out;
-  }
-
-  /**
-   * Packed: the hours, zone and source; the rounded means and their risks; the peaks (ragweed's
-   * too) and their risks; the rounded species means as a key shape and its leaves; the graded
-   * categories' means to a thousandth; then the day's other sources, if any.
-   */
-  private pack(v: DayValues): Uint8Array {
-    const w = new Writer();
-    const m = v.means;
-    w.varint(v.hours);
-    w.varint(m.timezone === null ? 0 : this.names.id('label', m.timezone)! + 1);
-    w.varint(this.names.id('source', v.source)!);
-    for (const x of [m.tree, m.grass, m.weed, m.total]) w.token(x);
-    risks(w, m.risk_tree, m.risk_grass, m.risk_weed);
-    for (const x of [v.peaks.tree, v.peaks.grass, v.peaks.weed, v.peaks.total, v.peaks.ragweed]) w.token(x);
-    risks(w, v.peakRisks.tree, v.peakRisks.grass, v.peakRisks.weed);
-    if (m.species === null) w.varint(0);
-    else {
-      w.varint(this.shapes.idFor(m.species) + 1);
-      for (const leaf of leaves(m.species)) w.token(leaf);
-    }
-    for (const x of [v.exact.tree, v.exact.grass, v.exact.weed, v.exact.ragweed]) w.token(x);
-    // The day's other providers, when its hours come from more than one (a local day across a replaced day).
-    for (const other of v.sources.slice(1)) w.varint(this.names.id('source', other)!);
-    return w.done();
-  }
-
-  private unpack(day: number, data: Uint8Array): DayValues {
-    const r = new Reader(data);
-    const hours = r.varint();
-    const zone = r.varint();
-    const source = this.names.source(r.varint());
-    const tree = r.token();
-    const grass = r.token();
-    const weed = r.token();
-    const total = r.token();
-    const meanRisks = readRisks(r);
-    const peaks = { tree: r.token(), grass: r.token(), weed: r.token(), total: r.token(), ragweed: r.token() };
-    const peakRisks = readRisks(r);
-    const shape = r.varint();
-    let species = null;
-    if (shape !== 0) {
-      const keys = this.shapes.shape(shape - 1);
-      const leaves = new Array<number | null>(this.shapes.slots(shape - 1));
-      for (let i = 0; i < leaves.length; i++) leaves[i] = r.token();
-      species = build(keys, leaves);
-    }
-    const exact = { tree: r.token(), grass: r.token(), weed: r.token(), ragweed: r.token() };
-    const sources = [source];
-    while (r.more()) sources.push(this.names.source(r.varint()));
-    return {
-      day,
-      hours,
-      source,
-      sources,
-      exact,
-      means: {
-        tree,
-        grass,
-        weed,
-        total,
-        species,
-        risk_tree: meanRisks[0],
-        risk_grass: meanRisks[1],
-        risk_weed: meanRisks[2],
-        timezone: zone === 0 ? null : this.names.label(zone - 1),
-      },
-      peaks,
-      peakRisks: { tree: peakRisks[0], grass: peakRisks[1], weed: peakRisks[2] },
-    };
   }
 }

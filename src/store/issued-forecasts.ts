@@ -1,6 +1,6 @@
 /**
  * Every forecast kept as issued (docs/data.md, "Forecast skill"): one row per city and issue
- * instant, with what it said of each UTC day it covered enough (domain/verification/days.ts): the
+ * instant, with what it said of each UTC day it covered enough (domain/verification/target-days.ts): the
  * day's lead, the hours it held, and each category's daily mean and NAB level. Not its hours: a
  * 48-hour forecast's hours packed as a day's are (codec.ts) take about ten times the bytes, and
  * scores read daily means. The store keeps them for the served days (SERVE_DAYS) only; the served
@@ -9,7 +9,7 @@
 import { DAY_MS } from '../domain/dates.js';
 import type { KeptForecast, KeptOrigin } from '../domain/verification/forecast-skill.js';
 import { RISK_LABELS, type Graded } from '../domain/species/risk.js';
-import type { DayLevels, KeptDay } from '../domain/verification/days.js';
+import type { DayLevels, KeptDay } from '../domain/verification/target-days.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';

@@ -25,7 +25,7 @@ import type {
 } from '../domain/verification/kept-outlooks.js';
 import { decisionReason, type LevelCounts, OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import { type Graded, RISK_LABELS } from '../domain/species/risk.js';
-import { GRADED } from '../domain/verification/days.js';
+import { GRADED } from '../domain/verification/target-days.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';

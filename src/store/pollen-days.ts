@@ -4,8 +4,8 @@
  * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
  */
 import type { PollenHour, StoredHour } from '../domain/hours.js';
-import { SpeciesColumns } from '../domain/species/columns.js';
-import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/status.js';
+import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
+import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
 import { decodeDay, encodeDay, setFlags } from './codec.js';
 import type { Db, Row } from './database.js';
 import { ByDay } from './by-day.js';

@@ -74,7 +74,7 @@ export const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (provider, day, purpose)
   ) WITHOUT ROWID;
   `,
-  // 2: the status ingest gave each city-day (1 complete, 2 partial, 3 empty; see domain/status.ts),
+  // 2: the status ingest gave each city-day (1 complete, 2 partial, 3 empty; see domain/day-status.ts),
   // derived for existing rows from what they hold, and a log of ingest runs.
   `
   ALTER TABLE pollen_day ADD COLUMN status INTEGER NOT NULL DEFAULT 1 CHECK (status IN (1, 2, 3));

@@ -23,7 +23,7 @@ import type { StoreReader } from './reader.js';
 import { MIGRATIONS } from './schema.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
-import type { StoredStatus } from '../domain/status.js';
+import type { StoredStatus } from '../domain/day-status.js';
 
 export { CityConflictError, type CitySetChange } from './city-set.js';
 export { StoreVersionError } from './database.js';

@@ -1,5 +1,5 @@
 /** Weather days: one row per city and UTC day, its measured fields packed (store/codec.ts). */
-import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/status.js';
+import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/day-status.js';
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { environmentContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
-import { handleMcp } from '../../src/mcp/http.js';
+import { handleMcp } from '../../src/mcp/streamable-http.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';

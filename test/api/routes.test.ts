@@ -5,6 +5,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { lazyContext } from '../../src/wiring/contexts.js';
@@ -21,6 +23,7 @@ import { type Format, formatParam, rowsText, TEXT } from '../../src/api/contract
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { createMcpServer } from '../../src/mcp/tools.js';
+import { staticRules } from '../../src/render/redirects.js';
 
 const EchoResponse = named(
   'EchoResponse',
@@ -320,5 +323,59 @@ describe('an error a route answers', () => {
     expect(res.status).toBe(status);
     if (status === 500) expect(String(res.logged[0])).toMatch(/\/api\/teapot answered \d+ with a body its operation does not document/);
     else expect(res.logged).toEqual([]);
+  });
+});
+
+describe("the README's Adding an endpoint", () => {
+  // The list names every file an endpoint touches: for each endpoint of the route list, what it
+  // touches is worked out from the tree, and each must be named in the list.
+  const ROOT = join(import.meta.dirname, '..', '..');
+  const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+  const readme = read('README.md');
+  const list = readme.slice(readme.indexOf('### Adding an endpoint'), readme.indexOf('\n## ', readme.indexOf('### Adding an endpoint')));
+  const filesIn = (dir: string) => readdirSync(join(ROOT, dir)).map((f) => ({ name: f, text: read(join(dir, f)) }));
+  const declares = (text: string, path: string) => new RegExp(`path: (\\[[^\\]]*)?'${path.replaceAll('.', '\\.')}'`).test(text);
+  const toml = read('netlify.toml');
+  const apiTests = filesIn('test/api');
+  const smoke = filesIn('src/smoke')
+    .map((f) => f.text)
+    .join('\n');
+
+  /** What adding this endpoint touched, as the list names it. */
+  function touched(r: Route): string[] {
+    const module = filesIn('src/api/endpoints').filter((f) => declares(f.text, r.path));
+    expect(module, `${r.path}: the module that declares it`).toHaveLength(1);
+    const functions = filesIn('functions').filter((f) => declares(f.text, r.path));
+    const carries = functions.some((f) => toml.includes(`[functions.${f.name.replace(/\.ts$/, '')}]`));
+    expect(
+      apiTests.some((t) => t.text.includes(r.path)),
+      `${r.path} is asked for in test/api/`,
+    ).toBe(true);
+    expect(smoke, `${r.path} has a smoke check`).toContain(r.path);
+    expect(read('docs/api.md'), `${r.path} in docs/api.md`).toContain(r.path);
+    expect(read('CHANGELOG.md'), `${r.path} in CHANGELOG.md`).toContain(r.path);
+    return [
+      'src/api/endpoints/<endpoint>.ts',
+      'route({...})',
+      'src/api/routes.ts',
+      'src/api/contract/identity.ts',
+      'test/api/',
+      'src/smoke/',
+      'docs/api.md',
+      'CHANGELOG.md',
+      ...(staticRules().some((s) => s.from === r.path) ? ['netlify.toml', '[[redirects]]'] : []),
+      ...(functions.length > 0 ? ['functions/'] : []),
+      ...(carries ? ['[functions.<name>]'] : []),
+      ...(r.forms.length === 0 ? ['test/api/answer-schemas.test.ts'] : []),
+      ...(r.formats ? ['src/api/contract/format.ts', 'formatParam'] : []),
+    ];
+  }
+
+  it.each(API_ROUTES.map((r) => [r.path, r] as const))('names every file %s touched', (_path, r) => {
+    for (const file of touched(r)) expect(list, `${r.path} touched ${file}`).toContain(`\`${file}\``);
+  });
+
+  it('every rule of netlify.toml for a path alone is a route form, as step 3 says', () => {
+    for (const rule of staticRules()) expect(toml).toContain(`from = "${rule.from}"\n  to = "${rule.to}"`);
   });
 });

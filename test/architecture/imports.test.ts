@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';
 import { cyclesOf, importGraph } from './imports.js';
-import { endpointToEndpoint, upward, upwardInApi } from './rules.js';
+import { endpointToEndpoint, upward, upwardInApi, vagueNames } from './rules.js';
 
 const graph = importGraph(ROOT, ['src', 'build', 'functions']);
 const endpoints = new Set((graph.get('src/api/routes.ts') ?? []).filter((m) => m.startsWith('src/api/endpoints/')));
@@ -62,6 +62,18 @@ describe('the rules, on graphs made by hand', () => {
     expect(endpointToEndpoint(new Map([['src/api/endpoints/alerts.ts', ['src/api/endpoints/forecast-of.ts']]]), both)).toEqual([]);
   });
 
+  it('finds a base name held three times, or twice in one folder', () => {
+    expect(vagueNames(['src/providers/http.ts', 'src/mcp/http.ts', 'src/api/http/http.ts'])).toEqual([
+      'src/providers/http.ts, src/mcp/http.ts, src/api/http/http.ts',
+    ]);
+    expect(vagueNames(['src/domain/status.ts', 'src/domain/seasons/status.ts'])).toEqual([
+      'src/domain/status.ts, src/domain/seasons/status.ts',
+    ]);
+    expect(
+      vagueNames(['src/api/endpoints/weather.ts', 'src/domain/weather.ts', 'src/a/index.ts', 'src/b/index.ts', 'src/c/index.ts']),
+    ).toEqual([]);
+  });
+
   it('has the linter refuse a function of more than 100 lines', () => {
     // The project's linter settings, in a folder of their own (outside git, so nothing is ignored).
     const dir = tempDir();
@@ -107,5 +119,9 @@ describe('the code', () => {
 
   it('has no endpoint reaching another', () => {
     expect(endpointToEndpoint(graph, endpoints)).toEqual([]);
+  });
+
+  it('names its files so that no base name is vague', () => {
+    expect(vagueNames([...graph.keys()].filter((m) => m.startsWith('src/')))).toEqual([]);
   });
 });

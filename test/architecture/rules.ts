@@ -82,3 +82,19 @@ export function endpointToEndpoint(graph: ReadonlyMap<string, readonly string[]>
   }
   return found;
 }
+
+/**
+ * Base names that say too little: a name (other than `index.ts`) held by more than two files, or
+ * by two in one folder of src/ (`src/api/endpoints/weather.ts` and `src/domain/weather.ts` are
+ * the two sides of one subject, an endpoint and its domain module; two `http.ts` in one tier would not be).
+ */
+export function vagueNames(files: readonly string[]): string[] {
+  const byName = new Map<string, string[]>();
+  for (const file of files) {
+    const name = file.split('/').pop()!;
+    if (name !== 'index.ts') byName.set(name, [...(byName.get(name) ?? []), file]);
+  }
+  return [...byName.values()]
+    .filter((held) => held.length > 2 || (held.length === 2 && folderOf(held[0]!) === folderOf(held[1]!)))
+    .map((held) => held.join(', '));
+}

@@ -10,7 +10,7 @@ import {
   observedSeries,
   type TargetDay,
   targetDays,
-} from '../../src/domain/verification/days.js';
+} from '../../src/domain/verification/target-days.js';
 import { medianDay, persistenceOn } from '../../src/domain/verification/references.js';
 
 const CHICAGO = 'America/Chicago';

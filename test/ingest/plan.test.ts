@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import type { StoredStatus } from '../../src/domain/status.js';
+import type { StoredStatus } from '../../src/domain/day-status.js';
 import { decide, plan, type KindPlan } from '../../src/ingest/plan.js';
 import type { Coverage } from '../../src/providers/provider.js';
 

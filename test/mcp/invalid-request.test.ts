@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BATCH_REFUSED } from '../../src/mcp/http.js';
+import { BATCH_REFUSED } from '../../src/mcp/streamable-http.js';
 import { serve, type RunningServer } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
 

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSettings } from '../../src/api/contract/context.js';
 import { lazyContext, storeContext } from '../../src/wiring/contexts.js';
-import { BATCH_REFUSED, handleMcp } from '../../src/mcp/http.js';
+import { BATCH_REFUSED, handleMcp } from '../../src/mcp/streamable-http.js';
 import { MCP_RANGE_CAP } from '../../src/mcp/tools.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';

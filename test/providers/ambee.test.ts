@@ -4,7 +4,7 @@ import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { HOUR_MS } from '../../src/domain/dates.js';
 import { AmbeeProvider, itemTime } from '../../src/providers/ambee.js';
 import { StoreLedger } from '../../src/providers/call-budget.js';
-import { HttpClient } from '../../src/providers/http.js';
+import { HttpClient } from '../../src/providers/http-policy.js';
 import { ProviderError } from '../../src/providers/provider.js';
 import { openStore } from '../../src/store/store.js';
 import { fixture } from '../helpers/fixtures.js';

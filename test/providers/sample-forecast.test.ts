@@ -6,7 +6,7 @@ import { groupByDay } from '../../src/domain/days.js';
 import { normalizeHour } from '../../src/domain/hours.js';
 import type { Category } from '../../src/domain/species/risk.js';
 import { type Pair, skill } from '../../src/domain/verification/scores.js';
-import { latestAtLead, observedSeries, type TargetDay, targetDays } from '../../src/domain/verification/days.js';
+import { latestAtLead, observedSeries, type TargetDay, targetDays } from '../../src/domain/verification/target-days.js';
 import type { PollenBatch } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 

@@ -5,7 +5,7 @@ import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, DAY_MS } from '../../src/domain/dates.js';
 import { sanitizeWeather } from '../../src/domain/weather.js';
 import { StoreLedger } from '../../src/providers/call-budget.js';
-import { HttpClient } from '../../src/providers/http.js';
+import { HttpClient } from '../../src/providers/http-policy.js';
 import { callWeight, describeWeatherCode, OpenMeteoProvider } from '../../src/providers/open-meteo.js';
 import { OpenWeatherMapProvider } from '../../src/providers/openweathermap.js';
 import { ProviderError } from '../../src/providers/provider.js';

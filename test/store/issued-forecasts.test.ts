@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import type { KeptDay } from '../../src/domain/verification/days.js';
+import type { KeptDay } from '../../src/domain/verification/target-days.js';
 import { openStore } from '../../src/store/store.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document, made from the route list: each documented route is an operation, its
  * parameters and its answers' schemas taken from the route, its components from the schemas the
- * API is built on (api/contract/schemas.ts).
+ * API is built on (domain/schemas.ts, named in domain/schema-names.ts).
  */
 import * as z from 'zod';
 import { SCHEMA_NAMES } from '../../domain/schema-names.js';

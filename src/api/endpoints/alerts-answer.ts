@@ -6,7 +6,7 @@ import * as z from 'zod';
 import * as D from '../../domain/schemas.js';
 import { named } from '../../domain/schema-names.js';
 import { DateTime, Day } from '../../domain/schemas.js';
-import { provenance } from '../contract/schemas.js';
+import { provenance } from '../contract/answer-fields.js';
 
 const AlertOutlookDay = named(
   'AlertOutlookDay',

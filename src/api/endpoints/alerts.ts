@@ -21,7 +21,7 @@ import { requiredCity, servedCity } from '../contract/params.js';
 import { formatParam } from '../contract/format.js';
 import { anyCase, commaList, oneOfWords, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { provenanceOf } from '../contract/schemas.js';
+import { provenanceOf } from '../contract/answer-fields.js';
 
 const CATEGORIES_EXPECTED = `a comma-separated list of ${ALERT_CATEGORIES.map((c) => `'${c}'`).join(', ')}`;
 

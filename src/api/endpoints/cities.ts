@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { named } from '../../domain/schema-names.js';
 import { DATA_PREFIX, once } from '../contract/static-forms.js';
 import { route } from '../contract/route.js';
-import { cityRow } from '../contract/schemas.js';
+import { cityRow } from '../contract/answer-fields.js';
 import { City as CitySchema } from '../../domain/schemas.js';
 
 export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(CitySchema) }));

@@ -21,7 +21,7 @@ import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/p
 import { ForecastOutlook, outlookDates } from './forecast-outlook.js';
 import { integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance, provenanceOf } from '../contract/schemas.js';
+import { localDays, provenance, provenanceOf } from '../contract/answer-fields.js';
 
 export const ForecastResponse = named(
   'ForecastResponse',

@@ -12,7 +12,7 @@ import { DATA_PREFIX, ifPollen, LOCAL } from '../contract/static-forms.js';
 import { NO_DATA } from '../contract/not-found.js';
 import { cutField, dateParam, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance } from '../contract/schemas.js';
+import { localDays, provenance } from '../contract/answer-fields.js';
 import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
 
 export const MapCollection = named(

@@ -9,7 +9,7 @@ import { ApiError, ErrorBody, invalidParameter, plainError } from '../contract/e
 import { named } from '../../domain/schema-names.js';
 import { decimal, integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { cityRow } from '../contract/schemas.js';
+import { cityRow } from '../contract/answer-fields.js';
 import { City } from '../../domain/schemas.js';
 
 export const NearestCity = named(

@@ -19,7 +19,7 @@ import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { cutField } from '../contract/params.js';
 import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance } from '../contract/schemas.js';
+import { localDays, provenance } from '../contract/answer-fields.js';
 import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
 
 export const PollenRangeResponse = named(

@@ -15,7 +15,7 @@ import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from '../contract/sta
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, cutDate, cutField, servedCity, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance } from '../contract/schemas.js';
+import { localDays, provenance } from '../contract/answer-fields.js';
 import { provenanceOfRows } from '../../domain/provenance.js';
 
 export const PollenCityDateResponse = named(

@@ -14,7 +14,7 @@ import type { StoreReader } from '../../store/reader.js';
 import * as D from '../../domain/schemas.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from '../contract/error.js';
 import { named } from '../../domain/schema-names.js';
-import { localDays, provenance } from '../contract/schemas.js';
+import { localDays, provenance } from '../contract/answer-fields.js';
 import { provenanceOfSources } from '../../domain/provenance.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from '../contract/static-forms.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/params.js';

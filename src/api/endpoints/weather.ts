@@ -11,7 +11,7 @@ import { citiesOn, DATA_PREFIX, ifWeather, theCity } from '../contract/static-fo
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, servedCity, utcDate } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { provenance } from '../contract/schemas.js';
+import { provenance } from '../contract/answer-fields.js';
 import { provenanceOfRows } from '../../domain/provenance.js';
 
 /** Weather rows kept for one city. */

@@ -21,7 +21,7 @@ import type { Graded } from '../species/risk.js';
 import type { OutlookSkill } from '../schemas.js';
 import type { CategorySkill, ForecastSkill, ServedOutlook, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
 import { type Levels, MIN_PAIRS, scoreSample } from './scores.js';
-import { GRADED, type KeptDay, latestAtLead } from './days.js';
+import { GRADED, type KeptDay, latestAtLead } from './target-days.js';
 import { FORECAST_LEADS, type KeptInputs, type PairColumns, pairColumns, SERVED_CODE } from './pairs.js';
 
 export { FORECAST_LEADS } from './pairs.js';

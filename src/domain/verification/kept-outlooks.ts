@@ -24,7 +24,7 @@ import { SeasonKnown } from '../seasons/known.js';
 import { type SeasonSeries, seasonCategories, seasonSeries } from '../seasons/year.js';
 import type { OutlookSkill } from '../schemas.js';
 import type { DayLevel } from './scores.js';
-import { GRADED, observedSeries } from './days.js';
+import { GRADED, observedSeries } from './target-days.js';
 import { persistenceOn } from './references.js';
 
 /** What a lead served: the outlook's probabilities, or climatology's. */

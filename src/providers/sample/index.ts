@@ -17,8 +17,8 @@ import {
   type RawWeatherDay,
   type WeatherProvider,
 } from '../provider.js';
-import { forecastModel, MAX_FORECAST_HOURS, pastForecastModel, type SampleForecaster } from './forecast.js';
-import { pollenModel, type SampleCityModel } from './pollen.js';
+import { forecastModel, MAX_FORECAST_HOURS, pastForecastModel, type SampleForecaster } from './forecast-model.js';
+import { pollenModel, type SampleCityModel } from './pollen-model.js';
 import { weatherModel } from './weather-model.js';
 import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 

@@ -29,10 +29,10 @@ import { HOUR_MS } from '../../domain/dates.js';
 import type { DayValues } from '../../domain/day-values.js';
 import { thousandths } from '../../domain/pollen-rows.js';
 import { categoryRisk, type Risk } from '../../domain/species/risk.js';
-import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification/days.js';
+import { coveredEnough, type KeptDay, levelsOf } from '../../domain/verification/target-days.js';
 import type { PastForecaster, RawPollenHour } from '../provider.js';
 import { hashString, normal } from './noise.js';
-import type { SampleCityModel } from './pollen.js';
+import type { SampleCityModel } from './pollen-model.js';
 
 /** The longest forecast the sample issues: 8 days. */
 export const MAX_FORECAST_HOURS = 192;

@@ -1,6 +1,7 @@
 /**
- * The rows and resources several endpoints answer, named for the OpenAPI document: the domain
- * defines them (domain/schemas.ts). Each endpoint names its own bodies and errors beside its route.
+ * Fields several answers carry besides their rows (local days, where the values come from) and a
+ * city as answers list it. The rows themselves are the domain's (domain/schemas.ts); each endpoint
+ * defines its own body beside its route.
  */
 import * as z from 'zod';
 import type { City as DomainCity } from '../../domain/cities.js';
