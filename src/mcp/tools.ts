@@ -78,6 +78,31 @@ export function queryOf(route: Route, args: Record<string, unknown>): URLSearchP
   return query;
 }
 
+/**
+ * An answer's schema as the one object an MCP tool's output schema must be: a union of objects
+ * (an endpoint answering one of several bodies) as one object with every key of any, each key
+ * that some body lacks optional, and each key's schemas joined (one, where they say the same).
+ */
+export function oneObject(schema: z.ZodType): z.ZodObject {
+  if (schema instanceof z.ZodObject) return schema;
+  const options = schema instanceof z.ZodUnion ? (schema.options as z.ZodType[]) : [];
+  if (options.length === 0 || !options.every((o) => o instanceof z.ZodObject))
+    throw new Error('an MCP tool answers an object, or one of several objects');
+  const shapes = (options as z.ZodObject[]).map((o) => o.shape as Record<string, z.ZodType>);
+  const keys = [...new Set(shapes.flatMap((shape) => Object.keys(shape)))];
+  const said = (s: z.ZodType) => JSON.stringify(z.toJSONSchema(s, { unrepresentable: 'any' }));
+  return z.object(
+    Object.fromEntries(
+      keys.map((key) => {
+        const held = shapes.flatMap((shape) => (key in shape ? [shape[key]!] : []));
+        const distinct = held.filter((s, i) => held.findIndex((t) => said(t) === said(s)) === i);
+        const joined = distinct.length === 1 ? distinct[0]! : z.union(distinct);
+        return [key, held.length === shapes.length ? joined : joined.optional()];
+      }),
+    ),
+  );
+}
+
 /** Registers the tool of a route: its arguments become the route's query, its answer the handler's object. */
 function registerRouteTool(server: McpServer, ctx: ApiContext, route: Route): void {
   const tool = route.tool!;
@@ -85,7 +110,7 @@ function registerRouteTool(server: McpServer, ctx: ApiContext, route: Route): vo
   const config = {
     title: tool.title,
     description: tool.description,
-    outputSchema: tool.output ?? (route.response as z.ZodObject),
+    outputSchema: tool.output ?? oneObject(route.response),
     annotations: tool.openWorld ? { ...READ_ONLY, openWorldHint: true } : READ_ONLY,
   };
   const call = async (args: Record<string, unknown>) => {

@@ -46,8 +46,6 @@ export const provenance = {
 
 export { type Provenance, provenanceOf } from '../../domain/provenance.js';
 
-/** The outlook's probabilities of each level: /api/forecast-skill and /api/forecast?days= both carry them. */
-
 /** A city as answers give it (/api/cities, /api/nearest). */
 export const cityRow = (c: DomainCity): CityRow => ({
   name: c.name,

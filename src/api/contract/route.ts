@@ -58,7 +58,7 @@ export interface Tool {
   description: string;
   /** Per parameter, how the tool takes it. */
   args?: Readonly<Record<string, ToolArgument>>;
-  /** The answer's schema where the route's is not an object (a union of bodies). */
+  /** The answer's schema, where the tool adds to the route's (a hint); a union of bodies is merged into one object (mcp/tools.ts). */
   output?: z.ZodObject;
   /** What the tool adds to an answer (a hint to narrow a truncated range). */
   finish?: (body: Json, args: Record<string, unknown>) => Json;

@@ -53,13 +53,6 @@ export const pollenRoute = route({
     name: 'get_pollen',
     title: 'Pollen for a city and/or date',
     description: `city and date: the hourly rows of that day (tree, grass, weed, total in grains/m³, species, NAB risk). city only: up to ${MAX_DAILY_ROWS} daily rows, newest first, with daily peaks. date only: one row per city (daily maxima). Neither: the latest date. Days are UTC days unless timezone is "local" (then daily rows say how many hours each local day holds).`,
-    output: z.object({
-      city: z.string().optional(),
-      date: z.string().optional(),
-      ...localDays,
-      ...provenance,
-      rows: z.array(z.union([D.HourlyPollen, D.DailyPollen, D.CrossCityPollen])),
-    }),
   },
   forms: [
     { file: `${DATA_PREFIX}/pollen/by-date/{date}.json`, unit: 'date', enumerate: ifPollen },

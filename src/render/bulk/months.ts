@@ -74,9 +74,9 @@ export function bulkMonths(store: Store): Month[] {
 export const bulkFileCount = (months: readonly Month[]): number =>
   months.length * BULK_KINDS.length * FORMATS.length + (months.length > 0 ? FORMATS.length : 0) + 1;
 
-/** The seasons file in a format, under the publish folder. */
 /** A file of a kind that holds every year in one (no month): the seasons, the forecast pairs. */
 export const wholePath = (kind: BulkKind, format: BulkFormat): string => `${BULK_DIR}/${kind}.${format}`;
+/** The seasons file in a format, under the publish folder. */
 export const seasonsPath = (format: BulkFormat): string => wholePath('seasons', format);
 
 /** The file of a month's kind (the forecast pairs' too) in a format, under the publish folder. */
