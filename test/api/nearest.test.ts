@@ -31,13 +31,10 @@ const ask = async (query: string): Promise<{ status: number; body: Json; headers
 };
 // @turf/distance: an independent haversine on the same sphere (earthRadius 6371008.8 m).
 const km = (lat: number, lon: number, c: City) => Math.round(distance([lon, lat], [c.lon, c.lat], { units: 'kilometers' }) * 10) / 10;
+// The contract's city fields, in its order, then the distance.
+const CITY_FIELDS = ['name', 'slug', 'state', 'lat', 'lon', 'timezone'] as const;
 const row = (c: City, distance_km: number) => ({
-  name: c.name,
-  slug: c.slug,
-  state: c.state,
-  lat: c.lat,
-  lon: c.lon,
-  timezone: c.timezone,
+  ...(Object.fromEntries(CITY_FIELDS.map((k) => [k, c[k]])) as Pick<City, (typeof CITY_FIELDS)[number]>),
   distance_km,
 });
 
