@@ -73,6 +73,7 @@ describe('the fallback', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({
       error: `No endpoint at ${new URL(path, 'http://x').pathname}; the endpoints are listed in /openapi.json`,
+      code: 'NO_ENDPOINT',
     });
   });
 

@@ -26,7 +26,7 @@ describe('an empty store', () => {
     expect(r.status).toBe(status);
     const body = JSON.parse(r.body as string) as { error?: string };
     expectMatchesOpenApi(path, status, body);
-    if (status === 404) expect(body).toEqual({ error: 'No observations are available yet' });
+    if (status === 404) expect(body).toEqual({ error: 'No observations are available yet', code: 'NO_DATA' });
   });
 });
 

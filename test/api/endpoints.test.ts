@@ -186,8 +186,12 @@ describe('errors', () => {
     ['/api/weather?date=2025-4-1', 400, invalid('date', DATE)],
     ['/api/weather?city=austin&date=20250401', 400, invalid('date', DATE)],
     ['/api/map-data?date=yesterday', 400, invalid('date', "a valid date in YYYY-MM-DD format or 'latest'")],
-    ['/api/nope', 404, { error: 'No endpoint at /api/nope; the endpoints are listed in /openapi.json' }],
-    ['/api/pollen/extra', 404, { error: 'No endpoint at /api/pollen/extra; the endpoints are listed in /openapi.json' }],
+    ['/api/nope', 404, { error: 'No endpoint at /api/nope; the endpoints are listed in /openapi.json', code: 'NO_ENDPOINT' }],
+    [
+      '/api/pollen/extra',
+      404,
+      { error: 'No endpoint at /api/pollen/extra; the endpoints are listed in /openapi.json', code: 'NO_ENDPOINT' },
+    ],
   ])('GET %s answers %i with a JSON error', async (url, status, expected) => {
     const res = await getJson(url);
     expect(res.status).toBe(status);
@@ -200,7 +204,10 @@ describe('errors', () => {
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(await res.json()).toEqual({ error: `Method ${method} is not allowed: this API is read-only (use GET)` });
+      expect(await res.json()).toEqual({
+        error: `Method ${method} is not allowed: this API is read-only (use GET)`,
+        code: 'METHOD_NOT_ALLOWED',
+      });
     }
   });
 

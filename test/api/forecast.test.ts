@@ -118,6 +118,7 @@ describe('the forecast provider', () => {
     expect(JSON.parse(r.body as string)).toEqual({
       error:
         "The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)",
+      code: 'FORECAST_UNAVAILABLE',
     });
     expect(r.headers['Retry-After']).toBe('3600');
   });
@@ -151,6 +152,7 @@ describe('the forecast provider', () => {
         expect(r.headers['Cache-Control']).toBe('no-store');
         expect(JSON.parse(r.body as string)).toEqual({
           error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
+          code: 'FORECAST_UNAVAILABLE',
         });
         expectMatchesOpenApi('/api/forecast', 503, JSON.parse(r.body as string));
         expect(logged.join('\n')).toContain(`forecast unavailable: the forecast cache at ${FORECAST_CACHE_DB} cannot be opened: `);
@@ -193,6 +195,7 @@ describe('the forecast provider', () => {
     expect(JSON.parse(r.body as string)).toEqual({
       error:
         "The forecast is unavailable: this deployment's data comes from ambee, and POLLEN_PROVIDER names sample: unset it, or set it to ambee",
+      code: 'FORECAST_UNAVAILABLE',
     });
   });
 
@@ -209,6 +212,7 @@ describe('the forecast provider', () => {
     expect(r.status).toBe(503);
     expect(JSON.parse(r.body as string)).toEqual({
       error: 'The forecast is unavailable: this deployment has no pollen data yet, so no provider to forecast from',
+      code: 'FORECAST_UNAVAILABLE',
     });
   });
 });

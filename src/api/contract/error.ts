@@ -5,7 +5,20 @@
 import * as z from 'zod';
 import { named } from '../../domain/schema-names.js';
 
-export const ErrorBody = named('Error', 'An error.', z.object({ error: z.string() }));
+/** What a client branches on: every error body has one (an extension of the contract, whose Error has only `error`). */
+const codeOf = <C extends string>(code: C) => z.literal(code).describe('What the error is, to branch on (an extension of the contract).');
+
+/** The errors of no endpoint in particular: an unknown path, a method other than GET, a failure. */
+export const ErrorBody = named(
+  'Error',
+  'An error: its message, and its code (NO_ENDPOINT for an unknown path, METHOD_NOT_ALLOWED, INTERNAL_ERROR).',
+  z.object({
+    error: z.string(),
+    code: z
+      .enum(['NO_ENDPOINT', 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR'])
+      .describe('What the error is, to branch on (an extension of the contract).'),
+  }),
+);
 
 export const UnsupportedCityError = named(
   'UnsupportedCityError',
@@ -21,6 +34,8 @@ export const UnsupportedCityError = named(
 );
 
 export type ErrorBody = z.infer<typeof ErrorBody>;
+/** Every error body: its message and its code. */
+export type AnyErrorBody = { error: string; code: string };
 
 export interface ErrorOptions {
   /** Response headers the error calls for, such as `Retry-After`. */
@@ -31,7 +46,7 @@ export interface ErrorOptions {
   readonly schema?: z.ZodType;
 }
 
-export class ApiError<B extends ErrorBody = ErrorBody> extends Error {
+export class ApiError<B extends AnyErrorBody = AnyErrorBody> extends Error {
   readonly headers: Readonly<Record<string, string>>;
   readonly at?: ErrorOptions['at'];
   readonly schema: z.ZodType;
@@ -52,16 +67,31 @@ export class ApiError<B extends ErrorBody = ErrorBody> extends Error {
   }
 }
 
-/** An error whose body is only its message. */
-export const plainError = (status: number, message: string, options?: ErrorOptions): ApiError =>
-  new ApiError(status, { error: message }, options);
+/** An error of no endpoint in particular (ErrorBody). */
+export const plainError = (status: number, code: ErrorBody['code'], message: string, options?: ErrorOptions): ApiError<ErrorBody> =>
+  new ApiError(status, { error: message, code }, options);
+
+/**
+ * A kind of error whose body is its message and its code: the named schema a route documents,
+ * and the ApiError made with it (so the route's check knows the body for what it is).
+ */
+export function errorKind<C extends string>(id: string, code: C, description: string) {
+  const schema = named(id, description, z.object({ error: z.string(), code: codeOf(code) }));
+  return {
+    schema,
+    error: (status: number, message: string, options: Omit<ErrorOptions, 'schema'> = {}) =>
+      new ApiError(status, { error: message, code }, { ...options, schema }),
+  };
+}
+
+export const NoData = errorKind('NoDataError', 'NO_DATA', 'Nothing is stored yet, so there is no latest date to answer for.');
 
 export const InvalidParameterError = named(
   'InvalidParameterError',
   "A query parameter is malformed, out of range, too long or repeated: the contract's Error, its message naming the parameter and what it expects.",
   z.object({
     error: z.string(),
-    code: z.literal('INVALID_PARAMETER').describe('An extension of the contract.'),
+    code: codeOf('INVALID_PARAMETER'),
     parameter: z.string().describe('The parameter at fault (an extension of the contract).'),
   }),
 );
@@ -90,4 +120,4 @@ export const unsupportedCity = (slug: string, closest?: string): ApiError<z.infe
   );
 
 /** 404 for a store with no observations yet. */
-export const noData = (): ApiError => plainError(404, 'No observations are available yet');
+export const noData = (): ApiError => NoData.error(404, 'No observations are available yet');

@@ -1,9 +1,9 @@
 /** The 404s several operations document. */
 import type { Documented } from './route.js';
-import { ErrorBody, UnsupportedCityError } from './error.js';
+import { NoData, UnsupportedCityError } from './error.js';
 import * as z from 'zod';
 
-export const NO_DATA = 'No observations at all yet (an empty store): Error "No observations are available yet".';
+export const NO_DATA = 'No observations at all yet (an empty store): NO_DATA, "No observations are available yet".';
 
 /** An unsupported city slug. */
 export const CITY_NOT_FOUND: Documented = { description: 'Unsupported city (UNSUPPORTED_CITY).', schema: UnsupportedCityError };
@@ -11,5 +11,5 @@ export const CITY_NOT_FOUND: Documented = { description: 'Unsupported city (UNSU
 /** An unsupported city slug, or without city and date an empty store. */
 export const CITY_OR_NO_DATA: Documented = {
   description: `Unsupported city (UNSUPPORTED_CITY). Or, without city and date: ${NO_DATA}`,
-  schema: z.union([UnsupportedCityError, ErrorBody]),
+  schema: z.union([UnsupportedCityError, NoData.schema]),
 };

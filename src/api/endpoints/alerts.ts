@@ -12,9 +12,8 @@ import { ALERT_CATEGORIES, ALERT_LEVELS, DEFAULT_LEVEL, type Graded } from '../.
 import type { Forecast } from '../../forecast/service.js';
 import { ALERT_FORMAT_NAMES, ALERT_FORMATS } from './alert-formats.js';
 import { type AlertOutlook, type AlertsAnswer, AlertsResponse } from './alerts-answer.js';
-import { ErrorBody } from '../contract/error.js';
 import type { ApiContext } from '../contract/context.js';
-import { forecastOf, inZone } from './forecast-of.js';
+import { ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
 import { atOrAbove, outlookDates } from './forecast-outlook.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { requiredCity, servedCity } from '../contract/params.js';
@@ -57,7 +56,7 @@ export const alertsRoute = route({
       "The local days the forecast's 48 hours touch (today's remaining hours included) on which a category's worst hourly risk reaches min: one alert per day, with the categories that reach it (their worst risk and highest hourly value), the day's top allergens and a one-line summary. Read from the forecast /api/forecast reads (same cache, single flight, call budget and cache headers); days leave as the window moves. format=ics is an iCalendar (RFC 5545) of all-day events whose UIDs come from city, date, min and categories, with REFRESH-INTERVAL and X-PUBLISHED-TTL of 6 hours (subscribe with webcal://); atom is an Atom feed (RFC 4287) and jsonfeed a JSON Feed 1.1, whose entries keep the same ids and whose updated time is the forecast's fetchedAt. A stale forecast says so in every format. An extension of the contract.",
     ok: 'OK, with the Cache-Control of /api/forecast.',
     notFound: CITY_NOT_FOUND,
-    unavailable: { description: 'No forecast can be given, as for /api/forecast; see Retry-After.', schema: ErrorBody },
+    unavailable: { description: 'No forecast can be given, as for /api/forecast; see Retry-After.', schema: ForecastUnavailable503.schema },
   },
   llms: "the local days of the next 48 hours on which a category's worst hour reaches min (default High, all categories): each alert has the date, the categories with their risk and peak, the top allergens and a one-line summary; ics is a calendar to subscribe to (webcal://), atom and jsonfeed are feeds. To tell a user whether tomorrow will be bad, use this (or the MCP tool get_alerts) rather than reading hourly rows.",
   tool: {

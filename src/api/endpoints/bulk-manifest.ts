@@ -3,10 +3,13 @@
  * it lists; this route documents it, and answers it where it was left beside the store (MCP's
  * get_bulk_files, whose function carries no publish folder).
  */
+import * as z from 'zod';
 import * as D from '../../domain/schemas.js';
-import { ErrorBody, plainError } from '../contract/error.js';
+import { ErrorBody, errorKind } from '../contract/error.js';
 import { DATA_PREFIX } from '../contract/static-forms.js';
 import { route } from '../contract/route.js';
+
+const NotRendered = errorKind('NotRenderedError', 'NOT_RENDERED', 'No render has written the bulk files yet.');
 
 export const bulkManifestRoute = route({
   path: '/data/bulk/index.json',
@@ -19,8 +22,9 @@ export const bulkManifestRoute = route({
       "A static file written by each render: the served history as monthly files under /data/bulk/ (pollen-hourly, pollen-daily and weather-daily, each as Parquet and as gzip CSV), each with its path, month, rows, bytes and SHA-256, and each kind's columns with type, unit and meaning (the data dictionary). The files are static too, and answer byte ranges (Range: bytes=...) for Parquet readers over HTTP. MCP: get_bulk_files.",
     ok: 'OK.',
     notFound: {
-      description: 'Before the first render, or a file under /data/bulk/ that is not listed: the fallback function answers JSON.',
-      schema: ErrorBody,
+      description:
+        'Before the first render (NOT_RENDERED); a file under /data/bulk/ that is not listed is answered by the fallback function (NO_ENDPOINT).',
+      schema: z.union([NotRendered.schema, ErrorBody]),
     },
     file: true,
   },
@@ -36,7 +40,7 @@ export const bulkManifestRoute = route({
   forms: [{ file: `${DATA_PREFIX}/bulk/index.json`, unit: 'once', enumerate: () => [] }],
   handle: (_query, ctx) => {
     const manifest = ctx.bulkIndex;
-    if (!manifest) throw plainError(404, 'No bulk files: this deployment has not been rendered yet.');
+    if (!manifest) throw NotRendered.error(404, 'No bulk files: this deployment has not been rendered yet.');
     return { body: manifest };
   },
 });

@@ -6,7 +6,16 @@ import type { City } from '../../domain/cities.js';
 import type { PollenHour } from '../../domain/hours.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../../forecast/service.js';
 import type { ApiContext } from '../contract/context.js';
-import { plainError } from '../contract/error.js';
+import { errorKind } from '../contract/error.js';
+
+/** No forecast can be given: the message says why (never a key), Retry-After when to ask again. */
+export const ForecastUnavailable503 = errorKind(
+  'ForecastUnavailableError',
+  'FORECAST_UNAVAILABLE',
+  'No forecast can be given: none is cached and the provider cannot be asked (unreachable, its key missing, or the deployment misconfigured, which the message names).',
+);
+const unavailable = (message: string, retryAfter: number) =>
+  ForecastUnavailable503.error(503, `The forecast is unavailable: ${message}`, { headers: { 'Retry-After': String(retryAfter) } });
 
 /** A forecast's hours with the zone its provider gave them, as daily aggregation and alerts read them. */
 export const inZone = (hours: readonly PollenHour[], timezone: string | null): Array<PollenHour & { timezone: string | null }> =>
@@ -19,17 +28,13 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
   } catch (error) {
     if (error instanceof ForecastMisconfigured) {
       // Says what the deployer must set or unset; never a key.
-      throw plainError(503, `The forecast is unavailable: ${error.message}`, { headers: { 'Retry-After': '3600' } });
+      throw unavailable(error.message, 3600);
     }
     if (error instanceof ForecastCacheUnavailable) {
       // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).
-      throw plainError(503, 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later', {
-        headers: { 'Retry-After': '3600' },
-      });
+      throw unavailable('its cache cannot be opened on this deployment; retry later', 3600);
     }
     if (!(error instanceof ForecastUnavailable)) throw error;
-    throw plainError(503, 'The forecast is unavailable: the provider could not be reached and nothing is cached yet; retry later', {
-      headers: { 'Retry-After': String(error.retryAfterSeconds) },
-    });
+    throw unavailable('the provider could not be reached and nothing is cached yet; retry later', error.retryAfterSeconds);
   }
 }

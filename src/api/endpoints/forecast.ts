@@ -12,8 +12,7 @@ import { type DayHour, hourlyRow } from '../../domain/pollen-rows.js';
 import * as D from '../../domain/schemas.js';
 import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
 import * as z from 'zod';
-import { ErrorBody } from '../contract/error.js';
-import { forecastOf, inZone } from './forecast-of.js';
+import { ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
 import { named } from '../../domain/schema-names.js';
 import { DateTime } from '../../domain/schemas.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
@@ -72,7 +71,7 @@ export const forecastRoute = route({
     unavailable: {
       description:
         "No cached forecast and the provider could not be reached; or this deployment's forecast provider lacks its key, or POLLEN_PROVIDER names another provider than the stored history's, or no data is stored yet (the message names the variable); see Retry-After.",
-      schema: ErrorBody,
+      schema: ForecastUnavailable503.schema,
     },
   },
   llms: "the next 48 hours, cached up to 6 hours; stale: true when the provider could not refresh it; aggregate=day gives one row per day they touch (today and tomorrow); days adds the outlook to that many days ahead, each NAB level's probability, with its skill",

@@ -7,7 +7,7 @@ import { NO_DATA } from '../contract/not-found.js';
 import { named } from '../../domain/schema-names.js';
 import { Day } from '../../domain/schemas.js';
 import { route } from '../contract/route.js';
-import { ErrorBody } from '../contract/error.js';
+import { NoData } from '../contract/error.js';
 
 export const LatestDateResponse = named('LatestDateResponse', 'The latest UTC observation date.', z.object({ date: Day }));
 
@@ -19,7 +19,7 @@ export const latestDateRoute = route({
     operationId: 'getLatestDate',
     summary: 'Latest date',
     description: 'The latest UTC observation date; 404 while there is none.',
-    notFound: { description: NO_DATA, schema: ErrorBody },
+    notFound: { description: NO_DATA, schema: NoData.schema },
   },
   llms: 'the newest UTC date with data',
   tool: {

@@ -5,7 +5,7 @@ import { mapDayOf } from '../../domain/day-values.js';
 import { mapCollection, mapFeature } from '../../domain/map.js';
 import { latestDay } from './day-cut.js';
 import { GEOJSON_TYPE } from '../contract/answer.js';
-import { ErrorBody, noData } from '../contract/error.js';
+import { NoData, noData } from '../contract/error.js';
 import { named } from '../../domain/schema-names.js';
 import { Day } from '../../domain/schemas.js';
 import { DATA_PREFIX, ifPollen, LOCAL } from '../contract/static-forms.js';
@@ -47,7 +47,7 @@ export const mapDataRoute = route({
     description:
       'One GeoJSON point per city with data on the date; series holds that day and the two before it, ascending (null values for a day without data). A date without data gives an empty features array.',
     type: GEOJSON_TYPE,
-    notFound: { description: NO_DATA, schema: ErrorBody },
+    notFound: { description: NO_DATA, schema: NoData.schema },
   },
   llms: 'GeoJSON points with daily maxima and a 3-day series',
   tool: {

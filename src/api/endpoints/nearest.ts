@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { NEAR_KM, nearestCities, type Point } from '../../domain/geo.js';
 import type { ApiContext } from '../contract/context.js';
-import { ApiError, ErrorBody, invalidParameter, plainError } from '../contract/error.js';
+import { ApiError, errorKind, invalidParameter } from '../contract/error.js';
 import { named } from '../../domain/schema-names.js';
 import { decimal, integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
@@ -48,6 +48,12 @@ export const UnknownZipError = named(
   z.object({ error: z.string(), code: z.literal('UNKNOWN_ZIP'), zip: z.string() }),
 );
 
+const NoZipTable = errorKind(
+  'NoZipTableError',
+  'NO_ZIP_TABLE',
+  'A ZIP code asked of a function that does not carry the ZIP table: /api/nearest does.',
+);
+
 export const MAX_NEAREST = 10;
 export const DEFAULT_MAX_KM = NEAR_KM;
 export const MAX_KM = 1000;
@@ -75,7 +81,7 @@ const unknownZip = (zip: string, source: string): ApiError<z.infer<typeof Unknow
 async function origin(ctx: ApiContext, from: Point | { zip: string }): Promise<Point & { zip?: string }> {
   if (!('zip' in from)) return from;
   // Only the functions that carry the ZIP table answer ZIPs; /api/nearest is one of them.
-  if (!ctx.zips) throw plainError(404, 'ZIP codes are looked up by /api/nearest');
+  if (!ctx.zips) throw NoZipTable.error(404, 'ZIP codes are looked up by /api/nearest');
   const at = await ctx.zips.centroid(from.zip);
   if (!at) throw unknownZip(from.zip, ctx.zips.source);
   return { zip: from.zip, ...at };
@@ -115,8 +121,8 @@ export const nearestRoute = route({
       "Invalid parameter: `Invalid parameter '<name>': expected ...` (malformed, out of range, repeated, lat without lon, or both a point and a ZIP code).",
     notFound: {
       description:
-        'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP); a ZIP code asked of a function without the ZIP table, an Error naming /api/nearest.',
-      schema: z.union([NoCityNearbyError, UnknownZipError, ErrorBody]),
+        'No served city within max_km (NO_CITY_NEARBY, naming the nearest and its distance), or a ZIP code with no area (UNKNOWN_ZIP); a ZIP code asked of a function without the ZIP table (NO_ZIP_TABLE).',
+      schema: z.union([NoCityNearbyError, UnknownZipError, NoZipTable.schema]),
     },
   },
   llms: `the served cities nearest a point, or with zip=NNNNN instead of lat and lon a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP`,

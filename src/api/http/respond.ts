@@ -62,9 +62,11 @@ export async function respondWith(
   let response: ApiResponse;
   try {
     if (method !== 'GET' && method !== 'HEAD') {
-      throw plainError(405, `Method ${method} is not allowed: this API is read-only (use GET)`, { headers: { Allow: ALLOWED_METHODS } });
+      throw plainError(405, 'METHOD_NOT_ALLOWED', `Method ${method} is not allowed: this API is read-only (use GET)`, {
+        headers: { Allow: ALLOWED_METHODS },
+      });
     }
-    if (!route) throw plainError(404, `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
+    if (!route) throw plainError(404, 'NO_ENDPOINT', `No endpoint at ${req.path}; the endpoints are listed in /openapi.json`);
     const answer = await route.handler(req.query, ctx, req.origin);
     const vary = netlifyVary(route);
     const body =
@@ -90,7 +92,7 @@ export async function respondWith(
     };
   } catch (error) {
     if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
-    response = errorResponse(error instanceof ApiError ? error : plainError(500, 'Internal server error'));
+    response = errorResponse(error instanceof ApiError ? error : plainError(500, 'INTERNAL_ERROR', 'Internal server error'));
   }
   return method === 'HEAD' ? { ...response, body: '' } : response;
 }
