@@ -49,9 +49,9 @@ export function parseNameQuery(name: string, state?: string): NameQuery {
  * Cities whose name is the query, then those it starts, then those containing it, each group in
  * the set's order (name, then state), at most MAX_NAME_MATCHES.
  */
-export function citiesByName(cities: readonly City[], query: NameQuery): City[] {
+export function citiesByName<C extends Pick<City, 'name' | 'state'>>(cities: readonly C[], query: NameQuery): C[] {
   const inState = query.state === undefined ? cities : cities.filter((c) => c.state === query.state);
-  const tiers: City[][] = [[], [], []];
+  const tiers: C[][] = [[], [], []];
   for (const city of inState) {
     const name = foldName(city.name);
     const tier = name === query.name ? 0 : name.startsWith(query.name) ? 1 : name.includes(query.name) ? 2 : -1;

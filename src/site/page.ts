@@ -27,22 +27,24 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 <header>
   <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for how bad today and tomorrow are, then its hours, species, weather, forecast, seasons and last 30 days.</p><p id="freshness" class="fine" role="status"></p></div>
   <div class="controls">
-    <div><label for="date">Date (each city's local day)</label> <select id="date" aria-describedby="map-status"></select></div>
+    <form id="city-form" role="search" aria-label="Find a city by name"><label for="city-search">Your city</label> <input id="city-search" name="city" list="city-names" autocomplete="off" placeholder="Austin, TX" size="16"> <button type="submit">Open</button><datalist id="city-names"></datalist></form>
     <div class="locate">
       <button type="button" id="use-location">Use my location</button>
       <form id="zip-form" role="search" aria-label="Find the nearest city by ZIP code"><label for="zip">or ZIP code</label> <input id="zip" name="zip" inputmode="numeric" pattern="[0-9]{5}" maxlength="5" size="6" autocomplete="postal-code" required> <button type="submit">Find</button></form>
     </div>
     <p id="locate-status" class="fine" role="status"></p>
+    <div><label for="date">Map day (each city's local day)</label> <select id="date" aria-describedby="map-status"></select></div>
   </div>
 </header>
 <main>
   <p id="simulated" class="notice simulated" role="note" hidden><strong>Simulated data.</strong> This site runs on the sample provider, which invents plausible pollen, weather and forecast values for demonstration. They are not measurements: do not use them for health decisions.</p>
   <div class="layout">
-    <figure style="margin:0">
+    <section id="panel" aria-live="polite" hidden></section>
+    <figure class="map" style="margin:0">
       <svg id="map" viewBox="0 0 975 610" role="group" aria-labelledby="map-caption"><g id="markers"></g></svg>
       <figcaption id="map-caption"><span id="map-status" role="status">Loading the map…</span> Each marker shows the day's highest level as a number (0 none to 4 very high).</figcaption>
     </figure>
-    <div>
+    <div class="side">
       <section class="legend" aria-labelledby="legend-title">
         <h2 id="legend-title">Risk levels (grains/m³)</h2>
         <ul class="series-legend">${SWATCHES.map(([label, colour], i) => `<li><span class="badge" style="background:${colour};color:${i >= 3 ? '#fff' : '#1a1a1a'}">${i} ${label}</span></li>`).join('')}</ul>
@@ -55,7 +57,6 @@ export function landingPage(scriptPath: string, stylePath: string): string {
       <nav aria-labelledby="list-title"><h2 id="list-title">Cities</h2><ul id="city-list"></ul></nav>
     </div>
   </div>
-  <section id="panel" aria-live="polite" hidden></section>
 </main>
 <footer>
   <h2>Use the data</h2>

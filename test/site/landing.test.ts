@@ -42,25 +42,35 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${site.server.url}/`);
 
-    const map = (await (await site.get('/api/map-data')).json()) as { features: unknown[] };
+    // The map opens on the latest local day complete in every city, as the API resolves `latest`, and says so.
+    const map = (await (await site.get('/api/map-data?date=latest&timezone=local')).json()) as { date: string; features: unknown[] };
     await page.waitForSelector('#markers .marker');
     expect(await page.locator('#markers .marker').count()).toBe(map.features.length);
+    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('latest complete'));
+    expect(await page.textContent('#map-status')).toBe(
+      `${map.features.length} cities on ${map.date} (each city's latest complete local day)`,
+    );
+    expect(await page.locator('#date option').first().textContent()).toMatch(
+      /^Latest complete day: [A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}, 2025$/,
+    );
+    // The newest UTC date is a local day still coming in (Austin's 2025-04-10 ends at 05:00 UTC the day after).
+    expect(await page.locator('#date option').nth(1).textContent()).toBe('2025-04-10 (hours so far)');
     const before = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(before[0]).toMatch(/^Austin: highest risk (None|Low|Moderate|High|Very High) \(tree/);
 
-    // From the header's last control (the ZIP form's button), Tab reaches the first marker; Enter opens its panel.
-    await page.focus('#zip-form button');
+    // From the header's last control (the map's day), Tab reaches the first marker; Enter opens its panel.
+    await page.focus('#date');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-city'))).toBe('austin');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#panel svg.chart polyline');
-    expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-10');
+    expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-09');
     expect(await page.locator('#panel svg.chart').count()).toBe(3); // the day's hours, the forecast and the season (season-view.test.ts)
-    // Austin's local days (CDT, UTC-5) of UTC 2025-04-01..10: 2025-03-31 from 00:00Z, whole days, and 2025-04-10 to 24:00Z.
+    // Austin's local days (CDT, UTC-5) of UTC 2025-04-01..10, up to the map's day: 2025-03-31 from 00:00Z, then whole days.
     const days = await page.locator('#panel table.days tbody th').allTextContents();
-    expect(days[0]).toMatch(/^2025-04-10 \(1[89] h\)$/);
+    expect(days[0]).toBe('2025-04-09');
     expect(days.at(-1)).toMatch(/^2025-03-31 \([45] h\)$/);
-    expect(days).toHaveLength(11);
+    expect(days).toHaveLength(10);
     // After today's and tomorrow's levels and the 7-day strip, the details.
     expect(await page.locator('#panel section h3').nth(1).textContent()).toBe('The next 7 days');
     expect(await page.locator('#panel section h3').nth(2).textContent()).toBe(
@@ -101,7 +111,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.goto(`${site.server.url}/`);
     await page.waitForSelector('#city-list button');
     await page.click('#city-list button[data-city="austin"]');
-    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-10');
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-09');
     const block = page.locator('#panel section.alerts');
     await block.waitFor();
     expect(await block.locator('h3').textContent()).toBe('Subscribe to alerts');
@@ -158,7 +168,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
     // Another city: the links follow it, at the level chosen.
     await page.click('#city-list button[data-city="wichita"]');
-    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Wichita, 2025-04-10');
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Wichita, 2025-04-09');
     await block.waitFor();
     expect(await level.inputValue()).toBe('Very High');
     expect(await links()).toEqual(expected('wichita', 'Very%20High'));
@@ -232,7 +242,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
     it('labels the date picker with the days the map shows', async () => {
       const { page, close } = await located(0, 0);
-      expect(await page.textContent('label[for="date"]')).toBe("Date (each city's local day)");
+      expect(await page.textContent('label[for="date"]')).toBe("Map day (each city's local day)");
       // The footer links every bulk file of the manifest: the seasons and the forecast pairs, then a row per month.
       const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string | null }> };
       await page.waitForSelector('#bulk-files tr', { state: 'attached' }); // inside a closed <details>
@@ -253,7 +263,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await page.click('#use-location');
       await status(page, 'Nearest city');
       expect(await page.textContent('#locate-status')).toBe(`Nearest city: Austin, ${kmText(here, 'austin')} from you.`);
-      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-10');
+      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-09');
       expect(sent.filter((u) => u.includes('30.31') || u.includes('97.7') || u.includes('/api/nearest'))).toEqual([]);
       await close();
     });
@@ -373,7 +383,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(box.y + box.height).toBeLessThan(844);
     await page.click('#city-list button[data-city="wichita"]');
     await page.waitForSelector('#panel svg.chart');
-    expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-10');
+    expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-09');
     // The forecast says whose it is in words, not the cache it was read from.
     expect(await page.locator('#panel p.fine', { hasText: 'Forecast from' }).textContent()).toMatch(
       /^Forecast from the sample provider \(simulated values\), fetched [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M C[SD]T\.$/,
@@ -446,7 +456,67 @@ describe.skipIf(!hasChromium)('the landing page of a city set with a repeated na
     expect(labels).toEqual(['Columbus, GA', 'Columbus, OH', 'Tulsa']);
     await page.click('#city-list button[data-city="columbus-oh"]');
     await page.waitForSelector('#panel svg.chart');
-    expect(await page.textContent('#panel h2')).toBe('Columbus, OH, 2025-04-10');
+    expect(await page.textContent('#panel h2')).toBe('Columbus, OH, 2025-04-09');
     await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)("a person's city, kept", () => {
+  const site = useSite();
+  const browser = useBrowser();
+  const opened = (page: Page, title: string) => page.waitForFunction((t) => document.querySelector('#panel h2')?.textContent === t, title);
+  const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
+
+  it('finds a city by name as one types, opens it beside the map, and keeps it in the address and for the next visit', async () => {
+    const context = await browser().newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#markers .marker');
+    // Before a city is open, nothing stands beside the map but the legend and the list.
+    expect(await page.locator('#panel').isHidden()).toBe(true);
+    // Every served city is a suggestion of the name box.
+    const cities = (await (await site.get('/api/cities')).json()) as { cities: Array<{ name: string; state: string }> };
+    expect(await page.locator('#city-names option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(
+      cities.cities.map((c) => `${c.name}, ${c.state}`),
+    );
+    // Part of a name, in any case, opens the best match.
+    await page.fill('#city-search', 'wICH');
+    await page.press('#city-search', 'Enter');
+    await opened(page, 'Wichita, 2025-04-09');
+    expect(new URL(page.url()).search).toBe('?city=wichita');
+    const [map, panel] = [await box(page, '#map'), await box(page, '#panel')];
+    expect(panel.x).toBeGreaterThanOrEqual(map.x + map.width);
+    expect(Math.abs(panel.y - map.y)).toBeLessThan(60);
+    // A suggestion chosen whole opens at once.
+    await page.fill('#city-search', 'Austin, TX');
+    await opened(page, 'Austin, 2025-04-09');
+    // A name that is no served city says so, and keeps the city open.
+    await page.fill('#city-search', 'Atlantis');
+    await page.press('#city-search', 'Enter');
+    await page.waitForFunction(() => document.querySelector('#locate-status')?.textContent?.startsWith('No city we serve is named'));
+    expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-09');
+    // The next visit, without the address's city, opens the one opened last.
+    await page.goto(`${site.server.url}/`);
+    await opened(page, 'Austin, 2025-04-09');
+    await context.close();
+  });
+
+  it('opens the city a link names, first on a phone (right under the search), and ignores one it does not serve', async () => {
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${site.server.url}/?city=tulsa`);
+    await opened(page, 'Tulsa, 2025-04-09');
+    const [controls, panel, map] = [await box(page, '.controls'), await box(page, '#panel'), await box(page, '#map')];
+    expect(panel.y).toBeGreaterThan(controls.y);
+    expect(panel.y).toBeLessThan(map.y);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'city-390.png'), fullPage: true });
+    await page.close();
+
+    const fresh = await browser().newPage({ viewport: { width: 1280, height: 900 } });
+    await fresh.goto(`${site.server.url}/?city=atlantis`);
+    await fresh.waitForSelector('#markers .marker');
+    expect(await fresh.locator('#panel').isHidden()).toBe(true);
+    await fresh.close();
   });
 });

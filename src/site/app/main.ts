@@ -1,8 +1,12 @@
-/** The landing page: the map of a date, a list of cities, and the panel of the selected one. */
+/**
+ * The landing page: the map of a day (the latest complete one unless another is picked), a list
+ * of cities, and the panel of the city opened, kept in the address and in this browser.
+ */
 import type { Topology } from 'topojson-specification';
 import { getJson, type MapFeature } from './api.js';
 import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
+import { cityToOpen, keepCity, setUpCitySearch } from './city-search.js';
 import { setUpLocate, type ListedCity } from './locate.js';
 import { drawMarkers, drawStates, fitMarkers } from './map.js';
 import { showCity } from './panel.js';
@@ -17,6 +21,7 @@ async function start(): Promise<void> {
   const list = $<HTMLUListElement>('#city-list');
   const panel = $<HTMLElement>('#panel');
   const status = $<HTMLElement>('#map-status');
+  const layout = $<HTMLElement>('.layout');
   const freshness = $<HTMLElement>('#freshness');
   const banner = $<HTMLElement>('#simulated');
   listBulkFiles().catch(() => undefined); // the manifest link stays
@@ -39,16 +44,20 @@ async function start(): Promise<void> {
   const names = new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
   drawStates(svg, topology);
   fitMarkers(svg, layer);
-  picker.replaceChildren(...dates.map((d) => new Option(d, d)));
 
   let selected: string | undefined;
+  // The day the map shows, as the API resolved it (`latest` is the newest local day complete in every city).
+  let shownDate = dates[0] ?? '';
   // Each city's zone (the page shows local days and times).
   const zones = new Map(cities.map((c) => [c.slug, c.timezone]));
   const select = (slug: string) => {
     selected = slug;
-    void showCity(panel, slug, names.get(slug) ?? slug, zones.get(slug) ?? 'UTC', picker.value);
+    layout.classList.add('with-city');
+    keepCity(slug);
+    void showCity(panel, slug, names.get(slug) ?? slug, zones.get(slug) ?? 'UTC', shownDate);
   };
   setUpLocate(cities, (slug) => names.get(slug) ?? slug, select);
+  setUpCitySearch(cities, select);
 
   let shown = 0;
   const showDate = async (date: string) => {
@@ -58,6 +67,8 @@ async function start(): Promise<void> {
       `/api/map-data?date=${encodeURIComponent(date)}&timezone=local`,
     );
     if (request !== shown) return; // a later pick answers instead
+    shownDate = map.date;
+    if (date === 'latest') picker.replaceChildren(...dayChoices(map.date, dates));
     // The answer says whether its values are invented (the sample provider): the page says so above the map.
     banner.hidden = map.simulated !== true;
     drawMarkers(layer, map.features, names, select);
@@ -75,12 +86,41 @@ async function start(): Promise<void> {
         return li;
       }),
     );
-    status.textContent = `${map.features.length} cities on ${map.date} (each city's local day)`;
+    status.textContent = `${map.features.length} cities on ${map.date} (each city's ${date === 'latest' ? 'latest complete ' : ''}local day)`;
     if (selected) select(selected);
   };
 
   picker.addEventListener('change', () => void showDate(picker.value));
-  await showDate(dates[0] ?? 'latest');
+  picker.replaceChildren(new Option('Latest complete day', 'latest'));
+  selected = cityToOpen(cities);
+  if (selected) layout.classList.add('with-city');
+  await showDate('latest');
+}
+
+/**
+ * The days the map can show: the latest complete local day first, in words, then every date with
+ * data, those after it marked as days whose hours are still coming in.
+ */
+function dayChoices(latest: string, dates: readonly string[]): HTMLOptionElement[] {
+  return [
+    new Option(`Latest complete day: ${dayInWords(latest)}`, 'latest'),
+    ...dates.map((d) => new Option(d > latest ? `${d} (hours so far)` : d, d)),
+  ];
+}
+
+/** "yesterday, Thu, Apr 9", "Thu, Apr 9, 2025": a date as a person reads it, against this browser's today. */
+function dayInWords(date: string, now = new Date()): string {
+  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+  const day = Date.parse(`${date}T00:00:00Z`);
+  const ago = Math.round((today - day) / 86_400_000);
+  const named = new Date(day).toLocaleDateString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    ...(ago > 300 || ago < 0 ? { year: 'numeric' } : {}),
+    timeZone: 'UTC',
+  });
+  return ago === 0 ? `today, ${named}` : ago === 1 ? `yesterday, ${named}` : named;
 }
 
 start().catch((error: unknown) => {
