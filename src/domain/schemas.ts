@@ -177,6 +177,19 @@ export const WeatherRow = named(
     city_slug: z.string(),
     date: Day,
     ...weatherFields,
+    aqi_us: z
+      .number()
+      .int()
+      .min(0)
+      .max(500)
+      .optional()
+      .describe(
+        "The EPA's Air Quality Index (0-500) of the day's particulate matter, from the 24-hour PM2.5 and PM10 sub-indices (EPA-454/B-24-002, May 2024): the scale US weather apps show, where aqi is the provider's 1-5 scale. Absent without PM2.5 or PM10. An extension of the contract.",
+      ),
+    aqi_us_pollutant: z
+      .enum(['PM2.5', 'PM10'])
+      .optional()
+      .describe('The pollutant whose sub-index is aqi_us. An extension of the contract.'),
     source: z.string().optional(),
     created_at: DateTime.optional(),
     ...rowProvenance,

@@ -34,6 +34,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
     </div>
     <p id="locate-status" class="fine" role="status"></p>
     <div><label for="date">Map day (each city's local day)</label> <select id="date" aria-describedby="map-status"></select></div>
+    <button type="button" id="units" aria-pressed="false">Metric units</button>
   </div>
 </header>
 <main>
@@ -54,6 +55,18 @@ export function landingPage(scriptPath: string, stylePath: string): string {
         </table>
         <p class="fine">0 is None. A category takes the level of its highest single allergen.</p>
       </section>
+      <details id="glossary"><summary>What the words mean</summary>
+        <dl class="glossary">
+          <dt>NAB levels</dt><dd>None, Low, Moderate, High and Very High: the National Allergy Bureau's grades of a pollen count, by category (the table above).</dd>
+          <dt>grains/m³</dt><dd>Pollen grains in a cubic metre of air (about 35 cubic feet), averaged over an hour or a day.</dd>
+          <dt>Main season</dt><dd>From the day 2.5% of a year's pollen has been in the air to the day 97.5% has: known for sure only once the year is over.</dd>
+          <dt>Exposure season</dt><dd>The days pollen is high enough, often enough, to matter to people with allergies, by the definition of the European Academy of Allergy and Clinical Immunology (EAACI): it can be told while the season is under way.</dd>
+          <dt>SPIn, APIn</dt><dd>The season's and the year's pollen integral: the daily means added up, in grains·day/m³, to compare one season's amount with another's.</dd>
+          <dt>Yesterday's level, the usual for the season</dt><dd>The two simple guesses a forecast must beat: that tomorrow is like today (persistence), and that it is like this time of year in earlier years (climatology).</dd>
+          <dt>Skill score, interval</dt><dd>How much better than chance a forecast picked the right level: 1 always right, 0 no better than chance. The interval is where the score would lie 95 times in 100 with other days of the same kind.</dd>
+          <dt>AQI</dt><dd>The EPA's Air Quality Index, 0 to 500 (Good up to 50), of the day's fine and coarse particles (PM2.5, PM10).</dd>
+        </dl>
+      </details>
       <nav aria-labelledby="list-title"><h2 id="list-title">Cities</h2><ul id="city-list"></ul></nav>
     </div>
   </div>

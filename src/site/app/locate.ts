@@ -4,6 +4,7 @@
  * /api/nearest, which holds the ZIP table.
  */
 import { NEAR_KM, nearestCities } from '../../domain/geo.js';
+import { distance } from './units.js';
 
 export interface ListedCity {
   name: string;
@@ -15,7 +16,6 @@ export interface ListedCity {
 }
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
-const km = (d: number) => `${d.toLocaleString('en-US')} km`;
 
 /** Wires the location button and the ZIP form to `select`, saying what they found in #locate-status. */
 export function setUpLocate(cities: readonly ListedCity[], label: (slug: string) => string, select: (slug: string) => void): void {
@@ -26,7 +26,7 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
   };
   const farFrom = (where: string, nearest?: { slug: string; distance_km: number }) =>
     say(
-      `No city we serve is within ${NEAR_KM} km of ${where}${nearest ? `: the nearest is ${label(nearest.slug)}, ${km(nearest.distance_km)} away` : ''}.`,
+      `No city we serve is within ${distance(NEAR_KM)} of ${where}${nearest ? `: the nearest is ${label(nearest.slug)}, ${distance(nearest.distance_km)} away` : ''}.`,
       true,
     );
 
@@ -39,7 +39,7 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
         const found = within[0];
         if (!found) return farFrom('you', nearest && { slug: nearest.city.slug, distance_km: nearest.distance_km });
         select(found.city.slug);
-        say(`Nearest city: ${label(found.city.slug)}, ${km(found.distance_km)} from you.`);
+        say(`Nearest city: ${label(found.city.slug)}, ${distance(found.distance_km)} from you.`);
       },
       (error) => say(`Your location is not available (${error.message || 'not allowed'}): enter a ZIP code instead.`, true),
       { maximumAge: 600_000, timeout: 15_000 },
@@ -63,7 +63,7 @@ export function setUpLocate(cities: readonly ListedCity[], label: (slug: string)
         const found = body.cities?.[0];
         if (res.ok && found) {
           select(found.slug);
-          return say(`ZIP code ${zip}: ${label(found.slug)}, ${km(found.distance_km)} away.`);
+          return say(`ZIP code ${zip}: ${label(found.slug)}, ${distance(found.distance_km)} away.`);
         }
         if (body.code === 'NO_CITY_NEARBY')
           return farFrom(

@@ -8,6 +8,7 @@ import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
 import { cityToOpen, keepCity, setUpCitySearch } from './city-search.js';
 import { setUpLocate, type ListedCity } from './locate.js';
+import { keepUnits, unitsInUse } from './units.js';
 import { drawMarkers, drawStates, fitMarkers } from './map.js';
 import { showCity } from './panel.js';
 import { colourOf, riskOfSeverity } from './risk.js';
@@ -58,6 +59,14 @@ async function start(): Promise<void> {
   };
   setUpLocate(cities, (slug) => names.get(slug) ?? slug, select);
   setUpCitySearch(cities, select);
+  // US units unless the reader asks for metric, which this browser remembers; the open city is written again in them.
+  const unitsButton = $<HTMLButtonElement>('#units');
+  unitsButton.setAttribute('aria-pressed', String(unitsInUse() === 'metric'));
+  unitsButton.addEventListener('click', () => {
+    keepUnits(unitsInUse() === 'metric' ? 'us' : 'metric');
+    unitsButton.setAttribute('aria-pressed', String(unitsInUse() === 'metric'));
+    if (selected) select(selected);
+  });
 
   let shown = 0;
   const showDate = async (date: string) => {

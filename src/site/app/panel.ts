@@ -5,6 +5,8 @@
  * Beside the forecast, how good it has been (skill.ts); below, its pollen seasons against earlier years (season.ts), and links to
  * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
  */
+import { usAqiCategory } from '../../domain/us-aqi.js';
+import { depth, speed, temperatures } from './units.js';
 import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/species/risk.js';
 import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import {
@@ -51,15 +53,19 @@ function weatherList(w: WeatherRow | undefined): HTMLElement {
     dl.append(h('dt', term), h('dd', value));
   };
   add('Sky', w.weather_desc);
-  add('Temperature', w.temp_min_c !== undefined && w.temp_max_c !== undefined ? `${w.temp_min_c} to ${w.temp_max_c} °C` : undefined);
+  add('Temperature', w.temp_min_c !== undefined && w.temp_max_c !== undefined ? temperatures(w.temp_min_c, w.temp_max_c) : undefined);
   add('Humidity', w.humidity !== undefined ? `${w.humidity} %` : undefined);
-  add('Wind', w.wind_speed_ms !== undefined ? `${w.wind_speed_ms} m/s` : undefined);
-  add('Precipitation', w.precip_mm !== undefined ? `${w.precip_mm} mm` : undefined);
-  add(
-    'Air quality',
-    w.aqi !== undefined ? `AQI ${w.aqi} of 5 (${['', 'good', 'fair', 'moderate', 'poor', 'very poor'][w.aqi]})` : undefined,
-  );
+  add('Wind', w.wind_speed_ms !== undefined ? speed(w.wind_speed_ms) : undefined);
+  add('Precipitation', w.precip_mm !== undefined ? depth(w.precip_mm) : undefined);
+  add('Air quality', airQuality(w));
   return dl;
+}
+
+/** The EPA's index where the day's particulate matter gives it; else the provider's own scale, named as such. */
+function airQuality(w: WeatherRow): string | undefined {
+  if (w.aqi_us !== undefined) return `AQI ${w.aqi_us}: ${usAqiCategory(w.aqi_us)} (EPA scale, set by ${w.aqi_us_pollutant})`;
+  if (w.aqi === undefined) return undefined;
+  return `${w.aqi} of 5, ${['', 'good', 'fair', 'moderate', 'poor', 'very poor'][w.aqi]} (the provider's scale, not the EPA's)`;
 }
 
 function last30(rows: readonly DayRow[]): HTMLElement {
