@@ -274,7 +274,12 @@ describe('GET /api/alerts', () => {
         a.summary,
       ]),
     );
-    expect(child(entries(doc)[0]!, 'link').getAttribute('href')).toBe(`${ORIGIN}/api/forecast?city=austin&aggregate=day&timezone=local`);
+    // Each entry leads to the city's page, and says how many forecast hours its day rests on.
+    expect(child(entries(doc)[0]!, 'link').getAttribute('href')).toBe(`${ORIGIN}/?city=austin`);
+    for (const [e, a] of entries(doc).map((e, i) => [e, alerts[i]] as const))
+      expect(child(e, 'content').textContent).toContain(
+        a.hours >= 23 ? `From the forecast's ${a.hours} hours of the whole day.` : `From only ${a.hours} forecast hour`,
+      );
   });
 
   it('writes a JSON Feed 1.1 whose items carry the alerts', async () => {
@@ -375,7 +380,7 @@ describe('GET /api/alerts', () => {
     const body = await json('city=austin');
     expect(body).toMatchObject({ stale: true, quotaExhausted: true, fetchedAt: '2026-03-07T18:20:00.000Z', source: 'cache' });
     const stale =
-      "Stale forecast: it was fetched at 2026-03-07T18:20:00.000Z and could not be refreshed (the provider's daily quota is used up), so these alerts may be out of date.";
+      "Stale forecast: it was fetched Sat, Mar 7, 12:20 PM CST and could not be refreshed (the provider's daily quota is used up), so these alerts may be out of date.";
     const calendar = ics(await ask('city=austin&format=ics'));
     expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toContain(stale);
     for (const v of calendar.getAllSubcomponents('vevent')) expect(new ICAL.Event(v).description).toContain(stale);
@@ -506,7 +511,7 @@ describe('/api/alerts on the local server', () => {
       expect(links, host).toContain(`${site.server.url}/api/alerts?${query}&format=atom`);
       const feed = JSON.parse(await get(`/api/alerts?${query}&format=jsonfeed`, host)) as Json;
       expect([feed.home_page_url, feed.feed_url, feed.authors[0].url], host).toEqual([
-        `${site.server.url}/`,
+        `${site.server.url}/?city=tulsa`,
         `${site.server.url}/api/alerts?${query}&format=jsonfeed`,
         `${site.server.url}/openapi.json`,
       ]);

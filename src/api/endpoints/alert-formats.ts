@@ -24,8 +24,10 @@ export type AlertFormat = 'json' | (typeof ALERT_FORMAT_NAMES)[number];
 export interface AlertLinks {
   /** This subscription in this form. */
   self: string;
-  /** The forecast by local day that the alerts are read from. */
+  /** The forecast by local day that the alerts are read from (data, for the text of an event). */
   forecast: string;
+  /** The city's page, where a person reads the day: what every event and entry links to. */
+  page: string;
   /** The landing page. */
   home: string;
   /** The API's description. */
@@ -49,6 +51,7 @@ function linksOf(a: AlertsAnswer, format: AlertFormat, { origin }: Given): Alert
   return {
     self: alertsUrl(origin, a.city, a, format),
     forecast: `${origin}/api/forecast?${new URLSearchParams({ city: a.city, aggregate: 'day', timezone: 'local' })}`,
+    page: `${origin}/?${new URLSearchParams({ city: a.city })}`,
     home: `${origin}/`,
     api: `${origin}/openapi.json`,
   };
@@ -90,9 +93,21 @@ export const ALERT_FORMATS = {
 /** How often a calendar should fetch the subscription again: the forecast's cache limit. */
 export const REFRESH_SECONDS = CACHE_LIMIT_MS / 1000;
 
-/** The one line each form adds about the forecast's age; stale answers say why. */
+/** An instant as a person in the city reads it: "Sat, Mar 7, 12:20 PM CST". */
+export const localTime = (iso: string, timezone: string): string =>
+  new Date(iso).toLocaleString('en-US', {
+    timeZone: timezone,
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+
+/** The one line each form adds about the forecast's age, in the city's time; stale answers say why. */
 export function freshness(a: AlertsAnswer): string {
-  const fetched = a.fetchedAt === null ? 'at an unknown time' : `at ${a.fetchedAt}`;
+  const fetched = a.fetchedAt === null ? 'at an unknown time' : localTime(a.fetchedAt, a.timezone);
   if (!a.stale) return `Forecast fetched ${fetched}.`;
   const why = a.quotaExhausted ? "the provider's daily quota is used up" : 'the provider could not be reached';
   return `Stale forecast: it was fetched ${fetched} and could not be refreshed (${why}), so these alerts may be out of date.`;
@@ -123,9 +138,19 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
     ...(alert.top_species.length === 0
       ? []
       : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
+    coverage(alert),
     freshness(a),
     ...(a.simulated ? [SIMULATED] : []),
   ];
+}
+
+/**
+ * How much of the day the alert rests on: a day the forecast reaches only in part (its last day,
+ * or what is left of today) says so, so that one forecast hour is not read as a whole day.
+ */
+function coverage(alert: Alert): string {
+  if (alert.hours >= 23) return `From the forecast's ${alert.hours} hours of the whole day.`;
+  return `From only ${alert.hours} forecast hour${alert.hours === 1 ? '' : 's'} of the day: the forecast does not cover the rest of it.`;
 }
 
 /** An iCalendar of all-day events on each alert's local date, to subscribe to (`webcal://`). */
@@ -149,8 +174,8 @@ export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
       stamp: updated(a),
       lastModified: updated(a),
       summary: eventTitle(a, alert),
-      description: [...details(a, alert), links.forecast].join('\n'),
-      url: links.forecast,
+      description: [...details(a, alert), `The day on the city's page: ${links.page}`, `The forecast as data: ${links.forecast}`].join('\n'),
+      url: links.page,
       // An alert is not a meeting: it must not mark the day busy.
       transparency: ICalEventTransparency.TRANSPARENT,
     });
@@ -168,7 +193,7 @@ export function alertsAtom(a: AlertsAnswer, links: AlertLinks): string {
     title: title(a),
     description: about(a),
     updated: updated(a),
-    link: links.home,
+    link: links.page,
     feed: links.self,
     author: { name: API_TITLE, link: links.api },
     generator: false,
@@ -177,7 +202,7 @@ export function alertsAtom(a: AlertsAnswer, links: AlertLinks): string {
     feed.addItem({
       id: alert.id,
       title: escapeHtml(entryTitle(a, alert)),
-      link: links.forecast,
+      link: links.page,
       date: updated(a),
       description: escapeHtml(a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary),
       content: details(a, alert)
@@ -193,14 +218,14 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
   return {
     version: 'https://jsonfeed.org/version/1.1',
     title: title(a),
-    home_page_url: links.home,
+    home_page_url: links.page,
     feed_url: links.self,
     description: about(a),
     authors: [{ name: API_TITLE, url: links.api }],
     language: 'en-US',
     items: a.alerts.map((alert) => ({
       id: alert.id,
-      url: links.forecast,
+      url: links.page,
       title: entryTitle(a, alert),
       summary: a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary,
       content_text: details(a, alert).join('\n'),
