@@ -75,8 +75,8 @@ export function landingPage(scriptPath: string, stylePath: string): string {
   <h2>Use the data</h2>
   <p>Everything here comes from the public, read-only API: <a href="/openapi.json">OpenAPI document</a>, <a href="/api-reference.html">API reference</a>, <a href="/llms.txt">llms.txt</a> for agents.</p>
   <p>MCP for AI agents: streamable HTTP at <code>/mcp</code> (tools <code>find_city</code>, <code>list_cities</code>, <code>get_pollen</code>, <code>get_forecast</code> and more), or stdio with <code>npx pollen-api mcp --stdio</code>. Add <code>{"mcpServers": {"pollen": {"type": "http", "url": "&lt;this site&gt;/mcp"}}}</code> to your client.</p>
-  <details id="bulk"><summary>The whole history as files: every month as Parquet and CSV, and the seasons of every year (<a href="/data/bulk/index.json">manifest</a>)</summary>
-    <p class="fine">For analysts: one file per month and kind, typed columns, readable by DuckDB, pandas, Polars and Arrow, also over HTTP. Each link's rows and size are in the manifest.</p>
+  <details id="bulk"><summary>The whole history as files: every month as Parquet and CSV, and the seasons of every year</summary>
+    <p class="fine">For analysts: one file per month and kind, typed columns, readable by DuckDB, pandas, Polars and Arrow, also over HTTP. Each link's rows and size are in the <a href="/data/bulk/index.json">manifest</a>.</p>
     <table class="bulk"><caption class="sr-only">Bulk files by month</caption><thead><tr><th scope="col">Month</th><th scope="col">Pollen, hourly</th><th scope="col">Pollen, daily</th><th scope="col">Weather, daily</th></tr></thead><tbody id="bulk-files"></tbody></table>
   </details>
   <p>Sample deployments show simulated data; real deployments use Ambee pollen and Open-Meteo or OpenWeatherMap weather.</p>

@@ -276,7 +276,7 @@ describe('GET /api/alerts', () => {
     );
     // Each entry leads to the city's page, and says how many forecast hours its day rests on.
     expect(child(entries(doc)[0]!, 'link').getAttribute('href')).toBe(`${ORIGIN}/?city=austin`);
-    for (const [e, a] of entries(doc).map((e, i) => [e, alerts[i]] as const))
+    for (const [e, a] of entries(doc).map((e, i) => [e, alerts[i]!] as const))
       expect(child(e, 'content').textContent).toContain(
         a.hours >= 23 ? `From the forecast's ${a.hours} hours of the whole day.` : `From only ${a.hours} forecast hour`,
       );

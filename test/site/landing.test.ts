@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import distance from '@turf/distance';
 import { DOMParser } from '@xmldom/xmldom';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { describe, expect, it } from 'vitest';
@@ -538,5 +539,32 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     await fresh.waitForSelector('#markers .marker');
     expect(await fresh.locator('#panel').isHidden()).toBe(true);
     await fresh.close();
+  });
+});
+
+describe.skipIf(!hasChromium)('the landing page, checked by axe', () => {
+  const site = useSite();
+  const browser = useBrowser();
+
+  it.each([390, 1280])('has no serious or critical accessibility violation at %i px, with a city open', async (width) => {
+    const context = await browser().newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/?city=austin`);
+    await page.waitForSelector('#panel svg.chart');
+    await page.waitForSelector('#markers .marker');
+    // axe-core (Deque), WCAG 2.0 to 2.2, A and AA: what a screen reader or a keyboard would stumble on.
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+    const grave = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 5)
+            .join('; ')}`,
+      );
+    expect(grave).toEqual([]);
+    expect(results.passes.length).toBeGreaterThan(10);
+    await context.close();
   });
 });
