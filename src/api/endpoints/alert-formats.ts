@@ -174,7 +174,9 @@ export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
       stamp: updated(a),
       lastModified: updated(a),
       summary: eventTitle(a, alert),
-      description: [...details(a, alert), `The day on the city's page: ${links.page}`, `The forecast as data: ${links.forecast}`].join('\n'),
+      description: [...details(a, alert), `The day on the city's page: ${links.page}`, `The forecast as data: ${links.forecast}`].join(
+        '\n',
+      ),
       url: links.page,
       // An alert is not a meeting: it must not mark the day busy.
       transparency: ICalEventTransparency.TRANSPARENT,
