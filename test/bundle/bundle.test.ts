@@ -275,6 +275,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(without.answers[0]!.headers['retry-after']).toBe('3600');
     expect(JSON.parse(without.answers[0]!.body)).toEqual({
       error: 'The forecast is unavailable: its cache cannot be opened on this deployment; retry later',
+      code: 'FORECAST_UNAVAILABLE',
     });
   });
 
@@ -282,6 +283,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     const noKey = {
       error:
         "The forecast is unavailable: this deployment's data comes from ambee, and AMBEE_API_KEY is not set: the ambee pollen provider needs an API key (see .env.example)",
+      code: 'FORECAST_UNAVAILABLE',
     };
     const mcpForecast = (city: string) => ({
       url: 'https://site.test/mcp',
@@ -304,7 +306,11 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
 
     it('mcp: get_forecast without the key is a tool error naming AMBEE_API_KEY; with it, a refresh from Ambee', async () => {
       const without = await invoke('mcp', [mcpForecast('austin')], withBlobs());
-      expect(toolResult(without.answers[0]!)).toMatchObject({ isError: true, content: [{ text: noKey.error }] });
+      // The message, then the body as JSON, whose code an agent can branch on.
+      expect(toolResult(without.answers[0]!)).toMatchObject({
+        isError: true,
+        content: [{ text: noKey.error }, { text: JSON.stringify(noKey) }],
+      });
       const withKey = await invoke('mcp', [mcpForecast('boise')], withAmbee());
       expect(toolResult(withKey.answers[0]!).structuredContent).toMatchObject({ city: 'boise', source: 'ambee', stale: false });
     });
@@ -318,6 +324,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
       expect(JSON.parse(answers[0]!.body)).toEqual({
         error:
           "The forecast is unavailable: this deployment's data comes from ambee, and POLLEN_PROVIDER names sample: unset it, or set it to ambee",
+        code: 'FORECAST_UNAVAILABLE',
       });
     });
   });
