@@ -78,7 +78,14 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       'Hourly pollen (grains/m³), local time: CDT, America/Chicago',
     );
     // The day's hours are Austin's local day: its chart's first tick is local midnight.
-    expect(await page.locator('#panel svg.chart').first().locator('text.tick').nth(2).textContent()).toBe('00h');
+    expect(await page.locator('#panel svg.chart').first().locator('text.hour').first().textContent()).toBe('12 am');
+    // The 48-hour forecast has its legend, and both charts shade the NAB levels of the category that leads them.
+    const forecastSection = page.locator('#panel section', { has: page.locator('h3', { hasText: '48-hour forecast' }) });
+    expect(await forecastSection.locator('ul.series-legend li').allTextContents()).toEqual(['Tree', 'Grass', 'Weed']);
+    expect(await forecastSection.locator('svg.chart rect.band').count()).toBeGreaterThan(0);
+    expect(await forecastSection.locator('p.fine').first().textContent()).toMatch(
+      /^Shaded behind the lines: the NAB levels of (tree|grass|weed) pollen\./,
+    );
     expect(await page.locator('#panel ol.species li').count()).toBeGreaterThan(0);
     // Weather in US units, and air quality on the EPA's scale, as the API's row gives it (aqi_us).
     const weather = (await (await site.get('/api/weather?city=austin&date=2025-04-09')).json()) as { rows: Array<Record<string, number>> };
@@ -526,6 +533,15 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${site.server.url}/?city=tulsa`);
     await opened(page, 'Tulsa, 2025-04-09');
+    // Its charts are drawn for the phone: no text under 11 CSS px, hours in words.
+    await page.waitForSelector('#panel svg.chart text.hour');
+    const smallest = await page
+      .locator('#panel svg.chart text')
+      .evaluateAll((ts) => Math.min(...ts.map((t) => t.getBoundingClientRect().height).filter((v) => v > 0)));
+    expect(smallest).toBeGreaterThanOrEqual(11);
+    const hours = await page.locator('#panel svg.chart text.hour').allTextContents();
+    expect(hours.length).toBeGreaterThanOrEqual(3);
+    for (const hour of hours) expect(hour).toMatch(/^([A-Z][a-z]{2} )?\d{1,2} (am|pm)$/);
     const [controls, panel, map] = [await box(page, '.controls'), await box(page, '#panel'), await box(page, '#map')];
     expect(panel.y).toBeGreaterThan(controls.y);
     expect(panel.y).toBeLessThan(map.y);

@@ -19,7 +19,7 @@ import {
   type SeasonAnswer,
   type WeatherRow,
 } from './api.js';
-import { hourlyChart, SERIES, seriesLegend } from './charts.js';
+import { chartWidth, hourlyChart, leadingCategory, SERIES, seriesLegend } from './charts.js';
 import { h } from './dom.js';
 import { badge, worst } from './risk.js';
 import { seasonSection } from './season.js';
@@ -28,6 +28,14 @@ import { skillSection } from './skill.js';
 import { todaySection } from './today.js';
 
 const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
+
+/** What the shading of a chart is: the NAB levels of one category, whose line is all of its pollen. */
+const bandsNote = (category: string): HTMLElement =>
+  h(
+    'p',
+    `Shaded behind the lines: the NAB levels of ${category} pollen. A level is reached when one ${category} allergen reaches it, so the ${category} line (all ${category} pollen) may stand in a higher band than its level.`,
+    { class: 'fine' },
+  );
 
 function topSpecies(day: DayRow | undefined): HTMLElement {
   const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>
@@ -197,6 +205,8 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
     getJson<ForecastSkill>(`/api/forecast-skill?city=${q(slug)}`).catch(() => undefined),
   ]);
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
+  // Charts are drawn for the panel's width, so their text keeps its size on a phone.
+  const width = chartWidth(panel.clientWidth);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
   const sections: HTMLElement[] = [
@@ -218,10 +228,19 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   };
   section(
     `Hourly pollen (grains/m³), local time: ${label}`,
-    day.rows.length
-      ? hourlyChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone)
-      : h('p', 'No observations this day.'),
-    legend(),
+    ...(day.rows.length
+      ? [
+          hourlyChart(
+            day.rows,
+            `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`,
+            zone,
+            width,
+            leadingCategory(day.rows),
+          ),
+          legend(),
+          bandsNote(leadingCategory(day.rows)),
+        ]
+      : [h('p', 'No observations this day.')]),
   );
   section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
   section(`Weather and air quality (${date}, UTC day)`, weatherList(weather.rows[0]));
@@ -236,7 +255,14 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
           { class: 'notice stale', role: 'note' },
         )
       : h('p', forecastSource(forecast, zone), { class: 'fine' });
-    section(`48-hour forecast, local time: ${label}`, hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone), note);
+    const leading = leadingCategory(forecast.rows);
+    section(
+      `48-hour forecast, local time: ${label}`,
+      hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width, leading),
+      legend(),
+      bandsNote(leading),
+      note,
+    );
   }
   if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons));
   if (seasons) sections.push(seasonSection(seasons, daily.rows));
