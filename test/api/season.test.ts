@@ -133,7 +133,9 @@ function expectedYears(rows: Json[], category: string): Expected[] {
     const first = (share: number) => (apin === 0 ? -1 : cumulative.findIndex((c) => c >= share * total));
     const last = days.map((v, i) => (v === null ? -1 : i)).reduce((a, b) => Math.max(a, b), -1);
     const status = expectedStatus(days, Math.min(to, latest) - from, closed, complete, from, category);
-    const start = first(0.025);
+    // A year over, with gaps, in which the exposure season never began has no season: the
+    // percentage method alone would make one of any trace of pollen.
+    const start = closed && !complete && status.state === 'no season' ? -1 : first(0.025);
     // A year over ends by the percentage method; a year under way where its status says it ended.
     const statusEnd = status.end === null ? -1 : dayNumber(status.end) - from;
     const end = start < 0 ? -1 : closed ? first(0.975) : statusEnd >= start ? statusEnd : -1;

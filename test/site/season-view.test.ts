@@ -31,7 +31,8 @@ describe.skipIf(!hasChromium)('the season view in headless Chromium', () => {
 
     // Tree: the year from 1 October 2026, before mountain cedar.
     expect(of('tree').status.state).toBe('not started');
-    expect(await page.textContent('.season-sentence')).toBe('Tree season has not started yet.');
+    // A year under way is read by its exposure season, and the sentence says so.
+    expect(await page.textContent('.season-sentence')).toBe('Tree exposure season has not started yet.');
     expect(await page.locator('.season-chart polyline').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-year')))).toEqual([
       '2027',
       '2026',
@@ -54,13 +55,16 @@ describe.skipIf(!hasChromium)('the season view in headless Chromium', () => {
       await page.waitForFunction((l) => document.querySelector('.season-sentence')?.textContent?.startsWith(l), label);
       const c = of(category);
       expect(c.status.state).toBe('ended');
-      const p = c.comparison.years.at(-1).ahead_pct as number;
+      const last = c.comparison.years.at(-1);
+      const p = last.ahead_pct as number;
+      // The two sums the percentage compares are said beside it.
+      const sums = `(${Math.round(c.comparison.cumulative).toLocaleString('en-US')} against ${Math.round(last.cumulative).toLocaleString('en-US')} grains·day/m³ by ${new Date(`${last.as_of}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' })})`;
       const date = (d: string) =>
         new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
       expect(await page.textContent('.season-sentence')).toBe(
-        `${label} season ended on ${date(c.status.end)} (provisional: it may resume if pollen returns); it began on ${date(c.status.start)} and brought ${
+        `${label} exposure season ended on ${date(c.status.end)} (provisional: it may resume if pollen returns); it began on ${date(c.status.start)} and brought ${
           p === 0 ? 'as much pollen as' : `${Math.abs(p)}% ${p > 0 ? 'more pollen than' : 'less pollen than'}`
-        } last year.`,
+        } last year ${sums}.`,
       );
       expect(await page.locator('.season-chart polyline').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-year')))).toEqual([
         '2026',
@@ -73,6 +77,10 @@ describe.skipIf(!hasChromium)('the season view in headless Chromium', () => {
         .evaluate((l) => Number(l.getAttribute('points')!.split(' ')[0]!.split(',')[0]));
       expect(firstX).toBeLessThan(50);
       expect(await page.locator('.season-chart .season-end').count()).toBe(1);
+      // The chart marks the start and end the sentence names, by the same name.
+      expect(await page.locator('.season-chart .season-label').allTextContents()).toEqual(
+        expect.arrayContaining([`exposure start ${date(c.status.start)}`, `exposure end ${date(c.status.end)}`]),
+      );
       const facts = await page.locator('.season-facts dd').allTextContents();
       const long = (d: string) =>
         new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });

@@ -39,7 +39,7 @@ export function categorySeasons(rows: readonly DatedRow[], category: SeasonCateg
       season: mine.season,
       reason: mine.reason,
       status: mine.status,
-      comparison: compareYears(mine, seasons),
+      comparison: compareYears(mine, seasons, category.name),
     });
     seasons.push({ year, season: mine });
   }

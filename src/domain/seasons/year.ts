@@ -65,6 +65,16 @@ export function seasonYear(category: string, year: number): { from: number; to: 
   };
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** A category's year as people read it: `2026`, or for tree's `Oct 2025 to Sep 2026`. */
+export function yearName(category: string, year: number): string {
+  const { from, to } = seasonYear(category, year);
+  const [fy, fm] = civilDate(from);
+  const [ty, tm] = civilDate(to);
+  return fm === 1 && tm === 12 ? String(year) : `${MONTHS[fm - 1]} ${fy} to ${MONTHS[tm - 1]} ${ty}`;
+}
+
 /** The category's year a day falls in: its calendar year, or for tree the next one from 1 October. */
 export function seasonYearOf(category: string, day: number): number {
   const [year, month] = civilDate(day);
@@ -222,6 +232,12 @@ export function yearSeason(series: SeasonSeries, window: { from: number; to: num
   const none = (reason: string): YearSeason => ({ ...base, season: null, reason, startIndex: null });
   if (daysWithData === 0) return none('no data in the year');
   if (sum === 0) return none('no pollen above zero in the year');
+  // A year over whose pollen never made an exposure season has no season to date: the percentage
+  // method alone would find one in any trace of pollen (2.5% to 97.5% of a few grains).
+  if (closed && !complete && status.state === 'no season') {
+    const { daily, sum: needed } = status.criterion;
+    return none(`no exposure season: never 5 days of 7 at ${daily} grains/m³ or more summing to ${needed}`);
+  }
   // The sum grows only on days with a value, so the first day it reaches a share is one of them.
   const reach = (share: number) => cumulative.findIndex((c) => c >= share * total);
   const startIndex = reach(START_SHARE);
@@ -256,14 +272,18 @@ export function yearSeason(series: SeasonSeries, window: { from: number; to: num
   };
 }
 
-/** This year against each complete earlier year, at the same day of the year. */
-export function compareYears(year: YearSeason, earlier: ReadonlyArray<{ year: number; season: YearSeason }>): SeasonComparison {
+/** This year against each complete earlier year, at the same day of the year; the note names a year as `yearName` does for `category`. */
+export function compareYears(
+  year: YearSeason,
+  earlier: ReadonlyArray<{ year: number; season: YearSeason }>,
+  category = 'grass',
+): SeasonComparison {
   const complete = earlier.filter((e) => e.season.complete);
   const note =
     complete.length === 0
       ? 'No complete earlier year to compare with.'
       : complete.length === 1
-        ? `One earlier year (${complete[0]!.year}): a comparison with that year, not with a normal.`
+        ? `One earlier year (${yearName(category, complete[0]!.year)}): a comparison with that year, not with a normal.`
         : null;
   if (year.through === null) return { as_of: null, cumulative: 0, earlier_years: complete.length, note, years: [] };
   const at = year.through - year.from;

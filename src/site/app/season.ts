@@ -5,7 +5,7 @@
  * stands (`status`) and whose numbers are the API's.
  */
 import { dayNumber, dayString } from '../../domain/dates.js';
-import { seasonCategories, seasonSeries, seasonYear, yearSeason } from '../../domain/seasons/year.js';
+import { seasonCategories, seasonSeries, seasonYear, yearName, yearSeason } from '../../domain/seasons/year.js';
 import type { CategorySeason, DayRow, SeasonAnswer } from './api.js';
 import { polylinePoints, seriesLegend } from './charts.js';
 import { el, h } from './dom.js';
@@ -30,11 +30,8 @@ const shortDate = (date: string, withYear = false) =>
 
 const number = (v: number) => Math.round(v).toLocaleString('en-US');
 
-/** A category's year in words: `2026`, or for tree `Oct 2025 to Sep 2026`. */
-export const yearLabel = (c: Pick<CategorySeason, 'year' | 'from' | 'to'>): string =>
-  c.from.endsWith('-01-01')
-    ? String(c.year)
-    : `${shortDate(c.from).split(' ')[0]} ${c.from.slice(0, 4)} to ${shortDate(c.to).split(' ')[0]} ${c.to.slice(0, 4)}`;
+/** A category's year in words, as the API's notes name it: `2026`, or for tree `Oct 2025 to Sep 2026`. */
+export const yearLabel = (c: Pick<CategorySeason, 'year' | 'category'>): string => yearName(c.category, c.year);
 
 /** The cumulative sums of a category on each day of a year with a value, as the API sums them (domain/seasons/year.ts). */
 function curve(rows: readonly DayRow[], category: string, year: number): Array<[number, number]> {
@@ -48,16 +45,23 @@ function curve(rows: readonly DayRow[], category: string, year: number): Array<[
   return y.cumulative.flatMap((sum, i): Array<[number, number]> => (series.has(y.from + i) ? [[i, sum]] : []));
 }
 
-/** How this year's cumulative sum stands against the latest complete earlier year's, at the same day of the year. */
+/** An earlier year against this one: `last year`, or `in 2024` (`in Oct 2023 to Sep 2024` for tree). */
+const whenOf = (c: CategorySeason, year: number) => (year === c.year - 1 ? 'last year' : `in ${yearName(c.category, year)}`);
+
+/**
+ * How this year's cumulative sum stands against the latest complete earlier year's, at the same
+ * day of the year, with the two sums it compares (a large percentage of a few grains says little).
+ */
 function pace(c: CategorySeason, over: boolean): string {
   const latest = c.comparison.years.at(-1);
   if (!latest) return '; there is no complete earlier year to compare it with';
-  const when = latest.year === c.year - 1 ? 'last year' : `in ${latest.year}`;
+  const when = whenOf(c, latest.year);
   const p = latest.ahead_pct;
   if (p === null) return '';
+  const sums = ` (${number(c.comparison.cumulative)} against ${number(latest.cumulative)} grains·day/m³ by ${shortDate(latest.as_of)})`;
   if (over)
-    return ` and brought ${p === 0 ? 'as much pollen as' : `${Math.abs(p)}% ${p > 0 ? 'more pollen than' : 'less pollen than'}`} ${when}`;
-  return `, ${p === 0 ? 'level with' : `${Math.abs(p)}% ${p > 0 ? 'ahead of' : 'behind'}`} ${when} at this point of the year`;
+    return ` and brought ${p === 0 ? 'as much pollen as' : `${Math.abs(p)}% ${p > 0 ? 'more pollen than' : 'less pollen than'}`} ${when}${sums}`;
+  return `, ${p === 0 ? 'level with' : `${Math.abs(p)}% ${p > 0 ? 'ahead of' : 'behind'}`} ${when} at this point of the year${sums}`;
 }
 
 /** The sentence: where the season stands, then how it compares with the latest complete earlier year. */
@@ -70,22 +74,23 @@ export function seasonSentence(c: CategorySeason): string {
     const gaps = c.complete ? '' : ` (measured on the ${c.days_with_data} days the year holds)`;
     const latest = c.comparison.years.at(-1);
     const d = latest?.start_difference_days ?? null;
-    const when = latest && (latest.year === c.year - 1 ? 'last year' : `in ${latest.year}`);
+    const when = latest && whenOf(c, latest.year);
     const start =
       !latest || d === null || d === 0
         ? `started on ${shortDate(c.season.start)}${latest ? `, as ${when}` : ''}`
-        : `started ${Math.abs(d)} day${Math.abs(d) === 1 ? '' : 's'} ${d < 0 ? 'earlier' : 'later'} than ${when}`;
-    return `${name} season ${start}${pace(c, true)}${gaps}.`;
+        : `started on ${shortDate(c.season.start)}, ${Math.abs(d)} day${Math.abs(d) === 1 ? '' : 's'} ${d < 0 ? 'earlier' : 'later'} than ${when}`;
+    return `${name} main season ${start}${pace(c, true)}${gaps}.`;
   }
+  // A year under way is read by its exposure season (EAACI), the one definition that can be told before the year ends.
   switch (status.state) {
     case 'not started':
-      return `${name} season has not started yet.`;
+      return `${name} exposure season has not started yet.`;
     case 'in season':
-      return `${name} season is under way since ${shortDate(status.start!)}${pace(c, false)}.`;
+      return `${name} exposure season is under way since ${shortDate(status.start!)}${pace(c, false)}.`;
     case 'ended':
-      return `${name} season ended on ${shortDate(status.end!)} (provisional: it may resume if pollen returns); it began on ${shortDate(status.start!)}${pace(c, true)}.`;
+      return `${name} exposure season ended on ${shortDate(status.end!)} (provisional: it may resume if pollen returns); it began on ${shortDate(status.start!)}${pace(c, true)}.`;
     default:
-      return `No ${name.toLowerCase()} season in ${yearLabel(c)}.`;
+      return `No ${name.toLowerCase()} exposure season in ${yearLabel(c)}.`;
   }
 }
 
@@ -135,32 +140,32 @@ function seasonChart(rows: readonly DayRow[], c: CategorySeason): { svg: SVGSVGE
     const p = mine.filter(([d]) => d <= i).at(-1);
     return p ? { x: x(i), y: y(p[1]) } : undefined;
   };
-  for (const [label, date] of [
-    ['start', c.season?.start ?? null],
-    ['peak', c.season?.peak_date ?? null],
-    ['end', c.season?.end ?? null],
+  // The marks name the start and end the sentence names: the main season's for a year over, the
+  // exposure season's for one under way (the facts list gives the other, by its own name).
+  const [kind, from, to] = c.closed
+    ? (['main', c.season?.start ?? null, c.season?.end ?? null] as const)
+    : (['exposure', c.status.start, c.status.end] as const);
+  for (const [label, date, named] of [
+    ['start', from, `${kind} start`],
+    ['peak', c.season?.peak_date ?? null, 'peak'],
+    ['end', to, `${kind} end`],
   ] as const) {
     const p = at(date);
     if (!p) continue;
     el('circle', { cx: p.x, cy: p.y, r: 4, class: `season-mark season-${label}`, fill: THIS_YEAR }, svg);
-    const [dx, dy, anchor] = LABEL_AT[label];
+    // A label near the right edge is written leftwards from its mark, so that it stays inside the chart.
+    const [dx, dy, anchor] = p.x > w - 140 ? ([-8, LABEL_AT[label][1], 'end'] as const) : LABEL_AT[label];
     el('text', { x: p.x + dx, y: p.y + dy, 'text-anchor': anchor, class: 'tick season-label' }, svg).textContent =
-      `${label} ${shortDate(date!)}`;
+      `${named} ${shortDate(date!)}`;
   }
   return { svg, drawn: curves.map((k) => k.year) };
 }
-
-/** The first and last dates of a category's year. */
-const seasonDates = (category: string, year: number) => {
-  const { from, to } = seasonYear(category, year);
-  return { from: dayString(from), to: dayString(to) };
-};
 
 /** The legend of the curves drawn: this year's, then the earlier years'. */
 function legend(c: CategorySeason, drawn: readonly number[]): HTMLElement {
   return seriesLegend(
     drawn.map((year) => ({
-      label: year === c.year ? `${yearLabel(c)} (this year)` : yearLabel({ ...c, ...seasonDates(c.category, year), year }),
+      label: year === c.year ? `${yearLabel(c)} (this year)` : yearLabel({ category: c.category, year }),
       colour: colourOf(year, c.year),
       dashed: year !== c.year,
     })),
@@ -173,7 +178,7 @@ function standing(c: CategorySeason): string {
   if (state === 'not started') return 'Not started';
   if (state === 'in season') return `In season since ${shortDate(start!, true)}`;
   if (state === 'ended') return `Ended on ${shortDate(end!, true)}${provisional ? ' (provisional)' : ''}`;
-  return 'No season';
+  return 'No exposure season';
 }
 
 /** The facts of a season: where it stands, its exposure season and main season, peak, SPIn, APIn. */
@@ -217,7 +222,7 @@ export function seasonSection(answer: SeasonAnswer, rows: readonly DayRow[]): HT
     if (!c) return body.replaceChildren(h('p', 'No seasons for this city yet.'));
     const note = h(
       'p',
-      `Exposure season: the EAACI definition, the one for a season under way, read on the provider's modeled daily means (not pollen-trap counts). Main season: from the day the year's cumulative sum reaches 2.5% of ${BASIS[c.basis]} to the day it reaches 97.5%, as marked on the chart; while the year is under way it ends when the exposure season does, provisionally. ${c.comparison.note ?? ''}`,
+      `Exposure season: the EAACI definition, the one for a season under way, read on the provider's modeled daily means (not pollen-trap counts). Main season: from the day the year's cumulative sum reaches 2.5% of ${BASIS[c.basis]} to the day it reaches 97.5%; while the year is under way it ends when the exposure season does, provisionally. The chart marks the season the sentence speaks of: the exposure season while the year is under way, the main season once it is over. ${c.comparison.note ?? ''}`,
       { class: 'fine' },
     );
     const { svg, drawn } = seasonChart(rows, c);
