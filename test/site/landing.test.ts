@@ -115,8 +115,20 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-01');
 
     // The freshness line comes from /api/health: the sample store's data is old, so it says stale.
+    // The newest hour is written as the reader reads a time: in their own zone, in words.
+    const readerZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    const newest = new Date('2025-04-10T23:00:00Z').toLocaleString('en-US', {
+      timeZone: readerZone,
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
     expect(await page.textContent('#freshness')).toBe(
-      'Stale: simulated sample data through 2025-04-10 23:00 UTC (' +
+      `Stale: simulated sample data through ${newest} (` +
         (await page.evaluate(async () =>
           Math.round(((await (await fetch('/api/health')).json()) as { dataAgeHours: number }).dataAgeHours / 24),
         )) +
@@ -518,6 +530,9 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     // A suggestion chosen whole opens at once.
     await page.fill('#city-search', 'Austin, TX');
     await opened(page, 'Austin, 2025-04-09');
+    await page.waitForSelector('#panel svg.chart');
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'readme-1280.png') });
     // A name that is no served city says so, and keeps the city open.
     await page.fill('#city-search', 'Atlantis');
     await page.press('#city-search', 'Enter');
@@ -531,8 +546,8 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
 
   it('opens the city a link names, first on a phone (right under the search), and ignores one it does not serve', async () => {
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${site.server.url}/?city=tulsa`);
-    await opened(page, 'Tulsa, 2025-04-09');
+    await page.goto(`${site.server.url}/?city=wichita`);
+    await opened(page, 'Wichita, 2025-04-09');
     // Its charts are drawn for the phone: no text under 11 CSS px, hours in words.
     await page.waitForSelector('#panel svg.chart text.hour');
     const smallest = await page
@@ -548,6 +563,7 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'city-390.png'), fullPage: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', 'readme-390.png') });
     await page.close();
 
     const fresh = await browser().newPage({ viewport: { width: 1280, height: 900 } });

@@ -7,13 +7,25 @@ export interface Health {
   provider: string | null;
 }
 
+/** The newest hour as the reader reads a time: in their own zone, in words ("Thu, Apr 10, 2025, 6:00 PM CDT"). */
+export const readerTime = (iso: string): string =>
+  new Date(iso).toLocaleString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+
 /** One sentence a person reads at a glance; `stale` says so plainly. */
 export function freshnessText(h: Health): string {
   if (h.latestHour === null || h.dataAgeHours === null) return 'No data yet.';
-  const through = `${h.latestHour.slice(0, 10)} ${h.latestHour.slice(11, 16)} UTC`;
   const age = h.dataAgeHours < 48 ? `${Math.round(h.dataAgeHours)} hours ago` : `${Math.round(h.dataAgeHours / 24)} days ago`;
   const source = h.provider === 'sample' ? 'simulated sample data' : `data from ${h.provider ?? 'the provider'}`;
-  return `${h.status === 'stale' ? 'Stale: ' : ''}${source} through ${through} (${age}).`;
+  const sentence = `${source} through ${readerTime(h.latestHour)} (${age}).`;
+  return h.status === 'stale' ? `Stale: ${sentence}` : `${sentence[0]!.toUpperCase()}${sentence.slice(1)}`;
 }
 
 /** Reads /api/health, whose body is the same JSON whether fresh (200) or stale (503). */

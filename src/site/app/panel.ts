@@ -264,8 +264,8 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
       note,
     );
   }
-  if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons));
-  if (seasons) sections.push(seasonSection(seasons, daily.rows));
+  if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons, width));
+  if (seasons) sections.push(seasonSection(seasons, daily.rows, width));
   sections.push(alertsSection(slug, name));
   section(`Last 30 days (local days, ${zone})`, last30(upTo));
   panel.replaceChildren(panel.firstElementChild!, ...sections);

@@ -95,8 +95,8 @@ export function seasonSentence(c: CategorySeason): string {
 }
 
 /** This year's curve against the complete earlier years' (those it is compared with), with its start, peak and end marked. */
-function seasonChart(rows: readonly DayRow[], c: CategorySeason): { svg: SVGSVGElement; drawn: number[] } {
-  const [w, ht, pad] = [560, 220, 44];
+function seasonChart(rows: readonly DayRow[], c: CategorySeason, width: number): { svg: SVGSVGElement; drawn: number[] } {
+  const [w, ht, pad] = [width, 220, 44];
   const title = `Cumulative ${c.category} pollen, ${yearLabel(c)}, against earlier years, grains·day/m³`;
   const svg = el('svg', { viewBox: `0 0 ${w} ${ht}`, role: 'img', class: 'chart season-chart', 'aria-label': title });
   el('title', {}, svg).textContent = title;
@@ -211,7 +211,7 @@ const BASIS: Record<CategorySeason['basis'], string> = {
 };
 
 /** The season view of a city: a category picker, then the chosen category's sentence, chart, legend and facts. */
-export function seasonSection(answer: SeasonAnswer, rows: readonly DayRow[]): HTMLElement {
+export function seasonSection(answer: SeasonAnswer, rows: readonly DayRow[], width = 560): HTMLElement {
   const section = h('section', undefined, { class: 'season' });
   const shown = answer.categories.filter((c) => LABEL[c.category]);
   const select = h('select', undefined, { id: 'season-category' });
@@ -225,7 +225,7 @@ export function seasonSection(answer: SeasonAnswer, rows: readonly DayRow[]): HT
       `Exposure season: the EAACI definition, the one for a season under way, read on the provider's modeled daily means (not pollen-trap counts). Main season: from the day the year's cumulative sum reaches 2.5% of ${BASIS[c.basis]} to the day it reaches 97.5%; while the year is under way it ends when the exposure season does, provisionally. The chart marks the season the sentence speaks of: the exposure season while the year is under way, the main season once it is over. ${c.comparison.note ?? ''}`,
       { class: 'fine' },
     );
-    const { svg, drawn } = seasonChart(rows, c);
+    const { svg, drawn } = seasonChart(rows, c, width);
     body.replaceChildren(h('p', seasonSentence(c), { class: 'season-sentence' }), svg, legend(c, drawn), facts(c), note);
   };
   select.addEventListener('change', draw);

@@ -126,8 +126,9 @@ function leadChart(
   caption: string,
   lines: ReadonlyArray<{ key: string; label: string; colour: string; dash: string; points: Point[] }>,
   beyond: { from: number; label: string } | null,
+  width: number,
 ): SVGSVGElement {
-  const [w, ht, pad] = [420, 210, 40];
+  const [w, ht, pad] = [Math.min(420, width), 210, 40];
   const values = lines.flatMap((l) => l.points.flatMap((p) => [p.low, p.high, p.v]));
   // Scores below 0 (worse than chance, or than the usual) widen the axis by quarters.
   const low = Math.min(0, Math.floor(Math.min(0, ...values) * 4) / 4);
@@ -176,7 +177,7 @@ function leadChart(
 }
 
 /** The forecast's and the references' Gerrity scores by days ahead over the window, with their intervals. */
-export function skillChart(c: CategorySkill): { svg: SVGSVGElement; drawn: Array<(typeof LINES)[number]> } {
+export function skillChart(c: CategorySkill, width = 420): { svg: SVGSVGElement; drawn: Array<(typeof LINES)[number]> } {
   const reach = c.leads.filter((l) => l.window.forecast !== null).map((l) => l.lead);
   const lines = LINES.map((l) => ({
     ...l,
@@ -195,12 +196,13 @@ export function skillChart(c: CategorySkill): { svg: SVGSVGElement; drawn: Array
     reach.length > 0 && Math.max(...reach) < 7
       ? { from: Math.max(...reach) + 1, label: `the forecast reaches ${Math.max(...reach)} days ahead` }
       : null,
+    width,
   );
   return { svg, drawn: lines };
 }
 
 /** The outlook's ranked probability skill against the usual for the season by days ahead, with its intervals. */
-export function outlookChart(c: CategorySkill): SVGSVGElement | null {
+export function outlookChart(c: CategorySkill, width = 420): SVGSVGElement | null {
   const points = c.leads.flatMap((lead): Point[] => {
     const o = lead.window.outlook;
     return o.rpss !== null && o.rpss_interval ? [{ lead: lead.lead, v: o.rpss, low: o.rpss_interval[0]!, high: o.rpss_interval[1]! }] : [];
@@ -211,11 +213,12 @@ export function outlookChart(c: CategorySkill): SVGSVGElement | null {
     'The outlook by days ahead (above 0: better than the usual)',
     [{ key: 'outlook', label: 'The outlook', colour: '#cc79a7', dash: '8 3 2 3', points }],
     null,
+    width,
   );
 }
 
 /** The section beside the forecast: the sentence, the charts and a legend naming only their lines. */
-export function skillSection(skill: ForecastSkill, today: Levels | undefined, seasons: SeasonAnswer | undefined): HTMLElement {
+export function skillSection(skill: ForecastSkill, today: Levels | undefined, seasons: SeasonAnswer | undefined, width = 420): HTMLElement {
   const section = h('section', undefined, { class: 'skill' });
   section.append(h('h3', 'How good the forecast has been'));
   const c = skillCategory(skill, today, seasons);
@@ -223,9 +226,9 @@ export function skillSection(skill: ForecastSkill, today: Levels | undefined, se
     section.append(h('p', 'No forecast has been scored here yet.'));
     return section;
   }
-  const { svg, drawn } = skillChart(c);
+  const { svg, drawn } = skillChart(c, width);
   const legend = seriesLegend(drawn.map((l) => ({ label: l.label, colour: l.colour, dashed: l.dash !== '' })));
-  const outlook = outlookChart(c);
+  const outlook = outlookChart(c, width);
   const note = h(
     'p',
     `Scored on the UTC days ${skill.window.from ?? '–'} to ${skill.window.to ?? '–'}, each forecast against the NAB level observed, each as it was issued. Yesterday's level: the last day observed before the forecast was made. The usual for the season: the middle of the earlier years' days around the date. Bars: 95% intervals; where they overlap, the difference may be chance. `,
