@@ -12,23 +12,16 @@
 /** [low, high] concentration of each band, and the index at each end: Good, Moderate, USG, Unhealthy, Very Unhealthy, Hazardous. */
 type Band = readonly [cLow: number, cHigh: number, iLow: number, iHigh: number];
 
-const PM2_5: readonly Band[] = [
-  [0.0, 9.0, 0, 50],
-  [9.1, 35.4, 51, 100],
-  [35.5, 55.4, 101, 150],
-  [55.5, 125.4, 151, 200],
-  [125.5, 225.4, 201, 300],
-  [225.5, 325.4, 301, 500],
-];
+/** Each band's index ends, the same for every pollutant. */
+const INDEX_ENDS = [0, 50, 51, 100, 101, 150, 151, 200, 201, 300, 301, 500];
 
-const PM10: readonly Band[] = [
-  [0, 54, 0, 50],
-  [55, 154, 51, 100],
-  [155, 254, 101, 150],
-  [255, 354, 151, 200],
-  [355, 424, 201, 300],
-  [425, 604, 301, 500],
-];
+/** Bands from each band's concentration ends, in the table's order, beside the index ends. */
+const bands = (ends: readonly number[]): Band[] =>
+  Array.from({ length: ends.length / 2 }, (_, i) => [ends[2 * i]!, ends[2 * i + 1]!, INDEX_ENDS[2 * i]!, INDEX_ENDS[2 * i + 1]!] as const);
+
+// µg/m³, 24-hour means.
+const PM2_5 = bands([0.0, 9.0, 9.1, 35.4, 35.5, 55.4, 55.5, 125.4, 125.5, 225.4, 225.5, 325.4]);
+const PM10 = bands([0, 54, 55, 154, 155, 254, 255, 354, 355, 424, 425, 604]);
 
 /** The EPA's six categories, by the index's upper end. */
 export const US_AQI_CATEGORIES = [
