@@ -315,6 +315,16 @@ export const BulkManifest = named(
             "SHA-256 of what the file is made from (the writer, the columns, and the month's hours, day values and weather as stored, or for the seasons file every day value): a render reuses a month's files while it is unchanged.",
           ),
         columns: z.array(z.string()),
+        providers: z
+          .array(z.string())
+          .optional()
+          .describe(
+            "The providers of the file's values, as its rows' provider column names them (also in the Parquet file's key-value metadata, pollen-api:providers); absent for files without that column.",
+          ),
+        simulated: z
+          .literal(true)
+          .optional()
+          .describe("Present when any of the file's values are the sample provider's: invented for demonstration, never measured."),
       }),
     ),
   }),

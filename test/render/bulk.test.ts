@@ -319,6 +319,21 @@ describe('the bulk files', () => {
     expect(reads[1]! / f.bytes).toBeLessThan(0.3); // one city's group of five; B12 measures 200 cities
   });
 
+  it("says in the manifest and in each Parquet file's metadata whose values the rows are, and that the sample's are simulated", async () => {
+    for (const f of manifest.files) {
+      const named = manifest.kinds[f.kind].columns.some((c) => c.name === 'provider');
+      // The pollen files' rows name their provider; the weather, seasons and pairs files' do not.
+      expect([f.path, f.providers, f.simulated]).toEqual(named ? [f.path, ['sample'], true] : [f.path, undefined, undefined]);
+      if (f.format !== 'parquet') continue;
+      const metadata = await parquetMetadataAsync(await asyncBufferFromUrl({ url: url(f.path) }));
+      const kv = Object.fromEntries((metadata.key_value_metadata ?? []).map((e) => [e.key, e.value]));
+      expect([f.path, kv['pollen-api:providers'], kv['pollen-api:simulated']]).toEqual(
+        named ? [f.path, '["sample"]', 'true'] : [f.path, undefined, undefined],
+      );
+    }
+    expect(manifest.files.filter((f) => f.providers).length).toBeGreaterThan(0);
+  });
+
   it('writes a CSV twin of every Parquet file with the same rows', async () => {
     for (const f of manifest.files.filter((x) => x.format === 'csv.gz')) {
       const res = await fetch(url(f.path), { headers: { 'accept-encoding': 'gzip' } });

@@ -7,6 +7,7 @@
  * record a digest of what they are made from, so that a render given the previous build's files
  * reuses the months that did not change (input-digests.ts, render-cache.ts).
  */
+import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,7 +35,7 @@ export const FORMATS: readonly BulkFormat[] = ['parquet', 'csv.gz'];
  * What the files' bytes depend on besides the data: this writer (bump it when its output
  * changes) and the Parquet library's version.
  */
-export const WRITER = `pollen-api bulk 3; hyparquet-writer ${packageVersion('hyparquet-writer')}`;
+export const WRITER = `pollen-api bulk 4; hyparquet-writer ${packageVersion('hyparquet-writer')}`;
 
 /** The version of an installed package, from the package.json above its entry point (its exports hide the file). */
 function packageVersion(name: string): string {
@@ -193,9 +194,17 @@ export class KindFiles<R = Row> {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         inputs_sha256: inputsSha256,
         columns: this.fields.map((f) => f.name),
+        ...fileProvenance(this.parquet.providers),
       };
     });
   }
+}
+
+/** What a file's rows say of their providers: each, and `simulated` where any is the sample's (none for files without a provider column). */
+function fileProvenance(providers: ReadonlySet<string> | undefined): { providers?: string[]; simulated?: true } {
+  if (!providers) return {};
+  const list = [...providers];
+  return { providers: list, ...(list.includes(SIMULATED_PROVIDER) ? { simulated: true as const } : {}) };
 }
 
 /**

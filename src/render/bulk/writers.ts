@@ -9,6 +9,7 @@ import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import { csvCell } from '../../api/contract/csv.js';
 import { dayString, isoTime } from '../../domain/dates.js';
 import { keptResults } from '../../domain/memo.js';
+import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 import type { BulkColumn, BulkType } from '../../served/bulk-index.js';
 import type { Field, Value } from './field.js';
 
@@ -94,16 +95,26 @@ function columnsOf(fields: readonly BulkColumn[], columns: readonly Value[][]): 
   });
 }
 
-/** A Parquet file written a row group at a time, so a month's rows are never held whole. */
+/**
+ * A Parquet file written a row group at a time, so a month's rows are never held whole. A file
+ * whose rows name their provider says, in its key-value metadata, which providers its values come
+ * from (`pollen-api:providers`, a JSON list) and whether any is the sample's (`pollen-api:simulated`),
+ * so that a file copied away from the manifest still says so.
+ */
 export class ParquetSink {
   private readonly out = new ByteWriter();
   private readonly writer: ParquetWriter;
+  private readonly providerColumn: number;
+  /** The providers of the rows written, in the order first met; undefined where rows do not name one. */
+  readonly providers: Set<string> | undefined;
   rows = 0;
 
   constructor(
     private readonly fields: readonly BulkColumn[],
     codec: BulkCodec = CODEC,
   ) {
+    this.providerColumn = fields.findIndex((f) => f.name === 'provider');
+    this.providers = this.providerColumn < 0 ? undefined : new Set();
     this.writer = new ParquetWriter({
       writer: this.out,
       schema: schemaOf(fields),
@@ -116,6 +127,7 @@ export class ParquetSink {
 
   group(batch: RowGroup): void {
     if (batch.rows === 0) return;
+    if (this.providers) for (const p of batch.columns[this.providerColumn]!) if (typeof p === 'string') this.providers.add(p);
     // Synchronous into a ByteWriter: it returns a promise only for an asynchronous writer.
     if (this.writer.write({ columnData: columnsOf(this.fields, batch.columns), rowGroupSize: batch.rows }) !== undefined)
       throw new Error('the Parquet writer went asynchronous');
@@ -123,6 +135,14 @@ export class ParquetSink {
   }
 
   finish(): Uint8Array {
+    if (this.providers) {
+      const providers = [...this.providers];
+      // The footer is written by finish: its key-value metadata is read there.
+      this.writer.kvMetadata = [
+        { key: 'pollen-api:providers', value: JSON.stringify(providers) },
+        { key: 'pollen-api:simulated', value: String(providers.includes(SIMULATED_PROVIDER)) },
+      ];
+    }
     if (this.writer.finish() !== undefined) throw new Error('the Parquet writer went asynchronous');
     return new Uint8Array(this.out.getBuffer());
   }
