@@ -109,3 +109,19 @@ export function monthStart(day: number): number {
  * window, and its bulk files do not change every day (docs/decisions.md, "Served days").
  */
 export const firstServedDay = (newest: number, serveDays: number): number => monthStart(newest - serveDays + 1);
+
+/**
+ * An instant as people read a time, "Sat, Mar 7, 12:20 PM CST": in `timeZone` (the reader's own
+ * where none is given), with the year where asked.
+ */
+export const instantInWords = (iso: string, timeZone?: string, withYear = false): string =>
+  new Date(iso).toLocaleString('en-US', {
+    ...(timeZone ? { timeZone } : {}),
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    ...(withYear ? { year: 'numeric' } : {}),
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });

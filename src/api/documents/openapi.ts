@@ -8,7 +8,7 @@ import { SCHEMA_NAMES } from '../../domain/schema-names.js';
 import { RISK_RULES } from '../contract/risk-rules.js';
 import { mediaType } from '../contract/format.js';
 import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
-import type { Json, Route } from '../contract/route.js';
+import { errorSchema, type Json, type Route } from '../contract/route.js';
 import { API_TITLE, API_VERSION } from '../contract/identity.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -87,10 +87,10 @@ function responses(route: Route): Json {
     [doc.type ?? 'application/json']: { schema: schemaOf(route.response) },
     ...Object.fromEntries(Object.values(route.formats ?? {}).map((f) => [mediaType(f.contentType), { schema: f.schema }])),
   };
-  const withParameters = Object.keys(route.params).length > 0;
+  const badRequest = errorSchema(route, 400);
   return {
     '200': { description: doc.ok ?? OK, content },
-    ...(withParameters ? { '400': { description: doc.badRequest ?? BAD_REQUEST, ...json(ref('InvalidParameterError')) } } : {}),
+    ...(badRequest ? { '400': { description: doc.badRequest ?? BAD_REQUEST, ...json(schemaOf(badRequest)) } } : {}),
     ...(doc.notFound ? { '404': { description: doc.notFound.description, ...json(schemaOf(doc.notFound.schema)) } } : {}),
     ...(doc.file
       ? {}

@@ -8,7 +8,7 @@
 import { Feed } from 'feed';
 import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
 import { feedName, nameUuid, type Alert } from '../../domain/alerts.js';
-import { DAY_MS, dayNumber } from '../../domain/dates.js';
+import { DAY_MS, dayNumber, instantInWords } from '../../domain/dates.js';
 import { CACHE_LIMIT_MS } from '../../forecast/service.js';
 import type { AlertsAnswer } from './alerts-answer.js';
 import type { AlertRule } from '../../domain/alerts.js';
@@ -93,21 +93,9 @@ export const ALERT_FORMATS = {
 /** How often a calendar should fetch the subscription again: the forecast's cache limit. */
 export const REFRESH_SECONDS = CACHE_LIMIT_MS / 1000;
 
-/** An instant as a person in the city reads it: "Sat, Mar 7, 12:20 PM CST". */
-export const localTime = (iso: string, timezone: string): string =>
-  new Date(iso).toLocaleString('en-US', {
-    timeZone: timezone,
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-
 /** The one line each form adds about the forecast's age, in the city's time; stale answers say why. */
 export function freshness(a: AlertsAnswer): string {
-  const fetched = a.fetchedAt === null ? 'at an unknown time' : localTime(a.fetchedAt, a.timezone);
+  const fetched = a.fetchedAt === null ? 'at an unknown time' : instantInWords(a.fetchedAt, a.timezone);
   if (!a.stale) return `Forecast fetched ${fetched}.`;
   const why = a.quotaExhausted ? "the provider's daily quota is used up" : 'the provider could not be reached';
   return `Stale forecast: it was fetched ${fetched} and could not be refreshed (${why}), so these alerts may be out of date.`;

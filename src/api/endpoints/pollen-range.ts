@@ -131,12 +131,14 @@ async function rangeAnswer(
     truncated && last ? { next: nextLink(query, last) } : {};
   const longestTail = tail({ city: q.cities.reduce((a, c) => (c.slug.length > a.length ? c.slug : a), ''), periodStart: isoTime(0) }, true);
   const jsonRow = (r: RangeRow) => `,${JSON.stringify(r)}`;
+  // The head as the rows are sized (made once: the sizing pass may read 50,000 rows).
+  const sized = head(false);
   const { count, truncated } = await fitting(
     counted,
-    text ? maxBytes - bytes(text.head) : maxBytes - bytes(openRows(head(false))) - bytes(closeRows(longestTail)) + 1,
+    text ? maxBytes - bytes(text.head) : maxBytes - bytes(openRows(sized)) - bytes(closeRows(longestTail)) + 1,
     rowBound(store, q, sources),
     () => rangeRows(store, q, mixed),
-    text ? (r) => text.line(r, head(false)) : jsonRow,
+    text ? (r) => text.line(r, sized) : jsonRow,
   );
   const headers = { 'X-Truncated': String(truncated), 'X-Total-Rows': String(count) };
   return {

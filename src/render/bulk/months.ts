@@ -7,7 +7,7 @@
  * record a digest of what they are made from, so that a render given the previous build's files
  * reuses the months that did not change (input-digests.ts, render-cache.ts).
  */
-import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
+import { rowProvenanceOf } from '../../domain/provenance.js';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -194,17 +194,11 @@ export class KindFiles<R = Row> {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         inputs_sha256: inputsSha256,
         columns: this.fields.map((f) => f.name),
-        ...fileProvenance(this.parquet.providers),
+        // What the rows say of their providers, as a row of several would (none for files without a provider column).
+        ...(this.parquet.providers ? rowProvenanceOf([...this.parquet.providers]) : {}),
       };
     });
   }
-}
-
-/** What a file's rows say of their providers: each, and `simulated` where any is the sample's (none for files without a provider column). */
-function fileProvenance(providers: ReadonlySet<string> | undefined): { providers?: string[]; simulated?: true } {
-  if (!providers) return {};
-  const list = [...providers];
-  return { providers: list, ...(list.includes(SIMULATED_PROVIDER) ? { simulated: true as const } : {}) };
 }
 
 /**

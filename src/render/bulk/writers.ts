@@ -9,7 +9,7 @@ import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import { csvCell } from '../../api/contract/csv.js';
 import { dayString, isoTime } from '../../domain/dates.js';
 import { keptResults } from '../../domain/memo.js';
-import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
+import { rowProvenanceOf } from '../../domain/provenance.js';
 import type { BulkColumn, BulkType } from '../../served/bulk-index.js';
 import type { Field, Value } from './field.js';
 
@@ -136,11 +136,11 @@ export class ParquetSink {
 
   finish(): Uint8Array {
     if (this.providers) {
-      const providers = [...this.providers];
+      const { providers, simulated } = rowProvenanceOf([...this.providers]);
       // The footer is written by finish: its key-value metadata is read there.
       this.writer.kvMetadata = [
         { key: 'pollen-api:providers', value: JSON.stringify(providers) },
-        { key: 'pollen-api:simulated', value: String(providers.includes(SIMULATED_PROVIDER)) },
+        { key: 'pollen-api:simulated', value: String(simulated === true) },
       ];
     }
     if (this.writer.finish() !== undefined) throw new Error('the Parquet writer went asynchronous');

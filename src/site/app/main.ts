@@ -3,6 +3,7 @@
  * of cities, and the panel of the city opened, kept in the address and in this browser.
  */
 import type { Topology } from 'topojson-specification';
+import { DAY_MS } from '../../domain/dates.js';
 import { getJson, type MapFeature } from './api.js';
 import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
@@ -121,7 +122,7 @@ function dayChoices(latest: string, dates: readonly string[]): HTMLOptionElement
 function dayInWords(date: string, now = new Date()): string {
   const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
   const day = Date.parse(`${date}T00:00:00Z`);
-  const ago = Math.round((today - day) / 86_400_000);
+  const ago = Math.round((today - day) / DAY_MS);
   const named = new Date(day).toLocaleDateString('en-US', {
     weekday: 'short',
     month: 'short',

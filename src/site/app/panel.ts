@@ -29,13 +29,22 @@ import { todaySection } from './today.js';
 
 const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
 
-/** What the shading of a chart is: the NAB levels of one category, whose line is all of its pollen. */
-const bandsNote = (category: string): HTMLElement =>
-  h(
-    'p',
-    `Shaded behind the lines: the NAB levels of ${category} pollen. A level is reached when one ${category} allergen reaches it, so the ${category} line (all ${category} pollen) may stand in a higher band than its level.`,
-    { class: 'fine' },
-  );
+/**
+ * An hourly chart with its legend, shaded with the NAB levels of the category that leads it, and a
+ * line saying what the shading is: that category's levels, whose line is all of its pollen.
+ */
+function shadedChart(rows: readonly HourRow[], title: string, zone: string, width: number): Element[] {
+  const category = leadingCategory(rows);
+  return [
+    hourlyChart(rows, title, zone, width, category),
+    legend(),
+    h(
+      'p',
+      `Shaded behind the lines: the NAB levels of ${category} pollen. A level is reached when one ${category} allergen reaches it, so the ${category} line (all ${category} pollen) may stand in a higher band than its level.`,
+      { class: 'fine' },
+    ),
+  ];
+}
 
 function topSpecies(day: DayRow | undefined): HTMLElement {
   const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>
@@ -229,17 +238,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   section(
     `Hourly pollen (grains/m³), local time: ${label}`,
     ...(day.rows.length
-      ? [
-          hourlyChart(
-            day.rows,
-            `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`,
-            zone,
-            width,
-            leadingCategory(day.rows),
-          ),
-          legend(),
-          bandsNote(leadingCategory(day.rows)),
-        ]
+      ? shadedChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone, width)
       : [h('p', 'No observations this day.')]),
   );
   section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
@@ -255,12 +254,9 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
           { class: 'notice stale', role: 'note' },
         )
       : h('p', forecastSource(forecast, zone), { class: 'fine' });
-    const leading = leadingCategory(forecast.rows);
     section(
       `48-hour forecast, local time: ${label}`,
-      hourlyChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width, leading),
-      legend(),
-      bandsNote(leading),
+      ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width),
       note,
     );
   }
