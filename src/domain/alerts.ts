@@ -9,21 +9,28 @@ import type { City } from './cities.js';
 import { DAY_MS, dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
 import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
-import { grade, RISK_LABELS, type AlertLevel, type Graded, type Risk } from './species/risk.js';
+import { grade, RISK_LABELS, SPECIES_KEY, type AlertLevel, type Graded, type Risk } from './species/risk.js';
 import type { Alert } from './schemas.js';
+import { type Allergen, allergenPeak, allergenRisk } from './species/allergens.js';
 
 /** How many allergens an alert names. */
 export const TOP_SPECIES = 3;
 
-/** What a subscription watches: categories in ALERT_CATEGORIES order, each once. */
+/**
+ * What a subscription watches: categories in ALERT_CATEGORIES order, each once, and allergens
+ * (single plants, each graded on its category's NAB range) in the served order; none by default.
+ */
 export interface AlertRule {
   min: AlertLevel;
   categories: readonly Graded[];
+  species?: readonly Allergen[];
 }
 
 export type { Alert } from './schemas.js';
 /** A category at or above the rule's level on the day: its worst hourly risk and its highest hourly value. */
 export type AlertCategory = Alert['categories'][number];
+/** A watched allergen at or above the rule's level on the day: its worst hourly risk on its category's range, and its highest hourly value. */
+export type AlertSpecies = Alert['species'][number];
 /** An allergen of the day and its highest hourly value (grains/m³). */
 export type TopSpecies = Alert['top_species'][number];
 
@@ -44,7 +51,11 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
     const reached = rule.categories
       .map((c) => categoryPeak(c, summary))
       .filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
-    if (reached.length === 0) continue;
+    const plants = (rule.species ?? [])
+      .map((a) => speciesPeak(a, list))
+      .filter((s): s is AlertSpecies => s.risk !== null && atLeast(s.risk, rule.min));
+    if (reached.length === 0 && plants.length === 0) continue;
+    const leaders = new Map(reached.map((c) => [c.category, leadingAllergen(c.category, list)]));
     const top = topSpecies(list);
     alerts.push({
       id: `urn:uuid:${alertUuid(city.slug, date, rule)}`,
@@ -52,8 +63,9 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
       tz: dayOffset('local', city.timezone, day),
       hours: list.length,
       categories: reached,
+      species: plants,
       top_species: top,
-      summary: summaryOf(city, day, reached, top),
+      summary: summaryOf(city, day, reached, leaders, plants, top),
     });
   }
   return { dates, alerts };
@@ -65,6 +77,38 @@ const atLeast = (risk: Risk, min: AlertLevel): boolean => RISK_LABELS.indexOf(ri
 function categoryPeak(category: Graded, day: HoursSummary): { category: Graded; risk: AlertLevel | null; peak: number | null } {
   const risk = category === 'ragweed' ? grade('ragweed', day.maxima.ragweed) : day.peakRisks[category];
   return { category, risk: risk === 'None' ? null : risk, peak: day.maxima[category] };
+}
+
+/**
+ * The allergen whose worst hour sets a category's level (the highest-allergen rule) and its
+ * highest hourly value; none for ragweed, which is that allergen, or a category without species.
+ */
+function leadingAllergen(category: Graded, hours: readonly DayHour[]): { name: string; peak: number } | undefined {
+  if (category === 'ragweed') return undefined;
+  let best: { name: string; peak: number } | undefined;
+  for (const h of hours) {
+    const group = h.species?.[SPECIES_KEY[category]];
+    if (group === null || typeof group !== 'object') continue;
+    for (const [name, v] of Object.entries(group))
+      if (typeof v === 'number' && (best === undefined || v > best.peak || (v === best.peak && name < best.name))) best = { name, peak: v };
+  }
+  return best;
+}
+
+/** A watched allergen's worst hour, on its category's NAB range. */
+function speciesPeak(
+  allergen: Allergen,
+  hours: readonly DayHour[],
+): { category: Allergen['category']; name: string; slug: string; risk: AlertLevel | null; peak: number | null } {
+  const peak = allergenPeak(allergen, hours);
+  const risk = allergenRisk(allergen, peak);
+  return {
+    category: allergen.category,
+    name: allergen.name,
+    slug: allergen.slug,
+    risk: risk === null || risk === 'None' ? null : risk,
+    peak,
+  };
 }
 
 /** The day's allergens with a value above 0, highest hourly value first (then by name); plain-number groups (`Others`) are not allergens. */
@@ -92,9 +136,33 @@ const LABEL: Readonly<Record<Graded, string>> = {
 };
 const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-/** "High tree pollen (peak 412 grains/m³) in Austin, TX on Sun, Mar 9; most: Oak, Elm." */
-function summaryOf(city: City, day: number, reached: readonly AlertCategory[], top: readonly TopSpecies[]): string {
-  const parts = reached.map((c) => `${c.risk} ${LABEL[c.category]}${c.peak === null ? '' : ` (peak ${Math.round(c.peak)} grains/m³)`}`);
+/**
+ * "High tree pollen (Oak up to 945 grains/m³, all tree pollen up to 2796) in Austin, TX on Wed,
+ * Apr 2; most: Oak, Birch.": the allergen that sets the level first, since a category's total may
+ * stand above the range its level names; a category without species as "(peak 412 grains/m³)";
+ * a watched allergen as "High Oak pollen (peak 412 grains/m³, on the NAB tree range)".
+ */
+function summaryOf(
+  city: City,
+  day: number,
+  reached: readonly AlertCategory[],
+  leaders: ReadonlyMap<Graded, { name: string; peak: number } | undefined>,
+  plants: readonly AlertSpecies[],
+  top: readonly TopSpecies[],
+): string {
+  const values = (c: AlertCategory): string => {
+    const lead = leaders.get(c.category);
+    if (c.peak === null) return lead ? ` (${lead.name} up to ${Math.round(lead.peak)} grains/m³)` : '';
+    if (!lead || Math.round(lead.peak) === Math.round(c.peak)) return ` (peak ${Math.round(c.peak)} grains/m³)`;
+    return ` (${lead.name} up to ${Math.round(lead.peak)} grains/m³, all ${LABEL[c.category]} up to ${Math.round(c.peak)})`;
+  };
+  const parts = [
+    ...reached.map((c) => `${c.risk} ${LABEL[c.category]}${values(c)}`),
+    ...plants.map(
+      (s) =>
+        `${s.risk} ${s.name} pollen (${s.peak === null ? '' : `peak ${Math.round(s.peak)} grains/m³, `}on the NAB ${s.category} range)`,
+    ),
+  ];
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
   const date = DATE_FORMAT.format(day * DAY_MS);
   const species = top.length === 0 ? '' : `; most: ${top.map((s) => s.name).join(', ')}`;
@@ -102,14 +170,19 @@ function summaryOf(city: City, day: number, reached: readonly AlertCategory[], t
 }
 
 /**
- * The readable name an alert's UUID is made from: `austin:2025-03-09:High:tree,grass`. A
- * subscription's later answers name the same day the same way, whatever the day's values.
+ * The readable name an alert's UUID is made from: `austin:2025-03-09:High:tree,grass`, with
+ * `:species=oak,birch` when the rule watches allergens. A subscription's later answers name the
+ * same day the same way, whatever the day's values.
  */
-export const alertName = (city: string, date: string, rule: AlertRule): string =>
-  `${city}:${date}:${rule.min}:${rule.categories.join(',')}`;
+export const alertName = (city: string, date: string, rule: AlertRule): string => `${city}:${date}:${ruleName(rule)}`;
 
 /** A subscription's own name, for a feed's id. */
-export const feedName = (city: string, rule: AlertRule): string => `${city}:${rule.min}:${rule.categories.join(',')}`;
+export const feedName = (city: string, rule: AlertRule): string => `${city}:${ruleName(rule)}`;
+
+const ruleName = (rule: AlertRule): string => {
+  const species = (rule.species ?? []).map((s) => s.slug).join(',');
+  return `${rule.min}:${rule.categories.join(',')}${species === '' ? '' : `:species=${species}`}`;
+};
 
 /** The namespace of this API's name-based UUIDs (drawn once at random): changing it changes every alert id. */
 export const ALERT_NAMESPACE = 'dca5482b-496f-4dce-88e6-6d97e0b38994';

@@ -236,13 +236,13 @@ export const AlertCategoryName = z.enum(['tree', 'grass', 'weed', 'ragweed']);
 
 export const Alert = named(
   'Alert',
-  "One local day of the forecast on which a category's worst hour reaches min.",
+  "One local day of the forecast on which a watched category's or allergen's worst hour reaches min.",
   z.object({
     id: z
       .string()
       .regex(/^urn:uuid:[0-9a-f-]{36}$/)
       .describe(
-        'A name-based UUID (version 5) of city, date, min and categories: the same in every answer, and the UID of the calendar event (without urn:uuid:).',
+        'A name-based UUID (version 5) of city, date, min, categories and species: the same in every answer, and the UID of the calendar event (without urn:uuid:).',
       ),
     date: Day.describe("The city's local date."),
     tz: z
@@ -258,7 +258,20 @@ export const Alert = named(
           peak: numOrNull.describe("The day's highest hourly value, grains/m³."),
         }),
       )
-      .min(1),
+      .describe('The watched categories that reach min (empty when only a watched allergen does).'),
+    species: z
+      .array(
+        z.object({
+          category: z.enum(['tree', 'grass', 'weed']).describe("The allergen's category, whose NAB range grades it."),
+          name: z.string().describe("The provider's name of the allergen, such as Oak."),
+          slug: z.string().describe('Its name in species=, such as oak.'),
+          risk: AlertLevel.describe(
+            "The day's worst hourly risk of this allergen alone, graded on its category's NAB range (NAB publishes ranges for categories, not single plants).",
+          ),
+          peak: numOrNull.describe("The allergen's highest hourly value of the day, grains/m³."),
+        }),
+      )
+      .describe('The watched allergens (species=) that reach min; empty when the subscription watches none. An extension.'),
     top_species: z
       .array(z.object({ category: z.string(), name: z.string(), peak: num }))
       .max(3)

@@ -7,6 +7,7 @@
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
+import { allergensOf } from '../domain/species/allergens.js';
 import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -360,6 +361,7 @@ function publishRender(store: Store, target: Target, made: Made): void {
   writeSiteFile(siteFilePath(store.path), {
     provider: store.pollen.latestSource(),
     cities: store.cities.set().list.map(({ region: _r, ...entry }) => entry),
+    allergens: allergensOf(store.shapes.all()),
   });
   writeBulkIndex(bulkIndexPath(store.path), made.manifest);
   writeOutlookFile(outlookFilePath(store.path), made.outlooks);

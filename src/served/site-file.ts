@@ -1,6 +1,6 @@
 /**
  * What a render leaves beside the store for the functions: the site file (the forecast's
- * provider and the city set, so the forecast function carries it instead of the store) and the
+ * provider, the city set and the allergens, so the forecast function carries it instead of the store) and the
  * served store (the last SERVE_DAYS days, what every other function opens). Both are written
  * atomically.
  */
@@ -8,12 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CityEntry } from '../domain/cities.js';
+import type { Allergen } from '../domain/species/allergens.js';
 
 export interface SiteFile {
   /** The provider of the newest stored day, or null for an empty store. */
   provider: string | null;
   /** The cities served. */
   cities: CityEntry[];
+  /** The allergens the store holds (what `/api/alerts?species=` may name); absent in a site file older than them. */
+  allergens?: Allergen[];
 }
 
 /** Where the site file of the store at `dbPath` lives. */

@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
+import { type Allergen, allergensOf } from '../domain/species/allergens.js';
 import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../forecast/cache.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import type { PollenProvider } from '../providers/provider.js';
@@ -21,6 +22,8 @@ import { openStore, type Store } from '../store/store.js';
 export interface ContextParts {
   store: () => Store;
   cities: () => CitySet;
+  /** By default, the store's. */
+  allergens?: () => Allergen[];
   forecast: () => ForecastService;
   settings?: Partial<AnswerSettings>;
   zips?: ZipTable;
@@ -32,6 +35,7 @@ export interface ContextParts {
 export function lazyContext(parts: ContextParts): ApiContext {
   let store: Store | undefined;
   let cities: CitySet | undefined;
+  let allergens: Allergen[] | undefined;
   let forecast: ForecastService | undefined;
   let bulkIndex: { value: BulkManifest | undefined } | undefined;
   let outlooks: { value: OutlookFile | undefined } | undefined;
@@ -43,6 +47,9 @@ export function lazyContext(parts: ContextParts): ApiContext {
     },
     get cities() {
       return (cities ??= parts.cities());
+    },
+    get allergens() {
+      return (allergens ??= parts.allergens ? parts.allergens() : allergensOf(this.store.shapes.all()));
     },
     get forecast() {
       return (forecast ??= parts.forecast());
@@ -156,6 +163,7 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
       const file = site();
       return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
     },
+    allergens: () => (existsSync(served) ? allergensOf(open().shapes.all()) : (site()?.allergens ?? [])),
     forecast: () =>
       forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
   });

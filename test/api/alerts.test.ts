@@ -11,6 +11,8 @@ import { ForecastService } from '../../src/forecast/service.js';
 import { ProviderError, type PollenBatch, type PollenProvider, type RawPollenHour } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
+import { allergensOf } from '../../src/domain/species/allergens.js';
+import { shapeOf, type Species } from '../../src/domain/species/payload.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -93,6 +95,8 @@ function setup(other?: PollenProvider) {
       throw new Error('alerts read no store');
     },
     cities: () => DEFAULT_CITIES,
+    // What a store filled by the designed provider would hold: its payload's shape.
+    allergens: () => allergensOf([shapeOf(designedHour(NOW).species as Species)]),
     forecast: () => service,
   });
   const ask = (query: string, path = '/api/alerts'): Promise<ApiResponse> =>
@@ -192,9 +196,11 @@ describe('GET /api/alerts', () => {
       { category: 'Tree', name: 'Elm', peak: 6 },
       { category: 'Weed', name: 'Pigweed', peak: 4 },
     ]);
-    expect(body.alerts[1].summary).toBe(
-      'High weed pollen (peak 64 grains/m³) and High ragweed pollen (peak 60 grains/m³) in Austin, TX on Mon, Mar 9; most: Ragweed, Oak, Elm.',
-    );
+    // The allergen that sets a category's level comes first: its total may stand above the range the level names.
+    expect(body.alerts.map((a: Json) => a.summary)).toEqual([
+      'High tree pollen (Oak up to 200 grains/m³, all tree pollen up to 206) in Austin, TX on Sun, Mar 8; most: Oak, Elm, Pigweed.',
+      'High weed pollen (Ragweed up to 60 grains/m³, all weed pollen up to 64) and High ragweed pollen (peak 60 grains/m³) in Austin, TX on Mon, Mar 9; most: Ragweed, Oak, Elm.',
+    ]);
   });
 
   it.each([
@@ -438,6 +444,7 @@ describe('GET /api/alerts', () => {
       min: "one of 'Low', 'Moderate', 'High', 'Very High' (any case)",
       categories: "a comma-separated list of 'tree', 'grass', 'weed', 'ragweed'",
       format: "one of 'json', 'ics', 'atom', 'jsonfeed'",
+      species: 'a comma-separated list of allergens the data holds, such as oak,birch',
     } as Record<string, string>;
     return list[name];
   };
@@ -454,6 +461,9 @@ describe('GET /api/alerts', () => {
     ['city=austin&categories=oak', 'categories', ''],
     ['city=austin&categories=tree%20', 'categories', ''],
     ['city=austin&categories=tree&categories=grass', 'categories', ', given once'],
+    ['city=austin&species=', 'species', ''],
+    ['city=austin&species=oak,,elm', 'species', ''],
+    ['city=austin&species=oak&species=elm', 'species', ', given once'],
     ['city=austin&format=', 'format', ''],
     ['city=austin&format=rss', 'format', ''],
     ['city=austin&format=ics&format=atom', 'format', ', given once'],
@@ -466,6 +476,71 @@ describe('GET /api/alerts', () => {
       { error: `Invalid parameter '${name}': expected ${expected(name)}${suffix}`, code: 'INVALID_PARAMETER', parameter: name },
     ]);
     expectMatchesOpenApi('/api/alerts', 400, JSON.parse(text(r)));
+    expect(state.calls).toBe(0);
+  });
+
+  it('watches allergens by slug or name: each graded on its category range, named in the summary, with ids of their own', async () => {
+    const { json } = setup();
+    const oak = await json('city=austin&species=Oak');
+    expectMatchesOpenApi('/api/alerts', 200, oak);
+    // species alone: no category is watched, so Mar 9 (weed and ragweed High, Oak 30) is no alert.
+    expect([oak.categories, oak.species]).toEqual([[], [{ category: 'tree', name: 'Oak', slug: 'oak' }]]);
+    expect(oak.alerts.map((a: Json) => [a.date, a.categories, a.species])).toEqual([
+      ['2026-03-08', [], [{ category: 'tree', name: 'Oak', slug: 'oak', risk: 'High', peak: 200 }]],
+    ]);
+    expect(oak.alerts[0].summary).toBe(
+      'High Oak pollen (peak 200 grains/m³, on the NAB tree range) in Austin, TX on Sun, Mar 8; most: Oak, Elm, Pigweed.',
+    );
+    // Elm peaks at 6: Low on the tree range (below 15), though 6 grains of grass would be Moderate.
+    const elm = await json('city=austin&species=elm,ragweed&min=low');
+    expect(elm.alerts.map((a: Json) => [a.date, a.species.map((s: Json) => `${s.slug} ${s.risk}`)])).toEqual([
+      ['2026-03-07', ['elm Low', 'ragweed Low']],
+      ['2026-03-08', ['elm Low', 'ragweed Low']],
+      ['2026-03-09', ['elm Low', 'ragweed High']],
+    ]);
+    // With categories too, both are watched; the rule's name, and so every id, is its own.
+    const both = await json('city=austin&categories=tree&species=oak');
+    expect(both.alerts.map((a: Json) => [a.date, a.categories.length, a.species.length])).toEqual([['2026-03-08', 1, 1]]);
+    const tree = await json('city=austin&categories=tree');
+    const again = await json('city=austin&species=OAK,oak');
+    expect(new Set([oak.alerts[0].id, both.alerts[0].id, tree.alerts[0].id]).size).toBe(3);
+    expect(again.alerts[0].id).toBe(oak.alerts[0].id);
+  });
+
+  it('gives calendars and feeds of the allergens watched, at a URL that asks for them again', async () => {
+    const { ask } = setup();
+    const feed = JSON.parse(text(await ask('city=austin&species=oak&format=jsonfeed'))) as Json;
+    expectJsonFeed11(feed);
+    expect(feed.feed_url).toBe(`${ORIGIN}/api/alerts?city=austin&min=High&species=oak&format=jsonfeed`);
+    expect(feed.title).toBe("Pollen alerts for Austin, TX: High or above in Oak (an allergen on its category's NAB range)");
+    expect(feed.items.map((i: Json) => [i.title, i.tags])).toEqual([['Austin, 2026-03-08: High Oak pollen', ['oak']]]);
+    expect(feed.items[0].content_text).toContain('Oak (tree): High on the NAB tree range, peak 200 grains/m³');
+    const events = ics(await ask('city=austin&species=oak&format=ics')).getAllSubcomponents('vevent');
+    expect(events.map((e) => [e.getFirstPropertyValue('summary'), e.getFirstPropertyValue('uid')])).toEqual([
+      ['Austin pollen: High Oak', feed.items[0].id.replace('urn:uuid:', '')],
+    ]);
+    // The feed's own URL, asked again, is the same subscription.
+    const self = new URL(feed.feed_url as string);
+    const reread = JSON.parse(text(await ask(self.search.slice(1)))) as Json;
+    expect(reread.items.map((i: Json) => i.id)).toEqual(feed.items.map((i: Json) => i.id));
+  });
+
+  it.each([
+    ['city=austin&species=birch', "'birch'"],
+    ['city=austin&species=oak,Cedar,elm,nope', "'cedar', 'nope'"],
+  ])('answers %j with 400 naming the allergens the data holds', async (query, unknown) => {
+    const { ask, state } = setup();
+    const r = await ask(query);
+    const body = JSON.parse(text(r)) as Json;
+    expect([r.status, body]).toEqual([
+      400,
+      {
+        error: `Invalid parameter 'species': expected allergens the data holds (oak, elm, grass-poaceae, ragweed, pigweed), not ${unknown}`,
+        code: 'INVALID_PARAMETER',
+        parameter: 'species',
+      },
+    ]);
+    expectMatchesOpenApi('/api/alerts', 400, body);
     expect(state.calls).toBe(0);
   });
 
@@ -491,6 +566,20 @@ describe('/api/alerts on the local server', () => {
     );
     const forecast = (await (await site.get('/api/forecast?city=tulsa')).json()) as Json;
     expect(child(doc.documentElement!, 'updated').textContent).toBe(forecast.fetchedAt);
+  });
+
+  it("takes the allergens the sample's store holds, and lists them when one is unknown", async () => {
+    const ok = await site.get('/api/alerts?city=tulsa&min=low&species=grass-poaceae,Oak');
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as Json).species).toEqual([
+      { category: 'tree', name: 'Oak', slug: 'oak' },
+      { category: 'grass', name: 'Grass / Poaceae', slug: 'grass-poaceae' },
+    ]);
+    const bad = await site.get('/api/alerts?city=tulsa&species=sagebrush');
+    expect([bad.status, ((await bad.json()) as Json).error]).toEqual([
+      400,
+      "Invalid parameter 'species': expected allergens the data holds (ash, birch, cypress-juniper-cedar, elm, maple, mulberry, oak, pine, poplar-cottonwood, grass-poaceae, ragweed), not 'sagebrush'",
+    ]);
   });
 
   it('links to its own address whatever Host a client sends', async () => {

@@ -250,12 +250,26 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   it('forecast refreshes from Ambee through Netlify Blobs, alerts read what it cached, and without a usable cache answers 503, never 500', async () => {
     const cached = await invoke(
       'forecast',
-      ['/api/forecast?city=tulsa', '/api/alerts?city=tulsa&min=low', '/api/alerts?city=tulsa&min=low&format=atom'].map((path) => ({
+      [
+        '/api/forecast?city=tulsa',
+        '/api/alerts?city=tulsa&min=low',
+        '/api/alerts?city=tulsa&min=low&format=atom',
+        '/api/alerts?city=tulsa&min=low&species=oak',
+        '/api/alerts?city=tulsa&species=alder',
+      ].map((path) => ({
         url: `https://site.test${path}`,
       })),
       withAmbee(),
     );
-    expect(cached.answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(cached.answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 400]);
+    // The forecast function carries no store: the allergens it checks species= against are the site file's.
+    expect(JSON.parse(cached.answers[3]!.body)).toMatchObject({
+      categories: [],
+      species: [{ category: 'tree', name: 'Oak', slug: 'oak' }],
+    });
+    expect(JSON.parse(cached.answers[4]!.body).error).toMatch(
+      /^Invalid parameter 'species': expected allergens the data holds \(ash, birch, .*oak.*\), not 'alder'$/,
+    );
     const forecast = JSON.parse(cached.answers[0]!.body) as Record<string, unknown>;
     expect(forecast).toMatchObject({ city: 'tulsa', source: 'ambee', stale: false });
     expect(replay.served.some((r) => r.url.startsWith('/v3/pollen/forecast/48hrs'))).toBe(true);

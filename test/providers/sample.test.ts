@@ -5,6 +5,7 @@ import { dayNumber, dayOfYear, utcOffset, DAY_MS } from '../../src/domain/dates.
 import { categoryRisk, CATEGORIES, RISK_LABELS } from '../../src/domain/species/risk.js';
 import { normalizeHour } from '../../src/domain/hours.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
+import { TREE_CALENDAR } from '../../src/providers/sample/tree-calendar.js';
 import { fixture } from '../helpers/fixtures.js';
 
 const sample = new SampleProvider();
@@ -61,13 +62,55 @@ describe('sample provider', () => {
   });
 
   it('starts the tree season earlier in the south than in the north', async () => {
-    const miami = peakDayOfYear(await dailySeries('miami', (h) => h.tree));
+    const losAngeles = peakDayOfYear(await dailySeries('los-angeles', (h) => h.tree));
     const atlanta = peakDayOfYear(await dailySeries('atlanta', (h) => h.tree));
     const minneapolis = peakDayOfYear(await dailySeries('minneapolis', (h) => h.tree));
-    expect(miami).toBeLessThan(atlanta);
+    expect(losAngeles).toBeLessThan(atlanta);
     expect(atlanta).toBeLessThan(minneapolis);
     expect(atlanta).toBeGreaterThan(59); // spring: March ...
     expect(atlanta).toBeLessThan(121); // ... or April
+  });
+
+  it("puts each tree allergen only in the months its region's pollen calendar gives it, cedar in Texas and Oklahoma winters", async () => {
+    const seen = new Map<string, Set<number>>();
+    for (const c of DEFAULT_CITIES.list) {
+      const { hours } = await sample.pollenHistory(c, YEAR);
+      for (const h of hours) {
+        const trees = (h.species as { Tree?: Record<string, number> } | null)?.Tree ?? {};
+        const month = new Date(h.time).getUTCMonth() + 1;
+        for (const [name, v] of Object.entries(trees)) {
+          if (v <= 0) continue;
+          const key = `${c.region} ${name}`;
+          if (name === 'Cypress / Juniper / Cedar' && [12, 1, 2].includes(month) && ['TX', 'OK'].includes(c.state)) continue;
+          const months = TREE_CALENDAR[c.region][name] ?? [];
+          const inside = months.some(([from, to]) => (from <= to ? month >= from && month <= to : month >= from || month <= to));
+          expect(inside, `${c.slug} ${name} in month ${month}`).toBe(true);
+          if (!seen.has(key)) seen.set(key, new Set());
+          seen.get(key)!.add(month);
+        }
+      }
+    }
+    // Each region's calendar is used, not only kept: oak in Tulsa's March and April, no birch in Tucson, none in Honolulu.
+    expect([...(seen.get('south Oak') ?? [])].sort()).toEqual([3, 4]);
+    expect(seen.has('southwest Birch')).toBe(false);
+    expect([...seen.keys()].filter((k) => k.startsWith('hawaii'))).toEqual([]);
+    expect([...(seen.get('alaska Birch') ?? [])].sort()).toEqual([5, 6]);
+  });
+
+  it('sheds no grass or weed pollen on a day whose own simulated weather is below 0 °C', async () => {
+    let freezing = 0;
+    for (const c of DEFAULT_CITIES.list) {
+      const cold = new Set(
+        (await sample.weatherHistory(c, YEAR_DAYS)).filter((d) => (d.values.temp_day_c as number) < 0).map((d) => d.day),
+      );
+      freezing += cold.size;
+      if (cold.size === 0) continue;
+      const { hours } = await sample.pollenHistory(c, YEAR);
+      for (const h of hours)
+        if (cold.has(Math.floor(h.time / DAY_MS)))
+          expect([h.grass ?? 0, h.weed ?? 0], `${c.slug} ${new Date(h.time).toISOString()}`).toEqual([0, 0]);
+    }
+    expect(freezing).toBeGreaterThan(100); // the northern cities' winters freeze
   });
 
   it('brings mountain cedar to central Texas in winter', async () => {

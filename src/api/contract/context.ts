@@ -3,6 +3,7 @@
  * of the answer. An interface: the server's and functions' side (src/wiring/contexts.ts) builds it.
  */
 import type { CitySet } from '../../domain/cities.js';
+import type { Allergen } from '../../domain/species/allergens.js';
 import type { ZipTable } from '../../domain/geo.js';
 import type { ForecastService } from '../../forecast/service.js';
 import type { BulkManifest } from '../../served/bulk-index.js';
@@ -26,6 +27,8 @@ export interface ApiContext {
   readonly store: StoreReader;
   /** The cities served: the store's set (or the site file's, where there is no store). */
   readonly cities: CitySet;
+  /** The allergens the served data holds (the store's species shapes, or the site file's): what `species=` may name. */
+  readonly allergens: readonly Allergen[];
   readonly forecast: ForecastService;
   readonly settings: AnswerSettings;
   /** ZIP codes' centroids: only where the function carries the table (nearest, mcp). */
@@ -46,6 +49,9 @@ export function withSettings(ctx: ApiContext, settings: Partial<AnswerSettings>)
     },
     get cities() {
       return ctx.cities;
+    },
+    get allergens() {
+      return ctx.allergens;
     },
     get forecast() {
       return ctx.forecast;

@@ -36,10 +36,13 @@ export interface AlertLinks {
 
 /** This subscription's URL in a format (canonical: every parameter spelled out). */
 export function alertsUrl(origin: string, city: string, rule: AlertRule, format: AlertFormat): string {
+  const species = (rule.species ?? []).map((s) => s.slug).join(',');
   const query = new URLSearchParams({
     city,
     min: rule.min,
-    categories: rule.categories.join(','),
+    // With species, no categories means none (without, all four): each list is written only when it has items.
+    ...(rule.categories.length > 0 || species === '' ? { categories: rule.categories.join(',') } : {}),
+    ...(species === '' ? {} : { species }),
     ...(format === 'json' ? {} : { format }),
   });
   return `${origin}/api/alerts?${query}`;
@@ -107,9 +110,14 @@ export const SIMULATED =
 /** The mark in titles a person sees first (a calendar's name, an event, an entry). */
 const simulatedMark = (a: AlertsAnswer): string => (a.simulated ? ' (simulated)' : '');
 
-const ruleText = (a: AlertsAnswer): string => `${a.min} or above in ${a.categories.join(', ')}`;
+/** "High or above in tree, grass", "High or above in Oak, Birch (each on its category's NAB range)". */
+const ruleText = (a: AlertsAnswer): string => {
+  const watched = [...a.categories, ...a.species.map((s) => s.name)].join(', ');
+  return `${a.min} or above in ${watched}${a.species.length > 0 ? " (an allergen on its category's NAB range)" : ''}`;
+};
 const title = (a: AlertsAnswer): string => `Pollen alerts for ${a.name}, ${a.state}${simulatedMark(a)}: ${ruleText(a)}`;
-const levels = (alert: Alert): string => alert.categories.map((c) => `${c.risk} ${c.category}`).join(', ');
+const levels = (alert: Alert): string =>
+  [...alert.categories.map((c) => `${c.risk} ${c.category}`), ...alert.species.map((s) => `${s.risk} ${s.name}`)].join(', ');
 /** A feed entry's title: "Austin, 2026-03-08: High tree, High ragweed pollen". */
 const entryTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name}, ${alert.date}: ${levels(alert)} pollen${simulatedMark(a)}`;
 /** A calendar event sits on its date already: "Austin pollen: High tree, High ragweed". */
@@ -123,6 +131,10 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
   return [
     alert.summary,
     ...alert.categories.map((c) => `${c.category}: ${c.risk}${c.peak === null ? '' : `, peak ${Math.round(c.peak)} grains/m³`}`),
+    ...alert.species.map(
+      (s) =>
+        `${s.name} (${s.category}): ${s.risk} on the NAB ${s.category} range${s.peak === null ? '' : `, peak ${Math.round(s.peak)} grains/m³`}`,
+    ),
     ...(alert.top_species.length === 0
       ? []
       : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
@@ -220,7 +232,7 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
       summary: a.simulated ? `${alert.summary} ${SIMULATED}` : alert.summary,
       content_text: details(a, alert).join('\n'),
       date_modified: updated(a).toISOString(),
-      tags: alert.categories.map((c) => c.category),
+      tags: [...alert.categories.map((c) => c.category), ...alert.species.map((s) => s.slug)],
       _pollen_alert: alert,
     })),
     _pollen_alerts: {
@@ -228,6 +240,7 @@ export function alertsJsonFeed(a: AlertsAnswer, links: AlertLinks): JsonFeed {
       city: a.city,
       min: a.min,
       categories: a.categories,
+      species: a.species,
       stale: a.stale,
       provider: a.provider,
       ...(a.simulated ? { simulated: true as const } : {}),
@@ -255,7 +268,10 @@ export interface JsonFeed {
     tags: string[];
     _pollen_alert: Alert;
   }[];
-  _pollen_alerts: Pick<AlertsAnswer, 'city' | 'min' | 'categories' | 'stale' | 'provider' | 'simulated' | 'fetchedAt' | 'dates'> & {
+  _pollen_alerts: Pick<
+    AlertsAnswer,
+    'city' | 'min' | 'categories' | 'species' | 'stale' | 'provider' | 'simulated' | 'fetchedAt' | 'dates'
+  > & {
     about: string;
   };
 }

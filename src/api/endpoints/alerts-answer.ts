@@ -38,7 +38,10 @@ export const AlertsResponse = named(
     state: z.string(),
     timezone: z.string(),
     min: D.AlertLevel,
-    categories: z.array(D.AlertCategoryName).min(1),
+    categories: z.array(D.AlertCategoryName).describe('The categories watched (none when only species= is given).'),
+    species: z
+      .array(z.object({ category: z.enum(['tree', 'grass', 'weed']), name: z.string(), slug: z.string() }))
+      .describe("The allergens watched (species=), each graded on its category's NAB range; empty when none is. An extension."),
     // With simulated, every calendar event and feed entry says the values are invented too.
     ...provenance,
     source: z.string(),

@@ -1,13 +1,17 @@
 /**
- * Simulated hourly pollen: seasons by latitude and climate region, each a few days earlier or
- * later and a little weaker or stronger from one year to the next, mountain cedar in Texas and
- * Oklahoma winters, a daily cycle peaking late morning, day-to-day weather swings, and now and
- * then a missing hour, a missing value or a missing species payload.
+ * Simulated hourly pollen: each tree allergen in the months its region's pollen calendar gives it
+ * (tree-calendar.ts, with sources), mountain cedar in Texas and Oklahoma winters, grass and
+ * ragweed by latitude and only on days of the city's own simulated weather above 0 °C, each
+ * season a few days earlier or later and a little weaker or stronger from one year to the next, a
+ * daily cycle peaking late morning, day-to-day weather swings, and now and then a missing hour, a
+ * missing value or a missing species payload.
  */
 import type { City, ClimateRegion } from '../../domain/cities.js';
 import { DAY_MS, HOUR_MS } from '../../domain/dates.js';
 import type { RawPollenHour } from '../provider.js';
 import { hashString, normal, unit } from './noise.js';
+import { type MonthWindow, TREE_CALENDAR } from './tree-calendar.js';
+import { dayTemperature, rainyDay } from './weather-model.js';
 
 /** Peak concentration of the season's strongest allergen per category, grains/m³. */
 const AMPLITUDE: Record<ClimateRegion, { tree: number; grass: number; weed: number }> = {
@@ -25,22 +29,28 @@ const AMPLITUDE: Record<ClimateRegion, { tree: number; grass: number; weed: numb
 };
 
 /**
- * Tree allergens (days from the regional tree peak, and relative weight), with the names and order
+ * Tree allergens (relative weight; their months are the region's, tree-calendar.ts), with the names and order
  * of Ambee's US payloads: Tree {Ash, Birch, Cypress / Juniper / Cedar, Elm, Maple, Mulberry, Oak,
  * Pine, Poplar / Cottonwood}, Grass {Grass / Poaceae}, Weed {Ragweed}, Others a plain number
  * (andrewliu6868/PollenTracker `frontend/data/forecastData.js`, 40 Los Angeles items, 2024).
  */
-const TREES: ReadonlyArray<[name: string, offset: number, weight: number]> = [
-  ['Ash', 0, 0.35],
-  ['Birch', -3, 0.45],
-  ['Cypress / Juniper / Cedar', -12, 0.3],
-  ['Elm', -16, 0.3],
-  ['Maple', -12, 0.4],
-  ['Mulberry', 10, 0.3],
-  ['Oak', 8, 0.75],
-  ['Pine', 20, 0.25],
-  ['Poplar / Cottonwood', 2, 0.35],
+const TREES: ReadonlyArray<[name: string, weight: number]> = [
+  ['Ash', 0.35],
+  ['Birch', 0.45],
+  ['Cypress / Juniper / Cedar', 0.3],
+  ['Elm', 0.3],
+  ['Maple', 0.4],
+  ['Mulberry', 0.3],
+  ['Oak', 0.75],
+  ['Pine', 0.25],
+  ['Poplar / Cottonwood', 0.35],
 ];
+
+/** Mountain cedar (Juniperus ashei) pollinates "during December and January", into early February (tree-calendar.ts, south). */
+const CEDAR_MONTHS: MonthWindow = [12, 2];
+
+/** Days over which a season rises from nothing at the start of its months and falls to nothing at their end. */
+const EDGE_DAYS = 10;
 
 /** Ragweed's peak day of year (shifted by latitude): late summer. */
 const RAGWEED_PEAK = 250;
@@ -65,6 +75,22 @@ const count = (v: number): number => Math.max(0, Math.round(v));
 const SEASONS = { tree: 1, cedar: 2, grass: 3, ragweed: 4, others: 5 } as const;
 type Season = keyof typeof SEASONS;
 
+/** The day temperature (°C) from which grass and weed pollen flies in full; none at or below 0 °C. */
+const WARM_ENOUGH = 10;
+
+/** A function of the day, computed once for the day its hours share. */
+function memoDay(f: (day: number) => number): (day: number) => number {
+  let last = Number.NaN;
+  let value = 0;
+  return (day) => {
+    if (day !== last) {
+      last = day;
+      value = f(day);
+    }
+    return value;
+  };
+}
+
 /** Up to this many days earlier or later than the regional timing. */
 const SHIFT_DAYS = 6;
 /** Up to this share weaker or stronger than the regional amplitude. */
@@ -80,6 +106,9 @@ function yearDraw(seed: number, year: number, season: Season): { days: number; f
 
 /** The first day (day number) of each calendar year, by year. */
 const yearStart = (year: number): number => Math.floor(Date.UTC(year, 0, 1) / DAY_MS);
+
+/** The first day of a month (1..12; 13 is January of the next year). */
+const monthStart = (year: number, month: number): number => Math.floor(Date.UTC(year, month - 1, 1) / DAY_MS);
 
 export interface SampleCityModel {
   hourly(hour: number): RawPollenHour | null;
@@ -100,10 +129,12 @@ export function pollenModel(city: City): SampleCityModel {
   const amp = AMPLITUDE[city.region];
   const scale = 0.75 + 0.5 * unit(seed, 1);
   const treePeak = Math.min(150, 55 + (city.lat - 25) * 3.2);
+  const calendar = TREE_CALENDAR[city.region];
   const grassPeak = 125 + (city.lat - 25) * 2.2;
   const weedShift = -(city.lat - 35) * 1.5;
   const cedar = MOUNTAIN_CEDAR[city.slug] ?? 0;
   const solarOffset = city.lon / 15;
+  const temperature = memoDay(dayTemperature(city));
 
   /**
    * A seasonal bell around day of year `peak` with a spread of `width` days, moved and scaled by
@@ -120,16 +151,37 @@ export function pollenModel(city: City): SampleCityModel {
     }
     return level;
   };
+  /**
+   * A season that keeps to a window of months (tree-calendar.ts): a bell over the window, its
+   * centre moved by each year's draw, rising from nothing at the window's first day and falling
+   * to nothing at its last, so that no pollen of it flies outside its months.
+   */
+  const windowed = (day: number, [from, to, strength = 1]: MonthWindow, season: Season): number => {
+    const year = new Date(day * DAY_MS).getUTCFullYear();
+    let level = 0;
+    for (let y = year - 1; y <= year; y++) {
+      const start = monthStart(y, from);
+      const end = monthStart(to < from ? y + 1 : y, to + 1); // the first day after the window
+      if (day < start || day >= end) continue;
+      const { days, factor } = yearDraw(seed, y, season);
+      const centre = (start + end) / 2 + days;
+      const rise = Math.min(1, (day - start + 1) / EDGE_DAYS, (end - day) / EDGE_DAYS);
+      level += strength * factor * rise * Math.exp(-0.5 * ((day - centre) / (0.35 * (end - start))) ** 2);
+    }
+    return level;
+  };
+  const inMonths = (day: number, windows: readonly MonthWindow[] | undefined, season: Season): number =>
+    (windows ?? []).reduce((sum, w) => sum + windowed(day, w, season), 0);
+
   // The hours of a day share its seasonal levels: computed once per day.
   let shapeDay = Number.NaN;
   let shape: DayShape | undefined;
   const dayShape = (day: number): DayShape => {
     if (day !== shapeDay || !shape) {
       shapeDay = day;
-      const spring = (offset: number) => seasonal(day, treePeak + offset, 16, 'tree');
       shape = {
-        tree: TREES.map(([, offset, weight]) => amp.tree * weight * spring(offset)),
-        cedar: cedar * seasonal(day, 15, 14, 'cedar'),
+        tree: TREES.map(([name, weight]) => amp.tree * weight * inMonths(day, calendar[name], 'tree')),
+        cedar: cedar * windowed(day, CEDAR_MONTHS, 'cedar'),
         grass: amp.grass * (seasonal(day, grassPeak, 28, 'grass') + 0.08 * seasonal(day, grassPeak + 110, 20, 'grass')),
         ragweed: amp.weed * seasonal(day, RAGWEED_PEAK + weedShift, 17, 'ragweed'),
         others: 4 * seasonal(day, treePeak + 30, 60, 'others'),
@@ -143,7 +195,7 @@ export function pollenModel(city: City): SampleCityModel {
       const day = Math.floor(hour / 24);
       if (unit(seed, day, 9) < 0.002 || unit(seed, hour, 7) < 0.01) return null; // provider gaps
       const season = dayShape(day);
-      const rainy = unit(seed, day, 3) < 0.12;
+      const rainy = rainyDay(seed, day);
       const weather = rainy ? 0.15 : Math.exp(0.55 * normal(seed, day, 4) - 0.15);
       const localHour = ((((hour % 24) + solarOffset) % 24) + 24) % 24;
       const cycle = 0.3 + 0.7 * Math.exp(-0.5 * ((localHour - 11) / 3.5) ** 2);
@@ -157,8 +209,10 @@ export function pollenModel(city: City): SampleCityModel {
           return [name, count(v * f)];
         }),
       );
-      const grass = { 'Grass / Poaceae': count(season.grass * f) };
-      const weed = { Ragweed: count(season.ragweed * f) };
+      // Grasses and weeds shed no pollen in the cold: none on a day of the city's weather below 0 °C, less up to 10 °C.
+      const warmth = Math.min(1, Math.max(0, temperature(day) / WARM_ENOUGH));
+      const grass = { 'Grass / Poaceae': count(season.grass * f * warmth) };
+      const weed = { Ragweed: count(season.ragweed * f * warmth) };
       const others = count(season.others * f + unit(seed, hour, 6) * 2);
       const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
       const speciesMissing = unit(seed, hour, 8) < 0.002;

@@ -15,6 +15,11 @@ interface Climate {
   smoke: boolean;
 }
 
+/**
+ * Alaska's `warm` brings Anchorage near its airport's averages (Wikipedia, "Climate of Anchorage,
+ * Alaska": January low and high 11 and 23 °F, -11.7 and -5.0 °C; July 52 and 66 °F, 11.1 and
+ * 18.9 °C): a January mean near -9 °C and a July mean near 15 °C, so that its winters freeze.
+ */
 const CLIMATE: Record<ClimateRegion, Climate> = {
   northeast: { warm: 0, swing: 12, humidity: 65, pm25: 8, smoke: false },
   'upper-midwest': { warm: 0, swing: 15, humidity: 68, pm25: 8, smoke: false },
@@ -25,23 +30,39 @@ const CLIMATE: Record<ClimateRegion, Climate> = {
   southwest: { warm: 2, swing: 11, humidity: 28, pm25: 7, smoke: true },
   west: { warm: 3, swing: 6, humidity: 55, pm25: 11, smoke: true },
   northwest: { warm: 1.5, swing: 8, humidity: 70, pm25: 6, smoke: true },
-  alaska: { warm: 4, swing: 12, humidity: 70, pm25: 4, smoke: true },
+  alaska: { warm: -5, swing: 12, humidity: 70, pm25: 4, smoke: true },
   hawaii: { warm: -2, swing: 2, humidity: 70, pm25: 4, smoke: false },
 };
 
 const round1 = (v: number): number => Math.round(v * 10) / 10;
 
+/** How far into summer a day of the year is: 1 in mid-July, -1 in mid-January. */
+const seasonOf = (day: number): number => Math.cos(((dayOfYear(day) - 200) / 365) * 2 * Math.PI);
+
+/** Whether a city's UTC day is rainy: the pollen model washes those days' pollen out. */
+export const rainyDay = (seed: number, day: number): boolean => unit(seed, day, 3) < 0.12;
+
+/**
+ * A city's day temperature (°C, `temp_day_c` before rounding) on a UTC day: what the pollen
+ * model reads, so that no grass or weed pollen flies on a freezing day of the city's own weather.
+ */
+export function dayTemperature(city: City): (day: number) => number {
+  const seed = hashString(city.slug);
+  const c = CLIMATE[city.region];
+  const annual = 28 - 0.55 * (city.lat - 25) + c.warm;
+  return (day) => annual + c.swing * seasonOf(day) + 2.5 * normal(seed, day, 20) - (rainyDay(seed, day) ? 2 : 0);
+}
+
 /** The weather model of one city: measured values for a UTC day, some days missing some fields. */
 export function weatherModel(city: City): (day: number) => Partial<Record<WeatherField, unknown>> {
   const seed = hashString(city.slug);
   const c = CLIMATE[city.region];
-  const annual = 28 - 0.55 * (city.lat - 25) + c.warm;
+  const temperature = dayTemperature(city);
 
   return (day) => {
-    const doy = dayOfYear(day);
-    const season = Math.cos(((doy - 200) / 365) * 2 * Math.PI);
-    const rainy = unit(seed, day, 3) < 0.12; // the same rainy days as the pollen model
-    const tempDay = annual + c.swing * season + 2.5 * normal(seed, day, 20) - (rainy ? 2 : 0);
+    const season = seasonOf(day);
+    const rainy = rainyDay(seed, day);
+    const tempDay = temperature(day);
     const clouds = rainy ? 75 + Math.floor(25 * unit(seed, day, 21)) : Math.floor(70 * unit(seed, day, 22));
     const humidity = Math.min(100, Math.max(5, Math.round(c.humidity + 12 * normal(seed, day, 23) + (rainy ? 15 : 0))));
     const wind = round1(1 + 5 * unit(seed, day, 24));

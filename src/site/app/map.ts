@@ -1,4 +1,8 @@
-/** The US map: pre-projected state shapes from us-atlas, and one keyboard-reachable marker per city. */
+/**
+ * The US map: pre-projected state shapes from us-atlas, and a keyboard-reachable marker per city,
+ * or per group of cities whose markers would overlap at the width drawn (a phone, or a deploy of
+ * hundreds of cities), which opens the list of them.
+ */
 import { geoAlbersUsa, geoPath } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
@@ -29,8 +33,13 @@ export const MARKER_MIN_PX = 26;
 /** Rounds of pushing overlapping markers apart: enough for the built-in cities' clusters on a phone. */
 const SPREAD_ROUNDS = 80;
 
-/** The markers drawn, each with the point it stands for, and the scale they are drawn at. */
-const placed: Array<{ marker: SVGGElement; leader: SVGLineElement; at: [number, number] }> = [];
+/** Where a group's count sits on its marker, and its radius: the badge that says how many cities the group holds. */
+const BADGE = { cx: 8, cy: -8, r: 7 };
+/** A group's marker reaches to the far side of its badge: markers are kept that far apart. */
+const GROUP_RADIUS = Math.hypot(BADGE.cx, BADGE.cy) + BADGE.r;
+
+/** The markers drawn, each with the point it stands for and its radius, and the scale they are drawn at. */
+const placed: Array<{ marker: SVGGElement; leader: SVGLineElement; at: [number, number]; radius: number }> = [];
 let markerScale = 1;
 /** The map's extent in its own units (its viewBox). */
 let bounds = { width: 975, height: 610 };
@@ -41,7 +50,8 @@ let bounds = { width: 975, height: 610 };
  * same cities and scale give the same places.
  */
 function spread(): void {
-  const gap = 2 * MARKER_RADIUS * markerScale + 1;
+  const gapOf = (i: number, j: number) => (placed[i]!.radius + placed[j]!.radius) * markerScale + 1;
+  const edge = MARKER_RADIUS * markerScale + 1;
   const points = placed.map((p) => [...p.at] as [number, number]);
   for (let round = 0; round < SPREAD_ROUNDS; round++) {
     let moved = false;
@@ -50,6 +60,7 @@ function spread(): void {
         const [a, b] = [points[i]!, points[j]!];
         let [dx, dy] = [b[0] - a[0], b[1] - a[1]];
         const d = Math.hypot(dx, dy);
+        const gap = gapOf(i, j);
         if (d >= gap) continue;
         if (d === 0) [dx, dy] = [Math.cos(j), Math.sin(j)]; // the same point: apart in a direction of their own
         const push = (gap - d) / 2 / (Math.hypot(dx, dy) || 1);
@@ -61,8 +72,8 @@ function spread(): void {
       }
     // Inside the map: a marker pushed past an edge would be cut off.
     for (const q of points) {
-      q[0] = Math.min(Math.max(q[0], gap / 2), bounds.width - gap / 2);
-      q[1] = Math.min(Math.max(q[1], gap / 2), bounds.height - gap / 2);
+      q[0] = Math.min(Math.max(q[0], edge), bounds.width - edge);
+      q[1] = Math.min(Math.max(q[1], edge), bounds.height - edge);
     }
     if (!moved) break;
   }
@@ -86,7 +97,8 @@ export function fitMarkers(svg: SVGSVGElement, layer: SVGGElement): void {
     bounds = { width: svg.viewBox.baseVal.width, height: svg.viewBox.baseVal.height };
     markerScale = Math.max(1, MARKER_MIN_PX / (2 * MARKER_RADIUS * pxPerUnit));
     layer.style.setProperty('--marker-scale', String(markerScale));
-    spread();
+    // Another width groups other cities: the markers are laid out again.
+    layout();
   };
   rescale();
   new ResizeObserver(rescale).observe(svg);
@@ -97,64 +109,203 @@ export interface MarkerInfo {
   name: string;
 }
 
-/** Replaces the markers with the features of a date; selecting one calls `onSelect`. */
-export function drawMarkers(
-  layer: SVGGElement,
-  features: readonly MapFeature[],
-  names: Map<string, string>,
-  onSelect: (slug: string) => void,
-): void {
+/** A city on the map: its feature, its point in the map's units, its name and its level. */
+interface CityPoint {
+  slug: string;
+  name: string;
+  at: [number, number];
+  sev: number;
+  label: string;
+}
+
+/** The cities of the day drawn, and what selecting one does. */
+let cities: CityPoint[] = [];
+let layerOf: SVGGElement | undefined;
+let selectCity: (slug: string) => void = () => undefined;
+
+/**
+ * Cities whose markers would overlap at the scale drawn, grouped: each city, highest level first
+ * (then by name), joins the first group whose first city is closer than a marker's width, or
+ * starts a group. Deterministic, so the same cities at the same width group the same way.
+ */
+export function groupsOf<P extends { at: [number, number]; sev: number; name: string }>(points: readonly P[], gap: number): P[][] {
+  const groups: P[][] = [];
+  const ordered = [...points].sort((a, b) => b.sev - a.sev || a.name.localeCompare(b.name, 'en'));
+  for (const p of ordered) {
+    const near = groups.find(([first]) => Math.hypot(first!.at[0] - p.at[0], first!.at[1] - p.at[1]) < gap);
+    if (near) near.push(p);
+    else groups.push([p]);
+  }
+  return groups;
+}
+
+/** A marker's outline: a button with its label, a circle in the level's colour and the level's digit. */
+function markerShell(label: string, sev: number, title: string): { g: SVGGElement; body: SVGGElement } {
+  const risk = riskOfSeverity(sev);
+  const g = document.createElementNS(SVG, 'g');
+  g.setAttribute('class', 'marker');
+  g.setAttribute('role', 'button');
+  g.setAttribute('tabindex', '0');
+  g.setAttribute('data-risk', risk);
+  g.setAttribute('aria-label', label);
+  const circle = document.createElementNS(SVG, 'circle');
+  circle.setAttribute('r', String(MARKER_RADIUS));
+  circle.setAttribute('fill', colourOf(risk));
+  const digit = document.createElementNS(SVG, 'text');
+  digit.setAttribute('text-anchor', 'middle');
+  digit.setAttribute('dy', '4');
+  digit.setAttribute('fill', inkOn(risk));
+  digit.setAttribute('aria-hidden', 'true');
+  digit.textContent = String(sev); // the level as text too, not colour alone
+  const tip = document.createElementNS(SVG, 'title');
+  tip.textContent = title;
+  // The circle and its text scale together so that a marker is never smaller than a touch target (fitMarkers).
+  const body = document.createElementNS(SVG, 'g');
+  body.setAttribute('class', 'marker-body');
+  body.append(circle, digit);
+  g.append(tip, body);
+  return { g, body };
+}
+
+/** Calls `act` on a click, Enter or Space, as a button does. */
+function onActivate(g: SVGGElement, act: () => void): void {
+  g.addEventListener('click', act);
+  g.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      act();
+    }
+  });
+}
+
+/** A group's marker: its highest level, how many cities it holds, and a tap that lists them. */
+function groupMarker(group: readonly CityPoint[], at: [number, number]): SVGGElement {
+  const near = [...group].sort((a, b) => dist(a.at, at) - dist(b.at, at))[0]!;
+  const what = `${group.length} cities around ${near.name}`;
+  const { g, body } = markerShell(
+    `${what}: highest risk ${riskOfSeverity(group[0]!.sev)}. Opens the list of them.`,
+    group[0]!.sev,
+    `${what}: select to list them`,
+  );
+  g.classList.add('group');
+  g.setAttribute('data-cities', group.map((c) => c.slug).join(','));
+  g.setAttribute('aria-haspopup', 'true');
+  const badge = document.createElementNS(SVG, 'circle');
+  badge.setAttribute('class', 'count');
+  for (const [k, v] of Object.entries(BADGE)) badge.setAttribute(k, String(v));
+  const count = document.createElementNS(SVG, 'text');
+  count.setAttribute('class', 'count');
+  count.setAttribute('text-anchor', 'middle');
+  for (const [k, v] of Object.entries({ x: BADGE.cx, y: BADGE.cy + 4 })) count.setAttribute(k, String(v));
+  count.setAttribute('aria-hidden', 'true');
+  count.textContent = String(group.length);
+  body.append(badge, count);
+  onActivate(g, () => openGroup(what, group, g));
+  return g;
+}
+
+const dist = (a: readonly number[], b: readonly number[]): number => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!);
+
+/**
+ * The list a group's marker opens, under the map: each of its cities as a button (name and level,
+ * as the city list has them) that opens the city; Escape or "Close" returns to the marker.
+ */
+function openGroup(what: string, group: readonly CityPoint[], from: SVGGElement): void {
+  const figure = layerOf?.closest('figure');
+  if (!figure) return;
+  let box = document.getElementById('group-list');
+  if (!box) {
+    box = document.createElement('div');
+    box.id = 'group-list';
+    box.setAttribute('role', 'region');
+    box.setAttribute('aria-labelledby', 'group-title');
+    figure.after(box);
+  }
+  const close = () => {
+    box.hidden = true;
+    from.focus();
+  };
+  const title = document.createElement('h3');
+  title.id = 'group-title';
+  title.tabIndex = -1;
+  title.textContent = `${what}`;
+  const list = document.createElement('ul');
+  for (const c of [...group].sort((a, b) => a.name.localeCompare(b.name, 'en'))) {
+    const li = document.createElement('li');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.city = c.slug;
+    button.textContent = `${c.name}: ${riskOfSeverity(c.sev)}`;
+    button.style.borderLeftColor = colourOf(riskOfSeverity(c.sev));
+    button.addEventListener('click', () => {
+      box.hidden = true;
+      selectCity(c.slug);
+    });
+    li.append(button);
+    list.append(li);
+  }
+  const closer = document.createElement('button');
+  closer.type = 'button';
+  closer.className = 'close';
+  closer.textContent = 'Close';
+  closer.addEventListener('click', close);
+  box.onkeydown = (e) => {
+    if (e.key === 'Escape') close();
+  };
+  box.replaceChildren(title, list, closer);
+  box.hidden = false;
+  title.focus();
+}
+
+/** Draws the cities as markers at the scale drawn: one per city, or one per group of those that would overlap. */
+function layout(): void {
+  const layer = layerOf;
+  if (!layer) return;
   layer.replaceChildren();
   placed.length = 0;
   // Leaders first, so that every marker is drawn above every line.
   const leaders = document.createElementNS(SVG, 'g');
   leaders.setAttribute('class', 'leaders');
   layer.append(leaders);
-  for (const f of features) {
-    // Exactly two numbers, longitude first (the schema's minItems and maxItems).
-    const at = projection(f.geometry.coordinates as [number, number]);
-    if (!at) continue;
-    const p = f.properties;
-    const risk = riskOfSeverity(p.sev_total);
-    const name = names.get(p.city) ?? p.city;
-    const g = document.createElementNS(SVG, 'g');
-    g.setAttribute('class', 'marker');
-    g.setAttribute('role', 'button');
-    g.setAttribute('tabindex', '0');
-    g.setAttribute('data-city', p.city);
-    g.setAttribute('data-risk', risk);
-    g.setAttribute(
-      'aria-label',
-      `${name}: highest risk ${risk} (tree ${p.risk_tree ?? 'no data'}, grass ${p.risk_grass ?? 'no data'}, weed ${p.risk_weed ?? 'no data'})`,
-    );
-    const circle = document.createElementNS(SVG, 'circle');
-    circle.setAttribute('r', String(MARKER_RADIUS));
-    circle.setAttribute('fill', colourOf(risk));
-    const letter = document.createElementNS(SVG, 'text');
-    letter.setAttribute('text-anchor', 'middle');
-    letter.setAttribute('dy', '4');
-    letter.setAttribute('fill', inkOn(risk));
-    letter.setAttribute('aria-hidden', 'true');
-    letter.textContent = String(p.sev_total); // the level as text too, not colour alone
-    const title = document.createElementNS(SVG, 'title');
-    title.textContent = `${name}: ${risk}`;
-    // The circle and its digit scale together so that a marker is never smaller than a touch target (fitMarkers).
-    const body = document.createElementNS(SVG, 'g');
-    body.setAttribute('class', 'marker-body');
-    body.append(circle, letter);
-    g.append(title, body);
-    g.addEventListener('click', () => onSelect(p.city));
-    g.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        onSelect(p.city);
-      }
-    });
-    layer.append(g);
+  for (const group of groupsOf(cities, 2 * MARKER_RADIUS * markerScale)) {
+    const at: [number, number] = [
+      group.reduce((s, c) => s + c.at[0], 0) / group.length,
+      group.reduce((s, c) => s + c.at[1], 0) / group.length,
+    ];
+    let marker: SVGGElement;
+    if (group.length === 1) {
+      const c = group[0]!;
+      marker = markerShell(c.label, c.sev, `${c.name}: ${riskOfSeverity(c.sev)}`).g;
+      marker.setAttribute('data-city', c.slug);
+      onActivate(marker, () => selectCity(c.slug));
+    } else marker = groupMarker(group, at);
+    layer.append(marker);
     const leader = document.createElementNS(SVG, 'line');
     leader.setAttribute('class', 'leader');
     leaders.append(leader);
-    placed.push({ marker: g, leader, at });
+    placed.push({ marker, leader, at, radius: group.length === 1 ? MARKER_RADIUS : GROUP_RADIUS });
   }
   spread();
+}
+
+/** Replaces the markers with the features of a date; selecting a city calls `onSelect`. */
+export function drawMarkers(
+  layer: SVGGElement,
+  features: readonly MapFeature[],
+  names: Map<string, string>,
+  onSelect: (slug: string) => void,
+): void {
+  layerOf = layer;
+  selectCity = onSelect;
+  document.getElementById('group-list')?.setAttribute('hidden', '');
+  cities = features.flatMap((f) => {
+    // Exactly two numbers, longitude first (the schema's minItems and maxItems).
+    const at = projection(f.geometry.coordinates as [number, number]);
+    if (!at) return [];
+    const p = f.properties;
+    const name = names.get(p.city) ?? p.city;
+    const label = `${name}: highest risk ${riskOfSeverity(p.sev_total)} (tree ${p.risk_tree ?? 'no data'}, grass ${p.risk_grass ?? 'no data'}, weed ${p.risk_weed ?? 'no data'})`;
+    return [{ slug: p.city, name, at: at as [number, number], sev: p.sev_total, label }];
+  });
+  layout();
 }

@@ -5,15 +5,17 @@
  * probabilities are what is shown. Every number is the API's.
  */
 import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
+import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
+import type { Graded } from '../../domain/species/risk.js';
 import { h } from './dom.js';
 import { badge } from './risk.js';
 
-const CATEGORIES = [
+const CATEGORIES: ReadonlyArray<readonly [Graded, string]> = [
   ['tree', 'Tree'],
   ['grass', 'Grass'],
   ['weed', 'Weed'],
   ['ragweed', 'Ragweed'],
-] as const;
+];
 
 /** A date's short name: "Fri 27". */
 const short = (date: string) =>
@@ -21,8 +23,12 @@ const short = (date: string) =>
 
 const percent = (p: number) => `${Math.round(p * 100)}%`;
 
-/** The strip as a table: a row per category, a column per day, each cell the most likely level, its chance, and whose probabilities they are. */
-export function outlookStrip(outlook: ForecastOutlook | null | undefined): HTMLElement {
+/**
+ * The strip as a table: a row per category, a column per day, each cell the most likely level, its
+ * chance, and whose probabilities they are. The categories of the reader's plants come first, named
+ * as categories with the plants they stand for: the outlook is made for categories only.
+ */
+export function outlookStrip(outlook: ForecastOutlook | null | undefined, chosen: readonly Allergen[] = []): HTMLElement {
   const section = h('section', undefined, { class: 'outlook', 'aria-labelledby': 'outlook-title' });
   section.append(h('h3', 'The next 7 days', { id: 'outlook-title' }));
   if (!outlook || outlook.dates.length === 0) {
@@ -35,11 +41,14 @@ export function outlookStrip(outlook: ForecastOutlook | null | undefined): HTMLE
   for (const d of outlook.dates) head.append(h('th', d.lead === 0 ? `Today, ${short(d.date)}` : short(d.date), { scope: 'col' }));
   table.append(h('thead'), h('tbody'));
   table.tHead!.append(head);
-  for (const [key, name] of CATEGORIES) {
+  const plants = (key: Graded) => chosen.filter((a) => outlookCategory(a) === key).map((a) => a.name);
+  const rows = [...CATEGORIES].sort(([a], [b]) => Number(plants(b).length > 0) - Number(plants(a).length > 0));
+  for (const [key, name] of rows) {
     const cells = outlook.dates.map((d) => d.categories.find((c) => c.category === key));
     if (cells.every((c) => !c)) continue;
     const tr = h('tr');
-    tr.append(h('th', name, { scope: 'row' }));
+    const mine = plants(key);
+    tr.append(h('th', mine.length > 0 ? `${name} (your ${mine.join(', ')})` : name, { scope: 'row' }));
     for (const c of cells) {
       const td = h('td');
       if (!c?.most_likely || !c.probabilities) td.append('–');

@@ -26,6 +26,8 @@ import { seasonSection } from './season.js';
 import { outlookStrip } from './outlook.js';
 import { skillSection } from './skill.js';
 import { todaySection } from './today.js';
+import { type AllergenDay, allergenSection, allergensIn, chosenOf, hoursOn, type SpeciesHour } from './allergens.js';
+import type { Allergen } from '../../domain/species/allergens.js';
 
 const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
 
@@ -135,17 +137,20 @@ let alertLevel: AlertLevel = DEFAULT_LEVEL;
 
 /**
  * `/api/alerts` of a city at a level in a format, its parameters in the API's order (city, min,
- * format); `categories` left out, so every category (the default).
+ * species, format): the reader's plants where they chose some, else (no `categories`, no `species`)
+ * every category.
  */
-const alertsPath = (slug: string, level: AlertLevel, format: 'ics' | 'atom' | 'jsonfeed') =>
-  `/api/alerts?city=${encodeURIComponent(slug)}&min=${encodeURIComponent(level)}&format=${format}`;
+function alertsPath(slug: string, level: AlertLevel, format: 'ics' | 'atom' | 'jsonfeed', plants: readonly Allergen[]): string {
+  const species = plants.length === 0 ? '' : `&species=${plants.map((a) => encodeURIComponent(a.slug)).join(',')}`;
+  return `/api/alerts?city=${encodeURIComponent(slug)}&min=${encodeURIComponent(level)}${species}&format=${format}`;
+}
 
 /** The page's `<link rel="alternate">` to the selected city's Atom feed of alerts, for feed readers. */
-function announceFeed(slug: string, name: string): void {
+function announceFeed(slug: string, name: string, plants: readonly Allergen[]): void {
   let link = document.head.querySelector<HTMLLinkElement>('link#alerts-feed');
   if (!link) document.head.append((link = h('link', undefined, { id: 'alerts-feed', rel: 'alternate', type: 'application/atom+xml' })));
-  link.href = alertsPath(slug, alertLevel, 'atom');
-  link.title = `Pollen alerts for ${name}: ${alertLevel} or above`;
+  link.href = alertsPath(slug, alertLevel, 'atom', plants);
+  link.title = `Pollen alerts for ${name}: ${alertLevel} or above${plants.length === 0 ? '' : ` in ${plants.map((a) => a.name).join(', ')}`}`;
 }
 
 /**
@@ -153,7 +158,7 @@ function announceFeed(slug: string, name: string): void {
  * which calendar apps fetch over http or https; the same file over this page's scheme to download),
  * an Atom feed and a JSON Feed. The links follow the level.
  */
-function alertsSection(slug: string, name: string): HTMLElement {
+function alertsSection(slug: string, name: string, plants: readonly Allergen[]): HTMLElement {
   const section = h('section', undefined, { class: 'alerts' });
   const select = h('select', undefined, { id: 'alert-level', 'aria-describedby': 'alerts-note' });
   select.append(...ALERT_LEVELS.map((l) => new Option(l, l, l === DEFAULT_LEVEL, l === alertLevel)));
@@ -162,11 +167,11 @@ function alertsSection(slug: string, name: string): HTMLElement {
   const atom = h('a', 'Atom feed', { type: 'application/atom+xml' });
   const jsonFeed = h('a', 'JSON Feed', { type: 'application/feed+json' });
   const update = () => {
-    calendar.setAttribute('href', `webcal://${location.host}${alertsPath(slug, alertLevel, 'ics')}`);
-    download.setAttribute('href', alertsPath(slug, alertLevel, 'ics'));
-    atom.setAttribute('href', alertsPath(slug, alertLevel, 'atom'));
-    jsonFeed.setAttribute('href', alertsPath(slug, alertLevel, 'jsonfeed'));
-    announceFeed(slug, name);
+    calendar.setAttribute('href', `webcal://${location.host}${alertsPath(slug, alertLevel, 'ics', plants)}`);
+    download.setAttribute('href', alertsPath(slug, alertLevel, 'ics', plants));
+    atom.setAttribute('href', alertsPath(slug, alertLevel, 'atom', plants));
+    jsonFeed.setAttribute('href', alertsPath(slug, alertLevel, 'jsonfeed', plants));
+    announceFeed(slug, name, plants);
   };
   select.addEventListener('change', () => {
     alertLevel = select.value as AlertLevel;
@@ -185,13 +190,36 @@ function alertsSection(slug: string, name: string): HTMLElement {
   item(calendar, ' (subscribe) or ', download);
   item(atom);
   item(jsonFeed);
-  const note = h(
-    'p',
-    'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level.',
-    { id: 'alerts-note', class: 'fine' },
-  );
+  const watched =
+    plants.length === 0
+      ? 'whose worst hour reaches the level in tree, grass, weed or ragweed pollen'
+      : `whose worst hour of ${plants.map((a) => a.name).join(', ')} reaches the level (each on its category's NAB range)`;
+  const note = h('p', `Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours ${watched}.`, {
+    id: 'alerts-note',
+    class: 'fine',
+  });
   section.append(h('h3', 'Subscribe to alerts'), level, links, note);
   return section;
+}
+
+/**
+ * The days a plant's level is shown on: today's remaining forecast hours and tomorrow's, or without
+ * a forecast, the hours observed on the date shown.
+ */
+function allergenDays(
+  forecast: Forecast | undefined,
+  days: readonly ForecastDay[] | undefined,
+  observed: readonly SpeciesHour[],
+  date: string,
+  zone: string,
+): AllergenDay[] {
+  if (forecast && days && days.length > 0)
+    return days.slice(0, 2).map((d, i) => ({
+      label: i === 0 ? 'Today (hours to come)' : 'Tomorrow',
+      date: d.date,
+      hours: hoursOn(forecast.rows, zone, d.date),
+    }));
+  return observed.length > 0 ? [{ label: `Observed ${date}`, date, hours: observed }] : [];
 }
 
 /** Fills the panel for a city, its zone and a date, and moves focus to its heading. */
@@ -199,10 +227,9 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   panel.hidden = false;
   panel.replaceChildren(h('h2', `${name}, ${date}`, { tabindex: '-1', id: 'panel-title' }), h('p', 'Loading…', { role: 'status' }));
   (panel.querySelector('#panel-title') as HTMLElement).focus();
-  announceFeed(slug, name);
   const q = encodeURIComponent;
   const [day, daily, weather, forecast, days, seasons, skill] = await Promise.all([
-    getJson<{ rows: HourRow[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
+    getJson<{ rows: (HourRow & SpeciesHour)[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
     getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
@@ -218,10 +245,19 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   const width = chartWidth(panel.clientWidth);
   const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
 
-  const sections: HTMLElement[] = [
-    todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows),
-    outlookStrip(days?.outlook),
-  ];
+  // The reader's plants lead, and the strip and the alert links follow them as they are chosen.
+  const held = allergensIn([...daily.rows, ...day.rows, ...(forecast instanceof Error ? [] : forecast.rows)]);
+  let strip = outlookStrip(days?.outlook, chosenOf(held));
+  let alerts = alertsSection(slug, name, chosenOf(held));
+  const mine = allergenSection(
+    held,
+    allergenDays(forecast instanceof Error ? undefined : forecast, days?.rows, day.rows, date, zone),
+    (chosen) => {
+      strip.replaceWith((strip = outlookStrip(days?.outlook, chosen)));
+      alerts.replaceWith((alerts = alertsSection(slug, name, chosen)));
+    },
+  );
+  const sections: HTMLElement[] = [mine, todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows), strip];
   // Said again where a person reads the city's values, which a phone shows far below the map's notice.
   if (daily.simulated)
     sections.unshift(
@@ -262,7 +298,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   }
   if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons, width));
   if (seasons) sections.push(seasonSection(seasons, daily.rows, width));
-  sections.push(alertsSection(slug, name));
+  sections.push(alerts);
   section(`Last 30 days (local days, ${zone})`, last30(upTo));
   panel.replaceChildren(panel.firstElementChild!, ...sections);
 }

@@ -1,0 +1,148 @@
+/**
+ * A person's own allergens: `/api/alerts?species=` with the outlook of their categories, and the
+ * page's picker in headless Chromium at 390 and 1280 px: the plants chosen lead the panel with
+ * their levels today and tomorrow, head the 7-day strip as their categories, and the alert links
+ * watch them. Austin's sample to yesterday, whatever day the test runs, with the outlook a build
+ * issues today.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DAY_MS } from '../../src/domain/dates.js';
+import { grade } from '../../src/domain/species/risk.js';
+import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
+import { SampleProvider } from '../../src/providers/sample/index.js';
+import { hasChromium, useBrowser } from '../helpers/browser.js';
+import { ROOT } from '../helpers/cli.js';
+import { useSite } from '../helpers/site.js';
+
+type Json = Record<string, any>;
+
+const yesterday = Math.floor(Date.now() / DAY_MS) - 1;
+const site = useSite({
+  cities: ['austin'],
+  span: { from: yesterday - 399, to: yesterday },
+  prepare: async (store) => {
+    await keepForecasts({
+      store,
+      provider: new SampleProvider(),
+      cities: [DEFAULT_CITIES.get('austin')!],
+      now: Date.now(),
+      serveDays: 730,
+    });
+  },
+});
+
+describe('/api/alerts?species=', () => {
+  it("gives the outlook of the watched allergens' categories, named as the categories'", async () => {
+    const outlookOf = async (query: string) => {
+      const body = (await (await site.get(`/api/alerts?city=austin&min=low&${query}`)).json()) as Json;
+      expect(body.outlook?.length, query).toBeGreaterThan(0);
+      return [...new Set((body.outlook as Json[]).flatMap((d) => d.categories.map((c: Json) => c.category)))];
+    };
+    expect(await outlookOf('species=oak,birch')).toEqual(['tree']);
+    // Weed.Ragweed is forecast as the ragweed category already.
+    expect(await outlookOf('species=ragweed')).toEqual(['ragweed']);
+    expect(await outlookOf('categories=grass&species=oak')).toEqual(['tree', 'grass']);
+    expect(await outlookOf('categories=weed')).toEqual(['weed']);
+  });
+});
+
+/** The local date (en-CA: YYYY-MM-DD) of an instant in Austin. */
+const austinDate = (ts: string) => new Date(ts).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
+
+describe.skipIf(!hasChromium)('the page with my allergens', () => {
+  const browser = useBrowser();
+
+  it.each([390, 1280])(
+    'at %i px: picks plants, leads with their levels today and tomorrow, their categories first in the strip, alerts on them, kept',
+    async (width) => {
+      const page = await browser().newPage({ viewport: { width, height: 1000 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.goto(`${site.server.url}/?city=austin`);
+      await page.waitForSelector('#panel table.outlook-strip');
+      // Nothing chosen yet: the picker, closed, says what it is for.
+      expect(await page.locator('.allergen-picker summary').textContent()).toBe('Choose the plants you react to');
+      expect(await page.locator('table.allergen-levels').count()).toBe(0);
+      await page.locator('.allergen-picker summary').click();
+      await page.getByLabel('Cypress / Juniper / Cedar').check();
+      await page.getByLabel('Oak').check();
+      await page.getByLabel('Ragweed').check();
+      await page.waitForSelector('table.allergen-levels');
+      expect(await page.locator('.allergen-picker summary').textContent()).toBe(
+        'Your plants: Cypress / Juniper / Cedar, Oak, Ragweed (change)',
+      );
+
+      // Each plant's level is its highest forecast hour of the local day, on its category's range.
+      const forecast = (await (await site.get('/api/forecast?city=austin')).json()) as Json;
+      const days = (await (await site.get('/api/forecast?city=austin&aggregate=day&timezone=local&days=7')).json()) as Json;
+      const levelOn = (category: 'tree' | 'weed', group: string, name: string, date: string) => {
+        const values = (forecast.rows as Json[])
+          .filter((r) => austinDate(r.ts) === date)
+          .map((r) => r.species?.[group]?.[name])
+          .filter((v): v is number => typeof v === 'number');
+        if (values.length === 0) return 'no data';
+        const peak = Math.max(...values);
+        return `${grade(category, peak)} ${Math.round(peak).toLocaleString('en-US')}`;
+      };
+      const rows = await page
+        .locator('table.allergen-levels tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [tr.querySelector('th')!.textContent, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]),
+        );
+      const [today, tomorrow] = [days.rows[0].date as string, days.rows[1].date as string];
+      expect(rows).toEqual(
+        (
+          [
+            ['Cypress / Juniper / Cedar', 'tree', 'Tree'],
+            ['Oak', 'tree', 'Tree'],
+            ['Ragweed', 'weed', 'Weed'],
+          ] as const
+        ).map(([name, category, group]) => [name, levelOn(category, group, name, today), levelOn(category, group, name, tomorrow)]),
+      );
+      expect(await page.locator('table.allergen-levels thead th').allTextContents()).toEqual([
+        'Plant',
+        'Today (hours to come)',
+        'Tomorrow',
+      ]);
+      expect(await page.locator('#allergens-note').textContent()).toContain(
+        'on the NAB tree, weed range: NAB publishes ranges for tree, grass and weed pollen, not for single plants',
+      );
+
+      // The strip leads with the plants' categories, named as categories.
+      const heads = await page.locator('table.outlook-strip tbody th').allTextContents();
+      expect(heads.slice(0, 2)).toEqual(['Tree (your Cypress / Juniper / Cedar, Oak)', 'Ragweed (your Ragweed)']);
+
+      // The alert links watch the plants, and what they answer is about them.
+      const atom = await page.locator('.alert-links a[type="application/atom+xml"]').getAttribute('href');
+      expect(atom).toBe('/api/alerts?city=austin&min=High&species=cypress-juniper-cedar,oak,ragweed&format=atom');
+      expect(await page.locator('#alerts-note').textContent()).toContain('Cypress / Juniper / Cedar, Oak, Ragweed');
+      const json = (await (await site.get(atom!.replace('&format=atom', ''))).json()) as Json;
+      expect(json.species.map((s: Json) => s.slug)).toEqual(['cypress-juniper-cedar', 'oak', 'ragweed']);
+
+      mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+      await page.locator('#panel').screenshot({ path: join(ROOT, 'test-artifacts', `allergens-${width}.png`) });
+
+      // Kept in this browser: a new visit leads with them again; unticking one drops it everywhere.
+      await page.reload();
+      await page.waitForSelector('table.allergen-levels');
+      expect(await page.locator('table.allergen-levels tbody th').allTextContents()).toEqual([
+        'Cypress / Juniper / Cedar',
+        'Oak',
+        'Ragweed',
+      ]);
+      await page.locator('.allergen-picker summary').click();
+      await page.getByLabel('Ragweed').uncheck();
+      await page.waitForFunction(() => document.querySelectorAll('table.allergen-levels tbody tr').length === 2);
+      expect(await page.locator('.alert-links a[type="application/atom+xml"]').getAttribute('href')).toBe(
+        '/api/alerts?city=austin&min=High&species=cypress-juniper-cedar,oak&format=atom',
+      );
+      expect(await page.evaluate(() => localStorage.getItem('pollen-allergens'))).toBe('cypress-juniper-cedar,oak');
+      expect(errors).toEqual([]);
+      await page.close();
+    },
+    120_000,
+  );
+});
