@@ -27,18 +27,18 @@ const zeroYear = (window: { from: number; to: number }) => flat(dayString(window
 
 describe('a season by the percentage method', () => {
   it('starts on the day the cumulative sum reaches 2.5% of the total and ends on the day it reaches 97.5%', () => {
-    // 200 days of 1 grain from 10 April: the 5th reaches 2.5% of 200, the 195th 97.5%.
+    // 200 days of 6 grains from 10 April (an exposure season: grass's 5 days of 3 or more, summing to 30): the 5th reaches 2.5% of 1200, the 195th 97.5%.
     const window = seasonYear('grass', 2025);
-    const series = flat('2025-04-10', '2025-10-26', 1, zeroYear(window));
+    const series = flat('2025-04-10', '2025-10-26', 6, zeroYear(window));
     const s = yearSeason(series, window, { latest: window.to, category: 'grass' });
-    expect([s.closed, s.complete, s.apin, s.basis]).toEqual([true, true, 200, 'year']);
+    expect([s.closed, s.complete, s.apin, s.basis]).toEqual([true, true, 1200, 'year']);
     expect(s.season).toMatchObject({
       start: dayString(d('2025-04-10') + 4),
       end: dayString(d('2025-04-10') + 194),
       days: 191,
-      spin: 191,
+      spin: 1146,
       peak_date: '2025-04-10', // the first day of the highest mean
-      peak_value: 1,
+      peak_value: 6,
     });
     expect(s.season!.risk_days).toEqual({ None: 0, Low: 191, Moderate: 0, High: 0, 'Very High': 0 });
   });
@@ -102,10 +102,18 @@ describe('a season by the percentage method', () => {
     const series = zeroYear(window);
     for (let day = d('2025-08-01'); day <= d('2025-08-20'); day++) series.delete(day); // 20 days missing
     flat('2025-08-21', '2025-08-30', 10, series);
-    const s = yearSeason(series, window, { latest: window.to });
+    const s = yearSeason(series, window, { latest: window.to, category: 'weed' });
     expect([s.daysWithData, s.complete, s.apin]).toEqual([345, true, 100]);
     // 2.5% of 100 (2.5) and 97.5% (97.5) are both reached by 21 and 30 August: days with values.
     expect([s.season!.start, s.season!.end]).toEqual(['2025-08-21', '2025-08-30']);
+  });
+
+  it('gives a complete year whose pollen never made an exposure season no season dates, and says why', () => {
+    // 200 days of 1 grain: the percentage method would find a season in it; grass's 3 a day is never reached.
+    const window = seasonYear('grass', 2025);
+    const s = yearSeason(flat('2025-04-10', '2025-10-26', 1, zeroYear(window)), window, { latest: window.to, category: 'grass' });
+    expect([s.complete, s.status.state, s.season]).toEqual([true, 'no season', null]);
+    expect(s.reason).toBe('no exposure season: never 5 days of 7 at 3 grains/m³ or more summing to 30');
   });
 
   it('has no season for a category at zero all year, and says why', () => {
@@ -175,7 +183,7 @@ describe('the years a category holds', () => {
 describe('a year against the earlier years', () => {
   const window = (y: number) => seasonYear('grass', y);
   const year = (y: number, from: string, to: string, value: number) =>
-    yearSeason(flat(`${y}-${from}`, `${y}-${to}`, value, zeroYear(window(y))), window(y), { latest: window(y).to });
+    yearSeason(flat(`${y}-${from}`, `${y}-${to}`, value, zeroYear(window(y))), window(y), { latest: window(y).to, category: 'grass' });
 
   it('gives the cumulative sum at the same day of the year, how far ahead this year is, and the start difference', () => {
     // 2024: 600 by 30 May, starting on 2 April (day 92 of the leap year: 2.5% of 600 is 15).

@@ -232,9 +232,10 @@ export function yearSeason(series: SeasonSeries, window: { from: number; to: num
   const none = (reason: string): YearSeason => ({ ...base, season: null, reason, startIndex: null });
   if (daysWithData === 0) return none('no data in the year');
   if (sum === 0) return none('no pollen above zero in the year');
-  // A year over whose pollen never made an exposure season has no season to date: the percentage
-  // method alone would find one in any trace of pollen (2.5% to 97.5% of a few grains).
-  if (closed && !complete && status.state === 'no season') {
+  // A year over whose pollen never made an exposure season has no season to date, complete or
+  // not: the percentage method alone would find one in any trace of pollen (2.5% to 97.5% of a few
+  // grains), and "no season" must never come with a season's dates.
+  if (closed && status.state === 'no season') {
     const { daily, sum: needed } = status.criterion;
     return none(`no exposure season: never 5 days of 7 at ${daily} grains/m³ or more summing to ${needed}`);
   }
