@@ -505,6 +505,10 @@ describe('GET /api/alerts', () => {
     const again = await json('city=austin&species=OAK,oak');
     expect(new Set([oak.alerts[0].id, both.alerts[0].id, tree.alerts[0].id]).size).toBe(3);
     expect(again.alerts[0].id).toBe(oak.alerts[0].id);
+    // One plant of a name that joins several names it: "grass" is Grass / Poaceae, answered by its slug.
+    expect((await json('city=austin&species=grass&min=low')).species).toEqual([
+      { category: 'grass', name: 'Grass / Poaceae', slug: 'grass-poaceae' },
+    ]);
   });
 
   it('gives calendars and feeds of the allergens watched, at a URL that asks for them again', async () => {

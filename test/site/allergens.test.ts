@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)('the page with my allergens', () => {
         'Tomorrow',
       ]);
       expect(await page.locator('#allergens-note').textContent()).toContain(
-        'on the NAB tree, weed range: NAB publishes ranges for tree, grass and weed pollen, not for single plants',
+        'on the NAB tree and weed ranges: NAB publishes ranges for tree, grass and weed pollen, not for single plants',
       );
 
       // The strip leads with the plants' categories, named as categories.

@@ -53,7 +53,7 @@ const species = param(
     expected: SPECIES_EXPECTED,
     shape: 'oak,birch,...',
     description:
-      "Allergens to watch, comma-separated, by slug (oak, cypress-juniper-cedar, grass-poaceae, ragweed) or by the provider's name, in any case: those the served data holds (an unknown one is a 400 that lists them). Each is graded on its category's NAB range, since NAB publishes ranges for categories only. An extension.",
+      "Allergens to watch, comma-separated, by slug (oak, cypress-juniper-cedar, grass-poaceae, ragweed), by the provider's name or by one plant of a name that joins several (cedar, cottonwood), in any case: those the served data holds (an unknown one is a 400 that lists them). Each is graded on its category's NAB range, since NAB publishes ranges for categories only. An extension.",
     once: true,
     maxLength: 512,
   },
@@ -68,7 +68,7 @@ export function ruleOf(
   asked: { min: AlertLevel; categories?: readonly Graded[]; species?: readonly string[] },
 ): AlertRule {
   const slugs = asked.species ?? [];
-  const unknown = slugs.filter((slug) => !served.some((a) => a.slug === slug));
+  const unknown = slugs.filter((slug) => !served.some((a) => names(a, slug)));
   if (unknown.length > 0) {
     const held = served.length === 0 ? 'none' : served.map((a) => a.slug).join(', ');
     throw invalidParameter('species', `allergens the data holds (${held}), not ${unknown.map((u) => `'${u}'`).join(', ')}`);
@@ -76,9 +76,13 @@ export function ruleOf(
   return {
     min: asked.min,
     categories: asked.categories ?? (slugs.length > 0 ? [] : ALERT_CATEGORIES),
-    species: served.filter((a) => slugs.includes(a.slug)),
+    species: served.filter((a) => slugs.some((slug) => names(a, slug))),
   };
 }
+
+/** Whether a slug asked names an allergen: its slug, or one of the plants its name joins (`cedar` in "Cypress / Juniper / Cedar"). */
+const names = (allergen: Allergen, slug: string): boolean =>
+  allergen.slug === slug || allergen.name.split('/').some((part) => slugify(part) === slug);
 
 export const alertsRoute = route({
   path: '/api/alerts',

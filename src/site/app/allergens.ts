@@ -123,12 +123,13 @@ function levelsTable(chosen: readonly Allergen[], days: readonly AllergenDay[]):
   table.tHead!.append(head);
   const scroll = h('div', undefined, { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-labelledby': 'allergens-title' });
   scroll.append(table);
-  const categories = [...new Set(chosen.map((a) => a.category))].join(', ');
+  const names = [...new Set(chosen.map((a) => a.category))];
+  const categories = `${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`} range${names.length === 1 ? '' : 's'}`;
   wrap.append(
     scroll,
     h(
       'p',
-      `Each plant's highest hourly count (grains/m³) and its level on the NAB ${categories} range: NAB publishes ranges for tree, grass and weed pollen, not for single plants.`,
+      `Each plant's highest hourly count (grains/m³) and its level on the NAB ${categories}: NAB publishes ranges for tree, grass and weed pollen, not for single plants.`,
       { id: 'allergens-note', class: 'fine' },
     ),
   );
