@@ -2,6 +2,7 @@
  * Where forecasts are cached and upstream calls counted: a small interface with a SQLite
  * implementation (local) and a Netlify Blobs one (deployed, where the file system is read-only).
  */
+import { boundedFetch } from '../served/blobs-fetch.js';
 import { getStore } from '@netlify/blobs';
 import type { City } from '../domain/cities.js';
 import type { CachedForecast, Store } from '../store/store.js';
@@ -73,7 +74,8 @@ export class BlobsForecastCache implements ForecastCache {
   private readonly blobs: BlobStore;
 
   constructor(blobs?: BlobStore) {
-    this.blobs = blobs ?? getStore({ name: FORECAST_CACHE_STORE, consistency: 'strong' });
+    // Each request to Blobs bounded (served/blobs-fetch.ts): an outage costs a request seconds, not the client's 25 s of retries.
+    this.blobs = blobs ?? getStore({ name: FORECAST_CACHE_STORE, consistency: 'strong', fetch: boundedFetch() });
   }
 
   async read(provider: string, city: string) {
