@@ -5,6 +5,8 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { allergensOf } from '../domain/species/allergens.js';
+import { shapeOf, type Species } from '../domain/species/payload.js';
 import { type Got, headersOnce, type Json, must, type Probe, q } from './probe.js';
 
 /** A forecast comes from the cache or from the provider that filled the store, never another. */
@@ -78,7 +80,25 @@ export async function alerts(p: Probe): Promise<string> {
     feed.version === 'https://jsonfeed.org/version/1.1' && feed.items.length === body.alerts.length,
     `JSON Feed ${feed.version} with ${feed.items?.length} items`,
   );
-  return `${body.alerts.length} of ${body.dates.length} local days at Low or above${body.stale ? ', stale' : ''}; ics, atom and jsonfeed agree`;
+  return `${body.alerts.length} of ${body.dates.length} local days at Low or above${body.stale ? ', stale' : ''}; ics, atom and jsonfeed agree; ${await watchesAllergen(p)}`;
+}
+
+/**
+ * `species=` takes an allergen the city's data holds: the forecast function checks it against
+ * the list a render leaves in the site file, so a deploy whose site file lacks it refuses every one.
+ */
+async function watchesAllergen(p: Probe): Promise<string> {
+  const { city, date } = p.found;
+  const day = await p.data(`/api/pollen?${q({ city, date })}`);
+  const held = allergensOf((day.rows as Json[]).flatMap((r) => (r.species ? [shapeOf(r.species as Species)] : [])));
+  if (held.length === 0) return "no allergens in the city's data to watch";
+  const slug = held[0]!.slug;
+  const body = await p.data(`/api/alerts?${q({ city, min: 'Low', species: slug })}`);
+  must(
+    Array.isArray(body.species) && body.species.length === 1 && body.species[0].slug === slug,
+    `species=${slug} was not watched: ${JSON.stringify(body.species ?? body).slice(0, 160)}`,
+  );
+  return `species=${slug} watched`;
 }
 
 export async function rangeCacheKey(p: Probe): Promise<string> {

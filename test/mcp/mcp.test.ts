@@ -150,6 +150,13 @@ describe('MCP over streamable HTTP at /mcp', () => {
     // The error's body, whose fields say more than its message.
     expect(JSON.parse(unknown.content[1]!.text)).toMatchObject({ code: 'UNSUPPORTED_CITY', closest: 'atlanta' });
     expect((await call('get_alerts', { city: 'tulsa', min: 'Extreme' })).isError).toBe(true);
+    // The plants a person reacts to, as a list; an unknown one is an error that lists those the data holds.
+    const plants = await call('get_alerts', { city: 'tulsa', min: 'Low', species: ['cedar', 'Oak'] });
+    expect(plants.structuredContent).toEqual(await api('/api/alerts?city=tulsa&min=low&species=cedar,oak'));
+    expect(plants.structuredContent).toMatchObject({ categories: [], species: [{ slug: 'cypress-juniper-cedar' }, { slug: 'oak' }] });
+    const sagebrush = await call('get_alerts', { city: 'tulsa', species: ['sagebrush'] });
+    expect(sagebrush.isError).toBe(true);
+    expect(sagebrush.content[0]!.text).toMatch(/allergens the data holds \(ash, birch, .*\), not 'sagebrush'/);
   });
 
   it('refuses a timezone other than UTC or local, naming the argument', async () => {

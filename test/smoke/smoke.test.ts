@@ -23,7 +23,9 @@ describe('smoke against the local server', () => {
     expect(table).toContain('| health: fresh data, on the expected Node.js | pass | ok,');
     // A tool per route that has one, find_city and explain_risk.
     expect(table).toContain(`| MCP: tools/list | pass | ${ROUTES.filter((r) => r.tool).length + 2} tools |`);
-    expect(table).toMatch(/\| alerts: .* \| pass \| \d+ of [23] local days at Low or above; ics, atom and jsonfeed agree \|/);
+    expect(table).toMatch(
+      /\| alerts: .* \| pass \| \d+ of [23] local days at Low or above; ics, atom and jsonfeed agree; species=ash watched \|/,
+    );
     // The site serves the built-in 40 (data for tulsa and honolulu): Manhattan's nearest is New York.
     expect(table).toMatch(
       /\| nearest: .* \| pass \| \S+ at 0 km; zip 10001: new-york, philadelphia, scranton; at sea: honolulu at \d+(\.\d)? km \|/,
