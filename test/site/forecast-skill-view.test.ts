@@ -180,6 +180,28 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
     await page.close();
   }, 120_000);
 
+  it('keeps every word of the charts inside them on a phone: captions run on to a second line', async () => {
+    const page = await browser().newPage({ viewport: { width: 390, height: 900 } });
+    await page.goto(`${site.server.url}/?city=austin`);
+    await page.waitForSelector('#panel section.skill svg.skill-chart');
+    const outside = await page.locator('#panel svg.skill-chart').evaluateAll((svgs) =>
+      svgs.flatMap((svg) => {
+        const box = svg.getBoundingClientRect();
+        return [...svg.querySelectorAll('text')]
+          .filter((t) => {
+            const r = t.getBoundingClientRect();
+            return r.left < box.left - 1 || r.right > box.right + 1;
+          })
+          .map((t) => t.textContent);
+      }),
+    );
+    expect(outside).toEqual([]);
+    const captions = await page.locator('#panel svg.skill-chart text.skill-caption').allTextContents();
+    expect(captions.join(' ')).toContain('score of levels by days ahead (1 perfect, 0 no skill)');
+    expect(captions.length).toBeGreaterThan(2); // two charts, at least one caption on two lines
+    await page.close();
+  });
+
   it('says plainly why there is no score where fewer days are paired than a score needs, and draws no forecast line', async () => {
     const { page, errors } = await openPanel('wichita');
     const skill = await json('/api/forecast-skill?city=wichita');

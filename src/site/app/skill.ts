@@ -120,6 +120,20 @@ const LINES = [
 
 type Point = { lead: number; v: number; low: number; high: number };
 
+/** Words in lines of at most `width` characters (a longer word alone on its line). */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 /** A small chart of scores by days ahead, each with its interval: lines, points and bars; leads from `beyond` on shaded as `beyondLabel`. */
 function leadChart(
   title: string,
@@ -128,12 +142,17 @@ function leadChart(
   beyond: { from: number; label: string } | null,
   width: number,
 ): SVGSVGElement {
-  const [w, ht, pad] = [Math.min(420, width), 210, 40];
+  const w = Math.min(420, width);
+  // The caption in as many lines as the width takes (12 px bold text, about 7 px a character), above the plot.
+  const captionLines = wrapWords(caption, Math.max(20, Math.floor((w - 8) / 7)));
+  const pad = 40;
+  const top = Math.max(pad, 14 * captionLines.length + 26);
+  const ht = 170 + top;
   const values = lines.flatMap((l) => l.points.flatMap((p) => [p.low, p.high, p.v]));
   // Scores below 0 (worse than chance, or than the usual) widen the axis by quarters.
   const low = Math.min(0, Math.floor(Math.min(0, ...values) * 4) / 4);
   const x = (lead: number) => pad + (lead / 7) * (w - 2 * pad);
-  const y = (v: number) => ht - pad - ((v - low) / (1 - low)) * (ht - 2 * pad);
+  const y = (v: number) => ht - pad - ((v - low) / (1 - low)) * (ht - pad - top);
   const summary = lines
     .map((l) => `${l.label}: ${l.points.map((p) => `day ${p.lead} ${score(p.v)} (${score(p.low)} to ${score(p.high)})`).join(', ')}`)
     .join('. ');
@@ -142,12 +161,14 @@ function leadChart(
   el('desc', {}, svg).textContent = summary ? `${summary}.` : 'No scores yet.';
   if (beyond) {
     const from = beyond.from - 0.5;
-    el('rect', { x: x(from), y: pad, width: x(7) - x(from), height: ht - 2 * pad, class: 'skill-outlook-days' }, svg);
-    el('text', { x: x(from) + 4, y: pad - 4, class: 'tick' }, svg).textContent = beyond.label;
+    el('rect', { x: x(from), y: top, width: x(7) - x(from), height: ht - pad - top, class: 'skill-outlook-days' }, svg);
+    el('text', { x: x(from) + 4, y: top - 4, class: 'tick' }, svg).textContent = beyond.label;
   }
-  el('text', { x: 4, y: 14, class: 'tick skill-caption' }, svg).textContent = caption;
+  captionLines.forEach((line, i) => {
+    el('text', { x: 4, y: 14 + 14 * i, class: 'tick skill-caption' }, svg).textContent = line;
+  });
   el('line', { x1: pad, y1: y(0), x2: w - pad, y2: y(0), class: 'axis' }, svg);
-  el('line', { x1: pad, y1: pad, x2: pad, y2: ht - pad, class: 'axis' }, svg);
+  el('line', { x1: pad, y1: top, x2: pad, y2: ht - pad, class: 'axis' }, svg);
   for (const v of low < 0 ? [1, 0, low] : [1, 0.5, 0])
     el('text', { x: pad - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = String(Math.round(v * 100) / 100);
   for (let lead = 0; lead <= 7; lead++)
