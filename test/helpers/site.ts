@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
-import { dayNumber } from '../../src/domain/dates.js';
+import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
+import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render, type RenderSummary } from '../../src/render/render.js';
@@ -70,4 +71,20 @@ export function useSite(options: SiteOptions = {}): Site {
     rmSync(site.dir, { recursive: true, force: true });
   });
   return site;
+}
+
+/**
+ * A sample site of `slugs` with 400 days to yesterday, whatever day the test runs, and the
+ * forecasts and outlooks a build keeps today: the outlook it issues for today reaches 7 days ahead.
+ */
+export function useSiteToToday(slugs: string[]): Site {
+  const yesterday = Math.floor(Date.now() / DAY_MS) - 1;
+  return useSite({
+    cities: slugs,
+    span: { from: yesterday - 399, to: yesterday },
+    prepare: async (store) => {
+      const cities = slugs.map((slug) => DEFAULT_CITIES.get(slug)!);
+      await keepForecasts({ store, provider: new SampleProvider(), cities, now: Date.now(), serveDays: 730 });
+    },
+  });
 }

@@ -8,31 +8,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { DAY_MS } from '../../src/domain/dates.js';
 import { grade } from '../../src/domain/species/risk.js';
-import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
-import { SampleProvider } from '../../src/providers/sample/index.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
-import { useSite } from '../helpers/site.js';
+import { useSiteToToday } from '../helpers/site.js';
 
 type Json = Record<string, any>;
 
-const yesterday = Math.floor(Date.now() / DAY_MS) - 1;
-const site = useSite({
-  cities: ['austin'],
-  span: { from: yesterday - 399, to: yesterday },
-  prepare: async (store) => {
-    await keepForecasts({
-      store,
-      provider: new SampleProvider(),
-      cities: [DEFAULT_CITIES.get('austin')!],
-      now: Date.now(),
-      serveDays: 730,
-    });
-  },
-});
+const site = useSiteToToday(['austin']);
 
 describe('/api/alerts?species=', () => {
   it("gives the outlook of the watched allergens' categories, named as the categories'", async () => {

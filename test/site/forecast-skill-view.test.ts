@@ -11,7 +11,7 @@ import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { skillSentence } from '../../src/site/app/skill.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
-import { useSite } from '../helpers/site.js';
+import { useSite, useSiteToToday } from '../helpers/site.js';
 
 type Json = Record<string, any>;
 
@@ -224,21 +224,7 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
 });
 
 describe.skipIf(!hasChromium)("the city panel's 7-day strip", () => {
-  // Days to yesterday, whatever day the test runs: the outlook the build issues for today reaches 7 days ahead.
-  const yesterday = Math.floor(Date.now() / DAY_MS) - 1;
-  const site = useSite({
-    cities: ['austin'],
-    span: { from: yesterday - 399, to: yesterday },
-    prepare: async (store) => {
-      await keepForecasts({
-        store,
-        provider: new SampleProvider(),
-        cities: [DEFAULT_CITIES.get('austin')!],
-        now: Date.now(),
-        serveDays: 730,
-      });
-    },
-  });
+  const site = useSiteToToday(['austin']);
   const browser = useBrowser();
 
   it("gives each category's most likely level and its chance for today and the 7 days after, marking the usual for the season", async () => {
