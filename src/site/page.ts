@@ -58,6 +58,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
       <details id="glossary"><summary>What the words mean</summary>
         <dl class="glossary">
           <dt>NAB levels</dt><dd>None, Low, Moderate, High and Very High: the National Allergy Bureau's grades of a pollen count, by category (the table above).</dd>
+          <dt>Allergen, plant</dt><dd>One plant (or a group of close ones, such as cypress, juniper and cedar) that the provider counts inside tree, grass or weed pollen. NAB grades categories, not single plants, so a plant's level here is its count on its category's scale.</dd>
           <dt>grains/m³</dt><dd>Pollen grains in a cubic metre of air (about 35 cubic feet), averaged over an hour or a day.</dd>
           <dt>Main season</dt><dd>From the day 2.5% of a year's pollen has been in the air to the day 97.5% has: known for sure only once the year is over.</dd>
           <dt>Exposure season</dt><dd>The days pollen is high enough, often enough, to matter to people with allergies, by the definition of the European Academy of Allergy and Clinical Immunology (EAACI): it can be told while the season is under way.</dd>

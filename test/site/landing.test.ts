@@ -414,6 +414,31 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.close();
   });
 
+  it("explains in its glossary the words a city's panel uses", async () => {
+    const page = await browser().newPage({ viewport: { width: 1280, height: 1200 } });
+    await page.goto(`${site.server.url}/?city=austin`);
+    await page.waitForSelector('#panel section.alerts');
+    await page.locator('#glossary summary').click();
+    const terms = await page
+      .locator('#glossary dt')
+      .evaluateAll((dts) => dts.map((dt) => [dt.textContent, (dt.nextElementSibling as HTMLElement | null)?.innerText ?? ''] as const));
+    for (const [term, meaning] of terms) expect(meaning.length, term ?? '').toBeGreaterThan(30);
+    const panel = await page.locator('#panel').innerText();
+    // Each term the panel uses is defined: the levels, the unit, the seasons' words, the plants and the skill.
+    for (const [word, term] of [
+      ['grains/m³', 'grains/m³'],
+      ['Main season', 'Main season'],
+      ['Exposure season', 'Exposure season'],
+      ['My allergens', 'Allergen, plant'],
+      ['NAB', 'NAB levels'],
+      ["Yesterday's level", "Yesterday's level, the usual for the season"],
+    ] as const) {
+      expect(panel, word).toContain(word);
+      expect(terms.map(([t]) => t)).toContain(term);
+    }
+    await page.close();
+  });
+
   it('works at phone width, with the city list as a way in', async () => {
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${site.server.url}/`);
