@@ -421,9 +421,9 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.locator('#glossary summary').click();
     const terms = await page
       .locator('#glossary dt')
-      .evaluateAll((dts) => dts.map((dt) => [dt.textContent, (dt.nextElementSibling as HTMLElement | null)?.innerText ?? ''] as const));
+      .evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent ?? ''] as const));
     for (const [term, meaning] of terms) expect(meaning.length, term ?? '').toBeGreaterThan(30);
-    const panel = await page.locator('#panel').innerText();
+    const panel = (await page.locator('#panel').textContent()) ?? '';
     // Each term the panel uses is defined: the levels, the unit, the seasons' words, the plants and the skill.
     for (const [word, term] of [
       ['grains/m³', 'grains/m³'],
