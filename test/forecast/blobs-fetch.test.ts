@@ -60,7 +60,8 @@ describe('the bounded fetch given to the Blobs client', () => {
       siteID: 'site',
       token: 'token',
       edgeURL: proxyUrl,
-      ...(bounded ? { fetch: boundedFetch(globalThis.fetch, 200) } : {}),
+      // No pause: each test here counts one call's requests (the pause has its own test).
+      ...(bounded ? { fetch: boundedFetch(globalThis.fetch, { timeoutMs: 200, pauseMs: 0 }) } : {}),
     });
   const requestsOf = async (mode: Mode, call: () => Promise<unknown>) => {
     Object.assign(state, { mode, requests: 0 });
@@ -88,6 +89,29 @@ describe('the bounded fetch given to the Blobs client', () => {
     expect(written.requests).toBe(2);
     const read = await requestsOf('ok', () => store(true).get('k', { type: 'json' }));
     expect(read).toEqual({ requests: 1, outcome: { value: { a: 1 } } });
+  }, 20_000);
+
+  it('after a call gave up, answers the next calls at once without asking, until the pause is over', async () => {
+    const clock = { now: 1_000_000 };
+    const paused = getStore({
+      name: 'forecast',
+      siteID: 'site',
+      token: 'token',
+      edgeURL: proxyUrl,
+      fetch: boundedFetch(globalThis.fetch, { timeoutMs: 200, pauseMs: 30_000, now: () => clock.now }),
+    });
+    expect((await requestsOf('hang', () => paused.get('k', { type: 'json' }))).requests).toBe(BLOBS_ATTEMPTS);
+    // Within the pause: three calls (a read, a write, a list), not one request among them.
+    const during = await requestsOf('ok', async () => {
+      for (const call of [() => paused.get('k'), () => paused.setJSON('k', 1), () => paused.list()])
+        await call().then(
+          () => expect.unreachable('a call within the pause was answered'),
+          (error: unknown) => expect(String(error)).toContain('408'),
+        );
+    });
+    expect(during.requests).toBe(0);
+    clock.now += 30_000;
+    expect(await requestsOf('ok', () => paused.setJSON('k', 2))).toMatchObject({ requests: 1 });
   }, 20_000);
 
   it("lets the forecast cache's reads fail fast in an outage, each a counted error", async () => {
