@@ -11,7 +11,7 @@ import { dayOffset, groupByDay } from './days.js';
 import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
 import { grade, RISK_LABELS, SPECIES_KEY, type AlertLevel, type Graded, type Risk } from './species/risk.js';
 import type { Alert } from './schemas.js';
-import { type Allergen, allergenPeak, allergenRisk } from './species/allergens.js';
+import { type Allergen, allergenRisk, onRange } from './species/allergens.js';
 
 /** How many allergens an alert names. */
 export const TOP_SPECIES = 3;
@@ -51,12 +51,14 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
     const reached = rule.categories
       .map((c) => categoryPeak(c, summary))
       .filter((c): c is AlertCategory => c.risk !== null && atLeast(c.risk, rule.min));
+    // Every allergen's worst hour of the day, read once: the watched ones, the leaders and the top ones come from it.
+    const peaks = speciesPeaks(list);
     const plants = (rule.species ?? [])
-      .map((a) => speciesPeak(a, list))
+      .map((a) => speciesPeak(a, peaks))
       .filter((s): s is AlertSpecies => s.risk !== null && atLeast(s.risk, rule.min));
     if (reached.length === 0 && plants.length === 0) continue;
-    const leaders = new Map(reached.map((c) => [c.category, leadingAllergen(c.category, list)]));
-    const top = topSpecies(list);
+    const leaders = new Map(reached.map((c) => [c.category, leadingAllergen(c.category, peaks)]));
+    const top = peaks.slice(0, TOP_SPECIES);
     alerts.push({
       id: `urn:uuid:${alertUuid(city.slug, date, rule)}`,
       date,
@@ -81,26 +83,19 @@ function categoryPeak(category: Graded, day: HoursSummary): { category: Graded; 
 
 /**
  * The allergen whose worst hour sets a category's level (the highest-allergen rule) and its
- * highest hourly value; none for ragweed, which is that allergen, or a category without species.
+ * highest hourly value, from the day's ranked peaks; none for ragweed, which is that allergen, or
+ * a category without species.
  */
-function leadingAllergen(category: Graded, hours: readonly DayHour[]): { name: string; peak: number } | undefined {
-  if (category === 'ragweed') return undefined;
-  let best: { name: string; peak: number } | undefined;
-  for (const h of hours) {
-    const group = h.species?.[SPECIES_KEY[category]];
-    if (group === null || typeof group !== 'object') continue;
-    for (const [name, v] of Object.entries(group))
-      if (typeof v === 'number' && (best === undefined || v > best.peak || (v === best.peak && name < best.name))) best = { name, peak: v };
-  }
-  return best;
+function leadingAllergen(category: Graded, peaks: readonly TopSpecies[]): TopSpecies | undefined {
+  return category === 'ragweed' ? undefined : peaks.find((s) => s.category === SPECIES_KEY[category]);
 }
 
-/** A watched allergen's worst hour, on its category's NAB range. */
+/** A watched allergen's worst hour, on its category's NAB range (no peak where no hour holds it above 0). */
 function speciesPeak(
   allergen: Allergen,
-  hours: readonly DayHour[],
+  peaks: readonly TopSpecies[],
 ): { category: Allergen['category']; name: string; slug: string; risk: AlertLevel | null; peak: number | null } {
-  const peak = allergenPeak(allergen, hours);
+  const peak = peaks.find((s) => s.category === SPECIES_KEY[allergen.category] && s.name === allergen.name)?.peak ?? null;
   const risk = allergenRisk(allergen, peak);
   return {
     category: allergen.category,
@@ -112,7 +107,10 @@ function speciesPeak(
 }
 
 /** The day's allergens with a value above 0, highest hourly value first (then by name); plain-number groups (`Others`) are not allergens. */
-export function topSpecies(hours: readonly DayHour[], count = TOP_SPECIES): TopSpecies[] {
+export const topSpecies = (hours: readonly DayHour[], count = TOP_SPECIES): TopSpecies[] => speciesPeaks(hours).slice(0, count);
+
+/** Every allergen's highest hourly value above 0 over some hours, highest first (then by name). */
+function speciesPeaks(hours: readonly DayHour[]): TopSpecies[] {
   const best = new Map<string, TopSpecies>();
   for (const h of hours) {
     for (const [category, group] of Object.entries(h.species ?? {})) {
@@ -125,7 +123,7 @@ export function topSpecies(hours: readonly DayHour[], count = TOP_SPECIES): TopS
       }
     }
   }
-  return [...best.values()].sort((a, b) => b.peak - a.peak || a.name.localeCompare(b.name, 'en')).slice(0, count);
+  return [...best.values()].sort((a, b) => b.peak - a.peak || a.name.localeCompare(b.name, 'en'));
 }
 
 const LABEL: Readonly<Record<Graded, string>> = {
@@ -146,7 +144,7 @@ function summaryOf(
   city: City,
   day: number,
   reached: readonly AlertCategory[],
-  leaders: ReadonlyMap<Graded, { name: string; peak: number } | undefined>,
+  leaders: ReadonlyMap<Graded, TopSpecies | undefined>,
   plants: readonly AlertSpecies[],
   top: readonly TopSpecies[],
 ): string {
@@ -159,8 +157,7 @@ function summaryOf(
   const parts = [
     ...reached.map((c) => `${c.risk} ${LABEL[c.category]}${values(c)}`),
     ...plants.map(
-      (s) =>
-        `${s.risk} ${s.name} pollen (${s.peak === null ? '' : `peak ${Math.round(s.peak)} grains/m³, `}on the NAB ${s.category} range)`,
+      (s) => `${s.risk} ${s.name} pollen (${s.peak === null ? '' : `peak ${Math.round(s.peak)} grains/m³, `}${onRange(s.category)})`,
     ),
   ];
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;

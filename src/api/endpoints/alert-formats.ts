@@ -8,6 +8,7 @@
 import { Feed } from 'feed';
 import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
 import { feedName, nameUuid, type Alert } from '../../domain/alerts.js';
+import { onRange } from '../../domain/species/allergens.js';
 import { DAY_MS, dayNumber, instantInWords } from '../../domain/dates.js';
 import { CACHE_LIMIT_MS } from '../../forecast/service.js';
 import type { AlertsAnswer } from './alerts-answer.js';
@@ -133,7 +134,7 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
     ...alert.categories.map((c) => `${c.category}: ${c.risk}${c.peak === null ? '' : `, peak ${Math.round(c.peak)} grains/m³`}`),
     ...alert.species.map(
       (s) =>
-        `${s.name} (${s.category}): ${s.risk} on the NAB ${s.category} range${s.peak === null ? '' : `, peak ${Math.round(s.peak)} grains/m³`}`,
+        `${s.name} (${s.category}): ${s.risk} ${onRange(s.category)}${s.peak === null ? '' : `, peak ${Math.round(s.peak)} grains/m³`}`,
     ),
     ...(alert.top_species.length === 0
       ? []

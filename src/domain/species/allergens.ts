@@ -52,8 +52,8 @@ export function allergenPeak(allergen: Allergen, hours: Iterable<{ species: Spec
 /** An allergen's NAB level at a value: its category's range, since NAB grades categories, not single plants. */
 export const allergenRisk = (allergen: Allergen, value: number | null): Risk | null => grade(allergen.category, value);
 
-/** The words that say how an allergen is graded, wherever its level is shown. */
-export const gradedOn = (allergen: Allergen): string => `graded on the NAB ${allergen.category} range`;
+/** The words that say how an allergen is graded, wherever its level is shown: "on the NAB tree range". */
+export const onRange = (category: Category): string => `on the NAB ${category} range`;
 
 /**
  * The category whose outlook (and map column) speaks for an allergen: its own, except Weed.Ragweed,

@@ -8,7 +8,7 @@
  */
 import { dayString } from '../../domain/dates.js';
 import { dayOfHour } from '../../domain/days.js';
-import { type Allergen, allergenPeak, allergenRisk, allergensOf, gradedOn } from '../../domain/species/allergens.js';
+import { type Allergen, allergenPeak, allergenRisk, allergensOf, onRange } from '../../domain/species/allergens.js';
 import { type Shape, shapeKey, shapeOf, type Species } from '../../domain/species/payload.js';
 import { h } from './dom.js';
 import { badge } from './risk.js';
@@ -114,7 +114,7 @@ function levelsTable(chosen: readonly Allergen[], days: readonly AllergenDay[]):
       const td = h('td');
       td.append(badge(allergenRisk(a, peak)));
       if (peak !== null) td.append(h('span', ` ${Math.round(peak).toLocaleString('en-US')}`, { class: 'chance' }));
-      td.title = `${a.name} on ${d.date}: highest hourly count ${peak === null ? 'not given' : `${Math.round(peak)} grains/m³`}, ${gradedOn(a)}`;
+      td.title = `${a.name} on ${d.date}: highest hourly count ${peak === null ? 'not given' : `${Math.round(peak)} grains/m³`}, graded ${onRange(a.category)}`;
       tr.append(td);
     }
     body.append(tr);

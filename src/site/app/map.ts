@@ -104,11 +104,6 @@ export function fitMarkers(svg: SVGSVGElement, layer: SVGGElement): void {
   new ResizeObserver(rescale).observe(svg);
 }
 
-export interface MarkerInfo {
-  slug: string;
-  name: string;
-}
-
 /** A city on the map: its feature, its point in the map's units, its name and its level. */
 interface CityPoint {
   slug: string;
