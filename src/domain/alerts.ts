@@ -11,6 +11,7 @@ import { dayOffset, groupByDay } from './days.js';
 import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
 import { grade, RISK_LABELS, SPECIES_KEY, type AlertLevel, type Graded, type Risk } from './species/risk.js';
 import type { Alert } from './schemas.js';
+import { listed } from './words.js';
 import { type Allergen, allergenRisk, onRange } from './species/allergens.js';
 
 /** How many allergens an alert names. */
@@ -160,7 +161,7 @@ function summaryOf(
       (s) => `${s.risk} ${s.name} pollen (${s.peak === null ? '' : `peak ${Math.round(s.peak)} grains/m³, `}${onRange(s.category)})`,
     ),
   ];
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
+  const list = listed(parts);
   const date = DATE_FORMAT.format(day * DAY_MS);
   const species = top.length === 0 ? '' : `; most: ${top.map((s) => s.name).join(', ')}`;
   return `${list} in ${city.name}, ${city.state} on ${date}${species}.`;

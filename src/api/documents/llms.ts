@@ -1,5 +1,6 @@
 /** llms.txt, a short guide for agents: its endpoints and MCP tools come from the route list. */
-import { listed, takingParam } from './openapi.js';
+import { listed } from '../../domain/words.js';
+import { takingParam } from './openapi.js';
 import { metaOf } from '../contract/query.js';
 import { type Route, toolArguments } from '../contract/route.js';
 

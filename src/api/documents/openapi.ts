@@ -10,12 +10,9 @@ import { mediaType } from '../contract/format.js';
 import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
 import { errorSchema, type Json, type Route } from '../contract/route.js';
 import { API_TITLE, API_VERSION } from '../contract/identity.js';
+import { listed } from '../../domain/words.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-
-/** `a`, `a and b`, `a, b and c`. */
-export const listed = (words: readonly string[]): string =>
-  words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 
 /** The paths of the routes that take a parameter, for the prose that names them. */
 export const takingParam = (routes: readonly Route[], name: string): string[] =>

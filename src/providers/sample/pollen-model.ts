@@ -7,7 +7,7 @@
  * missing value or a missing species payload.
  */
 import type { City, ClimateRegion } from '../../domain/cities.js';
-import { DAY_MS, HOUR_MS } from '../../domain/dates.js';
+import { DAY_MS, dayOfDate, HOUR_MS } from '../../domain/dates.js';
 import type { RawPollenHour } from '../provider.js';
 import { hashString, normal, unit } from './noise.js';
 import { type MonthWindow, TREE_CALENDAR } from './tree-calendar.js';
@@ -105,10 +105,10 @@ function yearDraw(seed: number, year: number, season: Season): { days: number; f
 }
 
 /** The first day (day number) of each calendar year, by year. */
-const yearStart = (year: number): number => Math.floor(Date.UTC(year, 0, 1) / DAY_MS);
+const yearStart = (year: number): number => dayOfDate(year, 1, 1);
 
 /** The first day of a month (1..12; 13 is January of the next year). */
-const monthStart = (year: number, month: number): number => Math.floor(Date.UTC(year, month - 1, 1) / DAY_MS);
+const firstOfMonth = (year: number, month: number): number => (month > 12 ? dayOfDate(year + 1, month - 12, 1) : dayOfDate(year, month, 1));
 
 export interface SampleCityModel {
   hourly(hour: number): RawPollenHour | null;
@@ -160,8 +160,8 @@ export function pollenModel(city: City): SampleCityModel {
     const year = new Date(day * DAY_MS).getUTCFullYear();
     let level = 0;
     for (let y = year - 1; y <= year; y++) {
-      const start = monthStart(y, from);
-      const end = monthStart(to < from ? y + 1 : y, to + 1); // the first day after the window
+      const start = firstOfMonth(y, from);
+      const end = firstOfMonth(to < from ? y + 1 : y, to + 1); // the first day after the window
       if (day < start || day >= end) continue;
       const { days, factor } = yearDraw(seed, y, season);
       const centre = (start + end) / 2 + days;

@@ -6,7 +6,8 @@
  * range: NAB publishes ranges for tree, grass and weed pollen, not for single plants, and the page
  * says so wherever it shows one.
  */
-import { dayString } from '../../domain/dates.js';
+import { dayString, HOUR_MS } from '../../domain/dates.js';
+import { listed } from '../../domain/words.js';
 import { dayOfHour } from '../../domain/days.js';
 import { type Allergen, allergenPeak, allergenRisk, allergensOf, onRange } from '../../domain/species/allergens.js';
 import { type Shape, shapeKey, shapeOf, type Species } from '../../domain/species/payload.js';
@@ -54,7 +55,7 @@ export interface AllergenDay {
 
 /** The hours of a local date, in the city's zone. */
 export const hoursOn = (hours: readonly SpeciesHour[], zone: string, date: string): SpeciesHour[] =>
-  hours.filter((r) => dayString(dayOfHour('local', zone, Date.parse(r.ts) / 3_600_000)) === date);
+  hours.filter((r) => dayString(dayOfHour('local', zone, Date.parse(r.ts) / HOUR_MS)) === date);
 
 /**
  * The picker (a checkbox per allergen, by category, in a disclosure that names the chosen ones)
@@ -124,7 +125,7 @@ function levelsTable(chosen: readonly Allergen[], days: readonly AllergenDay[]):
   const scroll = h('div', undefined, { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-labelledby': 'allergens-title' });
   scroll.append(table);
   const names = [...new Set(chosen.map((a) => a.category))];
-  const categories = `${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`} range${names.length === 1 ? '' : 's'}`;
+  const categories = `${listed(names)} range${names.length === 1 ? '' : 's'}`;
   wrap.append(
     scroll,
     h(
