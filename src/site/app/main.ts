@@ -10,9 +10,8 @@ import { freshnessText, loadHealth } from './freshness.js';
 import { cityToOpen, keepCity, setUpCitySearch } from './city-search.js';
 import { setUpLocate, type ListedCity } from './locate.js';
 import { keepUnits, unitsInUse } from './units.js';
-import { drawMarkers, drawStates, fitMarkers } from './map.js';
 import { showCity } from './panel.js';
-import { colourOf, riskOfSeverity } from './risk.js';
+import { cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
 
@@ -83,18 +82,9 @@ async function start(): Promise<void> {
     banner.hidden = map.simulated !== true;
     drawMarkers(layer, map.features, names, select);
     list.replaceChildren(
-      ...map.features.map((f) => {
-        const risk = riskOfSeverity(f.properties.sev_total);
-        const li = document.createElement('li');
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.dataset.city = f.properties.city;
-        button.textContent = `${names.get(f.properties.city) ?? f.properties.city}: ${risk}`;
-        button.style.borderLeftColor = colourOf(risk);
-        button.addEventListener('click', () => select(f.properties.city));
-        li.append(button);
-        return li;
-      }),
+      ...map.features.map((f) =>
+        cityItem(f.properties.city, names.get(f.properties.city) ?? f.properties.city, f.properties.sev_total, select),
+      ),
     );
     status.textContent = `${map.features.length} cities on ${map.date} (each city's ${date === 'latest' ? 'latest complete ' : ''}local day)`;
     if (selected) select(selected);

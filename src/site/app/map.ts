@@ -113,6 +113,20 @@ interface CityPoint {
   label: string;
 }
 
+/** A city as a list item: a button with its name and level in words, the level's colour at its edge. */
+export function cityItem(slug: string, name: string, sev: number, onSelect: (slug: string) => void): HTMLLIElement {
+  const risk = riskOfSeverity(sev);
+  const li = document.createElement('li');
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.dataset.city = slug;
+  button.textContent = `${name}: ${risk}`;
+  button.style.borderLeftColor = colourOf(risk);
+  button.addEventListener('click', () => onSelect(slug));
+  li.append(button);
+  return li;
+}
+
 /** The cities of the day drawn, and what selecting one does. */
 let cities: CityPoint[] = [];
 let layerOf: SVGGElement | undefined;
@@ -127,7 +141,7 @@ export function groupsOf<P extends { at: [number, number]; sev: number; name: st
   const groups: P[][] = [];
   const ordered = [...points].sort((a, b) => b.sev - a.sev || a.name.localeCompare(b.name, 'en'));
   for (const p of ordered) {
-    const near = groups.find(([first]) => Math.hypot(first!.at[0] - p.at[0], first!.at[1] - p.at[1]) < gap);
+    const near = groups.find(([first]) => dist(first!.at, p.at) < gap);
     if (near) near.push(p);
     else groups.push([p]);
   }
@@ -223,22 +237,13 @@ function openGroup(what: string, group: readonly CityPoint[], from: SVGGElement)
   const title = document.createElement('h3');
   title.id = 'group-title';
   title.tabIndex = -1;
-  title.textContent = `${what}`;
+  title.textContent = what;
   const list = document.createElement('ul');
-  for (const c of [...group].sort((a, b) => a.name.localeCompare(b.name, 'en'))) {
-    const li = document.createElement('li');
-    const button = document.createElement('button');
-    button.type = 'button';
-    button.dataset.city = c.slug;
-    button.textContent = `${c.name}: ${riskOfSeverity(c.sev)}`;
-    button.style.borderLeftColor = colourOf(riskOfSeverity(c.sev));
-    button.addEventListener('click', () => {
-      box.hidden = true;
-      selectCity(c.slug);
-    });
-    li.append(button);
-    list.append(li);
-  }
+  const open = (slug: string) => {
+    box.hidden = true;
+    selectCity(slug);
+  };
+  for (const c of [...group].sort((a, b) => a.name.localeCompare(b.name, 'en'))) list.append(cityItem(c.slug, c.name, c.sev, open));
   const closer = document.createElement('button');
   closer.type = 'button';
   closer.className = 'close';
