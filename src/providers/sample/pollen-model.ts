@@ -78,19 +78,6 @@ type Season = keyof typeof SEASONS;
 /** The day temperature (°C) from which grass and weed pollen flies in full; none at or below 0 °C. */
 const WARM_ENOUGH = 10;
 
-/** A function of the day, computed once for the day its hours share. */
-function memoDay(f: (day: number) => number): (day: number) => number {
-  let last = Number.NaN;
-  let value = 0;
-  return (day) => {
-    if (day !== last) {
-      last = day;
-      value = f(day);
-    }
-    return value;
-  };
-}
-
 /** Up to this many days earlier or later than the regional timing. */
 const SHIFT_DAYS = 6;
 /** Up to this share weaker or stronger than the regional amplitude. */
@@ -121,6 +108,8 @@ interface DayShape {
   grass: number;
   ragweed: number;
   others: number;
+  /** How much of its grass and weed pollen the day's weather lets fly: 0 at or below 0 °C, 1 from WARM_ENOUGH. */
+  warmth: number;
 }
 
 /** The pollen model of one city. */
@@ -134,7 +123,7 @@ export function pollenModel(city: City): SampleCityModel {
   const weedShift = -(city.lat - 35) * 1.5;
   const cedar = MOUNTAIN_CEDAR[city.slug] ?? 0;
   const solarOffset = city.lon / 15;
-  const temperature = memoDay(dayTemperature(city));
+  const temperature = dayTemperature(city);
 
   /**
    * A seasonal bell around day of year `peak` with a spread of `width` days, moved and scaled by
@@ -185,6 +174,8 @@ export function pollenModel(city: City): SampleCityModel {
         grass: amp.grass * (seasonal(day, grassPeak, 28, 'grass') + 0.08 * seasonal(day, grassPeak + 110, 20, 'grass')),
         ragweed: amp.weed * seasonal(day, RAGWEED_PEAK + weedShift, 17, 'ragweed'),
         others: 4 * seasonal(day, treePeak + 30, 60, 'others'),
+        // Grasses and weeds shed no pollen in the cold: none on a day of the city's weather below 0 °C, less up to 10 °C.
+        warmth: Math.min(1, Math.max(0, temperature(day) / WARM_ENOUGH)),
       };
     }
     return shape;
@@ -209,10 +200,8 @@ export function pollenModel(city: City): SampleCityModel {
           return [name, count(v * f)];
         }),
       );
-      // Grasses and weeds shed no pollen in the cold: none on a day of the city's weather below 0 °C, less up to 10 °C.
-      const warmth = Math.min(1, Math.max(0, temperature(day) / WARM_ENOUGH));
-      const grass = { 'Grass / Poaceae': count(season.grass * f * warmth) };
-      const weed = { Ragweed: count(season.ragweed * f * warmth) };
+      const grass = { 'Grass / Poaceae': count(season.grass * f * season.warmth) };
+      const weed = { Ragweed: count(season.ragweed * f * season.warmth) };
       const others = count(season.others * f + unit(seed, hour, 6) * 2);
       const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
       const speciesMissing = unit(seed, hour, 8) < 0.002;
