@@ -121,7 +121,7 @@ const LINES = [
 type Point = { lead: number; v: number; low: number; high: number };
 
 /** Words in lines of at most `width` characters (a longer word alone on its line). */
-export function wrapWords(text: string, width: number): string[] {
+function wrapWords(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
