@@ -11,6 +11,9 @@ import { JsonRows } from '../api/contract/answer.js';
 import { cityRow } from '../api/contract/answer-fields.js';
 import { type ApiContext, withSettings } from '../api/contract/context.js';
 import { ApiError } from '../api/contract/error.js';
+import { whenFetched } from '../api/http/fetched.js';
+import { dataUnavailable, type ErrorLog } from '../api/http/respond.js';
+import { ShardUnavailable } from '../store/shards/shard-format.js';
 import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
 import { API_VERSION } from '../api/contract/identity.js';
 import { RISK_RULES } from '../api/contract/risk-rules.js';
@@ -52,14 +55,28 @@ function toolError(route: Route, error: ApiError): CallToolResult {
   return failure(`${error.message} (argument '${argument}'${hint})`, ...detail);
 }
 
-/** A route's answer to a query as a tool result: the handler's own object. */
+/**
+ * A route's answer to a query as a tool result: the handler's own object, read from a store whose
+ * shards are all fetched first where it is fetched (api/http/fetched.ts).
+ */
 export async function callRoute(route: Route, ctx: ApiContext, query: URLSearchParams): Promise<CallToolResult> {
+  const log: ErrorLog = (message, error) => console.error(message, error);
+  try {
+    return await whenFetched(ctx, (c, l) => callOnce(route, c, query, l), log);
+  } catch (error) {
+    log(`MCP: ${route.path} failed`, error instanceof ShardUnavailable ? error.message : error);
+    return failure(error instanceof ShardUnavailable ? dataUnavailable().message : 'Internal server error');
+  }
+}
+
+async function callOnce(route: Route, ctx: ApiContext, query: URLSearchParams, log: ErrorLog): Promise<CallToolResult> {
   let answer: Awaited<ReturnType<Route['handler']>>;
   try {
     answer = await route.handler(query, ctx);
   } catch (error) {
     if (error instanceof ApiError) return toolError(route, error);
-    console.error(`MCP: ${route.path} failed`, error);
+    if (error instanceof ShardUnavailable) throw error;
+    log(`MCP: ${route.path} failed`, error);
     return failure('Internal server error');
   }
   if ('text' in answer) throw new Error(`${route.path} does not answer JSON`);

@@ -17,7 +17,9 @@ import type { Unit } from '../api/contract/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
 import { type BulkFile, bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
+import { folderPut, publishShards, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
+import { writeShards } from '../store/shards/shard-writer.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
@@ -75,7 +77,9 @@ export interface RenderSummary extends Written {
    * digests of the inputs, the wait for the served store's zipped size and the site's files, the
    * units and bulk files, the rest.
    */
-  steps: Record<'served' | 'skills' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
+  steps: Record<'served' | 'skills' | 'shards' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
+  /** The served store's shards (store/shards/): how many it has and their bytes, and those this render wrote (not kept from before). */
+  shards: { names: number; bytes: number; written: number; writtenBytes: number };
 }
 
 export interface RenderOptions {
@@ -122,7 +126,7 @@ interface Target {
 
 /** Wall-clock seconds of each step of a render, as RenderSummary gives them. */
 class Laps {
-  readonly steps = { served: 0, skills: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
+  readonly steps = { served: 0, skills: 0, shards: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
   private lap = performance.now();
 
   done(name: keyof Laps['steps']): void {
@@ -214,6 +218,8 @@ interface Planned {
   site: Promise<Map<string, string | Uint8Array>>;
   routes: readonly Route[];
   skills: SkillOutput & { plan: SkillsPlan; reused: { files: BulkFile[]; records: Map<string, FileRecord> } };
+  /** The served store's shards, written into the folder beside the store (each key once), and their manifest, published with the render. */
+  shards: { manifest: ShardManifest; written: { shards: number; bytes: number } };
 }
 
 /**
@@ -248,6 +254,10 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const measured = measureServedStore(nextServed, cityDays);
   measured.catch(() => {});
   laps.done('skills');
+  // Content-addressed: a shard whose bytes an earlier render wrote is there already, and is not written again.
+  const folderShards = folderPut(shardFolderPath(store.path));
+  const shards = { manifest: withStore(nextServed, (s) => writeShards(s, folderShards.put)), written: folderShards.written() };
+  laps.done('shards');
   const routes = options.routes ?? ROUTES;
   const months = withStore(nextServed, bulkMonths);
   // Besides the forms' files: the site's, `_redirects`, and the bulk files with their manifest and the pairs file.
@@ -257,7 +267,7 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   // Each unit and month goes with the digest of what it is made from, for the render cache.
   const inputs = withStore(nextServed, (s) => new RenderInputs(s, target.code));
   laps.done('inputs');
-  return { cityDays, measured, plan, months, inputs, site, routes, skills };
+  return { cityDays, measured, plan, months, inputs, site, routes, skills, shards };
 }
 
 /** The served store's size, refused (nothing of the render published) when the functions carrying it would not fit. */
@@ -277,6 +287,7 @@ async function checkedSize(measured: Promise<ServedStore>, options: RenderOption
 interface Made {
   summary: Omit<RenderSummary, 'steps' | 'seconds' | 'folder' | 'warnings'>;
   manifest: BulkManifest;
+  shards: ShardManifest;
   units: Record<string, CachedUnit>;
   outlooks: OutlookFile;
   records: Map<string, FileRecord>;
@@ -326,6 +337,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
     throw new Error(`the render wrote ${files} files where it planned ${plan.always + plan.cityDayFiles}`);
   return {
     manifest,
+    shards: planned.shards.manifest,
     units: written.units,
     outlooks: skills.outlooks,
     records: written.records,
@@ -348,6 +360,12 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
       workers,
       served,
       plan,
+      shards: {
+        names: Object.keys(planned.shards.manifest.shards).length,
+        bytes: Object.values(planned.shards.manifest.bytes).reduce((a, b) => a + b, 0),
+        written: planned.shards.written.shards,
+        writtenBytes: planned.shards.written.bytes,
+      },
     },
   };
 }
@@ -365,6 +383,7 @@ function publishRender(store: Store, target: Target, made: Made): void {
   });
   writeBulkIndex(bulkIndexPath(store.path), made.manifest);
   writeOutlookFile(outlookFilePath(store.path), made.outlooks);
+  publishShards(shardManifestPath(store.path), shardFolderPath(store.path), made.shards);
   // Last of the files beside the store: a server running beside the render takes the new store's arrival as its cue to read them all again.
   renameSync(target.nextServed, target.servedPath);
   swap(target.publish, folder);

@@ -16,6 +16,20 @@ export interface CitySetChange {
   changed: string[];
 }
 
+/** A served row of the city table as a city. */
+export const cityOfRow = (r: Row): City =>
+  cityOf({
+    name: r.name as string,
+    slug: r.slug as string,
+    state: r.state as string,
+    lat: r.lat as number,
+    lon: r.lon as number,
+    timezone: r.timezone as string,
+  });
+
+/** The set served: the cities chosen at ingest, else (none ever chosen) the built-in 40. */
+export const citySetOf = (chosen: City[] | undefined): CitySet => (chosen ? new CitySet(chosen) : DEFAULT_CITIES);
+
 export class CityTable {
   private readonly stmt;
 
@@ -44,25 +58,13 @@ export class CityTable {
 
   /** The set this store serves: the one chosen at ingest, else the built-in 40. */
   set(): CitySet {
-    const stored = this.stored();
-    return stored ? new CitySet(stored) : DEFAULT_CITIES;
+    return citySetOf(this.stored());
   }
 
   /** The chosen set, or undefined when none was ever chosen. */
   stored(): City[] | undefined {
     const rows = this.stmt.active.all() as Row[];
-    return rows.length === 0
-      ? undefined
-      : rows.map((r) =>
-          cityOf({
-            name: r.name as string,
-            slug: r.slug as string,
-            state: r.state as string,
-            lat: r.lat as number,
-            lon: r.lon as number,
-            timezone: r.timezone as string,
-          }),
-        );
+    return rows.length === 0 ? undefined : rows.map(cityOfRow);
   }
 
   /**

@@ -1,5 +1,6 @@
 /** How a city-day's values are packed in `day_value.data`: texts and species shapes as the store's ids. */
 import type { DayValues } from '../domain/day-values.js';
+import type { Shape } from '../domain/species/payload.js';
 import { RISK_LABELS, type Risk } from '../domain/species/risk.js';
 import { build, leaves } from './codec.js';
 import type { Names } from './names.js';
@@ -48,47 +49,66 @@ export class DayValuesPacking {
   }
 
   unpack(day: number, data: Uint8Array): DayValues {
-    const r = new Reader(data);
-    const hours = r.varint();
-    const zone = r.varint();
-    const source = this.names.source(r.varint());
-    const tree = r.token();
-    const grass = r.token();
-    const weed = r.token();
-    const total = r.token();
-    const meanRisks = readRisks(r);
-    const peaks = { tree: r.token(), grass: r.token(), weed: r.token(), total: r.token(), ragweed: r.token() };
-    const peakRisks = readRisks(r);
-    const shape = r.varint();
-    let species = null;
-    if (shape !== 0) {
-      const keys = this.shapes.shape(shape - 1);
-      const leaves = new Array<number | null>(this.shapes.slots(shape - 1));
-      for (let i = 0; i < leaves.length; i++) leaves[i] = r.token();
-      species = build(keys, leaves);
-    }
-    const exact = { tree: r.token(), grass: r.token(), weed: r.token(), ragweed: r.token() };
-    const sources = [source];
-    while (r.more()) sources.push(this.names.source(r.varint()));
-    return {
-      day,
-      hours,
-      source,
-      sources,
-      exact,
-      means: {
-        tree,
-        grass,
-        weed,
-        total,
-        species,
-        risk_tree: meanRisks[0],
-        risk_grass: meanRisks[1],
-        risk_weed: meanRisks[2],
-        timezone: zone === 0 ? null : this.names.label(zone - 1),
-      },
-      peaks,
-      peakRisks: { tree: peakRisks[0], grass: peakRisks[1], weed: peakRisks[2] },
-    };
+    return unpackDayValues(day, data, {
+      source: (id) => this.names.source(id),
+      label: (id) => this.names.label(id),
+      shape: (id) => this.shapes.shape(id),
+      slots: (id) => this.shapes.slots(id),
+    });
   }
+}
+
+/** The texts and species shapes packed values name by id. */
+export interface PackedNames {
+  source(id: number): string;
+  label(id: number): string;
+  shape(id: number): Shape;
+  /** How many leaves a payload of the shape of an id has. */
+  slots(id: number): number;
+}
+
+/** A city-day's values as `DayValuesPacking.pack` packed them. */
+export function unpackDayValues(day: number, data: Uint8Array, names: PackedNames): DayValues {
+  const r = new Reader(data);
+  const hours = r.varint();
+  const zone = r.varint();
+  const source = names.source(r.varint());
+  const tree = r.token();
+  const grass = r.token();
+  const weed = r.token();
+  const total = r.token();
+  const meanRisks = readRisks(r);
+  const peaks = { tree: r.token(), grass: r.token(), weed: r.token(), total: r.token(), ragweed: r.token() };
+  const peakRisks = readRisks(r);
+  const shape = r.varint();
+  let species = null;
+  if (shape !== 0) {
+    const keys = names.shape(shape - 1);
+    const leaves = new Array<number | null>(names.slots(shape - 1));
+    for (let i = 0; i < leaves.length; i++) leaves[i] = r.token();
+    species = build(keys, leaves);
+  }
+  const exact = { tree: r.token(), grass: r.token(), weed: r.token(), ragweed: r.token() };
+  const sources = [source];
+  while (r.more()) sources.push(names.source(r.varint()));
+  return {
+    day,
+    hours,
+    source,
+    sources,
+    exact,
+    means: {
+      tree,
+      grass,
+      weed,
+      total,
+      species,
+      risk_tree: meanRisks[0],
+      risk_grass: meanRisks[1],
+      risk_weed: meanRisks[2],
+      timezone: zone === 0 ? null : names.label(zone - 1),
+    },
+    peaks,
+    peakRisks: { tree: peakRisks[0], grass: peakRisks[1], weed: peakRisks[2] },
+  };
 }

@@ -11,6 +11,8 @@ import type { Names } from './names.js';
 
 /** A skill as the store keeps it: its JSON, deflated. */
 export const encodeSkill = (skill: ForecastSkill): Uint8Array => deflateRawSync(JSON.stringify(skill));
+/** A skill from what encodeSkill made. */
+export const decodeSkill = (data: Uint8Array): ForecastSkill => JSON.parse(inflateRawSync(data).toString('utf8')) as ForecastSkill;
 
 export class ForecastSkills {
   private readonly stmt;
@@ -40,7 +42,7 @@ export class ForecastSkills {
   get(city: string): ForecastSkill | undefined {
     const id = this.names.id('city', city);
     const data = id === undefined ? undefined : (this.stmt.get.get(id) as Uint8Array | undefined);
-    return data && (JSON.parse(inflateRawSync(data).toString('utf8')) as ForecastSkill);
+    return data && decodeSkill(data);
   }
 
   /** Whether a render wrote a city's skill (nothing decoded). */

@@ -32,6 +32,46 @@ export interface CountWindow {
   dayOf?: (hour: number) => number;
 }
 
+/** A day with an hour and the mask of its hours. */
+export interface DayMask {
+  day: number;
+  mask: number;
+}
+
+/**
+ * Whether the rows of each city's window [from, to) number more than `limit`, and how many there
+ * are up to it (PollenDays.countUpTo), from `masks`: a city's days with an hour in [first, last],
+ * ascending (undefined for a city the store does not know).
+ */
+export function countUpTo(
+  windows: readonly CountWindow[],
+  limit: number,
+  masks: (city: string, first: number, last: number) => Iterable<DayMask> | undefined,
+): { count: number; more: boolean } {
+  let count = 0;
+  for (const { city, from, to, dayOf } of windows) {
+    if (to <= from) continue;
+    const days = masks(city, Math.floor(from / 24), Math.floor((to - 1) / 24));
+    if (days === undefined) continue;
+    let lastDay: number | undefined;
+    for (const { day, mask } of days) {
+      if (!dayOf) count += hoursIn(day, mask, from, to);
+      else {
+        for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
+          if (!(mask & (1 << (h - day * 24)))) continue;
+          const d = dayOf(h);
+          if (d !== lastDay) {
+            lastDay = d;
+            count++;
+          }
+        }
+      }
+      if (count > limit) return { count: limit, more: true };
+    }
+  }
+  return { count, more: false };
+}
+
 /** The hours of a day's mask that fall in [fromHour, toHour). */
 export const hoursIn = (day: number, mask: number, fromHour: number, toHour: number): number => {
   const lo = Math.max(0, fromHour - day * 24);
@@ -43,7 +83,7 @@ export const hoursIn = (day: number, mask: number, fromHour: number, toHour: num
  * An hour with its day's zone and source. Written out, not spread: V8 promotes spread copies to
  * the old generation, which a server streaming ranges would fill with garbage (B3 measures it).
  */
-const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
+export const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
   hour: h.hour,
   tree: h.tree,
   grass: h.grass,
@@ -206,29 +246,10 @@ export class PollenDays {
    * days' masks, stopping at the limit.
    */
   countUpTo(windows: readonly CountWindow[], limit: number): { count: number; more: boolean } {
-    let count = 0;
-    for (const { city, from, to, dayOf } of windows) {
+    return countUpTo(windows, limit, (city, first, last) => {
       const id = this.names.id('city', city);
-      if (id === undefined || to <= from) continue;
-      let lastDay: number | undefined;
-      for (const r of this.stmt.masksIn.iterate(id, Math.floor(from / 24), Math.floor((to - 1) / 24)) as Iterable<Row>) {
-        const day = r.day as number;
-        const mask = r.mask as number;
-        if (!dayOf) count += hoursIn(day, mask, from, to);
-        else {
-          for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
-            if (!(mask & (1 << (h - day * 24)))) continue;
-            const d = dayOf(h);
-            if (d !== lastDay) {
-              lastDay = d;
-              count++;
-            }
-          }
-        }
-        if (count > limit) return { count: limit, more: true };
-      }
-    }
-    return { count, more: false };
+      return id === undefined ? undefined : (this.stmt.masksIn.iterate(id, first, last) as Iterable<DayMask>);
+    });
   }
 
   /** Every UTC day with at least one pollen observation, newest first. */

@@ -21,6 +21,7 @@ import { Ledger } from './ledger.js';
 import { PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
 import { MIGRATIONS } from './schema.js';
+import { ShardRows } from './shards/shard-rows.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 import type { StoredStatus } from '../domain/day-status.js';
@@ -170,6 +171,11 @@ export class Store implements StoreReader {
       for (const c of cities) if (before.get(c.slug) !== c.timezone) this.values.rebuild(c.slug, c.timezone);
       return change;
     })();
+  }
+
+  /** The rows as shards hold them (shards/shard-writer.ts cuts them). */
+  shardRows(): ShardRows {
+    return new ShardRows(this.db);
   }
 
   /** Bytes of the longest stored label, as UTF-8. */

@@ -16,6 +16,18 @@ export interface WeatherWrite {
 
 const COMPLETE = STORED_STATUSES.complete;
 
+/** A stored weather day, its packed fields decoded (texts by `label`). */
+export function weatherOf(
+  city: string,
+  day: number,
+  source: string,
+  fetchedAt: number,
+  data: Uint8Array,
+  label: (id: number) => string,
+): StoredWeather {
+  return { city, day, source, fetchedAt, values: decodeWeather(data, label) };
+}
+
 export class WeatherDays {
   private readonly stmt;
   /** The days with data across cities (by-day.ts). */
@@ -105,7 +117,8 @@ export class WeatherDays {
   }
 
   private toWeather(city: string, r: Row): StoredWeather {
-    const values = decodeWeather(r.data as Uint8Array, (id) => this.names.label(id));
-    return { city, day: r.day as number, source: this.names.source(r.source_id as number), fetchedAt: r.fetched_at as number, values };
+    return weatherOf(city, r.day as number, this.names.source(r.source_id as number), r.fetched_at as number, r.data as Uint8Array, (id) =>
+      this.names.label(id),
+    );
   }
 }

@@ -15,12 +15,15 @@ import { ConfigError, createProviders, forecastBudget } from '../providers/regis
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
 import { readSiteFile, servedStorePath, siteFilePath, storeToServe } from '../served/site-file.js';
-import type { AnswerSettings, ApiContext } from '../api/contract/context.js';
+import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
+import { RemoteShards } from '../served/remote-shards.js';
+import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
+import type { AnswerSettings, ApiContext, FetchingRead } from '../api/contract/context.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
-import { openStore, type Store } from '../store/store.js';
+import { openStore, type Store, type StoreReader } from '../store/store.js';
 
 export interface ContextParts {
-  store: () => Store;
+  store: () => StoreReader;
   cities: () => CitySet;
   /** By default, the store's. */
   allergens?: () => Allergen[];
@@ -29,11 +32,12 @@ export interface ContextParts {
   zips?: ZipTable;
   bulkIndex?: () => BulkManifest | undefined;
   outlooks?: () => OutlookFile | undefined;
+  fetching?: ApiContext['fetching'];
 }
 
 /** A context whose services are built by `parts` when first read. */
 export function lazyContext(parts: ContextParts): ApiContext {
-  let store: Store | undefined;
+  let store: StoreReader | undefined;
   let cities: CitySet | undefined;
   let allergens: Allergen[] | undefined;
   let forecast: ForecastService | undefined;
@@ -42,6 +46,7 @@ export function lazyContext(parts: ContextParts): ApiContext {
   return {
     settings: { now: Date.now, healthMaxAgeHours: DEFAULT_HEALTH_MAX_AGE_HOURS, maxBodyBytes: MAX_BODY_BYTES, ...parts.settings },
     zips: parts.zips,
+    fetching: parts.fetching,
     get store() {
       return (store ??= parts.store());
     },
@@ -89,8 +94,7 @@ function openCache(path: string): Store {
 
 /** The forecast service of a provider and cache, one per process for each. */
 function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string): ForecastService {
-  const onNetlify = Boolean(s.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
-  const key = `${providerId}|${onNetlify ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}`;
+  const key = `${providerId}|${onNetlify(s) ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}`;
   let service = services.get(key);
   if (!service) {
     let pollen: PollenProvider;
@@ -103,7 +107,7 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
         throw new ForecastMisconfigured(`this deployment's data comes from ${providerId}, and ${error.message}`);
       throw error;
     }
-    const cache: ForecastCache = onNetlify ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
+    const cache: ForecastCache = onNetlify(s) ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
     services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env) })));
   }
   return service;
@@ -147,16 +151,27 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: 
 
 function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined, version: string): ApiContext {
   const db = s.POLLEN_DB;
+  const manifest = readShardManifest(shardManifestPath(db));
+  if (manifest && onNetlify(s)) return remoteContext(s, env, zips, manifest);
+  if (manifest) {
+    const source = new FolderShards(shardFolderPath(db), manifest);
+    let shards: ShardStore | undefined;
+    const open = () => (shards ??= new ShardStore(ShardIndex.of(source), source));
+    return lazyContext({
+      ...beside(s, zips),
+      store: open,
+      cities: () => open().index.citySet(),
+      forecast: () => forecastService(s, env, forecastProvider(open().pollen.latestSource(), s.POLLEN_PROVIDER)),
+    });
+  }
+  // Never rendered with shards: the served store a render left, else the store itself.
   const served = storeToServe(db);
   const site = () => readSiteFile(siteFilePath(db));
   let store: Store | undefined;
   // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
   const open = () => (store ??= shared(served, true, served !== db, version));
   return lazyContext({
-    settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
-    zips,
-    bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
-    outlooks: () => readOutlookFile(outlookFilePath(db)),
+    ...beside(s, zips),
     store: open,
     cities: () => {
       if (existsSync(served)) return open().cities.set();
@@ -167,6 +182,61 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
     forecast: () =>
       forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
   });
+}
+
+/** Whether this process runs on Netlify, with its Blobs. */
+const onNetlify = (s: Settings): boolean =>
+  Boolean(s.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
+
+/** What every context of a render's output has: the settings, the ZIP table, the files left beside the store. */
+function beside(s: Settings, zips: ZipTable | undefined) {
+  const db = s.POLLEN_DB;
+  return {
+    settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
+    zips,
+    bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
+    outlooks: () => readOutlookFile(outlookFilePath(db)),
+  };
+}
+
+/**
+ * The context of a deployed function: the store is the deploy's shards in Netlify Blobs, fetched
+ * as each answer reads them (`fetching`); the cities, the allergens and the provider are the site
+ * file's, which the function carries (the same render wrote it and the shards' index).
+ */
+function remoteContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined, manifest: ShardManifest): ApiContext {
+  const site = () => readSiteFile(siteFilePath(s.POLLEN_DB));
+  const remote = new RemoteShards(manifest);
+  const forecast = () => forecastService(s, env, forecastProvider(site()?.provider, s.POLLEN_PROVIDER));
+  const parts = {
+    ...beside(s, zips),
+    forecast,
+    store: (): StoreReader => {
+      throw new Error("a deployed function's store is read through `fetching`");
+    },
+    cities: () => {
+      const file = site();
+      return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
+    },
+    allergens: () => site()?.allergens ?? [],
+  };
+  const fetching = async (): Promise<FetchingRead> => {
+    const session = await remote.session();
+    const store = new ShardStore(session.index, session);
+    return {
+      ctx: lazyContext({
+        ...parts,
+        forecast: () => ctx.forecast,
+        store: () => store,
+        cities: () => session.index.citySet(),
+        allergens: undefined,
+      }),
+      lacking: () => session.lacking(),
+      fetch: () => session.fetch(),
+    };
+  };
+  const ctx = lazyContext({ ...parts, fetching });
+  return ctx;
 }
 
 /**
@@ -190,6 +260,18 @@ export function storeContext(store: Store, zips?: ZipTable): ApiContext {
     zips,
     store: () => store,
     cities: () => store.cities.set(),
+    forecast: () => {
+      throw new Error('the forecast is not part of a render');
+    },
+  });
+}
+
+/** The context of a store read from its shards (the answers of `storeContext` over the store they were cut from), and no forecast. */
+export function shardContext(shards: ShardStore, zips?: ZipTable): ApiContext {
+  return lazyContext({
+    zips,
+    store: () => shards,
+    cities: () => shards.index.citySet(),
     forecast: () => {
       throw new Error('the forecast is not part of a render');
     },

@@ -37,6 +37,21 @@ export interface ApiContext {
   readonly bulkIndex: BulkManifest | undefined;
   /** The outlooks a render left beside the store, if any (/api/forecast?days=, /api/alerts). */
   readonly outlooks: OutlookFile | undefined;
+  /**
+   * Where the store is fetched before it is read (its shards in Netlify Blobs): a reading of it
+   * for one request (api/http/fetched.ts). Absent where every read is at hand (a file).
+   */
+  readonly fetching?: () => Promise<FetchingRead>;
+}
+
+/** One request's reading of a store that is fetched before it is read. */
+export interface FetchingRead {
+  /** The context to answer with: its store reads what is not fetched yet as empty, and notes it. */
+  readonly ctx: ApiContext;
+  /** Whether a read noted something not fetched yet. */
+  lacking(): boolean;
+  /** Fetches what was noted; throws ShardUnavailable when it cannot be had. */
+  fetch(): Promise<void>;
 }
 
 /** The same context with some settings replaced; its services are the context's own, opened once. */
@@ -44,6 +59,12 @@ export function withSettings(ctx: ApiContext, settings: Partial<AnswerSettings>)
   return {
     settings: { ...ctx.settings, ...settings },
     zips: ctx.zips,
+    fetching:
+      ctx.fetching &&
+      (async () => {
+        const read = await ctx.fetching!();
+        return { ...read, ctx: withSettings(read.ctx, settings) };
+      }),
     get store() {
       return ctx.store;
     },

@@ -11,11 +11,11 @@ const codeOf = <C extends string>(code: C) => z.literal(code).describe('What the
 /** The errors of no endpoint in particular: an unknown path, a method other than GET, a failure. */
 export const ErrorBody = named(
   'Error',
-  'An error: its message, and its code (NO_ENDPOINT for an unknown path, METHOD_NOT_ALLOWED, INTERNAL_ERROR).',
+  'An error: its message, and its code (NO_ENDPOINT for an unknown path, METHOD_NOT_ALLOWED, INTERNAL_ERROR, DATA_UNAVAILABLE for stored data that cannot be read now, with Retry-After).',
   z.object({
     error: z.string(),
     code: z
-      .enum(['NO_ENDPOINT', 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR'])
+      .enum(['NO_ENDPOINT', 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR', 'DATA_UNAVAILABLE'])
       .describe('What the error is, to branch on (an extension of the contract).'),
   }),
 );

@@ -2,7 +2,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { ApiContext } from '../contract/context.js';
-import { respond, type ApiResponse, type ErrorLog } from './respond.js';
+import { respondFetched, type ApiResponse, type ErrorLog } from './respond.js';
 import { requestForFile } from './file-requests.js';
 
 /**
@@ -15,7 +15,7 @@ export async function answer(request: Request, ctx: ApiContext, env: NodeJS.Proc
   // A HEAD is answered as its GET, whose body is then left unread: whether the body streams decides
   // Vary and Content-Encoding, and respond() empties a HEAD's body before that can be seen.
   const head = request.method.toUpperCase() === 'HEAD';
-  const r = await respond(
+  const r = await respondFetched(
     { method: head ? 'GET' : request.method, path: url.pathname, query: url.searchParams, origin: siteOrigin(url, env), ...mapped },
     ctx,
   );

@@ -7,6 +7,8 @@ import { cdnCacheOf, netlifyVary } from './cdn.js';
 import type { ApiContext } from '../contract/context.js';
 import { ApiError, plainError } from '../contract/error.js';
 import { findRoute, type Route } from '../routes.js';
+import { ShardUnavailable } from '../../store/shards/shard-format.js';
+import { whenFetched } from './fetched.js';
 
 export interface ApiRequest {
   method: string;
@@ -35,6 +37,40 @@ const defaultLog: ErrorLog = (message, error) => console.error(message, error);
 /** The answer to one request, by the route at its path. Never rejects. */
 export function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
   return respondWith(findRoute(req.path), req, ctx, log);
+}
+
+/** When to ask again after a 503 for data that could not be read. */
+export const DATA_RETRY_AFTER_SECONDS = 30;
+
+/**
+ * The stored data cannot be read now (a shard Netlify Blobs did not give): 503, never cached,
+ * with when to ask again. Its cause goes to the log, never to the client.
+ */
+export const dataUnavailable = (): ApiError =>
+  plainError(503, 'DATA_UNAVAILABLE', `The stored data cannot be read right now; retry in ${DATA_RETRY_AFTER_SECONDS} seconds`, {
+    headers: { 'Retry-After': String(DATA_RETRY_AFTER_SECONDS) },
+  });
+
+/**
+ * `respond`, on a store fetched before it is read (fetched.ts) where the context has one: every
+ * shard the answer reads is fetched before it is given. Never rejects.
+ */
+export async function respondFetched(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
+  try {
+    return await whenFetched(
+      ctx,
+      (c, l) => respond(req, c, l),
+      log,
+      (r) => {
+        if (typeof r.body !== 'string') (r.body as Partial<Iterator<string>>).return?.();
+      },
+    );
+  } catch (error) {
+    log(`${req.method} ${req.path} failed`, error instanceof ShardUnavailable ? error.message : error);
+    const failure = error instanceof ShardUnavailable ? dataUnavailable() : plainError(500, 'INTERNAL_ERROR', 'Internal server error');
+    const response = errorResponse(failure);
+    return req.method.toUpperCase() === 'HEAD' ? { ...response, body: '' } : response;
+  }
 }
 
 /** The answer to one request by a given route (undefined: no endpoint at that path). Never rejects. */
@@ -91,8 +127,15 @@ export async function respondWith(
       body,
     };
   } catch (error) {
-    if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
-    response = errorResponse(error instanceof ApiError ? error : plainError(500, 'INTERNAL_ERROR', 'Internal server error'));
+    if (error instanceof ShardUnavailable) log(`${req.method} ${req.path} failed`, error.message);
+    else if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
+    response = errorResponse(
+      error instanceof ApiError
+        ? error
+        : error instanceof ShardUnavailable
+          ? dataUnavailable()
+          : plainError(500, 'INTERNAL_ERROR', 'Internal server error'),
+    );
   }
   return method === 'HEAD' ? { ...response, body: '' } : response;
 }

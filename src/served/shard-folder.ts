@@ -1,0 +1,84 @@
+/**
+ * The shards a render leaves beside the store: a folder of shards named by key (store/shards/),
+ * and the manifest that names each shard's key, with the previous render's kept beside it so that
+ * a reader still holding it finds its shards until the render after.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ShardUnavailable } from '../store/shards/shard-format.js';
+import type { ShardSource } from '../store/shards/shard-reader.js';
+import type { PutShard, ShardManifest } from '../store/shards/shard-writer.js';
+import { readJsonFile, writeJsonFile } from './site-file.js';
+
+export type { ShardManifest } from '../store/shards/shard-writer.js';
+
+/** Where the shards of the store at `dbPath` are kept, by key. */
+export const shardFolderPath = (dbPath: string): string => join(dirname(dbPath), 'shards');
+/** Where the manifest of the store at `dbPath`'s shards is. */
+export const shardManifestPath = (dbPath: string): string => join(dirname(dbPath), 'shards.json');
+const previousPath = (manifest: string) => manifest.replace(/\.json$/, '.previous.json');
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/**
+ * A `put` that stores each key's bytes once in `folder`: written under a name of its own, then
+ * renamed, so a reader never sees half a shard. Says how many keys it wrote (those not there yet).
+ */
+export function folderPut(folder: string): { put: PutShard; written: () => { shards: number; bytes: number } } {
+  mkdirSync(folder, { recursive: true });
+  let [shards, bytes] = [0, 0];
+  const put: PutShard = (key, data) => {
+    if (!KEY.test(key)) throw new Error(`not a shard key: ${key}`);
+    const path = join(folder, key);
+    if (existsSync(path)) return;
+    const next = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      writeFileSync(next, data, { flag: 'wx' });
+      renameSync(next, path);
+    } catch (error) {
+      rmSync(next, { force: true });
+      throw error;
+    }
+    shards++;
+    bytes += data.length;
+  };
+  return { put, written: () => ({ shards, bytes }) };
+}
+
+/**
+ * Makes `manifest` the one at `path`, the one there before kept as the previous, and removes from
+ * `folder` every shard neither names (and any half-written one).
+ */
+export function publishShards(path: string, folder: string, manifest: ShardManifest): void {
+  const before = readShardManifest(path);
+  if (before) writeJsonFile(previousPath(path), before);
+  writeJsonFile(path, manifest);
+  const named = new Set([...Object.values(manifest.shards), ...Object.values(readShardManifest(previousPath(path))?.shards ?? {})]);
+  for (const name of readdirSync(folder)) if (!named.has(name)) rmSync(join(folder, name), { force: true });
+}
+
+/** The manifest at `path`, or undefined when no render has written one. */
+export const readShardManifest = (path: string): ShardManifest | undefined => readJsonFile<ShardManifest>(path);
+
+/** Shards read from a folder, by the keys a manifest names. */
+export class FolderShards implements ShardSource {
+  constructor(
+    private readonly folder: string,
+    private readonly manifest: ShardManifest,
+  ) {}
+
+  get(name: string): { key: string; bytes: Uint8Array } {
+    const key = Object.hasOwn(this.manifest.shards, name) ? this.manifest.shards[name]! : undefined;
+    if (key === undefined) throw new ShardUnavailable(name, 'the manifest names no such shard');
+    if (!KEY.test(key)) throw new ShardUnavailable(name, `the manifest names ${JSON.stringify(key)}, not a key`);
+    try {
+      return { key, bytes: readFileSync(join(this.folder, key)) };
+    } catch (error) {
+      throw new ShardUnavailable(
+        name,
+        `cannot be read from ${this.folder} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+    }
+  }
+}

@@ -1,0 +1,381 @@
+/**
+ * The served store read from shards (shard-format.ts) instead of SQLite: the same `StoreReader`,
+ * whose answers are the store's. A city's own answers read its quarters, a date's answers across
+ * cities read that date's day shards, and everything about the whole store comes from the index,
+ * as the store computed it. Rows are decoded by the store's own code (codec.ts,
+ * day-values-packing.ts, weather-days.ts), and the index's runs of days stand for the SQL that
+ * picks a city's days.
+ */
+import type { City, CitySet } from '../../domain/cities.js';
+import type { DayCut } from '../../domain/days.js';
+import type { DayValues } from '../../domain/day-values.js';
+import type { StoredHour } from '../../domain/hours.js';
+import { leafCount, type Shape } from '../../domain/species/payload.js';
+import type { ForecastSkill } from '../../domain/verification/skill-schemas.js';
+import type { StoredWeather } from '../../domain/weather.js';
+import { cityOfRow, citySetOf } from '../city-set.js';
+import { decodeDay } from '../codec.js';
+import { DayCache, RecentlyUsed } from '../day-cache.js';
+import { type PackedNames, unpackDayValues } from '../day-values-packing.js';
+import { decodeSkill } from '../forecast-skills.js';
+import type { IngestRun } from '../ingest-runs.js';
+import { type CountWindow, countUpTo, type DayMask, storedHour } from '../pollen-days.js';
+import type { StoreReader } from '../reader.js';
+import { weatherOf } from '../weather-days.js';
+import {
+  cityShard,
+  dayShard,
+  decodeShard,
+  INDEX_SHARD,
+  type IndexShard,
+  kindOf,
+  type PollenRow,
+  type DayRun,
+  type RowsShard,
+  type Shard,
+  ShardUnavailable,
+  skillShard,
+  type ValueRow,
+  type WeatherRow,
+} from './shard-format.js';
+
+/**
+ * Where a reader gets shards by name: the key its manifest names and the bytes stored under it, or
+ * undefined for a shard not here yet (one a function fetches before it answers again: the
+ * source keeps the names asked). Throws ShardUnavailable for a shard that cannot be had.
+ */
+export interface ShardSource {
+  get(name: string): { key: string; bytes: Uint8Array } | undefined;
+}
+
+/** Shards decoded and kept: a city's answers read a few quarters, a date's a few days. */
+const SHARDS_KEPT = 64;
+
+const CUT_CODE: Record<DayCut, 0 | 1> = { UTC: 0, local: 1 };
+
+/** A rows shard's rows by city and day. */
+interface RowsView {
+  pollen: Map<string, PollenRow>;
+  weather: Map<string, WeatherRow>;
+  values: Map<string, ValueRow>;
+}
+
+const viewOf = (shard: RowsShard): RowsView => ({
+  pollen: new Map(shard.pollen.map((r) => [`${r[0]}|${r[1]}`, r])),
+  weather: new Map(shard.weather.map((r) => [`${r[0]}|${r[1]}`, r])),
+  values: new Map(shard.values.map((r) => [`${r[0]}|${r[1]}|${r[2]}`, r])),
+});
+
+/** The days of runs that fall in [first, last], ascending. */
+function* daysIn(runs: readonly DayRun[] | undefined, first: number, last: number): Generator<number> {
+  for (const [start, count] of runs ?? []) {
+    if (start > last) return;
+    for (let day = Math.max(start, first); day < Math.min(start + count, last + 1); day++) yield day;
+  }
+}
+
+/** The days of runs, newest first, at most `limit`. */
+function newestDays(runs: readonly DayRun[] | undefined, limit: number): number[] {
+  const out: number[] = [];
+  for (let i = (runs?.length ?? 0) - 1; i >= 0 && out.length < limit; i--) {
+    const [start, count] = runs![i]!;
+    for (let day = start + count - 1; day >= start && out.length < limit; day--) out.push(day);
+  }
+  return out;
+}
+
+/** The run holding `day`, if any (runs ascending and apart). */
+function runOf<R extends DayRun>(runs: readonly R[] | undefined, day: number): R | undefined {
+  if (!runs) return undefined;
+  let [lo, hi] = [0, runs.length - 1];
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const run = runs[mid]!;
+    if (day < run[0]) hi = mid - 1;
+    else if (day >= run[0] + run[1]) lo = mid + 1;
+    else return run;
+  }
+  return undefined;
+}
+
+/** The index shard, decoded once and looked up by the readers of every answer. */
+export class ShardIndex {
+  readonly ids = new Map<string, number>();
+  readonly sourceNames: Map<number, string>;
+  readonly labelTexts: Map<number, string>;
+  readonly pollenRuns: Map<number, DayRun[]>;
+  readonly weatherRuns: Map<number, DayRun[]>;
+  readonly valueRuns: Map<string, DayRun[]>;
+  /** The city set's cities (active and named), by slug, as the SQL of by-day.ts picks them. */
+  readonly served: Array<{ id: number; slug: string }>;
+  readonly skillCities: Set<string>;
+  /** What packed rows name by id. */
+  readonly packed: PackedNames;
+  private readonly shapeKeys: Map<number, string>;
+  private readonly shapes = new Map<number, Shape>();
+
+  constructor(readonly shard: IndexShard) {
+    for (const [id, slug] of shard.cities) this.ids.set(slug, id);
+    this.sourceNames = new Map(shard.sources);
+    this.labelTexts = new Map(shard.labels);
+    this.shapeKeys = new Map(shard.shapes);
+    this.pollenRuns = new Map(shard.pollenRuns);
+    this.weatherRuns = new Map(shard.weatherRuns);
+    this.valueRuns = new Map(shard.valueRuns.map(([city, cut, runs]) => [`${city}|${cut}`, runs]));
+    this.served = shard.cities
+      .filter((c) => c[7] === 1 && c[2] !== null)
+      .map(([id, slug]) => ({ id, slug }))
+      .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
+    this.skillCities = new Set(shard.skills);
+    this.packed = {
+      source: (id) => this.sourceNames.get(id)!,
+      label: (id) => this.labelTexts.get(id)!,
+      shape: (id) => this.shape(id),
+      slots: (id) => leafCount(this.shape(id)),
+    };
+  }
+
+  /** The index of a source's `index` shard. */
+  static of(source: ShardSource): ShardIndex {
+    const got = source.get(INDEX_SHARD);
+    if (!got) throw new ShardUnavailable(INDEX_SHARD, 'not here yet');
+    return new ShardIndex(decodeShard(INDEX_SHARD, got.key, got.bytes, 'index'));
+  }
+
+  shape(id: number): Shape {
+    let shape = this.shapes.get(id);
+    if (!shape) this.shapes.set(id, (shape = JSON.parse(this.shapeKeys.get(id)!) as Shape));
+    return shape;
+  }
+
+  /** The city set the store serves (CityTable.set). */
+  citySet(): CitySet {
+    const chosen: City[] = this.shard.cities
+      .filter((c) => c[7] === 1 && c[2] !== null)
+      .map(([, slug, name, state, lat, lon, timezone]) => cityOfRow({ slug, name, state, lat, lon, timezone }));
+    return citySetOf(chosen.length === 0 ? undefined : chosen);
+  }
+}
+
+/**
+ * A store read from shards. A shard not here yet reads as holding nothing (the source keeps its
+ * name, and the answer made meanwhile is thrown away: see `answerFromShards`); a shard that is
+ * here but lacks a row the index says it holds is an error.
+ */
+export class ShardStore implements StoreReader {
+  private readonly shards = new RecentlyUsed<RowsView>(SHARDS_KEPT);
+  private readonly days = new DayCache();
+  private readonly ids: Map<string, number>;
+  private readonly pollenRuns: Map<number, DayRun[]>;
+  private readonly weatherRuns: Map<number, DayRun[]>;
+  private readonly valueRuns: Map<string, DayRun[]>;
+
+  constructor(
+    readonly index: ShardIndex,
+    private readonly source: ShardSource,
+  ) {
+    ({ ids: this.ids, pollenRuns: this.pollenRuns, weatherRuns: this.weatherRuns, valueRuns: this.valueRuns } = index);
+  }
+
+  readonly pollen: StoreReader['pollen'] = {
+    hours: (city, fromHour, toHour) => {
+      const out: StoredHour[] = [];
+      const id = this.ids.get(city);
+      if (id === undefined || toHour <= fromHour) return out;
+      for (const day of daysIn(this.pollenRuns.get(id), Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24))) {
+        let hours = this.days.get(id, day);
+        if (hours === undefined) {
+          const row = this.pollenRow(id, city, day);
+          if (!row) continue;
+          this.days.set(id, day, (hours = this.decodeHours(row)));
+        }
+        for (const h of hours) if (h.hour >= fromHour && h.hour < toHour) out.push(h);
+      }
+      return out;
+    },
+    iterateHours: (city, fromHour, toHour) => this.iterateHours(city, fromHour, toHour),
+    countUpTo: (windows: readonly CountWindow[], limit: number) =>
+      countUpTo(windows, limit, (city, first, last) => {
+        const id = this.ids.get(city);
+        return id === undefined ? undefined : this.masksIn(id, city, first, last);
+      }),
+    daysWithData: () => [...this.index.shard.pollen.days],
+    latestDay: () => this.index.shard.pollen.latestDay,
+    latestHour: () => this.index.shard.pollen.latestHour,
+    latestSource: () => this.index.shard.pollen.latestSource,
+    sourcesIn: (city, from, to) => {
+      const id = this.ids.get(city);
+      if (id === undefined || to <= from) return [];
+      const sources = new Set<string>();
+      for (const day of daysIn(this.pollenRuns.get(id), Math.floor(from / 24), Math.floor((to - 1) / 24))) {
+        const row = this.pollenRow(id, city, day);
+        if (row) sources.add(this.index.packed.source(row[2]));
+      }
+      return [...sources];
+    },
+    cityDaysWithData: (city, limit) => {
+      const id = this.ids.get(city);
+      return id === undefined ? [] : newestDays(this.pollenRuns.get(id), limit);
+    },
+    citiesWithDataOn: (day) => this.index.served.filter((c) => runOf(this.pollenRuns.get(c.id), day) !== undefined).map((c) => c.slug),
+  };
+
+  readonly weather: StoreReader['weather'] = {
+    cityDay: (city, day) => {
+      const id = this.ids.get(city);
+      if (id === undefined || runOf(this.weatherRuns.get(id), day) === undefined) return undefined;
+      return this.toWeather(
+        city,
+        this.row(cityShard(city, day), (v) => v.weather.get(`${id}|${day}`)),
+      );
+    },
+    forCity: (city, limit) => {
+      const id = this.ids.get(city);
+      if (id === undefined) return [];
+      return newestDays(this.weatherRuns.get(id), limit).flatMap(
+        (day) =>
+          this.toWeather(
+            city,
+            this.row(cityShard(city, day), (v) => v.weather.get(`${id}|${day}`)),
+          ) ?? [],
+      );
+    },
+    forDay: (day) => {
+      const out: StoredWeather[] = [];
+      for (const [id, slug] of this.index.shard.cities) {
+        if (runOf(this.weatherRuns.get(id), day) === undefined) continue;
+        const weather = this.toWeather(
+          slug,
+          this.row(dayShard(day), (v) => v.weather.get(`${id}|${day}`)),
+        );
+        if (weather) out.push(weather);
+      }
+      return out;
+    },
+    days: () => [...this.index.shard.weather.days],
+    latestDay: () => this.index.shard.weather.latestDay,
+    latestSource: () => this.index.shard.weather.latestSource,
+    citiesOn: (day) => this.index.served.filter((c) => runOf(this.weatherRuns.get(c.id), day) !== undefined).map((c) => c.slug),
+  };
+
+  readonly values: StoreReader['values'] = {
+    on: (city, cut, day) => {
+      const id = this.ids.get(city);
+      if (id === undefined || runOf(this.valueRuns.get(`${id}|${CUT_CODE[cut]}`), day) === undefined) return undefined;
+      return this.cityValues(id, city, cut, day);
+    },
+    has: (city, cut) => {
+      const id = this.ids.get(city);
+      return id !== undefined && (this.valueRuns.get(`${id}|${CUT_CODE[cut]}`)?.length ?? 0) > 0;
+    },
+    newest: (city, cut, limit) => {
+      const id = this.ids.get(city);
+      if (id === undefined) return [];
+      return newestDays(this.valueRuns.get(`${id}|${CUT_CODE[cut]}`), limit).flatMap((day) => this.cityValues(id, city, cut, day) ?? []);
+    },
+    span: (city, cut, from, to) => {
+      const days = new Map<number, DayValues>();
+      const id = this.ids.get(city);
+      if (id === undefined) return days;
+      for (const day of daysIn(this.valueRuns.get(`${id}|${CUT_CODE[cut]}`), from, to)) {
+        const values = this.cityValues(id, city, cut, day);
+        if (values) days.set(day, values);
+      }
+      return days;
+    },
+    across: (cut, from, to) => {
+      const out = new Map<string, Map<number, DayValues>>();
+      const code = CUT_CODE[cut];
+      for (const [id, slug] of this.index.shard.cities) {
+        for (const day of daysIn(this.valueRuns.get(`${id}|${code}`), from, to)) {
+          const row = this.row(dayShard(day), (v) => v.values.get(`${id}|${code}|${day}`));
+          if (!row) continue;
+          let days = out.get(slug);
+          if (!days) out.set(slug, (days = new Map()));
+          days.set(day, unpackDayValues(day, row[3], this.index.packed));
+        }
+      }
+      return out;
+    },
+  };
+
+  readonly runs: StoreReader['runs'] = { last: (): IngestRun | undefined => this.index.shard.lastRun ?? undefined };
+
+  readonly shapes: StoreReader['shapes'] = { all: () => this.index.shard.shapeOrder.map((id) => structuredClone(this.index.shape(id))) };
+
+  readonly skills: StoreReader['skills'] = {
+    get: (city): ForecastSkill | undefined => {
+      if (!this.index.skillCities.has(city)) return undefined;
+      const shard = this.shard(skillShard(city), 'skill');
+      return shard && decodeSkill(shard.skill);
+    },
+    has: (city) => this.index.skillCities.has(city),
+    written: () => this.index.skillCities.size > 0,
+  };
+
+  longestLabelBytes(): number {
+    return this.index.shard.longestLabelBytes;
+  }
+
+  /** A shard by name, decoded and checked; undefined when not here yet. */
+  private shard<K extends Shard['kind']>(name: string, kind: K): Extract<Shard, { kind: K }> | undefined {
+    if (kindOf(name) !== kind) throw new ShardUnavailable(name, `not a ${kind} shard`);
+    const got = this.source.get(name);
+    return got && decodeShard(name, got.key, got.bytes, kind);
+  }
+
+  /** A rows shard's row, or undefined when the shard is not here yet; a shard here without it is an error (the index says it holds it). */
+  private row<R>(name: string, pick: (view: RowsView) => R | undefined): R | undefined {
+    let view = this.shards.get(name);
+    if (!view) {
+      const shard = this.shard(name, 'rows');
+      if (!shard) return undefined;
+      this.shards.set(name, (view = viewOf(shard)));
+    }
+    const row = pick(view);
+    if (row === undefined) throw new ShardUnavailable(name, 'lacks a row the index says it holds');
+    return row;
+  }
+
+  private pollenRow(id: number, city: string, day: number): PollenRow | undefined {
+    return this.row(cityShard(city, day), (v) => v.pollen.get(`${id}|${day}`));
+  }
+
+  private cityValues(id: number, city: string, cut: DayCut, day: number): DayValues | undefined {
+    const row = this.row(cityShard(city, day), (v) => v.values.get(`${id}|${CUT_CODE[cut]}|${day}`));
+    return row && unpackDayValues(day, row[3], this.index.packed);
+  }
+
+  /** PollenDays.iterateHours: the rows are all read at the first step, as the store reads them, and decoded a day at a time past the cache. */
+  private *iterateHours(city: string, fromHour: number, toHour: number): Generator<StoredHour> {
+    const id = this.ids.get(city);
+    if (id === undefined || toHour <= fromHour) return;
+    const rows: PollenRow[] = [];
+    for (const day of daysIn(this.pollenRuns.get(id), Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24))) {
+      const row = this.pollenRow(id, city, day);
+      if (row) rows.push(row);
+    }
+    for (const r of rows) for (const h of this.decodeHours(r)) if (h.hour >= fromHour && h.hour < toHour) yield h;
+  }
+
+  /** A city's days with an hour in [first, last] and their masks, from its rows. */
+  private *masksIn(id: number, city: string, first: number, last: number): Generator<DayMask> {
+    for (const day of daysIn(this.pollenRuns.get(id), first, last)) {
+      const row = this.pollenRow(id, city, day);
+      if (row) yield { day, mask: row[4] };
+    }
+  }
+
+  /** A row's hours as PollenDays decodes them. */
+  private decodeHours([, day, source, zone, mask, data]: PollenRow): StoredHour[] {
+    const timezone = zone === null ? null : this.index.packed.label(zone);
+    const provider = this.index.packed.source(source);
+    return decodeDay(day, { mask, data }, (id) => this.index.shape(id)).map((h) => storedHour(h, timezone, provider));
+  }
+
+  private toWeather(city: string, row: WeatherRow | undefined): StoredWeather | undefined {
+    if (!row) return undefined;
+    const [, day, source, fetchedAt, data] = row;
+    return weatherOf(city, day, this.index.packed.source(source), fetchedAt, data, this.index.packed.label);
+  }
+}
