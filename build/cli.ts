@@ -15,7 +15,10 @@ import { ingestExitCode, runIngest } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
-import { pullSnapshot, pushSnapshot, snapshotStore } from '../src/store/snapshot.js';
+import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/store/snapshot.js';
+import { readShardManifest, shardFolderPath, shardManifestPath } from '../src/served/shard-folder.js';
+import { KEEP_DEPLOYS, uploadShards } from '../src/served/shard-upload.js';
+import { SHARD_STORE } from '../src/served/remote-shards.js';
 import { settingsOf } from '../src/settings.js';
 import { openStore } from '../src/store/store.js';
 import { censusZips } from '../src/store/zip-table.js';
@@ -225,6 +228,25 @@ snapshot
   .action(async (o: { db?: string }) => {
     const rows = await pushSnapshot(snapshotStore(), o.db ?? defaultDb(), new Date().toISOString().slice(0, 10));
     process.stdout.write(`pushed the snapshot: ${rows} hourly rows\n`);
+  });
+
+program
+  .command('shards')
+  .description('Shards of the served store, which deployed functions read from Netlify Blobs (NETLIFY_SITE_ID, NETLIFY_AUTH_TOKEN).')
+  .command('upload')
+  .description(
+    `Upload the last render's shards that the site's Blobs lack, and its manifest; delete the shards none of the last ${KEEP_DEPLOYS} manifests names.`,
+  )
+  .option('--db <path>', 'store file beside which the render left its shards (default: $POLLEN_DB or snapshots/pollen.db)')
+  .action(async (o: { db?: string }) => {
+    const db = o.db ?? defaultDb();
+    const manifest = readShardManifest(shardManifestPath(db));
+    if (!manifest) throw new UsageError(`no shards beside ${db}: run \`npm run render\` first`);
+    const done = await uploadShards(siteBlobs(SHARD_STORE), shardFolderPath(db), manifest, new Date().toISOString());
+    process.stdout.write(
+      `uploaded ${done.uploaded} of ${done.shards} shards (${(done.bytes / 1e6).toFixed(1)} MB; the others were there), ` +
+        `deleted ${done.deleted} no kept manifest names; ${done.manifests} manifests kept\n`,
+    );
   });
 
 try {

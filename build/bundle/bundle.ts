@@ -33,12 +33,18 @@ export interface Call {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** A URL the runner fetches before the call: how a test changes the world between two calls (stops Blobs, say). */
+  before?: string;
+  /** A pause before the call. */
+  waitMs?: number;
 }
 
 export interface Answer {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** From the call to the last byte of its body. */
+  ms: number;
 }
 
 export interface Invocation {
@@ -51,7 +57,7 @@ export interface Invocation {
 }
 
 /**
- * Bundles the functions of this project into `out`, with `servedDir`'s `serve.db`, `site.json`,
+ * Bundles the functions of this project into `out`, with `servedDir`'s `shards.json`, `site.json`,
  * `bulk-index.json` and `outlook.json` as the render left them beside the store, and better-sqlite3
  * built for Node 22.
  */
@@ -65,7 +71,7 @@ export function bundleFunctions(servedDir: string, out: string): Archive[] {
     execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(site, 'node_modules')]);
     rmSync(join(site, 'node_modules', NATIVE)); // unlinked first: the project's own binary stays as it is
     copyFileSync(join(TOOLCHAIN, 'node_modules', NATIVE), join(site, 'node_modules', NATIVE));
-    for (const file of ['serve.db', 'site.json', 'bulk-index.json', 'outlook.json'])
+    for (const file of ['shards.json', 'site.json', 'bulk-index.json', 'outlook.json'])
       copyFileSync(join(servedDir, file), join(site, 'snapshots', file));
     const zipped = execFileSync(NODE22, [join(HERE, 'zip.mjs'), site, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     return (JSON.parse(zipped) as Omit<Archive, 'bytes'>[])

@@ -2,7 +2,8 @@
 // the archive's entry point hands to the bootstrap (`getLambdaHandler('./functions/NAME.mjs')`),
 // its default export called with a web Request and a context, a web Response back.
 // Run with the toolchain's Node 22 in the unzipped folder (Lambda's task root):
-// `node invoke.mjs < requests.json`, where each request is {url, method?, headers?, body?};
+// `node invoke.mjs < requests.json`, where each request is {url, method?, headers?, body?, before?, waitMs?}
+// (`before`: a URL fetched first, by which a test changes the world between two calls; `waitMs`: a pause before the call);
 // prints {node, main, coldMs, answers: [{status, headers, body}]}.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -19,6 +20,8 @@ const requests = JSON.parse(readFileSync(0, 'utf8'));
 const answers = [];
 let coldMs;
 for (const r of requests) {
+  if (r.before) await (await fetch(r.before)).text();
+  if (r.waitMs) await new Promise((resolve) => setTimeout(resolve, r.waitMs));
   const request = new Request(r.url, { method: r.method ?? 'GET', headers: r.headers, body: r.body });
   const context = {
     url: new URL(r.url),
@@ -30,8 +33,14 @@ for (const r of requests) {
     requestId: 'bundle-test',
     waitUntil: () => {},
   };
+  const asked = performance.now();
   const response = await handler(request, context);
-  answers.push({ status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() });
+  answers.push({
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+    ms: performance.now() - asked,
+  });
   coldMs ??= performance.now() - started;
 }
 process.stdout.write(JSON.stringify({ node: process.version, main, coldMs, answers }));

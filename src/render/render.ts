@@ -31,14 +31,7 @@ import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, s
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
 import { redirectsFile } from './redirects.js';
-import {
-  cityDaysThatFit,
-  FUNCTION_LIMIT_BYTES,
-  functionOverheadBytes,
-  measureServedStore,
-  type ServedStore,
-  writeServedStore,
-} from './served-store.js';
+import { FUNCTION_LIMIT_BYTES, measureFunctions, type ServedStore, writeServedStore } from './served-store.js';
 import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, skillFiles, type SkillOutput } from './forecast-skills.js';
 import { planSkills, type SkillsPlan } from './skills-plan.js';
@@ -251,12 +244,12 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
           threads,
         );
   const skills = { ...output, plan: skillsPlan, reused };
-  const measured = measureServedStore(nextServed, cityDays);
-  measured.catch(() => {});
   laps.done('skills');
   // Content-addressed: a shard whose bytes an earlier render wrote is there already, and is not written again.
   const folderShards = folderPut(shardFolderPath(store.path));
   const shards = { manifest: withStore(nextServed, (s) => writeShards(s, folderShards.put)), written: folderShards.written() };
+  const measured = measureFunctions(shards.manifest, cityDays);
+  measured.catch(() => {});
   laps.done('shards');
   const routes = options.routes ?? ROUTES;
   const months = withStore(nextServed, bulkMonths);
@@ -270,14 +263,13 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   return { cityDays, measured, plan, months, inputs, site, routes, skills, shards };
 }
 
-/** The served store's size, refused (nothing of the render published) when the functions carrying it would not fit. */
+/** What functions carry, refused (nothing of the render published) when the heaviest would not fit. */
 async function checkedSize(measured: Promise<ServedStore>, options: RenderOptions): Promise<ServedStore> {
   const served = await measured;
   const limit = options.functionLimitBytes ?? FUNCTION_LIMIT_BYTES;
   if (served.functionBytes > limit) {
-    const fit = cityDaysThatFit(served, limit, await functionOverheadBytes());
     throw new RenderError(
-      `the served store (${served.cityDays} city-days) would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: about ${fit} city-days fit; serve fewer days (SERVE_DAYS) or cities. Nothing was published.`,
+      `the shards' manifest would make each function about ${mb(served.functionBytes)} zipped, over ${mb(limit)}: serve fewer cities or days (SERVE_DAYS). Nothing was published.`,
     );
   }
   return served;
@@ -435,7 +427,7 @@ export function listFiles(dir: string): string[] {
 export function formatRender(s: RenderSummary): string {
   return (
     `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB${s.made < s.files ? `; ${s.made} written anew, ${s.files - s.made} kept from the render cache` : ''}) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
-    `the served store holds ${s.served.cityDays} city-days (functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
+    `the served store holds ${s.served.cityDays} city-days in ${s.shards.names} shards (${s.shards.written} new, ${mb(s.shards.writtenBytes)}; functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
     `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files\n` +
     s.warnings.map((w) => `warning: ${w}\n`).join('')
   );

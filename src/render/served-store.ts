@@ -1,15 +1,15 @@
 /**
- * The store functions carry: the last SERVE_DAYS days of the store, from the first of their first
- * month (the snapshot keeps all history), compacted, and checked to fit a function bundle before
- * anything is rendered.
+ * The served store: the last SERVE_DAYS days of the store, from the first of their first month
+ * (the snapshot keeps all history), compacted; a render cuts it into the shards functions read
+ * (store/shards/), and checks that the manifest they carry keeps them within a function's limit.
  */
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Worker } from 'node:worker_threads';
-import { createDeflate } from 'node:zlib';
+import { createDeflate, deflateRawSync } from 'node:zlib';
 import { firstServedDay } from '../domain/dates.js';
+import type { ShardManifest } from '../store/shards/shard-writer.js';
 import { openStore, type Store } from '../store/store.js';
 
 /**
@@ -39,8 +39,8 @@ export async function deflatedSize(path: string): Promise<number> {
 }
 
 /**
- * What the heaviest function that carries the store (MCP) weighs zipped, besides the store:
- * better-sqlite3, the ZIP table it carries for find_city (src/store/zip-table.ts), and code.
+ * What the heaviest function (MCP) weighs zipped, besides the shard manifest: better-sqlite3, the
+ * ZIP table it carries for find_city (src/store/zip-table.ts), and code.
  */
 export async function functionOverheadBytes(): Promise<number> {
   const require = createRequire(import.meta.url);
@@ -51,8 +51,9 @@ export async function functionOverheadBytes(): Promise<number> {
 
 export interface ServedStore {
   cityDays: number;
+  /** What functions carry of it, deflated: its shards' manifest (the shards are in Netlify Blobs). */
   deflatedBytes: number;
-  /** The estimated zipped size of a function carrying it. */
+  /** The estimated zipped size of the heaviest function. */
   functionBytes: number;
 }
 
@@ -69,36 +70,8 @@ export function writeServedStore(store: Store, path: string, serveDays: number):
   }
 }
 
-/**
- * `deflatedSize` in a thread of its own: the stream moves only when its thread's event loop
- * turns, and the render's thread is busy for the second or two deflating the served store takes.
- */
-function deflatedSizeOffThread(path: string): Promise<number> {
-  const code = `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const { createReadStream } = require('node:fs');
-    const { pipeline, Writable } = require('node:stream');
-    const { createDeflate } = require('node:zlib');
-    let bytes = 0;
-    const count = new Writable({ write: (chunk, _e, done) => { bytes += chunk.length; done(); } });
-    pipeline(createReadStream(workerData), createDeflate({ level: 6 }), count, (error) => { if (error) throw error; parentPort.postMessage(bytes); });
-  `;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(code, { eval: true, workerData: path });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (exit) => exit !== 0 && reject(new Error(`deflating ${path} stopped with code ${exit}`)));
-  });
-}
-
-/** What the served store at `path` weighs in a function, zipped (measured in a thread of its own: start it early). */
-export async function measureServedStore(path: string, cityDays: number): Promise<ServedStore> {
-  const deflatedBytes = await deflatedSizeOffThread(path);
+/** What a function carrying the shard manifest weighs zipped: the manifest deflated, and the rest of the heaviest function. */
+export async function measureFunctions(manifest: ShardManifest, cityDays: number): Promise<ServedStore> {
+  const deflatedBytes = deflateRawSync(JSON.stringify(manifest), { level: 6 }).length;
   return { cityDays, deflatedBytes, functionBytes: deflatedBytes + (await functionOverheadBytes()) };
-}
-
-/** How many city-days fit a function of `limit` bytes, at the size per city-day measured. */
-export function cityDaysThatFit(served: ServedStore, limit: number, overhead: number): number {
-  const perCityDay = served.deflatedBytes / Math.max(1, served.cityDays);
-  return Math.max(0, Math.floor((limit - overhead) / perCityDay));
 }

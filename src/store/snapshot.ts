@@ -14,10 +14,13 @@ export const SNAPSHOT_KEY = 'pollen.db';
 const KEEP_DATED = 7;
 
 /** The snapshot store of a site, from NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN. */
-export function snapshotStore(env: NodeJS.ProcessEnv = process.env): BlobStore {
+export const snapshotStore = (env: NodeJS.ProcessEnv = process.env): BlobStore => siteBlobs('pollen-snapshots', env);
+
+/** A site-wide Blobs store of the site NETLIFY_SITE_ID names, reached with NETLIFY_AUTH_TOKEN (from outside Netlify: the scheduled rebuild). */
+export function siteBlobs(name: string, env: NodeJS.ProcessEnv = process.env): BlobStore {
   const { NETLIFY_SITE_ID: siteID, NETLIFY_AUTH_TOKEN: token } = settingsOf(env);
-  if (!siteID || !token) throw new Error('NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN must be set to pull or push the store snapshot');
-  return getStore({ name: 'pollen-snapshots', siteID, token, consistency: 'strong' });
+  if (!siteID || !token) throw new Error(`NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN must be set to reach the site's Blobs store ${name}`);
+  return getStore({ name, siteID, token, consistency: 'strong' });
 }
 
 /** Downloads the snapshot to `path` (atomically); false when there is none yet. */

