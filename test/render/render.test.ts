@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import fallback from '../../functions/fallback.js';
@@ -8,7 +9,7 @@ import { findRoute, ROUTES, type Route } from '../../src/api/routes.js';
 import { listFiles, render } from '../../src/render/render.js';
 import { THREAD_CACHE } from '../../src/render/threads/thread-code.js';
 import { settingsOf } from '../../src/settings.js';
-import { deflatedSize, functionOverheadBytes } from '../../src/render/served-store.js';
+import { functionOverheadBytes } from '../../src/render/served-store.js';
 import { SITE_FILES } from '../../src/site/build.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { servedStorePath, type SiteFile } from '../../src/served/site-file.js';
@@ -126,21 +127,23 @@ describe('build render', () => {
     expect(() => settingsOf({ SERVE_DAYS: '0' }).SERVE_DAYS).toThrow(/SERVE_DAYS must be a whole number of days of at least 1 \(got "0"\)/);
   });
 
-  it('refuses, publishing nothing, a store that would push a function over its zipped limit, saying how many city-days fit', async () => {
+  it("refuses, publishing nothing, a store whose shards' manifest would push a function over its zipped limit", async () => {
     const dir = tempDir();
     const db = await buildStore(dir, ['tulsa'], SITE_SPAN);
     const store = openStore(db, { readonly: true });
     const publish = join(dir, 'publish');
     await render(store, publish);
-    const [served, before] = [readlinkSync(publish), readFileSync(servedStorePath(db))];
-    const perCityDay = (await deflatedSize(servedStorePath(db))) / 20;
-    const limit = (await functionOverheadBytes()) + Math.floor(perCityDay * 12.5);
+    const [served, before, manifest] = [readlinkSync(publish), readFileSync(servedStorePath(db)), readFileSync(join(dir, 'shards.json'))];
+    // A limit the manifest just passes: the functions carry it deflated, beside their code.
+    const limit =
+      (await functionOverheadBytes()) + deflateRawSync(JSON.stringify(JSON.parse(manifest.toString('utf8'))), { level: 6 }).length - 1;
     await expect(render(store, publish, { functionLimitBytes: limit })).rejects.toThrow(
-      /the served store \(20 city-days\) would make each function about [\d.]+ MB zipped, over [\d.]+ MB: about 1[12] city-days fit; serve fewer days \(SERVE_DAYS\) or cities\. Nothing was published\./,
+      /the shards' manifest would make each function about [\d.]+ MB zipped, over [\d.]+ MB: serve fewer cities or days \(SERVE_DAYS\)\. Nothing was published\./,
     );
     store.close();
     expect(readlinkSync(publish)).toBe(served);
     expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
+    expect(readFileSync(join(dir, 'shards.json')).equals(manifest)).toBe(true);
     expect(readdirSync(dir).sort()).toEqual([
       'bulk-index.json',
       'outlook.json',
@@ -150,6 +153,8 @@ describe('build render', () => {
       'render-cache',
       'render-cache.key',
       'serve.db',
+      'shards',
+      'shards.json',
       'site.json',
     ]);
   });

@@ -70,12 +70,21 @@ describe('netlify.toml functions', () => {
   };
   const fns = readdirSync(join(ROOT, 'functions')).map((f) => f.replace(/\.ts$/, ''));
 
-  it('ships the store only with the functions that open it, the forecast and nearest the site file, and the outlook where it is answered', () => {
+  it("ships no store: the shards' manifest with the functions that read them, the site file with all, and the outlook where it is answered", () => {
     expect(toml.functions.included_files).toBeUndefined(); // per-function settings add to global ones
     const included = (name: string) => (toml.functions[name] as { included_files?: string[] } | undefined)?.included_files ?? [];
-    for (const name of ['fallback', 'pollen-range', 'health']) expect(included(name), name).toEqual(['snapshots/serve.db']);
+    for (const name of ['fallback', 'pollen-range', 'health'])
+      expect(included(name), name).toEqual(['snapshots/shards.json', 'snapshots/site.json']);
     // get_bulk_files, and get_forecast's outlook to 7 days
-    expect(included('mcp')).toEqual(['snapshots/serve.db', 'snapshots/bulk-index.json', 'snapshots/outlook.json']);
+    expect(included('mcp')).toEqual([
+      'snapshots/shards.json',
+      'snapshots/site.json',
+      'snapshots/bulk-index.json',
+      'snapshots/outlook.json',
+    ]);
+    expect(Object.values(toml.functions).flatMap((f) => (f as { included_files?: string[] }).included_files ?? [])).not.toContain(
+      'snapshots/serve.db',
+    );
     expect(included('forecast')).toEqual(['snapshots/site.json', 'snapshots/outlook.json']); // days=, and the alerts' outlook
     expect(included('nearest')).toEqual(['snapshots/site.json']);
     expect(fns.sort()).toEqual(['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range']);
