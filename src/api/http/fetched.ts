@@ -8,7 +8,9 @@
  * streamed answer never stops halfway for a shard it could not have.
  */
 import type { ApiContext } from '../contract/context.js';
-import type { ErrorLog } from './respond.js';
+
+/** Where failures are logged (respond.ts's ErrorLog). */
+type ErrorLog = (message: string, error: unknown) => void;
 
 /** Rounds of fetching an answer may take: more means a read that keeps finding new shards, a fault. */
 export const FETCH_ROUNDS = 6;
