@@ -13,6 +13,7 @@ import { type StoredDay, storedDays } from './day-statuses.js';
 import type { Names } from './names.js';
 import type { DayCache } from './day-cache.js';
 import type { SpeciesShapes } from './species-shapes.js';
+import { quarterOf, RANGE_SHARDS } from './shards/shard-format.js';
 
 /** A city-day's pollen as ingest writes it. */
 export interface PollenWrite {
@@ -41,20 +42,34 @@ export interface DayMask {
 /**
  * Whether the rows of each city's window [from, to) number more than `limit`, and how many there
  * are up to it (PollenDays.countUpTo), from `masks`: a city's days with an hour in [first, last],
- * ascending (undefined for a city the store does not know).
+ * ascending (undefined for a city the store does not know). The rows also stop, `more` being
+ * true, before a day that would take them past RANGE_SHARDS city-quarters and RANGE_SHARDS days
+ * alike (docs/decisions.md, "Bounded reads"); a daily row that day would end is left out whole.
+ * `read` hears each day counted.
  */
 export function countUpTo(
   windows: readonly CountWindow[],
   limit: number,
   masks: (city: string, first: number, last: number) => Iterable<DayMask> | undefined,
+  read?: (city: string, day: number) => void,
 ): { count: number; more: boolean } {
   let count = 0;
+  const days = new Set<number>();
+  const quarters = new Set<string>();
   for (const { city, from, to, dayOf } of windows) {
     if (to <= from) continue;
-    const days = masks(city, Math.floor(from / 24), Math.floor((to - 1) / 24));
-    if (days === undefined) continue;
+    const held = masks(city, Math.floor(from / 24), Math.floor((to - 1) / 24));
+    if (held === undefined) continue;
     let lastDay: number | undefined;
-    for (const { day, mask } of days) {
+    for (const { day, mask } of held) {
+      const quarter = `${city}|${quarterOf(day)}`;
+      if (Math.min(days.size + (days.has(day) ? 0 : 1), quarters.size + (quarters.has(quarter) ? 0 : 1)) > RANGE_SHARDS) {
+        if (dayOf && lastDay !== undefined && firstGroup(day, mask, from, to, dayOf) === lastDay) count--;
+        return { count, more: true };
+      }
+      days.add(day);
+      quarters.add(quarter);
+      read?.(city, day);
       if (!dayOf) count += hoursIn(day, mask, from, to);
       else {
         for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
@@ -70,6 +85,12 @@ export function countUpTo(
     }
   }
   return { count, more: false };
+}
+
+/** The group (`dayOf`) of a day's first hour in [from, to), if it has one. */
+function firstGroup(day: number, mask: number, from: number, to: number, dayOf: (hour: number) => number): number | undefined {
+  for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) if (mask & (1 << (h - day * 24))) return dayOf(h);
+  return undefined;
 }
 
 /** The hours of a day's mask that fall in [fromHour, toHour). */

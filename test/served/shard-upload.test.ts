@@ -103,6 +103,8 @@ describe('shards in Netlify Blobs', () => {
         '/api/pollen?city=boise',
         '/api/weather?city=boise',
         `/api/pollen-range?cities=tulsa,boise&from=2025-03-26&to=${last}`,
+        `/api/pollen-range?cities=tulsa,boise&from=2025-03-26&to=${last}&aggregate=day&timezone=local`,
+        `/api/pollen-range?from=2025-03-31T12:00:00Z&to=2025-04-01T12:00:00Z&format=csv`,
         '/api/season?city=tulsa',
         '/api/forecast-skill?city=tulsa',
       ];

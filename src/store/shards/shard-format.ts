@@ -24,6 +24,12 @@ import type { IngestRun } from '../ingest-runs.js';
 /** The shards' layout: a reader refuses another. */
 export const SHARD_FORMAT = 1;
 
+/**
+ * A range's rows come from at most this many city-quarters or days of every city
+ * (docs/decisions.md, "Bounded reads"): with the index, one under the 25 shards an answer may read.
+ */
+export const RANGE_SHARDS = 23;
+
 /** A city row: id, slug, name, state, lat, lon, timezone, active (1 or 0), as the city table holds it. */
 export type CityRow = [
   id: number,
@@ -37,6 +43,8 @@ export type CityRow = [
 ];
 /** Consecutive days from `first`: [first, count]. */
 export type DayRun = [first: number, count: number];
+/** Consecutive days with data from one provider. */
+export type SourceRun = [first: number, count: number, source: number];
 /** Stored rows: only pollen days with an hour and complete weather days (the rows a reader reads). */
 export type PollenRow = [city: number, day: number, source: number, zone: number | null, mask: number, data: Uint8Array | null];
 export type WeatherRow = [city: number, day: number, source: number, fetchedAt: number, data: Uint8Array];
@@ -55,8 +63,15 @@ export interface IndexShard {
   lastRun: IngestRun | null;
   pollen: { days: number[]; latestDay: number | null; latestHour: number | null; latestSource: string | null };
   weather: { days: number[]; latestDay: number | null; latestSource: string | null };
-  /** By city id: its pollen days with an hour (their masks and providers are in its rows), its complete weather days, its day values of each cut. */
+  /** By city id: its pollen days with an hour, its complete weather days, its day values of each cut. */
   pollenRuns: Array<[city: number, runs: DayRun[]]>;
+  /**
+   * By city id: the hours each pollen day holds (a 24-bit mask, 3 bytes a day from `first`, 0 for
+   * none; deflated), and its providers as runs of days: what a range counts and names before it
+   * reads a row.
+   */
+  pollenMasks: Array<[city: number, first: number, masks: Uint8Array]>;
+  pollenSources: Array<[city: number, runs: SourceRun[]]>;
   weatherRuns: Array<[city: number, runs: DayRun[]]>;
   valueRuns: Array<[city: number, cut: 0 | 1, runs: DayRun[]]>;
   /** The cities whose forecast skill a render wrote. */

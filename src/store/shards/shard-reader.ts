@@ -6,6 +6,7 @@
  * day-values-packing.ts, weather-days.ts), and the index's runs of days stand for the SQL that
  * picks a city's days.
  */
+import { inflateRawSync } from 'node:zlib';
 import type { City, CitySet } from '../../domain/cities.js';
 import type { DayCut } from '../../domain/days.js';
 import type { DayValues } from '../../domain/day-values.js';
@@ -32,6 +33,7 @@ import {
   type PollenRow,
   type DayRun,
   type RowsShard,
+  type SourceRun,
   type Shard,
   ShardUnavailable,
   skillShard,
@@ -106,6 +108,9 @@ export class ShardIndex {
   readonly pollenRuns: Map<number, DayRun[]>;
   readonly weatherRuns: Map<number, DayRun[]>;
   readonly valueRuns: Map<string, DayRun[]>;
+  readonly pollenSources: Map<number, SourceRun[]>;
+  private readonly packedMasks: Map<number, { first: number; packed: Uint8Array }>;
+  private readonly masks = new Map<number, Uint8Array>();
   /** The city set's cities (active and named), by slug, as the SQL of by-day.ts picks them. */
   readonly served: Array<{ id: number; slug: string }>;
   readonly skillCities: Set<string>;
@@ -122,6 +127,8 @@ export class ShardIndex {
     this.pollenRuns = new Map(shard.pollenRuns);
     this.weatherRuns = new Map(shard.weatherRuns);
     this.valueRuns = new Map(shard.valueRuns.map(([city, cut, runs]) => [`${city}|${cut}`, runs]));
+    this.pollenSources = new Map(shard.pollenSources);
+    this.packedMasks = new Map(shard.pollenMasks.map(([city, first, packed]) => [city, { first, packed }]));
     this.served = shard.cities
       .filter((c) => c[7] === 1 && c[2] !== null)
       .map(([id, slug]) => ({ id, slug }))
@@ -140,6 +147,16 @@ export class ShardIndex {
     const got = source.get(INDEX_SHARD);
     if (!got) throw new ShardUnavailable(INDEX_SHARD, 'not here yet');
     return new ShardIndex(decodeShard(INDEX_SHARD, got.key, got.bytes, 'index'));
+  }
+
+  /** The mask of a city's pollen day (0 for none). */
+  mask(city: number, day: number): number {
+    const packed = this.packedMasks.get(city);
+    if (!packed) return 0;
+    let bytes = this.masks.get(city);
+    if (!bytes) this.masks.set(city, (bytes = inflateRawSync(packed.packed)));
+    const at = (day - packed.first) * 3;
+    return at < 0 || at >= bytes.length ? 0 : bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
   }
 
   shape(id: number): Shape {
@@ -169,6 +186,11 @@ export class ShardStore implements StoreReader {
   private readonly pollenRuns: Map<number, DayRun[]>;
   private readonly weatherRuns: Map<number, DayRun[]>;
   private readonly valueRuns: Map<string, DayRun[]>;
+  /**
+   * Where a range's rows are read: a city's quarters, or days of every city, whichever its count
+   * found fewer of (countUpTo decides, before the rows stream).
+   */
+  private rangeBy: 'city' | 'day' = 'city';
 
   constructor(
     readonly index: ShardIndex,
@@ -194,11 +216,24 @@ export class ShardStore implements StoreReader {
       return out;
     },
     iterateHours: (city, fromHour, toHour) => this.iterateHours(city, fromHour, toHour),
-    countUpTo: (windows: readonly CountWindow[], limit: number) =>
-      countUpTo(windows, limit, (city, first, last) => {
-        const id = this.ids.get(city);
-        return id === undefined ? undefined : this.masksIn(id, city, first, last);
-      }),
+    countUpTo: (windows: readonly CountWindow[], limit: number) => {
+      const counted: Array<[id: number, city: string, day: number]> = [];
+      const result = countUpTo(
+        windows,
+        limit,
+        (city, first, last) => {
+          const id = this.ids.get(city);
+          return id === undefined ? undefined : this.masksIn(id, first, last);
+        },
+        (city, day) => counted.push([this.ids.get(city)!, city, day]),
+      );
+      // The rows the answer streams are those counted: their shards are read now, before its status.
+      const days = new Set(counted.map(([, , day]) => day)).size;
+      const quarters = new Set(counted.map(([, city, day]) => cityShard(city, day))).size;
+      this.rangeBy = days < quarters ? 'day' : 'city';
+      for (const [id, city, day] of counted) this.pollenRow(id, city, day, this.rangeBy);
+      return result;
+    },
     daysWithData: () => [...this.index.shard.pollen.days],
     latestDay: () => this.index.shard.pollen.latestDay,
     latestHour: () => this.index.shard.pollen.latestHour,
@@ -206,11 +241,10 @@ export class ShardStore implements StoreReader {
     sourcesIn: (city, from, to) => {
       const id = this.ids.get(city);
       if (id === undefined || to <= from) return [];
+      const [first, last] = [Math.floor(from / 24), Math.floor((to - 1) / 24)];
       const sources = new Set<string>();
-      for (const day of daysIn(this.pollenRuns.get(id), Math.floor(from / 24), Math.floor((to - 1) / 24))) {
-        const row = this.pollenRow(id, city, day);
-        if (row) sources.add(this.index.packed.source(row[2]));
-      }
+      for (const [start, count, source] of this.index.pollenSources.get(id) ?? [])
+        if (start <= last && start + count - 1 >= first) sources.add(this.index.packed.source(source));
       return [...sources];
     },
     cityDaysWithData: (city, limit) => {
@@ -337,8 +371,8 @@ export class ShardStore implements StoreReader {
     return row;
   }
 
-  private pollenRow(id: number, city: string, day: number): PollenRow | undefined {
-    return this.row(cityShard(city, day), (v) => v.pollen.get(`${id}|${day}`));
+  private pollenRow(id: number, city: string, day: number, by: 'city' | 'day' = 'city'): PollenRow | undefined {
+    return this.row(by === 'city' ? cityShard(city, day) : dayShard(day), (v) => v.pollen.get(`${id}|${day}`));
   }
 
   private cityValues(id: number, city: string, cut: DayCut, day: number): DayValues | undefined {
@@ -346,24 +380,22 @@ export class ShardStore implements StoreReader {
     return row && unpackDayValues(day, row[3], this.index.packed);
   }
 
-  /** PollenDays.iterateHours: the rows are all read at the first step, as the store reads them, and decoded a day at a time past the cache. */
+  /**
+   * PollenDays.iterateHours, a day at a time past the cache: an answer stops reading where its
+   * rows stop, so it reads the shards of the rows it counted (countUpTo), and no more.
+   */
   private *iterateHours(city: string, fromHour: number, toHour: number): Generator<StoredHour> {
     const id = this.ids.get(city);
     if (id === undefined || toHour <= fromHour) return;
-    const rows: PollenRow[] = [];
     for (const day of daysIn(this.pollenRuns.get(id), Math.floor(fromHour / 24), Math.floor((toHour - 1) / 24))) {
-      const row = this.pollenRow(id, city, day);
-      if (row) rows.push(row);
+      const row = this.pollenRow(id, city, day, this.rangeBy);
+      if (row) for (const h of this.decodeHours(row)) if (h.hour >= fromHour && h.hour < toHour) yield h;
     }
-    for (const r of rows) for (const h of this.decodeHours(r)) if (h.hour >= fromHour && h.hour < toHour) yield h;
   }
 
-  /** A city's days with an hour in [first, last] and their masks, from its rows. */
-  private *masksIn(id: number, city: string, first: number, last: number): Generator<DayMask> {
-    for (const day of daysIn(this.pollenRuns.get(id), first, last)) {
-      const row = this.pollenRow(id, city, day);
-      if (row) yield { day, mask: row[4] };
-    }
+  /** A city's days with an hour in [first, last] and their masks, from the index. */
+  private *masksIn(id: number, first: number, last: number): Generator<DayMask> {
+    for (const day of daysIn(this.pollenRuns.get(id), first, last)) yield { day, mask: this.index.mask(id, day) };
   }
 
   /** A row's hours as PollenDays decodes them. */

@@ -17,7 +17,7 @@ export class ShardRows {
       sources: db.prepare('SELECT id, name FROM source ORDER BY id').raw(),
       labels: db.prepare('SELECT id, text FROM label ORDER BY id').raw(),
       shapes: db.prepare('SELECT id, keys FROM species_shape ORDER BY id').raw(),
-      pollenDays: db.prepare('SELECT city_id, day FROM pollen_day WHERE mask <> 0 ORDER BY city_id, day').raw(),
+      pollenDays: db.prepare('SELECT city_id, day, mask, source_id FROM pollen_day WHERE mask <> 0 ORDER BY city_id, day').raw(),
       weatherDays: db.prepare(`SELECT city_id, day FROM weather_day WHERE status = ${COMPLETE} ORDER BY city_id, day`).raw(),
       valueDays: db.prepare('SELECT city_id, cut, day FROM day_value ORDER BY city_id, cut, day').raw(),
       cityPollen: db
@@ -73,9 +73,9 @@ export class ShardRows {
     return (this.stmt.shapeKeys.all() as string[]).map((keys) => this.stmt.shapeIds.get(keys) as number);
   }
 
-  /** Every pollen day with an hour. */
-  pollenDays(): IterableIterator<[number, number]> {
-    return this.stmt.pollenDays.iterate() as IterableIterator<[number, number]>;
+  /** Every pollen day with an hour: city, day, mask, provider. */
+  pollenDays(): IterableIterator<[number, number, number, number]> {
+    return this.stmt.pollenDays.iterate() as IterableIterator<[number, number, number, number]>;
   }
 
   weatherDays(): IterableIterator<[number, number]> {

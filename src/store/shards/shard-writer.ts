@@ -13,7 +13,9 @@ import {
   type DayRun,
   type IndexShard,
   type RowsShard,
+  type SourceRun,
 } from './shard-format.js';
+import { deflateRawSync } from 'node:zlib';
 import type { Store } from '../store.js';
 
 /** Which key holds each shard of a store. */
@@ -75,7 +77,19 @@ export function writeShards(store: Store, put: PutShard): ShardManifest {
 function indexOf(store: Store, skills: string[]): IndexShard {
   const rows = store.shardRows();
   const pollenRuns = new Map<number, DayRun[]>();
-  for (const [city, day] of rows.pollenDays()) extend(pollenRuns, city, day);
+  const masks = new Map<number, Array<[number, number]>>();
+  const sources = new Map<number, SourceRun[]>();
+  for (const [city, day, mask, source] of rows.pollenDays()) {
+    extend(pollenRuns, city, day);
+    let days = masks.get(city);
+    if (!days) masks.set(city, (days = []));
+    days.push([day, mask]);
+    let runs = sources.get(city);
+    if (!runs) sources.set(city, (runs = []));
+    const last = runs.at(-1);
+    if (last && last[0] + last[1] === day && last[2] === source) last[1]++;
+    else runs.push([day, 1, source]);
+  }
   const weatherRuns = new Map<number, DayRun[]>();
   for (const [city, day] of rows.weatherDays()) extend(weatherRuns, city, day);
   const valueRuns = new Map<string, DayRun[]>();
@@ -98,6 +112,8 @@ function indexOf(store: Store, skills: string[]): IndexShard {
     },
     weather: { days: store.weather.days(), latestDay: store.weather.latestDay(), latestSource: store.weather.latestSource() },
     pollenRuns: [...pollenRuns],
+    pollenMasks: [...masks].map(([city, days]) => [city, days[0]![0], packMasks(days)]),
+    pollenSources: [...sources],
     weatherRuns: [...weatherRuns],
     valueRuns: [...valueRuns].map(([key, runs]) => {
       const [city, cut] = key.split('|').map(Number) as [number, 0 | 1];
@@ -105,6 +121,14 @@ function indexOf(store: Store, skills: string[]): IndexShard {
     }),
     skills,
   };
+}
+
+/** A city's days' masks, 3 bytes a day from its first, deflated (most days hold every hour: they pack to little). */
+function packMasks(days: Array<[day: number, mask: number]>): Uint8Array {
+  const first = days[0]![0];
+  const bytes = new Uint8Array((days.at(-1)![0] - first + 1) * 3);
+  for (const [day, mask] of days) bytes.set([mask & 0xff, (mask >> 8) & 0xff, mask >> 16], (day - first) * 3);
+  return deflateRawSync(bytes);
 }
 
 /** Adds `day` to the runs of `key`, days coming in ascending order. */
