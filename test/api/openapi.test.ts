@@ -17,7 +17,15 @@ const require = createRequire(import.meta.url);
 describe('the OpenAPI document', () => {
   it('describes every API route with its parameters and error responses', () => {
     const doc = openApiDocument(API_ROUTES) as {
-      paths: Record<string, { get: { parameters: Array<{ name: string }>; responses: Record<string, unknown> } }>;
+      paths: Record<
+        string,
+        {
+          get: {
+            parameters: Array<{ name: string }>;
+            responses: Record<string, { description: string; content: Record<string, { schema: { oneOf?: unknown[] } }> }>;
+          };
+        }
+      >;
     };
     const apiRoutes = ROUTES.map((r) => r.path).filter((p) => p.startsWith('/api/'));
     // And the bulk files' manifest, a static file of every render.
@@ -34,9 +42,16 @@ describe('the OpenAPI document', () => {
     ]);
     expect(Object.keys(doc.paths['/api/forecast']!.get.responses)).toEqual(['200', '400', '404', '405', '500', '503']);
     expect(doc.paths['/api/pollen']!.get.parameters.map((p) => p.name)).toEqual(['city', 'date', 'timezone']);
-    expect(Object.keys(doc.paths['/api/weather']!.get.responses)).toEqual(['200', '400', '404', '405', '500']);
-    expect(Object.keys(doc.paths['/api/cities']!.get.responses)).toEqual(['200', '405', '500']); // no parameter, so no 400
+    // Every answer a function reads the stored data for may be a 503 DATA_UNAVAILABLE; nearest reads the site file only.
+    expect(Object.keys(doc.paths['/api/weather']!.get.responses)).toEqual(['200', '400', '404', '405', '500', '503']);
+    expect(doc.paths['/api/weather']!.get.responses['503']!.description).toMatch(
+      /^The stored data cannot be read right now \(code DATA_UNAVAILABLE/,
+    );
+    expect(Object.keys(doc.paths['/api/cities']!.get.responses)).toEqual(['200', '405', '500', '503']); // no parameter, so no 400
+    expect(Object.keys(doc.paths['/api/nearest']!.get.responses)).toEqual(['200', '400', '404', '405', '500']);
+    // Health's own 503 (stale) or the stored data's.
     expect(Object.keys(doc.paths['/api/health']!.get.responses)).toEqual(['200', '405', '500', '503']);
+    expect(doc.paths['/api/health']!.get.responses['503']!.content['application/json']!.schema.oneOf).toHaveLength(2);
   });
 
   it('gives every operation an operationId, and sets servers, license and an empty security', () => {

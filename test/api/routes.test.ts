@@ -99,6 +99,11 @@ describe('a route added to the list', () => {
           description: 'Internal server error (sanitized).',
           content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
         },
+        '503': {
+          description:
+            'The stored data cannot be read right now (code DATA_UNAVAILABLE: a shard Netlify Blobs did not give); see Retry-After. Never cached.',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+        },
       },
     });
     expect(Object.keys(openApiDocument(API_ROUTES).paths as object)).not.toContain('/api/echo');

@@ -87,6 +87,8 @@ export interface Route {
   forms: readonly StaticForm[];
   /** Answers that change only with a deploy, though not rendered (the CDN keeps them until the next). */
   untilDeploy?: true;
+  /** Answered from the site file alone, never the stored data (so never its 503 DATA_UNAVAILABLE). */
+  siteFileOnly?: true;
   /** Checks the query by `params`, then answers. */
   handler: Handler;
 }

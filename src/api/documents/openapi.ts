@@ -77,6 +77,26 @@ const parameter = ([name, schema]: [string, Param]) => {
   };
 };
 
+/** A 503 for stored data a deployed function could not read from Netlify Blobs (docs/decisions.md, "HTTP behaviour"). */
+const DATA_UNAVAILABLE =
+  'The stored data cannot be read right now (code DATA_UNAVAILABLE: a shard Netlify Blobs did not give); see Retry-After. Never cached.';
+
+/**
+ * A route's 503s: its own, where it documents one, and the stored data's, for every route a
+ * function reading shards answers (all but those answered from the site file alone).
+ */
+function unavailable(route: Route): Json {
+  const doc = route.doc!;
+  const reads = !doc.file && !route.siteFileOnly;
+  if (!doc.unavailable) return reads ? { '503': { description: DATA_UNAVAILABLE, ...json(ERROR) } } : {};
+  const own = schemaOf(doc.unavailable.schema);
+  return {
+    '503': reads
+      ? { description: `${doc.unavailable.description} Or: ${DATA_UNAVAILABLE}`, ...json({ oneOf: [own, ERROR] }) }
+      : { description: doc.unavailable.description, ...json(own) },
+  };
+}
+
 /** What a route answers: 200 in its media types, then the errors it documents, by status. */
 function responses(route: Route): Json {
   const doc = route.doc!;
@@ -95,7 +115,7 @@ function responses(route: Route): Json {
           '405': { description: 'Only GET, HEAD and OPTIONS are allowed.', ...json(ERROR) },
           '500': { description: 'Internal server error (sanitized).', ...json(ERROR) },
         }),
-    ...(doc.unavailable ? { '503': { description: doc.unavailable.description, ...json(schemaOf(doc.unavailable.schema)) } } : {}),
+    ...unavailable(route),
   };
 }
 

@@ -128,6 +128,7 @@ export const nearestRoute = route({
   llms: `the served cities nearest a point, or with zip=NNNNN instead of lat and lon a ZIP code's centroid, with distance_km; 404 NO_CITY_NEARBY (naming the nearest) or UNKNOWN_ZIP`,
   // From the served city set and the ZIP table its function carries: both change only with a deploy.
   untilDeploy: true,
+  siteFileOnly: true,
   handle: async ({ lat, lon, zip, limit, max_km: maxKm }, ctx) => {
     if (zip !== undefined && (lat !== undefined || lon !== undefined)) throw invalidParameter('zip', EITHER);
     if (zip === undefined && lat === undefined) throw invalidParameter('lat', POINT);
