@@ -15,10 +15,18 @@ import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { listFiles } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
-import { type Measure, s } from './measure.js';
+import { readShardManifest, shardManifestPath } from '../../src/served/shard-folder.js';
+import { type Measure, mb, s } from './measure.js';
 import type { FullRenders } from './full-render.js';
 import { median, type RenderRun, renderOnce, run } from './render-run.js';
 import type { Workload } from './workload.js';
+
+/** How many shards of each kind (`city`, `day`, ...) a list of names holds, in words. */
+function kinds(names: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name.split('/')[0]!, (counts.get(name.split('/')[0]!) ?? 0) + 1);
+  return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
+}
 
 /** Each file of a rendered tree by its SHA-1. */
 function hashes(dir: string): Map<string, string> {
@@ -67,11 +75,16 @@ export async function dailyRenderBenchmark(
   const nextDir = join(dir, 'next-day');
   const daily: RenderRun[] = [];
   let after = new Map<string, string>();
+  const shardsBefore = readShardManifest(shardManifestPath(db))!;
+  let shardsAfter = shardsBefore;
   for (let i = 0; i < 3; i++) {
     const next = await nextDay(db, join(dir, 'render-cache'), nextDir, workload);
     const nextPublish = join(nextDir, 'publish');
     daily.push(await renderOnce(root, next.db, nextPublish, next.cache, false));
-    if (i === 0) after = hashes(realpathSync(nextPublish));
+    if (i === 0) {
+      after = hashes(realpathSync(nextPublish));
+      shardsAfter = readShardManifest(shardManifestPath(next.db))!;
+    }
   }
   await rm(nextDir, { recursive: true, force: true });
   const added = [...after.keys()].filter((f) => !before.has(f)).length;
@@ -81,6 +94,12 @@ export async function dailyRenderBenchmark(
   const seconds = median(daily.map((r) => r.seconds));
   const skills = median(daily.map((r) => r.steps.skills ?? Number.NaN));
   const day = daily[0]!;
+  // What the day's deploy uploads: the shards whose keys the previous deploy's manifest does not name.
+  const held = new Set(Object.values(shardsBefore.shards));
+  const uploaded = Object.entries(shardsAfter.shards).filter(([, key]) => !held.has(key));
+  const uploadedKeys = new Map(uploaded.map(([name, key]) => [key, shardsAfter.bytes[name]!]));
+  const uploadedBytes = [...uploadedKeys.values()].reduce((a, b) => a + b, 0);
+  const shardBytes = Object.values(shardsAfter.bytes).reduce((a, b) => a + b, 0);
   return {
     renders: daily,
     measures: [
@@ -105,6 +124,15 @@ export async function dailyRenderBenchmark(
         ratio: skills / fullSkills,
         target: '< 0.1x',
         met: skills / fullSkills < 0.1,
+      },
+      {
+        id: 'B17',
+        what: `shards one more ingested day uploads: ${uploadedKeys.size} of ${Object.keys(shardsAfter.shards).length} (${kinds(uploaded.map(([name]) => name))})`,
+        value: mb(uploadedBytes),
+        baseline: `every shard: ${mb(shardBytes)}`,
+        ratio: uploadedBytes / shardBytes,
+        target: '<= 0.1x',
+        met: uploadedBytes / shardBytes <= 0.1,
       },
       {
         id: 'B2',

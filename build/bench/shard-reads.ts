@@ -1,0 +1,84 @@
+/**
+ * B18: answers read from the shards in Netlify Blobs (a BlobsServer on loopback, as the functions
+ * read them: the bounded fetch, the rounds of fetched.ts), cold (a new function instance each
+ * answer: the index and every shard fetched) and warm (one instance, its shards kept), against the
+ * same answers from the served store in SQLite in-process, the store functions carried before:
+ * p50 and p95 of a city-day (what the fallback answers), a city's 30-day range, and an MCP tool's
+ * answer (get_pollen_range through callRoute).
+ */
+import { respond, respondFetched } from '../../src/api/http/respond.js';
+import { ROUTES } from '../../src/api/routes.js';
+import { dayString } from '../../src/domain/dates.js';
+import { callRoute } from '../../src/mcp/tools.js';
+import { servedStorePath } from '../../src/served/site-file.js';
+import { openStore } from '../../src/store/store.js';
+import { environmentContext, storeContext } from '../../src/wiring/contexts.js';
+import { type Measure, ms, percentile } from './measure.js';
+
+const ASKS = 40;
+
+/** `ASKS` answers of each kind, timed one at a time. */
+export async function shardReadBenchmarks(db: string, blobsContext: string): Promise<Measure[]> {
+  const served = openStore(servedStorePath(db), { readonly: true, immutable: true });
+  const previous = process.env.NETLIFY_BLOBS_CONTEXT;
+  process.env.NETLIFY_BLOBS_CONTEXT = blobsContext; // what the Blobs client reads, as Netlify's runtime sets it
+  try {
+    const slugs = served.cities.set().slugs;
+    const latest = served.pollen.latestDay()!;
+    // Spread over cities and days: a warm instance keeps what it read, as a real one would.
+    const pick = (i: number) => ({ city: slugs[(i * 7) % slugs.length]!, day: latest - ((i * 37) % 700) });
+    const kinds: Record<string, (i: number) => string> = {
+      'a city-day (the fallback)': (i) => `/api/pollen?city=${pick(i).city}&date=${dayString(pick(i).day)}`,
+      "a city's 30-day hourly range": (i) =>
+        `/api/pollen-range?city=${pick(i).city}&from=${dayString(pick(i).day - 30)}&to=${dayString(pick(i).day)}`,
+      'an MCP tool (get_pollen_range, 7 days)': (i) =>
+        `mcp:/api/pollen-range?city=${pick(i).city}&from=${dayString(pick(i).day - 7)}&to=${dayString(pick(i).day)}&limit=2000`,
+    };
+    // A new environment object is a new context, as a new instance is: nothing fetched yet.
+    const env = () => ({ POLLEN_DB: db, NETLIFY_BLOBS_CONTEXT: blobsContext });
+    const local = storeContext(served);
+    const warm = environmentContext(env());
+    const time = async (ask: string, ctx: ReturnType<typeof environmentContext>, fetched: boolean): Promise<number> => {
+      const started = performance.now();
+      const url = new URL(ask.replace(/^mcp:/, ''), 'http://bench.test');
+      if (ask.startsWith('mcp:')) {
+        const route = ROUTES.find((r) => r.path === url.pathname)!;
+        const result = await callRoute(route, ctx, url.searchParams);
+        if (result.isError) throw new Error(`${ask}: ${JSON.stringify(result.content)}`);
+      } else {
+        const req = { method: 'GET', path: url.pathname, query: url.searchParams };
+        const r = fetched ? await respondFetched(req, ctx) : await respond(req, ctx);
+        if (r.status !== 200) throw new Error(`${ask} answered ${r.status}`);
+        if (typeof r.body !== 'string') for (const _ of r.body);
+      }
+      return performance.now() - started;
+    };
+    const measures: Measure[] = [];
+    for (const [what, ask] of Object.entries(kinds)) {
+      const runs = { sqlite: [] as number[], cold: [] as number[], warm: [] as number[] };
+      for (let i = 0; i < ASKS; i++) {
+        runs.sqlite.push(await time(ask(i), local, false));
+        runs.cold.push(await time(ask(i), environmentContext(env()), true));
+        runs.warm.push(await time(ask(i), warm, true));
+      }
+      const base = percentile(runs.sqlite, 50);
+      for (const state of ['cold', 'warm'] as const) {
+        const [p50, p95] = [percentile(runs[state], 50), percentile(runs[state], 95)];
+        measures.push({
+          id: 'B18',
+          what: `${what}, from Netlify Blobs on loopback, ${state === 'cold' ? 'cold (a new instance: index and shards fetched)' : 'warm (one instance, shards kept)'}: p50 (p95 ${ms(p95)}), ${ASKS} answers`,
+          value: ms(p50),
+          baseline: `the served store in SQLite, in-process: p50 ${ms(base)} (p95 ${ms(percentile(runs.sqlite, 95))})`,
+          ratio: p50 / base,
+          target: 'reported',
+          met: null,
+        });
+      }
+    }
+    return measures;
+  } finally {
+    if (previous === undefined) delete process.env.NETLIFY_BLOBS_CONTEXT;
+    else process.env.NETLIFY_BLOBS_CONTEXT = previous;
+    served.close();
+  }
+}
