@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { environmentContext } from '../src/wiring/contexts.js';
+import { environmentContext, useSqlite } from '../src/wiring/contexts.js';
 import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
@@ -22,6 +22,9 @@ import { SHARD_STORE } from '../src/served/remote-shards.js';
 import { settingsOf } from '../src/settings.js';
 import { openStore } from '../src/store/store.js';
 import { censusZips } from '../src/store/zip-table.js';
+
+// The command line's contexts (MCP over stdio, the server it starts) may open SQLite stores.
+useSqlite(openStore);
 
 const ROOT = resolve(import.meta.dirname, '..');
 const defaultDb = () => settingsOf().POLLEN_DB;

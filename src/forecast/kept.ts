@@ -4,14 +4,11 @@
  * from Netlify Blobs, where the deployed function keeps each fetch under `forecast-issued/`
  * (cache.ts), or from the local forecast cache's own store.
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { getStore } from '@netlify/blobs';
+import type { getStore } from '@netlify/blobs';
 import type { KeptOrigin } from '../domain/verification/forecast-skill.js';
 import { targetDays } from '../domain/verification/target-days.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
-import { settingsOf } from '../settings.js';
-import { type CachedForecast, openStore, type Store } from '../store/store.js';
+import type { CachedForecast } from '../store/store.js';
 
 /** The site's Blobs store of the forecast cache (cache.ts). */
 export const FORECAST_CACHE_STORE = 'forecast-cache';
@@ -64,33 +61,4 @@ export function blobFetches(blobs: BlobStore, prefix: string): FetchedForecasts 
       };
     }
   };
-}
-
-/** The fetches the local forecast cache kept in its own store (SqliteForecastCache.keep): read where they are, never forgotten there. */
-export function storeFetches(cache: Store): FetchedForecasts {
-  return async function* () {
-    for (const { city, forecast } of cache.issued.all())
-      yield { city, fetchedAt: forecast.issuedAt, read: async () => forecast, forget: async () => {} };
-  };
-}
-
-/**
- * Where a build reads the forecast function's fetches: the site's Blobs, read over Netlify's API
- * with NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN (as the store's snapshot is: @netlify/blobs README,
- * "API access"); else the local forecast cache ($FORECAST_CACHE_DB) when there is one beside
- * another store than `db`; else nowhere. `close` closes what was opened.
- */
-export function functionFetches(
-  db: string,
-  env: NodeJS.ProcessEnv = process.env,
-): { fetched: FetchedForecasts; close: () => void } | undefined {
-  const s = settingsOf(env);
-  if (s.NETLIFY_SITE_ID && s.NETLIFY_AUTH_TOKEN) {
-    const blobs = getStore({ name: FORECAST_CACHE_STORE, siteID: s.NETLIFY_SITE_ID, token: s.NETLIFY_AUTH_TOKEN, consistency: 'strong' });
-    return { fetched: blobFetches(blobs, FETCHES_PREFIX), close: () => {} };
-  }
-  const path = resolve(s.FORECAST_CACHE_DB);
-  if (path === resolve(db) || !existsSync(path)) return undefined;
-  const cache = openStore(path);
-  return { fetched: storeFetches(cache), close: () => cache.close() };
 }

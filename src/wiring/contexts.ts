@@ -20,7 +20,7 @@ import { RemoteShards } from '../served/remote-shards.js';
 import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
 import type { AnswerSettings, ApiContext, FetchingRead } from '../api/contract/context.js';
 import { DEFAULT_HEALTH_MAX_AGE_HOURS, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
-import { openStore, type Store, type StoreReader } from '../store/store.js';
+import type { OpenOptions, Store, StoreReader } from '../store/store.js';
 
 export interface ContextParts {
   store: () => StoreReader;
@@ -68,12 +68,25 @@ export function lazyContext(parts: ContextParts): ApiContext {
   };
 }
 
+/**
+ * How this process opens a SQLite store, where it may: the local server, the command line and the
+ * tests hand it `openStore` (useSqlite). A deployed function never does, so that nft traces no
+ * native module into its archive: it reads shards, and caches forecasts in Netlify Blobs.
+ */
+let sqlite: ((path: string, options: OpenOptions) => Store) | undefined;
+
+/** Lets the contexts of this process open SQLite stores (the store never rendered, the local forecast cache). */
+export function useSqlite(open: (path: string, options: OpenOptions) => Store): void {
+  sqlite = open;
+}
+
 const stores = new Map<string, Store>();
 /** The store at `path`, opened once per process; `version` tells apart the files a render renamed there in turn. */
 const shared = (path: string, readonly: boolean, immutable = false, version = ''): Store => {
+  if (!sqlite) throw new Error(`cannot open ${path}: this process reads no SQLite (a deployed function reads the shards in Netlify Blobs)`);
   const key = `${readonly ? 'r' : 'w'}:${resolve(path)}:${version}`;
   let store = stores.get(key);
-  if (!store) stores.set(key, (store = openStore(resolve(path), { readonly, immutable })));
+  if (!store) stores.set(key, (store = sqlite(resolve(path), { readonly, immutable })));
   return store;
 };
 
