@@ -126,7 +126,7 @@ export async function dailyRenderBenchmark(
         met: skills / fullSkills < 0.1,
       },
       {
-        id: 'B17',
+        id: 'B19',
         what: `shards one more ingested day uploads: ${uploadedKeys.size} of ${Object.keys(shardsAfter.shards).length} (${kinds(uploaded.map(([name]) => name))})`,
         value: mb(uploadedBytes),
         baseline: `every shard: ${mb(shardBytes)}`,

@@ -37,7 +37,7 @@ const REQUESTS: Record<string, Call> = {
 /** 503 is health's answer for data older than a day and a half, as the fixed workload is. */
 const ANSWERS: Record<string, number[]> = { health: [200, 503] };
 
-/** Bundles the functions with the shard manifest render left beside `db`, uploads the shards to a BlobsServer, and measures each (B6, B8), the upload (B17) and the reads (B18). */
+/** Bundles the functions with the shard manifest render left beside `db`, uploads the shards to a BlobsServer, and measures each (B6, B8), the upload (B19) and the reads (B18). */
 export async function functionBenchmarks(db: string, dir: string): Promise<Measure[]> {
   const why = unsupported();
   if (why)
@@ -82,7 +82,7 @@ export async function functionBenchmarks(db: string, dir: string): Promise<Measu
       new Date().toISOString(),
     );
     measures.push({
-      id: 'B17',
+      id: 'B19',
       what: `shards a first deploy uploads, ${uploaded.uploaded} of them, to a BlobsServer on loopback`,
       value: mb(uploaded.bytes),
       baseline: '-',

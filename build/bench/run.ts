@@ -37,8 +37,8 @@ try {
   );
   if (['B3', 'B4', 'B7', 'B9', 'B10', 'B12', 'B13', 'B14', 'B16'].some(want))
     await step('B3, B4, B7, B9, B10, B12, B13, B14, B16: local HTTP', () => httpBenchmarks(root, dir, db, publish));
-  if (['B6', 'B8', 'B17', 'B18'].some(want))
-    await step('B6, B8, B17, B18: functions as Netlify bundles them, their shards in Blobs', () => functionBenchmarks(db, dir));
+  if (['B6', 'B8', 'B18', 'B19'].some(want))
+    await step('B6, B8, B18, B19: functions as Netlify bundles them, their shards in Blobs', () => functionBenchmarks(db, dir));
 
   const machine = machineLine(stolenShare(started, cpuTicks()));
   const lines = [

@@ -25,6 +25,12 @@ export interface Site {
   get: (pathAndQuery: string, init?: RequestInit) => Promise<Response>;
 }
 
+/** Ingests the sample's days of `span` for slugs of the built-in set into an open store, as a build's next day does. */
+export async function ingestSample(store: Store, slugs: readonly string[], span: { from: number; to: number }): Promise<void> {
+  const sample = new SampleProvider();
+  await ingest({ store, pollen: sample, weather: sample, cities: slugs.map((c) => DEFAULT_CITIES.get(c)!), span });
+}
+
 /** Fills a small sample store: the given slugs of the built-in set, or a city set of its own. */
 export async function buildStore(dir: string, cities: string[] | readonly City[] = SITE_CITIES, span = SITE_SPAN): Promise<string> {
   const db = join(dir, 'pollen.db');

@@ -9,17 +9,14 @@ import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { respond, respondFetched, type ApiResponse } from '../../src/api/http/respond.js';
-import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { ingest } from '../../src/ingest/ingest.js';
-import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render } from '../../src/render/render.js';
 import { SHARD_STORE } from '../../src/served/remote-shards.js';
 import { readShardManifest, type ShardManifest } from '../../src/served/shard-folder.js';
 import { uploadShards } from '../../src/served/shard-upload.js';
 import { openStore } from '../../src/store/store.js';
 import { environmentContext } from '../../src/wiring/contexts.js';
-import { buildStore } from '../helpers/site.js';
+import { buildStore, ingestSample } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['tulsa', 'boise'];
@@ -49,16 +46,7 @@ describe('shards in Netlify Blobs', () => {
   /** Renders, and uploads as the scheduled rebuild does before its deploy. */
   const deploy = async (day: number, keep: number) => {
     const store = openStore(db);
-    if (day > SPAN.to) {
-      const sample = new SampleProvider();
-      await ingest({
-        store,
-        pollen: sample,
-        weather: sample,
-        cities: CITIES.map((c) => DEFAULT_CITIES.get(c)!),
-        span: { from: day, to: day },
-      });
-    }
+    if (day > SPAN.to) await ingestSample(store, CITIES, { from: day, to: day });
     await render(store, join(dir, 'publish'));
     store.close();
     const manifest = readShardManifest(join(dir, 'shards.json'))!;

@@ -14,11 +14,8 @@ import { unpack } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { respond, type ApiResponse } from '../../src/api/http/respond.js';
 import { ROUTES } from '../../src/api/routes.js';
-import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { ingest } from '../../src/ingest/ingest.js';
 import { callRoute } from '../../src/mcp/tools.js';
-import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render } from '../../src/render/render.js';
 import { FolderShards, readShardManifest, type ShardManifest } from '../../src/served/shard-folder.js';
 import { servedStorePath } from '../../src/served/site-file.js';
@@ -26,7 +23,7 @@ import { cityShard, quarterOf } from '../../src/store/shards/shard-format.js';
 import { ShardIndex, type ShardSource, ShardStore } from '../../src/store/shards/shard-reader.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { shardContext, storeContext } from '../../src/wiring/contexts.js';
-import { buildStore } from '../helpers/site.js';
+import { buildStore, ingestSample } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['austin', 'honolulu', 'tulsa'];
@@ -209,14 +206,7 @@ describe('the served store read from its shards', () => {
     const before = manifest;
     const next = SPAN.to + 1;
     const store = openStore(db);
-    const sample = new SampleProvider();
-    await ingest({
-      store,
-      pollen: sample,
-      weather: sample,
-      cities: CITIES.map((c) => DEFAULT_CITIES.get(c)!),
-      span: { from: next, to: next },
-    });
+    await ingestSample(store, CITIES, { from: next, to: next });
     const summary = await render(store, join(dir, 'publish'));
     const after = readShardManifest(join(dir, 'shards.json'))!;
     const oldKeys = new Set(Object.values(before.shards));
@@ -231,13 +221,7 @@ describe('the served store read from its shards', () => {
     expect(readShardManifest(join(dir, 'shards.previous.json'))).toEqual(before);
     for (const key of Object.values(before.shards)) expect(existsSync(join(dir, 'shards', key)), key).toBe(true);
     // A third render drops what neither of the last two names.
-    await ingest({
-      store,
-      pollen: sample,
-      weather: sample,
-      cities: CITIES.map((c) => DEFAULT_CITIES.get(c)!),
-      span: { from: next + 1, to: next + 1 },
-    });
+    await ingestSample(store, CITIES, { from: next + 1, to: next + 1 });
     await render(store, join(dir, 'publish'));
     store.close();
     const last = readShardManifest(join(dir, 'shards.json'))!;
