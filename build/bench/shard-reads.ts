@@ -17,6 +17,38 @@ import { type Measure, ms, percentile } from './measure.js';
 
 const ASKS = 40;
 
+/** Asks both ways over every store route for a sample of cities and days; says how many agree (the first that does not, to stderr). */
+async function equalAnswers(
+  slugs: readonly string[],
+  latest: number,
+  fromBlobs: (ask: string) => Promise<string>,
+  fromStore: (ask: string) => Promise<string>,
+): Promise<{ asked: number; equal: number }> {
+  const cities = [0, 1, 57, 120, slugs.length - 1].map((i) => slugs[Math.min(i, slugs.length - 1)]!);
+  const days = [latest, latest - 1, latest - 95, latest - 400, latest - 729].map(dayString);
+  const asks = ['/api/health', '/api/available-dates', '/api/latest-date', '/api/cities', '/api/season'];
+  for (const city of cities) {
+    asks.push(
+      `/api/pollen?city=${city}`,
+      `/api/weather?city=${city}`,
+      `/api/season?city=${city}&timezone=local`,
+      `/api/forecast-skill?city=${city}`,
+    );
+    for (const d of days) asks.push(`/api/pollen?city=${city}&date=${d}&timezone=local`, `/api/weather?city=${city}&date=${d}`);
+    asks.push(`mcp:/api/pollen-range?city=${city}&from=${days[2]}&to=${days[0]}&aggregate=day&limit=2000`);
+  }
+  for (const d of days) asks.push(`/api/map-data?date=${d}&timezone=local`, `/api/pollen?date=${d}`, `/api/weather?date=${d}`);
+  asks.push(`/api/pollen-range?cities=${cities.join(',')}&from=${days[3]}&to=${days[0]}&aggregate=day`);
+  asks.push(`/api/pollen-range?from=${days[1]}&to=${days[0]}&limit=50000`, `/api/pollen-range?from=${days[4]}&to=${days[0]}&limit=50000`);
+  let equal = 0;
+  for (const ask of asks) {
+    const [a, b] = [await fromBlobs(ask), await fromStore(ask)];
+    if (a === b) equal++;
+    else process.stderr.write(`bench: B18: ${ask} differs from Blobs: ${a.slice(0, 160)} | ${b.slice(0, 160)}\n`);
+  }
+  return { asked: asks.length, equal };
+}
+
 /** `ASKS` answers of each kind, timed one at a time. */
 export async function shardReadBenchmarks(db: string, blobsContext: string): Promise<Measure[]> {
   const served = openStore(servedStorePath(db), { readonly: true, immutable: true });
@@ -38,21 +70,34 @@ export async function shardReadBenchmarks(db: string, blobsContext: string): Pro
     const env = () => ({ POLLEN_DB: db, NETLIFY_BLOBS_CONTEXT: blobsContext });
     const local = storeContext(served);
     const warm = environmentContext(env());
-    const time = async (ask: string, ctx: ReturnType<typeof environmentContext>, fetched: boolean): Promise<number> => {
+    /** The answer's text (an MCP result's JSON), and how long it took. */
+    const answer = async (ask: string, ctx: ReturnType<typeof environmentContext>, fetched: boolean) => {
       const started = performance.now();
       const url = new URL(ask.replace(/^mcp:/, ''), 'http://bench.test');
+      let text: string;
       if (ask.startsWith('mcp:')) {
         const route = ROUTES.find((r) => r.path === url.pathname)!;
-        const result = await callRoute(route, ctx, url.searchParams);
-        if (result.isError) throw new Error(`${ask}: ${JSON.stringify(result.content)}`);
+        text = JSON.stringify(await callRoute(route, ctx, url.searchParams));
       } else {
         const req = { method: 'GET', path: url.pathname, query: url.searchParams };
         const r = fetched ? await respondFetched(req, ctx) : await respond(req, ctx);
-        if (r.status !== 200) throw new Error(`${ask} answered ${r.status}`);
-        if (typeof r.body !== 'string') for (const _ of r.body);
+        text = `${r.status} ${JSON.stringify(r.headers)} ${typeof r.body === 'string' ? r.body : [...r.body].join('')}`;
       }
-      return performance.now() - started;
+      return { text, ms: performance.now() - started };
     };
+    // Before timing: the answers from Blobs are the store's, byte for byte, over every store route.
+    const checked = equalAnswers(
+      slugs,
+      latest,
+      async (ask) => (await answer(ask, environmentContext(env()), true)).text,
+      async (ask) => (await answer(ask, local, false)).text,
+    );
+    const time = async (ask: string, ctx: ReturnType<typeof environmentContext>, fetched: boolean): Promise<number> => {
+      const { text, ms } = await answer(ask, ctx, fetched);
+      if (!ask.startsWith('mcp:') && !text.startsWith('200 ')) throw new Error(`${ask} answered ${text.slice(0, 200)}`);
+      return ms;
+    };
+    const same = await checked;
     const measures: Measure[] = [];
     for (const [what, ask] of Object.entries(kinds)) {
       const runs = { sqlite: [] as number[], cold: [] as number[], warm: [] as number[] };
@@ -75,6 +120,15 @@ export async function shardReadBenchmarks(db: string, blobsContext: string): Pro
         });
       }
     }
+    measures.push({
+      id: 'B18',
+      what: `answers from Netlify Blobs equal to the served store's in SQLite, status, headers and bytes (every store route: cities, dates, both cuts, maps, cross-city rows and ranges, MCP tools)`,
+      value: `${same.equal} of ${same.asked}`,
+      baseline: '-',
+      ratio: null,
+      target: 'all',
+      met: same.equal === same.asked,
+    });
     return measures;
   } finally {
     if (previous === undefined) delete process.env.NETLIFY_BLOBS_CONTEXT;

@@ -267,26 +267,17 @@ function forecastProvider(filledBy: string | null | undefined, named: string | u
   return filledBy;
 }
 
-/** The context of a render (and of tests): the store it renders, and no forecast (never rendered). */
+/** A render's contexts have no forecast: it is never rendered. */
+const noForecast = (): never => {
+  throw new Error('the forecast is not part of a render');
+};
+
+/** The context of a render (and of tests): the store it renders, and no forecast. */
 export function storeContext(store: Store, zips?: ZipTable): ApiContext {
-  return lazyContext({
-    zips,
-    store: () => store,
-    cities: () => store.cities.set(),
-    forecast: () => {
-      throw new Error('the forecast is not part of a render');
-    },
-  });
+  return lazyContext({ zips, store: () => store, cities: () => store.cities.set(), forecast: noForecast });
 }
 
 /** The context of a store read from its shards (the answers of `storeContext` over the store they were cut from), and no forecast. */
 export function shardContext(shards: ShardStore, zips?: ZipTable): ApiContext {
-  return lazyContext({
-    zips,
-    store: () => shards,
-    cities: () => shards.index.citySet(),
-    forecast: () => {
-      throw new Error('the forecast is not part of a render');
-    },
-  });
+  return lazyContext({ zips, store: () => shards, cities: () => shards.index.citySet(), forecast: noForecast });
 }

@@ -11,6 +11,7 @@ import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOBS_ATTEMPTS, boundedFetch } from '../../src/served/blobs-fetch.js';
 import { BlobsForecastCache } from '../../src/forecast/cache.js';
+import { passedOn } from '../helpers/blobs-outage.js';
 import { tempDir } from '../helpers/tmp.js';
 
 type Mode = 'hang' | '503' | '503-once' | 'ok';
@@ -30,7 +31,7 @@ function outage(real: () => string) {
     req.on('end', () => {
       void fetch(`${real()}${req.url}`, {
         method: req.method,
-        headers: req.headers as Record<string, string>,
+        headers: passedOn(req.headers),
         body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : Buffer.concat(body),
       }).then(async (r) => res.writeHead(r.status, Object.fromEntries(r.headers)).end(Buffer.from(await r.arrayBuffer())));
     });

@@ -3,7 +3,7 @@
  * (or a function it runs, through `downUrl` and `upUrl`) stops and starts again: stopped, the
  * server is gone, and the proxy answers 502 as the edge in front of an unreachable origin does.
  */
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BlobsServer } from '@netlify/blobs/server';
 
@@ -20,6 +20,12 @@ export interface BlobsOutage {
   up(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A request's headers as a proxy passes them on: not those of the hop (fetch sets its own length and host, and undici refuses a length it did not count). */
+export const passedOn = (headers: IncomingHttpHeaders): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name)),
+  ) as Record<string, string>;
 
 export async function blobsBehindProxy(directory: string, token = 'token'): Promise<BlobsOutage> {
   let server: BlobsServer | undefined;
@@ -49,15 +55,9 @@ export async function blobsBehindProxy(directory: string, token = 'token'): Prom
     req.on('data', (c: Buffer) => body.push(c));
     req.on('end', () => {
       if (!server) return bad(res);
-      // The headers but those of the hop (fetch sets its own length and host).
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(
-          ([name]) => !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name),
-        ),
-      ) as Record<string, string>;
       fetch(`http://127.0.0.1:${port}${req.url}`, {
         method: req.method,
-        headers,
+        headers: passedOn(req.headers),
         body: ['GET', 'HEAD'].includes(req.method ?? 'GET') ? undefined : Buffer.concat(body),
       }).then(
         async (r) => res.writeHead(r.status, Object.fromEntries(r.headers)).end(Buffer.from(await r.arrayBuffer())),
