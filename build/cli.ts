@@ -16,7 +16,7 @@ import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
 import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/store/snapshot.js';
-import { readShardManifest, shardFolderPath, shardManifestPath } from '../src/served/shard-folder.js';
+import { DEPLOY_BLOBS_DIR, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../src/served/shard-folder.js';
 import { KEEP_DEPLOYS, uploadShards } from '../src/served/shard-upload.js';
 import { SHARD_STORE } from '../src/served/remote-shards.js';
 import { settingsOf } from '../src/settings.js';
@@ -159,7 +159,13 @@ ingestOptions(program.command('build').description('ingest, then render: what th
   .action(async (raw: RawIngestArgs & { publish: string; json?: boolean }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
     const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json });
-    if (await renderTo(args.db, raw.publish)) process.exitCode = ingestExitCode(summary);
+    if (!(await renderTo(args.db, raw.publish))) return;
+    process.exitCode = ingestExitCode(summary);
+    // Netlify's own build (NETLIFY=true there): the shards go up with the deploy, as its own blobs.
+    if (process.env.NETLIFY === 'true') {
+      const staged = stageDeployShards(shardManifestPath(args.db), shardFolderPath(args.db), ROOT);
+      process.stdout.write(`staged ${staged} shards as the deploy's blobs (${DEPLOY_BLOBS_DIR}), which Netlify uploads with it\n`);
+    }
   });
 
 const serveOptions = (command: Command) =>

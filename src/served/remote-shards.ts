@@ -6,7 +6,7 @@
  * answer is made again once the session has fetched it (api/http/fetched.ts). Shards fetched stay
  * in a cache bounded by bytes, shared by the requests a function instance serves.
  */
-import { getStore } from '@netlify/blobs';
+import { getDeployStore, getStore } from '@netlify/blobs';
 import { RecentlyUsed } from '../store/day-cache.js';
 import { INDEX_SHARD, ShardUnavailable, shardKey } from '../store/shards/shard-format.js';
 import { ShardIndex, type ShardSource } from '../store/shards/shard-reader.js';
@@ -39,10 +39,16 @@ export class RemoteShards {
   private readonly cache = new RecentlyUsed<Uint8Array>(SHARDS_KEPT);
   private index: Promise<ShardIndex> | undefined;
 
+  private readonly blobs: Blobs;
+
+  /** The shards of `manifest`: in the site's store, or the deploy's own where the manifest says so (its build staged them). */
   constructor(
     private readonly manifest: ShardManifest,
-    private readonly blobs: Blobs = getStore({ name: SHARD_STORE, fetch: boundedFetch(globalThis.fetch, { pauseMs: SHARD_PAUSE_MS }) }),
-  ) {}
+    blobs?: Blobs,
+  ) {
+    const fetch = boundedFetch(globalThis.fetch, { pauseMs: SHARD_PAUSE_MS });
+    this.blobs = blobs ?? (manifest.store === 'deploy' ? getDeployStore({ fetch }) : getStore({ name: SHARD_STORE, fetch }));
+  }
 
   /** A session for one request, once the index is here (fetched on the instance's first request, and again after a failure). */
   async session(): Promise<ShardSession> {

@@ -4,7 +4,7 @@
  * a reader still holding it finds its shards until the render after.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ShardUnavailable } from '../store/shards/shard-format.js';
 import type { ShardSource } from '../store/shards/shard-reader.js';
@@ -56,6 +56,31 @@ export function publishShards(path: string, folder: string, manifest: ShardManif
   writeJsonFile(path, manifest);
   const named = new Set([...Object.values(manifest.shards), ...Object.values(readShardManifest(previousPath(path))?.shards ?? {})]);
   for (const name of readdirSync(folder)) if (!named.has(name)) rmSync(join(folder, name), { force: true });
+}
+
+/**
+ * Where Netlify Build takes a deploy's own blobs from, each file a key (the file-based upload of
+ * `plugins_core/blobs_upload` in netlify/build, which reads `.netlify/v1/blobs/deploy/`).
+ */
+export const DEPLOY_BLOBS_DIR = join('.netlify', 'v1', 'blobs', 'deploy');
+
+/**
+ * For a build on Netlify (its own, on each push): the shards of the manifest at `path` copied
+ * under `root`'s DEPLOY_BLOBS_DIR, for Netlify Build to upload as the deploy's blobs, and the
+ * manifest marked `store: 'deploy'` so that the functions read them there. Says how many.
+ */
+export function stageDeployShards(path: string, folder: string, root: string): number {
+  const manifest = readShardManifest(path);
+  if (!manifest) throw new Error(`no shards manifest at ${path}: render first`);
+  const dir = join(root, DEPLOY_BLOBS_DIR);
+  mkdirSync(dir, { recursive: true });
+  const keys = [...new Set(Object.values(manifest.shards))];
+  for (const key of keys) {
+    if (!KEY.test(key)) throw new Error(`the manifest names ${JSON.stringify(key)}, not a shard key`);
+    copyFileSync(join(folder, key), join(dir, key));
+  }
+  writeJsonFile(path, { ...manifest, store: 'deploy' });
+  return keys.length;
 }
 
 /** The manifest at `path`, or undefined when no render has written one. */

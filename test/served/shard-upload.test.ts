@@ -5,14 +5,15 @@
  * reads in rounds, answers as the shards on disk do.
  */
 import { join } from 'node:path';
-import { getStore } from '@netlify/blobs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { getDeployStore, getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { respond, respondFetched, type ApiResponse } from '../../src/api/http/respond.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { render } from '../../src/render/render.js';
 import { SHARD_STORE } from '../../src/served/remote-shards.js';
-import { readShardManifest, type ShardManifest } from '../../src/served/shard-folder.js';
+import { DEPLOY_BLOBS_DIR, readShardManifest, type ShardManifest, stageDeployShards } from '../../src/served/shard-folder.js';
 import { uploadShards } from '../../src/served/shard-upload.js';
 import { openStore } from '../../src/store/store.js';
 import { environmentContext } from '../../src/wiring/contexts.js';
@@ -114,4 +115,56 @@ describe('shards in Netlify Blobs', () => {
       else process.env.NETLIFY_BLOBS_CONTEXT = before;
     }
   }, 120_000);
+
+  it("Netlify's own build stages the shards as the deploy's blobs, and its functions read them from the deploy's store", async () => {
+    const staged = join(dir, 'staged');
+    mkdirSync(staged);
+    for (const file of ['shards.json', 'site.json']) copyFileSync(join(dir, file), join(staged, file));
+    const count = stageDeployShards(join(staged, 'shards.json'), join(dir, 'shards'), staged);
+    const manifest = readShardManifest(join(staged, 'shards.json'))!;
+    expect(manifest.store).toBe('deploy');
+    expect(count).toBe(new Set(Object.values(manifest.shards)).size);
+    // What Netlify Build does with the files it finds there: each one a blob of the deploy's own store
+    // (in us-east-2 for this folder, plugins_core/blobs_upload in netlify/build; functions read the deploy's region from their context).
+    const files = readdirSync(join(staged, DEPLOY_BLOBS_DIR));
+    expect(files.length).toBe(count);
+    const deployStore = getDeployStore({
+      deployID: '5f6e7d8c9b0a1f2e3d4c5b6a',
+      siteID: 'site',
+      token: 'token',
+      edgeURL,
+      uncachedEdgeURL: edgeURL,
+      region: 'us-east-2',
+    });
+    for (const key of files) {
+      const data = readFileSync(join(staged, DEPLOY_BLOBS_DIR, key));
+      await deployStore.set(key, data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
+    }
+    const context = Buffer.from(
+      JSON.stringify({
+        edgeURL,
+        uncachedEdgeURL: edgeURL,
+        siteID: 'site',
+        token: 'token',
+        deployID: '5f6e7d8c9b0a1f2e3d4c5b6a',
+        primaryRegion: 'us-east-2',
+      }),
+    ).toString('base64');
+    const before = process.env.NETLIFY_BLOBS_CONTEXT;
+    process.env.NETLIFY_BLOBS_CONTEXT = context;
+    try {
+      const remote = environmentContext({ POLLEN_DB: join(staged, 'pollen.db'), NETLIFY_BLOBS_CONTEXT: context });
+      const local = environmentContext({ POLLEN_DB: db });
+      for (const path of ['/api/pollen?city=boise', `/api/map-data?date=${dayString(SPAN.to)}&timezone=local`]) {
+        const u = new URL(path, 'http://x.test');
+        const req = { method: 'GET', path: u.pathname, query: u.searchParams };
+        const got = await respondFetched(req, remote);
+        expect(got.status, path).toBe(200);
+        expect(got.body, path).toBe((await respond(req, local)).body);
+      }
+    } finally {
+      if (before === undefined) delete process.env.NETLIFY_BLOBS_CONTEXT;
+      else process.env.NETLIFY_BLOBS_CONTEXT = before;
+    }
+  });
 });

@@ -25,6 +25,12 @@ export interface ShardManifest {
   shards: Record<string, string>;
   /** Bytes of each key's shard, by name, as the store holds them. */
   bytes: Record<string, number>;
+  /**
+   * Where the deploy's functions find the shards: the site's store `pollen-shards` (absent), or
+   * `deploy`, the deploy's own blobs, which Netlify Build uploads with it (a build on Netlify has no
+   * token to write the site's stores).
+   */
+  store?: 'deploy';
 }
 
 /** Where shards go: a key's bytes, stored once whatever the name (a folder, Netlify Blobs). */
