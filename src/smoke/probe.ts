@@ -8,6 +8,10 @@
 // biome-ignore lint/suspicious/noExplicitAny: the checks probe bodies of any shape, each field tested before use
 export type Json = Record<string, any>;
 
+/** What a 503 DATA_UNAVAILABLE most likely means on a deployment that was never answered from its data. */
+const UNREADABLE_SHARDS =
+  ' (the functions cannot read this deploy\'s shards from Netlify Blobs: a scheduled deploy needs `npx tsx build/cli.ts shards upload` before it, docs/deploying.md, "The shards in Netlify Blobs")';
+
 /** A check failed for this reason. */
 export class Failure extends Error {}
 
@@ -63,7 +67,10 @@ export class Probe {
   /** A data answer: 200, JSON of this type, CORS `*` once, a cache policy given once. */
   async data(path: string, type = 'application/json'): Promise<Json> {
     const r = await this.get(path);
-    must(r.status === 200, `${path}: HTTP ${r.status} ${r.text.slice(0, 120)}`);
+    must(
+      r.status === 200,
+      `${path}: HTTP ${r.status} ${r.text.slice(0, 120)}${r.text.includes('"DATA_UNAVAILABLE"') ? UNREADABLE_SHARDS : ''}`,
+    );
     must(
       (r.headers.get('content-type') ?? '').startsWith(type),
       `${path}: Content-Type ${r.headers.get('content-type')}, expected ${type}`,

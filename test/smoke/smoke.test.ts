@@ -1,4 +1,6 @@
+import { renameSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/api/routes.js';
@@ -66,6 +68,17 @@ describe('smoke against the local server', () => {
     expect(checks.filter((c) => !c.ok).map((c) => c.detail)).toEqual([
       expect.stringMatching(new RegExp(`functions run Node v${NODE}\\..*, expected ${NODE + 1}`)),
     ]);
+  });
+
+  it("fails the data checks, saying what to run, when the deploy's shards cannot be read", async () => {
+    renameSync(join(site.dir, 'shards'), join(site.dir, 'shards.away'));
+    try {
+      const failed = (await smoke(site.server.url)).filter((c) => !c.ok);
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.some((c) => /HTTP 503 .*DATA_UNAVAILABLE.*shards upload/.test(c.detail))).toBe(true);
+    } finally {
+      renameSync(join(site.dir, 'shards.away'), join(site.dir, 'shards'));
+    }
   });
 
   it('exits 0 from the command line, and 2 without a usable URL', async () => {
