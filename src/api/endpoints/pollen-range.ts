@@ -55,11 +55,11 @@ export const pollenRangeRoute = route({
   doc: {
     operationId: 'getPollenRange',
     summary: 'Pollen over any window',
-    description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted; the body stops before 20,000,000 bytes uncompressed (Netlify streams at most 20 MB), whatever the encoding, with truncated true and a next link. X-Truncated and X-Total-Rows headers repeat what the body says.`,
+    description: `Hourly (aggregate=none) or daily (aggregate=day: the hours inside [from, to) grouped by UTC day, or local day with timezone=local; daily-row rules, no peaks) rows, ordered by city slug then periodStart. from and to are echoed in UTC (a date-only one as given with timezone=local). Parameters other than these are ignored; each of these may be given once. Streamed, and compressed with br or gzip when accepted; the body stops before 20,000,000 bytes uncompressed (Netlify streams at most 20 MB), whatever the encoding, and before a row that would take its reads past 23 city-quarters (a city's UTC calendar quarter) and 23 days of every city alike, with truncated true and a next link. X-Truncated and X-Total-Rows headers repeat what the body says.`,
     ok: 'OK.',
     notFound: CITY_NOT_FOUND,
   },
-  llms: 'any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, or 20,000,000 bytes) ends with "next", the same request with after=city,periodStart of its last row: follow it to page',
+  llms: 'any window (from inclusive, to exclusive; dates or RFC 3339 date-times); a truncated answer (the limit, 20,000,000 bytes, or more than 23 city-quarters and 23 days of every city read) ends with "next", the same request with after=city,periodStart of its last row: follow it to page',
   tool: {
     name: 'get_pollen_range',
     title: 'Pollen over a time window',
