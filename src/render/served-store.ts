@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createDeflate, deflateRawSync } from 'node:zlib';
 import { firstServedDay } from '../domain/dates.js';
-import type { ShardManifest } from '../store/shards/shard-writer.js';
+import type { ShardManifest } from '../store/shards/shard-format.js';
 import { openStore, type Store } from '../store/store.js';
 
 /**

@@ -8,9 +8,8 @@
  */
 import { getDeployStore, getStore } from '@netlify/blobs';
 import { RecentlyUsed } from '../store/day-cache.js';
-import { INDEX_SHARD, ShardUnavailable, shardKey } from '../store/shards/shard-format.js';
+import { checkedShard, INDEX_SHARD, manifestKey, type ShardManifest, ShardUnavailable } from '../store/shards/shard-format.js';
 import { ShardIndex, type ShardSource } from '../store/shards/shard-reader.js';
-import type { ShardManifest } from '../store/shards/shard-writer.js';
 import { boundedFetch } from './blobs-fetch.js';
 
 /** The site-wide Blobs store of shards. */
@@ -52,7 +51,7 @@ export class RemoteShards {
 
   /** A session for one request, once the index is here (fetched on the instance's first request, and again after a failure). */
   async session(): Promise<ShardSession> {
-    this.index ??= this.bytes(INDEX_SHARD).then((bytes) => ShardIndex.of({ get: () => ({ key: this.keyOf(INDEX_SHARD), bytes }) }));
+    this.index ??= this.bytes(INDEX_SHARD).then((bytes) => ShardIndex.of({ get: () => bytes }));
     let index: ShardIndex;
     try {
       index = await this.index;
@@ -65,41 +64,27 @@ export class RemoteShards {
 
   private open(index: ShardIndex): ShardSession {
     // A request holds what it fetched until it is answered, whatever the cache drops meanwhile.
-    const held = new Map<string, { key: string; bytes: Uint8Array }>();
+    const held = new Map<string, Uint8Array>();
     const wanted = new Set<string>();
     return {
       index,
       get: (name) => {
-        let got = held.get(name);
-        if (got) return got;
-        const key = this.keyOf(name);
-        const bytes = this.cache.get(key);
-        if (!bytes) {
-          wanted.add(name);
-          return undefined;
-        }
-        held.set(name, (got = { key, bytes }));
-        return got;
+        let bytes = held.get(name);
+        if (bytes) return bytes;
+        bytes = this.cache.get(manifestKey(this.manifest, name));
+        if (bytes) held.set(name, bytes);
+        else wanted.add(name);
+        return bytes;
       },
       lacking: () => wanted.size > 0,
       fetch: async () => {
         const names = [...wanted];
         wanted.clear();
         for (let i = 0; i < names.length; i += CONCURRENT_FETCHES) {
-          await Promise.all(
-            names
-              .slice(i, i + CONCURRENT_FETCHES)
-              .map(async (name) => held.set(name, { key: this.keyOf(name), bytes: await this.bytes(name) })),
-          );
+          await Promise.all(names.slice(i, i + CONCURRENT_FETCHES).map(async (name) => held.set(name, await this.bytes(name))));
         }
       },
     };
-  }
-
-  private keyOf(name: string): string {
-    const key = Object.hasOwn(this.manifest.shards, name) ? this.manifest.shards[name] : undefined;
-    if (key === undefined) throw new ShardUnavailable(name, "this deploy's manifest names no such shard");
-    return key;
   }
 
   /**
@@ -108,7 +93,7 @@ export class RemoteShards {
    * since one uploaded just before the deploy may not have reached the edge yet.
    */
   private async bytes(name: string): Promise<Uint8Array> {
-    const key = this.keyOf(name);
+    const key = manifestKey(this.manifest, name);
     const kept = this.cache.get(key);
     if (kept) return kept;
     let data: ArrayBuffer | null;
@@ -121,8 +106,7 @@ export class RemoteShards {
       throw new ShardUnavailable(name, `Netlify Blobs did not answer (${(error as Error).message})`);
     }
     if (data === null) throw new ShardUnavailable(name, `the manifest names key ${key}, which the shard store lacks`);
-    const bytes = new Uint8Array(data);
-    if (shardKey(bytes) !== key) throw new ShardUnavailable(name, `the bytes stored under ${key} are not its own`);
+    const bytes = checkedShard(name, key, new Uint8Array(data));
     this.cache.set(key, bytes);
     return bytes;
   }

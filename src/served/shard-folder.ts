@@ -6,20 +6,18 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { ShardUnavailable } from '../store/shards/shard-format.js';
+import { checkedShard, isShardKey, manifestKey, type ShardManifest, ShardUnavailable } from '../store/shards/shard-format.js';
 import type { ShardSource } from '../store/shards/shard-reader.js';
-import type { PutShard, ShardManifest } from '../store/shards/shard-writer.js';
+import type { PutShard } from '../store/shards/shard-writer.js';
 import { readJsonFile, writeJsonFile } from './site-file.js';
 
-export type { ShardManifest } from '../store/shards/shard-writer.js';
+export type { ShardManifest } from '../store/shards/shard-format.js';
 
 /** Where the shards of the store at `dbPath` are kept, by key. */
 export const shardFolderPath = (dbPath: string): string => join(dirname(dbPath), 'shards');
 /** Where the manifest of the store at `dbPath`'s shards is. */
 export const shardManifestPath = (dbPath: string): string => join(dirname(dbPath), 'shards.json');
 const previousPath = (manifest: string) => manifest.replace(/\.json$/, '.previous.json');
-
-const KEY = /^[0-9a-f]{64}$/;
 
 /**
  * A `put` that stores each key's bytes once in `folder`: written under a name of its own, then
@@ -29,7 +27,7 @@ export function folderPut(folder: string): { put: PutShard; written: () => { sha
   mkdirSync(folder, { recursive: true });
   let [shards, bytes] = [0, 0];
   const put: PutShard = (key, data) => {
-    if (!KEY.test(key)) throw new Error(`not a shard key: ${key}`);
+    if (!isShardKey(key)) throw new Error(`not a shard key: ${key}`);
     const path = join(folder, key);
     if (existsSync(path)) return;
     const next = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
@@ -76,7 +74,7 @@ export function stageDeployShards(path: string, folder: string, root: string): n
   mkdirSync(dir, { recursive: true });
   const keys = [...new Set(Object.values(manifest.shards))];
   for (const key of keys) {
-    if (!KEY.test(key)) throw new Error(`the manifest names ${JSON.stringify(key)}, not a shard key`);
+    if (!isShardKey(key)) throw new Error(`the manifest names ${JSON.stringify(key)}, not a shard key`);
     copyFileSync(join(folder, key), join(dir, key));
   }
   writeJsonFile(path, { ...manifest, store: 'deploy' });
@@ -93,17 +91,17 @@ export class FolderShards implements ShardSource {
     private readonly manifest: ShardManifest,
   ) {}
 
-  get(name: string): { key: string; bytes: Uint8Array } {
-    const key = Object.hasOwn(this.manifest.shards, name) ? this.manifest.shards[name]! : undefined;
-    if (key === undefined) throw new ShardUnavailable(name, 'the manifest names no such shard');
-    if (!KEY.test(key)) throw new ShardUnavailable(name, `the manifest names ${JSON.stringify(key)}, not a key`);
+  get(name: string): Uint8Array {
+    const key = manifestKey(this.manifest, name);
+    let bytes: Uint8Array;
     try {
-      return { key, bytes: readFileSync(join(this.folder, key)) };
+      bytes = readFileSync(join(this.folder, key));
     } catch (error) {
       throw new ShardUnavailable(
         name,
         `cannot be read from ${this.folder} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
       );
     }
+    return checkedShard(name, key, bytes);
   }
 }

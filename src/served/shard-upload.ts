@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { getStore } from '@netlify/blobs';
-import type { ShardManifest } from '../store/shards/shard-writer.js';
+import { isShardKey, type ShardManifest } from '../store/shards/shard-format.js';
 
 /**
  * Manifests kept, so shards kept: two weeks of daily deploys, to roll back to or preview. A
@@ -17,7 +17,6 @@ import type { ShardManifest } from '../store/shards/shard-writer.js';
 export const KEEP_DEPLOYS = 14;
 /** Uploads at once: as Netlify Build uploads blobs (10 at a time, plugins_core/blobs_upload in netlify/build). */
 const CONCURRENT_UPLOADS = 10;
-const KEY = /^[0-9a-f]{64}$/;
 const MANIFESTS = 'manifests/';
 
 type Blobs = Pick<ReturnType<typeof getStore>, 'list' | 'set' | 'get' | 'delete'>;
@@ -55,7 +54,7 @@ export async function uploadShards(
   const { blobs: listed } = await blobs.list();
   const held = new Set(listed.map((b) => b.key));
   const keys = [...new Set(Object.values(manifest.shards))];
-  for (const key of keys) if (!KEY.test(key)) throw new Error(`the manifest names ${JSON.stringify(key)}, not a shard key`);
+  for (const key of keys) if (!isShardKey(key)) throw new Error(`the manifest names ${JSON.stringify(key)}, not a shard key`);
   const missing = keys.filter((key) => !held.has(key));
   let bytes = 0;
   await inBatches(missing, CONCURRENT_UPLOADS, async (key) => {
@@ -74,7 +73,7 @@ export async function uploadShards(
     const other = (await blobs.get(name, { type: 'json' })) as ShardManifest | null;
     for (const key of Object.values(other?.shards ?? {})) named.add(key);
   }
-  const doomed = [...listed.map((b) => b.key).filter((k) => KEY.test(k) && !named.has(k)), ...manifests.slice(0, -keep)];
+  const doomed = [...listed.map((b) => b.key).filter((k) => isShardKey(k) && !named.has(k)), ...manifests.slice(0, -keep)];
   await inBatches(doomed, CONCURRENT_UPLOADS, (key) => blobs.delete(key));
   return { shards: keys.length, uploaded: missing.length, bytes, deleted: doomed.length, manifests: kept.length, manifestKey };
 }

@@ -17,10 +17,20 @@ const readRisks = (r: Reader): [Risk | null, Risk | null, Risk | null] => {
 };
 
 export class DayValuesPacking {
+  /** What the packed ids stand for, made once: a city's list unpacks its 730 days. */
+  private readonly named: PackedNames;
+
   constructor(
     private readonly names: Names,
     private readonly shapes: SpeciesShapes,
-  ) {}
+  ) {
+    this.named = {
+      source: (id) => names.source(id),
+      label: (id) => names.label(id),
+      shape: (id) => shapes.shape(id),
+      slots: (id) => shapes.slots(id),
+    };
+  }
 
   /**
    * Packed: the hours, zone and source; the rounded means and their risks; the peaks (ragweed's
@@ -49,12 +59,7 @@ export class DayValuesPacking {
   }
 
   unpack(day: number, data: Uint8Array): DayValues {
-    return unpackDayValues(day, data, {
-      source: (id) => this.names.source(id),
-      label: (id) => this.names.label(id),
-      shape: (id) => this.shapes.shape(id),
-      slots: (id) => this.shapes.slots(id),
-    });
+    return unpackDayValues(day, data, this.named);
   }
 }
 

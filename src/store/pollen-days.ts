@@ -6,7 +6,8 @@
 import type { PollenHour, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
-import { decodeDay, encodeDay, setFlags } from './codec.js';
+import { decodeDay, encodeDay, type PackedDay, setFlags } from './codec.js';
+import type { PackedNames } from './day-values-packing.js';
 import type { Db, Row } from './database.js';
 import { ByDay } from './by-day.js';
 import { type StoredDay, storedDays } from './day-statuses.js';
@@ -104,7 +105,7 @@ export const hoursIn = (day: number, mask: number, fromHour: number, toHour: num
  * An hour with its day's zone and source. Written out, not spread: V8 promotes spread copies to
  * the old generation, which a server streaming ranges would fill with garbage (B3 measures it).
  */
-export const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
+const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
   hour: h.hour,
   tree: h.tree,
   grass: h.grass,
@@ -115,10 +116,28 @@ export const storedHour = (h: PollenHour, timezone: string | null, source: strin
   source,
 });
 
+/**
+ * A stored day's hours, exactly as ingested, with the day's zone and provider: its packed hours
+ * (store/codec.ts) and the ids its row holds, named by `names` (the store's tables, or a shard index's).
+ */
+export function storedHoursOf(
+  day: number,
+  packed: PackedDay,
+  zone: number | null,
+  source: number,
+  names: Pick<PackedNames, 'label' | 'source' | 'shape'>,
+): StoredHour[] {
+  const timezone = zone === null ? null : names.label(zone);
+  const provider = names.source(source);
+  return decodeDay(day, packed, (id) => names.shape(id)).map((h) => storedHour(h, timezone, provider));
+}
+
 export class PollenDays {
   private readonly stmt;
   /** The days with data across cities (by-day.ts). */
   private readonly byDay: ByDay;
+  /** The names a row's ids stand for. */
+  private readonly named: Pick<PackedNames, 'label' | 'source' | 'shape'>;
 
   constructor(
     db: Db,
@@ -129,6 +148,7 @@ export class PollenDays {
     private readonly immutable: boolean,
   ) {
     this.byDay = new ByDay(db, names, 'pollen_day', 't.mask <> 0', immutable);
+    this.named = { label: (id) => names.label(id), source: (id) => names.source(id), shape: (id) => shapes.shape(id) };
     this.stmt = {
       day: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
       upsert: db.prepare(
@@ -209,10 +229,12 @@ export class PollenDays {
 
   /** The hours of a stored day row, exactly as ingested, with the day's zone and source. */
   private decode(r: Row): StoredHour[] {
-    const timezone = r.zone_id === null ? null : this.names.label(r.zone_id as number);
-    const source = this.names.source(r.source_id as number);
-    return decodeDay(r.day as number, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id)).map(
-      (h) => storedHour(h, timezone, source),
+    return storedHoursOf(
+      r.day as number,
+      { mask: r.mask as number, data: r.data as Uint8Array | null },
+      r.zone_id as number | null,
+      r.source_id as number,
+      this.named,
     );
   }
 

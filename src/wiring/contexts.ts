@@ -14,7 +14,7 @@ import type { PollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
-import { readSiteFile, servedStorePath, siteFilePath, storeToServe } from '../served/site-file.js';
+import { readSiteFile, servedStorePath, type SiteFile, siteFilePath, storeToServe } from '../served/site-file.js';
 import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
 import { RemoteShards } from '../served/remote-shards.js';
 import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
@@ -186,16 +186,15 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
   return lazyContext({
     ...beside(s, zips),
     store: open,
-    cities: () => {
-      if (existsSync(served)) return open().cities.set();
-      const file = site();
-      return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
-    },
+    cities: () => (existsSync(served) ? open().cities.set() : siteCities(site())),
     allergens: () => (existsSync(served) ? allergensOf(open().shapes.all()) : (site()?.allergens ?? [])),
     forecast: () =>
       forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
   });
 }
+
+/** The cities a site file names, else (no render yet) the built-in ones. */
+const siteCities = (file: SiteFile | undefined): CitySet => (file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES);
 
 /** Whether this process runs on Netlify, with its Blobs. */
 const onNetlify = (s: Settings): boolean =>
@@ -227,10 +226,7 @@ function remoteContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | und
     store: (): StoreReader => {
       throw new Error("a deployed function's store is read through `fetching`");
     },
-    cities: () => {
-      const file = site();
-      return file ? new CitySet(file.cities.map(cityOf)) : DEFAULT_CITIES;
-    },
+    cities: () => siteCities(site()),
     allergens: () => site()?.allergens ?? [],
   };
   const fetching = async (): Promise<FetchingRead> => {

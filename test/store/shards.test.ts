@@ -65,12 +65,12 @@ function counted(source: ShardSource): ShardSource & { names: Set<string>; bytes
   const seen = { names: new Set<string>(), bytes: 0 };
   return Object.assign(seen, {
     get: (name: string) => {
-      const got = source.get(name);
-      if (got && !seen.names.has(name)) {
+      const bytes = source.get(name);
+      if (bytes && !seen.names.has(name)) {
         seen.names.add(name);
-        seen.bytes += got.bytes.length;
+        seen.bytes += bytes.length;
       }
-      return got;
+      return bytes;
     },
   });
 }

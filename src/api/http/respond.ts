@@ -66,10 +66,7 @@ export async function respondFetched(req: ApiRequest, ctx: ApiContext, log: Erro
       },
     );
   } catch (error) {
-    log(`${req.method} ${req.path} failed`, error instanceof ShardUnavailable ? error.message : error);
-    const failure = error instanceof ShardUnavailable ? dataUnavailable() : plainError(500, 'INTERNAL_ERROR', 'Internal server error');
-    const response = errorResponse(failure);
-    return req.method.toUpperCase() === 'HEAD' ? { ...response, body: '' } : response;
+    return forMethod(req.method, failureResponse(req, error, log));
   }
 }
 
@@ -127,18 +124,25 @@ export async function respondWith(
       body,
     };
   } catch (error) {
-    if (error instanceof ShardUnavailable) log(`${req.method} ${req.path} failed`, error.message);
-    else if (!(error instanceof ApiError)) log(`${req.method} ${req.path} failed`, error);
-    response = errorResponse(
-      error instanceof ApiError
-        ? error
-        : error instanceof ShardUnavailable
-          ? dataUnavailable()
-          : plainError(500, 'INTERNAL_ERROR', 'Internal server error'),
-    );
+    response = failureResponse(req, error, log);
   }
-  return method === 'HEAD' ? { ...response, body: '' } : response;
+  return forMethod(method, response);
 }
+
+/**
+ * The answer to a failure: an ApiError as it says; a shard that cannot be had, a 503 (its cause
+ * logged, not its stack); anything else, a 500 with the error logged.
+ */
+function failureResponse(req: ApiRequest, error: unknown, log: ErrorLog): ApiResponse {
+  if (error instanceof ApiError) return errorResponse(error);
+  const unreadable = error instanceof ShardUnavailable;
+  log(`${req.method} ${req.path} failed`, unreadable ? error.message : error);
+  return errorResponse(unreadable ? dataUnavailable() : plainError(500, 'INTERNAL_ERROR', 'Internal server error'));
+}
+
+/** A HEAD's answer is its GET's with no body. */
+const forMethod = (method: string, response: ApiResponse): ApiResponse =>
+  method.toUpperCase() === 'HEAD' ? { ...response, body: '' } : response;
 
 function errorResponse(error: ApiError): ApiResponse {
   return {

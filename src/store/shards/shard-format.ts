@@ -122,11 +122,42 @@ export const skillShard = (slug: string): string => `skill/${slug}`;
 /** The key a shard's bytes are stored under: their SHA-256, in hex. */
 export const shardKey = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
+/** Whether a text is a shard key (what a manifest may name, and what a store may hold besides manifests). */
+export const isShardKey = (key: string): boolean => /^[0-9a-f]{64}$/.test(key);
+
+/** Which key holds each shard of a store. */
+export interface ShardManifest {
+  format: number;
+  /** Shard name to key. */
+  shards: Record<string, string>;
+  /** Bytes of each key's shard, by name, as the store holds them. */
+  bytes: Record<string, number>;
+  /**
+   * Where the deploy's functions find the shards: the site's store `pollen-shards` (absent), or
+   * `deploy`, the deploy's own blobs, which Netlify Build uploads with it (a build on Netlify has no
+   * token to write the site's stores).
+   */
+  store?: 'deploy';
+}
+
+/** The key a manifest names for a shard; ShardUnavailable when it names none, or not a key. */
+export function manifestKey(manifest: ShardManifest, name: string): string {
+  const key = Object.hasOwn(manifest.shards, name) ? manifest.shards[name] : undefined;
+  if (key === undefined) throw new ShardUnavailable(name, "the deploy's manifest names no such shard");
+  if (!isShardKey(key)) throw new ShardUnavailable(name, `the manifest names ${JSON.stringify(key)}, not a key`);
+  return key;
+}
+
+/** Bytes a source got for a key, refused (ShardUnavailable) when they are not that key's: checked once, where they come in. */
+export function checkedShard(name: string, key: string, bytes: Uint8Array): Uint8Array {
+  if (shardKey(bytes) !== key) throw new ShardUnavailable(name, `its bytes are not those of key ${key}`);
+  return bytes;
+}
+
 export const encodeShard = (shard: Shard): Uint8Array => encode(shard);
 
-/** A shard from its bytes, checked against the key it was fetched by and the kind its name says. */
-export function decodeShard<K extends Shard['kind']>(name: string, key: string, bytes: Uint8Array, kind: K): Extract<Shard, { kind: K }> {
-  if (shardKey(bytes) !== key) throw new ShardUnavailable(name, `its bytes are not those of key ${key}`);
+/** A shard from bytes its source checked (checkedShard), of the kind its name says. */
+export function decodeShard<K extends Shard['kind']>(name: string, bytes: Uint8Array, kind: K): Extract<Shard, { kind: K }> {
   let shard: unknown;
   try {
     shard = decode(bytes);

@@ -15,16 +15,16 @@ import { leafCount, type Shape } from '../../domain/species/payload.js';
 import type { ForecastSkill } from '../../domain/verification/skill-schemas.js';
 import type { StoredWeather } from '../../domain/weather.js';
 import { cityOfRow, citySetOf } from '../city-set.js';
-import { decodeDay } from '../codec.js';
 import { DayCache, RecentlyUsed } from '../day-cache.js';
 import { type PackedNames, unpackDayValues } from '../day-values-packing.js';
 import { decodeSkill } from '../forecast-skills.js';
 import type { IngestRun } from '../ingest-runs.js';
-import { type CountWindow, countUpTo, type DayMask, storedHour } from '../pollen-days.js';
+import { type CountWindow, countUpTo, type DayMask, storedHoursOf } from '../pollen-days.js';
 import type { StoreReader } from '../reader.js';
 import { weatherOf } from '../weather-days.js';
 import {
   cityShard,
+  type CityRow,
   dayShard,
   decodeShard,
   INDEX_SHARD,
@@ -42,12 +42,13 @@ import {
 } from './shard-format.js';
 
 /**
- * Where a reader gets shards by name: the key its manifest names and the bytes stored under it, or
- * undefined for a shard not here yet (one a function fetches before it answers again: the
- * source keeps the names asked). Throws ShardUnavailable for a shard that cannot be had.
+ * Where a reader gets shards by name: the bytes stored under the key its manifest names, checked
+ * against it (checkedShard), or undefined for a shard not here yet (one a function fetches before
+ * it answers again: the source keeps the names asked). Throws ShardUnavailable for a shard that
+ * cannot be had.
  */
 export interface ShardSource {
-  get(name: string): { key: string; bytes: Uint8Array } | undefined;
+  get(name: string): Uint8Array | undefined;
 }
 
 /** Shards decoded and kept: a city's answers read a few quarters, a date's a few days. */
@@ -100,6 +101,9 @@ function runOf<R extends DayRun>(runs: readonly R[] | undefined, day: number): R
   return undefined;
 }
 
+/** The rows of the cities the set serves: active and named, as CityTable picks them. */
+const servedRows = (cities: readonly CityRow[]): CityRow[] => cities.filter((c) => c[7] === 1 && c[2] !== null);
+
 /** The index shard, decoded once and looked up by the readers of every answer. */
 export class ShardIndex {
   readonly ids = new Map<string, number>();
@@ -118,6 +122,7 @@ export class ShardIndex {
   readonly packed: PackedNames;
   private readonly shapeKeys: Map<number, string>;
   private readonly shapes = new Map<number, Shape>();
+  private cities: CitySet | undefined;
 
   constructor(readonly shard: IndexShard) {
     for (const [id, slug] of shard.cities) this.ids.set(slug, id);
@@ -129,8 +134,7 @@ export class ShardIndex {
     this.valueRuns = new Map(shard.valueRuns.map(([city, cut, runs]) => [`${city}|${cut}`, runs]));
     this.pollenSources = new Map(shard.pollenSources);
     this.packedMasks = new Map(shard.pollenMasks.map(([city, first, packed]) => [city, { first, packed }]));
-    this.served = shard.cities
-      .filter((c) => c[7] === 1 && c[2] !== null)
+    this.served = servedRows(shard.cities)
       .map(([id, slug]) => ({ id, slug }))
       .sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
     this.skillCities = new Set(shard.skills);
@@ -144,9 +148,9 @@ export class ShardIndex {
 
   /** The index of a source's `index` shard. */
   static of(source: ShardSource): ShardIndex {
-    const got = source.get(INDEX_SHARD);
-    if (!got) throw new ShardUnavailable(INDEX_SHARD, 'not here yet');
-    return new ShardIndex(decodeShard(INDEX_SHARD, got.key, got.bytes, 'index'));
+    const bytes = source.get(INDEX_SHARD);
+    if (!bytes) throw new ShardUnavailable(INDEX_SHARD, 'not here yet');
+    return new ShardIndex(decodeShard(INDEX_SHARD, bytes, 'index'));
   }
 
   /** The mask of a city's pollen day (0 for none). */
@@ -165,18 +169,22 @@ export class ShardIndex {
     return shape;
   }
 
-  /** The city set the store serves (CityTable.set). */
+  /** The city set the store serves (CityTable.set), made once: every answer of a deployed function asks for it. */
   citySet(): CitySet {
-    const chosen: City[] = this.shard.cities
-      .filter((c) => c[7] === 1 && c[2] !== null)
-      .map(([, slug, name, state, lat, lon, timezone]) => cityOfRow({ slug, name, state, lat, lon, timezone }));
+    return (this.cities ??= this.servedSet());
+  }
+
+  private servedSet(): CitySet {
+    const chosen: City[] = servedRows(this.shard.cities).map(([, slug, name, state, lat, lon, timezone]) =>
+      cityOfRow({ slug, name, state, lat, lon, timezone }),
+    );
     return citySetOf(chosen.length === 0 ? undefined : chosen);
   }
 }
 
 /**
  * A store read from shards. A shard not here yet reads as holding nothing (the source keeps its
- * name, and the answer made meanwhile is thrown away: see `answerFromShards`); a shard that is
+ * name, and the answer made meanwhile is thrown away: api/http/fetched.ts); a shard that is
  * here but lacks a row the index says it holds is an error.
  */
 export class ShardStore implements StoreReader {
@@ -258,21 +266,12 @@ export class ShardStore implements StoreReader {
     cityDay: (city, day) => {
       const id = this.ids.get(city);
       if (id === undefined || runOf(this.weatherRuns.get(id), day) === undefined) return undefined;
-      return this.toWeather(
-        city,
-        this.row(cityShard(city, day), (v) => v.weather.get(`${id}|${day}`)),
-      );
+      return this.cityWeather(id, city, day);
     },
     forCity: (city, limit) => {
       const id = this.ids.get(city);
       if (id === undefined) return [];
-      return newestDays(this.weatherRuns.get(id), limit).flatMap(
-        (day) =>
-          this.toWeather(
-            city,
-            this.row(cityShard(city, day), (v) => v.weather.get(`${id}|${day}`)),
-          ) ?? [],
-      );
+      return newestDays(this.weatherRuns.get(id), limit).flatMap((day) => this.cityWeather(id, city, day) ?? []);
     },
     forDay: (day) => {
       const out: StoredWeather[] = [];
@@ -354,8 +353,8 @@ export class ShardStore implements StoreReader {
   /** A shard by name, decoded and checked; undefined when not here yet. */
   private shard<K extends Shard['kind']>(name: string, kind: K): Extract<Shard, { kind: K }> | undefined {
     if (kindOf(name) !== kind) throw new ShardUnavailable(name, `not a ${kind} shard`);
-    const got = this.source.get(name);
-    return got && decodeShard(name, got.key, got.bytes, kind);
+    const bytes = this.source.get(name);
+    return bytes && decodeShard(name, bytes, kind);
   }
 
   /** A rows shard's row, or undefined when the shard is not here yet; a shard here without it is an error (the index says it holds it). */
@@ -373,6 +372,13 @@ export class ShardStore implements StoreReader {
 
   private pollenRow(id: number, city: string, day: number, by: 'city' | 'day' = 'city'): PollenRow | undefined {
     return this.row(by === 'city' ? cityShard(city, day) : dayShard(day), (v) => v.pollen.get(`${id}|${day}`));
+  }
+
+  private cityWeather(id: number, city: string, day: number): StoredWeather | undefined {
+    return this.toWeather(
+      city,
+      this.row(cityShard(city, day), (v) => v.weather.get(`${id}|${day}`)),
+    );
   }
 
   private cityValues(id: number, city: string, cut: DayCut, day: number): DayValues | undefined {
@@ -400,9 +406,7 @@ export class ShardStore implements StoreReader {
 
   /** A row's hours as PollenDays decodes them. */
   private decodeHours([, day, source, zone, mask, data]: PollenRow): StoredHour[] {
-    const timezone = zone === null ? null : this.index.packed.label(zone);
-    const provider = this.index.packed.source(source);
-    return decodeDay(day, { mask, data }, (id) => this.index.shape(id)).map((h) => storedHour(h, timezone, provider));
+    return storedHoursOf(day, { mask, data }, zone, source, this.index.packed);
   }
 
   private toWeather(city: string, row: WeatherRow | undefined): StoredWeather | undefined {

@@ -13,25 +13,11 @@ import {
   type DayRun,
   type IndexShard,
   type RowsShard,
+  type ShardManifest,
   type SourceRun,
 } from './shard-format.js';
 import { deflateRawSync } from 'node:zlib';
 import type { Store } from '../store.js';
-
-/** Which key holds each shard of a store. */
-export interface ShardManifest {
-  format: number;
-  /** Shard name to key. */
-  shards: Record<string, string>;
-  /** Bytes of each key's shard, by name, as the store holds them. */
-  bytes: Record<string, number>;
-  /**
-   * Where the deploy's functions find the shards: the site's store `pollen-shards` (absent), or
-   * `deploy`, the deploy's own blobs, which Netlify Build uploads with it (a build on Netlify has no
-   * token to write the site's stores).
-   */
-  store?: 'deploy';
-}
 
 /** Where shards go: a key's bytes, stored once whatever the name (a folder, Netlify Blobs). */
 export type PutShard = (key: string, bytes: Uint8Array) => void;
