@@ -58,10 +58,12 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     dir = tempDir();
     chmodSync(dir, 0o755); // the functions run as nobody: they must reach their folder
     // On the test's clock, as the ingest is: Ambee's 48-hour window must not move under it at midnight.
-    replay = await startReplayServer(KEY, { now: () => NOW });
+    // A plan serving 72 hours of history: whatever the hour of the run, the day before yesterday is whole (in
+    // the free plan's 48 hours it is a sliver of a UTC day, and none of it from 22:50 UTC on).
+    replay = await startReplayServer(KEY, { now: () => NOW, ambeeHistoryHours: 72 });
     db = join(dir, 'pollen.db');
-    // `ingest --provider ambee --weather sample --days 3` for two cities: yesterday whole, the day before partly.
-    const env = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' };
+    // `ingest --provider ambee --weather sample --days 3` for two cities: yesterday and the day before whole, the one before partly (from 22:50 UTC, not at all).
+    const env = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, AMBEE_HISTORY_HOURS: '72', HTTP_RETRIES: '0' };
     const args = parseIngestArgs({ provider: 'ambee', weather: 'sample', days: '3', cities: 'austin,tulsa', db }, dayOf(NOW), db, env);
     const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
     expect(ingestExitCode(await runIngest(args, quiet(), quiet(), { env, now: () => NOW }))).toBe(0);
