@@ -8,7 +8,7 @@
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
 import { allergensOf } from '../domain/species/allergens.js';
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
@@ -19,7 +19,7 @@ import { type BulkFile, bulkIndexPath, writeBulkIndex, type BulkManifest } from 
 import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
 import { folderPut, publishShards, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
 import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
-import { writeShards } from '../store/shards/shard-writer.js';
+import { type ShardParts, writeShards } from '../store/shards/shard-writer.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
 import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
@@ -72,7 +72,7 @@ export interface RenderSummary extends Written {
    */
   steps: Record<'served' | 'skills' | 'shards' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
   /** The served store's shards (store/shards/): how many it has and their bytes, and those this render wrote (not kept from before). */
-  shards: { names: number; bytes: number; written: number; writtenBytes: number };
+  shards: { names: number; bytes: number; written: number; writtenBytes: number; reused: number };
 }
 
 export interface RenderOptions {
@@ -211,8 +211,11 @@ interface Planned {
   site: Promise<Map<string, string | Uint8Array>>;
   routes: readonly Route[];
   skills: SkillOutput & { plan: SkillsPlan; reused: { files: BulkFile[]; records: Map<string, FileRecord> } };
-  /** The served store's shards, written into the folder beside the store (each key once), and their manifest, published with the render. */
-  shards: { manifest: ShardManifest; written: { shards: number; bytes: number } };
+  /**
+   * The served store's shards, written into the folder beside the store (each key once), and their manifest, published with the
+   * render; what each quarter's and day's were made from, for the render cache; how many were the previous render's.
+   */
+  shards: { manifest: ShardManifest; parts: ShardParts; reused: number; written: { shards: number; bytes: number } };
 }
 
 /**
@@ -246,8 +249,10 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const skills = { ...output, plan: skillsPlan, reused };
   laps.done('skills');
   // Content-addressed: a shard whose bytes an earlier render wrote is there already, and is not written again.
-  const folderShards = folderPut(shardFolderPath(store.path));
-  const shards = { manifest: withStore(nextServed, (s) => writeShards(s, folderShards.put)), written: folderShards.written() };
+  const shardFolder = shardFolderPath(store.path);
+  const folderShards = folderPut(shardFolder);
+  const reuse = { code: target.code, previous: cache?.shardParts() ?? {}, has: (key: string) => existsSync(join(shardFolder, key)) };
+  const shards = { ...withStore(nextServed, (s) => writeShards(s, folderShards.put, reuse)), written: folderShards.written() };
   const measured = measureFunctions(shards.manifest, cityDays);
   measured.catch(() => {});
   laps.done('shards');
@@ -280,6 +285,7 @@ interface Made {
   summary: Omit<RenderSummary, 'steps' | 'seconds' | 'folder' | 'warnings'>;
   manifest: BulkManifest;
   shards: ShardManifest;
+  shardParts: ShardParts;
   units: Record<string, CachedUnit>;
   outlooks: OutlookFile;
   records: Map<string, FileRecord>;
@@ -330,6 +336,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   return {
     manifest,
     shards: planned.shards.manifest,
+    shardParts: planned.shards.parts,
     units: written.units,
     outlooks: skills.outlooks,
     records: written.records,
@@ -357,6 +364,7 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
         bytes: Object.values(planned.shards.manifest.bytes).reduce((a, b) => a + b, 0),
         written: planned.shards.written.shards,
         writtenBytes: planned.shards.written.bytes,
+        reused: planned.shards.reused,
       },
     },
   };
@@ -381,7 +389,17 @@ function publishRender(store: Store, target: Target, made: Made): void {
   swap(target.publish, folder);
   if (target.cacheDir) {
     try {
-      RenderCache.save(target.cacheDir, folder, target.code, made.units, made.records, target.reuse, target.cacheKey, made.years);
+      RenderCache.save(
+        target.cacheDir,
+        folder,
+        target.code,
+        made.units,
+        made.records,
+        target.reuse,
+        target.cacheKey,
+        made.years,
+        made.shardParts,
+      );
     } catch (error) {
       // The render is served: a cache that could not be kept only makes the next render a full one.
       rmSync(join(target.cacheDir, 'state.json'), { force: true });
@@ -428,7 +446,7 @@ export function formatRender(s: RenderSummary): string {
   return (
     `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB${s.made < s.files ? `; ${s.made} written anew, ${s.files - s.made} kept from the render cache` : ''}) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
     `the served store holds ${s.served.cityDays} city-days in ${s.shards.names} shards (${s.shards.written} new, ${mb(s.shards.writtenBytes)}; functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
-    `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files\n` +
+    `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files, ${s.shards.reused} of ${s.shards.names} shards\n` +
     s.warnings.map((w) => `warning: ${w}\n`).join('')
   );
 }

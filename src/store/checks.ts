@@ -8,7 +8,7 @@ import { decodeDay, decodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { hoursIn } from './pollen-days.js';
-import { dayDigestsOf, type StoreDigests, storeDigests } from './digests.js';
+import { dayDigestsOf, shardDigestsOf, type StoreDigests, storeDigests } from './digests.js';
 import { DATA_TABLES } from './schema.js';
 import type { SpeciesShapes } from './species-shapes.js';
 
@@ -27,6 +27,11 @@ export class StoreChecks {
   /** The days' digests alone, with the names' (digests.ts): what the forecast-skill step's parts are made from. */
   dayDigests(): Pick<StoreDigests, 'names' | 'values' | 'kept'> {
     return dayDigestsOf(this.db);
+  }
+
+  /** The days' digests of what shards hold, with the names' (digests.ts): what each shard of a quarter or a day is made from. */
+  shardDigests(): Pick<StoreDigests, 'names' | 'values' | 'pollen' | 'weather'> {
+    return shardDigestsOf(this.db);
   }
 
   /** Row counts of the data tables, and `hours`: the hourly rows their city-days hold. */

@@ -155,6 +155,12 @@ export function dayDigestsOf(db: Db): Pick<StoreDigests, 'names' | 'values' | 'k
   };
 }
 
+/** The days' digests of the rows shards hold (day values in both cuts, hours, weather), with the names': no city's rows read. */
+export function shardDigestsOf(db: Db): Pick<StoreDigests, 'names' | 'values' | 'pollen' | 'weather'> {
+  const [utc, local, pollen, weather] = dayDigests(db);
+  return { names: namesDigest(db), values: [utc!, local!], pollen: pollen!, weather: weather! };
+}
+
 /** Reads the digests of the store's tables. */
 export function storeDigests(db: Db): StoreDigests {
   const names = namesDigest(db);

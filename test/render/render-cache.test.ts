@@ -12,6 +12,7 @@ import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render, type RenderSummary } from '../../src/render/render.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { readShardManifest, shardManifestPath } from '../../src/served/shard-folder.js';
 import { buildStore } from '../helpers/site.js';
 import { expectSameTree } from '../helpers/renders.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -54,12 +55,17 @@ describe('the render cache', () => {
       }
     };
 
+    const shardNames = () => Object.keys(readShardManifest(shardManifestPath(db))!.shards);
     const cities = DEFAULT_CITIES.list.length;
     const first = await renderTo('first');
     expect([first.units, first.unitsReused, first.bulkMonths, first.bulkReused]).toEqual([cities + 12, 0, 2, 0]);
     expect(first.made).toBe(first.files);
+    expect([first.shards.reused, first.shards.written]).toEqual([0, first.shards.names]);
     const again = await renderTo('again');
     expect([again.unitsReused, again.bulkReused]).toEqual([cities + 12, 2]);
+    // Every quarter's and day's shards taken as they were; the skills and the index made again, the same bytes.
+    const remade = shardNames().filter((n) => n === 'index' || n.startsWith('skill/')).length;
+    expect([again.shards.reused, again.shards.written]).toEqual([again.shards.names - remade, 0]);
     // Written anew: only the files made once, the site's, _redirects and the bulk manifest.
     expect(again.made).toBeLessThan(20);
     expectSameTree(join(dir, 'first'), join(dir, 'again'));
@@ -81,9 +87,16 @@ describe('the render cache', () => {
     writeFileSync(edited, readFileSync(edited, 'utf8').replace('"austin"', '"AUSTIN"'));
 
     const next = await renderTo('next');
+    const nextShards = readFileSync(shardManifestPath(db), 'utf8');
     const fresh = await renderTo('fresh', join(dir, 'empty-cache'));
     expect(fresh.unitsReused).toBe(0);
     expectSameTree(join(dir, 'fresh'), join(dir, 'next'));
+    // The shards: March's quarter and the days the new day and the correction leave alone taken as they were, the
+    // rest made again, and the same manifest, key for key, as a render from nothing.
+    expect(fresh.shards.reused).toBe(0);
+    expect(next.shards.reused).toBeGreaterThan(0);
+    expect(next.shards.reused).toBeLessThan(next.shards.names - remade);
+    expect(readFileSync(shardManifestPath(db), 'utf8')).toBe(nextShards);
     // Reused: the cities without data, and the dates before the correction's local days and its
     // maps' series (03-28..04-03) but the edited one. Rendered: the three cities (a new day in
     // each list), 04-04..04-09, and April's bulk files.

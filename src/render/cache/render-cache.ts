@@ -37,6 +37,7 @@ import { writeJsonFile } from '../../served/site-file.js';
 import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from '../bulk/months.js';
 import { CACHE_KEY_SECRET, signatureOf, signedBy } from './key.js';
 import { kindAt, readNoFollow } from './safe-files.js';
+import type { ShardParts } from '../../store/shards/shard-writer.js';
 
 /**
  * What was recorded of a file when it was written: its SHA-256 and size, and the inode and
@@ -59,6 +60,10 @@ const STATE = z.object({
   /** Each city's closed season years' scores, as the forecast-skill step keeps them (skills-plan.ts): its file's SHA-256. */
   skills: z.record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), SHA256).default({}),
   units: z.record(z.string(), z.object({ digest: z.string(), files: z.array(z.string()) })),
+  /** What each quarter's city shards and each day's shard were made from, and their keys and sizes by name (shard-writer.ts). */
+  shards: z
+    .record(z.string(), z.object({ digest: z.string(), shards: z.record(z.string(), z.tuple([SHA256, z.number().int().nonnegative()])) }))
+    .default({}),
   files: z.record(
     z.string(),
     z.tuple([SHA256, z.number().int().nonnegative(), z.string().regex(/^\d+$/), z.string().regex(/^\d+$/), z.boolean()]),
@@ -225,6 +230,7 @@ export class RenderCache {
   private readonly units: CacheState['units'];
   private readonly records: CacheState['files'];
   private readonly skills: CacheState['skills'];
+  private readonly shards: CacheState['shards'];
   private readonly manifest: BulkManifest | undefined;
 
   /** A cache checked by `loadCache` (in the render's thread); each worker reads it again. */
@@ -238,7 +244,13 @@ export class RenderCache {
     this.units = state?.units ?? {};
     this.records = state?.files ?? {};
     this.skills = state?.skills ?? {};
+    this.shards = state?.shards ?? {};
     this.manifest = manifest;
+  }
+
+  /** The previous build's shards, by quarter and day, with what each part was made from (shard-writer.ts). */
+  shardParts(): ShardParts {
+    return this.shards;
   }
 
   /** The previous build's closed season years' scores: their folder, and each city's file's SHA-256 as recorded. */
@@ -346,6 +358,7 @@ export class RenderCache {
     reuse: boolean,
     key: Buffer,
     skills: { dir: string; sha256: Record<string, string> } | undefined = undefined,
+    shards: ShardParts = {},
   ): void {
     const [output, statePath] = [join(dir, 'output'), join(dir, 'state.json')];
     mkdirSync(dir, { recursive: true });
@@ -379,7 +392,7 @@ export class RenderCache {
       files[file] = [record[0], record[1], record[2], record[3], settled];
     }
     const manifest = fileSha256(join(output, BULK_INDEX_FILE)) ?? null;
-    const text = JSON.stringify({ code, manifest, skills: skills?.sha256 ?? {}, units, files } satisfies CacheState);
+    const text = JSON.stringify({ code, manifest, skills: skills?.sha256 ?? {}, units, shards, files } satisfies CacheState);
     writeJsonFile(statePath, { signature: signatureOf(key, text), state: text } satisfies z.infer<typeof SIGNED>);
   }
 }

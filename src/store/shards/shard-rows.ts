@@ -21,14 +21,18 @@ export class ShardRows {
       weatherDays: db.prepare(`SELECT city_id, day FROM weather_day WHERE status = ${COMPLETE} ORDER BY city_id, day`).raw(),
       valueDays: db.prepare('SELECT city_id, cut, day FROM day_value ORDER BY city_id, cut, day').raw(),
       cityPollen: db
-        .prepare('SELECT city_id, day, source_id, zone_id, mask, data FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day')
+        .prepare(
+          'SELECT city_id, day, source_id, zone_id, mask, data FROM pollen_day WHERE city_id = ? AND day BETWEEN ? AND ? AND mask <> 0 ORDER BY day',
+        )
         .raw(),
       cityWeather: db
         .prepare(
-          `SELECT city_id, day, source_id, fetched_at, data FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day`,
+          `SELECT city_id, day, source_id, fetched_at, data FROM weather_day WHERE city_id = ? AND day BETWEEN ? AND ? AND status = ${COMPLETE} ORDER BY day`,
         )
         .raw(),
-      cityValues: db.prepare('SELECT city_id, cut, day, data FROM day_value WHERE city_id = ? ORDER BY cut, day').raw(),
+      cityValues: db
+        .prepare('SELECT city_id, cut, day, data FROM day_value WHERE city_id = ? AND day BETWEEN ? AND ? ORDER BY cut, day')
+        .raw(),
       // City by city through the primary key (CROSS JOIN keeps the city table outside): the day tables have no index by day (by-day.ts).
       dayPollen: db
         .prepare(
@@ -86,12 +90,12 @@ export class ShardRows {
     return this.stmt.valueDays.iterate() as IterableIterator<[number, 0 | 1, number]>;
   }
 
-  /** A city's rows, by day. */
-  cityRows(city: number): { pollen: PollenRow[]; weather: WeatherRow[]; values: ValueRow[] } {
+  /** A city's rows of the days `from` to `to`, by day. */
+  cityRows(city: number, from: number, to: number): { pollen: PollenRow[]; weather: WeatherRow[]; values: ValueRow[] } {
     return {
-      pollen: this.stmt.cityPollen.all(city) as PollenRow[],
-      weather: this.stmt.cityWeather.all(city) as WeatherRow[],
-      values: this.stmt.cityValues.all(city) as ValueRow[],
+      pollen: this.stmt.cityPollen.all(city, from, to) as PollenRow[],
+      weather: this.stmt.cityWeather.all(city, from, to) as WeatherRow[],
+      values: this.stmt.cityValues.all(city, from, to) as ValueRow[],
     };
   }
 

@@ -1,13 +1,19 @@
 /**
- * Cuts a store into shards (shard-format.ts) and names each by its key: a city at a time and a
- * day at a time, so that no more than one city's or one day's rows are held at once.
+ * Cuts a store into shards (shard-format.ts) and names each by its key: a city's quarter at a
+ * time and a day at a time, so that no more than one city's quarter or one day's rows are held at
+ * once. A quarter's city shards and a day's shard are made from that quarter's or day's rows of
+ * every city, whose digests the store keeps (digests.ts): where those are the previous render's,
+ * its shards are taken as they are (a day ingested makes its quarter's and its day's again, not the
+ * 2,500 shards of 200 cities' 730 days).
  */
+import { createHash } from 'node:crypto';
 import {
   INDEX_SHARD,
   SHARD_FORMAT,
   cityShard,
   dayShard,
   encodeShard,
+  quarterOf,
   shardKey,
   skillShard,
   type DayRun,
@@ -17,43 +23,130 @@ import {
   type SourceRun,
 } from './shard-format.js';
 import { deflateRawSync } from 'node:zlib';
+import { dayString } from '../../domain/dates.js';
 import type { Store } from '../store.js';
 
 /** Where shards go: a key's bytes, stored once whatever the name (a folder, Netlify Blobs). */
 export type PutShard = (key: string, bytes: Uint8Array) => void;
 
-/** Writes every shard of `store` through `put` and says which key each name has. */
-export function writeShards(store: Store, put: PutShard): ShardManifest {
+/** A quarter's city shards, or a day's shard: the digest of what they were made from, and each shard's key and size by name. */
+export interface ShardPart {
+  digest: string;
+  shards: Record<string, [key: string, bytes: number]>;
+}
+
+/** The parts of a render's shards, by `quarter:2025-q2` and `day:2025-04-01`. */
+export type ShardParts = Record<string, ShardPart>;
+
+/** What a render may take from the previous one's shards. */
+export interface ShardReuse {
+  /** The digest of the code that writes shards: other code makes every shard again. */
+  code: string;
+  /** The previous render's parts (the render cache keeps them). */
+  previous: ShardParts;
+  /** Whether a key's shard is still where `put` stores it. */
+  has: (key: string) => boolean;
+}
+
+const NONE = Buffer.alloc(32);
+
+/**
+ * Writes every shard of `store` through `put` and says which key each name has, with the parts
+ * for the next render and how many shards were taken from the previous one's.
+ */
+export function writeShards(
+  store: Store,
+  put: PutShard,
+  reuse?: ShardReuse,
+): { manifest: ShardManifest; parts: ShardParts; reused: number } {
   const rows = store.shardRows();
-  const manifest: ShardManifest = { format: SHARD_FORMAT, shards: {}, bytes: {} };
-  const add = (name: string, bytes: Uint8Array) => {
+  const digests = store.checks.shardDigests();
+  const salt = createHash('sha256')
+    .update(`${SHARD_FORMAT}\n${reuse?.code ?? ''}\n`)
+    .update(digests.names)
+    .digest();
+  const dayDigests = new Map<number, Buffer>();
+  for (const day of [...digests.values[0].keys(), ...digests.values[1].keys(), ...digests.pollen.keys(), ...digests.weather.keys()])
+    if (!dayDigests.has(day))
+      dayDigests.set(
+        day,
+        createHash('sha256')
+          .update(salt)
+          .update(digests.values[0].get(day) ?? NONE)
+          .update(digests.values[1].get(day) ?? NONE)
+          .update(digests.pollen.get(day) ?? NONE)
+          .update(digests.weather.get(day) ?? NONE)
+          .digest(),
+      );
+  const days = [...dayDigests.keys()].sort((a, b) => a - b);
+  const quarters = new Map<string, { first: number; last: number; hash: ReturnType<typeof createHash> }>();
+  for (const day of days) {
+    const name = quarterOf(day);
+    let q = quarters.get(name);
+    if (!q) quarters.set(name, (q = { first: day, last: day, hash: createHash('sha256').update(salt) }));
+    q.last = day;
+    q.hash.update(dayDigests.get(day)!);
+  }
+
+  const parts: ShardParts = {};
+  let reused = 0;
+  /** The previous render's part when made from the same rows and its shards are all still there. */
+  const kept = (key: string, digest: string): boolean => {
+    const before = reuse?.previous[key];
+    if (!before || before.digest !== digest || !Object.values(before.shards).every(([k]) => reuse!.has(k))) {
+      parts[key] = { digest, shards: {} };
+      return false;
+    }
+    parts[key] = before;
+    reused += Object.keys(before.shards).length;
+    return true;
+  };
+  const add = (part: string, name: string, bytes: Uint8Array) => {
     const key = shardKey(bytes);
     put(key, bytes);
-    manifest.shards[name] = key;
-    manifest.bytes[name] = bytes.length;
+    parts[part]!.shards[name] = [key, bytes.length];
   };
+
   const cities = rows.cities();
-  const days = new Set<number>();
-  for (const [id, slug] of cities) {
-    const { pollen, weather, values } = rows.cityRows(id);
-    const quarters = new Map<string, RowsShard>();
-    const quarter = (day: number) => {
-      days.add(day);
-      const name = cityShard(slug, day);
-      let shard = quarters.get(name);
-      if (!shard) quarters.set(name, (shard = { kind: 'rows', format: SHARD_FORMAT, pollen: [], weather: [], values: [] }));
-      return shard;
-    };
-    for (const r of pollen) quarter(r[1]).pollen.push(r);
-    for (const r of weather) quarter(r[1]).weather.push(r);
-    for (const r of values) quarter(r[2]).values.push(r);
-    for (const [name, shard] of quarters) add(name, encodeShard(shard));
+  for (const [quarter, { first, last, hash }] of quarters) {
+    const part = `quarter:${quarter}`;
+    if (kept(part, hash.digest('hex'))) continue;
+    for (const [id, slug] of cities) {
+      const shard: RowsShard = { kind: 'rows', format: SHARD_FORMAT, ...rows.cityRows(id, first, last) };
+      if (shard.pollen.length + shard.weather.length + shard.values.length > 0) add(part, cityShard(slug, first), encodeShard(shard));
+    }
   }
-  for (const day of [...days].sort((a, b) => a - b))
-    add(dayShard(day), encodeShard({ kind: 'rows', format: SHARD_FORMAT, ...rows.dayRows(day) }));
+  for (const day of days) {
+    const part = `day:${dayString(day)}`;
+    if (kept(part, dayDigests.get(day)!.toString('hex'))) continue;
+    const shard: RowsShard = { kind: 'rows', format: SHARD_FORMAT, ...rows.dayRows(day) };
+    if (shard.pollen.length + shard.weather.length + shard.values.length > 0) add(part, dayShard(day), encodeShard(shard));
+  }
+
+  // Each city's quarters in order, then the days, the skills and the index: the same manifest however many shards were taken.
+  const manifest: ShardManifest = { format: SHARD_FORMAT, shards: {}, bytes: {} };
+  const list = (name: string, [key, bytes]: [string, number]) => {
+    manifest.shards[name] = key;
+    manifest.bytes[name] = bytes;
+  };
+  for (const [, slug] of cities)
+    for (const quarter of quarters.keys()) {
+      const name = `city/${slug}/${quarter}`;
+      const shard = parts[`quarter:${quarter}`]!.shards[name];
+      if (shard) list(name, shard);
+    }
+  for (const day of days) {
+    const shard = parts[`day:${dayString(day)}`]!.shards[dayShard(day)];
+    if (shard) list(dayShard(day), shard);
+  }
+  const encoded = (name: string, bytes: Uint8Array) => {
+    const key = shardKey(bytes);
+    put(key, bytes);
+    list(name, [key, bytes.length]);
+  };
   const skills = rows.skills();
-  for (const [city, skill] of skills) add(skillShard(city), encodeShard({ kind: 'skill', format: SHARD_FORMAT, city, skill }));
-  add(
+  for (const [city, skill] of skills) encoded(skillShard(city), encodeShard({ kind: 'skill', format: SHARD_FORMAT, city, skill }));
+  encoded(
     INDEX_SHARD,
     encodeShard(
       indexOf(
@@ -62,7 +155,7 @@ export function writeShards(store: Store, put: PutShard): ShardManifest {
       ),
     ),
   );
-  return manifest;
+  return { manifest, parts, reused };
 }
 
 /** The index: the lookup tables, which city-days hold what, and the answers about the whole store as the store gives them. */
