@@ -23,7 +23,8 @@ import { inUnitedStates, isTimeZone } from '../../src/domain/city-file.js';
  */
 const CENSUS: ReadonlyMap<string, number> = new Map(
   (JSON.parse(readFileSync(new URL('../../cities/census-places-2019.json', import.meta.url), 'utf8')) as CensusPlaces).rows.map(
-    ([name, state, population]) => [`${name}|${state}`, population],
+    // The list keeps the legal form of a few names (Weymouth Town, a city of Massachusetts; Bethel Park municipality).
+    ([name, state, population]) => [`${name.replace(/ (Town|municipality)$/, '')}|${state}`, population],
   ),
 );
 
@@ -33,7 +34,6 @@ interface CensusPlaces {
 
 /** The Census Bureau's name of a place where it is not GeoNames' with Saint as St. */
 const CENSUS_NAMES: Record<string, string> = {
-  'Anchorage|AK': 'Anchorage municipality',
   'Boise|ID': 'Boise City',
   'Ventura|CA': 'San Buenaventura (Ventura)',
   // Hawaii has no incorporated places: the Census counts the city as a census-designated place.
@@ -62,11 +62,12 @@ const NAMES: Record<string, string> = {
 };
 
 /**
- * Incorporated places whose GeoNames points lie within 1 km of a neighbour's, at their shared
- * border (Goodyear's beside Avondale's, Hoffman Estates' beside Schaumburg's): each is its own
- * city. Any other point within 1 km of another city's is a record to look at.
+ * Pairs of incorporated places whose GeoNames points lie within 1 km of each other, at their
+ * shared border: each is its own city. Any other point within 1 km of another city's is a record
+ * to look at.
  */
-const NEIGHBOURS = new Set(['Goodyear|AZ', 'Hoffman Estates|IL']);
+const NEIGHBOURS = new Set(['Avondale|AZ~Goodyear|AZ', 'Hoffman Estates|IL~Schaumburg|IL']);
+const neighbours = (a: string, b: string) => NEIGHBOURS.has([a, b].sort().join('~'));
 
 /** True when GeoNames' record is an incorporated place the Census Bureau lists. */
 function incorporated(name: string, state: string, population: number): boolean {
@@ -97,7 +98,8 @@ export function topCities(count: number): CityEntry[] {
     const twin = kept.find(
       (b) =>
         (b.name === name && b.state === state) ||
-        (!NEIGHBOURS.has(`${name}|${state}`) && Math.hypot(lat - b.lat, (lon - b.lon) * Math.cos((lat * Math.PI) / 180)) < 0.01),
+        (!neighbours(`${name}|${state}`, `${b.name}|${b.state}`) &&
+          Math.hypot(lat - b.lat, (lon - b.lon) * Math.cos((lat * Math.PI) / 180)) < 0.01),
     );
     const fault =
       zones.length !== 1 || !isTimeZone(zones[0]!)
