@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, linkSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE22, TOOLCHAIN } from './toolchain.js';
@@ -68,7 +68,9 @@ export function bundleFunctions(servedDir: string, out: string): Archive[] {
   try {
     mkdirSync(join(site, 'snapshots'), { recursive: true });
     for (const entry of SITE_ENTRIES) cpSync(join(ROOT, entry), join(site, entry), { recursive: true });
-    execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(site, 'node_modules')]);
+    // The folder itself where node_modules is a link (a worktree sharing another's): `cp -a` would copy the link, and the
+    // swap below would then replace the other tree's own binary, and nft would find no package inside the site.
+    execFileSync('cp', ['-al', realpathSync(join(ROOT, 'node_modules')), join(site, 'node_modules')]);
     rmSync(join(site, 'node_modules', NATIVE)); // unlinked first: the project's own binary stays as it is
     copyFileSync(join(TOOLCHAIN, 'node_modules', NATIVE), join(site, 'node_modules', NATIVE));
     for (const file of ['shards.json', 'site.json', 'bulk-index.json', 'outlook.json'])
