@@ -15,7 +15,7 @@ import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { listFiles } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
-import { readShardManifest, shardManifestPath } from '../../src/served/shard-folder.js';
+import { readShardManifest, shardFolderPath, shardManifestPath } from '../../src/served/shard-folder.js';
 import { type Measure, mb, s } from './measure.js';
 import type { FullRenders } from './full-render.js';
 import { median, type RenderRun, renderOnce, run } from './render-run.js';
@@ -47,8 +47,11 @@ async function nextDay(db: string, cache: string, dir: string, workload: Workloa
   const next = { db: join(dir, 'bench.db'), cache: join(dir, 'render-cache') };
   copyFileSync(db, next.db);
   await run('cp', ['-al', cache, next.cache]);
-  // The key that signed the cache goes with it, as it does when a deploy keeps its store's folder.
+  // The key that signed the cache goes with it, as it does when a deploy keeps its store's folder; and the shards
+  // with their manifest, which the render takes unchanged quarters' and days' shards from.
   copyFileSync(cacheKeyPath(db), cacheKeyPath(next.db));
+  await run('cp', ['-al', shardFolderPath(db), shardFolderPath(next.db)]);
+  copyFileSync(shardManifestPath(db), shardManifestPath(next.db));
   const store = openStore(next.db);
   const sample = new SampleProvider();
   const day = workload.span.to + 1;
