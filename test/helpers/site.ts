@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
-import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
+import { DAY_MS, dayNumber, utcOffset } from '../../src/domain/dates.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
@@ -80,17 +80,26 @@ export function useSite(options: SiteOptions = {}): Site {
 }
 
 /**
- * A sample site of `slugs` with 400 days to yesterday, whatever day the test runs, and the
+ * A sample site of `slugs` with 400 days to yesterday, whatever day and hour the test runs, and the
  * forecasts and outlooks a build keeps today: the outlook it issues for today reaches 7 days ahead.
+ * Today is the first city's calendar day: a build between UTC midnight and the city's own issues
+ * its outlook from the city's tomorrow, which a page of the city's today cannot lead with.
  */
 export function useSiteToToday(slugs: string[]): Site {
-  const yesterday = Math.floor(Date.now() / DAY_MS) - 1;
+  const now = onCalendarDayOf(DEFAULT_CITIES.get(slugs[0]!)!.timezone, Date.now());
+  const yesterday = Math.floor(now / DAY_MS) - 1;
   return useSite({
     cities: slugs,
     span: { from: yesterday - 399, to: yesterday },
     prepare: async (store) => {
       const cities = slugs.map((slug) => DEFAULT_CITIES.get(slug)!);
-      await keepForecasts({ store, provider: new SampleProvider(), cities, now: Date.now(), serveDays: 730 });
+      await keepForecasts({ store, provider: new SampleProvider(), cities, now, serveDays: 730 });
     },
   });
+}
+
+/** `ms` moved by the zone's UTC offset: an instant whose UTC day is the zone's calendar day at `ms`. */
+function onCalendarDayOf(timeZone: string, ms: number): number {
+  const [, sign, hours, minutes] = /^([+-])(\d{2}):(\d{2})$/.exec(utcOffset(timeZone, ms))!;
+  return ms + (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) * 60_000;
 }
