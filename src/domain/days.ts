@@ -12,7 +12,7 @@ import { DAY_MS, HOUR_MS, utcOffset } from './dates.js';
 export type DayCut = 'UTC' | 'local';
 
 /** Minutes east of UTC of a zone at an instant. */
-function offsetMinutes(zone: string, ms: number): number {
+export function offsetMinutes(zone: string, ms: number): number {
   const m = /^([+-])(\d{2}):(\d{2})$/.exec(utcOffset(zone, ms))!;
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
 }

@@ -8,7 +8,7 @@
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
 import { allergensOf } from '../domain/species/allergens.js';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
@@ -249,9 +249,8 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const skills = { ...output, plan: skillsPlan, reused };
   laps.done('skills');
   // Content-addressed: a shard whose bytes an earlier render wrote is there already, and is not written again.
-  const shardFolder = shardFolderPath(store.path);
-  const folderShards = folderPut(shardFolder);
-  const reuse = { code: target.code, previous: cache?.shardParts() ?? {}, has: (key: string) => existsSync(join(shardFolder, key)) };
+  const folderShards = folderPut(shardFolderPath(store.path));
+  const reuse = { code: target.code, previous: cache?.shardParts() ?? {}, has: folderShards.has };
   const shards = { ...withStore(nextServed, (s) => writeShards(s, folderShards.put, reuse)), written: folderShards.written() };
   const measured = measureFunctions(shards.manifest, cityDays);
   measured.catch(() => {});

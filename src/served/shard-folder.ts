@@ -21,15 +21,21 @@ const previousPath = (manifest: string) => manifest.replace(/\.json$/, '.previou
 
 /**
  * A `put` that stores each key's bytes once in `folder`: written under a name of its own, then
- * renamed, so a reader never sees half a shard. Says how many keys it wrote (those not there yet).
+ * renamed, so a reader never sees half a shard. Says whether a key is there, and how many keys it
+ * wrote (those not there yet).
  */
-export function folderPut(folder: string): { put: PutShard; written: () => { shards: number; bytes: number } } {
+export function folderPut(folder: string): {
+  put: PutShard;
+  has: (key: string) => boolean;
+  written: () => { shards: number; bytes: number };
+} {
   mkdirSync(folder, { recursive: true });
   let [shards, bytes] = [0, 0];
+  const has = (key: string) => existsSync(join(folder, key));
   const put: PutShard = (key, data) => {
     if (!isShardKey(key)) throw new Error(`not a shard key: ${key}`);
+    if (has(key)) return;
     const path = join(folder, key);
-    if (existsSync(path)) return;
     const next = `${path}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     try {
       writeFileSync(next, data, { flag: 'wx' });
@@ -41,7 +47,7 @@ export function folderPut(folder: string): { put: PutShard; written: () => { sha
     shards++;
     bytes += data.length;
   };
-  return { put, written: () => ({ shards, bytes }) };
+  return { put, has, written: () => ({ shards, bytes }) };
 }
 
 /**

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
-import { DAY_MS, dayNumber, utcOffset } from '../../src/domain/dates.js';
+import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
+import { offsetMinutes } from '../../src/domain/days.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
@@ -86,7 +87,8 @@ export function useSite(options: SiteOptions = {}): Site {
  * its outlook from the city's tomorrow, which a page of the city's today cannot lead with.
  */
 export function useSiteToToday(slugs: string[]): Site {
-  const now = onCalendarDayOf(DEFAULT_CITIES.get(slugs[0]!)!.timezone, Date.now());
+  // An instant whose UTC day is the first city's calendar day now.
+  const now = Date.now() + offsetMinutes(DEFAULT_CITIES.get(slugs[0]!)!.timezone, Date.now()) * 60_000;
   const yesterday = Math.floor(now / DAY_MS) - 1;
   return useSite({
     cities: slugs,
@@ -96,10 +98,4 @@ export function useSiteToToday(slugs: string[]): Site {
       await keepForecasts({ store, provider: new SampleProvider(), cities, now, serveDays: 730 });
     },
   });
-}
-
-/** `ms` moved by the zone's UTC offset: an instant whose UTC day is the zone's calendar day at `ms`. */
-function onCalendarDayOf(timeZone: string, ms: number): number {
-  const [, sign, hours, minutes] = /^([+-])(\d{2}):(\d{2})$/.exec(utcOffset(timeZone, ms))!;
-  return ms + (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) * 60_000;
 }

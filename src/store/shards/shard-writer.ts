@@ -57,14 +57,11 @@ const NONE = Buffer.alloc(32);
 export function writeShards(
   store: Store,
   put: PutShard,
-  reuse?: ShardReuse,
+  reuse: ShardReuse,
 ): { manifest: ShardManifest; parts: ShardParts; reused: number } {
   const rows = store.shardRows();
   const digests = store.checks.shardDigests();
-  const salt = createHash('sha256')
-    .update(`${SHARD_FORMAT}\n${reuse?.code ?? ''}\n`)
-    .update(digests.names)
-    .digest();
+  const salt = createHash('sha256').update(`${SHARD_FORMAT}\n${reuse.code}\n`).update(digests.names).digest();
   const dayDigests = new Map<number, Buffer>();
   for (const day of [...digests.values[0].keys(), ...digests.values[1].keys(), ...digests.pollen.keys(), ...digests.weather.keys()])
     if (!dayDigests.has(day))
@@ -88,70 +85,62 @@ export function writeShards(
     q.hash.update(dayDigests.get(day)!);
   }
 
+  /** A shard's bytes stored under their key: the key and size. */
+  const stored = (bytes: Uint8Array): [string, number] => {
+    const key = shardKey(bytes);
+    put(key, bytes);
+    return [key, bytes.length];
+  };
   const parts: ShardParts = {};
   let reused = 0;
   /** The previous render's part when made from the same rows and its shards are all still there. */
-  const kept = (key: string, digest: string): boolean => {
-    const before = reuse?.previous[key];
-    if (!before || before.digest !== digest || !Object.values(before.shards).every(([k]) => reuse!.has(k))) {
-      parts[key] = { digest, shards: {} };
+  const kept = (part: string, digest: string): boolean => {
+    const before = reuse.previous[part];
+    if (!before || before.digest !== digest || !Object.values(before.shards).every(([key]) => reuse.has(key))) {
+      parts[part] = { digest, shards: {} };
       return false;
     }
-    parts[key] = before;
+    parts[part] = before;
     reused += Object.keys(before.shards).length;
     return true;
   };
-  const add = (part: string, name: string, bytes: Uint8Array) => {
-    const key = shardKey(bytes);
-    put(key, bytes);
-    parts[part]!.shards[name] = [key, bytes.length];
+  /** A rows shard into its part, unless it holds no row. */
+  const add = (part: string, name: string, shard: RowsShard) => {
+    if (shard.pollen.length + shard.weather.length + shard.values.length > 0) parts[part]!.shards[name] = stored(encodeShard(shard));
   };
+  const quarterPart = (quarter: string) => `quarter:${quarter}`;
+  const dayPart = (day: number) => `day:${dayString(day)}`;
 
   const cities = rows.cities();
   for (const [quarter, { first, last, hash }] of quarters) {
-    const part = `quarter:${quarter}`;
-    if (kept(part, hash.digest('hex'))) continue;
-    for (const [id, slug] of cities) {
-      const shard: RowsShard = { kind: 'rows', format: SHARD_FORMAT, ...rows.cityRows(id, first, last) };
-      if (shard.pollen.length + shard.weather.length + shard.values.length > 0) add(part, cityShard(slug, first), encodeShard(shard));
-    }
+    if (kept(quarterPart(quarter), hash.digest('hex'))) continue;
+    for (const [id, slug] of cities)
+      add(quarterPart(quarter), cityShard(slug, first), { kind: 'rows', format: SHARD_FORMAT, ...rows.cityRows(id, first, last) });
   }
-  for (const day of days) {
-    const part = `day:${dayString(day)}`;
-    if (kept(part, dayDigests.get(day)!.toString('hex'))) continue;
-    const shard: RowsShard = { kind: 'rows', format: SHARD_FORMAT, ...rows.dayRows(day) };
-    if (shard.pollen.length + shard.weather.length + shard.values.length > 0) add(part, dayShard(day), encodeShard(shard));
-  }
+  for (const day of days)
+    if (!kept(dayPart(day), dayDigests.get(day)!.toString('hex')))
+      add(dayPart(day), dayShard(day), { kind: 'rows', format: SHARD_FORMAT, ...rows.dayRows(day) });
 
   // Each city's quarters in order, then the days, the skills and the index: the same manifest however many shards were taken.
   const manifest: ShardManifest = { format: SHARD_FORMAT, shards: {}, bytes: {} };
-  const list = (name: string, [key, bytes]: [string, number]) => {
-    manifest.shards[name] = key;
-    manifest.bytes[name] = bytes;
+  const list = (name: string, shard: [key: string, bytes: number] | undefined) => {
+    if (!shard) return;
+    manifest.shards[name] = shard[0];
+    manifest.bytes[name] = shard[1];
   };
-  for (const [, slug] of cities)
-    for (const quarter of quarters.keys()) {
-      const name = `city/${slug}/${quarter}`;
-      const shard = parts[`quarter:${quarter}`]!.shards[name];
-      if (shard) list(name, shard);
-    }
-  for (const day of days) {
-    const shard = parts[`day:${dayString(day)}`]!.shards[dayShard(day)];
-    if (shard) list(dayShard(day), shard);
-  }
-  const encoded = (name: string, bytes: Uint8Array) => {
-    const key = shardKey(bytes);
-    put(key, bytes);
-    list(name, [key, bytes.length]);
-  };
+  const listPart = (part: string, name: string) => list(name, parts[part]!.shards[name]);
+  for (const [, slug] of cities) for (const [quarter, { first }] of quarters) listPart(quarterPart(quarter), cityShard(slug, first));
+  for (const day of days) listPart(dayPart(day), dayShard(day));
   const skills = rows.skills();
-  for (const [city, skill] of skills) encoded(skillShard(city), encodeShard({ kind: 'skill', format: SHARD_FORMAT, city, skill }));
-  encoded(
+  for (const [city, skill] of skills) list(skillShard(city), stored(encodeShard({ kind: 'skill', format: SHARD_FORMAT, city, skill })));
+  list(
     INDEX_SHARD,
-    encodeShard(
-      indexOf(
-        store,
-        skills.map(([city]) => city),
+    stored(
+      encodeShard(
+        indexOf(
+          store,
+          skills.map(([city]) => city),
+        ),
       ),
     ),
   );
