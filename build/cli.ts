@@ -19,7 +19,7 @@ import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/sto
 import { DEPLOY_BLOBS_DIR, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../src/served/shard-folder.js';
 import { KEEP_DEPLOYS, uploadShards } from '../src/served/shard-upload.js';
 import { SHARD_STORE } from '../src/served/remote-shards.js';
-import { settingsOf } from '../src/settings.js';
+import { clockOf, settingsOf } from '../src/settings.js';
 import { openStore } from '../src/store/store.js';
 import { censusZips } from '../src/store/zip-table.js';
 
@@ -28,7 +28,7 @@ useSqlite(openStore);
 
 const ROOT = resolve(import.meta.dirname, '..');
 const defaultDb = () => settingsOf().POLLEN_DB;
-const today = () => dayOf(Date.now());
+const today = () => dayOf(clockOf()());
 const DEFAULT_PUBLISH = 'publish';
 
 const program = new Command('pollen')

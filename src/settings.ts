@@ -59,6 +59,15 @@ const whole =
     return Number(value);
   };
 
+/** An instant in ISO 8601 with its zone (`2026-05-25T07:00:00Z`, `2026-05-25T02:00-05:00`), as milliseconds. */
+const instant = (value: string | undefined, name: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(ms))
+    throw new ConfigError(`${name} must be an instant in ISO 8601 with its zone, such as 2026-05-25T07:00:00Z (got ${JSON.stringify(value)})`);
+  return ms;
+};
+
 const setting = <T>(s: Setting<T>): Setting<T> => s;
 
 export const SETTINGS = {
@@ -200,6 +209,13 @@ export const SETTINGS = {
     meaning: '/api/health answers ok (200) while the newest stored hour is at most this old, else stale (503).',
     read: whole(DEFAULT_HEALTH_MAX_AGE_HOURS),
   }),
+  POLLEN_NOW: setting({
+    group: 'functions',
+    fallback: '',
+    meaning:
+      'The instant the server, the functions and the ingest take as now (ISO 8601 with its zone, such as 2026-05-25T07:00:00Z), standing still: to read the answers as they would be at another date or hour, and for tests. Without it, the system clock.',
+    read: instant,
+  }),
   NETLIFY_AUTH_TOKEN: setting({
     group: 'rebuild',
     fallback: '',
@@ -240,4 +256,10 @@ export function settingsOf(env: NodeJS.ProcessEnv = process.env): Settings {
   }
   built.set(env, { raw, settings });
   return settings;
+}
+
+/** The clock of an environment: `POLLEN_NOW`, standing still, where it is set; else the system's. */
+export function clockOf(env: NodeJS.ProcessEnv = process.env): () => number {
+  const fixed = settingsOf(env).POLLEN_NOW;
+  return fixed === undefined ? Date.now : () => fixed;
 }

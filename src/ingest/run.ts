@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_CITIES, type City } from '../domain/cities.js';
 import { budgetWarnings, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
+import { clockOf } from '../settings.js';
 import { CityConflictError, openStore, type Store } from '../store/store.js';
 import { UsageError, type IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
@@ -85,6 +86,7 @@ export async function runIngest(
   out: NodeJS.WritableStream,
   options: RunOptions = {},
 ): Promise<IngestSummary | undefined> {
+  options = { ...options, now: options.now ?? clockOf(options.env) };
   // A store that does not exist yet is created only once the arguments are known to be good.
   if (!existsSync(args.db)) citiesOf(args, undefined);
   const store = openStore(args.db);

@@ -19,7 +19,7 @@ import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, ty
 import { RemoteShards } from '../served/remote-shards.js';
 import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
 import type { AnswerSettings, ApiContext, FetchingRead } from '../api/contract/context.js';
-import { DEFAULT_HEALTH_MAX_AGE_HOURS, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
+import { clockOf, DEFAULT_HEALTH_MAX_AGE_HOURS, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
 import type { OpenOptions, Store, StoreReader } from '../store/store.js';
 
 export interface ContextParts {
@@ -107,7 +107,7 @@ function openCache(path: string): Store {
 
 /** The forecast service of a provider and cache, one per process for each. */
 function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string): ForecastService {
-  const key = `${providerId}|${onNetlify(s) ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}`;
+  const key = `${providerId}|${onNetlify(s) ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}|${s.POLLEN_NOW ?? ''}`;
   let service = services.get(key);
   if (!service) {
     let pollen: PollenProvider;
@@ -121,7 +121,7 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
       throw error;
     }
     const cache: ForecastCache = onNetlify(s) ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
-    services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env) })));
+    services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env), now: clockOf(env) })));
   }
   return service;
 }
@@ -171,7 +171,7 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
     let shards: ShardStore | undefined;
     const open = () => (shards ??= new ShardStore(ShardIndex.of(source), source));
     return lazyContext({
-      ...beside(s, zips),
+      ...beside(s, zips, env),
       store: open,
       cities: () => open().index.citySet(),
       forecast: () => forecastService(s, env, forecastProvider(open().pollen.latestSource(), s.POLLEN_PROVIDER)),
@@ -184,7 +184,7 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
   // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
   const open = () => (store ??= shared(served, true, served !== db, version));
   return lazyContext({
-    ...beside(s, zips),
+    ...beside(s, zips, env),
     store: open,
     cities: () => (existsSync(served) ? open().cities.set() : siteCities(site())),
     allergens: () => (existsSync(served) ? allergensOf(open().shapes.all()) : (site()?.allergens ?? [])),
@@ -201,10 +201,10 @@ const onNetlify = (s: Settings): boolean =>
   Boolean(s.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
 
 /** What every context of a render's output has: the settings, the ZIP table, the files left beside the store. */
-function beside(s: Settings, zips: ZipTable | undefined) {
+function beside(s: Settings, zips: ZipTable | undefined, env: NodeJS.ProcessEnv) {
   const db = s.POLLEN_DB;
   return {
-    settings: { healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
+    settings: { now: clockOf(env), healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,
     bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
     outlooks: () => readOutlookFile(outlookFilePath(db)),
@@ -221,7 +221,7 @@ function remoteContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | und
   const remote = new RemoteShards(manifest);
   const forecast = () => forecastService(s, env, forecastProvider(site()?.provider, s.POLLEN_PROVIDER));
   const parts = {
-    ...beside(s, zips),
+    ...beside(s, zips, env),
     forecast,
     store: (): StoreReader => {
       throw new Error("a deployed function's store is read through `fetching`");

@@ -9,6 +9,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render, type RenderSummary } from '../../src/render/render.js';
 import { serve, type RunningServer } from '../../src/server/server.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { dayAfter, setClock } from './clock.js';
 import { ROOT } from './cli.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,8 @@ export const SITE_CITIES = ['austin', 'honolulu', 'scranton', 'wichita'];
 export const SITE_SPAN = { from: dayNumber('2025-04-01'), to: dayNumber('2025-04-10') };
 
 export interface Site {
+  /** The instant the site's server takes as now (its `POLLEN_NOW`), and the pages opened on it should. */
+  now: number;
   dir: string;
   db: string;
   publish: string;
@@ -49,13 +52,16 @@ export interface SiteOptions {
   cities?: string[] | readonly City[];
   span?: { from: number; to: number };
   queryMatching?: 'lenient' | 'exact';
+  /** The server's now: by default 15:00 UTC on the day after the span's last day. */
+  now?: number;
   /** Writes to the store before the render (data the sample provider never makes). */
   prepare?: (store: Store) => void | Promise<void>;
 }
 
 /** A sample store of its own, rendered and served on 127.0.0.1 for the suite (by default 4 cities, 2025-04-01..10). */
 export function useSite(options: SiteOptions = {}): Site {
-  const site = {} as Site;
+  const site = { now: options.now ?? dayAfter((options.span ?? SITE_SPAN).to) } as Site;
+  let restoreClock: (() => void) | undefined;
   beforeAll(async () => {
     site.dir = mkdtempSync(join(tmpdir(), 'pollen-site-'));
     site.db = await buildStore(site.dir, options.cities, options.span);
@@ -69,11 +75,13 @@ export function useSite(options: SiteOptions = {}): Site {
     site.rendered = await render(site.store, site.publish);
     process.env.POLLEN_DB = site.db;
     process.env.FORECAST_CACHE_DB = join(site.dir, 'forecast-cache.db');
+    restoreClock = setClock(site.now);
     site.server = await serve({ root: ROOT, publishDir: site.publish, port: 0, queryMatching: options.queryMatching });
     site.get = (p, init) => fetch(site.server.url + p, init);
   });
   afterAll(async () => {
     await site.server?.close();
+    restoreClock?.();
     site.store?.close();
     rmSync(site.dir, { recursive: true, force: true });
   });
@@ -81,16 +89,16 @@ export function useSite(options: SiteOptions = {}): Site {
 }
 
 /**
- * A sample site of `slugs` with 400 days to yesterday, whatever day and hour the test runs, and the
- * forecasts and outlooks a build keeps today: the outlook it issues for today reaches 7 days ahead.
- * Today is the first city's calendar day: a build between UTC midnight and the city's own issues
- * its outlook from the city's tomorrow, which a page of the city's today cannot lead with.
+ * A sample site of `slugs` at the instant `now`: 400 days to the day before the first city's
+ * calendar day, and the forecasts and outlooks a build keeps at `now`: the outlook it issues for
+ * that day reaches 7 days ahead.
  */
-export function useSiteToToday(slugs: string[]): Site {
-  // An instant whose UTC day is the first city's calendar day now.
-  const now = Date.now() + offsetMinutes(DEFAULT_CITIES.get(slugs[0]!)!.timezone, Date.now()) * 60_000;
-  const yesterday = Math.floor(now / DAY_MS) - 1;
+export function useSiteToToday(slugs: string[], now: number): Site {
+  // The first city's calendar day at `now`.
+  const local = now + offsetMinutes(DEFAULT_CITIES.get(slugs[0]!)!.timezone, now) * 60_000;
+  const yesterday = Math.floor(local / DAY_MS) - 1;
   return useSite({
+    now,
     cities: slugs,
     span: { from: yesterday - 399, to: yesterday },
     prepare: async (store) => {

@@ -15,7 +15,7 @@ import { useSiteToToday } from '../helpers/site.js';
 
 type Json = Record<string, any>;
 
-const site = useSiteToToday(['austin']);
+const site = useSiteToToday(['austin'], Date.parse('2026-12-01T20:45:00Z'));
 
 describe('/api/alerts?species=', () => {
   it("gives the outlook of the watched allergens' categories, named as the categories'", async () => {
@@ -36,7 +36,7 @@ describe('/api/alerts?species=', () => {
 const austinDate = (ts: string) => new Date(ts).toLocaleDateString('en-CA', { timeZone: 'America/Chicago' });
 
 describe.skipIf(!hasChromium)('the page with my allergens', () => {
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it.each([390, 1280])(
     'at %i px: picks plants, leads with their levels today and tomorrow, their categories first in the strip, alerts on them, kept',

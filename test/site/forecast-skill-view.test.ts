@@ -12,55 +12,14 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { skillSentence } from '../../src/site/app/skill.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite, useSiteToToday } from '../helpers/site.js';
-
-type Json = Record<string, any>;
+import { categoryToSpeakOf, expectedSentence, fixed, INTRO, type Json } from '../helpers/skill-words.js';
 
 // In spring: Austin's tree and grass seasons under way, so that the window's scores have levels to score.
 const LAST = dayNumber('2026-05-24');
 const NOW = (LAST + 1) * DAY_MS + 7 * HOUR_MS;
-const LEVELS = ['None', 'Low', 'Moderate', 'High', 'Very High'];
-const INTRO = "Simulated skill (the sample provider's forecast errors are invented): over the last 90 days";
-
-/** Two decimals, a tiny score three, never "-0.00" (as the page says a score). */
-const fixed = (v: number) => (Math.abs(v) < 0.005 && v !== 0 ? v.toFixed(3) : v.toFixed(2).replace(/^-0\.00$/, '0.00'));
-
-/** How the forecast compares with a reference, by their intervals: better or worse only when they do not overlap. */
-function compared(f: number[], r: number[] | null, name: string): string {
-  if (!r) return `could not be compared with ${name}`;
-  if (f[0]! > r[1]!) return `did better than ${name}`;
-  if (f[1]! < r[0]!) return `did worse than ${name}`;
-  return `was not clearly better or worse than ${name}`;
-}
-
-/** The sentence a category's answer at lead 1 reads as, on the sample provider. */
-function expectedSentence(c: Json): string {
-  const w = c.leads.find((l: Json) => l.lead === 1).window;
-  if (w.reason) return `${INTRO}, the ${c.category} forecast a day ahead cannot be scored here yet: ${w.reason}.`;
-  const f = w.forecast;
-  if (f.gerrity === null) {
-    // The observed days by level: the table's columns.
-    const byLevel = LEVELS.map((_, o) => f.table.reduce((n: number, row: number[]) => n + row[o]!, 0));
-    const seen = LEVELS.filter((_, o) => byLevel[o]! > 0);
-    const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
-    const count = (level: string) => days(byLevel[LEVELS.indexOf(level)]!);
-    if (seen.length === 1)
-      return `${INTRO}, the ${c.category} pollen was ${seen[0]} on all ${count(seen[0]!)}: with nothing else to tell, a right forecast cannot be told from a lucky one.`;
-    if (seen.length === 2)
-      return `${INTRO}, the ${c.category} pollen was only ${seen[0]} or ${seen[1]} (${seen[0]} on ${count(seen[0]!)}, ${seen[1]} on ${count(seen[1]!)}): too narrow a range to judge the forecast's levels.`;
-    return `${INTRO}, the ${c.category} pollen was above None on only ${days(byLevel.slice(1).reduce((a, b) => a + b, 0))}: too few to judge the forecast's levels.`;
-  }
-  const [low, high] = f.gerrity_interval;
-  const yesterday = w.persistence
-    ? compared(f.gerrity_interval, w.persistence.gerrity_interval, "yesterday's level")
-    : "could not be compared with yesterday's level";
-  const usual = w.climatology
-    ? compared(f.gerrity_interval, w.climatology.gerrity_interval, 'the usual for the season')
-    : 'could not be compared with the usual for the season (no earlier year around these dates)';
-  return `${INTRO}, the ${c.category} forecast for the next day scored ${fixed(f.gerrity)} on levels (1 perfect, 0 no skill; 95% interval ${fixed(low)} to ${fixed(high)}): it ${yesterday}, and ${usual}.`;
-}
-
 describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
   const site = useSite({
+    now: NOW,
     cities: ['austin', 'wichita'],
     span: { from: dayNumber('2024-11-25'), to: LAST },
     prepare: async (store) => {
@@ -71,7 +30,7 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
       await keepForecasts({ store, provider, cities: city('austin'), now: NOW, serveDays: 730 });
     },
   });
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   const openPanel = async (slug: string) => {
     const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });
@@ -84,25 +43,7 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
     return { page, errors };
   };
   const json = async (path: string) => (await (await site.get(path)).json()) as Json;
-
-  /** The category the page should speak of, from the API's answers: the highest level today, then in season, then the most days scored. */
-  const expectedCategory = async (slug: string, skill: Json) => {
-    const days = await json(`/api/forecast?city=${slug}&aggregate=day&timezone=local`);
-    const seasons = await json(`/api/season?city=${slug}&timezone=local`);
-    const today = days.rows[0] as Json;
-    const inSeason = (c: string) => seasons.categories.some((s: Json) => s.category === c && s.status.state === 'in season');
-    const ranked = (skill.categories as Json[])
-      .filter((c) => c.category !== 'ragweed')
-      .map((c) => {
-        const w = c.leads.find((l: Json) => l.lead === 1).window;
-        return {
-          c,
-          r: [LEVELS.indexOf(today[`peak_risk_${c.category}`]), inSeason(c.category) ? 1 : 0, w.forecast?.gerrity === null ? 0 : w.days],
-        };
-      })
-      .sort((a, b) => b.r[0] - a.r[0] || b.r[1] - a.r[1] || b.r[2] - a.r[2]);
-    return ranked[0]!.c as Json;
-  };
+  const expectedCategory = (slug: string, skill: Json) => categoryToSpeakOf(json, slug, skill);
 
   it("says how the forecast did against yesterday's level and the usual for the season, and draws the API's scores with their intervals", async () => {
     const { page, errors } = await openPanel('austin');
@@ -224,8 +165,8 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
 });
 
 describe.skipIf(!hasChromium)("the city panel's 7-day strip", () => {
-  const site = useSiteToToday(['austin']);
-  const browser = useBrowser();
+  const site = useSiteToToday(['austin'], Date.parse('2026-12-01T20:45:00Z'));
+  const browser = useBrowser(site);
 
   it("gives each category's most likely level and its chance for today and the 7 days after, marking the usual for the season", async () => {
     const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });

@@ -33,7 +33,7 @@ describe('the landing page bundle', () => {
 
 describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
   const site = useSite();
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it('draws a marker per map feature, opens a city from the keyboard, and follows the date picker', async () => {
     const page = await browser().newPage({ viewport: { width: 1100, height: 1300 } });
@@ -472,7 +472,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 describe.skipIf(!hasChromium)('the landing page of every built-in city on a phone', () => {
   // The 40 cities, two days: Dallas, Austin, San Antonio and Houston, and the cities from Boston to Philadelphia, crowd a 390 px map.
   const site = useSite({ cities: [...DEFAULT_CITIES.slugs], span: { from: SITE_SPAN.to - 1, to: SITE_SPAN.to } });
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it('gives every marker and control a target of at least 24 by 24 CSS px on a phone (WCAG 2.2, 2.5.8)', async () => {
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
@@ -519,7 +519,7 @@ describe.skipIf(!hasChromium)('the landing page of a city set with a repeated na
     cities: top200.filter((c) => ['columbus-ga', 'columbus-oh', 'tulsa'].includes(c.slug)),
     span: { from: SITE_SPAN.to - 2, to: SITE_SPAN.to },
   });
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it('names a city with its state where the name repeats, and only there', async () => {
     const page = await browser().newPage({ viewport: { width: 1100, height: 1300 } });
@@ -536,7 +536,7 @@ describe.skipIf(!hasChromium)('the landing page of a city set with a repeated na
 
 describe.skipIf(!hasChromium)("a person's city, kept", () => {
   const site = useSite();
-  const browser = useBrowser();
+  const browser = useBrowser(site);
   const opened = (page: Page, title: string) => page.waitForFunction((t) => document.querySelector('#panel h2')?.textContent === t, title);
   const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
 
@@ -609,7 +609,7 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
 
 describe.skipIf(!hasChromium)('the landing page, checked by axe', () => {
   const site = useSite();
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it.each([390, 1280])('has no serious or critical accessibility violation at %i px, with a city open', async (width) => {
     const context = await browser().newContext({ viewport: { width, height: 900 } });

@@ -18,7 +18,7 @@ const DAY = dayNumber('2025-04-09');
 
 describe.skipIf(!hasChromium)('the map of 200 cities', () => {
   const site = useSite({ cities: TOP_200, span: { from: DAY, to: DAY } });
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it.each([
     [390, 'groups'],

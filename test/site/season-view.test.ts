@@ -14,7 +14,7 @@ type Json = Record<string, any>;
 
 describe.skipIf(!hasChromium)('the season view in headless Chromium', () => {
   const site = useSite({ cities: ['austin'], span: { from: dayNumber('2024-11-25'), to: dayNumber('2026-11-24') } });
-  const browser = useBrowser();
+  const browser = useBrowser(site);
 
   it('says where each season stands, draws this year against the complete earlier years only, and names only what it draws', async () => {
     const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });

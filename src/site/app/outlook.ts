@@ -26,9 +26,11 @@ const percent = (p: number) => `${Math.round(p * 100)}%`;
 /**
  * The strip as a table: a row per category, a column per day, each cell the most likely level, its
  * chance, and whose probabilities they are. The categories of the reader's plants come first, named
- * as categories with the plants they stand for: the outlook is made for categories only.
+ * as categories with the plants they stand for: the outlook is made for categories only. "Today"
+ * is the city's `today` where it is known: an outlook issued on the city's yesterday (the latest
+ * data day in UTC lags a city west of UTC in the evening) begins a day earlier, its lead 0 no longer today.
  */
-export function outlookStrip(outlook: ForecastOutlook | null | undefined, chosen: readonly Allergen[] = []): HTMLElement {
+export function outlookStrip(outlook: ForecastOutlook | null | undefined, chosen: readonly Allergen[] = [], today?: string): HTMLElement {
   const section = h('section', undefined, { class: 'outlook', 'aria-labelledby': 'outlook-title' });
   section.append(h('h3', 'The next 7 days', { id: 'outlook-title' }));
   if (!outlook || outlook.dates.length === 0) {
@@ -38,7 +40,8 @@ export function outlookStrip(outlook: ForecastOutlook | null | undefined, chosen
   const table = h('table', undefined, { class: 'outlook-strip', 'aria-describedby': 'outlook-note' });
   const head = h('tr');
   head.append(h('th', 'Category', { scope: 'col' }));
-  for (const d of outlook.dates) head.append(h('th', d.lead === 0 ? `Today, ${short(d.date)}` : short(d.date), { scope: 'col' }));
+  const isToday = (d: ForecastOutlook['dates'][number]) => (today === undefined ? d.lead === 0 : d.date === today);
+  for (const d of outlook.dates) head.append(h('th', isToday(d) ? `Today, ${short(d.date)}` : short(d.date), { scope: 'col' }));
   table.append(h('thead'), h('tbody'));
   table.tHead!.append(head);
   const plants = (key: Graded) => chosen.filter((a) => outlookCategory(a) === key).map((a) => a.name);

@@ -247,13 +247,15 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
 
   // The reader's plants lead, and the strip and the alert links follow them as they are chosen.
   const held = allergensIn([...daily.rows, ...day.rows, ...(forecast instanceof Error ? [] : forecast.rows)]);
-  let strip = outlookStrip(days?.outlook, chosenOf(held));
+  // The city's today is the forecast's first local day, by the service's clock (not this browser's).
+  const today = days?.rows[0]?.date;
+  let strip = outlookStrip(days?.outlook, chosenOf(held), today);
   let alerts = alertsSection(slug, name, chosenOf(held));
   const mine = allergenSection(
     held,
     allergenDays(forecast instanceof Error ? undefined : forecast, days?.rows, day.rows, date, zone),
     (chosen) => {
-      strip.replaceWith((strip = outlookStrip(days?.outlook, chosen)));
+      strip.replaceWith((strip = outlookStrip(days?.outlook, chosen, today)));
       alerts.replaceWith((alerts = alertsSection(slug, name, chosen)));
     },
   );
