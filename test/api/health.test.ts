@@ -5,21 +5,28 @@ import { respond } from '../../src/api/http/respond.js';
 import { dayOf, dayString } from '../../src/domain/dates.js';
 import { openStore } from '../../src/store/store.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
+import { iso } from '../helpers/clock.js';
 import { buildStore, useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
+/** The clock the answers are read at (POLLEN_NOW), whatever the hour the test runs. */
+const NOW = Date.parse('2026-05-25T15:00:00Z');
+
 const health = async (env: NodeJS.ProcessEnv) => {
-  const r = await respond({ method: 'GET', path: '/api/health', query: new URLSearchParams() }, environmentContext(env));
+  const r = await respond(
+    { method: 'GET', path: '/api/health', query: new URLSearchParams() },
+    environmentContext({ POLLEN_NOW: iso(NOW), ...env }),
+  );
   const body = JSON.parse(r.body as string) as Record<string, unknown>;
   expectMatchesOpenApi('/api/health', r.status, body);
   return { status: r.status, headers: r.headers, body };
 };
 
 describe('GET /api/health', () => {
-  const site = useSite(); // sample data of 2025-04: long stale
+  const site = useSite({ now: NOW }); // sample data of 2025-04: long stale at NOW
 
   it('is ok (200) while the newest stored hour is recent, and never cached', async () => {
-    const today = dayOf(Date.now());
+    const today = dayOf(NOW);
     const db = await buildStore(tempDir(), ['tulsa'], { from: today - 1, to: today - 1 });
     const { status, headers, body } = await health({ POLLEN_DB: db });
     expect(status).toBe(200);
