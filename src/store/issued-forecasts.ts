@@ -18,9 +18,7 @@ const ORIGINS: readonly KeptOrigin[] = ['build', 'function', 'made again'];
 const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
 
 /** A forecast to keep: its provider, and what it said. */
-export interface IssuedForecast extends KeptForecast {
-  source: string;
-}
+export type IssuedForecast = KeptForecast;
 
 /** The days packed: their count; each day's lead and hours, which categories it has, their means, and their levels in one varint. */
 function pack(days: readonly KeptDay[], issueDay: number): Uint8Array {

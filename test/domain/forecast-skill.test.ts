@@ -64,6 +64,7 @@ const forecasts: KeptForecast[] = Array.from({ length: DAYS - 1 }, (_, i) => {
   const seen = observed.get(day)!;
   return {
     issuedAt: (FIRST + i) * 86_400_000 + 6.5 * 3_600_000,
+    source: 'sample',
     origin: 'made again',
     days: [
       {

@@ -32,9 +32,10 @@ export const WINDOW_DAYS = 90;
 /** How a kept forecast came: the build's own call, the forecast function's fetch, or a provider's past forecast made again. */
 export type KeptOrigin = 'build' | 'function' | 'made again';
 
-/** A forecast as the store keeps it: when it was issued, how it came, and the UTC days it covered enough. */
+/** A forecast as the store keeps it: when it was issued, by which provider, how it came, and the UTC days it covered enough. */
 export interface KeptForecast {
   issuedAt: number;
+  source: string;
   origin: KeptOrigin;
   days: readonly KeptDay[];
 }
