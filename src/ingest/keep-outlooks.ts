@@ -136,8 +136,10 @@ function issueCity(
     for (const o of outlooks) window.set(o.issueDay, o);
     const climatologyDays = store.outlooks.climatologies(city, latest - WINDOW_DAYS, latest);
     for (const c of climatologies) climatologyDays.set(c.day, c);
+    const sources = new Map(days.map((d) => [d.day, d.source]));
     const inputs = {
       observed: (c: Graded) => issuer.observed(c),
+      source: (day: number) => sources.get(day),
       outlooks: window,
       climatologies: climatologyDays,
       forecasts: NO_FORECASTS,

@@ -81,10 +81,10 @@ const forecasts: KeptForecast[] = Array.from({ length: DAYS - 1 }, (_, i) => {
 const inputs: SkillInputs = {
   city: 'testville',
   provider: 'sample',
-  simulated: true,
   first: FIRST,
   latest: FIRST + DAYS - 1,
   observed: (c) => (c === 'grass' ? observed : new Map()),
+  source: (day) => (observed.has(day) ? 'sample' : undefined),
   outlooks,
   climatologies,
   forecasts,
