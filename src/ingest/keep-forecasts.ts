@@ -8,7 +8,8 @@
  *    limit) is kept already: a planned part of the provider's daily budget, counted as ingest;
  * 3. a provider that can issue its past forecasts again (the sample) has those of the served days
  *    made again instead, two a day (06:30 and 18:30 UTC: the build's, and a fetch in the evening,
- *    which reaches the second day after), so that a new deployment has scores at once;
+ *    which reaches the second day after), so that a new deployment has scores at once: of its own
+ *    days only (in another provider's store, the days a run replaced with the sample's);
  * 4. the forecasts issued before the served days are forgotten;
  * 5. each city's outlook of the day after its latest data day is issued and kept, with the served
  *    days' made again where the provider can (keep-outlooks.ts).
@@ -16,6 +17,7 @@
 import type { City } from '../domain/cities.js';
 import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
+import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import { type KeptDay, targetDays } from '../domain/verification/target-days.js';
 import type { FetchedForecasts } from '../forecast/kept.js';
 import { functionFetches } from './function-fetches.js';
@@ -77,7 +79,12 @@ export async function keepForecasts(o: KeepOptions): Promise<KeepSummary> {
   else if (o.take !== false) await takeOne(o, summary);
   const newest = o.store.pollen.latestDay();
   if (newest !== null) summary.dropped = o.store.issued.dropBefore(firstServedDay(newest, o.serveDays) * DAY_MS);
-  summary.outlooks = keepOutlooks({ store: o.store, cities: o.cities, serveDays: o.serveDays, makeAgain: hasPastForecasts(o.provider) });
+  summary.outlooks = keepOutlooks({
+    store: o.store,
+    cities: o.cities,
+    serveDays: o.serveDays,
+    madeAgainBy: hasPastForecasts(o.provider) ? o.provider.id : null,
+  });
   return summary;
 }
 
@@ -137,6 +144,8 @@ function daysOf(issuedAt: number, batch: PollenBatch): KeptDay[] {
 /**
  * The past forecasts of the served days up to now (or the day after the last stored day), made again where none is kept: from the
  * stored daily rows where every day they reach is stored (the cheap way), else hour by hour.
+ * Only of the provider's own days: in a store of another provider, the days a run replaced with
+ * its (`--replace-provider-days`), each forecast keeping only those of the days it reaches.
  * A city's are kept in one transaction.
  */
 function makeAgain(o: KeepOptions, provider: PollenProvider & PastForecasts, summary: KeepSummary): void {
@@ -150,23 +159,43 @@ function makeAgain(o: KeepOptions, provider: PollenProvider & PastForecasts, sum
   const last = Math.min(Math.floor(now / DAY_MS), latest + 1);
   for (const city of o.cities) {
     const values = store.values.span(city.slug, 'UTC', first, latest);
+    const own = ownDays(store.pollen.storedDays(city.slug, first, latest), provider.id, first, last + FORECAST_LEADS);
     const past = provider.pastForecaster(city, (day) => values.get(day));
     const kept = new Set(store.issued.issuedSince(city.slug, first * DAY_MS));
     const made: IssuedForecast[] = [];
     for (let day = first; day <= last; day++) {
+      // A forecast issued on `day` reaches the days to FORECAST_LEADS - 1 after it: made only where one of them is the provider's.
+      if (!Array.from({ length: FORECAST_LEADS }, (_, lead) => own.has(day + lead)).some(Boolean)) continue;
       for (const hour of MADE_AGAIN_AT) {
         const issuedAt = day * DAY_MS + hour * HOUR_MS;
         if (issuedAt > now || kept.has(issuedAt)) continue;
         // Its last day is stored whole: made from the daily rows. Else from the hours (the recent days).
-        const days =
+        const reached =
           Math.floor((issuedAt + FORECAST_HOURS * HOUR_MS) / DAY_MS) <= latest
             ? past.issuedDays(issuedAt, FORECAST_HOURS)
             : daysOf(issuedAt, provider.pastForecastHours(city, issuedAt, FORECAST_HOURS));
+        const days = reached.filter((d) => own.has(d.day));
         if (days.length > 0) made.push({ issuedAt, source: provider.id, origin: 'made again', days });
       }
     }
     summary.madeAgain += store.issued.keepAll(city.slug, made);
   }
+}
+
+/**
+ * The days from `from` to `to` that are `provider`'s: a stored day its own, a day not stored
+ * (before the first, between, after the last) that of the stored day before it, or of the first.
+ */
+function ownDays(stored: ReadonlyMap<number, { source: string }>, provider: string, from: number, to: number): Set<number> {
+  const own = new Set<number>();
+  const held = [...stored].sort(([a], [b]) => a - b);
+  if (held.length === 0) return own;
+  let k = 0;
+  for (let day = from; day <= to; day++) {
+    while (k + 1 < held.length && held[k + 1]![0] <= day) k++;
+    if (held[k]![1].source === provider) own.add(day);
+  }
+  return own;
 }
 
 /** Keeps the forecasts of a build, with the forecast function's fetches from where this environment has them (kept.ts). */

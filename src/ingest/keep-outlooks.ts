@@ -7,7 +7,8 @@
  *
  * A provider that can issue its past again (the sample) has the outlooks of the served days
  * before that made again too, each from the days before its issue day only, so that a new
- * deployment has scores at once: they were never served, and say so. A real provider's store
+ * deployment has scores at once: they were never served, and say so. Only those that read its own
+ * days: in a store of another provider, the days a run replaced. A real provider's store
  * keeps outlooks from its first build that issues one. Outlooks issued before the served days (less
  * the week an outlook reaches) are forgotten, as forecasts are.
  */
@@ -34,8 +35,11 @@ export interface OutlookOptions {
   cities: readonly City[];
   /** Days the served store holds (SERVE_DAYS). */
   serveDays: number;
-  /** Whether the provider can issue its past again (the sample): the served days' outlooks are made again. */
-  makeAgain: boolean;
+  /**
+   * The provider that can issue its past again (the sample), if the run's can: the served days'
+   * outlooks that read its days are made again, under its name; none that read another's.
+   */
+  madeAgainBy: string | null;
 }
 
 export interface OutlookSummary {
@@ -63,8 +67,9 @@ export function keepOutlooks(o: OutlookOptions): OutlookSummary {
       o.store,
       city.slug,
       days,
-      o.makeAgain ? Math.max(first - OUTLOOK_LEADS + 1, days[0]!.day + 1) : latest + 1,
+      o.madeAgainBy === null ? latest + 1 : Math.max(first - OUTLOOK_LEADS + 1, days[0]!.day + 1),
       latest,
+      o.madeAgainBy,
     );
     summary.issued += made.issued;
     summary.madeAgain += made.madeAgain;
@@ -80,7 +85,9 @@ export function keepOutlooks(o: OutlookOptions): OutlookSummary {
 
 /**
  * Issues a city's outlooks of the days from `from` to `latest + 1` that it has none of: those to
- * `latest` made again, the last a build's, served as its window's skill chooses. One transaction.
+ * `latest` made again where they read the days of `madeAgainBy` (a store some of whose days it
+ * replaced has those it replaced made again, not the other provider's), the last a build's,
+ * served as its window's skill chooses. One transaction.
  */
 function issueCity(
   store: Store,
@@ -88,19 +95,22 @@ function issueCity(
   days: readonly DayValues[],
   from: number,
   latest: number,
+  madeAgainBy: string | null,
 ): { issued: number; madeAgain: number } {
   const issueDay = latest + 1;
   const kept = store.outlooks.keptDays(city, Math.min(from, issueDay));
-  const missing: number[] = [];
-  for (let day = from; day <= issueDay; day++) if (!kept.outlooks.has(day)) missing.push(day);
-  if (missing.length === 0) return { issued: 0, madeAgain: 0 };
-  const issuer = new CityIssuer(days);
   // The provider of the last day before each issue day (the days ascend, and so do the issue days).
   let before = 0;
   const source = (day: number): string => {
     while (before + 1 < days.length && days[before + 1]!.day < day) before++;
     return days[before]!.source;
   };
+  const missing: number[] = [];
+  for (let day = from; day <= issueDay; day++)
+    if (!kept.outlooks.has(day) && (day === issueDay || source(day) === madeAgainBy)) missing.push(day);
+  if (missing.length === 0) return { issued: 0, madeAgain: 0 };
+  const issuer = new CityIssuer(days);
+  before = 0;
   const outlooks: KeptOutlook[] = [];
   const climatologies: KeptClimatology[] = [];
   const frozen = new Set(kept.climatologies);
@@ -126,8 +136,10 @@ function issueCity(
     for (const o of outlooks) window.set(o.issueDay, o);
     const climatologyDays = store.outlooks.climatologies(city, latest - WINDOW_DAYS, latest);
     for (const c of climatologies) climatologyDays.set(c.day, c);
+    const sources = new Map(days.map((d) => [d.day, d.source]));
     const inputs = {
       observed: (c: Graded) => issuer.observed(c),
+      source: (day: number) => sources.get(day),
       outlooks: window,
       climatologies: climatologyDays,
       forecasts: NO_FORECASTS,

@@ -27,7 +27,6 @@ import type { Graded } from '../domain/species/risk.js';
 import { seasonYear, seasonYearOf, type SeasonSeries } from '../domain/seasons/year.js';
 import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/verification/skill-schemas.js';
 import { GRADED, observedSeries } from '../domain/verification/target-days.js';
-import { SAMPLE_ID } from '../providers/sample/index.js';
 import type { BulkFile, BulkFormat } from '../served/bulk-index.js';
 import type { OutlookFile } from '../served/outlook-file.js';
 import { encodeSkill } from '../store/forecast-skills.js';
@@ -135,8 +134,9 @@ function neededFrom(
 }
 
 /** The archive of what a city's scores are made from: every forecast and outlook kept of the served days, however few of them are paired. */
-function archiveOf(store: Store, city: string, served: number, latest: number): ForecastSkill['archive'] {
-  const f = store.issued.archive(city, (served - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS);
+function archiveOf(store: Store, city: string, served: number, latest: number, mixed: boolean): ForecastSkill['archive'] {
+  const since = (served - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS;
+  const f = store.issued.archive(city, since);
   const o = store.outlooks.archive(city, served - OUTLOOK_LEADS + 1, latest + 1);
   return {
     forecasts: f.forecasts,
@@ -145,6 +145,7 @@ function archiveOf(store: Store, city: string, served: number, latest: number): 
     last_issued: f.last === null ? null : isoTime(f.last),
     by: { build: f.by.build, function: f.by.function, made_again: f.by['made again'] },
     outlooks: { issued: o.issued, made_again: o.madeAgain },
+    ...(mixed ? { by_provider: store.issued.bySource(city, since) } : {}),
   };
 }
 
@@ -161,10 +162,10 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
       made = citySkill({
         city,
         provider,
-        simulated: provider === SAMPLE_ID,
         first: null,
         latest: null,
         observed: () => new Map(),
+        source: () => undefined,
         outlooks: new Map(),
         climatologies: new Map(),
         forecasts: [],
@@ -174,13 +175,17 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
       closed = need.closed;
       yearsReused = need.scored.size;
       const days = [...served.values.span(city, 'UTC', need.from, latest).values()];
+      const providers = new Map(days.map((d) => [d.day, d.source]));
+      // The providers of every served day: the answer names each where they are several.
+      const sources = served.pollen.sourcesIn(city, first * 24, (latest + 1) * 24);
       const observed = new Map<Graded, SeasonSeries>();
       made = citySkill({
         city,
         provider,
-        simulated: provider === SAMPLE_ID,
+        sources,
         first: need.from,
         latest,
+        source: (day) => providers.get(day),
         observed: (category) => {
           let series = observed.get(category);
           if (!series) observed.set(category, (series = observedSeries(days, category)));
@@ -191,7 +196,7 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
         // Forecasts issued up to two days before the first day paired reach it.
         forecasts: store.issued.since(city, (need.from - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS),
         scored: need.scored,
-        archive: archiveOf(store, city, first, latest),
+        archive: archiveOf(store, city, first, latest, sources.length > 1),
       });
     }
   } catch (error) {

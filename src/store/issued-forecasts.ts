@@ -18,9 +18,7 @@ const ORIGINS: readonly KeptOrigin[] = ['build', 'function', 'made again'];
 const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
 
 /** A forecast to keep: its provider, and what it said. */
-export interface IssuedForecast extends KeptForecast {
-  source: string;
-}
+export type IssuedForecast = KeptForecast;
 
 /** The days packed: their count; each day's lead and hours, which categories it has, their means, and their levels in one varint. */
 function pack(days: readonly KeptDay[], issueDay: number): Uint8Array {
@@ -88,6 +86,9 @@ export class IssuedForecasts {
       count: db.prepare('SELECT count(*) FROM forecast_issued').pluck(),
       archive: db.prepare(
         'SELECT count(*) n, count(DISTINCT issued_at / 86400000) days, min(issued_at) first, max(issued_at) last, sum(origin = 0) build, sum(origin = 1) fn, sum(origin = 2) again FROM forecast_issued WHERE city_id = ? AND issued_at >= ?',
+      ),
+      bySource: db.prepare(
+        'SELECT source_id, count(*) n FROM forecast_issued WHERE city_id = ? AND issued_at >= ? GROUP BY source_id ORDER BY min(issued_at)',
       ),
       issuedSince: db.prepare('SELECT issued_at FROM forecast_issued WHERE city_id = ? AND issued_at >= ? ORDER BY issued_at').pluck(),
     };
@@ -171,6 +172,16 @@ export class IssuedForecasts {
       last: (r?.last as number | null | undefined) ?? null,
       by: { build: n(r?.build), function: n(r?.fn), 'made again': n(r?.again) },
     };
+  }
+
+  /** How many of a city's forecasts issued from `from` (ms) on each provider issued, the one of the earliest first. */
+  bySource(city: string, from: number): Array<{ provider: string; forecasts: number }> {
+    const id = this.names.id('city', city);
+    if (id === undefined) return [];
+    return (this.stmt.bySource.all(id, from) as Row[]).map((r) => ({
+      provider: this.names.source(r.source_id as number),
+      forecasts: r.n as number,
+    }));
   }
 
   /** How many forecasts are kept. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, dayString } from '../../src/domain/dates.js';
 import { parseIngestArgs, type RawIngestArgs } from '../../src/ingest/args.js';
@@ -142,6 +143,45 @@ describe('an answer whose values come from two providers', () => {
     expect(labelled[dayString(D)]).toBe('sample');
     expect(labelled[dBefore]).toBe('ambee');
     expect(labelled[dAfter]).toBe('ambee');
+  });
+
+  it("scores each day with its own provider's forecasts, and says so per provider in the skill and its pairs files", async () => {
+    const skill = await get('/api/forecast-skill?city=austin');
+    expect(skill).toMatchObject({ provider: null, providers: ['ambee', 'sample'], simulated: true });
+    // The sample's past made again for its day alone: the four forecasts reaching it, and the outlook reading it.
+    expect(skill.archive.by_provider).toContainEqual({ provider: 'sample', forecasts: 4 });
+    expect(skill.archive.by.made_again).toBe(4);
+    expect(skill.archive.outlooks.made_again).toBe(1);
+    for (const c of skill.categories)
+      for (const l of c.leads) {
+        const split = l.window.by_provider as Array<{ provider: string; days: number }>;
+        expect(
+          split.reduce((n, p) => n + p.days, 0),
+          `${c.category} ${l.lead}`,
+        ).toBe(l.window.days);
+      }
+    // DuckDB reads the Parquet: each day's rows name its provider, and no Ambee day holds a sample forecast.
+    const duck = await DuckDBInstance.create(':memory:');
+    const db = await duck.connect();
+    try {
+      const file = join(dir, 'publish', `data/bulk/forecast-pairs-${dayString(D).slice(0, 7)}.parquet`).replaceAll("'", "''");
+      const rows = async (sql: string) => (await (await db.run(sql)).getRowObjectsJson()) as Json[];
+      const days = await rows(
+        `SELECT DISTINCT date::VARCHAR AS date, provider FROM read_parquet('${file}') WHERE city = 'austin' AND date BETWEEN '${dBefore}' AND '${dAfter}' ORDER BY date`,
+      );
+      expect(days).toEqual([
+        { date: dBefore, provider: 'ambee' },
+        { date: dayString(D), provider: 'sample' },
+        { date: dAfter, provider: 'ambee' },
+      ]);
+      // Ambee's one forecast (the build's, today) reaches no stored day: every pair with a forecast is the sample's, on its day, in each city.
+      const paired = await rows(
+        `SELECT DISTINCT city, provider, date::VARCHAR AS date FROM read_parquet('${file}') WHERE forecast_issued_0 IS NOT NULL OR forecast_issued_1 IS NOT NULL OR forecast_issued_2 IS NOT NULL ORDER BY city`,
+      );
+      expect(paired).toEqual(['austin', 'scranton', 'tulsa'].map((city) => ({ city, provider: 'sample', date: dayString(D) })));
+    } finally {
+      db.closeSync();
+    }
   });
 
   it('says so over MCP', async () => {

@@ -64,6 +64,7 @@ const forecasts: KeptForecast[] = Array.from({ length: DAYS - 1 }, (_, i) => {
   const seen = observed.get(day)!;
   return {
     issuedAt: (FIRST + i) * 86_400_000 + 6.5 * 3_600_000,
+    source: 'sample',
     origin: 'made again',
     days: [
       {
@@ -80,10 +81,10 @@ const forecasts: KeptForecast[] = Array.from({ length: DAYS - 1 }, (_, i) => {
 const inputs: SkillInputs = {
   city: 'testville',
   provider: 'sample',
-  simulated: true,
   first: FIRST,
   latest: FIRST + DAYS - 1,
   observed: (c) => (c === 'grass' ? observed : new Map()),
+  source: (day) => (observed.has(day) ? 'sample' : undefined),
   outlooks,
   climatologies,
   forecasts,
@@ -149,6 +150,55 @@ describe("a city's forecast skill from what was kept", () => {
     expect(c.climatologyValue[i]).toBeNaN(); // no climatology before day 60
     expect(c.inSeason[1]![i]).toBe(0); // issued on day 49, odd
     expect(c.served[1]![i]).toBe(-1); // made again: never served
+  });
+
+  it("compares a day another provider replaced with that provider's forecasts only, and says so per provider", () => {
+    // Days 70 to 79 written again by another provider, which issued one forecast, on day 74, reaching day 75 at lead 1.
+    const replaced = (day: number) => day >= FIRST + 70 && day < FIRST + 80;
+    const seen = observed.get(FIRST + 75)!;
+    const theirs = {
+      issuedAt: (FIRST + 74) * 86_400_000 + 8 * 3_600_000,
+      source: 'ambee',
+      origin: 'build' as const,
+      days: [
+        {
+          day: FIRST + 75,
+          lead: 1,
+          issuedAt: (FIRST + 74) * 86_400_000 + 8 * 3_600_000,
+          hours: 24,
+          levels: { grass: { value: 1, level: 'Low' as const } },
+        },
+      ],
+    };
+    const mixed = citySkill({
+      ...inputs,
+      sources: ['sample', 'ambee'],
+      source: (day) => (observed.has(day) ? (replaced(day) ? 'ambee' : 'sample') : undefined),
+      forecasts: [...forecasts, theirs],
+    });
+    expect(mixed.skill).toMatchObject({ provider: null, providers: ['sample', 'ambee'], simulated: true });
+    expect(mixed.skill.archive.by_provider).toEqual([
+      { provider: 'sample', forecasts: forecasts.length },
+      { provider: 'ambee', forecasts: 1 },
+    ]);
+    const c = mixed.pairs.find((p) => p.category === 'grass')!;
+    expect(c.provider.slice(69, 81)).toEqual(['sample', ...Array(10).fill('ambee'), 'sample']);
+    // The replaced days have no forecast of the sample's: day 75 has the other provider's, the others none.
+    const compared = Array.from({ length: 10 }, (_, k) => c.forecastValue[1]![70 + k]!);
+    expect(compared.map((v, k) => (k === 5 ? v : Number.isNaN(v)))).toEqual([true, true, true, true, true, 1, true, true, true, true]);
+    // Low, as the other provider said; the sample's said the level observed.
+    expect(seen.risk).not.toBe('Low');
+    expect(c.forecastLevel[1]![75]).toBe(1);
+    // The window's days at lead 1: the 59 above, less the 10 replaced, plus the other provider's one.
+    const w = mixed.skill.categories.find((k) => k.category === 'grass')!.leads[1]!.window;
+    expect(w.days).toBe(50);
+    expect(w.by_provider).toEqual([
+      { provider: 'sample', days: 49 },
+      { provider: 'ambee', days: 1 },
+    ]);
+    // One provider: the answer names it, and no score splits its days.
+    expect(skill).toMatchObject({ provider: 'sample', simulated: true });
+    expect('providers' in skill || 'by_provider' in lead1.window || 'by_provider' in skill.archive).toBe(false);
   });
 
   it('chooses what an outlook serves on the same skill the window scores it with', () => {

@@ -87,6 +87,42 @@ describe('a store keeps its provider', () => {
     expect(labels(db, 'austin')).toEqual(expected);
   });
 
+  it("makes the sample's past forecasts and outlooks again only for the day it replaced, under its name", async () => {
+    const db = join(tempDir(), 'remade.db');
+    await ingestWith(db, { provider: 'ambee', weather: 'sample' });
+    const day = TODAY - 4;
+    const iso = new Date(day * 86_400_000).toISOString().slice(0, 10);
+    const run = await ingestWith(db, {
+      provider: 'sample',
+      weather: 'sample',
+      replaceProviderDays: true,
+      from: iso,
+      to: iso,
+      days: undefined,
+    });
+    // Those reaching the day by 18 of its hours: the evening's two days before (lead 2), the day
+    // before's two (lead 1) and the day's own morning (lead 0); in each of the three cities.
+    expect(run.log).toContain('kept 12 forecasts (0 fetched by the forecast function, 0 taken from the provider, 12 made again)');
+    // The one outlook that reads the sample's day: issued the day after it. The other days' outlooks read Ambee's.
+    expect(run.log).toContain('kept 3 outlooks (0 issued, 3 made again)');
+    const store = openStore(db, { readonly: true });
+    try {
+      for (const city of ['austin', 'tulsa', 'scranton']) {
+        const sample = store.issued.since(city, 0).filter((f) => f.source === 'sample');
+        expect(sample.map((f) => [(f.issuedAt - day * 86_400_000) / 3_600_000, f.days.map((d) => [d.day - day, d.lead])])).toEqual([
+          [-29.5, [[0, 2]]],
+          [-17.5, [[0, 1]]],
+          [-5.5, [[0, 1]]],
+          [6.5, [[0, 0]]],
+        ]);
+        const madeAgain = [...store.outlooks.outlooks(city, 0, TODAY + 1).values()].filter((o) => o.origin === 'made again');
+        expect(madeAgain.map((o) => [o.issueDay - day, o.source])).toEqual([[1, 'sample']]);
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   it("keeps a young partial day another provider wrote, rather than filling it with this provider's hours under its label", async () => {
     const db = join(tempDir(), 'partial.db');
     await ingestWith(db, { provider: 'ambee', weather: 'sample' });

@@ -175,7 +175,7 @@ describe('the forecast-pairs file, read again by pandas', () => {
     const db = await duck.connect();
     try {
       // The CSV's timestamps read as text; cast both sides to one type per column.
-      const cols = `city, category, date::DATE, season_year, observed_value, observed_level, climatology_value, climatology_level, climatology_rps,
+      const cols = `city, category, date::DATE, provider, season_year, observed_value, observed_level, climatology_value, climatology_level, climatology_rps,
         ${[0, 1, 2].map((l) => `forecast_value_${l}, forecast_level_${l}, epoch_ms(forecast_issued_${l}::TIMESTAMPTZ), persistence_value_${l}, persistence_level_${l}`).join(', ')},
         ${Array.from({ length: 8 }, (_, l) => `outlook_rps_${l}, served_${l}, in_season_${l}::BOOLEAN`).join(', ')}`;
       const count = async (sql: string) => Number((await (await db.run(sql)).getRows())[0]![0]);

@@ -14,6 +14,7 @@
 import { BLOCK_DAYS, COVERAGE, RESAMPLES } from './bootstrap.js';
 import { scoreText } from './score-text.js';
 import { DAY_MS, dayString, isoTime } from '../dates.js';
+import { provenanceOfSources } from '../provenance.js';
 import type { KeptCategory, KeptOutlook } from './kept-outlooks.js';
 import { basisOf, OUTLOOK_LEADS, outlookSkill, probabilitiesOf, ANOMALY_DAYS } from './outlook.js';
 import { WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
@@ -32,18 +33,20 @@ export const WINDOW_DAYS = 90;
 /** How a kept forecast came: the build's own call, the forecast function's fetch, or a provider's past forecast made again. */
 export type KeptOrigin = 'build' | 'function' | 'made again';
 
-/** A forecast as the store keeps it: when it was issued, how it came, and the UTC days it covered enough. */
+/** A forecast as the store keeps it: when it was issued, by which provider, how it came, and the UTC days it covered enough. */
 export interface KeptForecast {
   issuedAt: number;
+  source: string;
   origin: KeptOrigin;
   days: readonly KeptDay[];
 }
 
 export interface SkillInputs extends Omit<KeptInputs, 'forecasts'> {
   city: string;
-  /** The provider of the observed days and the forecasts, and whether its values are simulated. */
+  /** The store's provider: the answer's where no day is served. */
   provider: string | null;
-  simulated: boolean;
+  /** The providers of the served days, the earliest day's first (none: `provider` alone). */
+  sources?: readonly string[];
   /** The first day to pair (a render that keeps closed years' scores pairs the days after them), and the latest (the window's last day); null without data. */
   first: number | null;
   latest: number | null;
@@ -124,11 +127,21 @@ function scoresOver(
   rows: readonly number[],
   period: { from: number; to: number; id: string },
   city: string,
+  mixed: boolean,
 ): SkillScores {
   const key = skillKey(city, period.id);
   const base = { from: dayString(period.from), to: dayString(period.to), ...outlookOver(c, lead, rows, key) };
   if (lead >= FORECAST_LEADS)
-    return { ...base, days: 0, reason: BEYOND, forecast: null, persistence: null, climatology: null, left_out: {} };
+    return {
+      ...base,
+      days: 0,
+      reason: BEYOND,
+      forecast: null,
+      persistence: null,
+      climatology: null,
+      left_out: {},
+      ...(mixed ? { by_provider: [] } : {}),
+    };
   const forecastLevel = c.forecastLevel[lead]!;
   const persistenceLevel = c.persistenceLevel[lead]!;
   const paired = rows.filter((i) => forecastLevel[i]! >= 0);
@@ -152,7 +165,15 @@ function scoresOver(
     persistence: persistence ? scored.tables[1]! : null,
     climatology: climatology ? scored.tables[persistence ? 2 : 1]! : null,
     left_out,
+    ...(mixed ? { by_provider: byProvider(c, days) } : {}),
   };
+}
+
+/** The days of `rows` by the provider of each (its observed day, and its forecast), in the order they first come. */
+function byProvider(c: PairColumns, rows: readonly number[]): Array<{ provider: string; days: number }> {
+  const counts = new Map<string, number>();
+  for (const i of rows) counts.set(c.provider[i]!, (counts.get(c.provider[i]!) ?? 0) + 1);
+  return [...counts].map(([provider, days]) => ({ provider, days }));
 }
 
 /** The rows of `c` whose days are in [from, to], optionally only those whose issue day at `lead` was in season. */
@@ -235,6 +256,7 @@ function categorySkill(
   first: number,
   latest: number,
   scored: ReadonlyMap<string, readonly SkillYear[]> | undefined,
+  mixed: boolean,
 ): { skill: CategorySkill; pairs: PairColumns; years: Map<number, SkillYear[]> } {
   const c = pairColumns(inputs, category, first, latest);
   const window = { from: latest - WINDOW_DAYS + 1, to: latest };
@@ -257,7 +279,7 @@ function categorySkill(
       y.year,
       Array.from({ length: OUTLOOK_LEADS }, (_, lead) => ({
         year: y.year,
-        ...scoresOver(c, lead, rows, { ...y, id: `year ${y.year}` }, city),
+        ...scoresOver(c, lead, rows, { ...y, id: `year ${y.year}` }, city, mixed),
       })),
     );
   }
@@ -265,13 +287,14 @@ function categorySkill(
   const inWindow = rowsIn(c, window.from, window.to);
   const leads: SkillLead[] = Array.from({ length: OUTLOOK_LEADS }, (_, lead) => ({
     lead,
-    window: scoresOver(c, lead, inWindow, { ...window, id: windowPeriod(latest) }, city),
+    window: scoresOver(c, lead, inWindow, { ...window, id: windowPeriod(latest) }, city, mixed),
     window_in_season: scoresOver(
       c,
       lead,
       rowsIn(c, window.from, window.to, lead),
       { ...window, id: `window in season ${dayString(latest)}` },
       city,
+      mixed,
     ),
     years: held.map((y) => years.get(y)![lead]!),
   }));
@@ -279,7 +302,7 @@ function categorySkill(
 }
 
 /** Counts of the forecasts and outlooks kept: how many, on how many days, when, and how they came. */
-function archiveOf(forecasts: readonly KeptForecast[], outlooks: Iterable<KeptOutlook>): ForecastSkill['archive'] {
+function archiveOf(forecasts: readonly KeptForecast[], outlooks: Iterable<KeptOutlook>, mixed: boolean): ForecastSkill['archive'] {
   const issued = forecasts.map((f) => f.issuedAt);
   const count = (origin: KeptOrigin) => forecasts.filter((f) => f.origin === origin).length;
   const kept = [...outlooks];
@@ -290,7 +313,15 @@ function archiveOf(forecasts: readonly KeptForecast[], outlooks: Iterable<KeptOu
     last_issued: issued.length === 0 ? null : isoTime(Math.max(...issued)),
     by: { build: count('build'), function: count('function'), made_again: count('made again') },
     outlooks: { issued: kept.filter((o) => o.origin === 'build').length, made_again: kept.filter((o) => o.origin === 'made again').length },
+    ...(mixed ? { by_provider: forecastsByProvider(forecasts.map((f) => f.source)) } : {}),
   };
+}
+
+/** How many forecasts each provider issued, from each forecast's provider, in the order they first come. */
+export function forecastsByProvider(sources: Iterable<string>): Array<{ provider: string; forecasts: number }> {
+  const counts = new Map<string, number>();
+  for (const s of sources) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts].map(([provider, forecasts]) => ({ provider, forecasts }));
 }
 
 /**
@@ -299,14 +330,15 @@ function archiveOf(forecasts: readonly KeptForecast[], outlooks: Iterable<KeptOu
  */
 export function citySkill(inputs: SkillInputs): { skill: ForecastSkill; pairs: PairColumns[]; years: Map<string, SkillYear[]> } {
   const { first, latest } = inputs;
+  const provenance = provenanceOfSources(inputs.sources ?? [], inputs.provider);
+  const mixed = provenance.providers !== undefined;
   const base = {
     city: inputs.city,
-    provider: inputs.provider,
-    ...(inputs.simulated ? { simulated: true as const } : {}),
+    ...provenance,
     days: 'UTC' as const,
     min_pairs: MIN_PAIRS,
     bootstrap: { method: 'moving blocks' as const, block_days: BLOCK_DAYS, resamples: RESAMPLES, coverage: COVERAGE },
-    archive: inputs.archive ?? archiveOf(inputs.forecasts, inputs.outlooks.values()),
+    archive: inputs.archive ?? archiveOf(inputs.forecasts, inputs.outlooks.values(), mixed),
   };
   if (latest === null || first === null)
     return {
@@ -314,12 +346,18 @@ export function citySkill(inputs: SkillInputs): { skill: ForecastSkill; pairs: P
       pairs: [],
       years: new Map(),
     };
-  const targets = inputs.forecasts.flatMap((f) => f.days);
+  // A forecast is compared with its own provider's days only: a day another provider replaced is none of its.
+  const targets = inputs.forecasts.flatMap((f) =>
+    f.days.filter((d) => {
+      const observed = inputs.source(d.day);
+      return observed === undefined || observed === f.source;
+    }),
+  );
   const kept: KeptInputs = {
     ...inputs,
     forecasts: Array.from({ length: FORECAST_LEADS }, (_, lead) => new Map(latestAtLead(targets, lead).map((t) => [t.day, t]))),
   };
-  const made = GRADED.map((c) => categorySkill(kept, inputs.city, c, first, latest, inputs.scored));
+  const made = GRADED.map((c) => categorySkill(kept, inputs.city, c, first, latest, inputs.scored, mixed));
   const years = new Map<string, SkillYear[]>();
   for (const [i, m] of made.entries()) for (const [year, leads] of m.years) years.set(yearKey(GRADED[i]!, year), leads);
   return {

@@ -22,11 +22,13 @@ export const FORECAST_LEADS = 3;
 export interface KeptInputs {
   /** The observed days of each category, as verification reads them (verification-days.ts, observedSeries). */
   observed: (category: Graded) => SeasonSeries;
+  /** The provider of each observed day, as the store records it. */
+  source: (day: number) => string | undefined;
   /** The kept outlooks, by issue day. */
   outlooks: ReadonlyMap<number, KeptOutlook>;
   /** The kept climatologies, by target day. */
   climatologies: ReadonlyMap<number, KeptClimatology>;
-  /** The provider's forecasts' target days at each lead below FORECAST_LEADS, the last issued on its issue day (latestAtLead), by day. */
+  /** The provider's forecasts' target days at each lead below FORECAST_LEADS, the last issued on its issue day (latestAtLead), by day: each the observed day's provider's. */
   forecasts: ReadonlyArray<ReadonlyMap<number, KeptDay>>;
 }
 
@@ -41,6 +43,8 @@ export interface PairColumns {
   category: Graded;
   n: number;
   day: Int32Array;
+  /** The provider of each observed day: its forecasts are that provider's. */
+  provider: string[];
   seasonYear: Int32Array;
   observedValue: Float64Array;
   observedLevel: Uint8Array;
@@ -75,6 +79,7 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
     category,
     n,
     day: Int32Array.from(days),
+    provider: days.map((day) => inputs.source(day) ?? ''),
     seasonYear: Int32Array.from(seasonYearsOf(category, days)),
     observedValue: new Float64Array(n),
     observedLevel: new Uint8Array(n),

@@ -49,6 +49,12 @@ export const SkillScores = named(
     served: OutlookSkill.describe(
       'What was served at this lead (the outlook, or climatology where the outlook had not beaten it), against climatology: on the days something was served (not the outlooks made again for days before the store kept them).',
     ),
+    by_provider: z
+      .array(z.object({ provider: z.string(), days: z.number().int().min(0) }))
+      .optional()
+      .describe(
+        "Present only when the answer's days come from more than one provider (see `providers`): how many of `days` are each provider's, in the order they first come. Each day is compared with its own provider's forecast only, never another's.",
+      ),
   }),
 );
 
@@ -129,6 +135,12 @@ export const ForecastArchive = z
         made_again: z.number().int().min(0).describe('Outlooks made again for days before the store kept them (never served).'),
       })
       .describe('The outlooks kept as issued, with their references, each issue day one.'),
+    by_provider: z
+      .array(z.object({ provider: z.string(), forecasts: z.number().int().min(0) }))
+      .optional()
+      .describe(
+        "Present only when the answer's days come from more than one provider: how many of `forecasts` each provider issued, the earliest's first.",
+      ),
   })
   .describe('The forecasts and outlooks the scores are made from.');
 
@@ -148,11 +160,24 @@ export const ForecastSkill = named(
   "A city's forecast skill: the forecasts kept for it scored against its observed days, beside persistence and climatology, and its outlook.",
   z.object({
     city: z.string(),
-    provider: z.string().nullable().describe('The provider of the forecasts and the observed days.'),
+    provider: z
+      .string()
+      .nullable()
+      .describe(
+        "The provider of the observed days and the forecasts. null when the served days come from several providers (a store some of whose days another provider replaced): then `providers` lists them, and each score says how many of its days are each one's (`by_provider`).",
+      ),
+    providers: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "Present only when the served days come from more than one provider: each of them, the earliest day's first. Each day is compared with its own provider's forecast only; the forecast-pairs files name each day's (`provider`).",
+      ),
     simulated: z
       .literal(true)
       .optional()
-      .describe("Present (true) with the sample provider: its forecasts' errors, and so their skill, are simulated."),
+      .describe(
+        "Present (true) when any of the days comes from the sample provider: its forecasts' errors, and so their skill, are simulated.",
+      ),
     days: z.literal('UTC').describe('Days are UTC days, as daily rows are by default.'),
     latest: Day.nullable().describe('The latest day with data: the window ends there, and the outlook is issued the day after.'),
     window: z.object({ days: z.number().int().min(1), from: Day.nullable(), to: Day.nullable() }),

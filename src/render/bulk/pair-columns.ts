@@ -33,6 +33,14 @@ export const PAIR_FIELDS: readonly Field<PairRow>[] = [
   pairField('category', 'STRING', "tree, grass, weed or ragweed (the Weed group's Ragweed)", (p) => p.c.category, undefined, false),
   pairField('date', 'DATE', 'UTC day', (p) => p.c.day[p.i]!, undefined, false),
   pairField(
+    'provider',
+    'STRING',
+    "The provider of the observed day, as the store records it: the forecast compared with it is that provider's (another's never is)",
+    (p) => p.c.provider[p.i]!,
+    undefined,
+    false,
+  ),
+  pairField(
     'season_year',
     'INT32',
     "The category's season year (tree's from 1 October before)",
