@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { environmentContext, useSqlite } from '../src/wiring/contexts.js';
+import { closeStores, environmentContext, useSqlite } from '../src/wiring/contexts.js';
 import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
@@ -13,7 +13,7 @@ import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
 import { checkProviders, ConfigError } from '../src/providers/registry.js';
 import { ingestExitCode, runIngest } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
-import { serve } from '../src/server/server.js';
+import { type RunningServer, serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
 import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/store/snapshot.js';
 import { DEPLOY_BLOBS_DIR, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../src/served/shard-folder.js';
@@ -181,10 +181,26 @@ const checkedPort = (port: string): number => {
     throw new UsageError(`--port must be a number from 0 to 65535 (got ${JSON.stringify(port)})`);
   return Number(port);
 };
+/**
+ * Ctrl-C (or SIGTERM) stops a server as a command ends: the requests under way answered, the stores
+ * its functions opened closed (the forecast cache's writer folds its WAL), the exit code its own
+ * (0 once it served; a background render is ended with it). A second signal ends it at once.
+ */
+const stopOnSignal = (server: RunningServer) => {
+  const stop = async () => {
+    await server.close();
+    closeStores();
+    process.exit();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+};
+
 const startServer = async (o: ServeFlags) => {
   const port = checkedPort(o.port);
   process.env.POLLEN_DB = resolve(o.db ?? defaultDb()); // read by the functions, in this process
   const running = await serve({ root: ROOT, publishDir: resolve(o.publish), host: o.host, port });
+  stopOnSignal(running);
   process.stdout.write(`serving ${o.publish} on ${running.url}  (try ${running.url}/api/cities)\n`);
 };
 
@@ -201,6 +217,7 @@ serveOptions(
   process.exitCode = ingestExitCode(await runIngest(args, process.stderr, process.stdout, { onlyIfEmpty: true }));
   const port = checkedPort(o.port);
   const { server, rendered } = await startSite({ root: ROOT, db: args.db, publish: o.publish, host: o.host, port, log: process.stdout });
+  stopOnSignal(server);
   process.stdout.write(
     `serving ${o.publish} on ${server.url}  (try ${server.url}/api/cities); rendering its static files in the background, the functions answer meanwhile\n`,
   );

@@ -5,12 +5,14 @@
  * value is checked when it is first used, so a bad budget never stops a render that needs none.
  * It imports nothing of the project: every layer may read it.
  */
+import { dirname, join } from 'node:path';
 
 /** A variable with a value this service cannot use; the message names it. */
 export class ConfigError extends Error {}
 
 export const DEFAULT_DB_PATH = 'snapshots/pollen.db';
-export const DEFAULT_FORECAST_CACHE_PATH = 'snapshots/forecast-cache.db';
+/** The local forecast cache's file beside its store, as the other files a store has (serve.db, site.json). */
+export const FORECAST_CACHE_FILE = 'forecast-cache.db';
 export const DEFAULT_SERVE_DAYS = 730;
 export const DEFAULT_DEPLOY_MAX_FILES = 10_000;
 export const DEFAULT_HEALTH_MAX_AGE_HOURS = 36;
@@ -193,9 +195,9 @@ export const SETTINGS = {
   }),
   FORECAST_CACHE_DB: setting({
     group: 'functions',
-    fallback: DEFAULT_FORECAST_CACHE_PATH,
-    meaning: "The forecast's local cache and call ledger (deployed, Netlify Blobs instead).",
-    read: orDefault(DEFAULT_FORECAST_CACHE_PATH),
+    fallback: '',
+    meaning: `The forecast's local cache and call ledger, the store's own (default: ${FORECAST_CACHE_FILE} beside the store; deployed, Netlify Blobs instead).`,
+    read: text,
   }),
   FORECAST_DAILY_BUDGET: setting({
     group: 'functions',
@@ -237,6 +239,13 @@ export type Settings = { readonly [K in SettingName]: ReturnType<(typeof SETTING
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
 const built = new WeakMap<object, { raw: string; settings: Settings }>();
+
+/**
+ * The local forecast cache of the store at `db`: `$FORECAST_CACHE_DB`, else the file beside the
+ * store. A cache belongs to its store: what its function fetched is kept in that store only, and
+ * a command on another store (`ingest --db`) never opens the cache of the checkout's default one.
+ */
+export const forecastCachePath = (db: string, s: Settings): string => s.FORECAST_CACHE_DB ?? join(dirname(db), FORECAST_CACHE_FILE);
 
 /**
  * The settings of an environment, each value read when first used. Built once per process and

@@ -1,7 +1,8 @@
 /**
  * The forecast and its freshness (docs/decisions.md, "Forecast"): a cache of up to 6 hours per
- * city; a refresh when it is older; the stale cache when a refresh fails or is blocked; 503 when
- * there is nothing. Concurrent requests for one city share one refresh. It holds hours as ingest
+ * city; a refresh when it is older, counted before it is made; the stale cache when a refresh
+ * fails or is blocked (the budget spent, or a call ledger that cannot count it); 503 when there
+ * is nothing. Concurrent requests for one city share one refresh. It holds hours as ingest
  * stores them; the answer's rows are made from them by the handler.
  */
 import type { City } from '../domain/cities.js';
@@ -28,10 +29,23 @@ export interface Forecast {
   hours: PollenHour[];
 }
 
-/** No forecast can be given: nothing cached and the refresh failed. */
+/**
+ * The call ledger could not be read or written (Netlify Blobs failing or not answering): the refresh
+ * is not made, since a call that cannot be counted could spend the budget unseen.
+ */
+export class CallUncounted extends Error {
+  constructor(cause: unknown) {
+    super(`the call ledger failed, so no upstream call is made: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** When to ask again after a refresh that failed without a delay of the provider's: the ledger's failure, or the provider's. */
+const RETRY_AFTER_SECONDS = 300;
+
+/** No forecast can be given: nothing cached and the refresh failed, or could not be counted. */
 export class ForecastUnavailable extends Error {
   constructor(
-    readonly failure: ProviderError,
+    readonly failure: ProviderError | CallUncounted,
     readonly retryAfterSeconds: number,
   ) {
     super(`no cached forecast and the refresh failed: ${failure.message}`, { cause: failure });
@@ -65,7 +79,7 @@ export interface ForecastOptions {
   dailyBudget: number | null;
   now?: () => number;
   timeoutMs?: number;
-  /** Where cache failures are reported (they never fail a request). */
+  /** Where cache failures are reported (a failed read counts as no cache; a failed count blocks the refresh). */
   log?: (message: string, error: unknown) => void;
 }
 
@@ -113,21 +127,12 @@ export class ForecastService {
     });
     if (cached && now - cached.fetchedAt < CACHE_LIMIT_MS) return fromCache(false, false);
 
-    let failure: ProviderError;
-    const today = dayString(dayOf(now));
-    const budget = this.options.dailyBudget;
-    const used =
-      budget === null
-        ? 0
-        : await cache.callsOn(provider.id, today).catch((error: unknown) => {
-            this.warn('forecast call count failed', error);
-            return 0;
-          });
-    if (budget !== null && used >= budget) {
-      failure = new ProviderError(provider.id, 'quota', `daily budget of ${budget} calls reached`);
+    let failure: ProviderError | CallUncounted;
+    const counted = await this.count(dayString(dayOf(now)));
+    if (counted !== 'counted') {
+      failure = counted;
     } else {
       try {
-        await cache.countCall(provider.id, today).catch((error: unknown) => this.warn('forecast call count failed', error));
         const fetched = await this.fetch(place, now);
         await cache.write(city, fetched).catch((error: unknown) => this.warn('forecast cache write failed', error));
         // Every forecast obtained is kept as issued, for the next build to score (docs/data.md, "Forecast skill").
@@ -139,8 +144,30 @@ export class ForecastService {
         failure = error;
       }
     }
-    if (cached) return fromCache(true, failure.failure === 'quota' || failure.failure === 'throttled');
-    throw new ForecastUnavailable(failure, failure.retryAfterSeconds ?? 300);
+    const quota = failure instanceof ProviderError && (failure.failure === 'quota' || failure.failure === 'throttled');
+    if (cached) return fromCache(true, quota);
+    throw new ForecastUnavailable(
+      failure,
+      failure instanceof ProviderError ? (failure.retryAfterSeconds ?? RETRY_AFTER_SECONDS) : RETRY_AFTER_SECONDS,
+    );
+  }
+
+  /**
+   * Counts the call a refresh is about to make, within the daily budget: 'counted', else why no call
+   * may be made (the budget spent, answered like a quota refusal; or a ledger that failed, whose
+   * call would go uncounted: the budget holds whatever fails).
+   */
+  private async count(day: string): Promise<'counted' | ProviderError | CallUncounted> {
+    const { cache, provider, dailyBudget: budget } = this.options;
+    try {
+      if (budget !== null && (await cache.callsOn(provider.id, day)) >= budget)
+        return new ProviderError(provider.id, 'quota', `daily budget of ${budget} calls reached`);
+      await cache.countCall(provider.id, day);
+      return 'counted';
+    } catch (error) {
+      this.warn('forecast call count failed', error);
+      return new CallUncounted(error);
+    }
   }
 
   private warn(message: string, error: unknown): undefined {

@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { blobFetches, FETCHES_PREFIX, FORECAST_CACHE_STORE, type FetchedForecasts } from '../forecast/kept.js';
-import { settingsOf } from '../settings.js';
-import { openStore, type Store } from '../store/store.js';
+import { forecastCachePath, settingsOf } from '../settings.js';
+import { openStore, type Store, StoreVersionError } from '../store/store.js';
 
 /** The fetches the local forecast cache kept in its own store (SqliteForecastCache.keep): read where they are, never forgotten there. */
 export function storeFetches(cache: Store): FetchedForecasts {
@@ -21,8 +21,8 @@ export function storeFetches(cache: Store): FetchedForecasts {
 /**
  * Where a build reads the forecast function's fetches: the site's Blobs, read over Netlify's API
  * with NETLIFY_SITE_ID and NETLIFY_AUTH_TOKEN (as the store's snapshot is: @netlify/blobs README,
- * "API access"); else the local forecast cache ($FORECAST_CACHE_DB) when there is one beside
- * another store than `db`; else nowhere. `close` closes what was opened.
+ * "API access"); else `db`'s own local forecast cache (`forecastCachePath`) when there is one
+ * and it is another file than `db`; else nowhere. `close` closes what was opened.
  */
 export function functionFetches(
   db: string,
@@ -33,8 +33,23 @@ export function functionFetches(
     const blobs = getStore({ name: FORECAST_CACHE_STORE, siteID: s.NETLIFY_SITE_ID, token: s.NETLIFY_AUTH_TOKEN, consistency: 'strong' });
     return { fetched: blobFetches(blobs, FETCHES_PREFIX), close: () => {} };
   }
-  const path = resolve(s.FORECAST_CACHE_DB);
+  const path = resolve(forecastCachePath(db, s));
   if (path === resolve(db) || !existsSync(path)) return undefined;
-  const cache = openStore(path);
+  const cache = openCacheToRead(path);
   return { fetched: storeFetches(cache), close: () => cache.close() };
+}
+
+/**
+ * The local cache, read-only: a server may hold it as its writer (`npm start` beside an ingest), and a
+ * reader neither waits for it nor changes the file. A cache an older version of this code wrote is
+ * brought to this one's schema first, as a writer, as any store a command opens.
+ */
+function openCacheToRead(path: string): Store {
+  try {
+    return openStore(path, { readonly: true });
+  } catch (error) {
+    if (!(error instanceof StoreVersionError)) throw error;
+    openStore(path).close();
+    return openStore(path, { readonly: true });
+  }
 }

@@ -34,7 +34,7 @@ export function openDatabase(path: string, readonly: boolean, migrations: readon
     }
     return db;
   }
-  // WAL keeps per-day commits cheap and is crash-safe; close() folds it back into one file.
+  // WAL keeps per-day commits cheap and is crash-safe; close() folds it back into one file (foldWal).
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -53,4 +53,27 @@ export function openDatabase(path: string, readonly: boolean, migrations: readon
   // A migration that re-packed rows left their old pages free: give them back (a fresh store has none).
   if (current > 0 && current < latest) db.exec('VACUUM');
   return db;
+}
+
+/** How long a closing writer waits for a lock another connection holds for a moment, before it leaves the WAL as it is. */
+const FOLD_WAIT_MS = 1000;
+
+/**
+ * Folds the WAL back into the file and leaves WAL mode, so that the file stands alone (a snapshot
+ * uploads it, a reader opens it in a folder it cannot write); true when done. Where another
+ * connection holds the file (the server's, or a render's read-only one, beside an ingest), SQLite
+ * refuses to leave WAL mode (SQLITE_BUSY): the WAL then stays, nothing in it lost, and the last
+ * connection to close folds it. A reader mid-read lets the checkpoint copy only what it no longer reads.
+ */
+export function foldWal(db: Db): boolean {
+  db.pragma(`busy_timeout = ${FOLD_WAIT_MS}`);
+  const [checkpoint] = db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+  if (checkpoint?.busy) return false;
+  try {
+    db.pragma('journal_mode = DELETE');
+    return true;
+  } catch (error) {
+    if (error instanceof Database.SqliteError && error.code === 'SQLITE_BUSY') return false;
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@
 import { StoreChecks } from './checks.js';
 import { refreshDayDigests } from './digests.js';
 import { CityTable } from './city-set.js';
-import { openDatabase, type Db } from './database.js';
+import { foldWal, openDatabase, type Db } from './database.js';
 import { Names } from './names.js';
 import { DayCache } from './day-cache.js';
 import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from './day-values.js';
@@ -243,13 +243,13 @@ export class Store implements StoreReader {
 
   /**
    * Closes the store; a writer first digests the days it wrote (so whatever wrote them, the next
-   * reader finds their digests kept) and folds the WAL back so the file stands alone, as functions open it.
+   * reader finds their digests kept) and folds the WAL back so the file stands alone, unless another
+   * connection holds the file (foldWal).
    */
   close(): void {
     if (!this.readonly && this.db.open) {
       this.refreshDigests();
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-      this.db.pragma('journal_mode = DELETE');
+      foldWal(this.db);
     }
     this.db.close();
   }

@@ -19,7 +19,7 @@ import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, ty
 import { RemoteShards } from '../served/remote-shards.js';
 import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
 import type { AnswerSettings, ApiContext, FetchingRead } from '../api/contract/context.js';
-import { clockOf, DEFAULT_HEALTH_MAX_AGE_HOURS, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
+import { clockOf, DEFAULT_HEALTH_MAX_AGE_HOURS, forecastCachePath, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
 import type { OpenOptions, Store, StoreReader } from '../store/store.js';
 
 export interface ContextParts {
@@ -92,6 +92,16 @@ const shared = (path: string, readonly: boolean, immutable = false, version = ''
 
 const services = new Map<string, ForecastService>();
 
+/**
+ * Closes every store this process opened, when it stops (a server ended by Ctrl-C): a writer's
+ * close folds its WAL back into the file (Store.close), so the forecast cache stands alone.
+ */
+export function closeStores(): void {
+  for (const store of stores.values()) store.close();
+  stores.clear();
+  services.clear();
+}
+
 /** The local forecast cache's store; where it cannot be opened, says why in the log and throws ForecastCacheUnavailable. */
 function openCache(path: string): Store {
   try {
@@ -107,7 +117,8 @@ function openCache(path: string): Store {
 
 /** The forecast service of a provider and cache, one per process for each. */
 function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string): ForecastService {
-  const key = `${providerId}|${onNetlify(s) ? 'blobs' : s.FORECAST_CACHE_DB}|${s.FORECAST_DAILY_BUDGET ?? ''}|${s.POLLEN_NOW ?? ''}`;
+  const cachePath = forecastCachePath(s.POLLEN_DB, s);
+  const key = `${providerId}|${onNetlify(s) ? 'blobs' : resolve(cachePath)}|${s.FORECAST_DAILY_BUDGET ?? ''}|${s.POLLEN_NOW ?? ''}`;
   let service = services.get(key);
   if (!service) {
     let pollen: PollenProvider;
@@ -120,8 +131,11 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
         throw new ForecastMisconfigured(`this deployment's data comes from ${providerId}, and ${error.message}`);
       throw error;
     }
-    const cache: ForecastCache = onNetlify(s) ? new BlobsForecastCache() : new SqliteForecastCache(openCache(s.FORECAST_CACHE_DB));
-    services.set(key, (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env), now: clockOf(env) })));
+    const cache: ForecastCache = onNetlify(s) ? new BlobsForecastCache() : new SqliteForecastCache(openCache(cachePath));
+    services.set(
+      key,
+      (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env), now: clockOf(env) })),
+    );
   }
   return service;
 }
@@ -149,7 +163,7 @@ function servedVersion(db: string): string {
  * its city set, or where there is no store (the forecast function) the site file's; the forecast
  * from the provider that filled the store, as the store or, without one, the site file says (so
  * real history never comes with simulated forecasts, whichever function asks), cached in Netlify
- * Blobs when deployed and in `$FORECAST_CACHE_DB` otherwise, within the provider's forecast budget
+ * Blobs when deployed and in the store's own local cache otherwise (`forecastCachePath`), within the provider's forecast budget
  * (`forecastBudget`). `zips` is the ZIP table, given by the entry points that carry it.
  */
 export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: ZipTable): ApiContext {

@@ -305,6 +305,43 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     });
   });
 
+  it.each([
+    ['answering 502', 'down'],
+    ['not answering', 'hang'],
+  ] as const)(
+    'forecast with Blobs %s holds its budget of 2: ten requests make no Ambee call, each a 503 no-store naming the ledger',
+    async (_name, fault) => {
+      const asked = () => replay.served.filter((r) => r.url.startsWith('/v3/pollen/forecast')).length;
+      const before = asked();
+      let answers: Answer[];
+      try {
+        ({ answers } = await invoke(
+          'forecast',
+          Array.from({ length: 10 }, (_, i) => ({
+            url: 'https://site.test/api/forecast?city=austin',
+            ...(i === 0 ? { before: fault === 'down' ? blobs.downUrl : blobs.hangUrl } : {}),
+          })),
+          { ...withAmbee(), FORECAST_DAILY_BUDGET: '2' },
+        ));
+      } finally {
+        await blobs.up();
+      }
+      expect(asked()).toBe(before);
+      for (const a of answers) {
+        expect(a.status).toBe(503);
+        expect(a.headers['cache-control']).toBe('no-store');
+        expect(a.headers['netlify-cdn-cache-control']).toBeUndefined();
+        expect(a.headers['retry-after']).toBe('300');
+        expect(JSON.parse(a.body)).toEqual({
+          error:
+            'The forecast is unavailable: its call ledger cannot be reached, so the provider is not asked, and nothing is cached yet; retry later',
+          code: 'FORECAST_UNAVAILABLE',
+        });
+      }
+    },
+    120_000,
+  );
+
   describe('every function knows the provider that filled the store from what it carries', () => {
     const noKey = {
       error:

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { isoHour } from '../../src/domain/dates.js';
 import { normalizeHour } from '../../src/domain/hours.js';
 import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../../src/forecast/cache.js';
-import { CACHE_LIMIT_MS, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
+import { CACHE_LIMIT_MS, CallUncounted, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
+import { boundedFetch } from '../../src/served/blobs-fetch.js';
+import { blobsBehindProxy, type BlobsOutage } from '../helpers/blobs-outage.js';
 import { ProviderError, type PollenBatch, type PollenProvider } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
@@ -211,28 +213,87 @@ describe('the call counter in Netlify Blobs', () => {
   });
 });
 
-describe('a failing forecast cache', () => {
-  it('never stops a refresh: reads count as empty, failed writes and counts are reported and skipped', async () => {
+describe('a forecast cache in Netlify Blobs that fails or hangs', () => {
+  let outage: BlobsOutage;
+  let stores = 0;
+  beforeAll(async () => {
+    outage = await blobsBehindProxy(join(scratch, 'outage'));
+  });
+  afterAll(() => outage.close());
+  afterEach(() => outage.up());
+
+  /**
+   * A service over a cache of its own behind the proxy, its Blobs requests bounded as the functions' are
+   * (a short timeout: a held request never answers). `pauseMs: 0` where only some keys fail: the
+   * functions' pause would fail the others too.
+   */
+  const over = (dailyBudget: number | null, { pauseMs }: { pauseMs?: number } = {}) => {
+    const clock = { now: T0 };
     const { state, provider } = scripted();
     const logged: string[] = [];
-    const broken: ForecastCache = {
-      read: () => Promise.reject(new Error('blobs down')),
-      write: () => Promise.reject(new Error('blobs down')),
-      keep: () => Promise.reject(new Error('blobs down')),
-      callsOn: () => Promise.reject(new Error('blobs down')),
-      countCall: () => Promise.reject(new Error('blobs down')),
-    };
-    const service = new ForecastService({ provider, cache: broken, dailyBudget: 10, now: () => T0, log: (m) => logged.push(m) });
-    const forecast = await service.get(DEFAULT_CITIES.get('austin')!);
-    expect(forecast).toMatchObject({ source: 'pollenprov', stale: false });
+    const blobs = getStore({
+      name: `outage-${stores++}`,
+      siteID: 'site',
+      token: 'token',
+      edgeURL: outage.url,
+      fetch: boundedFetch(globalThis.fetch, { timeoutMs: 200, pauseMs }),
+    });
+    const cache = new BlobsForecastCache(blobs);
+    const service = new ForecastService({ provider, cache, dailyBudget, now: () => clock.now, log: (m) => logged.push(m) });
+    return { state, logged, service, clock };
+  };
+
+  it.each([
+    ['answering 502', 'fail'],
+    ['not answering', 'hang'],
+  ] as const)(
+    '%s, makes no upstream call it cannot count: ten requests, none cached, are each unavailable, whatever the budget',
+    async (_name, kind) => {
+      for (const budget of [2, null]) {
+        const { state, logged, service } = over(budget);
+        outage.fault(kind);
+        for (let i = 0; i < 10; i++) {
+          const error = await service.get(DEFAULT_CITIES.get('denver')!).catch((e: unknown) => e);
+          expect(error).toBeInstanceOf(ForecastUnavailable);
+          expect((error as ForecastUnavailable).failure).toBeInstanceOf(CallUncounted);
+          expect((error as ForecastUnavailable).retryAfterSeconds).toBe(300);
+        }
+        expect(state.calls, `budget ${budget}`).toBe(0);
+        expect(logged.filter((m) => m === 'forecast call count failed')).toHaveLength(10);
+        await outage.up();
+      }
+    },
+  );
+
+  it.each([
+    ['answering 502', 'fail'],
+    ['not answering', 'hang'],
+  ] as const)(
+    'its call counter %s, serves the stale cache rather than call uncounted, and calls again once it counts',
+    async (_name, kind) => {
+      const { state, service, clock } = over(2, { pauseMs: 0 });
+      const city = DEFAULT_CITIES.get('seattle')!;
+      expect(await service.get(city)).toMatchObject({ source: 'pollenprov', stale: false });
+      clock.now = T0 + 7 * HOUR;
+      outage.fault(kind, /\/calls\/|prefix=calls/);
+      for (let i = 0; i < 3; i++) {
+        const stale = await service.get(city);
+        expect(stale).toMatchObject({ source: 'cache', stale: true, fetchedAt: new Date(T0).toISOString() });
+        expect(stale.quotaExhausted).toBeUndefined();
+      }
+      expect(state.calls).toBe(1);
+      await outage.up();
+      expect(await service.get(city)).toMatchObject({ source: 'pollenprov', stale: false });
+      expect(state.calls).toBe(2);
+    },
+  );
+
+  it('its entries failing but its counter not, makes the counted refresh: a failed read counts as no cache, failed writes are reported', async () => {
+    const { state, logged, service } = over(10, { pauseMs: 0 });
+    outage.fault('fail', /forecast-hours|forecast-issued/);
+    expect(await service.get(DEFAULT_CITIES.get('austin')!)).toMatchObject({ source: 'pollenprov', stale: false });
     expect(state.calls).toBe(1);
-    expect(logged).toEqual([
-      'forecast cache read failed',
-      'forecast call count failed',
-      'forecast call count failed',
-      'forecast cache write failed',
-      'forecast keep failed',
-    ]);
+    expect(logged).toEqual(['forecast cache read failed', 'forecast cache write failed', 'forecast keep failed']);
   });
 });
 

@@ -2,6 +2,9 @@
  * A real BlobsServer behind a loopback proxy that counts the requests made to it, and that a test
  * (or a function it runs, through `downUrl` and `upUrl`) stops and starts again: stopped, the
  * server is gone, and the proxy answers 502 as the edge in front of an unreachable origin does.
+ * It may also hang (`hangUrl`): the server running, the proxy then holds every request unanswered,
+ * as an edge that accepts connections and never replies. `fault` does either for the requests of
+ * some keys only (a failing counter beside readable entries).
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,11 +16,16 @@ export interface BlobsOutage {
   /** Fetched, these stop and start the server (for a function in another process). */
   downUrl: string;
   upUrl: string;
+  /** Fetched, this makes the proxy hold every request unanswered until `upUrl` is fetched. */
+  hangUrl: string;
   /** Requests that reached the proxy for Blobs, and those it answered 502 (the server stopped), since the last reset. */
   requests: number;
   failed: number;
   down(): Promise<void>;
+  /** Starts the server again, and ends every fault. */
   up(): Promise<void>;
+  /** From now on, requests whose path and query match `keys` are answered 502 (`fail`) or held unanswered (`hang`), the rest passed on. */
+  fault(kind: 'fail' | 'hang', keys?: RegExp): void;
   close(): Promise<void>;
 }
 
@@ -30,7 +38,9 @@ export const passedOn = (headers: IncomingHttpHeaders): Record<string, string> =
 export async function blobsBehindProxy(directory: string, token = 'token'): Promise<BlobsOutage> {
   let server: BlobsServer | undefined;
   let port: number | undefined;
+  let fault: { kind: 'fail' | 'hang'; keys: RegExp } | undefined;
   const up = async () => {
+    fault = undefined;
     if (server) return;
     server = new BlobsServer({ directory, token, logger: () => {}, port });
     port = (await server.start()).port;
@@ -50,7 +60,17 @@ export async function blobsBehindProxy(directory: string, token = 'token'): Prom
       void (req.url.endsWith('down') ? down() : up()).then(() => res.end('ok'));
       return;
     }
+    if (req.url === '/__outage/hang') {
+      fault = { kind: 'hang', keys: /^/ };
+      res.end('ok');
+      return;
+    }
     state.requests++;
+    if (fault?.keys.test(req.url ?? '')) {
+      // Held: the client's own timeout ends it, or `close` does.
+      if (fault.kind === 'hang') return;
+      return bad(res);
+    }
     const body: Buffer[] = [];
     req.on('data', (c: Buffer) => body.push(c));
     req.on('end', () => {
@@ -71,6 +91,7 @@ export async function blobsBehindProxy(directory: string, token = 'token'): Prom
     url,
     downUrl: `${url}/__outage/down`,
     upUrl: `${url}/__outage/up`,
+    hangUrl: `${url}/__outage/hang`,
     get requests() {
       return state.requests;
     },
@@ -85,6 +106,9 @@ export async function blobsBehindProxy(directory: string, token = 'token'): Prom
     },
     down,
     up,
+    fault: (kind, keys = /^/) => {
+      fault = { kind, keys };
+    },
     close: async () => {
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));

@@ -4,7 +4,13 @@
  */
 import type { City } from '../../domain/cities.js';
 import type { PollenHour } from '../../domain/hours.js';
-import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastUnavailable, type Forecast } from '../../forecast/service.js';
+import {
+  CallUncounted,
+  ForecastCacheUnavailable,
+  ForecastMisconfigured,
+  ForecastUnavailable,
+  type Forecast,
+} from '../../forecast/service.js';
 import type { ApiContext } from '../contract/context.js';
 import { errorKind } from '../contract/error.js';
 
@@ -12,7 +18,7 @@ import { errorKind } from '../contract/error.js';
 export const ForecastUnavailable503 = errorKind(
   'ForecastUnavailableError',
   'FORECAST_UNAVAILABLE',
-  'No forecast can be given: none is cached and the provider cannot be asked (unreachable, its key missing, or the deployment misconfigured, which the message names).',
+  'No forecast can be given: none is cached and the provider cannot be asked (unreachable, its key missing, the call ledger unreachable, or the deployment misconfigured, which the message names).',
 );
 const unavailable = (message: string, retryAfter: number) =>
   ForecastUnavailable503.error(503, `The forecast is unavailable: ${message}`, { headers: { 'Retry-After': String(retryAfter) } });
@@ -35,6 +41,11 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
       throw unavailable('its cache cannot be opened on this deployment; retry later', 3600);
     }
     if (!(error instanceof ForecastUnavailable)) throw error;
+    if (error.failure instanceof CallUncounted)
+      throw unavailable(
+        'its call ledger cannot be reached, so the provider is not asked, and nothing is cached yet; retry later',
+        error.retryAfterSeconds,
+      );
     throw unavailable('the provider could not be reached and nothing is cached yet; retry later', error.retryAfterSeconds);
   }
 }
