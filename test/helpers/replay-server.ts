@@ -22,6 +22,8 @@ export type Fault = 'timeout' | 'reset' | '5xx' | '429' | '422' | '206' | 'malfo
 export interface Served {
   url: string;
   fault: Fault | undefined;
+  /** The client went before the answer was written whole (its own timeout, on a busy machine): to it, a timeout. */
+  gone?: true;
 }
 
 export interface ReplayOptions {
@@ -54,7 +56,11 @@ export async function startReplayServer(apiKey: string, initial: ReplayOptions =
     const url = new URL(req.url ?? '/', 'http://localhost');
     requests.push(url.pathname);
     const fault = replay.fault(url);
-    served.push({ url: url.pathname + url.search, fault });
+    const record: Served = { url: url.pathname + url.search, fault };
+    served.push(record);
+    res.on('close', () => {
+      if (!res.writableFinished) record.gone = true;
+    });
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
