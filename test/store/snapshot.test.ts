@@ -1,13 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pullSnapshot, pushSnapshot } from '../../src/store/snapshot.js';
+import { openStore } from '../../src/store/store.js';
+import { runCli } from '../helpers/cli.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 
 const scratch = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
 let server: BlobsServer;
@@ -24,8 +25,18 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** What a store file holds, WAL included (a reader never writes it back): counts and a checksum. */
+function held(path: string): { counts: Record<string, number>; checksum: string } {
+  const store = openStore(path, { readonly: true });
+  try {
+    return { counts: store.checks.counts(), checksum: store.checks.checksum() };
+  } finally {
+    store.close();
+  }
+}
+
 describe('store snapshots in Netlify Blobs', () => {
-  it('pulls nothing at first, then round-trips the store byte for byte and keeps dated copies', async () => {
+  it('pulls nothing at first, then round-trips what the store holds and keeps dated copies', async () => {
     const dir = tempDir();
     expect(await pullSnapshot(blobs, join(dir, 'first.db'))).toBe(false);
     const db = await buildStore(dir, ['tulsa'], { from: 20100, to: 20110 });
@@ -33,7 +44,8 @@ describe('store snapshots in Netlify Blobs', () => {
     expect(rows).toBeGreaterThan(200);
     const copy = join(dir, 'copy.db');
     expect(await pullSnapshot(blobs, copy)).toBe(true);
-    expect(readFileSync(copy).equals(readFileSync(db))).toBe(true);
+    expect(held(copy)).toEqual(held(db));
+    expect(readdirSync(dir).sort()).toEqual(['copy.db', 'pollen.db']);
     expect((await blobs.list({ prefix: 'daily/' })).blobs.map((b) => b.key)).toEqual(['daily/2026-01-02.db']);
   });
 
@@ -51,5 +63,52 @@ describe('store snapshots in Netlify Blobs', () => {
     await expect(pushSnapshot(blobs, smaller, '2026-01-03')).rejects.toThrow(
       /refusing to replace a snapshot of \d+ hourly rows with one of \d+/,
     );
+  });
+
+  it('pushes every row of an ingest killed part way, WAL included, and pulls it over the store and its old WAL', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'store.db');
+    const killed = await runCli(['ingest', '--from', '2025-01-01', '--to', '2025-03-31', '--cities', 'tulsa,austin,boise', '--db', db], {
+      killWhen: /ingest: 90%/,
+    });
+    expect(killed.signal).toBe('SIGKILL');
+    // The kill left work in the WAL that the file alone lacks: the case a copy of the file loses.
+    expect(existsSync(`${db}-wal`)).toBe(true);
+    const before = held(db);
+    expect(before.counts.hours).toBeGreaterThan(1000);
+
+    const snapshots = getStore({ name: 'killed-ingest', siteID: 'site', token: 'tok', edgeURL });
+    expect(await pushSnapshot(snapshots, db, '2026-01-04')).toBe(before.counts.hours);
+    expect((await snapshots.getMetadata('pollen.db'))?.metadata.hourlyRows).toBe(before.counts.hours);
+
+    const elsewhere = join(tempDir(), 'pulled.db');
+    expect(await pullSnapshot(snapshots, elsewhere)).toBe(true);
+    expect(held(elsewhere)).toEqual(before);
+
+    // Another snapshot over the killed store, whose WAL is still there: SQLite would replay that WAL into the new file.
+    const other = getStore({ name: 'another-store', siteID: 'site', token: 'tok', edgeURL });
+    const small = await buildStore(tempDir(), ['wichita'], { from: 20100, to: 20102 });
+    await pushSnapshot(other, small, '2026-01-04');
+    expect(existsSync(`${db}-wal`)).toBe(true);
+    expect(await pullSnapshot(other, db)).toBe(true);
+    expect(readdirSync(dir)).toEqual(['store.db']);
+    const store = openStore(db, { readonly: true });
+    expect(store.checks.integrity()).toBe('ok');
+    store.close();
+    expect(held(db)).toEqual(held(small));
+  }, 120_000);
+
+  it('refuses a download that holds fewer hourly rows than its metadata says, leaving the store as it was', async () => {
+    const small = await buildStore(tempDir(), ['tulsa'], { from: 20100, to: 20101 });
+    const dir = tempDir();
+    const db = await buildStore(dir, ['tulsa'], { from: 20100, to: 20104 });
+    const [rows, claimed] = [held(small).counts.hours!, held(db).counts.hours!];
+    const snapshots = getStore({ name: 'mislabelled', siteID: 'site', token: 'tok', edgeURL });
+    await pushSnapshot(snapshots, small, '2026-01-05');
+    const { data } = (await snapshots.getWithMetadata('pollen.db', { type: 'arrayBuffer' }))!;
+    await snapshots.set('pollen.db', data, { metadata: { hourlyRows: claimed } });
+    await expect(pullSnapshot(snapshots, db)).rejects.toThrow(`holds ${rows} hourly rows where its metadata says ${claimed}`);
+    expect(held(db).counts.hours).toBe(claimed);
+    expect(readdirSync(dir)).toEqual(['pollen.db']);
   });
 });
