@@ -1,57 +1,32 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { getStore } from '@netlify/blobs';
-import { BlobsServer } from '@netlify/blobs/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pullSnapshot, pushSnapshot } from '../../src/store/snapshot.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { buildStore } from '../helpers/site.js';
+import { held, useSnapshotBlobs } from '../helpers/snapshots.js';
 import { tempDir } from '../helpers/tmp.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'snapshot-test-'));
-let server: BlobsServer;
-let blobs: ReturnType<typeof getStore>;
-let edgeURL = '';
-beforeAll(async () => {
-  server = new BlobsServer({ directory: join(scratch, 'blobs'), token: 'tok', logger: () => {} });
-  const { port } = await server.start();
-  edgeURL = `http://127.0.0.1:${port}`;
-  blobs = getStore({ name: 'pollen-snapshots', siteID: 'site', token: 'tok', edgeURL });
-});
-afterAll(async () => {
-  await server.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
-
-/** What a store file holds, WAL included (a reader never writes it back): counts and a checksum. */
-function held(path: string): { counts: Record<string, number>; checksum: string } {
-  const store = openStore(path, { readonly: true });
-  try {
-    return { counts: store.checks.counts(), checksum: store.checks.checksum() };
-  } finally {
-    store.close();
-  }
-}
+const blobsNamed = useSnapshotBlobs();
 
 describe('store snapshots in Netlify Blobs', () => {
   it('pulls nothing at first, then round-trips what the store holds and keeps dated copies', async () => {
     const dir = tempDir();
-    expect(await pullSnapshot(blobs, join(dir, 'first.db'))).toBe(false);
+    expect(await pullSnapshot(blobsNamed(), join(dir, 'first.db'))).toBe(false);
     const db = await buildStore(dir, ['tulsa'], { from: 20100, to: 20110 });
-    const rows = await pushSnapshot(blobs, db, '2026-01-02');
+    const rows = await pushSnapshot(blobsNamed(), db, '2026-01-02');
     expect(rows).toBeGreaterThan(200);
     const copy = join(dir, 'copy.db');
-    expect(await pullSnapshot(blobs, copy)).toBe(true);
+    expect(await pullSnapshot(blobsNamed(), copy)).toBe(true);
     expect(held(copy)).toEqual(held(db));
     expect(readdirSync(dir).sort()).toEqual(['copy.db', 'pollen.db']);
-    expect((await blobs.list({ prefix: 'daily/' })).blobs.map((b) => b.key)).toEqual(['daily/2026-01-02.db']);
+    expect((await blobsNamed().list({ prefix: 'daily/' })).blobs.map((b) => b.key)).toEqual(['daily/2026-01-02.db']);
   });
 
   it('refuses a damaged download and leaves nothing behind', async () => {
     const dir = tempDir();
-    const damaged = getStore({ name: 'damaged-snapshots', siteID: 'site', token: 'tok', edgeURL });
+    const damaged = blobsNamed('damaged-snapshots');
     await damaged.set('pollen.db', new TextEncoder().encode('this is not a SQLite file').buffer as ArrayBuffer);
     await expect(pullSnapshot(damaged, join(dir, 'pulled.db'))).rejects.toThrow();
     expect(readdirSync(dir)).toEqual([]);
@@ -60,7 +35,7 @@ describe('store snapshots in Netlify Blobs', () => {
   it('never replaces a snapshot with a store that has fewer hourly rows', async () => {
     const dir = tempDir();
     const smaller = await buildStore(dir, ['tulsa'], { from: 20100, to: 20101 });
-    await expect(pushSnapshot(blobs, smaller, '2026-01-03')).rejects.toThrow(
+    await expect(pushSnapshot(blobsNamed(), smaller, '2026-01-03')).rejects.toThrow(
       /refusing to replace a snapshot of \d+ hourly rows with one of \d+/,
     );
   });
@@ -77,7 +52,7 @@ describe('store snapshots in Netlify Blobs', () => {
     const before = held(db);
     expect(before.counts.hours).toBeGreaterThan(1000);
 
-    const snapshots = getStore({ name: 'killed-ingest', siteID: 'site', token: 'tok', edgeURL });
+    const snapshots = blobsNamed('killed-ingest');
     expect(await pushSnapshot(snapshots, db, '2026-01-04')).toBe(before.counts.hours);
     expect((await snapshots.getMetadata('pollen.db'))?.metadata.hourlyRows).toBe(before.counts.hours);
 
@@ -86,7 +61,7 @@ describe('store snapshots in Netlify Blobs', () => {
     expect(held(elsewhere)).toEqual(before);
 
     // Another snapshot over the killed store, whose WAL is still there: SQLite would replay that WAL into the new file.
-    const other = getStore({ name: 'another-store', siteID: 'site', token: 'tok', edgeURL });
+    const other = blobsNamed('another-store');
     const small = await buildStore(tempDir(), ['wichita'], { from: 20100, to: 20102 });
     await pushSnapshot(other, small, '2026-01-04');
     expect(existsSync(`${db}-wal`)).toBe(true);
@@ -103,7 +78,7 @@ describe('store snapshots in Netlify Blobs', () => {
     const dir = tempDir();
     const db = await buildStore(dir, ['tulsa'], { from: 20100, to: 20104 });
     const [rows, claimed] = [held(small).counts.hours!, held(db).counts.hours!];
-    const snapshots = getStore({ name: 'mislabelled', siteID: 'site', token: 'tok', edgeURL });
+    const snapshots = blobsNamed('mislabelled');
     await pushSnapshot(snapshots, small, '2026-01-05');
     const { data } = (await snapshots.getWithMetadata('pollen.db', { type: 'arrayBuffer' }))!;
     await snapshots.set('pollen.db', data, { metadata: { hourlyRows: claimed } });
