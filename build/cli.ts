@@ -11,7 +11,7 @@ import { DEFAULT_CITIES } from '../src/domain/cities.js';
 import { doctor, formatDoctor } from '../src/providers/doctor.js';
 import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
 import { checkProviders, ConfigError } from '../src/providers/registry.js';
-import { ingestExitCode, runIngest } from '../src/ingest/run.js';
+import { ingestExitCode, runIngest, sampleDeployRefusal } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
 import { serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
@@ -158,11 +158,11 @@ ingestOptions(program.command('build').description('ingest, then render: what th
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
   .action(async (raw: RawIngestArgs & { publish: string; json?: boolean }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
-    const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json });
+    const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json, refuseSample: sampleDeployRefusal() });
     if (!(await renderTo(args.db, raw.publish))) return;
     process.exitCode = ingestExitCode(summary);
-    // Netlify's own build (NETLIFY=true there): the shards go up with the deploy, as its own blobs.
-    if (process.env.NETLIFY === 'true') {
+    // Netlify's own build: the shards go up with the deploy, as its own blobs.
+    if (settingsOf().NETLIFY === true) {
       const staged = stageDeployShards(shardManifestPath(args.db), shardFolderPath(args.db), ROOT);
       process.stdout.write(`staged ${staged} shards as the deploy's blobs (${DEPLOY_BLOBS_DIR}), which Netlify uploads with it\n`);
     }

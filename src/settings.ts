@@ -129,6 +129,17 @@ export const SETTINGS = {
     meaning: 'Of those, the calls only forecasts may use.',
     read: whole(DEFAULT_FORECAST_RESERVE),
   }),
+  ALLOW_SAMPLE_DEPLOY: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning:
+      "`true` lets `npm run build` on Netlify's own build ingest the sample provider: a demonstration site of simulated data. Without it that build refuses the sample.",
+    read: (value, name) => {
+      if (value === undefined) return undefined;
+      if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
+      return value === 'true';
+    },
+  }),
   POLLEN_PROVIDER: setting({
     group: 'pollen',
     fallback: '',
@@ -207,6 +218,13 @@ export const SETTINGS = {
     read: text,
   }),
   NETLIFY_SITE_ID: setting({ group: 'rebuild', fallback: '', meaning: 'The scheduled rebuild: the site it deploys to.', read: text }),
+  NETLIFY: setting({
+    group: 'platform',
+    fallback: '',
+    meaning: "Set by Netlify in its build environment (`true`): `npm run build` is Netlify's own build.",
+    platform: true,
+    read: (value) => (value === undefined ? undefined : value === 'true'),
+  }),
   NETLIFY_BLOBS_CONTEXT: setting({
     group: 'platform',
     fallback: '',
