@@ -109,7 +109,8 @@ program
   .description('Check a deployment (local or real) end to end: every endpoint and mode, errors, headers, health, MCP.')
   .argument('[base-url]', 'the site, such as https://your-site.netlify.app or http://127.0.0.1:8888')
   .option('--expect-node <major>', 'the Node.js major the functions must run on (from /api/health)')
-  .action(async (base: string | undefined, o: { expectNode?: string }) => {
+  .option('--allow-simulated', "a demonstration site: pass /api/health's simulated (the sample provider's data) rather than fail it")
+  .action(async (base: string | undefined, o: { expectNode?: string; allowSimulated?: boolean }) => {
     let url: URL;
     try {
       url = parseBase(base);
@@ -118,7 +119,10 @@ program
     }
     if (o.expectNode !== undefined && !/^\d+$/.test(o.expectNode))
       throw new UsageError(`--expect-node must be a major version such as 22 (got ${JSON.stringify(o.expectNode)})`);
-    const checks = await smoke(url.origin, { expectNode: o.expectNode === undefined ? undefined : Number(o.expectNode) });
+    const checks = await smoke(url.origin, {
+      expectNode: o.expectNode === undefined ? undefined : Number(o.expectNode),
+      allowSimulated: o.allowSimulated === true,
+    });
     process.stdout.write(formatSmoke(url.origin, checks));
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
   });
