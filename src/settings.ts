@@ -208,7 +208,8 @@ export const SETTINGS = {
   HEALTH_MAX_AGE_HOURS: setting({
     group: 'functions',
     fallback: String(DEFAULT_HEALTH_MAX_AGE_HOURS),
-    meaning: '/api/health answers ok (200) while the newest stored hour is at most this old, else stale (503).',
+    meaning:
+      "/api/health answers ok (200) while the newest stored hour is at most this old, else stale (503); the sample's data is simulated (503) whatever its age.",
     read: whole(DEFAULT_HEALTH_MAX_AGE_HOURS),
   }),
   NETLIFY_AUTH_TOKEN: setting({
