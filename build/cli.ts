@@ -11,7 +11,7 @@ import { DEFAULT_CITIES } from '../src/domain/cities.js';
 import { doctor, formatDoctor } from '../src/providers/doctor.js';
 import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
 import { checkProviders, ConfigError } from '../src/providers/registry.js';
-import { ingestExitCode, runIngest } from '../src/ingest/run.js';
+import { ingestExitCode, runIngest, sampleDeployRefusal } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
 import { type RunningServer, serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
@@ -109,7 +109,8 @@ program
   .description('Check a deployment (local or real) end to end: every endpoint and mode, errors, headers, health, MCP.')
   .argument('[base-url]', 'the site, such as https://your-site.netlify.app or http://127.0.0.1:8888')
   .option('--expect-node <major>', 'the Node.js major the functions must run on (from /api/health)')
-  .action(async (base: string | undefined, o: { expectNode?: string }) => {
+  .option('--allow-simulated', "a demonstration site: pass /api/health's simulated (the sample provider's data) rather than fail it")
+  .action(async (base: string | undefined, o: { expectNode?: string; allowSimulated?: boolean }) => {
     let url: URL;
     try {
       url = parseBase(base);
@@ -118,7 +119,10 @@ program
     }
     if (o.expectNode !== undefined && !/^\d+$/.test(o.expectNode))
       throw new UsageError(`--expect-node must be a major version such as 22 (got ${JSON.stringify(o.expectNode)})`);
-    const checks = await smoke(url.origin, { expectNode: o.expectNode === undefined ? undefined : Number(o.expectNode) });
+    const checks = await smoke(url.origin, {
+      expectNode: o.expectNode === undefined ? undefined : Number(o.expectNode),
+      allowSimulated: o.allowSimulated === true,
+    });
     process.stdout.write(formatSmoke(url.origin, checks));
     process.exitCode = checks.every((c) => c.ok) ? 0 : 1;
   });
@@ -158,11 +162,11 @@ ingestOptions(program.command('build').description('ingest, then render: what th
   .option('--publish <dir>', 'publish folder', DEFAULT_PUBLISH)
   .action(async (raw: RawIngestArgs & { publish: string; json?: boolean }) => {
     const args = parseIngestArgs(raw, today(), defaultDb());
-    const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json });
+    const summary = await runIngest(args, process.stderr, process.stdout, { json: raw.json, refuseSample: sampleDeployRefusal() });
     if (!(await renderTo(args.db, raw.publish))) return;
     process.exitCode = ingestExitCode(summary);
-    // Netlify's own build (NETLIFY=true there): the shards go up with the deploy, as its own blobs.
-    if (process.env.NETLIFY === 'true') {
+    // Netlify's own build: the shards go up with the deploy, as its own blobs.
+    if (settingsOf().NETLIFY === true) {
       const staged = stageDeployShards(shardManifestPath(args.db), shardFolderPath(args.db), ROOT);
       process.stdout.write(`staged ${staged} shards as the deploy's blobs (${DEPLOY_BLOBS_DIR}), which Netlify uploads with it\n`);
     }

@@ -66,7 +66,9 @@ const instant = (value: string | undefined, name: string): number | undefined =>
   if (value === undefined) return undefined;
   const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(ms))
-    throw new ConfigError(`${name} must be an instant in ISO 8601 with its zone, such as 2026-05-25T07:00:00Z (got ${JSON.stringify(value)})`);
+    throw new ConfigError(
+      `${name} must be an instant in ISO 8601 with its zone, such as 2026-05-25T07:00:00Z (got ${JSON.stringify(value)})`,
+    );
   return ms;
 };
 
@@ -140,6 +142,17 @@ export const SETTINGS = {
     meaning: 'Of those, the calls only forecasts may use.',
     read: whole(DEFAULT_FORECAST_RESERVE),
   }),
+  ALLOW_SAMPLE_DEPLOY: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning:
+      "`true` lets `npm run build` on Netlify's own build ingest the sample provider: a demonstration site of simulated data. Without it that build refuses the sample.",
+    read: (value, name) => {
+      if (value === undefined) return undefined;
+      if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
+      return value === 'true';
+    },
+  }),
   POLLEN_PROVIDER: setting({
     group: 'pollen',
     fallback: '',
@@ -208,7 +221,8 @@ export const SETTINGS = {
   HEALTH_MAX_AGE_HOURS: setting({
     group: 'functions',
     fallback: String(DEFAULT_HEALTH_MAX_AGE_HOURS),
-    meaning: '/api/health answers ok (200) while the newest stored hour is at most this old, else stale (503).',
+    meaning:
+      "/api/health answers ok (200) while the newest stored hour is at most this old, else stale (503); the sample's data is simulated (503) whatever its age.",
     read: whole(DEFAULT_HEALTH_MAX_AGE_HOURS),
   }),
   POLLEN_NOW: setting({
@@ -225,6 +239,13 @@ export const SETTINGS = {
     read: text,
   }),
   NETLIFY_SITE_ID: setting({ group: 'rebuild', fallback: '', meaning: 'The scheduled rebuild: the site it deploys to.', read: text }),
+  NETLIFY: setting({
+    group: 'platform',
+    fallback: '',
+    meaning: "Set by Netlify in its build environment (`true`): `npm run build` is Netlify's own build.",
+    platform: true,
+    read: (value) => (value === undefined ? undefined : value === 'true'),
+  }),
   NETLIFY_BLOBS_CONTEXT: setting({
     group: 'platform',
     fallback: '',

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_CITIES, type City } from '../domain/cities.js';
 import { budgetWarnings, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
-import { clockOf } from '../settings.js';
+import { clockOf, settingsOf } from '../settings.js';
 import { CityConflictError, openStore, type Store } from '../store/store.js';
 import { UsageError, type IngestArgs } from './args.js';
 import { ingest, type IngestSummary } from './ingest.js';
@@ -21,6 +21,8 @@ export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   dispatcher?: Dispatcher;
+  /** Refuse to ingest the sample provider, with this message (sampleDeployRefusal). */
+  refuseSample?: string;
 }
 
 /**
@@ -93,6 +95,7 @@ export async function runIngest(
   try {
     const own = store.pollen.latestSource();
     const pollen = args.provider ?? own ?? SAMPLE_ID;
+    if (options.refuseSample !== undefined && pollen === SAMPLE_ID) throw new UsageError(options.refuseSample);
     const providers = providersFor(pollen, args, own, store, options);
     const keep = async (cities: readonly City[], take = true) => {
       const kept = await keepWithFetches(
@@ -173,6 +176,31 @@ export function formatSummary(s: IngestSummary): string {
     lines.push(`stopped calling ${provider}: ${why}; what is left is deferred to the next run`);
   for (const f of s.failed) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Why `npm run build` must not ingest the sample here, if it must not: on Netlify's own build its
+ * invented values would be deployed as the site's data on every push. Netlify sets `NETLIFY=true`
+ * in its build environment ("Build environment variables", read-only variables,
+ * docs.netlify.com/build/configure-builds/environment-variables); the scheduled rebuild, which
+ * deploys with `--no-build`, never runs the build there.
+ */
+export function sampleDeployRefusal(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const s = settingsOf(env);
+  let allowed: boolean | undefined;
+  try {
+    allowed = s.ALLOW_SAMPLE_DEPLOY;
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (s.NETLIFY !== true || allowed === true) return undefined;
+  return (
+    "this is Netlify's own build (NETLIFY=true), and it would deploy the sample provider's simulated data as the site's data. " +
+    'Real data comes from the scheduled rebuild (.github/workflows/rebuild.yml), which needs AMBEE_API_KEY: stop these builds ' +
+    '(Site configuration > Build & deploy > Continuous deployment > Build settings > Stop builds). ' +
+    "For a demonstration site of simulated data, set ALLOW_SAMPLE_DEPLOY=true in the site's build environment."
+  );
 }
 
 /** The exit code of an ingest: 1 when a city-day failed (deferred and outside the window are not failures). */

@@ -5,16 +5,24 @@ import { type Json, must, type Probe, q } from './probe.js';
 /** The day after a `YYYY-MM-DD` date. */
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
 
-export async function health(p: Probe, expectNode?: number): Promise<string> {
+/** Health: fresh real data (`ok`, 200); the sample's (`simulated`, 503) only where `allowSimulated` says a demonstration is checked. */
+export async function health(p: Probe, expectNode?: number, allowSimulated = false): Promise<string> {
   const r = await p.get('/api/health');
   const h = r.json();
   must(r.headers.get('cache-control') === 'no-store', `Cache-Control ${JSON.stringify(r.headers.get('cache-control'))}, expected no-store`);
-  must(
-    r.status === 200 && h.status === 'ok',
-    `HTTP ${r.status}, status ${JSON.stringify(h.status)}: newest hour ${h.latestHour}, ${h.dataAgeHours} hours old`,
-  );
+  // Learned before the status and Node.js checks, which the later checks do not need.
+  if (typeof h.provider === 'string' && h.provider !== '') p.found.provider = h.provider;
+  if (h.status === 'simulated')
+    must(
+      allowSimulated && r.status === 503,
+      `HTTP ${r.status}, status "simulated": the deployment serves the sample provider's invented data (--allow-simulated checks a demonstration site)`,
+    );
+  else
+    must(
+      r.status === 200 && h.status === 'ok',
+      `HTTP ${r.status}, status ${JSON.stringify(h.status)}: newest hour ${h.latestHour}, ${h.dataAgeHours} hours old`,
+    );
   must(typeof h.provider === 'string' && h.provider !== '', `no provider: ${JSON.stringify(h.provider)}`);
-  p.found.provider = h.provider; // learned before the Node.js check, which the later checks do not need
   const major = Number(/^v(\d+)\./.exec(String(h.node))?.[1]);
   if (expectNode !== undefined) must(major === expectNode, `functions run Node ${h.node}, expected ${expectNode}`);
   return `${h.status}, ${h.dataAgeHours} h old, ${h.cities} cities, provider ${h.provider}, Node ${h.node}`;

@@ -2,8 +2,11 @@
  * The store's history between scheduled builds lives in Netlify Blobs (a site-wide store, kept
  * until deleted, not tied to a deploy): pulled before ingest, pushed after. A push never replaces
  * a snapshot with one holding fewer hourly rows, and keeps a dated copy of the last seven days.
+ * A snapshot is the whole store: the store's file alone lacks what its WAL holds (all of a killed
+ * ingest's work since the last checkpoint), so push uploads a copy SQLite makes through a reader,
+ * and pull never leaves the old store's WAL beside the new file, where SQLite would replay it.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { getStore } from '@netlify/blobs';
 import { settingsOf } from '../settings.js';
 import { openStore } from './store.js';
@@ -23,43 +26,91 @@ export function siteBlobs(name: string, env: NodeJS.ProcessEnv = process.env): B
   return getStore({ name, siteID, token, consistency: 'strong' });
 }
 
-/** Downloads the snapshot to `path` (atomically); false when there is none yet. */
-export async function pullSnapshot(blobs: BlobStore, path: string): Promise<boolean> {
-  const data = await blobs.get(SNAPSHOT_KEY, { type: 'arrayBuffer' });
-  if (data === null) return false;
-  const partial = `${path}.pull-${process.pid}`;
+/** The files SQLite keeps for the store at `path`: the file, its WAL, its WAL's index, its rollback journal. */
+const filesOf = (path: string): string[] => [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
+
+const removeFiles = (path: string): void => {
+  for (const file of filesOf(path)) rmSync(file, { force: true });
+};
+
+/** Writes `bytes` to `path` and waits for the disk, so that a rename of it never exposes a partial file. */
+function writeDurably(path: string, bytes: Uint8Array): void {
+  const fd = openSync(path, 'w');
   try {
-    writeFileSync(partial, Buffer.from(data));
-    const check = openStore(partial, { readonly: true });
-    const ok = check.checks.integrity();
-    check.close();
-    if (ok !== 'ok') throw new Error(`the downloaded snapshot fails its integrity check: ${ok}`);
-    renameSync(partial, path);
-    return true;
+    writeSync(fd, bytes);
+    fsyncSync(fd);
   } finally {
-    rmSync(partial, { force: true }); // nothing left behind after a failure (after success it is already renamed)
+    closeSync(fd);
   }
 }
 
-/** Uploads the store at `path`, refusing one that has lost rows. Returns the rows it holds. */
-export async function pushSnapshot(blobs: BlobStore, path: string, today: string): Promise<number> {
+/** The hourly rows the store file at `path` holds, once it passes SQLite's integrity check. */
+function soundRows(path: string, what: string): number {
   const store = openStore(path, { readonly: true });
-  const rows = store.checks.counts().hours!;
-  const ok = store.checks.integrity();
-  store.close();
-  if (ok !== 'ok') throw new Error(`the store fails its integrity check: ${ok}`);
-  const previous = await blobs.getMetadata(SNAPSHOT_KEY);
-  const before = Number(previous?.metadata.hourlyRows ?? 0);
-  if (rows < before) throw new Error(`refusing to replace a snapshot of ${before} hourly rows with one of ${rows}`);
-  const bytes = readFileSync(path);
-  const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  await blobs.set(`daily/${today}.db`, body, { metadata: { hourlyRows: rows } });
-  await blobs.set(SNAPSHOT_KEY, body, { metadata: { hourlyRows: rows, pushedOn: today } });
-  const { blobs: dated } = await blobs.list({ prefix: 'daily/' });
-  for (const old of dated
-    .map((b) => b.key)
-    .sort()
-    .slice(0, -KEEP_DATED))
-    await blobs.delete(old);
-  return rows;
+  try {
+    const ok = store.checks.integrity();
+    if (ok !== 'ok') throw new Error(`${what} fails its integrity check: ${ok}`);
+    return store.checks.counts().hours!;
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Downloads the snapshot beside `path`, checks it (sound, and holding the hourly rows its metadata
+ * says), then puts it in place of the store: false when there is none yet.
+ */
+export async function pullSnapshot(blobs: BlobStore, path: string): Promise<boolean> {
+  const found = await blobs.getWithMetadata(SNAPSHOT_KEY, { type: 'arrayBuffer' });
+  if (found === null) return false;
+  const partial = `${path}.pull-${process.pid}`;
+  try {
+    writeDurably(partial, new Uint8Array(found.data));
+    const rows = soundRows(partial, 'the downloaded snapshot');
+    const said = found.metadata.hourlyRows;
+    if (said !== undefined && rows !== Number(said))
+      throw new Error(
+        `the downloaded snapshot holds ${rows} hourly rows where its metadata says ${String(said)}: it is not the store that was pushed`,
+      );
+    // The old store's WAL and journal would be replayed into the new file ("database disk image is malformed").
+    for (const file of filesOf(path).slice(1)) rmSync(file, { force: true });
+    renameSync(partial, path);
+    return true;
+  } finally {
+    removeFiles(partial); // nothing left behind after a failure (after success the file is already renamed)
+  }
+}
+
+/**
+ * Uploads a copy of the store at `path`, WAL included, refusing one that has lost rows. Returns
+ * the hourly rows the uploaded file holds.
+ */
+export async function pushSnapshot(blobs: BlobStore, path: string, today: string): Promise<number> {
+  const copy = `${path}.push-${process.pid}`;
+  removeFiles(copy);
+  try {
+    const store = openStore(path, { readonly: true });
+    try {
+      await store.backupTo(copy);
+    } finally {
+      store.close();
+    }
+    const rows = soundRows(copy, 'the store');
+    const previous = await blobs.getMetadata(SNAPSHOT_KEY);
+    const before = Number(previous?.metadata.hourlyRows ?? 0);
+    if (rows < before) throw new Error(`refusing to replace a snapshot of ${before} hourly rows with one of ${rows}`);
+    const bytes = readFileSync(copy);
+    const body = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    await blobs.set(`daily/${today}.db`, body, { metadata: { hourlyRows: rows } });
+    await blobs.set(SNAPSHOT_KEY, body, { metadata: { hourlyRows: rows, pushedOn: today } });
+    const { blobs: dated } = await blobs.list({ prefix: 'daily/' });
+    for (const old of dated
+      .map((b) => b.key)
+      .sort()
+      .slice(0, -KEEP_DATED))
+      await blobs.delete(old);
+    return rows;
+  } finally {
+    removeFiles(copy);
+  }
 }

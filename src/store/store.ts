@@ -202,6 +202,14 @@ export class Store implements StoreReader {
     return { before, after: file() };
   }
 
+  /**
+   * A copy of the whole store at `path`, page for page, with what its WAL holds (SQLite's backup
+   * API): what a reader sees, even after a writer was killed, and without a writer's lock.
+   */
+  backupTo(path: string): Promise<unknown> {
+    return this.db.backup(path);
+  }
+
   /** A compact copy of the whole store at `path` (SQLite's VACUUM INTO). */
   copyTo(path: string): void {
     this.db.prepare('VACUUM INTO ?').run(path);

@@ -1,61 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { environmentContext } from '../../src/wiring/contexts.js';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lazyContext, environmentContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
-import { dayOf, dayString } from '../../src/domain/dates.js';
+import type { ApiContext } from '../../src/api/contract/context.js';
+import { dayOf, dayString, HOUR_MS } from '../../src/domain/dates.js';
+import { parseIngestArgs } from '../../src/ingest/args.js';
+import { runIngest } from '../../src/ingest/run.js';
 import { openStore } from '../../src/store/store.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
-import { iso } from '../helpers/clock.js';
+import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 import { buildStore, useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
-/** The clock the answers are read at (POLLEN_NOW), whatever the hour the test runs. */
-const NOW = Date.parse('2026-05-25T15:00:00Z');
+const KEY = 'ambee-v3-key-health';
+/** The fixed clock: the scheduled rebuild's hour on a day of the season. */
+const NOW = Date.parse('2026-03-10T06:30:00Z');
+const TODAY = dayOf(NOW);
 
-const health = async (env: NodeJS.ProcessEnv) => {
-  const r = await respond(
-    { method: 'GET', path: '/api/health', query: new URLSearchParams() },
-    environmentContext({ POLLEN_NOW: iso(NOW), ...env }),
-  );
+const answer = async (ctx: ApiContext) => {
+  const r = await respond({ method: 'GET', path: '/api/health', query: new URLSearchParams() }, ctx);
   const body = JSON.parse(r.body as string) as Record<string, unknown>;
   expectMatchesOpenApi('/api/health', r.status, body);
   return { status: r.status, headers: r.headers, body };
 };
+const health = (env: NodeJS.ProcessEnv) => answer(environmentContext(env));
+/** Health of the store at `db` on the fixed clock `now`. */
+async function healthAt(db: string, now: number, healthMaxAgeHours = 36) {
+  const store = openStore(db, { readonly: true });
+  try {
+    const forecast = () => {
+      throw new Error('health reads no forecast');
+    };
+    return await answer(
+      lazyContext({ store: () => store, cities: () => store.cities.set(), forecast, settings: { now: () => now, healthMaxAgeHours } }),
+    );
+  } finally {
+    store.close();
+  }
+}
+
+let replay: ReplayServer;
+let scratch: string;
+/** A store Ambee filled (its client, from a loopback server in Ambee's recorded format), to yesterday. */
+let ambee: string;
+beforeAll(async () => {
+  replay = await startReplayServer(KEY, { now: () => NOW });
+  scratch = mkdtempSync(join(tmpdir(), 'pollen-health-'));
+  ambee = join(scratch, 'ambee.db');
+  const env = { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' };
+  const args = parseIngestArgs({ provider: 'ambee', weather: 'sample', cities: 'tulsa', days: '1', db: ambee }, TODAY, ambee, env);
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  await runIngest(args, quiet, quiet, { env, now: () => NOW });
+}, 120_000);
+afterAll(async () => {
+  await replay?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
 
 describe('GET /api/health', () => {
-  const site = useSite({ now: NOW }); // sample data of 2025-04: long stale at NOW
+  const site = useSite(); // sample data of 2025-04
 
-  it('is ok (200) while the newest stored hour is recent, and never cached', async () => {
-    const today = dayOf(NOW);
-    const db = await buildStore(tempDir(), ['tulsa'], { from: today - 1, to: today - 1 });
-    const { status, headers, body } = await health({ POLLEN_DB: db });
+  it("is ok (200) while a real provider's newest stored hour is recent, and never cached", async () => {
+    const { status, headers, body } = await healthAt(ambee, NOW);
     expect(status).toBe(200);
     expect(headers['Cache-Control']).toBe('no-store');
     expect(headers['Netlify-CDN-Cache-Control']).toBe('no-store');
     expect(headers['Access-Control-Allow-Origin']).toBe('*');
-    const store = openStore(db, { readonly: true });
-    const newest = store.pollen.hours('tulsa', (today - 1) * 24, today * 24).at(-1)!.hour;
+    const store = openStore(ambee, { readonly: true });
+    const newest = store.pollen.hours('tulsa', (TODAY - 1) * 24, TODAY * 24).at(-1)!.hour;
     store.close();
     expect(body).toEqual({
       status: 'ok',
-      latestDate: dayString(today - 1),
-      latestHour: new Date(newest * 3_600_000).toISOString(),
-      dataAgeHours: expect.any(Number),
+      latestDate: dayString(TODAY - 1),
+      latestHour: new Date(newest * HOUR_MS).toISOString(),
+      dataAgeHours: Math.round(((NOW - newest * HOUR_MS) / HOUR_MS) * 10) / 10,
       cities: 40,
-      provider: 'sample',
+      provider: 'ambee',
       lastIngest: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       node: process.version,
     });
-    expect(body.dataAgeHours as number).toBeGreaterThan(0);
-    expect(body.dataAgeHours as number).toBeLessThanOrEqual(36);
   });
 
-  it('is stale (503) when the newest day is old, unless HEALTH_MAX_AGE_HOURS allows it', async () => {
-    const stale = await health({ POLLEN_DB: site.db });
-    expect(stale.status).toBe(503);
-    expect(stale.body).toMatchObject({ status: 'stale', latestDate: '2025-04-10', latestHour: '2025-04-10T23:00:00.000Z' });
-    const lenient = await health({ POLLEN_DB: site.db, HEALTH_MAX_AGE_HOURS: '1000000' });
+  it('is stale (503) once the newest hour is older than HEALTH_MAX_AGE_HOURS, unless that allows it', async () => {
+    const later = NOW + 48 * HOUR_MS;
+    expect(await healthAt(ambee, later)).toMatchObject({ status: 503, body: { status: 'stale', provider: 'ambee' } });
+    expect(await healthAt(ambee, later, 72)).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const lenient = await health({ POLLEN_DB: ambee, HEALTH_MAX_AGE_HOURS: '1000000' });
     expect(lenient).toMatchObject({ status: 200, body: { status: 'ok' } });
+  });
+
+  it("is simulated (503) when the newest data is the sample provider's, however fresh", async () => {
+    const sample = await buildStore(tempDir(), ['tulsa'], { from: TODAY - 1, to: TODAY - 1 });
+    const fresh = await healthAt(sample, NOW);
+    expect(fresh).toMatchObject({ status: 503, body: { status: 'simulated', provider: 'sample', latestDate: dayString(TODAY - 1) } });
+    expect(fresh.body.dataAgeHours as number).toBeLessThan(36);
+    const old = await health({ POLLEN_DB: site.db, HEALTH_MAX_AGE_HOURS: '1000000' });
+    expect(old).toMatchObject({
+      status: 503,
+      body: { status: 'simulated', latestDate: '2025-04-10', latestHour: '2025-04-10T23:00:00.000Z' },
+    });
   });
 
   it('is stale (503) with nulls for an empty store', async () => {
@@ -80,5 +126,6 @@ describe('GET /api/health', () => {
     expect(res.status).toBe(503);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(((await res.json()) as { status: string }).status).toBe('simulated');
   });
 });

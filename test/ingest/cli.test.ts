@@ -81,4 +81,37 @@ describe('build ingest', () => {
     expect(r.code).toBe(0);
     expect(existsSync(db)).toBe(true);
   });
+
+  it.each([
+    ['without a key', {}],
+    ["with Ambee's key (the build still ingests the sample into its empty store)", { AMBEE_API_KEY: 'a-key' }],
+  ])("refuses the sample on Netlify's own build %s, naming the settings, and renders nothing", async (_, env) => {
+    const dir = tempDir();
+    const [db, publish] = [join(dir, 'store.db'), join(dir, 'publish')];
+    const r = await runCli(['build', '--days', '2', '--cities', 'tulsa', '--db', db, '--publish', publish], {
+      env: { NETLIFY: 'true', ALLOW_SAMPLE_DEPLOY: '', ...env },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "error: this is Netlify's own build (NETLIFY=true), and it would deploy the sample provider's simulated data",
+    );
+    expect(r.stderr).toContain('Stop builds');
+    expect(r.stderr).toContain('ALLOW_SAMPLE_DEPLOY=true');
+    expect(existsSync(publish)).toBe(false);
+    const store = openStore(db, { readonly: true });
+    expect(store.checks.counts().hours).toBe(0);
+    store.close();
+  });
+
+  it('names ALLOW_SAMPLE_DEPLOY when it is neither true nor false', async () => {
+    const dir = tempDir();
+    const r = await runCli(
+      ['build', '--days', '2', '--cities', 'tulsa', '--db', join(dir, 'store.db'), '--publish', join(dir, 'publish')],
+      {
+        env: { NETLIFY: 'true', ALLOW_SAMPLE_DEPLOY: 'yes' },
+      },
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('error: ALLOW_SAMPLE_DEPLOY must be true or false (got "yes")\n');
+  });
 });

@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect(after).not.toEqual(before);
     await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-01');
 
-    // The freshness line comes from /api/health: the sample store's data is old, so it says stale.
+    // The freshness line comes from /api/health: the sample store's data is simulated, which the line says, with its age.
     // The newest hour is written as the reader reads a time: in their own zone, in words.
     const readerZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
     const clock = new Date('2025-04-10T23:00:00Z').toLocaleTimeString('en-US', {
@@ -137,7 +137,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       Math.round(((await (await fetch('/api/health')).json()) as { dataAgeHours: number }).dataAgeHours / 24),
     );
     expect(await page.textContent('#freshness')).toMatch(
-      new RegExp(`^Stale: simulated sample data through (Thu|Fri), Apr 1[01], 2025, ${clock} \\S+ \\(${daysAgo} days ago\\)\\.$`),
+      new RegExp(`^Simulated sample data through (Thu|Fri), Apr 1[01], 2025, ${clock} \\S+ \\(${daysAgo} days ago\\)\\.$`),
     );
 
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });

@@ -9,7 +9,7 @@ import { formatSmoke, smoke } from '../../src/smoke/smoke.js';
 import { runCli } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 
-// Fresh data (yesterday and the day before), so /api/health is ok.
+// Fresh sample data (yesterday and the day before): /api/health says simulated, which a demonstration site's smoke allows.
 const today = dayOf(Date.now());
 const fresh = { cities: ['tulsa', 'honolulu'], span: { from: today - 2, to: today - 1 } };
 const NODE = Number(process.versions.node.split('.')[0]);
@@ -18,11 +18,11 @@ describe('smoke against the local server', () => {
   const site = useSite(fresh);
 
   it('passes every check, and prints a pass/fail table', async () => {
-    const checks = await smoke(site.server.url, { expectNode: NODE });
+    const checks = await smoke(site.server.url, { expectNode: NODE, allowSimulated: true });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
     expect(checks.length).toBeGreaterThanOrEqual(15);
     const table = formatSmoke(site.server.url, checks);
-    expect(table).toContain('| health: fresh data, on the expected Node.js | pass | ok,');
+    expect(table).toContain('| health: fresh data, on the expected Node.js | pass | simulated,');
     // A tool per route that has one, find_city and explain_risk.
     expect(table).toContain(`| MCP: tools/list | pass | ${ROUTES.filter((r) => r.tool).length + 2} tools |`);
     expect(table).toMatch(
@@ -49,7 +49,7 @@ describe('smoke against the local server', () => {
   it("fails the forecast checks, saying why, when the functions' environment names another provider", async () => {
     process.env.POLLEN_PROVIDER = 'ambee';
     try {
-      const failed = (await smoke(site.server.url)).filter((c) => !c.ok);
+      const failed = (await smoke(site.server.url, { allowSimulated: true })).filter((c) => !c.ok);
       const why = 'POLLEN_PROVIDER names ambee: unset it, or set it to sample';
       expect(failed.map((c) => c.name)).toEqual([
         "forecast from the store's provider (one upstream request at most; the day view reads the cache)",
@@ -63,8 +63,21 @@ describe('smoke against the local server', () => {
     }
   });
 
+  it("fails the health check alone, naming --allow-simulated, when the site serves the sample's data unasked", async () => {
+    const failed = (await smoke(site.server.url, { expectNode: NODE })).filter((c) => !c.ok);
+    expect(failed).toEqual([
+      {
+        name: 'health: fresh data, on the expected Node.js',
+        ok: false,
+        detail: `HTTP 503, status "simulated": the deployment serves the sample provider's invented data (--allow-simulated checks a demonstration site)`,
+      },
+    ]);
+    const run = await runCli(['smoke', site.server.url]);
+    expect(run.code).toBe(1);
+  });
+
   it('fails the health check when the functions run another Node.js major', async () => {
-    const checks = await smoke(site.server.url, { expectNode: NODE + 1 });
+    const checks = await smoke(site.server.url, { expectNode: NODE + 1, allowSimulated: true });
     expect(checks.filter((c) => !c.ok).map((c) => c.detail)).toEqual([
       expect.stringMatching(new RegExp(`functions run Node v${NODE}\\..*, expected ${NODE + 1}`)),
     ]);
@@ -73,7 +86,7 @@ describe('smoke against the local server', () => {
   it("fails the data checks, saying what to run, when the deploy's shards cannot be read", async () => {
     renameSync(join(site.dir, 'shards'), join(site.dir, 'shards.away'));
     try {
-      const failed = (await smoke(site.server.url)).filter((c) => !c.ok);
+      const failed = (await smoke(site.server.url, { allowSimulated: true })).filter((c) => !c.ok);
       expect(failed.length).toBeGreaterThan(0);
       expect(failed.some((c) => /HTTP 503 .*DATA_UNAVAILABLE.*shards upload/.test(c.detail))).toBe(true);
     } finally {
@@ -82,7 +95,7 @@ describe('smoke against the local server', () => {
   });
 
   it('exits 0 from the command line, and 2 without a usable URL', async () => {
-    const ok = await runCli(['smoke', site.server.url, '--expect-node', String(NODE)]);
+    const ok = await runCli(['smoke', site.server.url, '--expect-node', String(NODE), '--allow-simulated']);
     expect(ok.code, ok.stdout).toBe(0);
     for (const args of [
       [],
@@ -102,7 +115,7 @@ describe('smoke when query rules match only exactly their parameters', () => {
   const site = useSite({ ...fresh, queryMatching: 'exact' });
 
   it("still passes: a request with an extra parameter never gets another form's file", async () => {
-    const checks = await smoke(site.server.url);
+    const checks = await smoke(site.server.url, { allowSimulated: true });
     expect(checks.filter((c) => !c.ok)).toEqual([]);
   });
 });

@@ -2,12 +2,16 @@ import { existsSync, readFileSync, readdirSync, realpathSync, rmSync } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listFiles } from '../../src/render/render.js';
-import { openStore } from '../../src/store/store.js';
+import { pullSnapshot, pushSnapshot } from '../../src/store/snapshot.js';
+import { openStore, StoreVersionError } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
+import { held, useSnapshotBlobs } from '../helpers/snapshots.js';
 import { tempDir } from '../helpers/tmp.js';
 import { count } from './counters.js';
 
 const KILLS = 20;
+/** Each kill of ingest is followed by a push and two pulls of the snapshot: fewer, so the test stays within its time. */
+const SNAPSHOT_KILLS = 8;
 const MAX_ATTEMPTS = 60;
 const INGEST = [
   '--from',
@@ -27,6 +31,8 @@ async function killAfter(args: string[], delay: number): Promise<boolean> {
 }
 
 describe('crash safety', () => {
+  const blobsNamed = useSnapshotBlobs();
+
   it(`survives ${KILLS} SIGKILLs of ingest at random points: a sound file, whole city-days, and the same tables in the end`, async () => {
     const dir = tempDir();
     const reference = join(dir, 'reference.db');
@@ -88,4 +94,40 @@ describe('crash safety', () => {
     complete();
     expect(readdirSync(`${publish}.renders`)).toHaveLength(1);
   });
+
+  it(`survives ${SNAPSHOT_KILLS} SIGKILLs of ingest followed by snapshot push and pull: the snapshot holds every row the killed store did`, async () => {
+    const dir = tempDir();
+    const started = Date.now();
+    expect((await runCli(['ingest', ...INGEST, '--db', join(dir, 'reference.db')])).code).toBe(0);
+    const run = Date.now() - started;
+    // The scheduled rebuild's cycle: pull, ingest (killed here), push; the next run pulls what was pushed.
+    const victim = join(dir, 'victim.db');
+    const pulled = join(dir, 'pulled.db');
+    let kills = 0;
+    for (let attempt = 0; kills < SNAPSHOT_KILLS && attempt < MAX_ATTEMPTS; attempt++) {
+      if (!(await killAfter(['ingest', ...INGEST, '--db', victim], randomDelay(0.2 * run, 0.95 * run)))) {
+        for (const f of readdirSync(dir).filter((n) => n.startsWith('victim.db'))) rmSync(join(dir, f));
+        continue;
+      }
+      kills++;
+      if (!existsSync(victim)) continue;
+      let before: ReturnType<typeof held>;
+      try {
+        before = held(victim);
+      } catch (error) {
+        if (!(error instanceof StoreVersionError)) throw error;
+        continue; // killed before its schema was committed: there is nothing to push yet
+      }
+      const blobs = blobsNamed(`killed-${attempt}`);
+      expect(await pushSnapshot(blobs, victim, '2026-01-01')).toBe(before.counts.hours);
+      rmSync(pulled, { force: true });
+      expect(await pullSnapshot(blobs, pulled)).toBe(true);
+      expect(held(pulled)).toEqual(before);
+      expect(await pullSnapshot(blobs, victim)).toBe(true);
+      expect(readdirSync(dir).filter((n) => n.startsWith('victim.db'))).toEqual(['victim.db']);
+      expect(held(victim)).toEqual(before);
+    }
+    count({ kills });
+    expect(kills).toBe(SNAPSHOT_KILLS);
+  }, 600_000);
 });

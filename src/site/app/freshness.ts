@@ -1,8 +1,8 @@
-/** The freshness line: how old the newest data is, from /api/health (which answers 503 when stale). */
+/** The freshness line: how old the newest data is, from /api/health (which answers 503 when stale or simulated). */
 import { instantInWords } from '../../domain/dates.js';
 
 export interface Health {
-  status: 'ok' | 'stale';
+  status: 'ok' | 'stale' | 'simulated';
   latestHour: string | null;
   dataAgeHours: number | null;
   provider: string | null;
@@ -17,7 +17,7 @@ export function freshnessText(h: Health): string {
   return h.status === 'stale' ? `Stale: ${sentence}` : `${sentence[0]!.toUpperCase()}${sentence.slice(1)}`;
 }
 
-/** Reads /api/health, whose body is the same JSON whether fresh (200) or stale (503). */
+/** Reads /api/health, whose body is the same JSON whether fresh (200), stale or simulated (503). */
 export async function loadHealth(): Promise<Health> {
   const res = await fetch('/api/health', { headers: { accept: 'application/json' } });
   return (await res.json()) as Health;
