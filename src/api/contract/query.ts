@@ -163,11 +163,18 @@ export function argumentOf(schema: Param): z.ZodType {
   return required ? said : said.optional();
 }
 
-/** A schema whose every issue, a union's options' included, says `message`. */
-function saying(schema: z.ZodType, message: string): z.ZodType {
+/**
+ * A schema whose every issue, a union's options' and a list's items' included, says `message`:
+ * the words of the 400, where the validator would say `Too big: expected number to be <=2000`.
+ */
+export function saying<S extends z.ZodType>(schema: S, message: string): S {
   const def =
-    schema instanceof z.ZodUnion ? { ...schema.def, options: schema.options.map((o) => saying(o as z.ZodType, message)) } : schema.def;
-  return schema.clone({ ...def, error: () => message } as typeof schema.def);
+    schema instanceof z.ZodUnion
+      ? { ...schema.def, options: schema.options.map((o) => saying(o as z.ZodType, message)) }
+      : schema instanceof z.ZodArray
+        ? { ...schema.def, element: saying(schema.element as z.ZodType, message) }
+        : schema.def;
+  return schema.clone({ ...def, error: () => message } as typeof schema.def) as S;
 }
 
 /** A value that is text bounded as the query's text is (a number or a list is bounded by its own schema). */
