@@ -17,7 +17,8 @@ import { ShardUnavailable } from '../store/shards/shard-format.js';
 import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
 import { API_VERSION } from '../api/contract/identity.js';
 import { RISK_RULES } from '../api/contract/risk-rules.js';
-import { argumentOf, textOf } from '../api/contract/query.js';
+import { argumentOf, MAX_TEXT, saying, textOf } from '../api/contract/query.js';
+import { listed } from '../domain/words.js';
 import { type Json, type Route, toolArguments } from '../api/contract/route.js';
 import { ROUTES } from '../api/routes.js';
 import { City } from '../domain/schemas.js';
@@ -120,10 +121,27 @@ export function oneObject(schema: z.ZodType): z.ZodObject {
   );
 }
 
+/**
+ * A tool's arguments as one object that refuses any other, naming it: an argument a tool does not
+ * take would otherwise be dropped unseen (get_pollen_range given `city` for `cities` answered
+ * every city). `renamed` maps a route's parameter to the argument that stands for it.
+ */
+export function strictArguments<S extends z.ZodRawShape>(shape: S, renamed: Readonly<Record<string, string>> = {}) {
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code !== 'unrecognized_keys') return undefined;
+      const unknown = issue.keys.map((key) => (renamed[key] ? `'${key}' (give it as '${renamed[key]}')` : `'${key}'`));
+      return `Unknown argument${unknown.length === 1 ? '' : 's'} ${listed(unknown)}: the arguments are ${listed(Object.keys(shape).map((k) => `'${k}'`))}`;
+    },
+  });
+}
+
 /** Registers the tool of a route: its arguments become the route's query, its answer the handler's object. */
 function registerRouteTool(server: McpServer, ctx: ApiContext, route: Route): void {
   const tool = route.tool!;
-  const input = Object.fromEntries(toolArguments(route).map((a) => [a.name, a.schema]));
+  const args = toolArguments(route);
+  const renamed = Object.fromEntries(args.filter((a) => a.name !== a.param).map((a) => [a.param, a.name]));
+  const input = strictArguments(Object.fromEntries(args.map((a) => [a.name, a.schema])), renamed);
   const config = {
     title: tool.title,
     description: tool.description,
@@ -134,7 +152,7 @@ function registerRouteTool(server: McpServer, ctx: ApiContext, route: Route): vo
     const result = await callRoute(route, ctx, queryOf(route, args));
     return tool.finish && result.structuredContent ? text(tool.finish(result.structuredContent, args)) : result;
   };
-  if (Object.keys(input).length === 0) server.registerTool(tool.name, config, () => call({}));
+  if (args.length === 0) server.registerTool(tool.name, config, () => call({}));
   else server.registerTool(tool.name, { ...config, inputSchema: input }, (args: Record<string, unknown>) => call(args));
 }
 
@@ -205,11 +223,16 @@ function registerFindCity(server: McpServer, ctx: ApiContext): void {
       title: 'Find a city by name, position or ZIP code',
       description:
         'Start here: the city slug the other tools take, for a place the user names, a position or a US ZIP code. Give one of: name (case and accents ignored; exact names first, then names starting with it, then names containing it; "Columbus, OH" or the state argument narrows it; no distances), lat and lon, or zip (the served cities within max_km, nearest first, with distance_km, as GET /api/nearest answers).',
-      inputSchema: {
-        name: z.string().optional().describe('A city name, such as "St. Louis" or "Columbus, OH".'),
-        state: z.string().optional().describe('USPS code of a state or DC, such as "OH": only with name.'),
+      inputSchema: strictArguments({
+        // Bounded as the API's text parameters are, so that a search costs at most MAX_TEXT characters.
+        name: saying(z.string().max(MAX_TEXT), `expected a city name of at most ${MAX_TEXT} characters, such as "Columbus, OH"`)
+          .optional()
+          .describe('A city name, such as "St. Louis" or "Columbus, OH".'),
+        state: saying(z.string().max(MAX_TEXT), 'expected the USPS code of a state or DC, such as "OH"')
+          .optional()
+          .describe('USPS code of a state or DC, such as "OH": only with name.'),
         ...nearestArguments,
-      },
+      }),
       outputSchema: FindCityResult,
       annotations: READ_ONLY,
     },
@@ -242,6 +265,7 @@ function citiesNamed(ctx: ApiContext, name: string, state: string | undefined, l
   if (found.length > 0) return text({ cities: found });
   return text({
     cities: found,
-    hint: `No served city is named like "${name}"${query.state ? ` in ${query.state}` : ''}: try lat and lon or zip (the nearest served city), or list_cities.`,
+    // The name is the caller's own: not said back (the result holds its text twice, as structuredContent and its JSON copy).
+    hint: `No served city is named like that${query.state ? ` in ${query.state}` : ''}: try lat and lon or zip (the nearest served city), or list_cities.`,
   });
 }

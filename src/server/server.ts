@@ -12,7 +12,10 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { JSON_TYPE } from '../api/contract/answer.js';
+import { plainError } from '../api/contract/error.js';
 import { clientWentAway } from '../api/http/netlify.js';
+import { ERROR_CACHE } from '../api/http/respond.js';
 import { openStore } from '../store/store.js';
 import { useSqlite } from '../wiring/contexts.js';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
@@ -206,9 +209,19 @@ async function serveFile({ req, res, method, site }: Exchange, paths: string[]):
     // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
     const range = byteRange(req.headers.range, size);
     if (range === 'unsatisfiable') {
-      // An error: never kept by a cache, whatever the path's rules say of its file.
-      res.writeHead(416, { ...headers, 'Content-Range': `bytes */${size}`, 'Content-Length': '0', 'Cache-Control': 'no-store' });
-      res.end();
+      // An error as the API's are, in their JSON, whatever the file's own type: never kept by a
+      // cache, whatever the path's rules say of its file.
+      const body = JSON.stringify(
+        plainError(416, 'RANGE_NOT_SATISFIABLE', `The byte range asked for starts past the end of the file (${size} bytes)`),
+      );
+      res.writeHead(416, {
+        ...headers,
+        'Content-Type': JSON_TYPE,
+        'Content-Range': `bytes */${size}`,
+        'Content-Length': String(Buffer.byteLength(body)),
+        'Cache-Control': ERROR_CACHE,
+      });
+      res.end(method === 'HEAD' ? undefined : body);
       return true;
     }
     const { start, end } = range ?? { start: 0, end: size - 1 };

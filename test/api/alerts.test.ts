@@ -6,6 +6,7 @@ import { lazyContext } from '../../src/wiring/contexts.js';
 import { respond, type ApiResponse } from '../../src/api/http/respond.js';
 import { answer } from '../../src/api/http/netlify.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { offsetMinutes } from '../../src/domain/days.js';
 import { SqliteForecastCache } from '../../src/forecast/cache.js';
 import { ForecastService } from '../../src/forecast/service.js';
 import { ProviderError, type PollenBatch, type PollenProvider, type RawPollenHour } from '../../src/providers/provider.js';
@@ -231,6 +232,13 @@ describe('GET /api/alerts', () => {
     const r = await ask('city=austin&format=ics');
     expect(r.status).toBe(200);
     expect(r.headers['Content-Type']).toBe('text/calendar; charset=utf-8');
+    // Every content line ends with CRLF, the last one too (RFC 5545, 3.1).
+    expect(text(r).endsWith('END:VCALENDAR\r\n')).toBe(true);
+    expect(
+      text(r)
+        .split('\r\n')
+        .every((line) => !line.includes('\n')),
+    ).toBe(true);
     const calendar = ics(r);
     expect(calendar.getFirstPropertyValue('refresh-interval')?.toString()).toBe('PT6H');
     expect(calendar.getFirstPropertyValue('x-published-ttl')).toBe('PT6H');
@@ -345,9 +353,24 @@ describe('GET /api/alerts', () => {
   it('answers a quiet forecast with an empty calendar and empty feeds', async () => {
     const { ask } = setup();
     expect((JSON.parse(text(await ask('city=austin&min=Very High'))) as Json).alerts).toEqual([]);
-    const calendar = ics(await ask('city=austin&min=Very High&format=ics'));
+    const quiet = await ask('city=austin&min=Very High&format=ics');
+    const calendar = ics(quiet);
     expect(calendar.getAllSubcomponents('vevent')).toEqual([]);
     expect(calendar.getFirstPropertyValue('x-published-ttl')).toBe('PT6H');
+    // Still a calendar of one component at least (RFC 5545, 3.6): the city's zone, whose offsets are the zone's.
+    expect(calendar.getAllSubcomponents().map((c) => c.name)).toEqual(['vtimezone']);
+    const zone = new ICAL.Timezone(calendar.getFirstSubcomponent('vtimezone')!);
+    expect(zone.tzid).toBe('America/Chicago');
+    const local: Array<[string, string]> = [
+      ['2026-01-15T06:00:00', '2026-01-15T12:00:00Z'],
+      ['2026-03-08T01:59:00', '2026-03-08T07:59:00Z'],
+      ['2026-03-08T03:00:00', '2026-03-08T08:00:00Z'],
+      ['2026-11-01T03:00:00', '2026-11-01T09:00:00Z'],
+      ['2027-07-01T00:00:00', '2027-07-01T05:00:00Z'],
+    ];
+    for (const [time, instant] of local)
+      expect(zone.utcOffset(ICAL.Time.fromDateTimeString(time)) / 60, time).toBe(offsetMinutes('America/Chicago', Date.parse(instant)));
+    expect(text(quiet)).toMatch(/\r\nEND:VCALENDAR\r\n$/);
     expect(entries(xml(await ask('city=austin&min=Very High&format=atom')))).toEqual([]);
     const feed = JSON.parse(text(await ask('city=austin&min=Very High&format=jsonfeed'))) as Json;
     expectJsonFeed11(feed);

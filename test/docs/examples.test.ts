@@ -19,14 +19,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findRoute } from '../../src/api/routes.js';
+import { openApiDocument } from '../../src/api/documents/openapi.js';
+import { API_ROUTES, findRoute } from '../../src/api/routes.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import type { BulkManifest } from '../../src/served/bulk-index.js';
 import { ROOT } from '../helpers/cli.js';
+import { parameterProblem } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';
 
 type Json = Record<string, any>;
 const run = promisify(execFile);
+const DOCUMENT = openApiDocument(API_ROUTES) as { paths: Record<string, unknown> };
 
 /** The hosts the docs write, each standing for the local server. */
 const HOSTS = ['https://your-site.netlify.app', 'webcal://your-site.netlify.app', 'http://127.0.0.1:8888', 'https://<site>'];
@@ -201,8 +204,14 @@ describe('the examples of the README, docs/ and llms.txt', () => {
     expect(count).toBeGreaterThan(10);
   });
 
-  /** What is wrong with an example's answer: an error (/api/health's 503 is its answer when stale), or JSON without values. */
+  /**
+   * What is wrong with an example's answer: a value the OpenAPI document refuses (a generated
+   * client would not send it), an error (/api/health's 503 is its answer when stale), or JSON without values.
+   */
   const answerProblem = async (request: string, path: string): Promise<string | undefined> => {
+    const documented = Object.hasOwn(DOCUMENT.paths, path) ? [...new URL(request, 'http://x').searchParams] : [];
+    const refused = documented.map(([name, value]) => parameterProblem(path, name, value)).filter(Boolean);
+    if (refused.length > 0) return `has a value the OpenAPI document refuses: ${refused.join('; ')}`;
     const res = await site.get(request);
     const text = await res.text();
     if (!(res.status < 400 || (path === '/api/health' && res.status === 503))) return `answered ${res.status}`;

@@ -12,6 +12,9 @@ import { takingParam } from '../../src/api/documents/openapi.js';
 import { API_ROUTES } from '../../src/api/routes.js';
 import { CITIES_PER_GROUP } from '../../src/render/bulk/months.js';
 import { siteFiles } from '../../src/site/build.js';
+import { CACHE_LIMIT_MS, HORIZON_HOURS } from '../../src/forecast/service.js';
+import { HOUR_MS } from '../../src/domain/dates.js';
+import { RANGE_SHARDS } from '../../src/store/shards/shard-format.js';
 import { ROOT } from '../helpers/cli.js';
 
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8').replace(/\s+/g, ' ');
@@ -46,6 +49,27 @@ describe('the figures of the docs', () => {
         CITIES_PER_GROUP['pollen-daily'],
       ]);
     }
+  });
+
+  it("states the range's read budget in the paging section of docs/api.md as the rows are counted", () => {
+    const paging = /\*\*Paging\.\*\*(.*?)```/.exec(read('docs/api.md'))?.[1];
+    expect(paging, 'docs/api.md has a paging section').toBeDefined();
+    const said = /at most (\d+) city-quarters .*? or at most (\d+) UTC days of every city, whichever reads fewer; .*? past (\d+)/.exec(
+      paging!,
+    );
+    expect(said, 'the paging section states the read budget').not.toBeNull();
+    expect(said!.slice(1).map(Number)).toEqual([RANGE_SHARDS, RANGE_SHARDS, RANGE_SHARDS]);
+  });
+
+  it('states how many hourly rows a forecast answer holds as the service trims them, not a flat 48', () => {
+    const said =
+      /answers at most (\d+) hourly rows .*? so an answer holds (\d+) rows less the hours since the fetch: (\d+) to (\d+) rows while the cache is fresh/.exec(
+        read('docs/api.md'),
+      );
+    expect(said, 'docs/api.md states the rows of a forecast').not.toBeNull();
+    // Fresh is under CACHE_LIMIT_MS since the fetch, which can be that many hours later by the clock's hour.
+    expect(said!.slice(1).map(Number)).toEqual([HORIZON_HOURS, HORIZON_HOURS, HORIZON_HOURS - CACHE_LIMIT_MS / HOUR_MS, HORIZON_HOURS]);
+    expect(read('docs/decisions.md')).toContain(`At most ${HORIZON_HOURS} hourly rows`);
   });
 
   it('lists the endpoints that take timezone=local as the routes take it', () => {

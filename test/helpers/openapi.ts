@@ -28,3 +28,24 @@ export function expectMatchesOpenApi(path: string, status: number, body: unknown
   const ok = validate(body);
   expect(ok, `${key}: ${ajv.errorsText(validate.errors)}`).toBe(true);
 }
+
+const parameterValidators = new Map<string, ReturnType<typeof ajv.compile>>();
+
+/**
+ * What the OpenAPI document says of a query parameter's text, read as a generated client (or a
+ * validating proxy such as Prism) reads it: a list split on commas (style form, not exploded), a
+ * number as a number. Undefined when the document takes the value, else why it does not.
+ */
+export function parameterProblem(path: string, name: string, text: string): string | undefined {
+  const parameter = (doc.paths[path]?.get?.parameters as Json[] | undefined)?.find((p) => p.name === name);
+  if (!parameter) return `${path} documents no parameter '${name}'`;
+  const key = `${path} ${name}`;
+  let validate = parameterValidators.get(key);
+  if (!validate) parameterValidators.set(key, (validate = ajv.compile(parameter.schema)));
+  const numeric = (type: unknown, t: string) => ((type === 'integer' || type === 'number') && /^-?[\d.]+$/.test(t) ? Number(t) : t);
+  const value =
+    parameter.schema.type === 'array'
+      ? text.split(',').map((t) => numeric(parameter.schema.items?.type, t))
+      : numeric(parameter.schema.type, text);
+  return validate(value) ? undefined : `${name}=${text}: ${ajv.errorsText(validate.errors)}`;
+}

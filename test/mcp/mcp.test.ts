@@ -185,7 +185,8 @@ describe('MCP over streamable HTTP at /mcp', () => {
     ],
     ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', cities: ['austin', 'atlantis'] }, /argument 'cities': call list_cities/],
     ['get_pollen_range', { from: '2025-04-03', to: '2025-04-02' }, /^Invalid argument 'to': expected a time later than 'from'$/],
-    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', limit: 5000 }, /limit/],
+    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', limit: 5000 }, /: expected an integer from 1 to 2000 at limit$/],
+    ['get_pollen_range', { from: '2025-04-02', to: '2025-04-03', limit: 0 }, /: expected an integer from 1 to 2000 at limit$/],
     ['get_pollen_range', { to: '2025-04-03' }, /from/],
     ['get_forecast', {}, /city/],
     ['get_pollen_map', { date: 'soon' }, /: expected a valid date in YYYY-MM-DD format or 'latest' at date$/],
@@ -342,6 +343,48 @@ describe('MCP get_bulk_files', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(await api('/data/bulk/index.json'));
     expect((result.structuredContent!.files as Json[]).length).toBeGreaterThan(0);
+  });
+});
+
+describe("MCP tool arguments, refused in the endpoint's words", () => {
+  const range = { from: '2025-04-02', to: '2025-04-03' };
+
+  it('refuses an argument the tool does not take, naming the one that stands for it, rather than answering every city', async () => {
+    const result = await call('get_pollen_range', { ...range, city: 'nowhere' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content[0]!.text).toMatch(/Unknown argument 'city' \(give it as 'cities'\): the arguments are 'from', 'to', 'cities'/);
+    // The same slug where the tool takes it is the endpoint's 404, nearest slug and all.
+    const unknown = await call('get_pollen_range', { ...range, cities: ['nowhere'] });
+    expect(unknown.isError).toBe(true);
+    const http = await api(`/api/pollen-range?from=${range.from}&to=${range.to}&city=nowhere`);
+    expect(JSON.parse(unknown.content[1]!.text)).toEqual(http);
+  });
+
+  it("says what a list item expects as the 400 says it, not in the validator's words", async () => {
+    const res = await site.get(`/api/pollen-range?from=${range.from}&to=${range.to}&city=austin,%20`);
+    expect(res.status).toBe(400);
+    const expected = ((await res.json()) as Json).error.replace("Invalid parameter 'city': ", '');
+    const result = await call('get_pollen_range', { ...range, cities: ['austin', 'x'.repeat(65)] });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(new RegExp(`: ${expected} at cities\\[1\\]$`));
+  });
+
+  it("bounds find_city's name as the API bounds its text parameters, and does not say it back", async () => {
+    const long = await call('find_city', { name: 'Zeta'.repeat(16) + 'x' });
+    expect(long.isError).toBe(true);
+    expect(long.content[0]!.text).toMatch(/: expected a city name of at most 64 characters, such as "Columbus, OH" at name$/);
+    const name = 'Zeta'.repeat(16);
+    const none = await call('find_city', { name });
+    expect(none.isError).toBeFalsy();
+    expect(none.structuredContent).toEqual({
+      cities: [],
+      hint: expect.stringMatching(/^No served city is named like that: try lat and lon/),
+    });
+    expect(JSON.stringify(none)).not.toContain(name);
+    expect((await call('find_city', { name: 'Austin', city: 'austin' })).content[0]!.text).toMatch(
+      /Unknown argument 'city': the arguments are 'name', 'state'/,
+    );
   });
 });
 

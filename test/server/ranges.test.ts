@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../src/api/contract/error.js';
 import { serve, type RunningServer } from '../../src/server/server.js';
 
 const MB = 1024 * 1024;
@@ -71,7 +72,7 @@ describe('byte ranges of a large static file', () => {
     },
   );
 
-  it('answers a suffix range, a HEAD and a range past the end as before', async () => {
+  it("answers a suffix range, a HEAD, and a range past the end with the API's JSON error", async () => {
     const tail = await fetch(`${server.url}/big.parquet`, { headers: { Range: 'bytes=-3' } });
     expect(tail.status).toBe(206);
     expect(tail.headers.get('content-range')).toBe(`bytes ${SIZE - 3}-${SIZE - 1}/${SIZE}`);
@@ -86,5 +87,11 @@ describe('byte ranges of a large static file', () => {
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe(`bytes */${SIZE}`);
     expect(past.headers.get('cache-control')).toBe('no-store');
+    // The API's error, in its JSON: not an empty body under the file's own type.
+    expect(past.headers.get('content-type')).toBe('application/json');
+    expect(ErrorBody.parse(await past.json())).toEqual({
+      error: `The byte range asked for starts past the end of the file (${SIZE} bytes)`,
+      code: 'RANGE_NOT_SATISFIABLE',
+    });
   });
 });

@@ -11,11 +11,11 @@ const codeOf = <C extends string>(code: C) => z.literal(code).describe('What the
 /** The errors of no endpoint in particular: an unknown path, a method other than GET, a failure. */
 export const ErrorBody = named(
   'Error',
-  'An error: its message, and its code (NO_ENDPOINT for an unknown path, METHOD_NOT_ALLOWED, INTERNAL_ERROR, DATA_UNAVAILABLE for stored data that cannot be read now, with Retry-After).',
+  'An error: its message, and its code (NO_ENDPOINT for an unknown path, METHOD_NOT_ALLOWED, INTERNAL_ERROR, DATA_UNAVAILABLE for stored data that cannot be read now, with Retry-After, RANGE_NOT_SATISFIABLE for a byte range past the end of a file, with Content-Range).',
   z.object({
     error: z.string(),
     code: z
-      .enum(['NO_ENDPOINT', 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR', 'DATA_UNAVAILABLE'])
+      .enum(['NO_ENDPOINT', 'METHOD_NOT_ALLOWED', 'INTERNAL_ERROR', 'DATA_UNAVAILABLE', 'RANGE_NOT_SATISFIABLE'])
       .describe('What the error is, to branch on (an extension of the contract).'),
   }),
 );

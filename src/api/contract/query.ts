@@ -113,9 +113,38 @@ export const oneOfWords = (words: readonly string[]): string => {
   return quoted.length === 2 ? quoted.join(' or ') : `one of ${quoted.join(', ')}`;
 };
 
+/**
+ * The words in any case as a pattern, `^(?:[Hh][Ii][Gg][Hh]|...)$`: JSON Schema's patterns are
+ * ECMA-262's, with no flag to ignore case, so each letter is a class of its two cases.
+ */
+export const anyCasePattern = (words: readonly string[]): string =>
+  `^(?:${words
+    .map((word) =>
+      [...word]
+        .map((c) =>
+          c.toLowerCase() === c.toUpperCase() ? c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : `[${c.toUpperCase()}${c.toLowerCase()}]`,
+        )
+        .join(''),
+    )
+    .join('|')})$`;
+
+/**
+ * The pattern of the text a value is read from, where the value's schema is narrower than the
+ * text (a word taken in any case, read as one spelling): the OpenAPI document describes that text
+ * (a generated client must send `high` as the server takes it), while an MCP argument takes the
+ * value itself.
+ */
+export const TEXT_PATTERN = new WeakMap<object, string>();
+
+/** `value`, registered as read from text matching `pattern`. */
+export function readFrom<S extends z.ZodType>(value: S, pattern: string): S {
+  TEXT_PATTERN.set(value, pattern);
+  return value;
+}
+
 /** One of a few words, in any case: `high` reads as `High`. */
 export const anyCase = <const T extends string>(words: readonly T[]) =>
-  z.codec(z.string(), z.enum(words as [T, ...T[]]), {
+  z.codec(z.string(), readFrom(z.enum(words as [T, ...T[]]), anyCasePattern(words)), {
     // A word that is none of them stays as it is, for the enum to refuse.
     decode: (text) => (words.find((w) => w.toLowerCase() === text.toLowerCase()) ?? text) as T,
     encode: (word) => word,
@@ -163,16 +192,27 @@ export function argumentOf(schema: Param): z.ZodType {
   return required ? said : said.optional();
 }
 
-/** A schema whose every issue, a union's options' included, says `message`. */
-function saying(schema: z.ZodType, message: string): z.ZodType {
+/**
+ * A schema whose every issue, a union's options' and a list's items' included, says `message`:
+ * the words of the 400, where the validator would say `Too big: expected number to be <=2000`.
+ */
+export function saying<S extends z.ZodType>(schema: S, message: string): S {
   const def =
-    schema instanceof z.ZodUnion ? { ...schema.def, options: schema.options.map((o) => saying(o as z.ZodType, message)) } : schema.def;
-  return schema.clone({ ...def, error: () => message } as typeof schema.def);
+    schema instanceof z.ZodUnion
+      ? { ...schema.def, options: schema.options.map((o) => saying(o as z.ZodType, message)) }
+      : schema instanceof z.ZodArray
+        ? { ...schema.def, element: saying(schema.element as z.ZodType, message) }
+        : schema.def;
+  return schema.clone({ ...def, error: () => message } as typeof schema.def) as S;
 }
 
 /** A value that is text bounded as the query's text is (a number or a list is bounded by its own schema). */
 export function textBounded(value: z.ZodType, longest: number): z.ZodType {
-  return value instanceof z.ZodString && value.maxLength === null ? value.max(longest) : value;
+  if (!(value instanceof z.ZodString && value.maxLength === null)) return value;
+  const bounded = value.max(longest);
+  // Read from the same text as the value it bounds.
+  const pattern = TEXT_PATTERN.get(value);
+  return pattern === undefined ? bounded : readFrom(bounded, pattern);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { ApiContext } from './context.js';
 import { ApiError, InvalidParameterError } from './error.js';
 import { type Format, type Formats, type Given, mediaType } from './format.js';
 import type { StaticForm, Unit } from './static-forms.js';
-import { argumentOf, metaOf, type Param, type Params, parseQuery, type QueryOf, valueSchema } from './query.js';
+import { argumentOf, boundsOf, metaOf, type Param, type Params, parseQuery, type QueryOf, saying, valueSchema } from './query.js';
 
 export type Json = Record<string, unknown>;
 
@@ -197,7 +197,9 @@ export function toolArguments(route: Route): ToolArgumentOf[] {
       .filter(([name]) => !(route.formats && name === 'format'))
       .map(([param, schema]) => {
         const given = tool?.args?.[param];
-        const value = given?.schema ? (schema.safeParse(undefined).success ? given.schema.optional() : given.schema) : argumentOf(schema);
+        // A tool's narrower bound is refused in the words the 400 would use for it (`expected an integer from 1 to 2000`).
+        const narrower = given?.schema && saying(given.schema, `expected ${boundsOf(given.schema).expected ?? metaOf(schema).expected}`);
+        const value = narrower ? (schema.safeParse(undefined).success ? narrower.optional() : narrower) : argumentOf(schema);
         return {
           param,
           name: given?.name ?? param,

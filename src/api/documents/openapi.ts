@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { SCHEMA_NAMES } from '../../domain/schema-names.js';
 import { RISK_RULES } from '../contract/risk-rules.js';
 import { mediaType } from '../contract/format.js';
-import { maxLengthOf, metaOf, type Param, textBounded, valueSchema } from '../contract/query.js';
+import { maxLengthOf, metaOf, type Param, TEXT_PATTERN, textBounded, valueSchema } from '../contract/query.js';
 import { errorSchema, type Json, type Route } from '../contract/route.js';
 import { API_TITLE, API_VERSION } from '../contract/identity.js';
 import { listed } from '../../domain/words.js';
@@ -47,11 +47,22 @@ function defaultOf(schema: z.ZodType): unknown {
   return undefined;
 }
 
-/** A parameter's JSON Schema: the value it stands for (as an MCP argument takes it), its default last, a constant without a type. */
+/**
+ * A parameter's JSON Schema: the value it stands for (as an MCP argument takes it), its default
+ * last, a constant without a type. A value read from wider text (words in any case) is that
+ * text's pattern, with the words as examples: an enum would make a generated client refuse `high`.
+ */
 function parameterSchema(schema: Param): unknown {
   const { $schema: _s, ...document } = z.toJSONSchema(textBounded(valueSchema(schema), maxLengthOf(schema)), {
     io: 'output',
     target: 'draft-2020-12',
+    override: ({ zodSchema, jsonSchema }) => {
+      const pattern = TEXT_PATTERN.get(zodSchema);
+      if (pattern === undefined) return;
+      const words = jsonSchema.enum;
+      delete jsonSchema.enum;
+      Object.assign(jsonSchema, { type: 'string', pattern, ...(words ? { examples: words } : {}) });
+    },
   }) as Json;
   const tidy = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(tidy);
@@ -130,24 +141,29 @@ export function openApiDocument(routes: readonly Route[]): Json {
         return [id, rest];
       }),
   );
-  const paths = routes.flatMap((r) =>
-    r.doc
-      ? [
-          [
-            r.path,
-            {
-              get: {
-                operationId: r.doc.operationId,
-                summary: r.doc.summary,
-                description: r.doc.description,
-                parameters: Object.entries(r.params).map(parameter),
-                responses: responses(r),
-              },
-            },
-          ] as const,
-        ]
-      : [],
-  );
+  const paths = routes.flatMap((r) => {
+    if (!r.doc) return [];
+    const parameters = Object.entries(r.params).map(parameter);
+    const get = responses(r);
+    return [
+      [
+        r.path,
+        {
+          get: { operationId: r.doc.operationId, summary: r.doc.summary, description: r.doc.description, parameters, responses: get },
+          // Every GET is answered to HEAD too (by the CDN for a file): its status and headers, no body.
+          head: {
+            operationId: `${r.doc.operationId}Head`,
+            summary: `${r.doc.summary} (headers only)`,
+            description: `The headers and status GET ${r.path} answers, without the body.`,
+            parameters,
+            responses: Object.fromEntries(
+              Object.entries(get).map(([status, answer]) => [status, { description: (answer as { description: string }).description }]),
+            ),
+          },
+        },
+      ] as const,
+    ];
+  });
   return {
     openapi: '3.1.0',
     info: {

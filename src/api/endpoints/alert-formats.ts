@@ -16,6 +16,7 @@ import type { AlertRule } from '../../domain/alerts.js';
 import type { JsonAnswer, TextAnswer } from '../contract/answer.js';
 import { type Format, type Given, TEXT } from '../contract/format.js';
 import { API_TITLE } from '../contract/identity.js';
+import { vtimezone } from './ics-timezone.js';
 
 /** The formats /api/alerts offers besides JSON. */
 export const ALERT_FORMAT_NAMES = ['ics', 'atom', 'jsonfeed'] as const;
@@ -183,8 +184,17 @@ export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
       transparency: ICalEventTransparency.TRANSPARENT,
     });
   }
-  return calendar.toString();
+  // The city's zone, before the events: a component even of a calendar with no alert (RFC 5545,
+  // 3.6). Written in, not by ical-generator's `timezone`, which would write DTSTAMP in local time
+  // where it must be UTC (3.8.7.2); the events are dates, in no zone.
+  const text = calendar.toString();
+  const at = text.search(/^(BEGIN:VEVENT|END:VCALENDAR)/m);
+  // Every content line ends with CRLF (RFC 5545, 3.1), the last one too: ical-generator leaves it off.
+  return `${text.slice(0, at)}${vtimezone(a.timezone, calendarYear(a))}${text.slice(at)}\r\n`;
 }
+
+/** The year of the calendar's first date (the forecast's), or of when it was fetched. */
+const calendarYear = (a: AlertsAnswer): number => Number((a.dates[0] ?? updated(a).toISOString()).slice(0, 4));
 
 /** Text as HTML element content (feed writes entry titles, summaries and content as type="html"). */
 const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -18,7 +18,7 @@ import { localDays, provenance } from '../contract/answer-fields.js';
 import { provenanceOfSources } from '../../domain/provenance.js';
 import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from '../contract/static-forms.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/params.js';
-import { integer, param } from '../contract/query.js';
+import { integer, param, readFrom } from '../contract/query.js';
 import { route } from '../contract/route.js';
 
 export const SeasonResponse = named(
@@ -59,7 +59,10 @@ const yearParam = param(integer(FIRST_YEAR, LAST_YEAR).optional(), {
 /** `category`: one category, or all of them (the default), in any case. */
 const categoryParam = param(
   z
-    .codec(z.string(), z.string().regex(/^[a-z][a-z0-9_]*$/), { decode: (text) => text.toLowerCase(), encode: (name) => name })
+    .codec(z.string(), readFrom(z.string().regex(/^[a-z][a-z0-9_]*$/), '^[A-Za-z][A-Za-z0-9_]*$'), {
+      decode: (text) => text.toLowerCase(),
+      encode: (name) => name,
+    })
     .default('all'),
   {
     expected: CATEGORY,
