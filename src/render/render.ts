@@ -26,7 +26,7 @@ import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk/months.js';
 import { RenderInputs } from './cache/input-digests.js';
 import { cacheKeyOf } from './cache/key.js';
-import { kindAt } from './cache/safe-files.js';
+import { kindAt } from '../served/safe-files.js';
 import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './cache/render-cache.js';
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
@@ -252,6 +252,8 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const folderShards = folderPut(shardFolderPath(store.path));
   const reuse = { code: target.code, previous: cache?.shardParts() ?? {}, has: folderShards.has };
   const shards = { ...withStore(nextServed, (s) => writeShards(s, folderShards.put, reuse)), written: folderShards.written() };
+  const replaced = folderShards.replaced();
+  if (replaced.length > 0) target.warnings.push(`shards that were not their key's bytes, written again: ${replaced.join(', ')}`);
   const measured = measureFunctions(shards.manifest, cityDays);
   measured.catch(() => {});
   laps.done('shards');
@@ -382,7 +384,7 @@ function publishRender(store: Store, target: Target, made: Made): void {
   });
   writeBulkIndex(bulkIndexPath(store.path), made.manifest);
   writeOutlookFile(outlookFilePath(store.path), made.outlooks);
-  publishShards(shardManifestPath(store.path), shardFolderPath(store.path), made.shards);
+  target.warnings.push(...publishShards(shardManifestPath(store.path), shardFolderPath(store.path), made.shards));
   // Last of the files beside the store: a server running beside the render takes the new store's arrival as its cue to read them all again.
   renameSync(target.nextServed, target.servedPath);
   swap(target.publish, folder);

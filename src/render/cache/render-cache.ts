@@ -36,7 +36,7 @@ import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../served/
 import { writeJsonFile } from '../../served/site-file.js';
 import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from '../bulk/months.js';
 import { CACHE_KEY_SECRET, signatureOf, signedBy } from './key.js';
-import { kindAt, readNoFollow } from './safe-files.js';
+import { kindAt, readNoFollow } from '../../served/safe-files.js';
 import type { ShardParts } from '../../store/shards/shard-writer.js';
 
 /**
