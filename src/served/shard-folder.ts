@@ -1,7 +1,8 @@
 /**
  * The shards a render leaves beside the store: a folder of shards named by key (store/shards/),
- * and the manifest that names each shard's key, with the previous render's kept beside it so that
- * a reader still holding it finds its shards until the render after.
+ * shared by the renders, and the manifest that names each shard's key, in the render's own folder
+ * (`served`, site-file.ts), with the previous render's kept beside it so that a reader still
+ * holding it finds its shards until the render after.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,14 +12,14 @@ import type { ShardSource } from '../store/shards/shard-reader.js';
 import type { PutShard } from '../store/shards/shard-writer.js';
 import { processAlive, TEMP_FILE } from './leftovers.js';
 import { kindAt, readNoFollow } from './safe-files.js';
-import { readJsonFile, writeJsonFile } from './site-file.js';
+import { readJsonFile, servedDirPath, writeJsonFile } from './site-file.js';
 
 export type { ShardManifest } from '../store/shards/shard-format.js';
 
 /** Where the shards of the store at `dbPath` are kept, by key. */
 export const shardFolderPath = (dbPath: string): string => join(dirname(dbPath), 'shards');
 /** Where the manifest of the store at `dbPath`'s shards is. */
-export const shardManifestPath = (dbPath: string): string => join(dirname(dbPath), 'shards.json');
+export const shardManifestPath = (dbPath: string): string => join(servedDirPath(dbPath), 'shards.json');
 const previousPath = (manifest: string) => manifest.replace(/\.json$/, '.previous.json');
 
 /**
@@ -93,18 +94,17 @@ export function folderPut(folder: string): {
 }
 
 /**
- * Makes `manifest` the one at `path`, the one there before kept as the previous, and brings
- * `folder` to the shards either names: any other file is removed (a file another render is
- * writing is left to it), and so is a link or a folder, which a render never makes there. Says
- * what it found that is not a render's (a manifest that is not one, links, folders, other files).
+ * Writes `manifest` at `path` (in a render's folder, not served yet), with the manifest served now
+ * (at `current`) beside it as the previous, and brings `folder` to the shards either names: any
+ * other file is removed (a file another render is writing is left to it), and so is a link or a
+ * folder, which a render never makes there. Says what it found that is not a render's (a manifest
+ * that is not one, links, folders, other files).
  */
-export function publishShards(path: string, folder: string, manifest: ShardManifest): string[] {
+export function publishShards(current: string, path: string, folder: string, manifest: ShardManifest): string[] {
   const warnings: string[] = [];
-  const before = manifestOrNone(path, warnings);
-  const previous = previousPath(path);
-  if (before) writeManifest(previous, before);
-  else rmSync(previous, { recursive: true, force: true });
-  writeManifest(path, manifest);
+  const before = manifestOrNone(current, warnings);
+  if (before) writeJsonFile(previousPath(path), before);
+  writeJsonFile(path, manifest);
   const named = new Set([...Object.values(manifest.shards), ...Object.values(before?.shards ?? {})]);
   const strays: string[] = [];
   for (const name of readdirSync(folder)) {
@@ -118,12 +118,6 @@ export function publishShards(path: string, folder: string, manifest: ShardManif
   }
   if (strays.length > 0) warnings.push(`the shards folder ${folder} held what no render writes there, removed: ${strays.join(', ')}`);
   return warnings;
-}
-
-/** `manifest` at `path`, in place of whatever is there (a folder would refuse the rename). */
-function writeManifest(path: string, manifest: ShardManifest): void {
-  if (kindAt(path) === 'folder') rmSync(path, { recursive: true, force: true });
-  writeJsonFile(path, manifest);
 }
 
 /**
