@@ -23,6 +23,9 @@ export function adoptPlainFolder(publishDir: string, rendersDir: string): void {
   if (existsSync(publishDir) && !lstatSync(publishDir).isSymbolicLink()) renameSync(publishDir, join(rendersDir, `adopted-${Date.now()}`));
 }
 
+/** The name a link is made under before it is renamed into place (its group: the process that made it). */
+export const LINK_LEFTOVER = /^.+\.next-(\d+)$/;
+
 /** Makes `link` a symbolic link to `target` (relative to the link's folder) with one rename, unless it is one already. */
 export function linkTo(link: string, target: string): void {
   const text = relative(dirname(link), target);

@@ -11,7 +11,7 @@ import { allergensOf } from '../domain/species/allergens.js';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/contract/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
@@ -27,7 +27,16 @@ import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } 
 import { RenderInputs } from './cache/input-digests.js';
 import { cacheKeyOf } from './cache/key.js';
 import { kindAt } from '../served/safe-files.js';
-import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './cache/render-cache.js';
+import { removeLeftovers, TEMP_FILE } from '../served/leftovers.js';
+import {
+  CACHE_LEFTOVERS,
+  type CachedUnit,
+  codeDigest,
+  type FileRecord,
+  loadCache,
+  RenderCache,
+  skillYearsDir,
+} from './cache/render-cache.js';
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
 import { redirectsFile } from './redirects.js';
@@ -39,7 +48,7 @@ import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { type ThreadCode, threadCode } from './threads/thread-code.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
-import { adoptPlainFolder, removeOlderGenerations, servedGeneration, servedOf, siteOf, swap } from './publish-link.js';
+import { adoptPlainFolder, LINK_LEFTOVER, removeOlderGenerations, servedGeneration, servedOf, siteOf, swap } from './publish-link.js';
 
 export { RenderError } from './render-error.js';
 
@@ -165,6 +174,10 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   const rendersDir = `${publish}.renders`;
   mkdirSync(rendersDir, { recursive: true });
   adoptPlainFolder(publish, rendersDir);
+  removeLeftovers(rendersDir, LINK_LEFTOVER);
+  removeLeftovers(dirname(publish), new RegExp(`^${basename(publish).replace(/\W/g, '\\$&')}\\.next-(\\d+)$`));
+  // Beside the store: the link's, and what renders that wrote there before their generations did left (11 MB a served store at 40 cities).
+  removeLeftovers(dirname(store.path), /^served\.next-(\d+)$/, /^serve\.db\.next-(\d+)$/, TEMP_FILE);
   // What the previous build made from the same inputs is reused (render-cache.ts).
   // (A route list of a test's own renders without it: the code's digest does not cover it.)
   const named = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
@@ -172,6 +185,7 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   const cacheKey = cacheKeyOf(store.path, options.requireCacheKey);
   // A cache folder that is a link (or a file) is not used at all: nothing is read or written through it.
   const cacheDir = named !== undefined && !['folder', 'none'].includes(kindAt(named)) ? undefined : named;
+  if (cacheDir) removeLeftovers(cacheDir, ...CACHE_LEFTOVERS);
   const cache = cacheDir ? loadCache(cacheDir, code, cacheKey) : {};
   const warnings = cache.warning ? [cache.warning] : [];
   if (named !== cacheDir) warnings.push(`the render cache (${named}) is not a folder but a link or another file: it is not used`);

@@ -22,7 +22,7 @@ export function processAlive(pid: number): boolean {
  * process that wrote it, when that process is gone (a link is removed, never what it points to).
  * Says which it removed.
  */
-export function removeLeftovers(dir: string, pattern: RegExp): string[] {
+export function removeLeftovers(dir: string, ...patterns: RegExp[]): string[] {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -32,12 +32,21 @@ export function removeLeftovers(dir: string, pattern: RegExp): string[] {
   }
   const removed: string[] = [];
   for (const name of names) {
-    const pid = pattern.exec(name)?.[1];
-    if (pid === undefined || processAlive(Number(pid))) continue;
+    const pid = leftoverPid(name, patterns);
+    if (pid === undefined || processAlive(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
     removed.push(name);
   }
   return removed;
+}
+
+/** The id of the process that left `name`, by the first of `patterns` it matches (its first group), or undefined. */
+export function leftoverPid(name: string, patterns: readonly RegExp[]): number | undefined {
+  for (const pattern of patterns) {
+    const pid = pattern.exec(name)?.[1];
+    if (pid !== undefined) return Number(pid);
+  }
+  return undefined;
 }
 
 /** The name of a file written beside its place under a name of its own, then renamed (writeJsonFile, folderPut): its group, the writer's id. */
