@@ -71,9 +71,13 @@ export function removeOlderGenerations(rendersDir: string, served: string, previ
   for (const name of readdirSync(rendersDir)) {
     if (name === CURRENT || name === basename(served)) continue;
     const path = join(rendersDir, name);
+    // The one before was served: whole, whoever made it (a server that wrote the first files still runs).
+    if (name === previous) {
+      rmSync(kindAt(servedOf(path)) === 'folder' ? siteOf(path) : path, { recursive: true, force: true });
+      continue;
+    }
     const pid = /-(\d+)$/.exec(name)?.[1];
     if (pid !== undefined && Number(pid) !== process.pid && processAlive(Number(pid))) continue;
-    if (name === previous && kindAt(servedOf(path)) === 'folder') rmSync(siteOf(path), { recursive: true, force: true });
-    else rmSync(path, { recursive: true, force: true });
+    rmSync(path, { recursive: true, force: true });
   }
 }
