@@ -429,7 +429,14 @@ function publishRender(store: Store, target: Target, made: Made): void {
     }
   }
   removeOlderGenerations(target.rendersDir, target.generation, previous);
+  // What renders wrote beside the store before its files had a folder of their own (a served store: 11 MB at 40 cities).
+  for (const name of BESIDE_BEFORE) {
+    const path = join(dirname(store.path), name);
+    if (kindAt(path) === 'file') rmSync(path);
+  }
 }
+
+const BESIDE_BEFORE = ['site.json', 'bulk-index.json', 'outlook.json', 'shards.json', 'shards.previous.json', 'serve.db'];
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 

@@ -49,6 +49,8 @@ describe('leftovers of killed renders', () => {
     expect(left[0]).toMatch(new RegExp(`^skills\\.next-${dead}-[0-9a-f]{12}$`));
     // What the renders that wrote their served store beside the store left, and a half-written shard.
     writeFileSync(join(dir, `serve.db.next-${dead}`), 'half a store');
+    // And the served store renders wrote beside the store before they wrote it into their own folder.
+    writeFileSync(join(dir, 'serve.db'), 'an older layout');
     const shardTemp = `${'a'.repeat(64)}.${dead}-0123456789ab.tmp`;
     writeFileSync(join(shardFolderPath(db), shardTemp), 'half a shard');
 
@@ -73,6 +75,7 @@ describe('leftovers of killed renders', () => {
       join(cache, left[0]!),
       join(renders, left[1]!),
       join(dir, `serve.db.next-${dead}`),
+      join(dir, 'serve.db'),
       join(shardFolderPath(db), shardTemp),
     ])
       expect(existsSync(gone), gone).toBe(false);
