@@ -19,6 +19,7 @@ import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/sto
 import { DEPLOY_BLOBS_DIR, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../src/served/shard-folder.js';
 import { KEEP_DEPLOYS, uploadShards } from '../src/served/shard-upload.js';
 import { SHARD_STORE } from '../src/served/remote-shards.js';
+import { ShardUnavailable } from '../src/store/shards/shard-format.js';
 import { clockOf, settingsOf } from '../src/settings.js';
 import { openStore } from '../src/store/store.js';
 import { censusZips } from '../src/store/zip-table.js';
@@ -272,7 +273,16 @@ program
     const db = o.db ?? defaultDb();
     const manifest = readShardManifest(shardManifestPath(db));
     if (!manifest) throw new UsageError(`no shards beside ${db}: run \`npm run render\` first`);
-    const done = await uploadShards(siteBlobs(SHARD_STORE), shardFolderPath(db), manifest, new Date().toISOString());
+    let done: Awaited<ReturnType<typeof uploadShards>>;
+    try {
+      done = await uploadShards(siteBlobs(SHARD_STORE), shardFolderPath(db), manifest, new Date().toISOString());
+    } catch (error) {
+      if (!(error instanceof ShardUnavailable)) throw error;
+      // Nothing the deploy would read was changed: its manifest goes up last.
+      process.stderr.write(`error: ${error.message}: render again, which writes it anew; nothing was deployed\n`);
+      process.exitCode = 1;
+      return;
+    }
     process.stdout.write(
       `uploaded ${done.uploaded} of ${done.shards} shards (${(done.bytes / 1e6).toFixed(1)} MB; the others were there), ` +
         `deleted ${done.deleted} no kept manifest names; ${done.manifests} manifests kept\n`,

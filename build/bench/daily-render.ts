@@ -47,11 +47,10 @@ async function nextDay(db: string, cache: string, dir: string, workload: Workloa
   const next = { db: join(dir, 'bench.db'), cache: join(dir, 'render-cache') };
   copyFileSync(db, next.db);
   await run('cp', ['-al', cache, next.cache]);
-  // The key that signed the cache goes with it, as it does when a deploy keeps its store's folder; and the shards
-  // with their manifest, which the render takes unchanged quarters' and days' shards from.
+  // The key that signed the cache goes with it, as it does when a deploy keeps its store's folder; and the shards,
+  // which the render takes unchanged quarters' and days' shards from (the cache names them).
   copyFileSync(cacheKeyPath(db), cacheKeyPath(next.db));
   await run('cp', ['-al', shardFolderPath(db), shardFolderPath(next.db)]);
-  copyFileSync(shardManifestPath(db), shardManifestPath(next.db));
   const store = openStore(next.db);
   const sample = new SampleProvider();
   const day = workload.span.to + 1;

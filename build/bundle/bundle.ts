@@ -66,7 +66,7 @@ export function bundleFunctions(servedDir: string, out: string): Archive[] {
   const site = join(ROOT, 'test-artifacts', `bundle-site-${process.pid}-${Date.now()}`);
   rmSync(site, { recursive: true, force: true });
   try {
-    mkdirSync(join(site, 'snapshots'), { recursive: true });
+    mkdirSync(join(site, 'snapshots', 'served'), { recursive: true });
     for (const entry of SITE_ENTRIES) cpSync(join(ROOT, entry), join(site, entry), { recursive: true });
     // The folder itself where node_modules is a link (a worktree sharing another's): `cp -a` would copy the link, and the
     // swap below would then replace the other tree's own binary, and nft would find no package inside the site.
@@ -74,7 +74,7 @@ export function bundleFunctions(servedDir: string, out: string): Archive[] {
     rmSync(join(site, 'node_modules', NATIVE)); // unlinked first: the project's own binary stays as it is
     copyFileSync(join(TOOLCHAIN, 'node_modules', NATIVE), join(site, 'node_modules', NATIVE));
     for (const file of ['shards.json', 'site.json', 'bulk-index.json', 'outlook.json'])
-      copyFileSync(join(servedDir, file), join(site, 'snapshots', file));
+      copyFileSync(join(servedDir, file), join(site, 'snapshots', 'served', file));
     const zipped = execFileSync(NODE22, [join(HERE, 'zip.mjs'), site, out], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     return (JSON.parse(zipped) as Omit<Archive, 'bytes'>[])
       .map((a) => ({ ...a, bytes: statSync(a.path).size }))

@@ -12,7 +12,7 @@ import { ROUTES } from '../api/routes.js';
 import { siteFiles } from '../site/build.js';
 import type { Store } from '../store/store.js';
 import { FileWriter } from './file-writer.js';
-import { adoptPlainFolder, swap } from './publish-link.js';
+import { adoptPlainFolder, siteOf, swap } from './publish-link.js';
 import { redirectsFile } from './redirects.js';
 import { renderOrReuse } from './unit-files.js';
 
@@ -22,12 +22,13 @@ export async function publishFirstFiles(store: Store, publishDir: string): Promi
   const rendersDir = `${publish}.renders`;
   mkdirSync(rendersDir, { recursive: true });
   adoptPlainFolder(publish, rendersDir);
-  const folder = join(rendersDir, `first-${Date.now()}-${process.pid}`);
-  mkdirSync(folder);
+  const generation = join(rendersDir, `first-${Date.now()}-${process.pid}`);
+  const folder = siteOf(generation);
+  mkdirSync(folder, { recursive: true });
   const out = new FileWriter(folder);
   out.put('_redirects', redirectsFile(store.cities.set().slugs));
   for (const [file, body] of await siteFiles({ reference: false })) out.put(file, body);
   await renderOrReuse({ unit: { kind: 'once' } }, ROUTES, storeContext(store), out, undefined, undefined);
-  swap(publish, folder);
+  swap(publish, rendersDir, generation);
   return out.written.files;
 }

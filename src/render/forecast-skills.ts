@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { deflateRawSync } from 'node:zlib';
-import { kindAt } from './cache/safe-files.js';
+import { kindAt } from '../served/safe-files.js';
 import { resampling } from '../domain/verification/bootstrap.js';
 import { DAY_MS, HOUR_MS, isoTime } from '../domain/dates.js';
 import { citySkill, FORECAST_LEADS, WINDOW_DAYS, yearKey } from '../domain/verification/forecast-skill.js';

@@ -8,17 +8,17 @@
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
 import { allergensOf } from '../domain/species/allergens.js';
-import { mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/contract/static-forms.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
 import { type BulkFile, bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
 import { folderPut, publishShards, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
-import { renderCachePath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
+import { renderCachePath, servedDirPath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
 import { type ShardParts, writeShards } from '../store/shards/shard-writer.js';
 import { settingsOf } from '../settings.js';
 import { openStore, type Store } from '../store/store.js';
@@ -26,8 +26,17 @@ import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk/months.js';
 import { RenderInputs } from './cache/input-digests.js';
 import { cacheKeyOf } from './cache/key.js';
-import { kindAt } from './cache/safe-files.js';
-import { type CachedUnit, codeDigest, type FileRecord, loadCache, RenderCache, skillYearsDir } from './cache/render-cache.js';
+import { kindAt } from '../served/safe-files.js';
+import { removeLeftovers, TEMP_FILE } from '../served/leftovers.js';
+import {
+  CACHE_LEFTOVERS,
+  type CachedUnit,
+  codeDigest,
+  type FileRecord,
+  loadCache,
+  RenderCache,
+  skillYearsDir,
+} from './cache/render-cache.js';
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
 import { redirectsFile } from './redirects.js';
@@ -39,7 +48,7 @@ import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { type ThreadCode, threadCode } from './threads/thread-code.js';
 import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
-import { adoptPlainFolder, swap } from './publish-link.js';
+import { adoptPlainFolder, LINK_LEFTOVER, removeOlderGenerations, servedGeneration, servedOf, siteOf, swap } from './publish-link.js';
 
 export { RenderError } from './render-error.js';
 
@@ -96,12 +105,14 @@ export interface RenderOptions {
 
 /** Where a render writes, and with what settings. */
 interface Target {
-  /** The `publish` symlink, the folder of renders it points into, and this render's folder there. */
+  /** The `publish` symlink, the folder of renders it points into, and this render's generation there (publish-link.ts), with its publish folder. */
   publish: string;
   rendersDir: string;
+  generation: string;
   folder: string;
-  /** The served store, and the copy written before it replaces it. */
-  servedPath: string;
+  /** The link beside the store to the files the functions read; this render's folder of them, and its served store. */
+  servedLink: string;
+  served: string;
   nextServed: string;
   cacheDir: string | undefined;
   /** The key that signs the render cache's state (cache-key.ts). */
@@ -142,8 +153,7 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     const planned = await planRender(store, target, options, laps);
     made = await writeRender(store, target, planned, options, laps);
   } catch (error) {
-    rmSync(target.folder, { recursive: true, force: true });
-    rmSync(target.nextServed, { force: true });
+    rmSync(target.generation, { recursive: true, force: true });
     if (target.nextYears) rmSync(target.nextYears, { recursive: true, force: true });
     throw error;
   }
@@ -164,7 +174,10 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   const rendersDir = `${publish}.renders`;
   mkdirSync(rendersDir, { recursive: true });
   adoptPlainFolder(publish, rendersDir);
-  const servedPath = servedStorePath(store.path);
+  removeLeftovers(rendersDir, LINK_LEFTOVER);
+  removeLeftovers(dirname(publish), new RegExp(`^${basename(publish).replace(/\W/g, '\\$&')}\\.next-(\\d+)$`));
+  // Beside the store: the link's, and what renders that wrote there before their generations did left (11 MB a served store at 40 cities).
+  removeLeftovers(dirname(store.path), /^served\.next-(\d+)$/, /^serve\.db\.next-(\d+)$/, TEMP_FILE);
   // What the previous build made from the same inputs is reused (render-cache.ts).
   // (A route list of a test's own renders without it: the code's digest does not cover it.)
   const named = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
@@ -172,16 +185,20 @@ function targetOf(store: Store, publishDir: string, options: RenderOptions): Tar
   const cacheKey = cacheKeyOf(store.path, options.requireCacheKey);
   // A cache folder that is a link (or a file) is not used at all: nothing is read or written through it.
   const cacheDir = named !== undefined && !['folder', 'none'].includes(kindAt(named)) ? undefined : named;
+  if (cacheDir) removeLeftovers(cacheDir, ...CACHE_LEFTOVERS);
   const cache = cacheDir ? loadCache(cacheDir, code, cacheKey) : {};
   const warnings = cache.warning ? [cache.warning] : [];
   if (named !== cacheDir) warnings.push(`the render cache (${named}) is not a folder but a link or another file: it is not used`);
   let threads: ThreadCode | undefined;
+  const generation = join(rendersDir, `r${Date.now()}-${process.pid}`);
   return {
     publish,
     rendersDir,
-    folder: join(rendersDir, `r${Date.now()}-${process.pid}`),
-    servedPath,
-    nextServed: `${servedPath}.next-${process.pid}`,
+    generation,
+    folder: siteOf(generation),
+    servedLink: servedDirPath(store.path),
+    served: servedOf(generation),
+    nextServed: join(servedOf(generation), basename(servedStorePath(store.path))),
     cacheDir,
     cacheKey,
     // A name no one could have placed beforehand (the folder is made with mkdir, never through a link).
@@ -225,9 +242,10 @@ interface Planned {
  */
 async function planRender(store: Store, target: Target, options: RenderOptions, laps: Laps): Promise<Planned> {
   const { nextServed, folder } = target;
-  rmSync(nextServed, { force: true });
   if (target.nextYears) rmSync(target.nextYears, { recursive: true, force: true });
+  mkdirSync(target.generation);
   mkdirSync(folder);
+  mkdirSync(target.served);
   const site = siteFiles();
   site.catch(() => {}); // awaited once the units are written; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
@@ -252,6 +270,8 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   const folderShards = folderPut(shardFolderPath(store.path));
   const reuse = { code: target.code, previous: cache?.shardParts() ?? {}, has: folderShards.has };
   const shards = { ...withStore(nextServed, (s) => writeShards(s, folderShards.put, reuse)), written: folderShards.written() };
+  const replaced = folderShards.replaced();
+  if (replaced.length > 0) target.warnings.push(`shards that were not their key's bytes, written again: ${replaced.join(', ')}`);
   const measured = measureFunctions(shards.manifest, cityDays);
   measured.catch(() => {});
   laps.done('shards');
@@ -370,27 +390,29 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
 }
 
 /**
- * Puts the render in place: the served store, the site file and the manifest beside the store,
- * the `publish` link swapped to the new folder, the render cache kept, the older folders removed.
+ * Puts the render in place: the site file, the bulk index, the outlook and the shards manifest
+ * written into its folder beside its served store, then the whole generation served with one swap
+ * (publish-link.ts), the render cache kept, the older generations removed.
  */
 function publishRender(store: Store, target: Target, made: Made): void {
-  const { folder, rendersDir } = target;
-  writeSiteFile(siteFilePath(store.path), {
+  const { served } = target;
+  const at = (path: string) => join(served, basename(path));
+  writeSiteFile(at(siteFilePath(store.path)), {
     provider: store.pollen.latestSource(),
     cities: store.cities.set().list.map(({ region: _r, ...entry }) => entry),
     allergens: allergensOf(store.shapes.all()),
   });
-  writeBulkIndex(bulkIndexPath(store.path), made.manifest);
-  writeOutlookFile(outlookFilePath(store.path), made.outlooks);
-  publishShards(shardManifestPath(store.path), shardFolderPath(store.path), made.shards);
-  // Last of the files beside the store: a server running beside the render takes the new store's arrival as its cue to read them all again.
-  renameSync(target.nextServed, target.servedPath);
-  swap(target.publish, folder);
+  writeBulkIndex(at(bulkIndexPath(store.path)), made.manifest);
+  writeOutlookFile(at(outlookFilePath(store.path)), made.outlooks);
+  const manifest = shardManifestPath(store.path);
+  target.warnings.push(...publishShards(manifest, at(manifest), shardFolderPath(store.path), made.shards));
+  const previous = servedGeneration(target.rendersDir);
+  swap(target.publish, target.rendersDir, target.generation, target.servedLink);
   if (target.cacheDir) {
     try {
       RenderCache.save(
         target.cacheDir,
-        folder,
+        target.folder,
         target.code,
         made.units,
         made.records,
@@ -406,10 +428,15 @@ function publishRender(store: Store, target: Target, made: Made): void {
       target.warnings.push(`the render cache could not be kept (${(error as Error).message}); the next render renders everything`);
     }
   }
-  for (const name of readdirSync(rendersDir)) {
-    if (join(rendersDir, name) !== folder) rmSync(join(rendersDir, name), { recursive: true, force: true });
+  removeOlderGenerations(target.rendersDir, target.generation, previous);
+  // What renders wrote beside the store before its files had a folder of their own (a served store: 11 MB at 40 cities).
+  for (const name of BESIDE_BEFORE) {
+    const path = join(dirname(store.path), name);
+    if (kindAt(path) === 'file') rmSync(path);
   }
 }
+
+const BESIDE_BEFORE = ['site.json', 'bulk-index.json', 'outlook.json', 'shards.json', 'shards.previous.json', 'serve.db'];
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 

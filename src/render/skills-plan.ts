@@ -24,7 +24,7 @@ import type { Store } from '../store/store.js';
 import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk/months.js';
 import { PAIR_FIELDS } from './bulk/pair-columns.js';
 import type { FileRecord, RenderCache } from './cache/render-cache.js';
-import { readNoFollow } from './cache/safe-files.js';
+import { readNoFollow } from '../served/safe-files.js';
 
 export interface SkillsPlan {
   /** The served months, each with the digest of what its pairs are made from, and whether its files are the cache's (in the render's folder already). */

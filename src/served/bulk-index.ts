@@ -2,9 +2,9 @@
  * The bulk files' manifest (`/data/bulk/index.json`), which a render also leaves beside the store
  * so that the MCP function, which carries no publish folder, can give it (`get_bulk_files`).
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { BulkColumn, BulkManifest } from '../domain/schemas.js';
-import { readJsonFile, writeJsonFile } from './site-file.js';
+import { readJsonFile, servedDirPath, writeJsonFile } from './site-file.js';
 
 export type { BulkColumn, BulkKind, BulkManifest } from '../domain/schemas.js';
 
@@ -14,7 +14,7 @@ export type BulkFormat = BulkFile['format'];
 export type BulkType = BulkColumn['type'];
 
 /** Where the manifest of the store at `dbPath` is left for the functions. */
-export const bulkIndexPath = (dbPath: string): string => join(dirname(dbPath), 'bulk-index.json');
+export const bulkIndexPath = (dbPath: string): string => join(servedDirPath(dbPath), 'bulk-index.json');
 
 export const writeBulkIndex = (path: string, manifest: BulkManifest): void => writeJsonFile(path, manifest);
 /** The manifest at `path`, or undefined when no render has written one. */

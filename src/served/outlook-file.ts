@@ -3,9 +3,9 @@
  * now, by category (domain/verification/forecast-skill.ts), which the forecast function carries instead of the
  * store, to answer /api/forecast?days= and /api/alerts' outlook days.
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { ServedOutlook } from '../domain/verification/skill-schemas.js';
-import { readJsonFile, writeJsonFile } from './site-file.js';
+import { readJsonFile, servedDirPath, writeJsonFile } from './site-file.js';
 
 export interface OutlookFile {
   /** The day the outlooks were issued (the day after the latest data day), or null without data. */
@@ -17,7 +17,7 @@ export interface OutlookFile {
 }
 
 /** Where the outlook file of the store at `dbPath` lives. */
-export const outlookFilePath = (dbPath: string): string => join(dirname(dbPath), 'outlook.json');
+export const outlookFilePath = (dbPath: string): string => join(servedDirPath(dbPath), 'outlook.json');
 
 export const writeOutlookFile = (path: string, file: OutlookFile): void => writeJsonFile(path, file);
 /** The outlook file at `path`, or undefined when no render has written one. */

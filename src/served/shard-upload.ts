@@ -4,11 +4,12 @@
  * shard an earlier deploy uploaded is never sent again), then the deploy's manifest under
  * `manifests/`. Shards that none of the last KEEP_DEPLOYS manifests names are deleted, with the
  * older manifests: a deploy can be rolled back to, or previewed, as long as its manifest is kept.
+ * A shard whose bytes are not its key's is never sent: the upload stops (ShardUnavailable) before
+ * the manifest, and a render writes the shard again.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { getStore } from '@netlify/blobs';
 import { isShardKey, type ShardManifest } from '../store/shards/shard-format.js';
+import { readShardFile } from './shard-folder.js';
 
 /**
  * Manifests kept, so shards kept: two weeks of daily deploys, to roll back to or preview. A
@@ -58,7 +59,8 @@ export async function uploadShards(
   const missing = keys.filter((key) => !held.has(key));
   let bytes = 0;
   await inBatches(missing, CONCURRENT_UPLOADS, async (key) => {
-    const data = readFileSync(join(folder, key));
+    // Sent as checked against their key: a shard of other bytes would answer 503 for every deploy that names it.
+    const data = readShardFile(folder, key, key);
     bytes += data.length;
     await blobs.set(key, data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
   });

@@ -1,8 +1,9 @@
 /**
- * What a render leaves beside the store for the functions: the site file (the forecast's
- * provider, the city set and the allergens, so the forecast function carries it instead of the store) and the
- * served store (the last SERVE_DAYS days, what every other function opens). Both are written
- * atomically.
+ * What a render leaves beside the store for the functions, in the folder `served` (a link to the
+ * render served, render/publish-link.ts, so that they all change at once): the site file (the
+ * forecast's provider, the city set and the allergens, so the forecast function carries it instead
+ * of the store), the served store (the last SERVE_DAYS days, what every other function opens), the
+ * bulk index, the outlook and the shards manifest.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,14 +20,17 @@ export interface SiteFile {
   allergens?: Allergen[];
 }
 
+/** The folder of what the render served left beside the store at `dbPath`: a link to it. */
+export const servedDirPath = (dbPath: string): string => join(dirname(dbPath), 'served');
+
 /** Where the site file of the store at `dbPath` lives. */
-export const siteFilePath = (dbPath: string): string => join(dirname(dbPath), 'site.json');
+export const siteFilePath = (dbPath: string): string => join(servedDirPath(dbPath), 'site.json');
 
 /** Where the render cache of the store at `dbPath` lives by default: the previous build's reusable output. */
 export const renderCachePath = (dbPath: string): string => join(dirname(dbPath), 'render-cache');
 
 /** Where the served store of the store at `dbPath` lives. */
-export const servedStorePath = (dbPath: string): string => join(dirname(dbPath), 'serve.db');
+export const servedStorePath = (dbPath: string): string => join(servedDirPath(dbPath), 'serve.db');
 
 /** The store functions open: the served one a render wrote, else (never rendered) the store itself. */
 export function storeToServe(dbPath: string): string {

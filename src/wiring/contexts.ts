@@ -3,8 +3,8 @@
  * created on first use, so a request opens only what it needs; and the functions' context is built
  * once per process (per environment), not per request.
  */
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
 import { type Allergen, allergensOf } from '../domain/species/allergens.js';
@@ -14,7 +14,7 @@ import type { PollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
-import { readSiteFile, servedStorePath, type SiteFile, siteFilePath, storeToServe } from '../served/site-file.js';
+import { readSiteFile, servedDirPath, servedStorePath, type SiteFile, siteFilePath } from '../served/site-file.js';
 import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
 import { RemoteShards } from '../served/remote-shards.js';
 import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
@@ -143,19 +143,26 @@ function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string
 const contexts = new WeakMap<Settings, Map<ZipTable | undefined, { ctx: ApiContext; served: string }>>();
 
 /**
- * Which served store is beside `db` (its inode and time; empty before any render). A render
- * replaces it by rename; where one runs beside a server (`npm start`, `render` while `serve`
- * runs), the next request builds a context over the new store and the files left with it. On
- * Netlify a deploy's files never change, so it stays the one.
+ * The folder of the render served beside `db`, resolved through the `served` link once
+ * (render/publish-link.ts), or empty before any render. A render swaps the link; where one runs
+ * beside a server (`npm start`, `render` while `serve` runs), the next request builds a context
+ * over the new folder, and every file a context reads comes from the one it resolved: never the
+ * manifest of one render with the site file of the next. On Netlify a deploy's files never change,
+ * so it stays the one.
  */
 function servedVersion(db: string): string {
   try {
-    const st = statSync(servedStorePath(db));
-    return `${st.ino}:${st.mtimeMs}`;
+    return realpathSync(servedDirPath(db));
   } catch {
     return '';
   }
 }
+
+/** Where a context whose render's folder is `served` (empty: none) finds the file a render leaves at `path` beside the store. */
+const resolvedIn =
+  (served: string) =>
+  (path: string): string =>
+    served === '' ? path : join(served, basename(path));
 
 /**
  * The context functions use, from the environment, built once per process and environment: the
@@ -178,27 +185,28 @@ export function environmentContext(env: NodeJS.ProcessEnv = process.env, zips?: 
 
 function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined, version: string): ApiContext {
   const db = s.POLLEN_DB;
-  const manifest = readShardManifest(shardManifestPath(db));
-  if (manifest && onNetlify(s)) return remoteContext(s, env, zips, manifest);
+  const at = resolvedIn(version);
+  const manifest = readShardManifest(at(shardManifestPath(db)));
+  if (manifest && onNetlify(s)) return remoteContext(s, env, zips, manifest, at);
   if (manifest) {
     const source = new FolderShards(shardFolderPath(db), manifest);
     let shards: ShardStore | undefined;
     const open = () => (shards ??= new ShardStore(ShardIndex.of(source), source));
     return lazyContext({
-      ...beside(s, zips, env),
+      ...beside(s, zips, at, env),
       store: open,
       cities: () => open().index.citySet(),
       forecast: () => forecastService(s, env, forecastProvider(open().pollen.latestSource(), s.POLLEN_PROVIDER)),
     });
   }
   // Never rendered with shards: the served store a render left, else the store itself.
-  const served = storeToServe(db);
-  const site = () => readSiteFile(siteFilePath(db));
+  const served = existsSync(at(servedStorePath(db))) ? at(servedStorePath(db)) : db;
+  const site = () => readSiteFile(at(siteFilePath(db)));
   let store: Store | undefined;
   // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.
   const open = () => (store ??= shared(served, true, served !== db, version));
   return lazyContext({
-    ...beside(s, zips, env),
+    ...beside(s, zips, at, env),
     store: open,
     cities: () => (existsSync(served) ? open().cities.set() : siteCities(site())),
     allergens: () => (existsSync(served) ? allergensOf(open().shapes.all()) : (site()?.allergens ?? [])),
@@ -215,13 +223,13 @@ const onNetlify = (s: Settings): boolean =>
   Boolean(s.NETLIFY_BLOBS_CONTEXT ?? (globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext);
 
 /** What every context of a render's output has: the settings, the ZIP table, the files left beside the store. */
-function beside(s: Settings, zips: ZipTable | undefined, env: NodeJS.ProcessEnv) {
+function beside(s: Settings, zips: ZipTable | undefined, at: (path: string) => string, env: NodeJS.ProcessEnv) {
   const db = s.POLLEN_DB;
   return {
     settings: { now: clockOf(env), healthMaxAgeHours: s.HEALTH_MAX_AGE_HOURS },
     zips,
-    bulkIndex: () => readBulkIndex(bulkIndexPath(db)),
-    outlooks: () => readOutlookFile(outlookFilePath(db)),
+    bulkIndex: () => readBulkIndex(at(bulkIndexPath(db))),
+    outlooks: () => readOutlookFile(at(outlookFilePath(db))),
   };
 }
 
@@ -230,12 +238,18 @@ function beside(s: Settings, zips: ZipTable | undefined, env: NodeJS.ProcessEnv)
  * as each answer reads them (`fetching`); the cities, the allergens and the provider are the site
  * file's, which the function carries (the same render wrote it and the shards' index).
  */
-function remoteContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | undefined, manifest: ShardManifest): ApiContext {
-  const site = () => readSiteFile(siteFilePath(s.POLLEN_DB));
+function remoteContext(
+  s: Settings,
+  env: NodeJS.ProcessEnv,
+  zips: ZipTable | undefined,
+  manifest: ShardManifest,
+  at: (path: string) => string,
+): ApiContext {
+  const site = () => readSiteFile(at(siteFilePath(s.POLLEN_DB)));
   const remote = new RemoteShards(manifest);
   const forecast = () => forecastService(s, env, forecastProvider(site()?.provider, s.POLLEN_PROVIDER));
   const parts = {
-    ...beside(s, zips, env),
+    ...beside(s, zips, at, env),
     forecast,
     store: (): StoreReader => {
       throw new Error("a deployed function's store is read through `fetching`");

@@ -1,7 +1,7 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { environmentContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
@@ -100,6 +100,8 @@ describe('the forecast provider', () => {
         hours: [{ hour: day * 24, tree: 1, grass: 1, weed: 1, total: 3, species: null }],
       },
     });
+    // As a render leaves it, in the folder of the files beside the store.
+    mkdirSync(dirname(siteFilePath(db)), { recursive: true });
     writeSiteFile(siteFilePath(db), {
       provider: store.pollen.latestSource(),
       cities: DEFAULT_CITIES.list.map(({ region: _r, ...entry }) => entry),

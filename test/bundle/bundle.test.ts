@@ -76,14 +76,19 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     estimate = small.served.functionBytes;
     store.close();
 
-    archives = bundleFunctions(dir, join(dir, 'zipped'));
+    archives = bundleFunctions(join(dir, 'served'), join(dir, 'zipped'));
     for (const a of archives) unzipReadOnly(a.path, unzipped(a.name));
 
     blobs = await blobsBehindProxy(join(dir, 'blobs'));
     blobsUrl = blobs.url;
     // As the scheduled rebuild does before it deploys: the shards the functions read, in the site's Blobs.
     const shardStore = getStore({ name: SHARD_STORE, siteID: 'site', token: 'token', edgeURL: blobsUrl });
-    await uploadShards(shardStore, join(dir, 'shards'), readShardManifest(join(dir, 'shards.json'))!, new Date(NOW).toISOString());
+    await uploadShards(
+      shardStore,
+      join(dir, 'shards'),
+      readShardManifest(join(dir, 'served', 'shards.json'))!,
+      new Date(NOW).toISOString(),
+    );
   }, 600_000);
   afterAll(async () => {
     await blobs?.close();
@@ -96,7 +101,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
   /** The body of the same request answered in-process from the same served store. */
   const local = async (path: string): Promise<string> => {
     const url = new URL(path, 'http://localhost');
-    const store = openStore(join(dir, 'serve.db'), { readonly: true });
+    const store = openStore(join(dir, 'served', 'serve.db'), { readonly: true });
     try {
       const { body } = await respond({ method: 'GET', path: url.pathname, query: url.searchParams }, storeContext(store, censusZips));
       return typeof body === 'string' ? body : [...body].join('');
@@ -131,7 +136,7 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
     const storeless = ['forecast', 'nearest'];
     for (const a of archives) {
       // No function carries the served store or a shard of it: those that read it carry the shards' manifest, and fetch them.
-      expect(readdirSync(join(unzipped(a.name), 'snapshots')).sort(), a.name).toEqual(
+      expect(readdirSync(join(unzipped(a.name), 'snapshots', 'served')).sort(), a.name).toEqual(
         [
           ...(a.name === 'mcp' ? ['bulk-index.json'] : []),
           ...(['forecast', 'mcp'].includes(a.name) ? ['outlook.json'] : []),
@@ -394,9 +399,10 @@ describe.skipIf(skip)('the functions as Netlify bundles them, under Node 22', ()
 
   it('reads the shards manifest unchanged: the task root stays as unzipped', () => {
     for (const name of ['fallback', 'health'])
-      expect(readFileSync(join(unzipped(name), 'snapshots', 'shards.json')).equals(readFileSync(join(dir, 'shards.json'))), name).toBe(
-        true,
-      );
+      expect(
+        readFileSync(join(unzipped(name), 'snapshots', 'served', 'shards.json')).equals(readFileSync(join(dir, 'served', 'shards.json'))),
+        name,
+      ).toBe(true);
   });
 
   it('with Blobs stopped mid-run, store answers are 503 no-store within 8 s, never 500, and the same answers come back with it', async () => {

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
@@ -12,7 +12,8 @@ import { settingsOf } from '../../src/settings.js';
 import { functionOverheadBytes } from '../../src/render/served-store.js';
 import { SITE_FILES } from '../../src/site/build.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { servedStorePath, type SiteFile } from '../../src/served/site-file.js';
+import { servedDirPath, servedStorePath, type SiteFile, siteFilePath } from '../../src/served/site-file.js';
+import { shardManifestPath } from '../../src/served/shard-folder.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
@@ -133,7 +134,7 @@ describe('build render', () => {
     const store = openStore(db, { readonly: true });
     const publish = join(dir, 'publish');
     await render(store, publish);
-    const [served, before, manifest] = [readlinkSync(publish), readFileSync(servedStorePath(db)), readFileSync(join(dir, 'shards.json'))];
+    const [served, before, manifest] = [realpathSync(publish), readFileSync(servedStorePath(db)), readFileSync(shardManifestPath(db))];
     // A limit the manifest just passes: the functions carry it deflated, beside their code.
     const limit =
       (await functionOverheadBytes()) + deflateRawSync(JSON.stringify(JSON.parse(manifest.toString('utf8'))), { level: 6 }).length - 1;
@@ -141,22 +142,20 @@ describe('build render', () => {
       /the shards' manifest would make each function about [\d.]+ MB zipped, over [\d.]+ MB: serve fewer cities or days \(SERVE_DAYS\)\. Nothing was published\./,
     );
     store.close();
-    expect(readlinkSync(publish)).toBe(served);
+    expect(realpathSync(publish)).toBe(served);
     expect(readFileSync(servedStorePath(db)).equals(before)).toBe(true);
-    expect(readFileSync(join(dir, 'shards.json')).equals(manifest)).toBe(true);
+    expect(readFileSync(shardManifestPath(db)).equals(manifest)).toBe(true);
     expect(readdirSync(dir).sort()).toEqual([
-      'bulk-index.json',
-      'outlook.json',
       'pollen.db',
       'publish',
       'publish.renders',
       'render-cache',
       'render-cache.key',
-      'serve.db',
+      'served',
       'shards',
-      'shards.json',
-      'site.json',
     ]);
+    // The files beside the store are those of the render served.
+    expect(realpathSync(servedDirPath(db))).toBe(join(dirname(served), 'served'));
   });
 
   it('leaves the previous render whole and served when killed midway', async () => {
@@ -167,41 +166,45 @@ describe('build render', () => {
     });
     const publish = join(dir, 'publish');
     expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
-    const served = readlinkSync(publish);
+    const served = realpathSync(publish);
     const before = new Map(listFiles(publish).map((f) => [f, readFileSync(join(publish, f))]));
 
     // Kill the next render once it has written part of its new folder.
     const renders = `${publish}.renders`;
+    const generation = (path: string) => basename(dirname(path));
     const killed = await runCli(['render', '--db', db, '--publish', publish], {
       killWhen: () =>
         readdirSync(renders).some(
           (d) =>
-            d !== served.split('/').pop() && existsSync(join(renders, d, 'data', 'pollen')) && listFiles(join(renders, d)).length > 200,
+            ![generation(served), 'current'].includes(d) &&
+            existsSync(join(renders, d, 'site', 'data', 'pollen')) &&
+            listFiles(join(renders, d, 'site')).length > 200,
         ),
     });
     expect(killed.signal).toBe('SIGKILL');
-    expect(readlinkSync(publish)).toBe(served);
+    expect(realpathSync(publish)).toBe(served);
     expect(listFiles(publish).length).toBe(before.size);
     for (const [f, bytes] of before) expect(readFileSync(join(publish, f)).equals(bytes), f).toBe(true);
 
-    // The next render finishes and clears the half-written folder.
+    // The next render finishes and clears the half-written folder; of the one it replaced, only the files beside the store stay, until the next.
     expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
-    expect(readdirSync(renders)).toHaveLength(1);
+    expect(readdirSync(renders).sort()).toEqual(['current', generation(realpathSync(publish)), generation(served)].sort());
+    expect(readdirSync(join(renders, generation(served)))).toEqual(['served']);
   });
 
   it('fails when an enumerated request does not answer 200, leaving the previous render served', async () => {
     const dir = tempDir();
     const publish = join(dir, 'publish');
     await render(site.store, publish);
-    const served = readlinkSync(publish);
+    const served = realpathSync(publish);
     const broken: Route[] = ROUTES.map((r) =>
       r.path === '/api/weather' ? { ...r, handler: () => Promise.reject(new Error('disk error')) } : r,
     );
     await expect(render(site.store, publish, { routes: broken })).rejects.toThrow(
       /\/api\/weather\?city=albuquerque answered 500: \{"error":"Internal server error","code":"INTERNAL_ERROR"\}; the previous render stays served/,
     );
-    expect(readlinkSync(publish)).toBe(served);
-    expect(readdirSync(`${publish}.renders`)).toEqual([served.split('/').pop()]);
+    expect(realpathSync(publish)).toBe(served);
+    expect(readdirSync(`${publish}.renders`).sort()).toEqual(['current', basename(dirname(served))]);
   });
 
   it("exits 1 from the command line when a city's stored days cannot be read, and 0 for a publish folder written with a trailing slash", async () => {
@@ -210,7 +213,7 @@ describe('build render', () => {
     const ok = await runCli(['render', '--db', db, '--publish', `${join(dir, 'publish')}/`]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(readFileSync(join(dir, 'publish', 'data', 'cities.json'), 'utf8')).toContain('tulsa');
-    const siteFile = JSON.parse(readFileSync(join(dir, 'site.json'), 'utf8')) as SiteFile;
+    const siteFile = JSON.parse(readFileSync(siteFilePath(db), 'utf8')) as SiteFile;
     expect(siteFile.provider).toBe('sample');
     expect(siteFile.cities.map((c) => c.slug)).toEqual(DEFAULT_CITIES.list.map((c) => c.slug));
     corruptSpecies(db);
@@ -225,12 +228,12 @@ describe('build render', () => {
     const db = await buildStore(dir, ['tulsa'], { from: SITE_SPAN.from, to: SITE_SPAN.from });
     const publish = join(dir, 'publish');
     await render(openStore(db), publish, { workers: 0 });
-    const served = readlinkSync(publish);
+    const served = realpathSync(publish);
     corruptSpecies(db);
     await expect(render(openStore(db), publish, { workers: 2 })).rejects.toThrow(
       /^the forecast skill of tulsa could not be computed: .*Nothing was published\.$/,
     );
-    expect(readlinkSync(publish)).toBe(served);
+    expect(realpathSync(publish)).toBe(served);
     expect(readdirSync(dir).filter((f) => f.includes('.next-'))).toEqual([]);
   });
 

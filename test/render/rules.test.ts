@@ -74,19 +74,19 @@ describe('netlify.toml functions', () => {
     expect(toml.functions.included_files).toBeUndefined(); // per-function settings add to global ones
     const included = (name: string) => (toml.functions[name] as { included_files?: string[] } | undefined)?.included_files ?? [];
     for (const name of ['fallback', 'pollen-range', 'health'])
-      expect(included(name), name).toEqual(['snapshots/shards.json', 'snapshots/site.json']);
+      expect(included(name), name).toEqual(['snapshots/served/shards.json', 'snapshots/served/site.json']);
     // get_bulk_files, and get_forecast's outlook to 7 days
     expect(included('mcp')).toEqual([
-      'snapshots/shards.json',
-      'snapshots/site.json',
-      'snapshots/bulk-index.json',
-      'snapshots/outlook.json',
+      'snapshots/served/shards.json',
+      'snapshots/served/site.json',
+      'snapshots/served/bulk-index.json',
+      'snapshots/served/outlook.json',
     ]);
     expect(Object.values(toml.functions).flatMap((f) => (f as { included_files?: string[] }).included_files ?? [])).not.toContain(
-      'snapshots/serve.db',
+      'snapshots/served/serve.db',
     );
-    expect(included('forecast')).toEqual(['snapshots/site.json', 'snapshots/outlook.json']); // days=, and the alerts' outlook
-    expect(included('nearest')).toEqual(['snapshots/site.json']);
+    expect(included('forecast')).toEqual(['snapshots/served/site.json', 'snapshots/served/outlook.json']); // days=, and the alerts' outlook
+    expect(included('nearest')).toEqual(['snapshots/served/site.json']);
     expect(fns.sort()).toEqual(['fallback', 'forecast', 'health', 'mcp', 'nearest', 'pollen-range']);
   });
 });

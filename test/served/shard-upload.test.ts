@@ -50,7 +50,7 @@ describe('shards in Netlify Blobs', () => {
     if (day > SPAN.to) await ingestSample(store, CITIES, { from: day, to: day });
     await render(store, join(dir, 'publish'));
     store.close();
-    const manifest = readShardManifest(join(dir, 'shards.json'))!;
+    const manifest = readShardManifest(join(dir, 'served', 'shards.json'))!;
     manifests.push(manifest);
     return uploadShards(blobs(), join(dir, 'shards'), manifest, `2025-04-${String(manifests.length).padStart(2, '0')}T06:00:00.000Z`, keep);
   };
@@ -118,10 +118,10 @@ describe('shards in Netlify Blobs', () => {
 
   it("Netlify's own build stages the shards as the deploy's blobs, and its functions read them from the deploy's store", async () => {
     const staged = join(dir, 'staged');
-    mkdirSync(staged);
-    for (const file of ['shards.json', 'site.json']) copyFileSync(join(dir, file), join(staged, file));
-    const count = stageDeployShards(join(staged, 'shards.json'), join(dir, 'shards'), staged);
-    const manifest = readShardManifest(join(staged, 'shards.json'))!;
+    mkdirSync(join(staged, 'served'), { recursive: true });
+    for (const file of ['shards.json', 'site.json']) copyFileSync(join(dir, 'served', file), join(staged, 'served', file));
+    const count = stageDeployShards(join(staged, 'served', 'shards.json'), join(dir, 'shards'), staged);
+    const manifest = readShardManifest(join(staged, 'served', 'shards.json'))!;
     expect(manifest.store).toBe('deploy');
     expect(count).toBe(new Set(Object.values(manifest.shards)).size);
     // What Netlify Build does with the files it finds there: each one a blob of the deploy's own store

@@ -89,7 +89,7 @@ describe('the served store read from its shards', () => {
     await render(store, join(dir, 'publish'));
     store.close();
     served = openStore(servedStorePath(db), { readonly: true, immutable: true });
-    manifest = readShardManifest(join(dir, 'shards.json'))!;
+    manifest = readShardManifest(join(dir, 'served', 'shards.json'))!;
     folder = new FolderShards(join(dir, 'shards'), manifest);
   }, 300_000);
   afterAll(() => served?.close());
@@ -208,7 +208,7 @@ describe('the served store read from its shards', () => {
     const store = openStore(db);
     await ingestSample(store, CITIES, { from: next, to: next });
     const summary = await render(store, join(dir, 'publish'));
-    const after = readShardManifest(join(dir, 'shards.json'))!;
+    const after = readShardManifest(join(dir, 'served', 'shards.json'))!;
     const oldKeys = new Set(Object.values(before.shards));
     const changed = Object.keys(after.shards).filter((n) => after.shards[n] !== before.shards[n]);
     expect(summary.shards.written).toBe(new Set(changed.map((n) => after.shards[n]!).filter((k) => !oldKeys.has(k))).size);
@@ -218,13 +218,13 @@ describe('the served store read from its shards', () => {
     for (const n of changed) expect(expected.has(n) || n.startsWith('skill/'), n).toBe(true);
     expect(changed.length).toBeLessThan(Object.keys(after.shards).length / 10);
     // The previous render's manifest is kept, and every shard it names is still there.
-    expect(readShardManifest(join(dir, 'shards.previous.json'))).toEqual(before);
+    expect(readShardManifest(join(dir, 'served', 'shards.previous.json'))).toEqual(before);
     for (const key of Object.values(before.shards)) expect(existsSync(join(dir, 'shards', key)), key).toBe(true);
     // A third render drops what neither of the last two names.
     await ingestSample(store, CITIES, { from: next + 1, to: next + 1 });
     await render(store, join(dir, 'publish'));
     store.close();
-    const last = readShardManifest(join(dir, 'shards.json'))!;
+    const last = readShardManifest(join(dir, 'served', 'shards.json'))!;
     const kept = new Set([...Object.values(last.shards), ...Object.values(after.shards)]);
     expect(new Set(readdirSync(join(dir, 'shards')))).toEqual(kept);
   }, 300_000);
@@ -244,7 +244,7 @@ describe('a range over more than its shards allow', () => {
     await render(store, join(dir, 'publish'));
     store.close();
     served = openStore(servedStorePath(db), { readonly: true, immutable: true });
-    folder = new FolderShards(join(dir, 'shards'), readShardManifest(join(dir, 'shards.json'))!);
+    folder = new FolderShards(join(dir, 'shards'), readShardManifest(join(dir, 'served', 'shards.json'))!);
   }, 300_000);
   afterAll(() => served?.close());
 

@@ -1,10 +1,15 @@
-import { existsSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { listFiles } from '../../src/render/render.js';
+import { outlookFilePath, readOutlookFile } from '../../src/served/outlook-file.js';
+import { servedStorePath } from '../../src/served/site-file.js';
+import { serve } from '../../src/server/server.js';
 import { pullSnapshot, pushSnapshot } from '../../src/store/snapshot.js';
 import { openStore, StoreVersionError } from '../../src/store/store.js';
-import { runCli } from '../helpers/cli.js';
+import { ROOT, runCli } from '../helpers/cli.js';
 import { held, useSnapshotBlobs } from '../helpers/snapshots.js';
 import { tempDir } from '../helpers/tmp.js';
 import { count } from './counters.js';
@@ -92,7 +97,8 @@ describe('crash safety', () => {
     expect(kills).toBe(KILLS);
     expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
     complete();
-    expect(readdirSync(`${publish}.renders`)).toHaveLength(1);
+    // The link, the render it names, and the files beside the store of the one before it.
+    expect(readdirSync(`${publish}.renders`)).toHaveLength(3);
   });
 
   it(`survives ${SNAPSHOT_KILLS} SIGKILLs of ingest followed by snapshot push and pull: the snapshot holds every row the killed store did`, async () => {
@@ -130,4 +136,93 @@ describe('crash safety', () => {
     count({ kills });
     expect(kills).toBe(SNAPSHOT_KILLS);
   }, 600_000);
+
+  it('answers every request from one render, whichever step a render is killed at (site file, bulk index, outlook, manifest, served store, publish folder)', async () => {
+    const dir = tempDir();
+    const prepared = join(dir, 'prepared');
+    const [db, publish] = [join(prepared, 'store.db'), join(prepared, 'publish')];
+    const cities = ['--cities', 'austin,tulsa,boise,miami'];
+    const [before, after] = [dayNumber('2025-05-30'), dayNumber('2025-05-31')];
+    expect((await runCli(['ingest', '--from', '2025-03-01', '--to', dayString(before), ...cities, '--db', db])).code).toBe(0);
+    expect((await runCli(['render', '--db', db, '--publish', publish])).code).toBe(0);
+    // The next render serves one more day.
+    expect((await runCli(['ingest', '--from', dayString(after), '--to', dayString(after), ...cities, '--db', db])).code).toBe(0);
+
+    /** The day each served answer and file says is the newest: all from one render, or not. */
+    const servedDays = async (at: string) => {
+      const [store, pub] = [join(at, 'store.db'), join(at, 'publish')];
+      process.env.POLLEN_DB = store;
+      process.env.FORECAST_CACHE_DB = join(at, 'forecast-cache.db');
+      const server = await serve({ root: ROOT, publishDir: pub, port: 0 });
+      try {
+        const get = (path: string) => fetch(server.url + path);
+        const json = async <T>(path: string) => (await (await get(path)).json()) as T;
+        // A day without data answers 200 with no rows.
+        const rows = async (path: string) =>
+          (await json<{ rows: unknown[] }>(path)).rows.length > 0 ? dayString(after) : dayString(before);
+        const served = openStore(servedStorePath(store), { readonly: true, immutable: true });
+        const latest = served.pollen.latestDay();
+        served.close();
+        const issued = readOutlookFile(outlookFilePath(store))?.issued;
+        return {
+          'latest-date (static)': (await json<{ date: string }>('/api/latest-date')).date,
+          health: (await json<{ latestDate: string }>('/api/health')).latestDate,
+          'pollen of the latest date': (await json<{ date: string }>('/api/pollen')).date,
+          'pollen of the new day': await rows(`/api/pollen?city=austin&date=${dayString(after)}`),
+          'map of the latest date': (await json<{ date: string }>('/api/map-data')).date,
+          'outlook issued the day after': issued ? dayString(dayNumber(issued) - 1) : null,
+          'served store': latest === null ? null : dayString(latest),
+        };
+      } finally {
+        await server.close();
+      }
+    };
+    const old = await servedDays(prepared);
+    expect(old).toEqual(Object.fromEntries(Object.keys(old).map((k) => [k, dayString(before)])));
+
+    const renders = (at: string) => join(at, 'publish.renders');
+    const first = new Set(readdirSync(renders(prepared)));
+    const fresh = (at: string) => readdirSync(renders(at)).filter((n) => /^r\d+-\d+$/.test(n) && !first.has(n));
+    const beside = (at: string, file: string) => () => fresh(at).some((g) => existsSync(join(renders(at), g, 'served', file)));
+    const current = (at: string) => {
+      try {
+        return readlinkSync(join(renders(at), 'current'));
+      } catch {
+        return undefined;
+      }
+    };
+    // Each step of a render, watched for on disk, in the order it takes them.
+    const steps: Array<[string, (at: string) => () => boolean]> = [
+      ['its folder made', (at) => () => fresh(at).length > 0],
+      ['served store written', (at) => beside(at, 'serve.db')],
+      ['pages being written', (at) => () => fresh(at).some((g) => existsSync(join(renders(at), g, 'site', 'data', 'pollen')))],
+      ['site files written', (at) => () => fresh(at).some((g) => existsSync(join(renders(at), g, 'site', '_redirects')))],
+      ['site file written', (at) => beside(at, 'site.json')],
+      ['bulk index written', (at) => beside(at, 'bulk-index.json')],
+      ['outlook written', (at) => beside(at, 'outlook.json')],
+      ['shards manifest written', (at) => beside(at, 'shards.json')],
+      ['swapped', (at) => () => fresh(at).includes(current(at) ?? '')],
+    ];
+    const landed: string[] = [];
+    for (const [i, [step, when]] of steps.entries()) {
+      const victim = join(dir, `victim-${i}`);
+      execFileSync('cp', ['-a', prepared, victim]);
+      const vdb = join(victim, 'store.db');
+      const run = await runCli(['render', '--db', vdb, '--publish', join(victim, 'publish')], { killWhen: when(victim) });
+      if (run.signal === 'SIGKILL') landed.push(step);
+      else expect(run.code, run.stderr).toBe(0);
+      const swapped = fresh(victim).includes(basename(dirname(realpathSync(join(victim, 'publish')))));
+      const days = await servedDays(victim);
+      const expected = swapped ? dayString(after) : dayString(before);
+      expect(days, step).toEqual(Object.fromEntries(Object.keys(days).map((k) => [k, expected])));
+      // The next render serves the new day everywhere.
+      expect((await runCli(['render', '--db', vdb, '--publish', join(victim, 'publish')])).code).toBe(0);
+      const next = await servedDays(victim);
+      expect(next, step).toEqual(Object.fromEntries(Object.keys(next).map((k) => [k, dayString(after)])));
+      rmSync(victim, { recursive: true, force: true });
+    }
+    count({ kills: landed.length });
+    // The steps that take the render seconds are always caught in the middle; the later ones, a moment apart, when they are.
+    expect(landed.slice(0, 4)).toEqual(steps.slice(0, 4).map(([step]) => step));
+  }, 1_200_000);
 });

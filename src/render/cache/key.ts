@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { settingsOf } from '../../settings.js';
 import { RenderError } from '../render-error.js';
-import { readNoFollow } from './safe-files.js';
+import { readNoFollow } from '../../served/safe-files.js';
 
 /** The secret's name, as the scheduled rebuild's repository secret and the environment variable. */
 export const CACHE_KEY_SECRET = 'RENDER_CACHE_KEY';

@@ -36,7 +36,8 @@ import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../served/
 import { writeJsonFile } from '../../served/site-file.js';
 import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from '../bulk/months.js';
 import { CACHE_KEY_SECRET, signatureOf, signedBy } from './key.js';
-import { kindAt, readNoFollow } from './safe-files.js';
+import { leftoverPid, processAlive, TEMP_FILE } from '../../served/leftovers.js';
+import { kindAt, readNoFollow } from '../../served/safe-files.js';
 import type { ShardParts } from '../../store/shards/shard-writer.js';
 
 /**
@@ -224,6 +225,11 @@ export function loadCache(dir: string, code: string, key: Buffer): { state?: Cac
 /** Where the render cache keeps each city's closed season years' scores. */
 export const skillYearsDir = (dir: string): string => join(dir, 'skills');
 
+/** What the render cache holds. */
+const CACHE_ENTRIES = ['state.json', 'output', 'skills'];
+/** What a render writes into the cache before it keeps it: the scores' folder (render.ts), the state's file (writeJsonFile). */
+export const CACHE_LEFTOVERS = [/^skills\.next-(\d+)-[0-9a-f]{12}$/, TEMP_FILE];
+
 export class RenderCache {
   /** The previous build's files, by their path under the publish folder. */
   private readonly output: string;
@@ -368,6 +374,12 @@ export class RenderCache {
     // The closed years' scores: the render's folder of them takes the previous one's place.
     rmSync(skillYearsDir(dir), { recursive: true, force: true });
     if (skills) renameSync(skills.dir, skillYearsDir(dir));
+    // CI saves this folder whole: it keeps its state, output and scores, and only what a render still running is writing.
+    for (const name of readdirSync(dir)) {
+      if (CACHE_ENTRIES.includes(name)) continue;
+      const pid = leftoverPid(name, CACHE_LEFTOVERS);
+      if (pid === undefined || !processAlive(pid)) rmSync(join(dir, name), { recursive: true, force: true });
+    }
     // An output that is a link, or holds one, is made again (rm removes a link, never what it points to).
     if (!reuse || kindAt(output) !== 'folder' || walk(output).odd !== undefined) rmSync(output, { recursive: true, force: true });
     mkdirSync(output, { recursive: true });

@@ -1,7 +1,8 @@
 /**
- * Reading and writing the render cache's files without following a link: the cache is restored
- * from elsewhere (CI's cache store), so a symbolic link in it could send a read or a write outside
- * its folder. A read refuses a link at its path (O_NOFOLLOW); a folder must be a real one.
+ * Reading files a render takes in without following a link: the render cache is restored from
+ * elsewhere (CI's cache store), and the shards folder and its manifest are whatever the disk holds,
+ * so a symbolic link in them could send a read or a write outside their folder. A read refuses a
+ * link at its path (O_NOFOLLOW); a folder must be a real one.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 
