@@ -1,25 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli } from '../helpers/cli.js';
+import { startCli, stdoutUntil } from '../helpers/cli.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
-
-/** What `npm start` prints until `until` matches; rejects when it exits first. */
-function output(child: ReturnType<typeof startCli>, until: RegExp): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    const read = (d: Buffer) => {
-      out += d;
-      if (until.test(out)) {
-        child.stdout!.off('data', read);
-        resolve(out);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`start exited with ${code}: ${out}`)));
-  });
-}
 
 describe('npm start', () => {
   it('serves at once, every answer from the functions, and the rendered files and served store once the background render swaps them in', async () => {
@@ -28,7 +12,7 @@ describe('npm start', () => {
     const db = await buildStore(dir, ['tulsa'], { from: 20000, to: 20002 });
     const child = startCli(['start', '--db', db, '--publish', publish, '--port', '0']);
     try {
-      const served = await output(child, /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
+      const served = await stdoutUntil(child, /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
       const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(served)![1]!;
       // Served before the render: the landing page and the answers made once are files already.
       expect(served).not.toMatch(/rendered \d+ files/);
@@ -39,7 +23,7 @@ describe('npm start', () => {
       const body = await before.text();
       expect((JSON.parse(body) as { rows: unknown[] }).rows.length).toBeGreaterThan(20);
 
-      await output(child, /rendered \d+ files/);
+      await stdoutUntil(child, /rendered \d+ files/);
       // The render's file answers the same request with the same bytes.
       expect(readFileSync(join(publish, 'data/pollen/tulsa/2024-10-04.json'), 'utf8')).toBe(body);
       expect(await (await fetch(`${url}/api/pollen?city=tulsa&date=2024-10-04`)).text()).toBe(body);

@@ -12,6 +12,22 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProc
   });
 }
 
+/** What a started command prints on stdout until `until` matches; rejects when it exits first. */
+export function stdoutUntil(child: ChildProcess, until: RegExp): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = '';
+    const read = (d: Buffer) => {
+      out += d;
+      if (until.test(out)) {
+        child.stdout!.off('data', read);
+        resolve(out);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.on('exit', (code) => reject(new Error(`the command exited with ${code}: ${out}`)));
+  });
+}
+
 export interface CliResult {
   code: number | null;
   signal: NodeJS.Signals | null;

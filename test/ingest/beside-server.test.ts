@@ -2,29 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, startCli, stdoutUntil } from '../helpers/cli.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 import { openStore } from '../../src/store/store.js';
 
 /** The environment of both commands: no cache path set, so that each follows its `--db`. */
 const ENV = { FORECAST_CACHE_DB: '', POLLEN_DB: '', FORECAST_DAILY_BUDGET: '' };
-
-/** What a command prints on stdout until `until` matches; rejects when it exits first. */
-function output(child: ReturnType<typeof startCli>, until: RegExp): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let out = '';
-    const read = (d: Buffer) => {
-      out += d;
-      if (until.test(out)) {
-        child.stdout!.off('data', read);
-        resolve(out);
-      }
-    };
-    child.stdout!.on('data', read);
-    child.on('exit', (code) => reject(new Error(`start exited with ${code}: ${out}`)));
-  });
-}
 
 const exited = (child: ReturnType<typeof startCli>) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -40,9 +24,9 @@ describe('an ingest beside another process on the same store', () => {
     let stderr = '';
     start.stderr!.on('data', (d: Buffer) => (stderr += d));
     try {
-      const served = await output(start, /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
+      const served = await stdoutUntil(start, /serving .* on (http:\/\/127\.0\.0\.1:\d+)/);
       const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(served)![1]!;
-      await output(start, /rendered \d+ files/);
+      await stdoutUntil(start, /rendered \d+ files/);
       for (const city of ['tulsa', 'austin']) {
         const answer = await fetch(`${url}/api/forecast?city=${city}`);
         expect(answer.status).toBe(200);
