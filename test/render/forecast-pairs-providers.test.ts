@@ -5,22 +5,16 @@
  * Each pairs row names its day's provider (DuckDB reads the Parquet), a day is compared with its
  * own provider's forecast only, and the answer says which providers its days come from, per score.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../../src/domain/dates.js';
 import type { ForecastSkill } from '../../src/domain/verification/skill-schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { render } from '../../src/render/render.js';
 import { readBulkIndex } from '../../src/served/bulk-index.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
-import { openStore } from '../../src/store/store.js';
-import { ROOT } from '../helpers/cli.js';
-import { buildStore } from '../helpers/site.js';
+import { useSite } from '../helpers/site.js';
 
 const CITY = 'austin';
 const SPAN = { from: dayNumber('2025-01-01'), to: dayNumber('2025-04-10') };
@@ -31,60 +25,48 @@ const OTHER = 'ambee';
 const OTHER_ISSUED = dayNumber('2025-03-04') * DAY_MS + 6.5 * HOUR_MS + 60_000;
 
 describe('the forecast skill over days of two providers', () => {
-  let dir: string;
-  let publish: string;
-  let server: RunningServer;
+  const site = useSite({
+    cities: [CITY],
+    span: SPAN,
+    prepare: async (store) => {
+      const city = DEFAULT_CITIES.get(CITY)!;
+      // The sample's forecasts and outlooks of every day, kept before the days were replaced.
+      await keepForecasts({ store, provider: new SampleProvider(), cities: [city], now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
+      for (let day = REPLACED.from; day <= REPLACED.to; day++) {
+        const hours = store.pollen.hours(CITY, day * 24, (day + 1) * 24).map(({ source: _, timezone: __, ...h }) => h);
+        store.writeCityDay({
+          city: CITY,
+          day,
+          pollen: {
+            source: OTHER,
+            timezone: city.timezone,
+            fetchedAt: (SPAN.to + 1) * DAY_MS,
+            hours,
+            asked: { from: day * 24, to: (day + 1) * 24 },
+          },
+        });
+      }
+      // The other provider's forecast says what the sample's of the same morning said.
+      const sampleOne = store.issued.since(CITY, OTHER_ISSUED - HOUR_MS).find((f) => f.source === 'sample')!;
+      const days = sampleOne.days.filter((d) => d.lead === 1).map((d) => ({ ...d, issuedAt: OTHER_ISSUED }));
+      expect(store.issued.keep(CITY, { issuedAt: OTHER_ISSUED, source: OTHER, origin: 'build', days })).toBe(true);
+    },
+  });
   let skill: ForecastSkill;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pollen-pairs-providers-'));
-    const db = await buildStore(dir, [CITY], SPAN);
-    const store = openStore(db);
-    const city = DEFAULT_CITIES.get(CITY)!;
-    // The sample's forecasts and outlooks of every day, kept before the days were replaced.
-    await keepForecasts({ store, provider: new SampleProvider(), cities: [city], now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
-    for (let day = REPLACED.from; day <= REPLACED.to; day++) {
-      const hours = store.pollen.hours(CITY, day * 24, (day + 1) * 24).map(({ source: _, timezone: __, ...h }) => h);
-      store.writeCityDay({
-        city: CITY,
-        day,
-        pollen: {
-          source: OTHER,
-          timezone: city.timezone,
-          fetchedAt: (SPAN.to + 1) * DAY_MS,
-          hours,
-          asked: { from: day * 24, to: (day + 1) * 24 },
-        },
-      });
-    }
-    // The other provider's forecast says what the sample's of the same morning said.
-    const sampleOne = store.issued.since(CITY, OTHER_ISSUED - HOUR_MS).find((f) => f.source === 'sample')!;
-    const days = sampleOne.days.filter((d) => d.lead === 1).map((d) => ({ ...d, issuedAt: OTHER_ISSUED }));
-    expect(store.issued.keep(CITY, { issuedAt: OTHER_ISSUED, source: OTHER, origin: 'build', days })).toBe(true);
-    store.close();
-    const readonly = openStore(db, { readonly: true });
-    publish = join(dir, 'publish');
-    await render(readonly, publish);
-    readonly.close();
-    process.env.POLLEN_DB = db;
-    process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
-    server = await serve({ root: ROOT, publishDir: publish, port: 0 });
-    const res = await fetch(`${server.url}/api/forecast-skill?city=${CITY}`);
+    const res = await site.get(`/api/forecast-skill?city=${CITY}`);
     expect(res.status).toBe(200);
     skill = (await res.json()) as ForecastSkill;
-  }, 300_000);
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("names each day's provider in the pairs files, and pairs a day with its own provider's forecast only", async () => {
     const duck = await DuckDBInstance.create(':memory:');
     const db = await duck.connect();
     try {
-      const files = readBulkIndex(join(publish, 'data/bulk/index.json'))!
+      const files = readBulkIndex(join(site.publish, 'data/bulk/index.json'))!
         .files.filter((f) => f.kind === 'forecast-pairs' && f.format === 'parquet')
-        .map((f) => `'${join(publish, f.path).replaceAll("'", "''")}'`);
+        .map((f) => `'${join(site.publish, f.path).replaceAll("'", "''")}'`);
       const rows = async (sql: string) => (await (await db.run(sql)).getRowObjectsJson()) as Array<Record<string, unknown>>;
       const all = `read_parquet([${files.join(', ')}])`;
       // Every category's row of a day names the day's provider.

@@ -8,11 +8,9 @@
  * DuckDB checks that each month's Parquet holds the same rows as its CSV.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
 import type { ForecastSkill, SkillScores } from '../../src/domain/verification/skill-schemas.js';
@@ -21,11 +19,8 @@ import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { pairsPath } from '../../src/render/forecast-skills.js';
 import { readBulkIndex } from '../../src/served/bulk-index.js';
-import { render } from '../../src/render/render.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
-import { openStore } from '../../src/store/store.js';
 import { ROOT } from '../helpers/cli.js';
-import { buildStore } from '../helpers/site.js';
+import { useSite } from '../helpers/site.js';
 
 const CITIES = ['austin', 'scranton'];
 /** 406 days: a trailing window of 90, two season years of each category, and earlier days for climatology. */
@@ -52,35 +47,23 @@ interface Recomputed {
 const SCORES = ['heidke', 'gerrity', 'pod', 'far', 'spearman', 'rmse_log'] as const;
 
 describe('the forecast-pairs file, read again by pandas', () => {
-  let dir: string;
-  let server: RunningServer;
-  let publish: string;
+  const site = useSite({
+    cities: CITIES,
+    span: SPAN,
+    prepare: async (store) => {
+      const cities = CITIES.map((slug) => DEFAULT_CITIES.get(slug)!);
+      await keepForecasts({ store, provider: new SampleProvider(), cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
+    },
+  });
   const answers = new Map<string, ForecastSkill>();
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'pollen-pairs-'));
-    const db = await buildStore(dir, CITIES, SPAN);
-    const writable = openStore(db);
-    const cities = CITIES.map((slug) => DEFAULT_CITIES.get(slug)!);
-    await keepForecasts({ store: writable, provider: new SampleProvider(), cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
-    writable.close();
-    const store = openStore(db, { readonly: true });
-    publish = join(dir, 'publish');
-    await render(store, publish);
-    store.close();
-    process.env.POLLEN_DB = db;
-    process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
-    server = await serve({ root: ROOT, publishDir: publish, port: 0 });
     for (const city of CITIES) {
-      const res = await fetch(`${server.url}/api/forecast-skill?city=${city}`);
+      const res = await site.get(`/api/forecast-skill?city=${city}`);
       expect(res.status).toBe(200);
       answers.set(city, (await res.json()) as ForecastSkill);
     }
   }, 300_000);
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
 
   /** Every count and score of one table as the answer says it, against the recomputed one (both null: none). */
   function agree(where: string, served: SkillTable | null, recomputed: Categorical | null): number {
@@ -117,9 +100,9 @@ describe('the forecast-pairs file, read again by pandas', () => {
 
   /** Every month's pairs file in a format, from the manifest. */
   const monthFiles = (format: 'csv.gz' | 'parquet') =>
-    readBulkIndex(join(publish, 'data/bulk/index.json'))!
+    readBulkIndex(join(site.publish, 'data/bulk/index.json'))!
       .files.filter((f) => f.kind === 'forecast-pairs' && f.format === format)
-      .map((f) => join(publish, f.path));
+      .map((f) => join(site.publish, f.path));
 
   it.skipIf(!PYTHON)(
     'recomputes every score of every city, category, lead and period from the monthly gzip CSVs, as /api/forecast-skill says',
@@ -179,13 +162,15 @@ describe('the forecast-pairs file, read again by pandas', () => {
         ${[0, 1, 2].map((l) => `forecast_value_${l}, forecast_level_${l}, epoch_ms(forecast_issued_${l}::TIMESTAMPTZ), persistence_value_${l}, persistence_level_${l}`).join(', ')},
         ${Array.from({ length: 8 }, (_, l) => `outlook_rps_${l}, served_${l}, in_season_${l}::BOOLEAN`).join(', ')}`;
       const count = async (sql: string) => Number((await (await db.run(sql)).getRows())[0]![0]);
-      const months = readBulkIndex(join(publish, 'data/bulk/index.json'))!
+      const months = readBulkIndex(join(site.publish, 'data/bulk/index.json'))!
         .files.filter((f) => f.kind === 'forecast-pairs' && f.format === 'parquet')
         .map((f) => f.month!);
       expect(months.length).toBeGreaterThan(12);
       let total = 0;
       for (const month of months) {
-        const [parquet, csv] = [pairsPath(month, 'parquet'), pairsPath(month, 'csv.gz')].map((p) => join(publish, p).replaceAll("'", "''"));
+        const [parquet, csv] = [pairsPath(month, 'parquet'), pairsPath(month, 'csv.gz')].map((p) =>
+          join(site.publish, p).replaceAll("'", "''"),
+        );
         const rows = await count(`SELECT count(*) FROM read_parquet('${parquet}')`);
         expect(await count(`SELECT count(*) FROM read_csv('${csv}', header = true)`), month).toBe(rows);
         const differ = `SELECT count(*) FROM (SELECT ${cols} FROM read_parquet('${parquet}') EXCEPT SELECT ${cols} FROM read_csv('${csv}', header = true))`;
