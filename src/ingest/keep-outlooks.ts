@@ -105,12 +105,15 @@ function issueCity(
     while (before + 1 < days.length && days[before + 1]!.day < day) before++;
     return days[before]!.source;
   };
-  const missing: number[] = [];
-  for (let day = from; day <= issueDay; day++)
-    if (!kept.outlooks.has(day) && (day === issueDay || source(day) === madeAgainBy)) missing.push(day);
+  // Each outlook to issue, with the provider it reads: the build's, and those made again of `madeAgainBy`'s days.
+  const missing: Array<{ day: number; source: string }> = [];
+  for (let day = from; day <= issueDay; day++) {
+    if (kept.outlooks.has(day)) continue;
+    const read = source(day);
+    if (day === issueDay || read === madeAgainBy) missing.push({ day, source: read });
+  }
   if (missing.length === 0) return { issued: 0, madeAgain: 0 };
   const issuer = new CityIssuer(days);
-  before = 0;
   const outlooks: KeptOutlook[] = [];
   const climatologies: KeptClimatology[] = [];
   const frozen = new Set(kept.climatologies);
@@ -121,15 +124,16 @@ function issueCity(
       frozen.add(target);
     }
   };
-  for (const day of missing) {
+  for (const { day, source: read } of missing) {
     if (day === issueDay) continue;
     freeze(day);
     const undecided = issuer.issue(day);
     const categories: KeptOutlook['categories'] = {};
     for (const c of GRADED) if (undecided[c]) categories[c] = unserved(undecided[c]);
-    outlooks.push({ issueDay: day, source: source(day), origin: 'made again', categories });
+    outlooks.push({ issueDay: day, source: read, origin: 'made again', categories });
   }
-  if (missing.at(-1) === issueDay) {
+  const build = missing.at(-1);
+  if (build?.day === issueDay) {
     freeze(issueDay);
     // The window's skill from the outlooks kept and those just made, as the render will score it.
     const window = store.outlooks.outlooks(city, latest - WINDOW_DAYS - OUTLOOK_LEADS, latest);
@@ -147,7 +151,7 @@ function issueCity(
     const undecided = issuer.issue(issueDay);
     const categories: Partial<Record<Graded, KeptCategory>> = {};
     for (const c of GRADED) if (undecided[c]) categories[c] = chooseServed(undecided[c], windowOutlookSkills(inputs, city, c, latest));
-    outlooks.push({ issueDay, source: source(issueDay), origin: 'build', categories });
+    outlooks.push({ issueDay, source: build.source, origin: 'build', categories });
   }
   const made = store.outlooks.keep(city, outlooks, climatologies);
   const built = outlooks.at(-1)?.origin === 'build' && made > 0 ? 1 : 0;

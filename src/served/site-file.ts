@@ -6,7 +6,7 @@
  * bulk index, the outlook and the shards manifest.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CityEntry } from '../domain/cities.js';
 import type { Allergen } from '../domain/species/allergens.js';
@@ -31,12 +31,6 @@ export const renderCachePath = (dbPath: string): string => join(dirname(dbPath),
 
 /** Where the served store of the store at `dbPath` lives. */
 export const servedStorePath = (dbPath: string): string => join(servedDirPath(dbPath), 'serve.db');
-
-/** The store functions open: the served one a render wrote, else (never rendered) the store itself. */
-export function storeToServe(dbPath: string): string {
-  const served = servedStorePath(dbPath);
-  return existsSync(served) ? served : dbPath;
-}
 
 /** Writes a JSON file beside the store with one rename, so a reader never sees half of it. */
 export function writeJsonFile(path: string, value: unknown): void {

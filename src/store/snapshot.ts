@@ -26,11 +26,15 @@ export function siteBlobs(name: string, env: NodeJS.ProcessEnv = process.env): B
   return getStore({ name, siteID, token, consistency: 'strong' });
 }
 
-/** The files SQLite keeps for the store at `path`: the file, its WAL, its WAL's index, its rollback journal. */
-const filesOf = (path: string): string[] => [path, `${path}-wal`, `${path}-shm`, `${path}-journal`];
+/** Removes what SQLite keeps beside the store file at `path`: its WAL, its WAL's index, its rollback journal. */
+const removeSideFiles = (path: string): void => {
+  for (const file of [`${path}-wal`, `${path}-shm`, `${path}-journal`]) rmSync(file, { force: true });
+};
 
+/** Removes the store file at `path` and what SQLite keeps beside it. */
 const removeFiles = (path: string): void => {
-  for (const file of filesOf(path)) rmSync(file, { force: true });
+  rmSync(path, { force: true });
+  removeSideFiles(path);
 };
 
 /** Writes `bytes` to `path` and waits for the disk, so that a rename of it never exposes a partial file. */
@@ -73,7 +77,7 @@ export async function pullSnapshot(blobs: BlobStore, path: string): Promise<bool
         `the downloaded snapshot holds ${rows} hourly rows where its metadata says ${String(said)}: it is not the store that was pushed`,
       );
     // The old store's WAL and journal would be replayed into the new file ("database disk image is malformed").
-    for (const file of filesOf(path).slice(1)) rmSync(file, { force: true });
+    removeSideFiles(path);
     renameSync(partial, path);
     return true;
   } finally {

@@ -200,7 +200,9 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
     });
   }
   // Never rendered with shards: the served store a render left, else the store itself.
-  const served = existsSync(at(servedStorePath(db))) ? at(servedStorePath(db)) : db;
+  // The store functions open: the served one the render wrote, else (never rendered) the store itself.
+  const servedStore = at(servedStorePath(db));
+  const served = existsSync(servedStore) ? servedStore : db;
   const site = () => readSiteFile(at(siteFilePath(db)));
   let store: Store | undefined;
   // The served copy is immutable (render replaces it by rename); the store itself, before any render, is not.

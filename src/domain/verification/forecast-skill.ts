@@ -169,12 +169,16 @@ function scoresOver(
   };
 }
 
-/** The days of `rows` by the provider of each (its observed day, and its forecast), in the order they first come. */
-function byProvider(c: PairColumns, rows: readonly number[]): Array<{ provider: string; days: number }> {
+/** How many times each provider comes in `sources`, in the order each first comes. */
+function tally(sources: Iterable<string>): Array<[string, number]> {
   const counts = new Map<string, number>();
-  for (const i of rows) counts.set(c.provider[i]!, (counts.get(c.provider[i]!) ?? 0) + 1);
-  return [...counts].map(([provider, days]) => ({ provider, days }));
+  for (const s of sources) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return [...counts];
 }
+
+/** The days of `rows` by the provider of each (its observed day, and its forecast), in the order they first come. */
+const byProvider = (c: PairColumns, rows: readonly number[]): Array<{ provider: string; days: number }> =>
+  tally(rows.map((i) => c.provider[i]!)).map(([provider, days]) => ({ provider, days }));
 
 /** The rows of `c` whose days are in [from, to], optionally only those whose issue day at `lead` was in season. */
 function rowsIn(c: PairColumns, from: number, to: number, inSeasonAt?: number): number[] {
@@ -318,11 +322,8 @@ function archiveOf(forecasts: readonly KeptForecast[], outlooks: Iterable<KeptOu
 }
 
 /** How many forecasts each provider issued, from each forecast's provider, in the order they first come. */
-export function forecastsByProvider(sources: Iterable<string>): Array<{ provider: string; forecasts: number }> {
-  const counts = new Map<string, number>();
-  for (const s of sources) counts.set(s, (counts.get(s) ?? 0) + 1);
-  return [...counts].map(([provider, forecasts]) => ({ provider, forecasts }));
-}
+const forecastsByProvider = (sources: Iterable<string>): Array<{ provider: string; forecasts: number }> =>
+  tally(sources).map(([provider, forecasts]) => ({ provider, forecasts }));
 
 /**
  * A city's forecast skill, its pair columns by category (of the days from `first`), and each
