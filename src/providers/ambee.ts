@@ -67,6 +67,7 @@ export function itemTime(item: Json): number {
 
 export class AmbeeProvider implements PollenProvider {
   readonly id = AMBEE_ID;
+  readonly resolution = 'hourly';
   readonly maxDaysPerCall = HOURS_PER_REQUEST / 24;
   readonly historyHours: number;
   private readonly baseUrl: string;

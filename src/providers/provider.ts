@@ -57,6 +57,8 @@ export function openCoverage(newestHour: number, oldestHour: number | null = nul
 
 export interface PollenProvider {
   readonly id: string;
+  /** Hours: every hourly answer is made from them, and the daily ones from their means. */
+  readonly resolution: 'hourly';
   /** Most days one history request may cover. */
   readonly maxDaysPerCall: number;
   /** What history the provider serves at `now` (ms since epoch). */
@@ -66,6 +68,66 @@ export interface PollenProvider {
   /** Hourly forecast from the current hour, 48 hours. */
   pollenForecast(city: City, now: number, signal?: AbortSignal): Promise<PollenBatch>;
 }
+
+/**
+ * One day of pollen as a provider that gives days reports it (numbers are checked at ingest).
+ * The day's values are the provider's own: no hour is ever made from them.
+ */
+export interface RawPollenDay {
+  /** The calendar day the values stand for, `YYYY-MM-DD`, in the sense of the provider's `dayMeans`. */
+  date: string;
+  tree: unknown;
+  grass: unknown;
+  weed: unknown;
+  /** The provider's total when it sends one; otherwise the sum of the categories. */
+  total?: unknown;
+  /** Species in the stored payload's shape (`{Tree: {Oak: 12}, Weed: {Ragweed: 3}}`), named by domain/species/plant-names.ts. */
+  species: unknown;
+  /** The provider's own levels in its own words (`{overall: 'high', Oak: 'moderate'}`): kept apart, never read as NAB's. */
+  providerLevels?: Record<string, string>;
+}
+
+export interface DailyPollenBatch {
+  /** IANA zone the provider reports for the location, if any. */
+  timezone: string | null;
+  /** Ascending by date, each date once. */
+  days: RawPollenDay[];
+  /** When the provider says it made these values (its `generated_at`), ms since epoch; a forecast's issue instant. */
+  generatedAt?: number;
+  /** The field names the provider's items carried, for `doctor`. */
+  itemFields?: string[];
+}
+
+/** The days a daily provider serves at a moment (day numbers of its dates). */
+export interface DayCoverage {
+  /** The first day served; null when history reaches back further than anyone asks. */
+  oldestDay: number | null;
+  /** The newest day it serves as the day's value (today, for a provider whose day is a model's). */
+  newestDay: number;
+}
+
+/** A pollen provider that gives days, not hours (Atmospore). */
+export interface DailyPollenProvider {
+  readonly id: string;
+  readonly resolution: 'daily';
+  /** What a date of its answers means: the place's local calendar day, or the UTC day. */
+  readonly dayMeans: 'local' | 'utc';
+  /** Most days one history request may cover. */
+  readonly maxDaysPerCall: number;
+  /** Most days its forecast reaches, the issue day included. */
+  readonly forecastDays: number;
+  dayCoverage(now: number): DayCoverage;
+  /** The days of an inclusive span of day numbers; the planner only asks for days inside `dayCoverage`. */
+  pollenDays(city: City, span: DaySpan, signal?: AbortSignal): Promise<DailyPollenBatch>;
+  /** The forecast from the day of `now` for `days` days (at most `forecastDays`). */
+  pollenForecastDays(city: City, now: number, days: number, signal?: AbortSignal): Promise<DailyPollenBatch>;
+}
+
+/** Any pollen provider, by the resolution of what it gives. */
+export type AnyPollenProvider = PollenProvider | DailyPollenProvider;
+
+/** Whether a pollen provider gives days rather than hours. */
+export const isDaily = (provider: AnyPollenProvider): provider is DailyPollenProvider => provider.resolution === 'daily';
 
 /** What a past forecast said of the UTC days it covered enough. */
 export interface PastForecaster {

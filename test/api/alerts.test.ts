@@ -70,6 +70,7 @@ function designed() {
   const state = { calls: 0, next: 'ok' as Behaviour, scale: 1 };
   const provider: PollenProvider = {
     id: 'designed',
+    resolution: 'hourly',
     maxDaysPerCall: 1,
     coverage: (now) => new SampleProvider().coverage(now),
     pollenHistory: () => Promise.reject(new Error('not used')),

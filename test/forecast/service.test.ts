@@ -26,6 +26,7 @@ function scripted() {
   const state = { calls: 0, next: 'ok' as Behaviour };
   const provider: PollenProvider = {
     id: 'pollenprov',
+    resolution: 'hourly',
     maxDaysPerCall: 1,
     coverage: (now) => sample.coverage(now),
     pollenHistory: () => Promise.reject(new Error('not used')),

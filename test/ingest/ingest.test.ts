@@ -327,6 +327,7 @@ describe('ingest of a lagging weather provider', () => {
     const asked: number[][] = [];
     const lagging: WeatherProvider = {
       id: 'lagging',
+      resolution: 'hourly',
       maxDaysPerCall: 31,
       coverage: (now) => ({ ...openCoverage(Math.floor(now / DAY_MS) * 24, null), retryFromHour: (Math.floor(now / DAY_MS) - 5) * 24 }),
       async weatherHistory(city: City, sp) {

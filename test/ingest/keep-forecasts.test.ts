@@ -27,6 +27,7 @@ function realLike(id = 'pollenprov', fail?: ProviderError) {
   const calls: string[] = [];
   const provider: PollenProvider = {
     id,
+    resolution: 'hourly',
     maxDaysPerCall: 1,
     coverage: (now) => sample.coverage(now),
     pollenHistory: () => Promise.reject(new Error('not used')),

@@ -28,6 +28,7 @@ export const SAMPLE_ID = SIMULATED_PROVIDER;
 /** The sample provider, which serves both pollen and weather. */
 export class SampleProvider implements PollenProvider, WeatherProvider, PastForecasts {
   readonly id = SAMPLE_ID;
+  readonly resolution = 'hourly';
   readonly maxDaysPerCall = 31;
   private readonly models = new Map<string, SampleCityModel>();
   private readonly forecasters = new Map<string, SampleForecaster>();
