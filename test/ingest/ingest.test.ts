@@ -30,6 +30,7 @@ function scripted(
   const asked: Array<{ city: string; hours: HourSpan }> = [];
   const provider: PollenProvider = {
     id: 'sample',
+    resolution: 'hourly',
     maxDaysPerCall,
     coverage,
     pollenForecast: (c, now) => sample.pollenForecast(c, now),
@@ -327,7 +328,6 @@ describe('ingest of a lagging weather provider', () => {
     const asked: number[][] = [];
     const lagging: WeatherProvider = {
       id: 'lagging',
-      resolution: 'hourly',
       maxDaysPerCall: 31,
       coverage: (now) => ({ ...openCoverage(Math.floor(now / DAY_MS) * 24, null), retryFromHour: (Math.floor(now / DAY_MS) - 5) * 24 }),
       async weatherHistory(city: City, sp) {
