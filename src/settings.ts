@@ -30,6 +30,12 @@ export const AMBEE_BASE_URL = 'https://api.ambeedata.com';
 export const OPENWEATHERMAP_URL = 'https://api.openweathermap.org';
 export const OPEN_METEO_ARCHIVE_URL = 'https://archive-api.open-meteo.com';
 export const OPEN_METEO_AIR_URL = 'https://air-quality-api.open-meteo.com';
+export const ATMOSPORE_BASE_URL = 'https://pollenapi.com';
+export const WEATHERAPI_BASE_URL = 'https://api.weatherapi.com';
+/** Calls a day Atmospore's free key allows. */
+export const ATMOSPORE_FREE_CALLS = 100;
+/** Calls a day kept within WeatherAPI.com's plan. */
+export const WEATHERAPI_DAILY_CALLS = 1000;
 /** Hours of history Ambee's free plan serves; `AMBEE_HISTORY_HOURS` for a plan that serves more. */
 export const DEFAULT_HISTORY_HOURS = 48;
 
@@ -141,6 +147,49 @@ export const SETTINGS = {
     fallback: String(DEFAULT_FORECAST_RESERVE),
     meaning: 'Of those, the calls only forecasts may use.',
     read: whole(DEFAULT_FORECAST_RESERVE),
+  }),
+  ATMOSPORE_API_KEY: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning: 'Required for the atmospore pollen provider (pollenapi.com); sent as the x-api-key header, never printed.',
+    read: text,
+  }),
+  ATMOSPORE_BASE_URL: setting({
+    group: 'pollen',
+    fallback: ATMOSPORE_BASE_URL,
+    meaning: "Atmospore's API.",
+    read: orDefault(ATMOSPORE_BASE_URL),
+  }),
+  ATMOSPORE_DAILY_BUDGET: setting({
+    group: 'pollen',
+    fallback: String(ATMOSPORE_FREE_CALLS),
+    meaning: 'Atmospore calls per UTC day, history and forecasts together (its free key allows 100).',
+    read: whole(ATMOSPORE_FREE_CALLS),
+  }),
+  WEATHERAPI_API_KEY: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning: 'Required for the weatherapi pollen provider (WeatherAPI.com); sent as the key parameter, never printed.',
+    read: text,
+  }),
+  WEATHERAPI_BASE_URL: setting({
+    group: 'pollen',
+    fallback: WEATHERAPI_BASE_URL,
+    meaning: "WeatherAPI.com's API.",
+    read: orDefault(WEATHERAPI_BASE_URL),
+  }),
+  WEATHERAPI_DAILY_BUDGET: setting({
+    group: 'pollen',
+    fallback: String(WEATHERAPI_DAILY_CALLS),
+    meaning: 'WeatherAPI.com calls per UTC day, history and forecasts together.',
+    read: whole(WEATHERAPI_DAILY_CALLS),
+  }),
+  POLLEN_PROVIDERS: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning:
+      'Ingest and forecasts: the pollen providers in order of preference, comma-separated (`atmospore,ambee`). Each city-day comes from the first that answers it whole (default: the one `--provider` names).',
+    read: text,
   }),
   ALLOW_SAMPLE_DEPLOY: setting({
     group: 'pollen',
