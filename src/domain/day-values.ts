@@ -5,6 +5,7 @@
  * values, so a city's list, a date's rows and a map agree with each other and with the hours.
  */
 import { dayString } from './dates.js';
+import type { PollenDayValue } from './hours.js';
 import type { DailyMeans, DayHour, ExactMeans } from './pollen-rows.js';
 import { summarize } from './pollen-rows.js';
 import { SpeciesColumns } from './species/leaf-arrays.js';
@@ -47,6 +48,18 @@ export function dayValues(
     peakRisks,
   };
 }
+
+/**
+ * The values of a day a provider gave as one value (no hours): its means are that value, and so
+ * are its peaks and peak risks, the day's only value being the highest known; `hours` is 0, which
+ * every reader takes as a day of daily values, never as a day without data.
+ */
+export function dailyDayValues(v: PollenDayValue): DayValues {
+  return { ...dayValues(v.day, [v]), hours: 0 };
+}
+
+/** Whether a day's values are a provider's daily value rather than the means of hours. */
+export const isDailyValue = (v: Pick<DayValues, 'hours'>): boolean => v.hours === 0;
 
 /** The daily row of a day: its means, then its peaks. */
 export function dailyRowOf(v: DayValues): DailyPollen {

@@ -46,3 +46,26 @@ export function normalizeHour(raw: RawPollenHour): PollenHour {
     species: sanitizeSpecies(raw.species),
   };
 }
+
+/**
+ * A city-day's one value from a provider that gives days, not hours: what it said of the day, with
+ * the day's zone and provider, and its own levels in its own words (never NAB's). No hour is made from it.
+ */
+export interface PollenDayValue {
+  /** The day number of the provider's date. */
+  day: number;
+  tree: number | null;
+  grass: number | null;
+  weed: number | null;
+  total: number;
+  species: Species | null;
+  timezone: string | null;
+  source: string;
+  levels: Readonly<Record<string, string>> | null;
+}
+
+/** A day's checked values, from numbers as a provider sends them; the total is the provider's when valid, else the sum of the categories. */
+export function normalizeDayValue(raw: Pick<RawPollenHour, 'tree' | 'grass' | 'weed' | 'total' | 'species'>): Omit<PollenHour, 'hour'> {
+  const { hour: _hour, ...values } = normalizeHour({ ...raw, time: 0 });
+  return values;
+}

@@ -106,11 +106,15 @@ export class StoreChecks {
    */
   incompleteDays(): Array<{ city_id: number; day: number; problem: string }> {
     const out: Array<{ city_id: number; day: number; problem: string }> = [];
-    for (const r of this.db.prepare('SELECT city_id, day, status, mask, data FROM pollen_day').iterate() as Iterable<Row>) {
+    for (const r of this.db.prepare('SELECT city_id, day, status, mask, data, daily FROM pollen_day').iterate() as Iterable<Row>) {
       const at = { city_id: r.city_id as number, day: r.day as number };
       try {
-        const hours = decodeDay(at.day, { mask: r.mask as number, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id));
-        const expected = hours.length >= 24 ? 'complete' : hours.length > 0 ? 'partial' : 'empty';
+        // A daily row holds its one value where an hour would be, and no hour in its mask.
+        const daily = r.daily === 1;
+        if (daily && r.mask !== 0) throw new Error(`a daily day with hours in its mask (${r.mask as number})`);
+        const mask = daily ? (r.data === null ? 0 : 1) : (r.mask as number);
+        const hours = decodeDay(at.day, { mask, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id));
+        const expected = daily ? (hours.length === 1 ? 'complete' : 'empty') : hours.length >= 24 ? 'complete' : hours.length > 0 ? 'partial' : 'empty';
         if (statusOfCode(r.status as number) !== expected)
           out.push({ ...at, problem: `status ${statusOfCode(r.status as number)} for ${hours.length} hours` });
       } catch (error) {

@@ -6,13 +6,13 @@
  * values that always agree with the hours.
  */
 import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
-import { type DayValues, dayValues } from '../domain/day-values.js';
-import type { StoredHour } from '../domain/hours.js';
+import { dailyDayValues, type DayValues, dayValues } from '../domain/day-values.js';
+import type { PollenDayValue, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
 import type { Db, Row } from './database.js';
 import { RecentlyUsed } from './day-cache.js';
 import type { Names } from './names.js';
-import type { PollenDays } from './pollen-days.js';
+import { HAS_DATA, type PollenDays } from './pollen-days.js';
 import type { SpeciesShapes } from './species-shapes.js';
 import { DayValuesPacking } from './day-values-packing.js';
 
@@ -80,7 +80,7 @@ export class DayValuesTable {
     db: Db,
     private readonly names: Names,
     shapes: SpeciesShapes,
-    private readonly pollen: Pick<PollenDays, 'hours'>,
+    private readonly pollen: Pick<PollenDays, 'hours' | 'dailyOn'>,
     /** Nothing writes the file while it is open. */
     private readonly immutable = false,
   ) {
@@ -100,7 +100,7 @@ export class DayValuesTable {
         // City by city through the primary key (CROSS JOIN keeps the city table outside): the table has no index by day.
         'SELECT c.slug, v.day, v.data FROM city c CROSS JOIN day_value v ON v.city_id = c.id AND v.cut = ? AND v.day >= ? AND v.day <= ?',
       ),
-      pollenDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day').pluck(),
+      pollenDays: db.prepare(`SELECT day, daily FROM pollen_day t WHERE city_id = ? AND ${HAS_DATA} ORDER BY day`),
       dropAll: db.prepare('DELETE FROM day_value'),
       citiesWithPollen: db.prepare('SELECT DISTINCT c.slug FROM pollen_day p JOIN city c ON c.id = p.city_id').pluck(),
     };
@@ -115,6 +115,23 @@ export class DayValuesTable {
   }
 
   /**
+   * Writes, inside the caller's transaction, the values of a day a provider gave as one value,
+   * in both cuts: its date is the place's day, and its value stands for that date in either
+   * (there are no hours to cut otherwise). A day it left out is made again from what hours there are.
+   */
+  refreshDaily(city: string, zone: string | undefined, value: PollenDayValue | null, day: number): void {
+    const id = this.names.id('city', city)!;
+    if (value === null) {
+      this.stmt.drop.run(id, CUT_CODE.UTC, day);
+      if (zone !== undefined) this.compute(id, city, 'local', zone, day);
+      return;
+    }
+    const packed = this.packing.pack(dailyDayValues(value));
+    this.stmt.put.run(id, CUT_CODE.UTC, day, packed);
+    if (zone !== undefined) this.stmt.put.run(id, CUT_CODE.local, day, packed);
+  }
+
+  /**
    * Recomputes, inside the caller's transaction, the values of a city's local days (those a
    * write's hours fall in: `localDaysOf`), from the UTC days just `written` where a local day's
    * hours are all among them, else as the store reads them.
@@ -122,6 +139,8 @@ export class DayValuesTable {
   refreshLocal(city: string, zone: string, days: Iterable<number>, written: WrittenDays): void {
     const id = this.names.id('city', city)!;
     for (const local of days) {
+      // A local day a provider gave as one value keeps it: its hours' neighbours do not make it.
+      if (this.writeDaily(id, city, 'local', local)) continue;
       const { from, to } = dayHours('local', zone, local);
       const within = hoursWithin(written, from, to);
       if (within === undefined) this.write(id, 'local', local, this.pollen.hours(city, from, to));
@@ -134,9 +153,9 @@ export class DayValuesTable {
     const id = this.names.id('city', city)!;
     this.stmt.dropCut.run(id, CUT_CODE.local);
     const locals = new Set<number>();
-    for (const day of this.stmt.pollenDays.all(id) as number[]) {
+    for (const { day, daily } of this.stmt.pollenDays.all(id) as Array<{ day: number; daily: number }>) {
       this.compute(id, city, 'UTC', zone, day);
-      if (zone !== undefined) for (const l of localDaysOf(zone, day)) locals.add(l);
+      if (zone !== undefined) for (const l of daily === 1 ? [day] : localDaysOf(zone, day)) locals.add(l);
     }
     for (const local of locals) this.compute(id, city, 'local', zone, local);
   }
@@ -148,8 +167,17 @@ export class DayValuesTable {
   }
 
   private compute(id: number, city: string, cut: DayCut, zone: string | undefined, day: number): void {
+    if (this.writeDaily(id, city, cut, day)) return;
     const { from, to } = dayHours(cut, zone ?? 'UTC', day);
     this.write(id, cut, day, this.pollen.hours(city, from, to));
+  }
+
+  /** Writes a day's values from its provider's daily value, when it has one; says whether it had. */
+  private writeDaily(id: number, city: string, cut: DayCut, day: number): boolean {
+    const value = this.pollen.dailyOn(city, day);
+    if (value === undefined) return false;
+    this.stmt.put.run(id, CUT_CODE[cut], day, this.packing.pack(dailyDayValues(value)));
+    return true;
   }
 
   /** Writes the values of a city-day's hours, or drops the day's values when it has none. */

@@ -46,7 +46,7 @@ const VALUE = ['city_id', 'day', 'data'];
 const FORECAST = ['city_id', 'issued_at', 'source_id', 'origin', 'days'];
 const OUTLOOK = ['city_id', 'issue_day', 'source_id', 'origin', 'data'];
 // Not when pollen was fetched: a day fetched again with the same hours answers the same.
-const POLLEN = ['city_id', 'day', 'source_id', 'zone_id', 'status', 'mask', 'data'];
+const POLLEN = ['city_id', 'day', 'source_id', 'zone_id', 'status', 'mask', 'data', 'daily', 'levels'];
 const WEATHER = ['city_id', 'day', 'source_id', 'status', 'fetched_at', 'data'];
 
 /**

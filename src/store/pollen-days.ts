@@ -3,7 +3,7 @@
  * ingest gave it. Reads go through the one city-day cache (day-cache.ts); an immutable store also
  * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
  */
-import type { PollenHour, StoredHour } from '../domain/hours.js';
+import type { PollenDayValue, PollenHour, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
 import { decodeDay, encodeDay, type PackedDay, setFlags } from './codec.js';
@@ -24,6 +24,15 @@ export interface PollenWrite {
   hours: readonly PollenHour[];
   /** The hours that were asked for (default: the whole day); stored hours of the day outside them are kept. */
   asked?: { from: number; to: number };
+}
+
+/** A city-day's pollen from a provider that gives days: its one value, or none (a day its answer left out). */
+export interface DailyWrite {
+  source: string;
+  timezone: string | null;
+  fetchedAt: number;
+  value: Omit<PollenHour, 'hour'> | null;
+  levels: Readonly<Record<string, string>> | null;
 }
 
 /** A city's window of hours [from, to), and optionally how its hours group into days. */
@@ -132,6 +141,12 @@ export function storedHoursOf(
   return decodeDay(day, packed, (id) => names.shape(id)).map((h) => storedHour(h, timezone, provider));
 }
 
+/**
+ * Where a pollen day row (alias `t`) has data: hours in its mask, or a provider's daily value
+ * (a daily row is complete only with one).
+ */
+export const HAS_DATA = '(t.mask <> 0 OR (t.daily = 1 AND t.status = 1))';
+
 export class PollenDays {
   private readonly stmt;
   /** The days with data across cities (by-day.ts). */
@@ -147,14 +162,19 @@ export class PollenDays {
     /** Nothing writes the file while it is open: days found empty stay known as empty. */
     private readonly immutable: boolean,
   ) {
-    this.byDay = new ByDay(db, names, 'pollen_day', 't.mask <> 0', immutable);
+    this.byDay = new ByDay(db, names, 'pollen_day', HAS_DATA, immutable);
     this.named = { label: (id) => names.label(id), source: (id) => names.source(id), shape: (id) => shapes.shape(id) };
     this.stmt = {
       day: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
       upsert: db.prepare(
         `INSERT INTO pollen_day (city_id, day, source_id, zone_id, status, mask, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, zone_id = coalesce(excluded.zone_id, zone_id),
-           status = excluded.status, mask = excluded.mask, fetched_at = excluded.fetched_at, data = excluded.data`,
+           status = excluded.status, mask = excluded.mask, fetched_at = excluded.fetched_at, data = excluded.data, daily = 0, levels = NULL`,
+      ),
+      upsertDaily: db.prepare(
+        `INSERT INTO pollen_day (city_id, day, source_id, zone_id, status, mask, fetched_at, data, daily, levels) VALUES (?, ?, ?, ?, ?, 0, ?, ?, 1, ?)
+         ON CONFLICT (city_id, day) DO UPDATE SET source_id = excluded.source_id, zone_id = coalesce(excluded.zone_id, zone_id),
+           status = excluded.status, mask = 0, fetched_at = excluded.fetched_at, data = excluded.data, daily = 1, levels = excluded.levels`,
       ),
       statusIn: db.prepare('SELECT day, status, source_id FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ?'),
       sourcesIn: db
@@ -163,9 +183,10 @@ export class PollenDays {
         )
         .pluck(),
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
+      dailyIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND daily = 1 ORDER BY day'),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       masksOnDay: this.byDay.on('t.mask').pluck(),
-      cityDays: db.prepare('SELECT day FROM pollen_day WHERE city_id = ? AND mask <> 0 ORDER BY day DESC LIMIT ?').pluck(),
+      cityDays: db.prepare(`SELECT day FROM pollen_day t WHERE city_id = ? AND ${HAS_DATA} ORDER BY day DESC LIMIT ?`).pluck(),
     };
   }
 
@@ -203,6 +224,58 @@ export class PollenDays {
     const stored = hours.map((h) => storedHour(h, timezone, p.source));
     this.cache.set(city, day, stored);
     return { status, hours: stored, columns };
+  }
+
+  /**
+   * Writes a city-day of a provider that gives days (inside the caller's transaction): its value
+   * packed as one hour would be, with no hour in the mask, and complete; a day the answer left out
+   * is empty. Says the status and the value as it now reads back.
+   */
+  putDaily(city: number, day: number, p: DailyWrite): { status: StoredStatus; value: PollenDayValue | null } {
+    const source = this.names.id('source', p.source);
+    const zone = p.timezone === null ? null : this.names.id('label', p.timezone)!;
+    const old = p.timezone === null ? (this.stmt.day.get(city, day) as Row | undefined) : undefined;
+    const timezone = p.timezone ?? (old?.zone_id == null ? null : this.names.label(old.zone_id as number));
+    const status: StoredStatus = p.value === null ? 'empty' : 'complete';
+    const data = p.value === null ? null : encodeDay(day, [{ ...p.value, hour: day * 24 }], (s) => this.shapes.idFor(s)).data;
+    const levels = p.levels === null || p.value === null ? null : JSON.stringify(p.levels);
+    this.stmt.upsertDaily.run(city, day, source, zone, STORED_STATUSES[status], p.fetchedAt, data, levels);
+    this.cache.set(city, day, []);
+    return { status, value: p.value === null ? null : { day, ...p.value, timezone, source: p.source, levels: p.levels } };
+  }
+
+  /** A city's daily value of a day (a provider that gives days), if it has one. */
+  dailyOn(city: string, day: number): PollenDayValue | undefined {
+    const id = this.names.id('city', city);
+    const r = id === undefined ? undefined : (this.stmt.day.get(id, day) as Row | undefined);
+    return r === undefined ? undefined : this.dailyOf(r);
+  }
+
+  /** The daily value a row holds, if it is a daily row with a value. */
+  private dailyOf(r: Row): PollenDayValue | undefined {
+    if (r.daily !== 1 || r.data === null) return undefined;
+    const [h] = decodeDay(r.day as number, { mask: 1, data: r.data as Uint8Array }, (id) => this.shapes.shape(id));
+    if (!h) return undefined;
+    const { hour: _hour, ...values } = h;
+    return {
+      day: r.day as number,
+      ...values,
+      timezone: r.zone_id === null ? null : this.names.label(r.zone_id as number),
+      source: this.names.source(r.source_id as number),
+      levels: r.levels === null ? null : (JSON.parse(r.levels as string) as Record<string, string>),
+    };
+  }
+
+  /** The days of a city in [from, to] its providers gave as daily values, by day. */
+  dailyIn(city: string, from: number, to: number): Map<number, PollenDayValue> {
+    const id = this.names.id('city', city);
+    const out = new Map<number, PollenDayValue>();
+    if (id === undefined) return out;
+    for (const r of this.stmt.dailyIn.all(id, from, to) as Row[]) {
+      const v = this.dailyOf(r);
+      if (v) out.set(v.day, v);
+    }
+    return out;
   }
 
   /** Forgets what the cache holds of a city-day (a write that was rolled back). */

@@ -260,6 +260,14 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE TRIGGER climatology_issued_removed AFTER DELETE ON climatology_issued BEGIN INSERT INTO day_digest_stale SELECT 6, OLD.day WHERE true ON CONFLICT DO NOTHING; END;
   INSERT INTO day_digest_stale SELECT DISTINCT 4, issued_at / 86400000 FROM forecast_issued WHERE true ON CONFLICT DO NOTHING;
   `,
+  // 11: a city-day from a provider that gives days, not hours (Atmospore): \`daily\` 1, no hour in
+  // its mask, and its one value packed in \`data\` as an hour would be (codec.ts, the mask's first
+  // bit), so that no hourly reader ever finds an hour in it; \`levels\`, the provider's own levels
+  // in its words (JSON), kept apart from NAB's.
+  `
+  ALTER TABLE pollen_day ADD COLUMN daily INTEGER NOT NULL DEFAULT 0 CHECK (daily IN (0, 1));
+  ALTER TABLE pollen_day ADD COLUMN levels TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,7 +18,7 @@ import { IngestRuns } from './ingest-runs.js';
 import { IssuedForecasts } from './issued-forecasts.js';
 import { KeptOutlooks } from './kept-outlooks.js';
 import { Ledger } from './ledger.js';
-import { PollenDays, type PollenWrite } from './pollen-days.js';
+import { type DailyWrite, PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
 import { MIGRATIONS } from './schema.js';
 import { ShardRows } from './shards/shard-rows.js';
@@ -38,6 +38,8 @@ export interface CityDayWrite {
   city: string;
   day: number;
   pollen?: PollenWrite;
+  /** Pollen of a provider that gives days: the day is its date. */
+  pollenDaily?: DailyWrite;
   weather?: WeatherWrite;
 }
 
@@ -126,7 +128,7 @@ export class Store implements StoreReader {
       return this.writeAll(writes);
     } catch (error) {
       // Rolled back: the decoded days the writes left in the cache are not the stored ones.
-      for (const w of writes) if (w.pollen) this.pollen.forget(this.names.id('city', w.city)!, w.day);
+      for (const w of writes) if (w.pollen || w.pollenDaily) this.pollen.forget(this.names.id('city', w.city)!, w.day);
       throw error;
     }
   }
@@ -150,6 +152,20 @@ export class Store implements StoreReader {
             if (!local) locals.set(write.city, (local = { zone, days: new Set(), written: new Map() }));
             for (const day of localDaysOf(zone, write.day)) local.days.add(day);
             local.written.set(write.day, { hours, columns });
+          }
+        }
+        if (write.pollenDaily) {
+          const { status, value } = this.pollen.putDaily(city, write.day, write.pollenDaily);
+          written.pollen = status;
+          if (!zones.has(write.city)) zones.set(write.city, this.cities.zoneOf(write.city));
+          const zone = zones.get(write.city);
+          this.values.refreshDaily(write.city, zone, value, write.day);
+          if (zone !== undefined) {
+            // The local days beside it lose whatever hours the day held before.
+            let local = locals.get(write.city);
+            if (!local) locals.set(write.city, (local = { zone, days: new Set(), written: new Map() }));
+            for (const day of localDaysOf(zone, write.day)) if (day !== write.day) local.days.add(day);
+            local.written.set(write.day, { hours: [], columns: null });
           }
         }
         if (write.weather) written.weather = this.weather.put(city, write.day, write.weather);

@@ -19,7 +19,7 @@
  *   the same rule.
  */
 import { HOUR_MS } from '../dates.js';
-import { type DayValues, dayValues } from '../day-values.js';
+import { type DayValues, dayValues, isDailyValue } from '../day-values.js';
 import { type DayCut, dayHours, dayOfHour, groupByDay } from '../days.js';
 import type { DayHour } from '../pollen-rows.js';
 import { type Graded, grade } from '../species/risk.js';
@@ -106,7 +106,7 @@ export function levelsOf(v: Pick<DayValues, 'exact' | 'means'>): DayLevels {
 
 /**
  * The observed days of one category that verification reads: each UTC day whose values hold at
- * least three quarters of its hours, its mean to a thousandth and its level (levelOf).
+ * least three quarters of its hours, or are a provider's daily value, its mean to a thousandth and its level (levelOf).
  */
 export function observedSeries(
   days: Iterable<Pick<DayValues, 'day' | 'hours' | 'exact' | 'means'>>,
@@ -114,7 +114,7 @@ export function observedSeries(
 ): Map<number, SeasonDay> {
   const series = new Map<number, SeasonDay>();
   for (const v of days) {
-    if (!coveredEnough(v.hours, 24)) continue;
+    if (!isDailyValue(v) && !coveredEnough(v.hours, 24)) continue;
     const level = levelOf(v, category);
     if (level) series.set(v.day, { value: level.value, risk: level.level });
   }
