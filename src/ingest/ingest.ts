@@ -3,18 +3,33 @@
  * one transaction, and every (city, day, kind) of the run ends with one status.
  */
 import type { City } from '../domain/cities.js';
-import type { PollenHour } from '../domain/hours.js';
+import { normalizeDayValue, type PollenHour } from '../domain/hours.js';
 import type { WeatherValues } from '../domain/weather.js';
-import { dayString } from '../domain/dates.js';
+import { dayNumber, dayString } from '../domain/dates.js';
 import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/day-status.js';
-import { ProviderError, type DaySpan, type PollenProvider, type ProviderFailure, type WeatherProvider } from '../providers/provider.js';
+import {
+  type AnyPollenProvider,
+  type Coverage,
+  type DailyPollenProvider,
+  type DaySpan,
+  isDaily,
+  ProviderError,
+  type ProviderFailure,
+  RETRY_DAYS,
+  type WeatherProvider,
+} from '../providers/provider.js';
+import type { DailyWrite } from '../store/pollen-days.js';
 import type { CityDayWrite, Store } from '../store/store.js';
 import { hoursByDay, weatherByDay } from './normalize.js';
-import { plan, type KindPlan, type Task } from './plan.js';
+import { plan, type KindPlan, type Task, unitKey } from './plan.js';
 
 export interface IngestOptions {
   store: Store;
-  pollen: PollenProvider;
+  /**
+   * The pollen provider, or a chain of them in order of preference: each city-day comes from the
+   * first that answers it whole; what one leaves (a quota, a failure, a day missing) goes to the next.
+   */
+  pollen: AnyPollenProvider | readonly AnyPollenProvider[];
   weather: WeatherProvider | null;
   cities: readonly City[];
   /** Inclusive span of UTC day numbers. */
@@ -51,9 +66,13 @@ export interface IngestSummary {
   stopped: Record<string, string>;
   /** Provider requests made (each may be several HTTP requests). */
   calls: number;
+  /** Per pollen provider of the chain: the city-days it gave (complete or partial) and the requests it cost. */
+  providers: Record<string, { cityDays: number; calls: number }>;
   /** City-days written, and the hourly and weather rows they hold. */
   written: number;
   hourlyRows: number;
+  /** Days a provider that gives days gave as one value each. */
+  dailyValues: number;
   weatherRows: number;
   seconds: number;
 }
@@ -66,74 +85,108 @@ export async function ingest(options: IngestOptions): Promise<IngestSummary> {
   const { store, cities, span, refresh = false, now = Date.now } = options;
   const started = performance.now();
   const at = now();
-  const kinds: KindPlan[] = [kindPlan('pollen', options.pollen, at, store, span, options.replaceOtherProviders === true)];
-  if (options.weather) kinds.push(kindPlan('weather', options.weather, at, store, span, options.replaceOtherProviders === true));
-  const { tasks, settled } = plan(span, cities, kinds, refresh);
-  const run = new Run(options, cities.length * (span.to - span.from + 1) * kinds.length, settled.values());
-  await forEachConcurrently(tasks, options.concurrency ?? 4, (task) => run.task(task));
+  const chain = chainOf(options.pollen);
+  const replace = options.replaceOtherProviders === true;
+  const run = new Run(options, cities.length * (span.to - span.from + 1) * (options.weather ? 2 : 1));
+  // Provider by provider, in the chain's order (weather with the first): each plan reads what the
+  // ones before it wrote, so a city-day they left unanswered is asked of the next.
+  for (const [i, provider] of chain.entries()) {
+    const kinds: KindPlan[] = [pollenPlan(provider, chain, at, store, span, replace)];
+    if (i === 0 && options.weather) kinds.push(kindPlan('weather', options.weather, options.weather.coverage(at), store, span, replace));
+    const { tasks, settled } = plan(span, cities, kinds, refresh);
+    for (const [key, status] of settled) run.settle(key, status);
+    run.summary.providers[provider.id] ??= { cityDays: 0, calls: 0 };
+    await forEachConcurrently(tasks, options.concurrency ?? 4, (task) =>
+      run.task(task, task.kind === 'pollen' ? provider : options.weather!),
+    );
+  }
+  run.finish();
   // Once for the run, not per write: a day's digest reads every city's rows of the day.
   store.refreshDigests();
   run.summary.seconds = (performance.now() - started) / 1000;
   store.runs.record({
     startedAt: at,
     finishedAt: now(),
-    pollen: options.pollen.id,
+    pollen: chain.map((p) => p.id).join(','),
     weather: options.weather?.id ?? null,
     counts: run.summary.counts,
   });
   return run.summary;
 }
 
-/** One run's requests: each made, written and settled, or settled without a call once its provider stopped. */
+/** The chain of an ingest's pollen option. */
+const chainOf = (pollen: IngestOptions['pollen']): readonly AnyPollenProvider[] =>
+  Array.isArray(pollen) ? pollen : [pollen as AnyPollenProvider];
+
+/**
+ * One run's requests: each made, written and settled, or settled without a call once its provider
+ * stopped. Every (city, day, kind) ends with the status of the last provider that took it up.
+ */
 class Run {
   readonly summary: IngestSummary = {
     counts: emptyCounts(),
     failed: [],
     stopped: {},
     calls: 0,
+    providers: {},
     written: 0,
     hourlyRows: 0,
+    dailyValues: 0,
     weatherRows: 0,
     seconds: 0,
   };
-  private done = 0;
+  /** Each unit's status so far, and the failure and provider of those that have one. */
+  private readonly statuses = new Map<string, DayStatus>();
+  private readonly failures = new Map<string, IngestFailure>();
+  private readonly givenBy = new Map<string, string>();
   /** Once a provider refuses for quota (or its budget is spent), what is left for it is deferred. */
   private readonly stopped = new Set<string>();
 
-  /** `settled`: the statuses the plan gave without a request. */
   constructor(
     private readonly options: IngestOptions,
     private readonly total: number,
-    settled: Iterable<DayStatus>,
   ) {
-    for (const status of settled) {
-      this.summary.counts[status]++;
-      this.done++;
-    }
     this.progress();
   }
 
   private progress(): void {
-    this.options.onProgress?.({ done: this.done, total: this.total, failed: this.summary.failed.length });
+    this.options.onProgress?.({ done: this.statuses.size, total: this.total, failed: this.failures.size });
   }
 
-  /** Counts `n` (city, day, kind) units as ending with `status`. */
-  settle(status: DayStatus, n = 1): void {
-    this.summary.counts[status] += n;
-    this.done += n;
+  /** A unit ends, for now, with `status` (a later provider of the chain may take it up again). */
+  settle(key: string, status: DayStatus, failure?: IngestFailure, provider?: string): void {
+    this.statuses.set(key, status);
+    if (failure) this.failures.set(key, failure);
+    else this.failures.delete(key);
+    if (provider !== undefined && (status === 'complete' || status === 'partial')) this.givenBy.set(key, provider);
+    else if (status !== 'complete' && status !== 'partial') this.givenBy.delete(key);
     this.progress();
   }
 
+  /** The counts, failures and each provider's city-days, from every unit's last status. */
+  finish(): void {
+    for (const status of this.statuses.values()) this.summary.counts[status]++;
+    this.summary.failed = [...this.failures.values()];
+    for (const provider of this.givenBy.values()) {
+      const p = (this.summary.providers[provider] ??= { cityDays: 0, calls: 0 });
+      p.cityDays++;
+    }
+  }
+
+  private keys(task: Task): string[] {
+    return task.days.map((day) => unitKey(task.kind, task.city.slug, day));
+  }
+
   /** Makes a request and writes its answer, or settles its days as its failure says. */
-  async task(task: Task): Promise<void> {
-    const provider = task.kind === 'pollen' ? this.options.pollen : this.options.weather!;
+  async task(task: Task, provider: AnyPollenProvider | WeatherProvider): Promise<void> {
     if (this.stopped.has(provider.id)) {
-      this.settle('deferred', task.days.length);
+      for (const key of this.keys(task)) this.settle(key, 'deferred');
       return;
     }
     this.summary.calls++;
+    if (task.kind === 'pollen') this.summary.providers[provider.id]!.calls++;
     try {
-      this.write(task, await fetchTask(task, this.options));
+      this.write(task, provider.id, await fetchTask(task, provider));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       this.failed(task, provider.id, error);
@@ -142,7 +195,6 @@ class Run {
 
   /** Settles a request's days by its provider's failure. */
   private failed(task: Task, provider: string, error: ProviderError): void {
-    const n = task.days.length;
     switch (error.failure) {
       case 'quota':
       case 'throttled':
@@ -150,55 +202,119 @@ class Run {
           this.stopped.add(provider);
           this.summary.stopped[provider] = error.message;
         }
-        this.settle('deferred', n);
+        for (const key of this.keys(task)) this.settle(key, 'deferred');
         break;
       case 'outside_window':
-        this.settle('outside_window', n);
+        for (const key of this.keys(task)) this.settle(key, 'outside_window');
         break;
       case 'not_covered': // the provider has no data for this place: the days are empty
         this.write(
           task,
-          task.kind === 'pollen' ? { kind: 'pollen', timezone: null, days: new Map() } : { kind: 'weather', days: new Map() },
+          provider,
+          task.kind === 'weather'
+            ? { kind: 'weather', days: new Map() }
+            : task.daily
+              ? { kind: 'pollenDaily', timezone: null, days: new Map() }
+              : { kind: 'pollen', timezone: null, days: new Map() },
         );
         break;
       default:
-        for (const day of task.days)
-          this.summary.failed.push({
+        for (const [i, key] of this.keys(task).entries())
+          this.settle(key, 'failed', {
             city: task.city.slug,
-            date: dayString(day),
+            date: dayString(task.days[i]!),
             data: task.kind,
             failure: error.failure,
             message: error.message,
           });
-        this.settle('failed', n);
     }
   }
 
   /**
    * Writes a request's answer, its days in one transaction (a killed run leaves each of them whole
    * or absent, and one commit per request instead of per day is most of what writing costs), and
-   * settles each day with its status.
+   * settles each day with its status. A day another provider of the chain holds data for is
+   * replaced only by a whole day (unless the run replaces other providers' days).
    */
-  private write(task: Task, fetched: Fetched): void {
+  private write(task: Task, provider: string, fetched: Fetched): void {
     const { store, now = Date.now } = this.options;
     const fetchedAt = now();
     const city = task.city.slug;
-    const writes: CityDayWrite[] = task.days.map((day) => {
-      if (fetched.kind === 'weather')
-        return { city, day, weather: { source: this.options.weather!.id, fetchedAt, values: fetched.days.get(day) ?? {} } };
+    const held =
+      fetched.kind === 'weather' || this.options.replaceOtherProviders
+        ? undefined
+        : store.pollen.storedDays(city, task.days[0]!, task.days.at(-1)!);
+    const writes: CityDayWrite[] = [];
+    for (const day of task.days) {
+      const key = unitKey(task.kind, city, day);
+      if (fetched.kind === 'weather') {
+        writes.push({ city, day, weather: { source: provider, fetchedAt, values: fetched.days.get(day) ?? {} } });
+        continue;
+      }
+      const before = held?.get(day);
+      const keeps = before !== undefined && before.source !== provider && before.status !== 'empty';
+      if (fetched.kind === 'pollenDaily') {
+        const given = fetched.days.get(day);
+        if (keeps && given === undefined) {
+          this.settle(key, before.status);
+          continue;
+        }
+        this.summary.dailyValues += given ? 1 : 0;
+        const pollenDaily: DailyWrite = {
+          source: provider,
+          timezone: fetched.timezone,
+          fetchedAt,
+          value: given?.value ?? null,
+          levels: given?.levels ?? null,
+        };
+        writes.push({ city, day, pollenDaily });
+        continue;
+      }
       // Only the hours asked for are replaced: hours of the day outside them are kept.
       const asked = { from: Math.max(day * 24, task.hours.from), to: Math.min(day * 24 + 24, task.hours.to) };
       const hours = (fetched.days.get(day) ?? []).filter((h) => h.hour >= asked.from && h.hour < asked.to);
+      if (keeps && hours.length < 24) {
+        this.settle(key, before.status);
+        continue;
+      }
       this.summary.hourlyRows += hours.length;
-      return { city, day, pollen: { source: this.options.pollen.id, timezone: fetched.timezone, fetchedAt, hours, asked } };
-    });
-    for (const written of store.writeCityDays(writes)) {
-      const status = (fetched.kind === 'pollen' ? written.pollen : written.weather)!;
+      writes.push({ city, day, pollen: { source: provider, timezone: fetched.timezone, fetchedAt, hours, asked } });
+    }
+    const results = writes.length === 0 ? [] : store.writeCityDays(writes);
+    for (const [i, written] of results.entries()) {
+      const w = writes[i]!;
+      const status = (fetched.kind === 'weather' ? written.weather : written.pollen)!;
       if (fetched.kind === 'weather' && status === 'complete') this.summary.weatherRows++;
       this.summary.written++;
-      this.settle(status);
+      this.settle(unitKey(task.kind, city, w.day), status, undefined, provider);
     }
   }
+}
+
+/**
+ * The plan of one pollen provider of a chain. A city-day another provider of the chain wrote is
+ * asked again unless it is complete (the first to answer it whole keeps it); one a provider outside
+ * the chain wrote is kept, as kindPlan keeps it.
+ */
+function pollenPlan(
+  provider: AnyPollenProvider,
+  chain: readonly AnyPollenProvider[],
+  now: number,
+  store: Store,
+  span: DaySpan,
+  replace: boolean,
+): KindPlan {
+  const ids = new Set(chain.map((p) => p.id));
+  const coverage = isDaily(provider) ? dayCoverageOf(provider, now) : provider.coverage(now);
+  const k = kindPlan('pollen', provider, coverage, store, span, replace, (source, status) => ids.has(source) && status !== 'complete');
+  return isDaily(provider) ? { ...k, daily: true } : k;
+}
+
+/** A daily provider's days as the hours the planner reads: whole days, asked again while young, as hours are. */
+function dayCoverageOf(provider: DailyPollenProvider, now: number): Coverage {
+  const { oldestDay, newestDay } = provider.dayCoverage(now);
+  const newestHour = (newestDay + 1) * 24;
+  return { oldestHour: oldestDay === null ? null : oldestDay * 24, newestHour, retryFromHour: newestHour - RETRY_DAYS * 24 };
 }
 
 /**
@@ -208,18 +324,19 @@ class Run {
  */
 function kindPlan(
   kind: DataKind,
-  provider: PollenProvider | WeatherProvider,
-  now: number,
+  provider: AnyPollenProvider | WeatherProvider,
+  coverage: Coverage,
   store: Store,
   span: DaySpan,
   replace: boolean,
+  askAgain: (source: string, status: StoredStatus) => boolean = () => false,
 ): KindPlan {
   let last: { city: string; mine: Map<number, StoredStatus>; others: Set<number> } | undefined;
   const of = (city: City) => {
     if (last?.city === city.slug) return last;
     const [mine, others] = [new Map<number, StoredStatus>(), new Set<number>()];
     for (const [day, d] of store[kind].storedDays(city.slug, span.from, span.to)) {
-      if (d.source !== provider.id && replace) continue;
+      if (d.source !== provider.id && (replace || askAgain(d.source, d.status))) continue;
       mine.set(day, d.status);
       if (d.source !== provider.id) others.add(day);
     }
@@ -228,27 +345,41 @@ function kindPlan(
   };
   return {
     kind,
-    coverage: provider.coverage(now),
+    coverage,
     maxDaysPerCall: provider.maxDaysPerCall,
     stored: (city) => of(city).mine,
     others: (city) => of(city).others,
   };
 }
 
-/** One request's answer by UTC day: pollen hours (with the zone the provider gave), or weather values. */
+/** One request's answer by UTC day: pollen hours (with the zone the provider gave), a daily provider's values by its dates, or weather values. */
 type Fetched =
   | { kind: 'pollen'; timezone: string | null; days: Map<number, PollenHour[]> }
+  | {
+      kind: 'pollenDaily';
+      timezone: string | null;
+      days: Map<number, { value: Omit<PollenHour, 'hour'>; levels: Readonly<Record<string, string>> | null }>;
+    }
   | { kind: 'weather'; days: Map<number, WeatherValues> };
 
-async function fetchTask(task: Task, options: IngestOptions): Promise<Fetched> {
-  if (task.kind === 'pollen') {
-    const batch = await options.pollen.pollenHistory(task.city, task.hours);
-    return { kind: 'pollen', timezone: batch.timezone, days: hoursByDay(options.pollen.id, batch) };
+async function fetchTask(task: Task, provider: AnyPollenProvider | WeatherProvider): Promise<Fetched> {
+  if (task.kind === 'weather') {
+    const weather = provider as WeatherProvider;
+    return { kind: 'weather', days: weatherByDay(await weather.weatherHistory(task.city, { from: task.days[0]!, to: task.days.at(-1)! })) };
   }
-  return {
-    kind: 'weather',
-    days: weatherByDay(await options.weather!.weatherHistory(task.city, { from: task.days[0]!, to: task.days.at(-1)! })),
-  };
+  const pollen = provider as AnyPollenProvider;
+  if (isDaily(pollen)) {
+    const batch = await pollen.pollenDays(task.city, { from: task.days[0]!, to: task.days.at(-1)! });
+    const days = new Map<number, { value: Omit<PollenHour, 'hour'>; levels: Readonly<Record<string, string>> | null }>();
+    for (const d of batch.days) {
+      const day = /^\d{4}-\d{2}-\d{2}$/.test(d.date) ? dayNumber(d.date) : Number.NaN;
+      if (!Number.isFinite(day)) throw new ProviderError(pollen.id, 'bad_payload', `a day has no valid date (${JSON.stringify(d.date)})`);
+      days.set(day, { value: normalizeDayValue(d), levels: d.providerLevels ?? null });
+    }
+    return { kind: 'pollenDaily', timezone: batch.timezone, days };
+  }
+  const batch = await pollen.pollenHistory(task.city, task.hours);
+  return { kind: 'pollen', timezone: batch.timezone, days: hoursByDay(pollen.id, batch) };
 }
 
 /** Runs `work` over the items in order, at most `limit` at a time. */

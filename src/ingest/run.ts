@@ -4,7 +4,7 @@ import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES } from '../domain/day-status.js';
 import { existsSync } from 'node:fs';
 import { DEFAULT_CITIES, type City } from '../domain/cities.js';
-import { budgetWarnings, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';
+import { budgetWarnings, chainIds, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import { clockOf, settingsOf } from '../settings.js';
 import { CityConflictError, openStore, type Store } from '../store/store.js';
@@ -16,7 +16,7 @@ import { progressReporter } from './progress.js';
 export interface RunOptions {
   /** Leave a store that already has data alone (`npm start`). */
   onlyIfEmpty?: boolean;
-  /** Print `{counts, failed, stopped}` as JSON instead of the human summary. */
+  /** Print `{counts, failed, stopped, providers}` as JSON instead of the human summary. */
   json?: boolean;
   env?: NodeJS.ProcessEnv;
   now?: () => number;
@@ -70,7 +70,7 @@ function providersFor(pollen: string, args: IngestArgs, own: string | null, stor
 function refuseAnotherProvider(store: Store, args: IngestArgs, providers: ProviderPair, own: string | null): void {
   if (args.replaceProviderDays) return;
   const db = args.db;
-  if (own !== null && own !== providers.pollen.id)
+  if (own !== null && !providers.chain.some((p) => p.id === own))
     throw new UsageError(
       `the store ${db} holds ${own}'s pollen: --provider ${providers.pollen.id} would write ${providers.pollen.id}'s days into it. Leave out --provider to ingest ${own}, name another --db, or add --replace-provider-days to write ${providers.pollen.id}'s days over this run's days (each day keeps its own provider's label)`,
     );
@@ -94,13 +94,13 @@ export async function runIngest(
   const store = openStore(args.db);
   try {
     const own = store.pollen.latestSource();
-    const pollen = args.provider ?? own ?? SAMPLE_ID;
-    if (options.refuseSample !== undefined && pollen === SAMPLE_ID) throw new UsageError(options.refuseSample);
+    const pollen = args.provider ?? settingsOf(options.env).POLLEN_PROVIDERS ?? own ?? SAMPLE_ID;
+    if (options.refuseSample !== undefined && chainIds(pollen).includes(SAMPLE_ID)) throw new UsageError(options.refuseSample);
     const providers = providersFor(pollen, args, own, store, options);
-    const keep = async (cities: readonly City[], take = true) => {
+    const keep = async (cities: readonly City[], take: ReadonlySet<string> = new Set(providers.chain.map((p) => p.id))) => {
       const kept = await keepWithFetches(
         store,
-        providers.pollen,
+        providers.chain,
         cities,
         options.now?.() ?? Date.now(),
         args.db,
@@ -112,7 +112,7 @@ export async function runIngest(
     if (options.onlyIfEmpty && store.pollen.latestDay() !== null) {
       out.write(`store ${args.db} already has data through ${dayString(store.pollen.latestDay()!)}; not ingesting\n`);
       // A store of this provider made before forecasts were kept has its own made now (the sample's past, at once).
-      if (store.pollen.latestSource() === providers.pollen.id) await keep(store.cities.set().list);
+      if (providers.chain.some((p) => p.id === store.pollen.latestSource())) await keep(store.cities.set().list);
       return undefined;
     }
     refuseAnotherProvider(store, args, providers, own);
@@ -133,11 +133,11 @@ export async function runIngest(
     }
     for (const warning of budgetWarnings(set.length, providers, options.env ?? process.env)) log.write(`ingest: warning: ${warning}\n`);
     log.write(
-      `ingest: ${providers.pollen.id} pollen, ${providers.weather.id} weather, ${cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`,
+      `ingest: ${providers.chain.map((p) => p.id).join(' then ')} pollen, ${providers.weather.id} weather, ${cities.length} cities, ${dayString(args.span.from)}..${dayString(args.span.to)} into ${args.db}\n`,
     );
     const summary = await ingest({
       store,
-      pollen: providers.pollen,
+      pollen: providers.chain,
       weather: providers.weather,
       cities,
       span: args.span,
@@ -147,7 +147,7 @@ export async function runIngest(
       onProgress: progressReporter(log, 'ingest'),
     });
     // A provider that refused this run (its quota) or whose budget it spent is not asked again for forecasts.
-    await keep(cities, !(providers.pollen.id in summary.stopped));
+    await keep(cities, new Set(providers.chain.map((p) => p.id).filter((id) => !(id in summary.stopped))));
     const compacted = store.compactIfLoose();
     if (compacted) log.write(`ingest: compacted the store from ${mb(compacted.before)} to ${mb(compacted.after)}\n`);
     out.write(options.json ? `${JSON.stringify(jsonSummary(summary))}\n` : formatSummary(summary));
@@ -160,8 +160,8 @@ export async function runIngest(
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The machine-readable outcome `--json` prints. */
-export function jsonSummary(s: IngestSummary): Pick<IngestSummary, 'counts' | 'failed' | 'stopped'> {
-  return { counts: s.counts, failed: s.failed, stopped: s.stopped };
+export function jsonSummary(s: IngestSummary): Pick<IngestSummary, 'counts' | 'failed' | 'stopped' | 'providers'> {
+  return { counts: s.counts, failed: s.failed, stopped: s.stopped, providers: s.providers };
 }
 
 /** The closing lines of an ingest: every status, what was written, and every city-day that failed. */
@@ -170,8 +170,11 @@ export function formatSummary(s: IngestSummary): string {
   const rate = s.seconds > 0 ? Math.round(s.hourlyRows / s.seconds) : 0;
   const lines = [
     `${total} city-days (pollen and weather counted apart): ${DAY_STATUSES.map((k) => `${s.counts[k]} ${k.replace('_', ' ')}`).join(', ')}`,
-    `wrote ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s, with ${s.calls} provider requests`,
+    `wrote ${s.written} city-days (${s.hourlyRows} hourly rows, ${s.dailyValues} daily values, ${s.weatherRows} weather rows) in ${s.seconds.toFixed(1)} s, ${rate} hourly rows/s, with ${s.calls} provider requests`,
   ];
+  // Each pollen provider of the chain: what it gave, and what it cost.
+  for (const [provider, p] of Object.entries(s.providers))
+    lines.push(`${provider}: gave ${p.cityDays} pollen city-days for ${p.calls} requests`);
   for (const [provider, why] of Object.entries(s.stopped))
     lines.push(`stopped calling ${provider}: ${why}; what is left is deferred to the next run`);
   for (const f of s.failed) lines.push(`failed: ${f.city} ${f.date} ${f.data}: ${f.failure}: ${f.message}`);

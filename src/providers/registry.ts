@@ -5,26 +5,30 @@
 import type { Dispatcher } from 'undici';
 import { ConfigError, type Settings, settingsOf } from '../settings.js';
 import type { CallPurpose, Store } from '../store/store.js';
-import { AmbeeProvider, AMBEE_ID } from './ambee.js';
 import { StoreLedger, type Budget } from './call-budget.js';
 import { HttpClient, type HttpPolicy } from './http-policy.js';
-import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
-import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';
-import type { PollenProvider, WeatherProvider } from './provider.js';
-import { SampleProvider, SAMPLE_ID } from './sample/index.js';
+import { OPEN_METEO_ID } from './open-meteo.js';
+import { OPENWEATHERMAP_ID } from './openweathermap.js';
+import type { AnyPollenProvider, WeatherProvider } from './provider.js';
+import { SAMPLE_ID } from './sample/index.js';
+import { entriesOf, entryOf, POLLEN_PROVIDERS, type ProviderEntry, WEATHER_PROVIDERS } from './table.js';
 
 /** Ids accepted by `--provider` (pollen) and `--weather`. */
-export const PROVIDER_IDS: readonly string[] = [SAMPLE_ID, AMBEE_ID];
-export const WEATHER_IDS: readonly string[] = [SAMPLE_ID, OPEN_METEO_ID, OPENWEATHERMAP_ID];
+export const PROVIDER_IDS: readonly string[] = POLLEN_PROVIDERS.map((e) => e.id);
+export const WEATHER_IDS: readonly string[] = WEATHER_PROVIDERS.map((e) => e.id);
 
 export { ConfigError } from '../settings.js';
 
 export interface ProviderPair {
-  pollen: PollenProvider;
+  /** The first pollen provider of the chain. */
+  pollen: AnyPollenProvider;
+  /** Every pollen provider, in order of preference: a city-day another leaves unanswered goes to the next. */
+  chain: AnyPollenProvider[];
   weather: WeatherProvider;
 }
 
 export interface ProviderRequest {
+  /** A pollen provider id, or a chain of them comma-separated (`atmospore,ambee`). */
   pollen: string;
   /** Defaults: `sample` with the sample pollen provider; else OpenWeatherMap when its key is set, else Open-Meteo. */
   weather?: string;
@@ -38,125 +42,120 @@ export interface ProviderRequest {
   now?: () => number;
 }
 
+/** The ids of a chain as given (`atmospore, ambee`): each once, in order. */
+export const chainIds = (pollen: string): string[] => [...new Set(pollen.split(',').map((id) => id.trim()))];
+
+/**
+ * The pollen chain a command uses: `--provider` when given, else `POLLEN_PROVIDERS`, else
+ * `POLLEN_PROVIDER`, else ambee when its key is set, else the sample.
+ */
+export function pollenChainFor(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  const s = settingsOf(env);
+  return given ?? s.POLLEN_PROVIDERS ?? s.POLLEN_PROVIDER ?? (s.AMBEE_API_KEY ? 'ambee' : SAMPLE_ID);
+}
+
 /**
  * Upstream forecast calls a provider may make per UTC day: `FORECAST_DAILY_BUDGET` when set,
- * else the part of the provider's budget that ingest leaves to forecasts (Ambee's reserve), else
+ * else the part of the provider's budget that ingest leaves to forecasts (its reserve), else
  * none. The sample provider has no budget.
  */
 export function forecastBudget(provider: string, env: NodeJS.ProcessEnv): number | null {
   const s = settingsOf(env);
-  return s.FORECAST_DAILY_BUDGET ?? (provider === AMBEE_ID ? s.AMBEE_FORECAST_RESERVE : null);
+  const reserve = entryOf('pollen', provider)?.forecastReserve;
+  return s.FORECAST_DAILY_BUDGET ?? (reserve ? s[reserve] : null);
 }
 
 /** The weather provider id a request resolves to. */
 export function weatherIdFor(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv): string {
   const s = settingsOf(env);
-  return weather ?? s.WEATHER_PROVIDER ?? (pollen === SAMPLE_ID ? SAMPLE_ID : s.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID);
+  return (
+    weather ??
+    s.WEATHER_PROVIDER ??
+    (chainIds(pollen).every((id) => id === SAMPLE_ID) ? SAMPLE_ID : s.OPENWEATHER_API_KEY ? OPENWEATHERMAP_ID : OPEN_METEO_ID)
+  );
 }
 
 /** Checks ids and keys without building anything, so a CLI can refuse before it writes. */
 export function checkProviders(pollen: string, weather: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
-  if (!PROVIDER_IDS.includes(pollen))
-    throw new ConfigError(`--provider must be one of: ${PROVIDER_IDS.join(', ')} (got ${JSON.stringify(pollen)})`);
-  const w = weatherIdFor(pollen, weather, env);
-  if (!WEATHER_IDS.includes(w))
-    throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
   const s = settingsOf(env);
-  if (pollen === AMBEE_ID) {
-    key(s, 'AMBEE_API_KEY', 'the ambee pollen provider');
-    void s.AMBEE_HISTORY_HOURS;
+  for (const id of chainIds(pollen)) {
+    const entry = entryOf('pollen', id);
+    if (!entry)
+      throw new ConfigError(
+        `--provider must be one of: ${PROVIDER_IDS.join(', ')}, or several comma-separated (got ${JSON.stringify(id)})`,
+      );
+    checkEntry(s, entry);
   }
-  if (w === OPENWEATHERMAP_ID) key(s, 'OPENWEATHER_API_KEY', 'the openweathermap weather provider');
+  const w = weatherIdFor(pollen, weather, env);
+  const entry = entryOf('weather', w);
+  if (!entry) throw new ConfigError(`the weather provider must be one of: ${WEATHER_IDS.join(', ')} (got ${JSON.stringify(w)})`);
+  checkEntry(s, entry);
   policyFrom(s);
+}
+
+/** A provider's key is set, and its settings read. */
+function checkEntry(s: Settings, entry: ProviderEntry): void {
+  if (entry.key) {
+    const value = s[entry.key];
+    if (!value || value.trim() === '')
+      throw new ConfigError(`${entry.key} is not set: the ${entry.id} ${entry.kind} provider needs an API key (see .env.example)`);
+  }
+  for (const setting of [entry.budget, entry.forecastReserve]) if (setting) void s[setting];
+  void entry.make;
 }
 
 /** The providers for a request. */
 export function createProviders(req: ProviderRequest): ProviderPair {
   const env = req.env ?? process.env;
   checkProviders(req.pollen, req.weather, env);
-  const s = settingsOf(env);
-  const policy = policyFrom(s);
-  const http = (provider: string, secret?: string) =>
-    new HttpClient({
-      provider,
-      policy,
-      dispatcher: req.dispatcher,
-      sleep: req.sleep,
-      secrets: secret ? [secret] : [],
-      ledger: req.store ? new StoreLedger(req.store, provider, budgetFor(provider, env), req.purpose ?? 'ingest', req.now) : undefined,
-    });
-  const sample = new SampleProvider();
-  const pollen =
-    req.pollen === AMBEE_ID
-      ? new AmbeeProvider({
-          apiKey: s.AMBEE_API_KEY!,
-          http: http(AMBEE_ID, s.AMBEE_API_KEY),
-          baseUrl: s.AMBEE_BASE_URL,
-          historyHours: s.AMBEE_HISTORY_HOURS,
-        })
-      : sample;
+  const settings = settingsOf(env);
+  const policy = policyFrom(settings);
+  const context = (provider: string) => ({
+    settings,
+    http: (secret?: string) =>
+      new HttpClient({
+        provider,
+        policy,
+        dispatcher: req.dispatcher,
+        sleep: req.sleep,
+        secrets: secret ? [secret] : [],
+        ledger: req.store ? new StoreLedger(req.store, provider, budgetFor(provider, env), req.purpose ?? 'ingest', req.now) : undefined,
+      }),
+  });
+  const chain = chainIds(req.pollen).map((id) => entryOf('pollen', id)!.make(context(id)));
   const w = weatherIdFor(req.pollen, req.weather, env);
-  const weather =
-    w === OPENWEATHERMAP_ID
-      ? new OpenWeatherMapProvider({
-          apiKey: s.OPENWEATHER_API_KEY!,
-          http: http(OPENWEATHERMAP_ID, s.OPENWEATHER_API_KEY),
-          baseUrl: s.OPENWEATHER_BASE_URL,
-        })
-      : w === OPEN_METEO_ID
-        ? new OpenMeteoProvider({
-            http: http(OPEN_METEO_ID),
-            archiveUrl: s.OPEN_METEO_ARCHIVE_URL,
-            airQualityUrl: s.OPEN_METEO_AIR_QUALITY_URL,
-          })
-        : sample;
-  return { pollen, weather };
+  return { pollen: chain[0]!, chain, weather: entryOf('weather', w)!.make(context(w)) };
 }
 
-/**
- * Calls a daily rebuild makes per city to each provider: one history request of the recent days
- * (weather and air quality apart), and for a pollen provider the forecast the build keeps, unless
- * the forecast function fetched one in the last 6 hours (ingest/keep-forecasts.ts).
- */
-export const DAILY_CALLS_PER_CITY: Readonly<Record<string, number>> = {
-  [AMBEE_ID]: 2,
-  [OPEN_METEO_ID]: 2,
-  [OPENWEATHERMAP_ID]: 2,
-  [SAMPLE_ID]: 0,
-};
+/** Calls a daily rebuild makes per city to a provider (table.ts); 1 for one not listed. */
+export const dailyCallsPerCity = (id: string): number => entriesOf(id)[0]?.callsPerCityDay ?? 1;
 
 /**
  * What a daily rebuild of `cities` would cost each provider against what ingest may spend (the
  * budget less the forecast reserve): a warning for each provider it would not fit.
  */
-export function budgetWarnings(cities: number, providers: ProviderPair, env: NodeJS.ProcessEnv): string[] {
-  const ids = [...new Set([providers.pollen.id, providers.weather.id])];
+export function budgetWarnings(cities: number, providers: Pick<ProviderPair, 'chain' | 'weather'>, env: NodeJS.ProcessEnv): string[] {
+  const ids = [...new Set([...providers.chain.map((p) => p.id), providers.weather.id])];
   return ids.flatMap((id) => {
     const { daily, forecastReserve } = budgetFor(id, env);
-    const needed = cities * (DAILY_CALLS_PER_CITY[id] ?? 1);
+    const perCity = dailyCallsPerCity(id);
+    const needed = cities * perCity;
     if (daily === null || needed <= daily - forecastReserve) return [];
-    const fit = Math.floor((daily - forecastReserve) / (DAILY_CALLS_PER_CITY[id] ?? 1));
+    const fit = Math.floor((daily - forecastReserve) / perCity);
     return [
       `${cities} cities need ${needed} ${id} calls a day, but its budget leaves ingest ${daily - forecastReserve} (${daily} a day less ${forecastReserve} kept for forecasts): about ${fit} cities fit, the rest will be deferred`,
     ];
   });
 }
 
-/** A provider's daily budget from the environment (`<PROVIDER>_DAILY_BUDGET`), with Ambee's forecast reserve; none for the sample. */
+/** A provider's daily budget from its setting (`<PROVIDER>_DAILY_BUDGET`), with its forecast reserve; none for the sample. */
 export function budgetFor(provider: string, env: NodeJS.ProcessEnv): Budget {
   const s = settingsOf(env);
-  const daily = {
-    [AMBEE_ID]: s.AMBEE_DAILY_BUDGET,
-    [OPENWEATHERMAP_ID]: s.OPENWEATHER_DAILY_BUDGET,
-    [OPEN_METEO_ID]: s.OPEN_METEO_DAILY_BUDGET,
-  }[provider];
-  return { daily: daily ?? null, forecastReserve: provider === AMBEE_ID ? s.AMBEE_FORECAST_RESERVE : 0 };
-}
-
-function key(s: Settings, name: 'AMBEE_API_KEY' | 'OPENWEATHER_API_KEY', forWhat: string): string {
-  const value = s[name];
-  if (!value || value.trim() === '') throw new ConfigError(`${name} is not set: ${forWhat} needs an API key (see .env.example)`);
-  return value;
+  const entry = entriesOf(provider).find((e) => e.budget);
+  return {
+    daily: entry?.budget ? s[entry.budget] : null,
+    forecastReserve: entry?.forecastReserve ? s[entry.forecastReserve] : 0,
+  };
 }
 
 function policyFrom(s: Settings): Partial<HttpPolicy> {

@@ -72,10 +72,11 @@ export class IssuedForecasts {
   ) {
     this.stmt = {
       keep: db.prepare(
-        'INSERT INTO forecast_issued (city_id, issued_at, source_id, origin, days) VALUES (?, ?, ?, ?, ?) ON CONFLICT (city_id, issued_at) DO NOTHING',
+        'INSERT INTO forecast_issued (city_id, issued_at, source_id, origin, days) VALUES (?, ?, ?, ?, ?) ON CONFLICT (city_id, issued_at, source_id) DO NOTHING',
       ),
-      has: db.prepare('SELECT 1 FROM forecast_issued WHERE city_id = ? AND issued_at = ?').pluck(),
-      latest: db.prepare('SELECT max(issued_at) FROM forecast_issued WHERE city_id = ?').pluck(),
+      // A source of null: any provider's.
+      has: db.prepare('SELECT 1 FROM forecast_issued WHERE city_id = ? AND issued_at = ? AND (?3 IS NULL OR source_id = ?3)').pluck(),
+      latest: db.prepare('SELECT max(issued_at) FROM forecast_issued WHERE city_id = ? AND (?2 IS NULL OR source_id = ?2)').pluck(),
       since: db.prepare(
         'SELECT issued_at, source_id, origin, days FROM forecast_issued WHERE city_id = ? AND issued_at >= ? ORDER BY issued_at',
       ),
@@ -95,7 +96,7 @@ export class IssuedForecasts {
     this.transaction = (work) => db.transaction(work)();
   }
 
-  /** Keeps a forecast of a city, unless one issued at the same instant is kept already; says whether it kept it. */
+  /** Keeps a forecast of a city, unless its provider's issued at the same instant is kept already; says whether it kept it. */
   keep(city: string, f: IssuedForecast): boolean {
     const days = pack(f.days, Math.floor(f.issuedAt / DAY_MS));
     const kept = this.stmt.keep.run(
@@ -119,16 +120,16 @@ export class IssuedForecasts {
     return id === undefined ? [] : (this.stmt.issuedSince.all(id, from) as number[]);
   }
 
-  /** Whether a forecast of the city issued at this instant is kept. */
-  has(city: string, issuedAt: number): boolean {
-    const id = this.names.id('city', city);
-    return id !== undefined && this.stmt.has.get(id, issuedAt) !== undefined;
+  /** Whether a forecast of the city issued at this instant is kept: `source`'s, or any provider's. */
+  has(city: string, issuedAt: number, source?: string): boolean {
+    const [id, provider] = [this.names.id('city', city), source === undefined ? null : this.names.id('source', source)];
+    return id !== undefined && provider !== undefined && this.stmt.has.get(id, issuedAt, provider) !== undefined;
   }
 
-  /** When the latest kept forecast of a city was issued (ms), or null. */
-  latestIssued(city: string): number | null {
-    const id = this.names.id('city', city);
-    return id === undefined ? null : ((this.stmt.latest.get(id) as number | null) ?? null);
+  /** When the latest kept forecast of a city was issued (ms), or null: `source`'s, or any provider's. */
+  latestIssued(city: string, source?: string): number | null {
+    const [id, provider] = [this.names.id('city', city), source === undefined ? null : this.names.id('source', source)];
+    return id === undefined || provider === undefined ? null : ((this.stmt.latest.get(id, provider) as number | null) ?? null);
   }
 
   private read(r: Row): IssuedForecast {

@@ -267,6 +267,25 @@ export const MIGRATIONS: readonly Migration[] = [
   `
   ALTER TABLE pollen_day ADD COLUMN daily INTEGER NOT NULL DEFAULT 0 CHECK (daily IN (0, 1));
   ALTER TABLE pollen_day ADD COLUMN levels TEXT;
+
+  -- Each provider of a chain keeps its own forecasts, issued at the same instant as another's.
+  CREATE TABLE forecast_issued_next (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    issued_at INTEGER NOT NULL,
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    origin INTEGER NOT NULL CHECK (origin IN (0, 1, 2)),
+    days BLOB NOT NULL,
+    PRIMARY KEY (city_id, issued_at, source_id)
+  ) WITHOUT ROWID;
+  INSERT INTO forecast_issued_next SELECT city_id, issued_at, source_id, origin, days FROM forecast_issued;
+  DROP TABLE forecast_issued;
+  ALTER TABLE forecast_issued_next RENAME TO forecast_issued;
+  CREATE TRIGGER forecast_issued_added AFTER INSERT ON forecast_issued BEGIN INSERT INTO day_digest_stale SELECT 4, NEW.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING; END;
+  CREATE TRIGGER forecast_issued_changed AFTER UPDATE ON forecast_issued BEGIN
+    INSERT INTO day_digest_stale SELECT 4, OLD.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING;
+    INSERT INTO day_digest_stale SELECT 4, NEW.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING;
+  END;
+  CREATE TRIGGER forecast_issued_removed AFTER DELETE ON forecast_issued BEGIN INSERT INTO day_digest_stale SELECT 4, OLD.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING; END;
   `,
 ];
 
