@@ -57,9 +57,10 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Atmospore's statuses: 429 is its daily quota (not a per-minute limit: the plans meter calls a
- * day, and no Retry-After is sent), so it stops the run's calls; 401 and 403 are the key; 400 a
- * parameter it refused; 404 no data for the point.
+ * Atmospore's statuses: 429 is its daily quota, not a per-minute limit (its plans are calls a
+ * month held to a daily cap, its own client reads 429 as "Daily quota exceeded" with the time it
+ * resets, and no Retry-After is sent), so it stops the run's calls; 401 and 403 are the key; 400
+ * a parameter it refused; 404 no data for the point.
  */
 export function atmosporeVerdict(status: number, _body: string): Verdict {
   if (status === 429) return { ok: false, failure: 'quota' };
@@ -79,8 +80,8 @@ export class AtmosporeProvider implements DailyPollenProvider {
   }
 
   /**
-   * No source says `dt` may be a past date, so no history is declared: only today, the UTC day and
-   * the day before it (a US place's local today is one of the two).
+   * No source says `dt` may be a past date, so no history is declared: only the place's today,
+   * which is the UTC day of `now` or, west of UTC in the evening, the day before it.
    */
   dayCoverage(now: number): DayCoverage {
     const today = dayOf(now);
