@@ -22,6 +22,7 @@ const PLANTS: ReadonlyArray<readonly [Category, string, readonly string[]]> = [
   ['tree', 'Alder', ['alder', 'alnus']],
   ['tree', 'Ash', ['ash', 'fraxinus']],
   ['tree', 'Birch', ['birch', 'betula']],
+  ['tree', 'Birch family', ['birch-family', 'betulaceae']],
   ['tree', 'Cypress / Juniper / Cedar', ['cypress-juniper-cedar', 'cypress', 'juniper', 'cedar', 'mountain-cedar', 'cupressaceae']],
   ['tree', 'Elm', ['elm', 'ulmus']],
   ['tree', 'Hazel', ['hazel', 'corylus']],
@@ -31,12 +32,19 @@ const PLANTS: ReadonlyArray<readonly [Category, string, readonly string[]]> = [
   ['tree', 'Oak', ['oak', 'quercus']],
   ['tree', 'Olive', ['olive', 'olea']],
   ['tree', 'Pine', ['pine', 'pinus']],
+  ['tree', 'Pine family', ['pine-family', 'pinaceae']],
   ['tree', 'Poplar / Cottonwood', ['poplar-cottonwood', 'poplar', 'cottonwood', 'populus', 'aspen']],
+  ['tree', 'Spruce', ['spruce', 'picea']],
   ['tree', 'Sycamore', ['sycamore', 'plane', 'platanus']],
   ['tree', 'Walnut', ['walnut', 'juglans']],
   ['tree', 'Willow', ['willow', 'salix']],
   ['grass', 'Grass / Poaceae', ['grass-poaceae', 'grass', 'grasses', 'poaceae']],
   ['grass', 'Bermuda Grass', ['bermuda-grass', 'bermuda', 'cynodon']],
+  ['grass', 'Bluegrass', ['bluegrass', 'poa']],
+  ['grass', "Cock's-foot", ['cock-s-foot', 'orchard-grass', 'dactylis']],
+  ['grass', 'False Oat-grass', ['false-oat-grass', 'arrhenatherum']],
+  ['grass', 'Ryegrass', ['ryegrass', 'lolium']],
+  ['grass', 'Timothy Grass', ['timothy-grass', 'timothy', 'phleum']],
   ['weed', 'Ragweed', ['ragweed', 'ambrosia']],
   ['weed', 'Mugwort', ['mugwort', 'artemisia', 'sagebrush']],
   ['weed', 'Nettle', ['nettle', 'urtica', 'urticaceae']],
@@ -49,10 +57,11 @@ const BY_WORD = new Map<string, PlantName>(
   PLANTS.flatMap(([category, name, words]) => words.map((w): [string, PlantName] => [w, { group: SPECIES_KEY[category], name }])),
 );
 
-/** The group key of a provider's category word (`tree`, `Trees`, `weed`); `Others` for any other. */
+/** The group key of a provider's category word (`tree`, `Trees`, `grass`, `Grasses`, `weed`); `Others` for any other. */
 export function groupOf(category: string | undefined): string {
-  const slug = slugify(category ?? '').replace(/s$/, '');
-  const known = (Object.keys(SPECIES_KEY) as Category[]).find((c) => c === slug);
+  const slug = slugify(category ?? '');
+  // The plural is the word and an `s` or `es` more: stripping a final `s` alone made `grass` `gras`.
+  const known = (Object.keys(SPECIES_KEY) as Category[]).find((c) => slug === c || slug === `${c}s` || slug === `${c}es`);
   return known === undefined ? OTHERS : SPECIES_KEY[known];
 }
 
