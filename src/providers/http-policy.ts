@@ -13,7 +13,10 @@ export interface CallLedger {
 }
 
 /** How a provider reads an answer's status: success, or a failure with what to do about it. */
-export type Verdict = { ok: true } | { ok: false; failure: ProviderFailure; retryAfterSeconds?: number };
+export type Verdict =
+  | { ok: true }
+  /** `note`: the provider's meaning in plain words, put before the body in the error's message. */
+  | { ok: false; failure: ProviderFailure; retryAfterSeconds?: number; note?: string };
 
 /** Reads a status with its body and headers; each provider maps its own. */
 export type Classifier = (status: number, body: string, headers: Record<string, string | string[] | undefined>) => Verdict;
@@ -149,7 +152,8 @@ export class HttpClient {
     const header = response.headers['retry-after'];
     const retryAfter =
       (typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header) : undefined) ?? verdict.retryAfterSeconds;
-    const detail = `HTTP ${status} from ${url.pathname}: ${this.redact(text.slice(0, 200))}`;
+    const note = verdict.note === undefined ? '' : `${verdict.note}; `;
+    const detail = `HTTP ${status} from ${url.pathname}: ${note}${this.redact(text.slice(0, 200))}`;
     throw new ProviderError(
       this.provider,
       verdict.failure,
