@@ -8,9 +8,9 @@ import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
 import { serveStdio } from '../src/mcp/stdio.js';
 import { DEFAULT_CITIES } from '../src/domain/cities.js';
-import { doctor, formatDoctor } from '../src/providers/doctor.js';
+import { doctor, formatDoctor, providerList } from '../src/providers/doctor.js';
 import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
-import { checkProviders, ConfigError } from '../src/providers/registry.js';
+import { checkProviders, ConfigError, pollenChainFor } from '../src/providers/registry.js';
 import { ingestExitCode, runIngest, sampleDeployRefusal } from '../src/ingest/run.js';
 import { formatRender, render, RenderError } from '../src/render/render.js';
 import { type RunningServer, serve } from '../src/server/server.js';
@@ -75,13 +75,15 @@ ingestOptions(
 program
   .command('doctor')
   .description('Check the configured providers with at most three requests each: reachable, authorized, fields, window, budget.')
-  .option('--provider <id>', 'pollen provider (default: $POLLEN_PROVIDER, else ambee when AMBEE_API_KEY is set, else sample)')
+  .option(
+    '--provider <ids>',
+    'pollen provider, or a chain comma-separated (default: $POLLEN_PROVIDERS, else $POLLEN_PROVIDER, else ambee when AMBEE_API_KEY is set, else sample)',
+  )
   .option('--weather <id>', 'weather provider (default as for ingest)')
   .option('--city <slug>', 'the city to ask about', 'tulsa')
   .option('--db <path>', 'store file whose ledger counts the calls (default: $POLLEN_DB or snapshots/pollen.db)')
   .action(async (o: { provider?: string; weather?: string; city: string; db?: string }) => {
-    const s = settingsOf();
-    const provider = o.provider ?? (s.POLLEN_PROVIDER || (s.AMBEE_API_KEY ? 'ambee' : 'sample'));
+    const provider = pollenChainFor(o.provider, process.env);
     try {
       checkProviders(provider, o.weather);
     } catch (error) {
@@ -96,8 +98,9 @@ program
       const cities = store.cities.set();
       const city = cities.get(o.city);
       if (!city) throw new UsageError(`--city: unsupported city ${JSON.stringify(o.city)}; the store's set has ${cities.slugs.join(', ')}`);
-      const checks = await doctor({ store, city, cities: cities.size, pollen: provider, weather: o.weather, now: Date.now });
-      process.stdout.write(formatDoctor(checks, Date.now()));
+      const now = clockOf(process.env);
+      const checks = await doctor({ store, city, cities: cities.size, pollen: provider, weather: o.weather, now });
+      process.stdout.write(formatDoctor(checks, now(), providerList(process.env)));
       process.exitCode = checks.every((c) => c.usable) ? 0 : 1;
     } finally {
       store.close();

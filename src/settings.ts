@@ -55,6 +55,12 @@ export interface Setting<T> {
 
 const text = (text: string | undefined) => text;
 const orDefault = (fallback: string) => (value: string | undefined) => value ?? fallback;
+/** `true` or `false`; undefined when unset. */
+const trueOrFalse = (value: string | undefined, name: string): boolean | undefined => {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
+  return value === 'true';
+};
 /** A whole number, at least `min`; `unit` words the message as `SERVE_DAYS must be a whole number of days of at least 1`. */
 const whole =
   <F extends number | undefined>(fallback: F, min = 0, unit?: string) =>
@@ -184,6 +190,13 @@ export const SETTINGS = {
     meaning: 'WeatherAPI.com calls per UTC day, history and forecasts together.',
     read: whole(WEATHERAPI_DAILY_CALLS),
   }),
+  WEATHERAPI_ENTERPRISE: setting({
+    group: 'pollen',
+    fallback: '',
+    meaning:
+      "`true` when the WeatherAPI.com key is on its Enterprise plan, whose history carries pollen from 2010; otherwise its history is the place's today, from the forecast.",
+    read: trueOrFalse,
+  }),
   POLLEN_PROVIDERS: setting({
     group: 'pollen',
     fallback: '',
@@ -196,11 +209,7 @@ export const SETTINGS = {
     fallback: '',
     meaning:
       "`true` lets `npm run build` on Netlify's own build ingest the sample provider: a demonstration site of simulated data. Without it that build refuses the sample.",
-    read: (value, name) => {
-      if (value === undefined) return undefined;
-      if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false (got ${JSON.stringify(value)})`);
-      return value === 'true';
-    },
+    read: trueOrFalse,
   }),
   POLLEN_PROVIDER: setting({
     group: 'pollen',

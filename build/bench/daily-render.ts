@@ -57,7 +57,7 @@ async function nextDay(db: string, cache: string, dir: string, workload: Workloa
   await ingest({ store, pollen: sample, weather: sample, cities: workload.cities, span: { from: day, to: day } });
   // The day's forecasts (06:30 and 18:30, made again) and each city's outlook of the day after.
   const serveDays = workload.span.to - workload.span.from + 1;
-  await keepForecasts({ store, provider: sample, cities: workload.cities, now: (day + 1) * DAY_MS + 7 * HOUR_MS, serveDays });
+  await keepForecasts({ store, providers: [sample], cities: workload.cities, now: (day + 1) * DAY_MS + 7 * HOUR_MS, serveDays });
   store.close();
   return next;
 }

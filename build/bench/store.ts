@@ -53,7 +53,7 @@ export async function storeBenchmarks(dir: string, path: string, workload: Workl
   const now = (workload.span.to + 1) * DAY_MS;
   const kept = await keepForecasts({
     store,
-    provider: sample,
+    providers: [sample],
     cities: workload.cities,
     now,
     serveDays: workload.span.to - workload.span.from + 1,

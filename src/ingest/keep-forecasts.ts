@@ -15,14 +15,26 @@
  *    days' made again where the provider can (keep-outlooks.ts).
  */
 import type { City } from '../domain/cities.js';
-import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
-import { normalizeHour } from '../domain/hours.js';
+import { DAY_MS, dayNumber, firstServedDay, HOUR_MS } from '../domain/dates.js';
+import { dailyDayValues } from '../domain/day-values.js';
+import { dayOfHour } from '../domain/days.js';
+import { normalizeDayValue, normalizeHour } from '../domain/hours.js';
 import { FORECAST_LEADS } from '../domain/verification/pairs.js';
-import { type KeptDay, targetDays } from '../domain/verification/target-days.js';
+import { type KeptDay, levelsOf, targetDays } from '../domain/verification/target-days.js';
 import type { FetchedForecasts } from '../forecast/kept.js';
 import { functionFetches } from './function-fetches.js';
 import { CACHE_LIMIT_MS } from '../forecast/service.js';
-import { hasPastForecasts, type PastForecasts, type PollenBatch, type PollenProvider, ProviderError } from '../providers/provider.js';
+import {
+  type AnyPollenProvider,
+  type DailyPollenBatch,
+  type DailyPollenProvider,
+  hasPastForecasts,
+  isDaily,
+  type PastForecasts,
+  type PollenBatch,
+  type PollenProvider,
+  ProviderError,
+} from '../providers/provider.js';
 import { SIMULATED_PROVIDER as SAMPLE_ID } from '../domain/provenance.js';
 import { settingsOf } from '../settings.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
@@ -36,15 +48,16 @@ export const MADE_AGAIN_AT: readonly number[] = [6.5, 18.5];
 
 export interface KeepOptions {
   store: Store;
-  provider: PollenProvider;
+  /** The pollen providers of the chain: each one's forecasts are kept, to be scored side by side. */
+  providers: readonly AnyPollenProvider[];
   cities: readonly City[];
   now: number;
   /** Days the served store holds (SERVE_DAYS): forecasts issued before them are forgotten. */
   serveDays: number;
   /** What the forecast function fetched since the last build, where there is one to read. */
   fetched?: FetchedForecasts;
-  /** Whether to take a forecast per city from the provider: not once this run stopped calling it (a quota refusal, a spent budget). */
-  take?: boolean;
+  /** The providers to take a forecast per city from: not those this run stopped calling (a quota refusal, a spent budget); default all. */
+  take?: ReadonlySet<string>;
 }
 
 export interface KeepSummary {
@@ -75,16 +88,14 @@ export async function keepForecasts(o: KeepOptions): Promise<KeepSummary> {
   };
   const slugs = new Set(o.cities.map((c) => c.slug));
   if (o.fetched) await importFetched(o, slugs, summary);
-  if (hasPastForecasts(o.provider)) makeAgain(o, o.provider, summary);
-  else if (o.take !== false) await takeOne(o, summary);
+  for (const provider of o.providers) {
+    if (!isDaily(provider) && hasPastForecasts(provider)) makeAgain(o, provider, summary);
+    else if (o.take?.has(provider.id) ?? true) await takeOne(o, provider, summary);
+  }
   const newest = o.store.pollen.latestDay();
   if (newest !== null) summary.dropped = o.store.issued.dropBefore(firstServedDay(newest, o.serveDays) * DAY_MS);
-  summary.outlooks = keepOutlooks({
-    store: o.store,
-    cities: o.cities,
-    serveDays: o.serveDays,
-    madeAgainBy: hasPastForecasts(o.provider) ? o.provider.id : null,
-  });
+  const past = o.providers.find(hasPastForecasts);
+  summary.outlooks = keepOutlooks({ store: o.store, cities: o.cities, serveDays: o.serveDays, madeAgainBy: past ? past.id : null });
   return summary;
 }
 
@@ -94,21 +105,22 @@ export async function keepForecasts(o: KeepOptions): Promise<KeepSummary> {
  * build that kept it), so that nothing is forgotten before a build has saved it.
  */
 async function importFetched(o: KeepOptions, slugs: ReadonlySet<string>, summary: KeepSummary): Promise<void> {
-  const { store, provider } = o;
+  const { store } = o;
+  const ids = new Set(o.providers.map((p) => p.id));
   for await (const f of o.fetched!()) {
     if (!slugs.has(f.city)) continue;
-    if (store.issued.has(f.city, f.fetchedAt)) {
+    const forecast = await f.read();
+    if (forecast && store.issued.has(f.city, f.fetchedAt, forecast.source)) {
       await f.forget();
       summary.forgotten++;
       continue;
     }
-    const forecast = await f.read();
-    // Another provider's is no forecast of this deployment. A simulated one (a deploy on the sample,
-    // sharing the site's Blobs) is forgotten by a real provider's build, since none of its own ever
-    // would; a real provider's fetches are never forgotten by another's build: a sample preview's
-    // build must not take forecasts the site's next build has still to keep.
-    if (forecast?.source !== provider.id) {
-      if (forecast?.source === SAMPLE_ID && provider.id !== SAMPLE_ID) await f.forget();
+    // A provider's outside the chain is no forecast of this deployment. A simulated one (a deploy
+    // on the sample, sharing the site's Blobs) is forgotten by a real provider's build, since none
+    // of its own ever would; a real provider's fetches are never forgotten by another's build: a
+    // sample preview's build must not take forecasts the site's next build has still to keep.
+    if (forecast === undefined || !ids.has(forecast.source)) {
+      if (forecast?.source === SAMPLE_ID && !ids.has(SAMPLE_ID)) await f.forget();
       continue;
     }
     if (store.issued.keep(f.city, forecast)) summary.fromFunction++;
@@ -116,23 +128,43 @@ async function importFetched(o: KeepOptions, slugs: ReadonlySet<string>, summary
 }
 
 /** One forecast per city from the provider, unless the store keeps one issued in the last 6 hours; a quota refusal stops the rest. */
-async function takeOne(o: KeepOptions, summary: KeepSummary): Promise<void> {
-  const { store, provider, now } = o;
+async function takeOne(o: KeepOptions, provider: AnyPollenProvider, summary: KeepSummary): Promise<void> {
+  const { store, now } = o;
   for (const city of o.cities) {
-    const latest = store.issued.latestIssued(city.slug);
+    const latest = store.issued.latestIssued(city.slug, provider.id);
     if (latest !== null && now - latest < CACHE_LIMIT_MS) continue;
-    let batch: PollenBatch;
+    let days: KeptDay[];
     try {
-      batch = await provider.pollenForecast(city, now);
+      days = isDaily(provider)
+        ? dailyForecastDays(provider, city, now, await provider.pollenForecastDays(city, now, provider.forecastDays))
+        : daysOf(now, await provider.pollenForecast(city, now));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
       summary.failed.push(`${city.slug}: ${error.message}`);
       if (error.failure === 'quota' || error.failure === 'throttled') break;
       continue;
     }
-    const days = daysOf(now, batch);
     if (days.length > 0 && store.issued.keep(city.slug, { issuedAt: now, source: provider.id, origin: 'build', days })) summary.taken++;
   }
+}
+
+/**
+ * The days of a daily provider's forecast issued at `issuedAt`, as kept: each date's values as its
+ * day's are made (day-values.ts), its lead the days after the issue day, which is the place's
+ * date at the issue instant for a provider whose dates are the place's (UTC's otherwise). A date
+ * before the issue day, or one it repeats, is left out.
+ */
+export function dailyForecastDays(provider: DailyPollenProvider, city: City, issuedAt: number, batch: DailyPollenBatch): KeptDay[] {
+  const issueDay =
+    provider.dayMeans === 'local' ? dayOfHour('local', city.timezone, Math.floor(issuedAt / HOUR_MS)) : Math.floor(issuedAt / DAY_MS);
+  const days = new Map<number, KeptDay>();
+  for (const d of batch.days) {
+    const day = /^\d{4}-\d{2}-\d{2}$/.test(d.date) ? dayNumber(d.date) : Number.NaN;
+    if (!Number.isFinite(day) || day < issueDay || days.has(day)) continue;
+    const value = { day, ...normalizeDayValue(d), timezone: batch.timezone, source: provider.id, levels: null };
+    days.set(day, { day, lead: day - issueDay, issuedAt, hours: 0, levels: levelsOf(dailyDayValues(value)) });
+  }
+  return [...days.values()].sort((a, b) => a.day - b.day);
 }
 
 /** The UTC days a provider's forecast issued at `issuedAt` covers enough. */
@@ -201,16 +233,16 @@ function ownDays(stored: ReadonlyMap<number, { source: string }>, provider: stri
 /** Keeps the forecasts of a build, with the forecast function's fetches from where this environment has them (kept.ts). */
 export async function keepWithFetches(
   store: Store,
-  provider: PollenProvider,
+  providers: readonly AnyPollenProvider[],
   cities: readonly City[],
   now: number,
   db: string,
   env: NodeJS.ProcessEnv,
-  take = true,
+  take?: ReadonlySet<string>,
 ): Promise<KeepSummary> {
   const source = functionFetches(db, env);
   try {
-    return await keepForecasts({ store, provider, cities, now, serveDays: settingsOf(env).SERVE_DAYS, fetched: source?.fetched, take });
+    return await keepForecasts({ store, providers, cities, now, serveDays: settingsOf(env).SERVE_DAYS, fetched: source?.fetched, take });
   } finally {
     source?.close();
   }

@@ -1,15 +1,24 @@
 /**
- * `doctor`: checks the configured providers against the real thing with at most three requests
- * each (a recent history window, one just beyond the configured window, the forecast), counted in
+ * `doctor`: checks the configured providers (every pollen provider of the chain, and the weather
+ * provider) against the real thing with at most three requests each (a recent history window, one just beyond the configured window, the forecast), counted in
  * the ledger as ingest. This machine reaches no provider, so this is what a deployer runs once.
  */
 import type { City } from '../domain/cities.js';
 import { dayString, DAY_MS, HOUR_MS, isoHour } from '../domain/dates.js';
 import type { Store } from '../store/store.js';
 import { StoreLedger } from './call-budget.js';
-import { ProviderError, type PollenBatch, type PollenProvider, type WeatherProvider } from './provider.js';
+import {
+  type DailyPollenProvider,
+  isDaily,
+  ProviderError,
+  type PollenBatch,
+  type PollenProvider,
+  type WeatherProvider,
+} from './provider.js';
 import { budgetFor, budgetWarnings, createProviders, type ProviderRequest } from './registry.js';
 import { SAMPLE_ID } from './sample/index.js';
+import { entryOf, POLLEN_PROVIDERS } from './table.js';
+import { settingsOf } from '../settings.js';
 
 export interface ProviderCheck {
   provider: string;
@@ -33,13 +42,24 @@ export interface DoctorOptions extends Omit<ProviderRequest, 'store' | 'purpose'
 
 /** Checks the pollen provider and the weather provider of a configuration. */
 export async function doctor(options: DoctorOptions): Promise<ProviderCheck[]> {
-  const { pollen, weather } = createProviders({ ...options, purpose: 'ingest' });
+  const { chain, weather } = createProviders({ ...options, purpose: 'ingest' });
   const left = (id: string) => new StoreLedger(options.store, id, budgetFor(id, options.env ?? process.env), 'ingest', options.now).left();
-  const checks = [await checkPollen(pollen, options.city, options.now())];
-  if (!(pollen.id === SAMPLE_ID && weather.id === SAMPLE_ID)) checks.push(await checkWeather(weather, options.city, options.now()));
-  const warnings = options.cities === undefined ? [] : budgetWarnings(options.cities, { pollen, weather }, options.env ?? process.env);
+  const checks: ProviderCheck[] = [];
+  // Every provider of the chain, in its order: a deployer sees each one's answer before a run relies on it.
+  for (const pollen of chain)
+    checks.push(
+      isDaily(pollen)
+        ? await checkDailyPollen(pollen, options.city, options.now())
+        : await checkPollen(pollen, options.city, options.now()),
+    );
+  if (!(chain.every((p) => p.id === SAMPLE_ID) && weather.id === SAMPLE_ID))
+    checks.push(await checkWeather(weather, options.city, options.now()));
+  const warnings = options.cities === undefined ? [] : budgetWarnings(options.cities, { chain, weather }, options.env ?? process.env);
   for (const c of checks) {
     if (c.provider === SAMPLE_ID) continue;
+    const entry = c.data === 'pollen' ? entryOf('pollen', c.provider) : entryOf('weather', c.provider);
+    if (!c.authorized && entry?.key) c.facts.push(['key', `refused: set ${entry.key} to a key ${c.provider} accepts (never printed here)`]);
+    if (entry?.freeKey) c.facts.push(['free key', entry.freeKey]);
     const calls = left(c.provider);
     c.facts.push(['budget', calls === null ? 'no daily limit configured' : `${calls} calls left today for ingest (after this check)`]);
     for (const w of warnings.filter((w) => w.includes(` ${c.provider} calls`))) c.facts.push(['warning', w]);
@@ -111,6 +131,57 @@ async function checkPollen(provider: PollenProvider, city: City, now: number): P
   return check;
 }
 
+/**
+ * A provider that gives days: its value of the place's today, a day before the window it declares
+ * (when it declares one), and its forecast to its horizon: at most three requests.
+ */
+async function checkDailyPollen(provider: DailyPollenProvider, city: City, now: number): Promise<ProviderCheck> {
+  const check: ProviderCheck = { provider: provider.id, data: 'pollen', reachable: true, authorized: true, usable: true, facts: [] };
+  const { oldestDay, newestDay } = provider.dayCoverage(now);
+  try {
+    const batch = await provider.pollenDays(city, { from: newestDay, to: newestDay });
+    check.facts.push(['history', `${batch.days.length} day (${dayString(newestDay)}) for ${city.slug}: daily values, no hours`]);
+    if (batch.itemFields) check.facts.push(['item fields', batch.itemFields.join(', ') || 'none']);
+    const plants = new Set<string>();
+    for (const d of batch.days)
+      if (d.species && typeof d.species === 'object')
+        for (const [group, names] of Object.entries(d.species as Record<string, unknown>))
+          for (const name of names && typeof names === 'object' ? Object.keys(names) : []) plants.add(`${group}.${name}`);
+    check.facts.push(['species', plants.size > 0 ? [...plants].join(', ') : 'none sent']);
+    check.facts.push(['its dates', provider.dayMeans === 'local' ? "the place's own calendar days" : 'UTC days']);
+  } catch (error) {
+    const o = outcome(error);
+    Object.assign(check, { reachable: o.reachable, authorized: o.authorized, usable: (error as ProviderError).failure === 'not_covered' });
+    check.facts.push(['history', o.text]);
+  }
+  if (!check.reachable || !check.authorized) return check;
+  if (oldestDay === null) check.facts.push(['window', 'none declared: history reaches back further than ingest asks']);
+  else {
+    const before = oldestDay - 1;
+    try {
+      const batch = await provider.pollenDays(city, { from: before, to: before });
+      check.facts.push([
+        'window',
+        batch.days.length > 0
+          ? `wider than declared: ${dayString(before)} answered a value (ingest asks from ${dayString(oldestDay)})`
+          : `${dayString(oldestDay)} to ${dayString(newestDay)}: ${dayString(before)} answered no value`,
+      ]);
+    } catch (error) {
+      check.facts.push([
+        'window',
+        `${dayString(oldestDay)} to ${dayString(newestDay)}: ${dayString(before)} answered ${outcome(error).text}`,
+      ]);
+    }
+  }
+  try {
+    const batch = await provider.pollenForecastDays(city, now, provider.forecastDays);
+    check.facts.push(['forecast', `${batch.days.length} days (of ${provider.forecastDays} asked)`]);
+  } catch (error) {
+    check.facts.push(['forecast', outcome(error).text]);
+  }
+  return check;
+}
+
 /** Field names and species categories of a batch. */
 function describeBatch(batch: PollenBatch, check: ProviderCheck): void {
   if (batch.itemFields) check.facts.push(['item fields', batch.itemFields.join(', ') || 'none']);
@@ -145,9 +216,20 @@ async function checkWeather(provider: WeatherProvider, city: City, now: number):
   return check;
 }
 
-/** The checks as a table, one block per provider; never a key. */
-export function formatDoctor(checks: readonly ProviderCheck[], now: number): string {
+/** Every pollen provider this service speaks to, with whether its key is set and what it gives: no request made. */
+export function providerList(env: NodeJS.ProcessEnv): string[] {
+  const s = settingsOf(env);
+  return POLLEN_PROVIDERS.map((e) => {
+    const key = e.key === undefined ? 'no key needed' : s[e.key] ? `${e.key} set` : `${e.key} not set`;
+    return `${e.id.padEnd(11)} ${key}; ${e.gives}; forecast ${e.horizon}`;
+  });
+}
+
+/** The checks as a table, one block per provider, after the list of every provider; never a key. */
+export function formatDoctor(checks: readonly ProviderCheck[], now: number, providers: readonly string[] = []): string {
   const lines = [`doctor: ${new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10)}`];
+  if (providers.length > 0)
+    lines.push('', 'pollen providers (POLLEN_PROVIDERS chains them, in order of preference):', ...providers.map((p) => `  ${p}`));
   for (const c of checks) {
     lines.push('', `${c.provider} (${c.data}): ${c.usable ? 'usable' : 'NOT USABLE'}`);
     lines.push(`  ${'reachable'.padEnd(12)} ${c.reachable ? 'yes' : 'no'}`, `  ${'authorized'.padEnd(12)} ${c.authorized ? 'yes' : 'no'}`);

@@ -5,11 +5,13 @@
  */
 import type { Settings } from '../settings.js';
 import { AmbeeProvider, AMBEE_ID } from './ambee.js';
+import { AtmosporeProvider, ATMOSPORE_ID } from './atmospore.js';
 import type { HttpClient } from './http-policy.js';
 import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
 import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';
 import type { AnyPollenProvider, WeatherProvider } from './provider.js';
 import { SampleProvider, SAMPLE_ID } from './sample/index.js';
+import { WeatherApiProvider, WEATHERAPI_ID } from './weatherapi.js';
 
 type SettingOf<T> = { [K in keyof Settings]: Settings[K] extends T ? K : never }[keyof Settings];
 /** A setting holding text (a key). */
@@ -39,6 +41,8 @@ interface EntryBase {
   forecastReserve?: CountSetting;
   /** Whether a deployment may store its values and serve them publicly (docs/deploying.md, "Pollen providers"). */
   terms: string;
+  /** What a key one gets without talking to sales covers, when there is one. */
+  freeKey?: string;
 }
 
 export interface PollenEntry extends EntryBase {
@@ -81,6 +85,39 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
         http: http(s.AMBEE_API_KEY),
         baseUrl: s.AMBEE_BASE_URL,
         historyHours: s.AMBEE_HISTORY_HOURS,
+      }),
+  },
+  {
+    id: ATMOSPORE_ID,
+    kind: 'pollen',
+    gives: "daily grains/m³ by species (25 taxa, a model on a 28 km grid), its own risk words; the place's today",
+    horizon: '14 days',
+    callsPerCityDay: 2,
+    key: 'ATMOSPORE_API_KEY',
+    budget: 'ATMOSPORE_DAILY_BUDGET',
+    terms: 'atmospore.com/terms-of-service: read it before publishing',
+    freeKey:
+      "free, no card: 100 calls a day (3,000 a month), which is 2 calls a city-day for up to 40 cities with the forecast function's share; its forecast up to 14 days",
+    make: ({ settings: s, http }) =>
+      new AtmosporeProvider({ apiKey: s.ATMOSPORE_API_KEY!, http: http(s.ATMOSPORE_API_KEY), baseUrl: s.ATMOSPORE_BASE_URL }),
+  },
+  {
+    id: WEATHERAPI_ID,
+    kind: 'pollen',
+    gives: 'hourly grains/m³ of 7 plants from its forecast (Pro+ plans); history on Enterprise only',
+    horizon: '48 hours',
+    callsPerCityDay: 2,
+    key: 'WEATHERAPI_API_KEY',
+    budget: 'WEATHERAPI_DAILY_BUDGET',
+    terms: 'weatherapi.com/terms.aspx: read it before publishing',
+    freeKey:
+      'the free plan (100,000 calls a month) has no pollen: Pro+ and above carry it (code 2009 otherwise); pollen history on Enterprise only',
+    make: ({ settings: s, http }) =>
+      new WeatherApiProvider({
+        apiKey: s.WEATHERAPI_API_KEY!,
+        http: http(s.WEATHERAPI_API_KEY),
+        baseUrl: s.WEATHERAPI_BASE_URL,
+        enterprise: s.WEATHERAPI_ENTERPRISE === true,
       }),
   },
 ];

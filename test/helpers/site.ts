@@ -103,7 +103,7 @@ export function useSiteToToday(slugs: string[], now: number): Site {
     span: { from: yesterday - 399, to: yesterday },
     prepare: async (store) => {
       const cities = slugs.map((slug) => DEFAULT_CITIES.get(slug)!);
-      await keepForecasts({ store, provider: new SampleProvider(), cities, now, serveDays: 730 });
+      await keepForecasts({ store, providers: [new SampleProvider()], cities, now, serveDays: 730 });
     },
   });
 }

@@ -74,7 +74,7 @@ describe('the forecasts a build keeps', () => {
     expect(calls).toEqual(['tulsa', 'tulsa']);
 
     const fetched = blobFetches(blobs, FETCHES_PREFIX);
-    const first = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0, serveDays: 730, fetched });
+    const first = await keepForecasts({ store, providers: [provider], cities: [tulsa, austin], now: T0, serveDays: 730, fetched });
     expect(first).toMatchObject({ fromFunction: 2, forgotten: 0, taken: 2, madeAgain: 0, failed: [] });
     // The build took Tulsa's too: its latest fetch is 13 hours old.
     expect(calls).toEqual(['tulsa', 'tulsa', 'tulsa', 'austin']);
@@ -88,7 +88,7 @@ describe('the forecasts a build keeps', () => {
     expect(kept[0]!.days.map((d) => [d.day, d.lead, d.hours])).toEqual([[dayNumber('2025-04-11'), 1, 24]]);
 
     // The next build: the fetches the store held before it are forgotten in Blobs; nothing is taken again within 6 hours.
-    const second = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched });
+    const second = await keepForecasts({ store, providers: [provider], cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched });
     expect(second).toMatchObject({ fromFunction: 0, forgotten: 2, taken: 0 });
     expect(calls).toHaveLength(4);
     // Another real provider's fetch is not this build's to forget (only the sample's are).
@@ -100,7 +100,7 @@ describe('the forecasts a build keeps', () => {
     const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
     const store = openStore(db);
     const { provider, calls } = realLike('pollenprov', new ProviderError('pollenprov', 'quota', 'daily budget spent'));
-    const kept = await keepForecasts({ store, provider, cities: [tulsa, austin], now: T0, serveDays: 730 });
+    const kept = await keepForecasts({ store, providers: [provider], cities: [tulsa, austin], now: T0, serveDays: 730 });
     expect(kept).toMatchObject({ taken: 0, failed: ['tulsa: pollenprov: daily budget spent'] });
     expect(calls).toEqual(['tulsa']);
     store.close();
@@ -110,7 +110,7 @@ describe('the forecasts a build keeps', () => {
     const db = await buildStore(tempDir(), ['tulsa'], SPAN);
     const store = openStore(db);
     const now = T0 + 6 * HOUR_MS; // 12:30Z on 11 April: that day's 06:30 forecast is issued, its 18:30 one not yet
-    const first = await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 730 });
+    const first = await keepForecasts({ store, providers: [sample], cities: [tulsa], now, serveDays: 730 });
     // 1 to 10 April twice, 11 April's morning, and those of before 1 April that reach it: 31 March's
     // two (lead 1, and the evening's lead 2 too) and 30 March's evening (18 hours of 1 April, lead 2).
     expect(first).toMatchObject({ madeAgain: 24, taken: 0, dropped: 0 });
@@ -125,19 +125,19 @@ describe('the forecasts a build keeps', () => {
       [0, 18],
       [1, 24],
     ]);
-    expect(await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 730 })).toMatchObject({
+    expect(await keepForecasts({ store, providers: [sample], cities: [tulsa], now, serveDays: 730 })).toMatchObject({
       madeAgain: 0,
       outlooks: { issued: 0, madeAgain: 0, dropped: 0 },
     });
     // Serving 3 days (8 to 10 April) reaches back to 1 April, the first of their month: the 3 issued before it leave.
-    expect((await keepForecasts({ store, provider: sample, cities: [tulsa], now, serveDays: 3 })).dropped).toBe(3);
+    expect((await keepForecasts({ store, providers: [sample], cities: [tulsa], now, serveDays: 3 })).dropped).toBe(3);
     store.close();
   });
 
   it("makes no forecast issued after the day after the store's last day, however long ago that was", async () => {
     const db = await buildStore(tempDir(), ['tulsa'], SPAN);
     const store = openStore(db);
-    const kept = await keepForecasts({ store, provider: sample, cities: [tulsa], now: T0 + 400 * DAY_MS, serveDays: 730 });
+    const kept = await keepForecasts({ store, providers: [sample], cities: [tulsa], now: T0 + 400 * DAY_MS, serveDays: 730 });
     // The 24 above and 11 April's evening one; none of the 800 since, which no stored day would score.
     expect(kept).toMatchObject({ madeAgain: 25 });
     const issued = store.issued.since('tulsa', 0).map((f) => f.issuedAt);
@@ -163,7 +163,7 @@ describe('the forecasts a build keeps', () => {
     expect(functionFetches(cachePath, env)).toBeUndefined(); // the cache is the store itself
     const source = functionFetches(db, env)!;
     const store = openStore(db);
-    const kept = await keepForecasts({ store, provider, cities: [tulsa], now: T0, serveDays: 730, fetched: source.fetched });
+    const kept = await keepForecasts({ store, providers: [provider], cities: [tulsa], now: T0, serveDays: 730, fetched: source.fetched });
     source.close();
     expect(kept).toMatchObject({ fromFunction: 1, taken: 0 });
     expect(store.issued.since('tulsa', 0)[0]).toMatchObject({ issuedAt: T0 - 3 * HOUR_MS, origin: 'function', source: 'pollenprov' });
@@ -191,14 +191,14 @@ describe("the forecast function's fetches in the site's Blobs", () => {
     expect(await keys()).toHaveLength(3);
 
     const fetched = blobFetches(blobs, FETCHES_PREFIX);
-    const first = await keepForecasts({ store, provider: site, cities: [tulsa, austin], now: T0, serveDays: 730, fetched });
+    const first = await keepForecasts({ store, providers: [site], cities: [tulsa, austin], now: T0, serveDays: 730, fetched });
     expect(first).toMatchObject({ fromFunction: 1, forgotten: 0 });
     expect(store.issued.since('tulsa', 0).map((f) => [f.issuedAt, f.source])).toContainEqual([T0 - 3 * HOUR_MS, 'pollenprov']);
     // The site's own fetch stays until a build whose saved store holds it forgets it.
     expect(await keys()).toEqual([fetchKey('tulsa', T0 - 3 * HOUR_MS)]);
 
     expect(
-      await keepForecasts({ store, provider: site, cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched }),
+      await keepForecasts({ store, providers: [site], cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched }),
     ).toMatchObject({
       forgotten: 1,
     });
@@ -212,7 +212,7 @@ describe("the forecast function's fetches in the site's Blobs", () => {
     const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
     await functionOn(blobs, site, T0 - 3 * HOUR_MS).get(tulsa);
     const fetched = blobFetches(blobs, FETCHES_PREFIX);
-    await keepForecasts({ store, provider: sample, cities: [tulsa], now: T0, serveDays: 730, fetched });
+    await keepForecasts({ store, providers: [sample], cities: [tulsa], now: T0, serveDays: 730, fetched });
     expect((await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key)).toEqual([fetchKey('tulsa', T0 - 3 * HOUR_MS)]);
     store.close();
   });

@@ -31,7 +31,7 @@ describe('the forecast skill over days of two providers', () => {
     prepare: async (store) => {
       const city = DEFAULT_CITIES.get(CITY)!;
       // The sample's forecasts and outlooks of every day, kept before the days were replaced.
-      await keepForecasts({ store, provider: new SampleProvider(), cities: [city], now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
+      await keepForecasts({ store, providers: [new SampleProvider()], cities: [city], now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
       for (let day = REPLACED.from; day <= REPLACED.to; day++) {
         const hours = store.pollen.hours(CITY, day * 24, (day + 1) * 24).map(({ source: _, timezone: __, ...h }) => h);
         store.writeCityDay({

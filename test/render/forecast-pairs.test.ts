@@ -52,7 +52,7 @@ describe('the forecast-pairs file, read again by pandas', () => {
     span: SPAN,
     prepare: async (store) => {
       const cities = CITIES.map((slug) => DEFAULT_CITIES.get(slug)!);
-      await keepForecasts({ store, provider: new SampleProvider(), cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
+      await keepForecasts({ store, providers: [new SampleProvider()], cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
     },
   });
   const answers = new Map<string, ForecastSkill>();

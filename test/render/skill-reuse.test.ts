@@ -73,7 +73,7 @@ describe("the daily render's forecast skill", () => {
     const keep = async (newest: number) => {
       const store = openStore(db);
       try {
-        await keepForecasts({ store, provider, cities: cities(), now: (newest + 1) * DAY_MS, serveDays: 730 });
+        await keepForecasts({ store, providers: [provider], cities: cities(), now: (newest + 1) * DAY_MS, serveDays: 730 });
       } finally {
         store.close();
       }

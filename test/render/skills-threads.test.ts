@@ -82,7 +82,7 @@ describe('the forecast-skill step in threads', () => {
     db = await buildStore(dir, CITIES, SPAN);
     const store = openStore(db);
     const cities = CITIES.map((slug) => DEFAULT_CITIES.get(slug)!);
-    await keepForecasts({ store, provider: new SampleProvider(), cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
+    await keepForecasts({ store, providers: [new SampleProvider()], cities, now: (SPAN.to + 1) * DAY_MS, serveDays: 730 });
     served = join(dir, 'served.db');
     writeServedStore(store, served, 730);
     store.close();

@@ -26,8 +26,8 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
       const provider = new SampleProvider();
       const city = (slug: string) => [DEFAULT_CITIES.get(slug)!];
       // Wichita first: a run forgets every city's forecasts issued before its served days.
-      await keepForecasts({ store, provider, cities: city('wichita'), now: NOW, serveDays: 20 });
-      await keepForecasts({ store, provider, cities: city('austin'), now: NOW, serveDays: 730 });
+      await keepForecasts({ store, providers: [provider], cities: city('wichita'), now: NOW, serveDays: 20 });
+      await keepForecasts({ store, providers: [provider], cities: city('austin'), now: NOW, serveDays: 730 });
     },
   });
   const browser = useBrowser(site);

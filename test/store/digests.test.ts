@@ -24,7 +24,7 @@ beforeAll(async () => {
   // The forecasts, outlooks and climatologies a build keeps as issued.
   const store = openStore(built);
   const cities = ['austin', 'honolulu'].map((slug) => DEFAULT_CITIES.get(slug)!);
-  await keepForecasts({ store, provider: new SampleProvider(), cities, now: (SITE_SPAN.to + 1) * DAY_MS, serveDays: 730 });
+  await keepForecasts({ store, providers: [new SampleProvider()], cities, now: (SITE_SPAN.to + 1) * DAY_MS, serveDays: 730 });
   store.close();
   // A skill row as a render writes one into the served store (the city's forecast-skill answer).
   const db = new Database(built);
