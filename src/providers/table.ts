@@ -98,6 +98,7 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
     callsPerCityDay: 2,
     key: 'ATMOSPORE_API_KEY',
     budget: 'ATMOSPORE_DAILY_BUDGET',
+    forecastReserve: 'ATMOSPORE_FORECAST_RESERVE',
     settings: ['ATMOSPORE_BASE_URL'],
     terms: 'atmospore.com/terms-of-service: read it before publishing',
     freeKey:
@@ -113,6 +114,7 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
     callsPerCityDay: 2,
     key: 'WEATHERAPI_API_KEY',
     budget: 'WEATHERAPI_DAILY_BUDGET',
+    forecastReserve: 'WEATHERAPI_FORECAST_RESERVE',
     settings: ['WEATHERAPI_BASE_URL', 'WEATHERAPI_ENTERPRISE'],
     terms: 'weatherapi.com/terms.aspx: read it before publishing',
     freeKey:
