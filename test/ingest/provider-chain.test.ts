@@ -126,10 +126,11 @@ beforeAll(async () => {
   db = join(dir, 'pollen.db');
   for (let k = 0; k < DAYS; k++) await ingestRun(k);
   store = openStore(db, { readonly: true });
-  await render(store, join(dir, 'publish'), { env: { POLLEN_NOW: new Date(LAST).toISOString() } });
+  // Rendered and served as at the last run: the site's clock.
+  process.env.POLLEN_NOW = new Date(LAST).toISOString();
+  await render(store, join(dir, 'publish'));
   process.env.POLLEN_DB = db;
   process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
-  process.env.POLLEN_NOW = new Date(LAST).toISOString();
   server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
 }, 300_000);
 
