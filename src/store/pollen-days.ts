@@ -381,11 +381,12 @@ export class PollenDays {
     return this.byDay.latestDay();
   }
 
-  /** The newest stored hour (hours since epoch), or null for an empty store. */
+  /** The newest stored hour (hours since epoch; a daily value's day, its last hour), or null for an empty store. */
   latestHour(): number | null {
     const day = this.latestDay();
     if (day === null) return null;
-    const highest = Math.max(...(this.stmt.masksOnDay.all(day) as number[]).map((m) => 31 - Math.clz32(m)));
+    // A daily value (no hour in its mask) stands for the whole day.
+    const highest = Math.max(...(this.stmt.masksOnDay.all(day) as number[]).map((m) => (m === 0 ? 23 : 31 - Math.clz32(m))));
     return day * 24 + highest;
   }
 
