@@ -119,11 +119,6 @@ export class ForecastService {
     return this.options.providers.map((p) => p.id);
   }
 
-  /** Most days ahead, the issue day included, that a forecast of this service can reach: 2 for hours, a daily provider's horizon. */
-  get horizonDays(): number {
-    return Math.max(...this.options.providers.map((p) => (isDaily(p) ? p.forecastDays : HORIZON_HOURS / 24)));
-  }
-
   /** The forecast of a supported city. Rejects with ForecastUnavailable or an unexpected error. */
   get(place: City): Promise<Forecast> {
     let pending = this.inFlight.get(place.slug);
