@@ -27,8 +27,7 @@ export class SqliteForecastCache implements ForecastCache {
   constructor(private readonly store: Store) {}
 
   async read(provider: string, city: string) {
-    const cached = this.store.forecasts.get(city);
-    return cached?.source === provider ? cached : undefined;
+    return this.store.forecasts.get(city, provider);
   }
 
   async write(city: string, forecast: CachedForecast) {
@@ -87,9 +86,9 @@ export class BlobsForecastCache implements ForecastCache {
     await Promise.all([this.blobs.setJSON(forecastKey(forecast.source, city), forecast), this.blobs.delete(unkeyedForecastKey(city))]);
   }
 
-  /** As fetched, one blob per fetch under `forecast-issued/<city>/`: a build lists and reads them (kept.ts). */
+  /** As fetched, one blob per fetch under `forecast-issued/<city>/<provider>/`: a build lists and reads them (kept.ts). */
   async keep(place: City, forecast: CachedForecast) {
-    await this.blobs.setJSON(fetchKey(place.slug, forecast.fetchedAt), forecast);
+    await this.blobs.setJSON(fetchKey(place.slug, forecast.source, forecast.fetchedAt), forecast);
   }
 
   async callsOn(provider: string, day: string) {

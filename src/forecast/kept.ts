@@ -9,19 +9,34 @@ import type { KeptOrigin } from '../domain/verification/forecast-skill.js';
 import { targetDays } from '../domain/verification/target-days.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
 import type { CachedForecast } from '../store/store.js';
+import { dailyForecastDays } from './kept-days.js';
 
 /** The site's Blobs store of the forecast cache (cache.ts). */
 export const FORECAST_CACHE_STORE = 'forecast-cache';
 
-/** Where the deployed cache keeps each fetch for the build: by city and the instant the provider answered (ms). */
+/**
+ * Where the deployed cache keeps each fetch for the build: by city, provider and the instant the
+ * provider answered (ms), so that two providers of a chain answering in one millisecond keep both.
+ */
 export const FETCHES_PREFIX = 'forecast-issued/';
-export const fetchKey = (city: string, fetchedAt: number): string => `${FETCHES_PREFIX}${city}/${fetchedAt}`;
+export const fetchKey = (city: string, provider: string, fetchedAt: number): string => `${FETCHES_PREFIX}${city}/${provider}/${fetchedAt}`;
 
-/** A fetched forecast as the store keeps it: issued when the provider answered, with the UTC days it covers enough. */
+/**
+ * A fetched forecast as the store keeps it: issued when the provider answered, with the UTC days
+ * its hours cover enough, or a daily provider's dates as the build keeps them (kept-days.ts).
+ */
 export function keptForecast(f: CachedForecast, origin: KeptOrigin): IssuedForecast {
+  const issued = { issuedAt: f.fetchedAt, source: f.source, origin };
+  if (f.daily) {
+    const { dayMeans, zone, days } = f.daily;
+    return {
+      ...issued,
+      days: dailyForecastDays({ id: f.source, dayMeans }, { timezone: zone }, f.fetchedAt, { timezone: f.timezone, days }),
+    };
+  }
   const hours = f.hours.map((h) => ({ ...h, timezone: f.timezone }));
   // UTC days: the zone does not cut them.
-  return { issuedAt: f.fetchedAt, source: f.source, origin, days: targetDays({ issuedAt: f.fetchedAt, hours }, 'UTC', 'UTC') };
+  return { ...issued, days: targetDays({ issuedAt: f.fetchedAt, hours }, 'UTC', 'UTC') };
 }
 
 /**
@@ -42,13 +57,14 @@ type BlobStore = ReturnType<typeof getStore>;
 
 /**
  * The fetches kept in Netlify Blobs (`list` with a prefix returns every page: @netlify/blobs
- * README, "list"). A key whose name does not read as `forecast-issued/<city>/<ms>` is passed over.
+ * README, "list"). A key whose name does not read as `forecast-issued/<city>/<provider>/<ms>` (or
+ * `<city>/<ms>`, as kept before keys named the provider) is passed over.
  */
 export function blobFetches(blobs: BlobStore, prefix: string): FetchedForecasts {
   return async function* () {
     const { blobs: listed } = await blobs.list({ prefix });
     for (const { key } of listed) {
-      const m = /^([a-z0-9-]+)\/(\d{1,15})$/.exec(key.slice(prefix.length));
+      const m = /^([a-z0-9-]+)\/(?:[a-z0-9-]+\/)?(\d{1,15})$/.exec(key.slice(prefix.length));
       if (!m) continue;
       yield {
         city: m[1]!,

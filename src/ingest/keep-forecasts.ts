@@ -15,19 +15,16 @@
  *    days' made again where the provider can (keep-outlooks.ts).
  */
 import type { City } from '../domain/cities.js';
-import { DAY_MS, dayNumber, firstServedDay, HOUR_MS } from '../domain/dates.js';
-import { dailyDayValues } from '../domain/day-values.js';
-import { dayOfHour } from '../domain/days.js';
-import { normalizeDayValue, normalizeHour } from '../domain/hours.js';
+import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
+import { normalizeHour } from '../domain/hours.js';
 import { FORECAST_LEADS } from '../domain/verification/pairs.js';
-import { type KeptDay, levelsOf, targetDays } from '../domain/verification/target-days.js';
+import { type KeptDay, targetDays } from '../domain/verification/target-days.js';
 import type { FetchedForecasts } from '../forecast/kept.js';
+import { dailyForecastDays } from '../forecast/kept-days.js';
 import { functionFetches } from './function-fetches.js';
 import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import {
   type AnyPollenProvider,
-  type DailyPollenBatch,
-  type DailyPollenProvider,
   hasPastForecasts,
   isDaily,
   type PastForecasts,
@@ -146,25 +143,6 @@ async function takeOne(o: KeepOptions, provider: AnyPollenProvider, summary: Kee
     }
     if (days.length > 0 && store.issued.keep(city.slug, { issuedAt: now, source: provider.id, origin: 'build', days })) summary.taken++;
   }
-}
-
-/**
- * The days of a daily provider's forecast issued at `issuedAt`, as kept: each date's values as its
- * day's are made (day-values.ts), its lead the days after the issue day, which is the place's
- * date at the issue instant for a provider whose dates are the place's (UTC's otherwise). A date
- * before the issue day, or one it repeats, is left out.
- */
-export function dailyForecastDays(provider: DailyPollenProvider, city: City, issuedAt: number, batch: DailyPollenBatch): KeptDay[] {
-  const issueDay =
-    provider.dayMeans === 'local' ? dayOfHour('local', city.timezone, Math.floor(issuedAt / HOUR_MS)) : Math.floor(issuedAt / DAY_MS);
-  const days = new Map<number, KeptDay>();
-  for (const d of batch.days) {
-    const day = /^\d{4}-\d{2}-\d{2}$/.test(d.date) ? dayNumber(d.date) : Number.NaN;
-    if (!Number.isFinite(day) || day < issueDay || days.has(day)) continue;
-    const value = { day, ...normalizeDayValue(d), timezone: batch.timezone, source: provider.id, levels: null };
-    days.set(day, { day, lead: day - issueDay, issuedAt, hours: 0, levels: levelsOf(dailyDayValues(value)) });
-  }
-  return [...days.values()].sort((a, b) => a.day - b.day);
 }
 
 /** The UTC days a provider's forecast issued at `issuedAt` covers enough. */

@@ -287,6 +287,21 @@ export const MIGRATIONS: readonly Migration[] = [
   END;
   CREATE TRIGGER forecast_issued_removed AFTER DELETE ON forecast_issued BEGIN INSERT INTO day_digest_stale SELECT 4, OLD.issued_at / 86400000 WHERE true ON CONFLICT DO NOTHING; END;
   `,
+  // 12: the local forecast cache holds one forecast per city and provider, so that the providers of
+  // a chain each keep theirs (the one that answered last no longer replaces another's); and a daily
+  // provider's days beside the hours. It is a cache, refreshed on the next request: what it held is dropped.
+  `
+  DROP TABLE forecast_cache;
+  CREATE TABLE forecast_cache (
+    city_id INTEGER NOT NULL REFERENCES city(id),
+    source_id INTEGER NOT NULL REFERENCES source(id),
+    fetched_at INTEGER NOT NULL,       -- ms since epoch
+    zone TEXT,                         -- the IANA zone the provider gave
+    hours TEXT NOT NULL,               -- JSON array of {hour, tree, grass, weed, total, species}
+    days TEXT,                         -- a daily provider's forecast, JSON: {dayMeans, zone, days: [{date, ..., levels}]}; NULL for hours
+    PRIMARY KEY (city_id, source_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,7 +10,7 @@ import type { ZipTable } from '../domain/geo.js';
 import { type Allergen, allergensOf } from '../domain/species/allergens.js';
 import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../forecast/cache.js';
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
-import type { PollenProvider } from '../providers/provider.js';
+import type { AnyPollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
 import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
 import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
@@ -115,26 +115,31 @@ function openCache(path: string): Store {
   }
 }
 
-/** The forecast service of a provider and cache, one per process for each. */
-function forecastService(s: Settings, env: NodeJS.ProcessEnv, providerId: string): ForecastService {
+/** The pollen providers forecasts come from, comma-separated in order of preference, and what named them (for a message). */
+interface ForecastChain {
+  chain: string;
+  namedBy: string;
+}
+
+/** The forecast service of a chain of providers and a cache, one per process for each. */
+function forecastService(s: Settings, env: NodeJS.ProcessEnv, { chain, namedBy }: ForecastChain): ForecastService {
   const cachePath = forecastCachePath(s.POLLEN_DB, s);
-  const key = `${providerId}|${onNetlify(s) ? 'blobs' : resolve(cachePath)}|${s.FORECAST_DAILY_BUDGET ?? ''}|${s.POLLEN_NOW ?? ''}`;
+  const key = `${chain}|${onNetlify(s) ? 'blobs' : resolve(cachePath)}|${s.FORECAST_DAILY_BUDGET ?? ''}|${s.POLLEN_NOW ?? ''}`;
   let service = services.get(key);
   if (!service) {
-    let pollen: PollenProvider;
+    let providers: AnyPollenProvider[];
     try {
       // The service counts one call per refresh, so the client makes exactly one: no retries
-      // (a failed refresh serves the stale cache, and the next request tries again).
-      pollen = createProviders({ pollen: providerId, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).pollen;
+      // (a failed refresh hands over to the next provider, else serves the stale cache, and the next request tries again).
+      providers = createProviders({ pollen: chain, weather: 'sample', env: { ...env, HTTP_RETRIES: '0' } }).chain;
     } catch (error) {
-      if (error instanceof ConfigError)
-        throw new ForecastMisconfigured(`this deployment's data comes from ${providerId}, and ${error.message}`);
+      if (error instanceof ConfigError) throw new ForecastMisconfigured(`${namedBy}, and ${error.message}`);
       throw error;
     }
     const cache: ForecastCache = onNetlify(s) ? new BlobsForecastCache() : new SqliteForecastCache(openCache(cachePath));
     services.set(
       key,
-      (service = new ForecastService({ provider: pollen, cache, dailyBudget: forecastBudget(providerId, env), now: clockOf(env) })),
+      (service = new ForecastService({ providers, cache, dailyBudget: (id) => forecastBudget(id, env), now: clockOf(env) })),
     );
   }
   return service;
@@ -196,7 +201,12 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
       ...beside(s, zips, at, env),
       store: open,
       cities: () => open().index.citySet(),
-      forecast: () => forecastService(s, env, forecastProvider(open().pollen.latestSource(), s.POLLEN_PROVIDER)),
+      forecast: () =>
+        forecastService(
+          s,
+          env,
+          forecastChain(s, () => open().pollen.latestSource()),
+        ),
     });
   }
   // Never rendered with shards: the served store a render left, else the store itself.
@@ -213,7 +223,11 @@ function buildContext(s: Settings, env: NodeJS.ProcessEnv, zips: ZipTable | unde
     cities: () => (existsSync(served) ? open().cities.set() : siteCities(site())),
     allergens: () => (existsSync(served) ? allergensOf(open().shapes.all()) : (site()?.allergens ?? [])),
     forecast: () =>
-      forecastService(s, env, forecastProvider(existsSync(served) ? open().pollen.latestSource() : site()?.provider, s.POLLEN_PROVIDER)),
+      forecastService(
+        s,
+        env,
+        forecastChain(s, () => (existsSync(served) ? open().pollen.latestSource() : site()?.provider)),
+      ),
   });
 }
 
@@ -249,7 +263,12 @@ function remoteContext(
 ): ApiContext {
   const site = () => readSiteFile(at(siteFilePath(s.POLLEN_DB)));
   const remote = new RemoteShards(manifest);
-  const forecast = () => forecastService(s, env, forecastProvider(site()?.provider, s.POLLEN_PROVIDER));
+  const forecast = () =>
+    forecastService(
+      s,
+      env,
+      forecastChain(s, () => site()?.provider),
+    );
   const parts = {
     ...beside(s, zips, at, env),
     forecast,
@@ -279,7 +298,17 @@ function remoteContext(
 }
 
 /**
- * The provider forecasts come from: the one that filled the store (`filledBy`, the newest stored
+ * The providers forecasts come from: `POLLEN_PROVIDERS` when set (the chain ingest follows too),
+ * else the one that filled the store (`filledBy`, read only then).
+ */
+function forecastChain(s: Settings, filledBy: () => string | null | undefined): ForecastChain {
+  if (s.POLLEN_PROVIDERS) return { chain: s.POLLEN_PROVIDERS, namedBy: `POLLEN_PROVIDERS names ${s.POLLEN_PROVIDERS}` };
+  const provider = forecastProvider(filledBy(), s.POLLEN_PROVIDER);
+  return { chain: provider, namedBy: `this deployment's data comes from ${provider}` };
+}
+
+/**
+ * Without `POLLEN_PROVIDERS`, the provider forecasts come from: the one that filled the store (`filledBy`, the newest stored
  * day's), never a default. `POLLEN_PROVIDER` may repeat it; one that names another provider, or a
  * store no provider has filled yet, refuses every refresh, since a forecast of other data would be
  * cached and served as this deployment's.

@@ -91,7 +91,7 @@ function setup(other?: PollenProvider) {
   const provider = other ?? designedProvider;
   const clock = { now: NOW };
   const cache = new SqliteForecastCache(openStore(`${tempDir()}/cache.db`));
-  const service = new ForecastService({ provider, cache, dailyBudget: null, now: () => clock.now });
+  const service = new ForecastService({ providers: [provider], cache, dailyBudget: null, now: () => clock.now });
   const ctx = lazyContext({
     store: () => {
       throw new Error('alerts read no store');

@@ -140,7 +140,7 @@ beforeAll(async () => {
   const clock = { now: NOW };
   // A budget of one call per UTC day: the second refresh, 7 hours later, is refused and the stale cache answers.
   const forecast = new ForecastService({
-    provider: new SampleProvider(),
+    providers: [new SampleProvider()],
     cache: new SqliteForecastCache(cacheStore),
     dailyBudget: 1,
     now: () => clock.now,

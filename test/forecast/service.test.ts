@@ -81,7 +81,13 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
   const setup = async (dailyBudget: number | null = null) => {
     const clock = { now: T0 };
     const { state, provider } = scripted();
-    const service = new ForecastService({ provider, cache: await makeCache(), dailyBudget, now: () => clock.now, timeoutMs: 50 });
+    const service = new ForecastService({
+      providers: [provider],
+      cache: await makeCache(),
+      dailyBudget,
+      now: () => clock.now,
+      timeoutMs: 50,
+    });
     return { clock, state, service };
   };
 
@@ -154,7 +160,7 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     const theirs = await sample.pollenForecast(austin, T0);
     await cache.write('austin', { source: 'sample', fetchedAt: T0, timezone: theirs.timezone, hours: theirs.hours.map(normalizeHour) });
     const { state, provider } = scripted();
-    const service = new ForecastService({ provider, cache, dailyBudget: null, now: () => T0 + HOUR, timeoutMs: 50 });
+    const service = new ForecastService({ providers: [provider], cache, dailyBudget: null, now: () => T0 + HOUR, timeoutMs: 50 });
     state.next = '5xx';
     expect(await service.get(austin).catch((e: unknown) => e)).toBeInstanceOf(ForecastUnavailable);
     state.next = 'ok';
@@ -240,7 +246,7 @@ describe('a forecast cache in Netlify Blobs that fails or hangs', () => {
       fetch: boundedFetch(globalThis.fetch, { timeoutMs: 200, pauseMs }),
     });
     const cache = new BlobsForecastCache(blobs);
-    const service = new ForecastService({ provider, cache, dailyBudget, now: () => clock.now, log: (m) => logged.push(m) });
+    const service = new ForecastService({ providers: [provider], cache, dailyBudget, now: () => clock.now, log: (m) => logged.push(m) });
     return { state, logged, service, clock };
   };
 
@@ -307,14 +313,14 @@ describe("a deploy of another provider sharing the site's Blobs", () => {
     const clock = { now: T0 };
     const { state, provider } = scripted();
     const site = new ForecastService({
-      provider,
+      providers: [provider],
       cache: new BlobsForecastCache(blobs),
       dailyBudget: null,
       now: () => clock.now,
       timeoutMs: 50,
     });
     const preview = new ForecastService({
-      provider: sample,
+      providers: [sample],
       cache: new BlobsForecastCache(blobs),
       dailyBudget: null,
       now: () => clock.now,
@@ -339,7 +345,7 @@ describe("a deploy of another provider sharing the site's Blobs", () => {
     });
     const { state, provider } = scripted();
     const service = new ForecastService({
-      provider,
+      providers: [provider],
       cache: new BlobsForecastCache(blobs),
       dailyBudget: null,
       now: () => T0 + HOUR,

@@ -114,12 +114,12 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
 
   it('refreshes the forecast from the v3 shape', async () => {
     const cache = openStore(join(tempDir(), 'cache.db'));
-    const { pollen } = createProviders({
+    const { chain } = createProviders({
       pollen: 'ambee',
       weather: 'sample',
       env: { AMBEE_API_KEY: KEY, AMBEE_BASE_URL: replay.url, HTTP_RETRIES: '0' },
     });
-    const service = new ForecastService({ provider: pollen, cache: new SqliteForecastCache(cache), dailyBudget: null, now: () => NOW });
+    const service = new ForecastService({ providers: chain, cache: new SqliteForecastCache(cache), dailyBudget: null, now: () => NOW });
     const forecast = await service.get(DEFAULT_CITIES.get('tulsa')!);
     expect(forecast).toMatchObject({ city: 'tulsa', source: 'ambee', stale: false });
     expect(forecast.hours.length).toBeGreaterThanOrEqual(46);

@@ -60,7 +60,12 @@ describe('the forecasts a build keeps', () => {
     const { provider, calls } = realLike();
     // Between builds, the function fetches Tulsa twice (its cache lasts 6 hours).
     const clock = { now: T0 - 20 * HOUR_MS };
-    const service = new ForecastService({ provider, cache: new BlobsForecastCache(blobs), dailyBudget: null, now: () => clock.now });
+    const service = new ForecastService({
+      providers: [provider],
+      cache: new BlobsForecastCache(blobs),
+      dailyBudget: null,
+      now: () => clock.now,
+    });
     await service.get(tulsa);
     clock.now += 7 * HOUR_MS;
     await service.get(tulsa);
@@ -88,7 +93,14 @@ describe('the forecasts a build keeps', () => {
     expect(kept[0]!.days.map((d) => [d.day, d.lead, d.hours])).toEqual([[dayNumber('2025-04-11'), 1, 24]]);
 
     // The next build: the fetches the store held before it are forgotten in Blobs; nothing is taken again within 6 hours.
-    const second = await keepForecasts({ store, providers: [provider], cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched });
+    const second = await keepForecasts({
+      store,
+      providers: [provider],
+      cities: [tulsa, austin],
+      now: T0 + HOUR_MS,
+      serveDays: 730,
+      fetched,
+    });
     expect(second).toMatchObject({ fromFunction: 0, forgotten: 2, taken: 0 });
     expect(calls).toHaveLength(4);
     // Another real provider's fetch is not this build's to forget (only the sample's are).
@@ -152,7 +164,7 @@ describe('the forecasts a build keeps', () => {
     const cache = openStore(cachePath);
     const { provider } = realLike();
     const service = new ForecastService({
-      provider,
+      providers: [provider],
       cache: new SqliteForecastCache(cache),
       dailyBudget: null,
       now: () => T0 - 3 * HOUR_MS,
@@ -176,7 +188,7 @@ describe("the forecast function's fetches in the site's Blobs", () => {
   const site = realLike().provider;
   /** A forecast function on the Blobs, fetching from `provider` at `at`. */
   const functionOn = (blobs: ReturnType<typeof getStore>, provider: PollenProvider, at: number) =>
-    new ForecastService({ provider, cache: new BlobsForecastCache(blobs), dailyBudget: null, now: () => at });
+    new ForecastService({ providers: [provider], cache: new BlobsForecastCache(blobs), dailyBudget: null, now: () => at });
 
   it('are forgotten by a build when another provider fetched them, as a deploy on the sample sharing the Blobs does', async () => {
     const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
@@ -195,7 +207,7 @@ describe("the forecast function's fetches in the site's Blobs", () => {
     expect(first).toMatchObject({ fromFunction: 1, forgotten: 0 });
     expect(store.issued.since('tulsa', 0).map((f) => [f.issuedAt, f.source])).toContainEqual([T0 - 3 * HOUR_MS, 'pollenprov']);
     // The site's own fetch stays until a build whose saved store holds it forgets it.
-    expect(await keys()).toEqual([fetchKey('tulsa', T0 - 3 * HOUR_MS)]);
+    expect(await keys()).toEqual([fetchKey('tulsa', 'pollenprov', T0 - 3 * HOUR_MS)]);
 
     expect(
       await keepForecasts({ store, providers: [site], cities: [tulsa, austin], now: T0 + HOUR_MS, serveDays: 730, fetched }),
@@ -213,7 +225,9 @@ describe("the forecast function's fetches in the site's Blobs", () => {
     await functionOn(blobs, site, T0 - 3 * HOUR_MS).get(tulsa);
     const fetched = blobFetches(blobs, FETCHES_PREFIX);
     await keepForecasts({ store, providers: [sample], cities: [tulsa], now: T0, serveDays: 730, fetched });
-    expect((await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key)).toEqual([fetchKey('tulsa', T0 - 3 * HOUR_MS)]);
+    expect((await blobs.list({ prefix: FETCHES_PREFIX })).blobs.map((b) => b.key)).toEqual([
+      fetchKey('tulsa', 'pollenprov', T0 - 3 * HOUR_MS),
+    ]);
     store.close();
   });
 });

@@ -274,13 +274,26 @@ describe('store', () => {
     store.close();
   });
 
-  it('caches one forecast per city', () => {
+  it("caches one forecast per city and provider, a daily provider's days beside its hours", () => {
     const store = openStore(join(tempDir(), 'h.db'));
-    expect(store.forecasts.get('austin')).toBeUndefined();
+    expect(store.forecasts.get('austin', 'sample')).toBeUndefined();
     const hour = (n: number) => ({ hour: n, tree: 1, grass: null, weed: 0, total: 1, species: null });
     store.forecasts.put('austin', { source: 'sample', fetchedAt: 10, timezone: 'America/Chicago', hours: [hour(1)] });
     store.forecasts.put('austin', { source: 'sample', fetchedAt: 20, timezone: 'America/Chicago', hours: [hour(2)] });
-    expect(store.forecasts.get('austin')).toEqual({ source: 'sample', fetchedAt: 20, timezone: 'America/Chicago', hours: [hour(2)] });
+    const daily = {
+      dayMeans: 'local' as const,
+      zone: 'America/Chicago',
+      days: [{ date: '2025-04-01', tree: 12, grass: 3, weed: null, total: 15, species: null, levels: { overall: 'moderate' } }],
+    };
+    store.forecasts.put('austin', { source: 'atmospore', fetchedAt: 30, timezone: null, hours: [], daily });
+    expect(store.forecasts.get('austin', 'sample')).toEqual({
+      source: 'sample',
+      fetchedAt: 20,
+      timezone: 'America/Chicago',
+      hours: [hour(2)],
+    });
+    expect(store.forecasts.get('austin', 'atmospore')).toEqual({ source: 'atmospore', fetchedAt: 30, timezone: null, hours: [], daily });
+    expect(store.forecasts.get('austin', 'ambee')).toBeUndefined();
     store.close();
   });
 

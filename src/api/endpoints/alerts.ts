@@ -121,7 +121,8 @@ export const alertsRoute = route({
     const city = servedCity(ctx.cities, slug);
     // The served allergens are read only when asked for: the forecast function need not open anything else.
     const rule = ruleOf(species === undefined ? [] : ctx.allergens, { min, categories, species });
-    const answer = alertsAnswer(city, await forecastOf(ctx, city), rule, ctx.forecast.providerId);
+    const forecast = await forecastOf(ctx, city);
+    const answer = alertsAnswer(city, forecast, rule, forecast.provider);
     return { body: { ...answer, ...alertOutlook(ctx, city, answer.dates, rule) } };
   },
 });
