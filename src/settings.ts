@@ -172,6 +172,12 @@ export const SETTINGS = {
     meaning: 'Atmospore calls per UTC day, history and forecasts together (its free key allows 100).',
     read: whole(ATMOSPORE_FREE_CALLS),
   }),
+  ATMOSPORE_FORECAST_RESERVE: setting({
+    group: 'pollen',
+    fallback: '20',
+    meaning: 'Of those, the calls only forecasts may use (40 cities take the other 80).',
+    read: whole(20),
+  }),
   WEATHERAPI_API_KEY: setting({
     group: 'pollen',
     fallback: '',
@@ -189,6 +195,12 @@ export const SETTINGS = {
     fallback: String(WEATHERAPI_DAILY_CALLS),
     meaning: 'WeatherAPI.com calls per UTC day, history and forecasts together.',
     read: whole(WEATHERAPI_DAILY_CALLS),
+  }),
+  WEATHERAPI_FORECAST_RESERVE: setting({
+    group: 'pollen',
+    fallback: '200',
+    meaning: 'Of those, the calls only forecasts may use.',
+    read: whole(200),
   }),
   WEATHERAPI_ENTERPRISE: setting({
     group: 'pollen',

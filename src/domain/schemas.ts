@@ -59,7 +59,7 @@ const dailyRisk = (category: string) =>
   );
 const dailyRisks = { risk_tree: dailyRisk('tree'), risk_grass: dailyRisk('grass'), risk_weed: dailyRisk('weed') };
 
-/** How many hours a local day holds (23, 24 or 25; fewer while its last hours are not ingested yet). */
+/** How many hours a local day holds (23, 24 or 25; fewer while its last hours are not ingested yet; 0 for a day its provider gave as one value). */
 const dayHourCount = z.number().int().min(0).max(25);
 
 /** On each row of an answer whose values come from more than one provider (provenance.ts): that row's. */
@@ -105,7 +105,7 @@ export const DailyPollen = named(
     peak_risk_tree: PollenRisk,
     peak_risk_grass: PollenRisk,
     peak_risk_weed: PollenRisk,
-    hours: dayHourCount.optional().describe('With timezone=local only: the hours the local day holds.'),
+    hours: dayHourCount.optional().describe('With timezone=local only: the hours the local day holds (0: its provider gave the day as one value).'),
     ...rowProvenance,
   }),
 );

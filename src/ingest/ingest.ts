@@ -286,7 +286,7 @@ class Run {
       const status = (fetched.kind === 'weather' ? written.weather : written.pollen)!;
       if (fetched.kind === 'weather' && status === 'complete') this.summary.weatherRows++;
       this.summary.written++;
-      this.settle(unitKey(task.kind, city, w.day), status, undefined, provider);
+      this.settle(unitKey(task.kind, city, w.day), status, undefined, task.kind === 'pollen' ? provider : undefined);
     }
   }
 }

@@ -44,6 +44,8 @@ import {
 } from './provider.js';
 
 export const ATMOSPORE_ID = 'atmospore';
+/** The families among its taxa, as stored: their members are its taxa too. */
+const FAMILIES: ReadonlySet<string> = new Set(['Birch family', 'Pine family']);
 /** `forecast_days` ranges over 1-14: one call covers at most 14 days from `dt`. */
 const DAYS_PER_REQUEST = 14;
 
@@ -180,12 +182,14 @@ export class AtmosporeProvider implements DailyPollenProvider {
       }
     }
     const species = speciesPayload(plants);
-    // Grains/m³ of a category are the sum of its taxa: this endpoint sends no category total.
+    // Grains/m³ of a category are the sum of its taxa: this endpoint sends no category total. A
+    // family it also names members of (Birch family beside birch, alder and hazel) is left out of
+    // the sum, which would otherwise count its members' grains twice; it stays among the species.
     const total = (category: Category): number | null => {
       const group: SpeciesGroup | undefined = species[SPECIES_KEY[category]];
       if (!isObject(group)) return null;
       let sum: number | null = null;
-      for (const v of Object.values(group)) if (typeof v === 'number') sum = (sum ?? 0) + v;
+      for (const [name, v] of Object.entries(group)) if (typeof v === 'number' && !FAMILIES.has(name)) sum = (sum ?? 0) + v;
       // Rounded past the decimals Atmospore sends, so that 0.1 + 0.2 is stored as 0.3.
       return sum === null ? null : Math.round(sum * 1e6) / 1e6;
     };

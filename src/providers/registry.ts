@@ -100,8 +100,7 @@ function checkEntry(s: Settings, entry: ProviderEntry): void {
     if (!value || value.trim() === '')
       throw new ConfigError(`${entry.key} is not set: the ${entry.id} ${entry.kind} provider needs an API key (see .env.example)`);
   }
-  for (const setting of [entry.budget, entry.forecastReserve]) if (setting) void s[setting];
-  void entry.make;
+  for (const setting of [entry.budget, entry.forecastReserve, ...(entry.settings ?? [])]) if (setting) void s[setting];
 }
 
 /** The providers for a request. */

@@ -39,6 +39,8 @@ interface EntryBase {
   budget?: CountSetting;
   /** The setting of the part of that budget only forecasts may use. */
   forecastReserve?: CountSetting;
+  /** Its other settings: read (and so checked) before anything is written. */
+  settings?: ReadonlyArray<keyof Settings>;
   /** Whether a deployment may store its values and serve them publicly (docs/deploying.md, "Pollen providers"). */
   terms: string;
   /** What a key one gets without talking to sales covers, when there is one. */
@@ -72,12 +74,13 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
   {
     id: AMBEE_ID,
     kind: 'pollen',
-    gives: 'hourly grains/m³ by category and species; the past 48 hours on the free plan',
+    gives: 'hourly grains/m³ by category and species; history the past 48 hours (AMBEE_HISTORY_HOURS for a plan with more); sold to enterprises only',
     horizon: '48 hours',
     callsPerCityDay: 2,
     key: 'AMBEE_API_KEY',
     budget: 'AMBEE_DAILY_BUDGET',
     forecastReserve: 'AMBEE_FORECAST_RESERVE',
+    settings: ['AMBEE_BASE_URL', 'AMBEE_HISTORY_HOURS'],
     terms: 'enterprise contract: ask Ambee',
     make: ({ settings: s, http }) =>
       new AmbeeProvider({
@@ -95,6 +98,8 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
     callsPerCityDay: 2,
     key: 'ATMOSPORE_API_KEY',
     budget: 'ATMOSPORE_DAILY_BUDGET',
+    forecastReserve: 'ATMOSPORE_FORECAST_RESERVE',
+    settings: ['ATMOSPORE_BASE_URL'],
     terms: 'atmospore.com/terms-of-service: read it before publishing',
     freeKey:
       "free, no card: 100 calls a day (3,000 a month), which is 2 calls a city-day for up to 40 cities with the forecast function's share; its forecast up to 14 days",
@@ -109,6 +114,8 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
     callsPerCityDay: 2,
     key: 'WEATHERAPI_API_KEY',
     budget: 'WEATHERAPI_DAILY_BUDGET',
+    forecastReserve: 'WEATHERAPI_FORECAST_RESERVE',
+    settings: ['WEATHERAPI_BASE_URL', 'WEATHERAPI_ENTERPRISE'],
     terms: 'weatherapi.com/terms.aspx: read it before publishing',
     freeKey:
       'the free plan (100,000 calls a month) has no pollen: Pro+ and above carry it (code 2009 otherwise); pollen history on Enterprise only',

@@ -75,8 +75,8 @@ export class IssuedForecasts {
         'INSERT INTO forecast_issued (city_id, issued_at, source_id, origin, days) VALUES (?, ?, ?, ?, ?) ON CONFLICT (city_id, issued_at, source_id) DO NOTHING',
       ),
       // A source of null: any provider's.
-      has: db.prepare('SELECT 1 FROM forecast_issued WHERE city_id = ? AND issued_at = ? AND (?3 IS NULL OR source_id = ?3)').pluck(),
-      latest: db.prepare('SELECT max(issued_at) FROM forecast_issued WHERE city_id = ? AND (?2 IS NULL OR source_id = ?2)').pluck(),
+      has: db.prepare('SELECT 1 FROM forecast_issued WHERE city_id = @city AND issued_at = @at AND (@source IS NULL OR source_id = @source)').pluck(),
+      latest: db.prepare('SELECT max(issued_at) FROM forecast_issued WHERE city_id = @city AND (@source IS NULL OR source_id = @source)').pluck(),
       since: db.prepare(
         'SELECT issued_at, source_id, origin, days FROM forecast_issued WHERE city_id = ? AND issued_at >= ? ORDER BY issued_at',
       ),
@@ -124,13 +124,13 @@ export class IssuedForecasts {
   /** Whether a forecast of the city issued at this instant is kept: `source`'s, or any provider's. */
   has(city: string, issuedAt: number, source?: string): boolean {
     const [id, provider] = [this.names.id('city', city), source === undefined ? null : this.names.id('source', source)];
-    return id !== undefined && provider !== undefined && this.stmt.has.get(id, issuedAt, provider) !== undefined;
+    return id !== undefined && provider !== undefined && this.stmt.has.get({ city: id, at: issuedAt, source: provider }) !== undefined;
   }
 
   /** When the latest kept forecast of a city was issued (ms), or null: `source`'s, or any provider's. */
   latestIssued(city: string, source?: string): number | null {
     const [id, provider] = [this.names.id('city', city), source === undefined ? null : this.names.id('source', source)];
-    return id === undefined || provider === undefined ? null : ((this.stmt.latest.get(id, provider) as number | null) ?? null);
+    return id === undefined || provider === undefined ? null : ((this.stmt.latest.get({ city: id, source: provider }) as number | null) ?? null);
   }
 
   private read(r: Row): IssuedForecast {

@@ -193,7 +193,7 @@ export class PollenDays {
   /**
    * Writes a city-day's pollen (inside the caller's transaction), with the status its hours give it,
    * and says the day's hours as they now read back, with their species leaves. Only the hours
-   * asked for are replaced: a re-asked day keeps its hours outside them.
+   * the answer gives are replaced: a re-asked day keeps its provider's other hours.
    */
   put(city: number, day: number, p: PollenWrite): { status: StoredStatus; hours: readonly StoredHour[]; columns: SpeciesColumns | null } {
     const first = day * 24;
@@ -207,7 +207,10 @@ export class PollenDays {
     const old = whole && p.timezone !== null ? undefined : (this.stmt.day.get(city, day) as Row | undefined);
     const source = this.names.id('source', p.source);
     // A row has one provider: another provider's hours are replaced, never relabelled as this one's.
-    const kept = old && old.source_id === source ? this.decode(old).filter((h) => h.hour < asked.from || h.hour >= asked.to) : [];
+    // Its own hours the answer left out are kept: a provider whose history is its forecast's
+    // today (WeatherAPI.com below Enterprise) answers a re-asked day without its earlier hours.
+    const given = new Set(p.hours.map((h) => h.hour));
+    const kept = old && old.source_id === source ? this.decode(old).filter((h) => !given.has(h.hour)) : [];
     const hours =
       kept.length === 0 && p.hours.every((h, i) => i === 0 || h.hour > p.hours[i - 1]!.hour)
         ? p.hours
@@ -378,11 +381,12 @@ export class PollenDays {
     return this.byDay.latestDay();
   }
 
-  /** The newest stored hour (hours since epoch), or null for an empty store. */
+  /** The newest stored hour (hours since epoch; a daily value's day, its last hour), or null for an empty store. */
   latestHour(): number | null {
     const day = this.latestDay();
     if (day === null) return null;
-    const highest = Math.max(...(this.stmt.masksOnDay.all(day) as number[]).map((m) => 31 - Math.clz32(m)));
+    // A daily value (no hour in its mask) stands for the whole day.
+    const highest = Math.max(...(this.stmt.masksOnDay.all(day) as number[]).map((m) => (m === 0 ? 23 : 31 - Math.clz32(m))));
     return day * 24 + highest;
   }
 

@@ -42,7 +42,9 @@ describe('ingest from Ambee v3 (loopback, recorded format, 48-hour window)', () 
     const db = join(tempDir(), 'ambee.db');
     const { json, code } = await ambeeIngest(db);
     expect(code).toBe(0);
-    expect(Object.keys(json)).toEqual(['counts', 'failed', 'stopped']);
+    expect(Object.keys(json)).toEqual(['counts', 'failed', 'stopped', 'providers']);
+    // Ambee's requests: one history request per city (its 48 hours, two days), each of its days given.
+    expect(json.providers).toEqual({ ambee: { cityDays: json.counts.complete + json.counts.partial - 3 * 3, calls: 3 } });
     // Per city: yesterday complete (or partial where the model leaves an hour out), the day
     // before partial (its first hours have left the window), the day before that outside it.
     expect(json.counts.outside_window).toBe(3);

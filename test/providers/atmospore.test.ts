@@ -46,8 +46,13 @@ const failure = async (promise: Promise<unknown>) => {
 type Entry = { value: number; risk_level: string; display_name: string; category: Category };
 type Item = { date: string; overall_risk: string; species: Record<string, Entry> };
 /** The fixture's own sum of a category's values on a day, to compare with what the client stores. */
+/** The families Atmospore names beside their members (betulaceae beside birch, alder and hazel): left out of a category's sum. */
+const FAMILY_SLUGS = new Set(['betulaceae', 'pinaceae']);
 const categorySum = (item: Item, category: Category) =>
-  Math.round(Object.values(item.species).reduce((sum, e) => (e.category === category ? sum + e.value : sum), 0) * 1e6) / 1e6;
+  Math.round(
+    Object.entries(item.species).reduce((sum, [slug, e]) => (e.category === category && !FAMILY_SLUGS.has(slug) ? sum + e.value : sum), 0) *
+      1e6,
+  ) / 1e6;
 
 describe('Atmospore client', () => {
   it('asks /v1/pollen by longitude and latitude from dt for forecast_days, the key only in x-api-key', async () => {
@@ -96,7 +101,8 @@ describe('Atmospore client', () => {
     server.on(pollen, { status: 200, body: fixture('atmospore-austin.json') });
     const [first] = (await atmospore.pollenDays(austin, fortnight)).days;
     // 2025-04-01 in Austin: oak 384, hickory 51, cypress 7.2, elm 5.4, pine 18, pine family 20.4, plane 13.2, ash 10.8, poplar 3.6, willow 2.4
-    expect(first).toMatchObject({ date: '2025-04-01', tree: 516, grass: 19.8, weed: 3.6 });
+    // 516 over every tree taxon, less the Pine family's 20.4 (its members, pine and spruce, are counted).
+    expect(first).toMatchObject({ date: '2025-04-01', tree: 495.6, grass: 19.8, weed: 3.6 });
     expect(first!.providerLevels).toMatchObject({ overall: 'moderate', Oak: 'moderate', Hickory: 'low', 'Bermuda Grass': 'low' });
   });
 

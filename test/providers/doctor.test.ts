@@ -5,6 +5,7 @@ import { doctor, formatDoctor } from '../../src/providers/doctor.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
+import { scriptedServer } from '../helpers/scripted-server.js';
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -120,6 +121,41 @@ describe('pollen-api doctor (the CLI)', () => {
       env: env({ AMBEE_API_KEY: 'other' }),
     });
     expect(refused.code).toBe(1);
+  });
+
+  it("lists every pollen provider, checks each of the chain, and says in plain words each one's refusal of a wrong key", async () => {
+    replay.options = {};
+    const atmospore = await scriptedServer();
+    try {
+      atmospore.on((url) => url.pathname === '/v1/pollen', { status: 403, body: { error: 'Invalid API key' } });
+      const run = await runCli(['doctor', '--weather', 'open-meteo', '--db', join(tempDir(), 'chain.db')], {
+        env: env({
+          POLLEN_PROVIDERS: 'atmospore,ambee',
+          ATMOSPORE_API_KEY: 'wrong-atmospore-key-3f',
+          ATMOSPORE_BASE_URL: atmospore.url,
+          AMBEE_API_KEY: 'wrong-ambee-key-8c',
+          POLLEN_NOW: new Date(NOW).toISOString(),
+        }),
+      });
+      expect(run.code, run.stderr).toBe(1);
+      // Every provider this service speaks to, with whether its key is set.
+      for (const line of [
+        /sample {6}no key needed/,
+        /ambee {7}AMBEE_API_KEY set/,
+        /atmospore {3}ATMOSPORE_API_KEY set/,
+        /weatherapi {2}WEATHERAPI_API_KEY not set/,
+      ])
+        expect(run.stdout).toMatch(line);
+      // Each provider of the chain, in its order, refused in plain words: one request each.
+      expect(run.stdout.indexOf('atmospore (pollen): NOT USABLE')).toBeLessThan(run.stdout.indexOf('ambee (pollen): NOT USABLE'));
+      expect(run.stdout).toMatch(/key {10}refused: set ATMOSPORE_API_KEY to a key atmospore accepts/);
+      expect(run.stdout).toMatch(/key {10}refused: set AMBEE_API_KEY to a key ambee accepts/);
+      expect(run.stdout).toMatch(/free key {5}free, no card: 100 calls a day/);
+      expect(atmospore.seen).toHaveLength(1);
+      for (const key of ['wrong-atmospore-key-3f', 'wrong-ambee-key-8c']) expect(run.stdout + run.stderr).not.toContain(key);
+    } finally {
+      await atmospore.close();
+    }
   });
 
   it.each([

@@ -28,7 +28,7 @@ export const provenance = {
     .string()
     .nullable()
     .describe(
-      "The id of the provider the answer's values come from, as the store records each day's: the pollen provider for pollen answers, the weather provider for weather answers (sample, ambee, open-meteo, openweathermap). null while nothing is stored, and when the values come from several providers: then `providers` lists them and each row names its own.",
+      "The id of the provider the answer's values come from, as the store records each day's: the pollen provider for pollen answers, the weather provider for weather answers (sample, ambee, atmospore, weatherapi, open-meteo, openweathermap). null while nothing is stored, and when the values come from several providers: then `providers` lists them and each row names its own.",
     ),
   providers: z
     .array(z.string())
@@ -54,4 +54,26 @@ export const cityRow = (c: DomainCity): CityRow => ({
   lat: c.lat,
   lon: c.lon,
   timezone: c.timezone,
+});
+
+/**
+ * In an answer of hours whose day a provider gave as one value (Atmospore gives days, not hours):
+ * the rows stay empty, never hours made from the day, and this says why and where the day is.
+ */
+export const dailyOnly = {
+  daily_only: z
+    .object({
+      provider: z.string().describe('The provider that gave the day as one value.'),
+      note: z.string().describe('Why the rows are empty, and the request whose daily row holds the day.'),
+    })
+    .optional()
+    .describe(
+      "Present when the day has no hours because its provider gives one value a day (atmospore): rows is empty, and the day's values are in the city's daily rows.",
+    ),
+};
+
+/** The `daily_only` of a day a provider gave as one value: what it is, and where to read it. */
+export const dailyOnlyOf = (provider: string, city: string, local: boolean): z.infer<typeof dailyOnly.daily_only> => ({
+  provider,
+  note: `${provider} gives one value a day, not hours: the day is a daily row of /api/pollen?city=${city}${local ? '&timezone=local' : ''}`,
 });

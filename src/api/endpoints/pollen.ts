@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { City, CitySet } from '../../domain/cities.js';
 import { dayString } from '../../domain/dates.js';
 import type { DayCut } from '../../domain/days.js';
-import { crossCityRowOf, dailyRowOf } from '../../domain/day-values.js';
+import { crossCityRowOf, dailyRowOf, isDailyValue } from '../../domain/day-values.js';
 import { type DailyPollen, hourlyRow } from '../../domain/pollen-rows.js';
 import type { StoreReader } from '../../store/reader.js';
 import { hoursOfDay, latestDay } from './day-cut.js';
@@ -15,13 +15,13 @@ import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from '../contract/sta
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, cutDate, cutField, servedCity, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance } from '../contract/answer-fields.js';
+import { dailyOnly, dailyOnlyOf, localDays, provenance } from '../contract/answer-fields.js';
 import { provenanceOfRows } from '../../domain/provenance.js';
 
 export const PollenCityDateResponse = named(
   'PollenCityDateResponse',
   'Hourly observations of one city on one UTC date.',
-  z.object({ city: z.string(), date: Day, ...localDays, ...provenance, rows: z.array(D.HourlyPollen) }),
+  z.object({ city: z.string(), date: Day, ...localDays, ...provenance, rows: z.array(D.HourlyPollen), ...dailyOnly }),
 );
 
 /** Daily rows kept for one city. */
@@ -45,7 +45,7 @@ export const pollenRoute = route({
   doc: {
     operationId: 'getPollen',
     summary: 'Pollen observations',
-    description: `city and date: the hourly rows of that date. city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows. With timezone=local the body carries "timezone": "local", daily rows carry hours, and latest is the newest local day complete for every city.`,
+    description: `city and date: the hourly rows of that date (none for a day its provider gave as one value, such as atmospore's: then daily_only says so, and the day is among the daily rows). city only: up to ${MAX_DAILY_ROWS} daily rows (days with data), newest first. date only: one cross-city row per city with data, by slug. Neither: the same as date=<latest date>. A valid date without data gives empty rows. With timezone=local the body carries "timezone": "local", daily rows carry hours, and latest is the newest local day complete for every city.`,
     notFound: CITY_OR_NO_DATA,
   },
   llms: 'hourly rows of one city-day; city only: daily rows; date only: one row per city',
@@ -69,11 +69,16 @@ export const pollenRoute = route({
     // Each row's values name their own provider (domain/provenance.ts); with none, the store's.
     const stored = store.pollen.latestSource();
     if (city && day !== undefined) {
+      const hours = hoursOfDay(store, city, cut, day);
+      // A day its provider gave as one value has no hours: the answer says so, and names that provider.
+      const daily = hours.length === 0 ? store.values.on(city.slug, cut, day) : undefined;
+      const only = daily && isDailyValue(daily) ? daily.source : undefined;
       const { from, rows } = provenanceOfRows(
-        hoursOfDay(store, city, cut, day).map((h) => ({ row: hourlyRow(h), sources: [h.source] })),
-        stored,
+        hours.map((h) => ({ row: hourlyRow(h), sources: [h.source] })),
+        only ?? stored,
       );
-      return { body: { city: city.slug, date: dayString(day), ...cutField(cut), ...from, rows } };
+      const note = only === undefined ? {} : { daily_only: dailyOnlyOf(only, city.slug, cut === 'local') };
+      return { body: { city: city.slug, date: dayString(day), ...cutField(cut), ...from, rows, ...note } };
     }
     if (city) {
       const { from, rows } = provenanceOfRows(dailyRows(store, city, cut), stored);
