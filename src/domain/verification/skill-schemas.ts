@@ -72,10 +72,10 @@ export const SkillScores = named(
       .string()
       .nullable()
       .describe(
-        "Why the forecast and the references have no scores: fewer days than min_pairs, or a lead beyond the provider's forecast (only the outlook reaches it).",
+        'Why the forecast and the references have no scores: fewer days than min_pairs, or a lead no kept forecast reaches (only the outlook does).',
       ),
     forecast: SkillTable.nullable().describe(
-      "The provider's forecast as issued: the last one issued on a day counts for each day it reached at this lead. Null beyond its reach.",
+      "The forecast of the observed day's provider as issued: the last one issued on a day counts for each day it reached at this lead. Null where no kept forecast reaches the lead.",
     ),
     persistence: SkillTable.nullable().describe(
       'Persistence ("yesterday\'s level"): the last complete day observed before the forecast\'s issue day, as that day kept it. Null where left out.',
