@@ -11,7 +11,6 @@ import { constants, gzipSync } from 'node:zlib';
 import { parquetMetadata, parquetRead } from 'hyparquet';
 import { bulkMonths, BULK_KINDS, CITIES_PER_GROUP, type MonthRows, monthRows } from '../../src/render/bulk/months.js';
 import type { Value } from '../../src/render/bulk/field.js';
-import { PAIR_FIELDS } from '../../src/render/bulk/pair-columns.js';
 import { bulkColumns, type KindFields } from '../../src/render/bulk/columns.js';
 import { type BulkCodec, CsvSink, ParquetSink, parquetOf, type RowGroup, rowGroupsOf } from '../../src/render/bulk/writers.js';
 import type { BulkColumn, BulkManifest } from '../../src/served/bulk-index.js';
@@ -101,13 +100,15 @@ export async function encodingOfRender(db: string, publish: string): Promise<{ s
     store.close();
   }
   const manifest = JSON.parse(readFileSync(join(realpathSync(publish), 'data', 'bulk', 'index.json'), 'utf8')) as BulkManifest;
+  // The pairs files' columns are the render's (a provider's forecast a column for each lead it reaches): its manifest says them.
+  const pairColumns = manifest.kinds['forecast-pairs'].columns;
   for (const f of manifest.files.filter((x) => x.kind === 'forecast-pairs' && x.format === 'parquet')) {
     const groups = await rowGroupsOfFile(join(realpathSync(publish), f.path));
-    const dates = PAIR_FIELDS.flatMap((field, c) => (field.type === 'DATE' ? [c] : []));
+    const dates = pairColumns.flatMap((field, c) => (field.type === 'DATE' ? [c] : []));
     for (const g of groups)
       for (const c of dates) g.columns[c] = g.columns[c]!.map((v) => (typeof v === 'number' ? Math.floor(v / 86_400_000) : v));
     rows += groups.reduce((n, g) => n + g.rows, 0);
-    seconds += await encodingSeconds(PAIR_FIELDS, groups);
+    seconds += await encodingSeconds(pairColumns, groups);
   }
   return { seconds, rows, months };
 }

@@ -105,7 +105,9 @@ export const DailyPollen = named(
     peak_risk_tree: PollenRisk,
     peak_risk_grass: PollenRisk,
     peak_risk_weed: PollenRisk,
-    hours: dayHourCount.optional().describe('With timezone=local only: the hours the local day holds (0: its provider gave the day as one value).'),
+    hours: dayHourCount
+      .optional()
+      .describe('With timezone=local only: the hours the local day holds (0: its provider gave the day as one value).'),
     ...rowProvenance,
   }),
 );

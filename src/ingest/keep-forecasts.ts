@@ -17,7 +17,6 @@
 import type { City } from '../domain/cities.js';
 import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
-import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import { type KeptDay, targetDays } from '../domain/verification/target-days.js';
 import type { FetchedForecasts } from '../forecast/kept.js';
 import { dailyForecastDays } from '../forecast/kept-days.js';
@@ -40,6 +39,8 @@ import type { Store } from '../store/store.js';
 
 /** Hours of the forecast the build takes, and of the past forecasts made again: the 48 of a provider's forecast. */
 const FORECAST_HOURS = 48;
+/** Leads a past forecast made again reaches: its issue day and the two after it. */
+const MADE_AGAIN_LEADS = FORECAST_HOURS / 24 + 1;
 /** When, in each UTC day, the past forecasts made again were issued (hours). */
 export const MADE_AGAIN_AT: readonly number[] = [6.5, 18.5];
 
@@ -169,13 +170,13 @@ function makeAgain(o: KeepOptions, provider: PollenProvider & PastForecasts, sum
   const last = Math.min(Math.floor(now / DAY_MS), latest + 1);
   for (const city of o.cities) {
     const values = store.values.span(city.slug, 'UTC', first, latest);
-    const own = ownDays(store.pollen.storedDays(city.slug, first, latest), provider.id, first, last + FORECAST_LEADS);
+    const own = ownDays(store.pollen.storedDays(city.slug, first, latest), provider.id, first, last + MADE_AGAIN_LEADS);
     const past = provider.pastForecaster(city, (day) => values.get(day));
     const kept = new Set(store.issued.issuedSince(city.slug, first * DAY_MS));
     const made: IssuedForecast[] = [];
     for (let day = first; day <= last; day++) {
-      // A forecast issued on `day` reaches the days to FORECAST_LEADS - 1 after it: made only where one of them is the provider's.
-      if (!Array.from({ length: FORECAST_LEADS }, (_, lead) => own.has(day + lead)).some(Boolean)) continue;
+      // A forecast issued on `day` reaches the days to MADE_AGAIN_LEADS - 1 after it: made only where one of them is the provider's.
+      if (!Array.from({ length: MADE_AGAIN_LEADS }, (_, lead) => own.has(day + lead)).some(Boolean)) continue;
       for (const hour of MADE_AGAIN_AT) {
         const issuedAt = day * DAY_MS + hour * HOUR_MS;
         if (issuedAt > now || kept.has(issuedAt)) continue;

@@ -12,6 +12,7 @@
  * keeps outlooks from its first build that issues one. Outlooks issued before the served days (less
  * the week an outlook reaches) are forgotten, as forecasts are.
  */
+import type { KeptInputs } from '../domain/verification/pairs.js';
 import type { City } from '../domain/cities.js';
 import { firstServedDay } from '../domain/dates.js';
 import type { DayValues } from '../domain/day-values.js';
@@ -27,7 +28,6 @@ import {
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { Graded } from '../domain/species/risk.js';
 import { GRADED } from '../domain/verification/target-days.js';
-import { FORECAST_LEADS } from '../domain/verification/pairs.js';
 import type { Store } from '../store/store.js';
 
 export interface OutlookOptions {
@@ -52,7 +52,8 @@ export interface OutlookSummary {
   seconds: number;
 }
 
-const NO_FORECASTS = Array.from({ length: FORECAST_LEADS }, () => new Map());
+/** The outlook's own skill compares no provider's forecast. */
+const NO_FORECASTS: KeptInputs['forecasts'] = [];
 
 /** Keeps each city's outlook of the day after its latest data day, and the served days' made again where the provider can. */
 export function keepOutlooks(o: OutlookOptions): OutlookSummary {

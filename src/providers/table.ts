@@ -74,7 +74,8 @@ export const POLLEN_PROVIDERS: readonly PollenEntry[] = [
   {
     id: AMBEE_ID,
     kind: 'pollen',
-    gives: 'hourly grains/m³ by category and species; history the past 48 hours (AMBEE_HISTORY_HOURS for a plan with more); sold to enterprises only',
+    gives:
+      'hourly grains/m³ by category and species; history the past 48 hours (AMBEE_HISTORY_HOURS for a plan with more); sold to enterprises only',
     horizon: '48 hours',
     callsPerCityDay: 2,
     key: 'AMBEE_API_KEY',

@@ -21,7 +21,7 @@ import { deflateRawSync } from 'node:zlib';
 import { kindAt } from '../served/safe-files.js';
 import { resampling } from '../domain/verification/bootstrap.js';
 import { DAY_MS, HOUR_MS, isoTime } from '../domain/dates.js';
-import { citySkill, FORECAST_LEADS, WINDOW_DAYS, yearKey } from '../domain/verification/forecast-skill.js';
+import { citySkill, PROVIDER_LEADS, WINDOW_DAYS, yearKey } from '../domain/verification/forecast-skill.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { Graded } from '../domain/species/risk.js';
 import { seasonYear, seasonYearOf, type SeasonSeries } from '../domain/seasons/year.js';
@@ -35,7 +35,7 @@ import { bulkPath, FORMATS, KindFiles, type Month } from './bulk/months.js';
 import { Batch, type RowGroup } from './bulk/writers.js';
 import { CityTurns } from './threads/city-turns.js';
 import { FileWriter, type Written } from './file-writer.js';
-import { PAIR_FIELDS, type PairRow } from './bulk/pair-columns.js';
+import { pairFields, type PairRow } from './bulk/pair-columns.js';
 import type { FileRecord } from './cache/render-cache.js';
 import { type FailureReply, failureReply, RenderError, replyError } from './render-error.js';
 import { type CityYears, cachedYears, cityYearsFile, type SkillsPlan } from './skills-plan.js';
@@ -125,7 +125,7 @@ function neededFrom(
       }
       closed.add(key);
       const kept = cached[key];
-      if (kept && kept.scores.length === OUTLOOK_LEADS) scored.set(key, kept.scores);
+      if (kept && kept.scores.length >= OUTLOOK_LEADS) scored.set(key, kept.scores);
       else from = Math.min(from, seasonYear(category, year).from);
     }
   }
@@ -135,7 +135,7 @@ function neededFrom(
 
 /** The archive of what a city's scores are made from: every forecast and outlook kept of the served days, however few of them are paired. */
 function archiveOf(store: Store, city: string, served: number, latest: number, mixed: boolean): ForecastSkill['archive'] {
-  const since = (served - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS;
+  const since = (served - PROVIDER_LEADS + 1) * DAY_MS - HOUR_MS;
   const f = store.issued.archive(city, since);
   const o = store.outlooks.archive(city, served - OUTLOOK_LEADS + 1, latest + 1);
   return {
@@ -191,10 +191,11 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
           if (!series) observed.set(category, (series = observedSeries(days, category)));
           return series;
         },
-        outlooks: store.outlooks.outlooks(city, need.from - OUTLOOK_LEADS + 1, latest + 1),
+        // Issued up to 13 days before the first day paired: persistence and the season at a provider's furthest lead are its issue day's.
+        outlooks: store.outlooks.outlooks(city, need.from - Math.max(OUTLOOK_LEADS, PROVIDER_LEADS) + 1, latest + 1),
         climatologies: store.outlooks.climatologies(city, need.from, latest + OUTLOOK_LEADS),
-        // Forecasts issued up to two days before the first day paired reach it.
-        forecasts: store.issued.since(city, (need.from - FORECAST_LEADS + 1) * DAY_MS - HOUR_MS),
+        // Forecasts issued up to 13 days before the first day paired reach it (a daily provider's).
+        forecasts: store.issued.since(city, (need.from - PROVIDER_LEADS) * DAY_MS),
         scored: need.scored,
         archive: archiveOf(store, city, first, latest, sources.length > 1),
       });
@@ -203,7 +204,8 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
     throw new RenderError(`the forecast skill of ${city} could not be computed: ${(error as Error).message}. Nothing was published.`);
   }
   const monthOf = monthIndex(plan.months);
-  const batches = plan.months.map(() => new Batch(PAIR_FIELDS));
+  const fields = pairFields(plan.layout);
+  const batches = plan.months.map(() => new Batch(fields));
   const row: PairRow = { city, c: made.pairs[0]!, i: 0 };
   for (const c of made.pairs) {
     row.c = c;
@@ -277,7 +279,7 @@ export async function computeSkills(
   helpers: readonly MessagePort[] = [],
 ): Promise<SkillOutput> {
   const served = readServed(servedPath);
-  const pairs = plan.months.map((m) => (m.reused ? undefined : new KindFiles('forecast-pairs', PAIR_FIELDS, CITIES_PER_GROUP)));
+  const pairs = plan.months.map((m) => (m.reused ? undefined : new KindFiles('forecast-pairs', pairFields(plan.layout), CITIES_PER_GROUP)));
   const outlooks: OutlookFile = { issued: null, provider: served.pollen.latestSource(), cities: {} };
   const skills: Array<[string, Uint8Array]> = [];
   const scoring = { seconds: 0, resampling: 0 };

@@ -44,6 +44,7 @@ import { FUNCTION_LIMIT_BYTES, measureFunctions, type ServedStore, writeServedSt
 import { FileWriter, type Written } from './file-writer.js';
 import { computeSkills, skillFiles, type SkillOutput } from './forecast-skills.js';
 import { planSkills, type SkillsPlan } from './skills-plan.js';
+import { pairFields } from './bulk/pair-columns.js';
 import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { type ThreadCode, threadCode } from './threads/thread-code.js';
 import { RenderError } from './render-error.js';
@@ -346,7 +347,9 @@ async function writeRender(store: Store, target: Target, planned: Planned, optio
   // The pairs files: those the forecast-skill step wrote, and those it linked from the render cache.
   for (const f of skills.reused.files) out.count(f.bytes);
   for (const [file, record] of [...skills.reused.records, ...skills.records]) written.records.set(file, record);
-  const manifest = withStore(nextServed, (s) => bulkManifest(s, months, [...written.bulk, ...skills.reused.files, ...skills.files]));
+  const manifest = withStore(nextServed, (s) =>
+    bulkManifest(s, months, [...written.bulk, ...skills.reused.files, ...skills.files], pairFields(skills.plan.layout)),
+  );
   out.put(BULK_INDEX_FILE, `${JSON.stringify(manifest, null, 1)}\n`);
   const files = written.files + skills.written.files + out.written.files;
   // The plan counted what the forms enumerate; a render that wrote otherwise is a bug, never a deploy over budget.

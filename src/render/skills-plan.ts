@@ -8,7 +8,8 @@
  * What a month's pairs, or a year's scores, are made from is known by day without reading a pair
  * (store/digests.ts): the served days' values, and the forecasts, outlooks and climatologies the
  * build's store kept by issue and target day. A digest over the days that reach them names them:
- * the outlooks issued up to 7 days before, the forecasts issued up to 3 days before.
+ * the outlooks issued up to 7 days before, the forecasts issued up to 14 days before (a daily
+ * provider's reach).
  */
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
@@ -18,11 +19,11 @@ import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import { seasonYear, seasonYearOf } from '../domain/seasons/year.js';
 import type { SkillYear } from '../domain/verification/skill-schemas.js';
 import { GRADED } from '../domain/verification/target-days.js';
-import { FORECAST_LEADS } from '../domain/verification/pairs.js';
+import { PROVIDER_LEADS } from '../domain/verification/leads.js';
 import type { BulkFile } from '../served/bulk-index.js';
 import type { Store } from '../store/store.js';
 import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk/months.js';
-import { PAIR_FIELDS } from './bulk/pair-columns.js';
+import { type PairLayout, pairFields } from './bulk/pair-columns.js';
 import type { FileRecord, RenderCache } from './cache/render-cache.js';
 import { readNoFollow } from '../served/safe-files.js';
 
@@ -35,6 +36,8 @@ export interface SkillsPlan {
   cached: { dir: string; sha256: Record<string, string> } | undefined;
   /** Where this render keeps each city's closed years for the next (the render cache takes the folder when the render is published); none without a cache. */
   nextDir: string | undefined;
+  /** The providers whose kept forecasts the pairs files carry, with the leads each reaches. */
+  layout: PairLayout;
 }
 
 const NONE = Buffer.alloc(0);
@@ -55,14 +58,16 @@ function spanDigest(
   part('values', days.values[0], from);
   part('climatologies', kept.climatologies, from);
   part('outlooks', kept.outlooks, from - OUTLOOK_LEADS + 1);
-  // A forecast issued in the evening two days before reaches the day at lead 2.
-  part('forecasts', kept.forecasts, from - FORECAST_LEADS);
+  // A daily provider's forecast issued 13 days before (in the place's date, a UTC day more) reaches the day at lead 13.
+  part('forecasts', kept.forecasts, from - PROVIDER_LEADS);
   return hash.digest('hex');
 }
 
 /** The pairs files' columns and the cities served: what every month's digest begins with. */
-const columnsOf = (served: Store): string =>
-  `${PAIR_FIELDS.map((f) => `${f.name} ${f.type}`).join(',')}\n${served.cities.set().slugs.join(',')}`;
+const columnsOf = (served: Store, layout: PairLayout): string =>
+  `${pairFields(layout)
+    .map((f) => `${f.name} ${f.type}`)
+    .join(',')}\n${served.cities.set().slugs.join(',')}`;
 
 /**
  * The plan of the step: each month's digest and whether the render cache holds its files (linked
@@ -77,7 +82,9 @@ export function planSkills(
 ): { plan: SkillsPlan; reused: { files: BulkFile[]; records: Map<string, FileRecord> } } {
   const days = served.checks.dayDigests();
   const { kept } = store.checks.dayDigests();
-  const columns = columnsOf(served);
+  const layout = store.issued.reach(PROVIDER_LEADS);
+  const columns = columnsOf(served, layout);
+  const names = pairFields(layout).map((f) => f.name);
   const files: BulkFile[] = [];
   const records = new Map<string, FileRecord>();
   const months = bulkMonths(served).map((month) => {
@@ -87,7 +94,7 @@ export function planSkills(
       kind: 'forecast-pairs' as const,
       format,
     }));
-    const found = cache?.bulk(slots, month.month, digest, { 'forecast-pairs': PAIR_FIELDS.map((f) => f.name) }, folder);
+    const found = cache?.bulk(slots, month.month, digest, { 'forecast-pairs': names }, folder);
     if (found) {
       files.push(...found.files);
       for (const [file, record] of found.records) records.set(file, record);
@@ -109,7 +116,7 @@ export function planSkills(
         );
       }
   const cached = cache?.skillYears();
-  return { plan: { months, years, cached, nextDir }, reused: { files, records } };
+  return { plan: { months, years, cached, nextDir, layout }, reused: { files, records } };
 }
 
 /** A city's scores of closed years, kept for the next render: by yearKey, each with the digest it was made from. */

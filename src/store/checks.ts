@@ -114,7 +114,15 @@ export class StoreChecks {
         if (daily && r.mask !== 0) throw new Error(`a daily day with hours in its mask (${r.mask as number})`);
         const mask = daily ? (r.data === null ? 0 : 1) : (r.mask as number);
         const hours = decodeDay(at.day, { mask, data: r.data as Uint8Array | null }, (id) => this.shapes.shape(id));
-        const expected = daily ? (hours.length === 1 ? 'complete' : 'empty') : hours.length >= 24 ? 'complete' : hours.length > 0 ? 'partial' : 'empty';
+        const expected = daily
+          ? hours.length === 1
+            ? 'complete'
+            : 'empty'
+          : hours.length >= 24
+            ? 'complete'
+            : hours.length > 0
+              ? 'partial'
+              : 'empty';
         if (statusOfCode(r.status as number) !== expected)
           out.push({ ...at, problem: `status ${statusOfCode(r.status as number)} for ${hours.length} hours` });
       } catch (error) {

@@ -89,6 +89,7 @@ export class IssuedForecasts {
       ),
       drop: db.prepare('DELETE FROM forecast_issued WHERE issued_at < ?'),
       count: db.prepare('SELECT count(*) FROM forecast_issued').pluck(),
+      bySourceAll: db.prepare('SELECT source_id, issued_at, days FROM forecast_issued ORDER BY issued_at'),
       archive: db.prepare(
         'SELECT count(*) n, count(DISTINCT issued_at / 86400000) days, min(issued_at) first, max(issued_at) last, sum(origin = 0) build, sum(origin = 1) fn, sum(origin = 2) again FROM forecast_issued WHERE city_id = ? AND issued_at >= ?',
       ),
@@ -189,6 +190,23 @@ export class IssuedForecasts {
       provider: this.names.source(r.source_id as number),
       forecasts: r.n as number,
     }));
+  }
+
+  /**
+   * Each provider whose forecasts are kept, with the leads they reach (the furthest plus one, at
+   * most `cap`), the one first issued first: the pairs files' provider columns.
+   */
+  reach(cap: number): Array<{ provider: string; leads: number }> {
+    const reach = new Map<number, number>();
+    for (const r of this.stmt.bySourceAll.iterate() as Iterable<Row>) {
+      const id = r.source_id as number;
+      const furthest = unpack(r.days as Uint8Array, r.issued_at as number).reduce(
+        (m, d) => (d.lead < cap ? Math.max(m, d.lead + 1) : m),
+        0,
+      );
+      reach.set(id, Math.max(reach.get(id) ?? 0, furthest));
+    }
+    return [...reach].filter(([, leads]) => leads > 0).map(([id, leads]) => ({ provider: this.names.source(id), leads }));
   }
 
   /** How many forecasts are kept. */

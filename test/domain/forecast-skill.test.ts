@@ -202,7 +202,7 @@ describe("a city's forecast skill from what was kept", () => {
   });
 
   it('chooses what an outlook serves on the same skill the window scores it with', () => {
-    const chosen = windowOutlookSkills({ ...inputs, forecasts: [new Map(), new Map(), new Map()] }, 'testville', 'grass', FIRST + DAYS - 1);
+    const chosen = windowOutlookSkills({ ...inputs, forecasts: [] }, 'testville', 'grass', FIRST + DAYS - 1);
     expect(chosen.map((s) => s.rpss)).toEqual(grass.leads.map((l) => l.window.outlook.rpss));
     expect(chosen.map((s) => s.rpss_interval)).toEqual(grass.leads.map((l) => l.window.outlook.rpss_interval));
   });

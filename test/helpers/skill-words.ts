@@ -64,3 +64,34 @@ export async function categoryToSpeakOf(json: (path: string) => Promise<Json>, s
     .sort((a, b) => b.r[0] - a.r[0] || b.r[1] - a.r[1] || b.r[2] - a.r[2]);
   return ranked[0]!.c as Json;
 }
+
+/**
+ * The sentence comparing providers side by side at lead 1 in `place`, or undefined: from the
+ * answer's `side_by_side`, the providers with a Gerrity score and interval there, best first; none
+ * unless two or more (a provider on too few days has no score, and is not named).
+ */
+export function expectedProvidersSentence(skill: Json, c: Json, place: string): string | undefined {
+  const side = c.leads.find((l: Json) => l.lead === 1).window.side_by_side;
+  if (side.reason) return undefined;
+  const name = (id: string) => id.charAt(0).toUpperCase() + id.slice(1);
+  const scored = (side.providers as Json[])
+    .filter((p) => p.forecast && p.forecast.gerrity !== null && p.forecast.gerrity_interval)
+    .sort((a, b) => b.forecast.gerrity - a.forecast.gerrity);
+  if (scored.length < 2) return undefined;
+  const [a, b] = scored as [Json, Json];
+  const clear = a.forecast.gerrity_interval[0] > b.forecast.gerrity_interval[1];
+  const verdict = clear
+    ? `did better than ${name(b.provider)}'s`
+    : `was not clearly better than ${name(b.provider)}'s (their 95% intervals overlap)`;
+  const rest = scored
+    .slice(2)
+    .map((p) => `, ${name(p.provider)}'s ${fixed(p.forecast.gerrity)}`)
+    .join('');
+  const persistence = side.persistence?.gerrity;
+  const yesterday = persistence == null ? '' : `; yesterday's level scored ${fixed(persistence)} on the same days`;
+  const over = skill.simulated
+    ? INTRO.replace('last 90 days', `last ${skill.window.days} days`)
+    : `Over the last ${skill.window.days} days`;
+  const all = scored.length === 2 ? 'both' : String(scored.length);
+  return `${over} in ${place}, on the ${side.days} days all ${all} providers forecast, ${name(a.provider)}'s ${c.category} forecast for the next day ${verdict}: Gerrity score of levels ${fixed(a.forecast.gerrity)} against ${fixed(b.forecast.gerrity)}${rest} (1 perfect, 0 no skill)${yesterday}.`;
+}

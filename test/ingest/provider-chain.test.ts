@@ -43,7 +43,7 @@ const itemOf = (slug: string, day: number) => {
   const data = items.get(slug)!.data as Json[];
   // Dates past the fortnight (a forecast's) repeat it: the loopback still answers in the recorded form.
   const item = data[(((day - D0) % DAYS) + DAYS) % DAYS]!;
-  return { ...item, date: dayString(day) };
+  return { ...item, date: dayString(day) } as Json;
 };
 const cityAt = (url: URL) =>
   CITIES.find((slug) => {

@@ -2,8 +2,9 @@
  * The forecast skill of a store some of whose days another provider replaced: a sample store whose
  * forecasts and outlooks were kept, then ten of its days written again under another provider's
  * label (as `ingest --replace-provider-days` leaves them), and one forecast of that provider kept.
- * Each pairs row names its day's provider (DuckDB reads the Parquet), a day is compared with its
- * own provider's forecast only, and the answer says which providers its days come from, per score.
+ * Each pairs row names its day's provider (DuckDB reads the Parquet) and holds each provider's
+ * forecast in its own columns; a day's `forecast` is its own provider's only, and the answer says
+ * which providers its days come from, per score.
  */
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -60,7 +61,7 @@ describe('the forecast skill over days of two providers', () => {
     skill = (await res.json()) as ForecastSkill;
   });
 
-  it("names each day's provider in the pairs files, and pairs a day with its own provider's forecast only", async () => {
+  it("names each day's provider in the pairs files, and holds each provider's forecast of a day in its own columns", async () => {
     const duck = await DuckDBInstance.create(':memory:');
     const db = await duck.connect();
     try {
@@ -77,15 +78,23 @@ describe('the forecast skill over days of two providers', () => {
         { provider: OTHER, days: 10, first: dayString(REPLACED.from), last: dayString(REPLACED.to) },
         { provider: 'sample', days: SPAN.to - SPAN.from + 1 - 10, first: dayString(SPAN.from), last: dayString(SPAN.to) },
       ]);
-      // The replaced days hold the other provider's forecast alone: the sample's, kept for them before, are not compared.
+      // The other provider's columns hold its one forecast, at lead 1 only: it reaches no further.
       const forecasts = await rows(
-        `SELECT date::VARCHAR date, category, epoch_ms(forecast_issued_1)::DOUBLE AS issued FROM ${all} WHERE provider = '${OTHER}' AND (forecast_level_0 IS NOT NULL OR forecast_level_1 IS NOT NULL OR forecast_level_2 IS NOT NULL) ORDER BY category`,
+        `SELECT date::VARCHAR date, category, epoch_ms(forecast_${OTHER}_issued_1)::DOUBLE AS issued FROM ${all} WHERE forecast_${OTHER}_level_0 IS NOT NULL OR forecast_${OTHER}_level_1 IS NOT NULL ORDER BY category`,
       );
       expect(forecasts.length).toBeGreaterThan(0);
       expect(new Set(forecasts.map((r) => `${r.date} ${r.issued}`))).toEqual(new Set([`2025-03-05 ${OTHER_ISSUED}`]));
-      // The sample's days keep theirs.
-      const sample = await rows(`SELECT count(*)::INTEGER AS n FROM ${all} WHERE provider = 'sample' AND forecast_level_1 IS NOT NULL`);
-      expect(sample[0]!.n).toBeGreaterThan(50);
+      const columns = await rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${all}) WHERE column_name LIKE 'forecast_%'`);
+      expect(columns.map((c) => c.column_name)).toEqual([
+        ...[0, 1, 2].flatMap((l) => [`forecast_sample_value_${l}`, `forecast_sample_level_${l}`, `forecast_sample_issued_${l}`]),
+        ...[0, 1].flatMap((l) => [`forecast_${OTHER}_value_${l}`, `forecast_${OTHER}_level_${l}`, `forecast_${OTHER}_issued_${l}`]),
+      ]);
+      // The sample's forecasts of the replaced days are kept beside it, and of its own days.
+      const sample = await rows(
+        `SELECT provider, count(*)::INTEGER AS n FROM ${all} WHERE forecast_sample_level_1 IS NOT NULL GROUP BY provider ORDER BY provider`,
+      );
+      expect(sample.map((r) => r.provider)).toEqual([OTHER, 'sample']);
+      expect(sample[1]!.n).toBeGreaterThan(50);
     } finally {
       db.closeSync();
     }

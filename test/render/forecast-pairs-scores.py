@@ -12,12 +12,15 @@ TypeScript, and each formula written here from its source:
   the scale left out as docs/data.md ("Forecast skill") says.
 - Spearman: pandas' rank correlation (ties share their mean rank); RMSE of log10(1 + mean).
 - Which days each comparison is scored on (the forecast and the references present on half its
-  days or more, on their common days), when a score of levels or POD is given, the window (the
+  days or more, on their common days; side by side, the providers with a forecast on MIN_PAIRS of
+  the period's days or more, on the days they all have one, with the references likewise), when a score of levels or POD is given, the window (the
   last 90 days to its end), the days in season, what was served, and the ranked probability skill
   score: docs/data.md, "Forecast skill".
 
 Usage: python3 forecast-pairs-scores.py WINDOW_END PAIRS-YYYY-MM.csv.gz ... > scores.json
 Prints {"city|category|lead|period": {...}}, period "window", "window_in_season" or a season year.
+A provider's forecast is in the columns forecast_<provider>_{value,level,issued}_<lead>; the
+forecast a day is compared with alone is that of the provider of the observed day (`provider`).
 """
 
 import json
@@ -34,7 +37,6 @@ MIN_EVENTS = 5
 MIN_LEVELS = 3
 MIN_ABOVE_NONE = 10
 WINDOW_DAYS = 90
-FORECAST_LEADS = 3
 OUTLOOK_LEADS = 8
 
 
@@ -137,13 +139,8 @@ def outlooks(rows, lead):
     }
 
 
-def period_scores(rows, lead):
-    """The scores at one lead over one period's rows."""
-    scores = outlooks(rows, lead)
-    if lead >= FORECAST_LEADS:
-        scores.update({"days": 0, "forecast": None, "persistence": None, "climatology": None})
-        return scores
-    paired = rows[rows[f"forecast_level_{lead}"].notna()]
+def references(paired, lead):
+    """The days of `paired` scored, and which references are compared: each present on half of them or more."""
     with_persistence = paired[f"persistence_level_{lead}"].notna()
     with_climatology = paired["climatology_level"].notna()
     persistence = with_persistence.sum() > 0 and 2 * with_persistence.sum() >= len(paired)
@@ -153,21 +150,76 @@ def period_scores(rows, lead):
         keep &= with_persistence
     if climatology:
         keep &= with_climatology
-    days = paired[keep]
+    return paired[keep], persistence, climatology
+
+
+def reference_scores(days, lead, persistence, climatology):
+    observed = (days["observed_value"], days["observed_level"])
+    return {
+        "persistence": (
+            categorical(days[f"persistence_value_{lead}"], days[f"persistence_level_{lead}"], *observed) if persistence else None
+        ),
+        "climatology": categorical(days["climatology_value"], days["climatology_level"], *observed) if climatology else None,
+    }
+
+
+def side_by_side(rows, lead, providers):
+    """Each provider's forecast with MIN_PAIRS days or more here, on the days they all share, with the references on them."""
+    compared = [p for p in providers if f"forecast_{p}_level_{lead}" in rows and rows[f"forecast_{p}_level_{lead}"].notna().sum() >= MIN_PAIRS]
+    out = {"providers": {p: None for p in providers}, "days": 0, "persistence": None, "climatology": None}
+    if not compared:
+        return out
+    shared = rows
+    for p in compared:
+        shared = shared[shared[f"forecast_{p}_level_{lead}"].notna()]
+    days, persistence, climatology = references(shared, lead)
+    out["days"] = len(days)
+    observed = (days["observed_value"], days["observed_level"])
+    for p in compared:
+        out["providers"][p] = categorical(days[f"forecast_{p}_value_{lead}"], days[f"forecast_{p}_level_{lead}"], *observed)
+    out.update(reference_scores(days, lead, persistence, climatology))
+    return out
+
+
+def period_scores(rows, lead, reach, providers):
+    """The scores at one lead over one period's rows."""
+    scores = outlooks(rows, lead) if lead < OUTLOOK_LEADS else {}
+    scores["side_by_side"] = side_by_side(rows, lead, providers)
+    if lead >= reach:
+        scores.update({"days": 0, "forecast": None, "persistence": None, "climatology": None})
+        return scores
+    paired = rows[rows[f"forecast_level_{lead}"].notna()]
+    days, persistence, climatology = references(paired, lead)
     observed = (days["observed_value"], days["observed_level"])
     scores["days"] = len(days)
     scores["forecast"] = categorical(days[f"forecast_value_{lead}"], days[f"forecast_level_{lead}"], *observed)
-    scores["persistence"] = (
-        categorical(days[f"persistence_value_{lead}"], days[f"persistence_level_{lead}"], *observed) if persistence else None
-    )
-    scores["climatology"] = categorical(days["climatology_value"], days["climatology_level"], *observed) if climatology else None
+    scores.update(reference_scores(days, lead, persistence, climatology))
     return scores
+
+
+def own_forecasts(pairs, providers, reach):
+    """Each row's forecast by its observed day's provider, at each lead: forecast_value_<lead>, forecast_level_<lead>."""
+    for lead in range(reach):
+        for what in ("value", "level"):
+            column = pd.Series(pd.NA, index=pairs.index, dtype=object)
+            for p in providers:
+                name = f"forecast_{p}_{what}_{lead}"
+                if name in pairs:
+                    mine = pairs["provider"].str.lower().str.replace(r"[^a-z0-9]+", "_", regex=True) == p
+                    column = column.where(~mine, pairs[name])
+            pairs[f"forecast_{what}_{lead}"] = pd.to_numeric(column) if what == "value" else column
+    return pairs
 
 
 def main(window_end, paths):
     pairs = pd.concat(
         pd.read_csv(path, compression="gzip", parse_dates=["date"], keep_default_na=False, na_values=[""]) for path in paths
-    )
+    ).reset_index(drop=True)
+    # The providers and leads the files carry, in their columns' order.
+    found = [c[len("forecast_") : -len("_level_0")] for c in pairs.columns if c.startswith("forecast_") and c.endswith("_level_0")]
+    leads_of = {p: sum(1 for c in pairs.columns if c.startswith(f"forecast_{p}_level_")) for p in found}
+    reach = max([3, *leads_of.values()])
+    pairs = own_forecasts(pairs, found, reach)
     end = pd.Timestamp(window_end)
     start = end - pd.Timedelta(days=WINDOW_DAYS - 1)
     result = {}
@@ -175,11 +227,11 @@ def main(window_end, paths):
         rows = rows.sort_values("date")
         window = rows[(rows["date"] >= start) & (rows["date"] <= end)]
         years = list(rows.groupby("season_year"))
-        for lead in range(OUTLOOK_LEADS):
+        for lead in range(max(OUTLOOK_LEADS, reach)):
             in_season = window[window[f"in_season_{lead}"].astype(str).str.lower() == "true"]
             periods = [("window", window), ("window_in_season", in_season)] + [(str(year), held) for year, held in years]
             for name, held in periods:
-                result[f"{city}|{category}|{lead}|{name}"] = period_scores(held, lead)
+                result[f"{city}|{category}|{lead}|{name}"] = period_scores(held, lead, reach, found)
     json.dump(result, sys.stdout)
 
 

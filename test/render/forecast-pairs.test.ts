@@ -42,6 +42,12 @@ interface Recomputed {
   climatology: Categorical | null;
   outlook: Probabilistic;
   served: Probabilistic;
+  side_by_side: {
+    days: number;
+    providers: Record<string, Categorical | null>;
+    persistence: Categorical | null;
+    climatology: Categorical | null;
+  };
 }
 
 const SCORES = ['heidke', 'gerrity', 'pod', 'far', 'spearman', 'rmse_log'] as const;
@@ -111,7 +117,7 @@ describe('the forecast-pairs file, read again by pandas', () => {
       const out = execFileSync(PYTHON!, [SCRIPT, end, ...monthFiles('csv.gz')], { encoding: 'utf8', maxBuffer: 64 << 20 });
       const recomputed = new Map(Object.entries(JSON.parse(out) as Record<string, Recomputed>));
       const seen = new Set<string>();
-      const compared = { forecast: 0, persistence: 0, climatology: 0, outlook: 0 };
+      const compared = { forecast: 0, persistence: 0, climatology: 0, outlook: 0, side: 0 };
       for (const [city, skill] of answers) {
         expect(skill.window.to).toBe(end);
         expect(skill.categories.map((c) => c.category)).toEqual(['tree', 'grass', 'weed', 'ragweed']);
@@ -139,6 +145,14 @@ describe('the forecast-pairs file, read again by pandas', () => {
               compared.climatology += agree(`${key} climatology`, served.climatology, theirs!.climatology);
               compared.outlook += agreeProbabilistic(`${key} outlook`, served.outlook, theirs!.outlook);
               agreeProbabilistic(`${key} served`, served.served, theirs!.served);
+              // Side by side: the one provider's forecast on the days every compared forecast shares.
+              const side = served.side_by_side;
+              expect(side.days, `${key} side by side days`).toBe(theirs!.side_by_side.days);
+              expect(side.providers.map((p) => p.provider)).toEqual(Object.keys(theirs!.side_by_side.providers));
+              for (const p of side.providers)
+                compared.side += agree(`${key} side by side ${p.provider}`, p.forecast, theirs!.side_by_side.providers[p.provider]!);
+              agree(`${key} side by side persistence`, side.persistence, theirs!.side_by_side.persistence);
+              agree(`${key} side by side climatology`, side.climatology, theirs!.side_by_side.climatology);
             }
           }
         }
@@ -149,6 +163,7 @@ describe('the forecast-pairs file, read again by pandas', () => {
       expect(compared.persistence).toBeGreaterThan(100);
       expect(compared.climatology).toBeGreaterThan(50);
       expect(compared.outlook).toBeGreaterThan(50);
+      expect(compared.side).toBeGreaterThan(100);
     },
     120_000,
   );
@@ -159,7 +174,7 @@ describe('the forecast-pairs file, read again by pandas', () => {
     try {
       // The CSV's timestamps read as text; cast both sides to one type per column.
       const cols = `city, category, date::DATE, provider, season_year, observed_value, observed_level, climatology_value, climatology_level, climatology_rps,
-        ${[0, 1, 2].map((l) => `forecast_value_${l}, forecast_level_${l}, epoch_ms(forecast_issued_${l}::TIMESTAMPTZ), persistence_value_${l}, persistence_level_${l}`).join(', ')},
+        ${[0, 1, 2].map((l) => `forecast_sample_value_${l}, forecast_sample_level_${l}, epoch_ms(forecast_sample_issued_${l}::TIMESTAMPTZ), persistence_value_${l}, persistence_level_${l}`).join(', ')},
         ${Array.from({ length: 8 }, (_, l) => `outlook_rps_${l}, served_${l}, in_season_${l}::BOOLEAN`).join(', ')}`;
       const count = async (sql: string) => Number((await (await db.run(sql)).getRows())[0]![0]);
       const months = readBulkIndex(join(site.publish, 'data/bulk/index.json'))!

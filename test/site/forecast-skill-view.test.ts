@@ -12,7 +12,8 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { skillSentence } from '../../src/site/app/skill.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite, useSiteToToday } from '../helpers/site.js';
-import { categoryToSpeakOf, expectedSentence, fixed, INTRO, type Json } from '../helpers/skill-words.js';
+import { categoryToSpeakOf, expectedProvidersSentence, expectedSentence, fixed, INTRO, type Json } from '../helpers/skill-words.js';
+import { type KeptDay, levelsOf } from '../../src/domain/verification/target-days.js';
 
 // In spring: Austin's tree and grass seasons under way, so that the window's scores have levels to score.
 const LAST = dayNumber('2026-05-24');
@@ -159,6 +160,60 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
       .locator('.skill-line')
       .evaluateAll((gs) => gs.map((g) => g.getAttribute('class')));
     expect(drawn).not.toContain('skill-line skill-forecast');
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+});
+
+describe.skipIf(!hasChromium)("the forecast skill in the city panel, of two providers' forecasts", () => {
+  const DAILY = 'atmospore';
+  const site = useSite({
+    now: NOW,
+    cities: ['austin'],
+    span: { from: dayNumber('2025-11-25'), to: LAST },
+    prepare: async (store) => {
+      await keepForecasts({ store, providers: [new SampleProvider()], cities: [DEFAULT_CITIES.get('austin')!], now: NOW, serveDays: 730 });
+      // A daily provider's forecasts of the window's days, 14 dates each from noon UTC, each the level then observed.
+      const observed = store.values.span('austin', 'UTC', LAST - 120, LAST);
+      for (let issue = LAST - 100; issue <= LAST; issue++) {
+        const issuedAt = issue * DAY_MS + 12 * HOUR_MS;
+        const days: KeptDay[] = [];
+        for (let lead = 0; lead < 14 && issue + lead <= LAST; lead++)
+          days.push({ day: issue + lead, lead, issuedAt, hours: 0, levels: levelsOf(observed.get(issue + lead)!) });
+        store.issued.keep('austin', { issuedAt, source: DAILY, origin: 'build', days });
+      }
+      // A third provider's one forecast: too few days to be compared, or named.
+      const once = (LAST - 2) * DAY_MS + 6 * HOUR_MS;
+      const day = LAST - 1;
+      store.issued.keep('austin', {
+        issuedAt: once,
+        source: 'ambee',
+        origin: 'build',
+        days: [{ day, lead: 1, issuedAt: once, hours: 24, levels: levelsOf(observed.get(day)!) }],
+      });
+    },
+  });
+  const browser = useBrowser(site);
+
+  it('says which provider did better for the next day where the reader lives, over how many days, and names no provider with too few', async () => {
+    const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${site.server.url}/`);
+    await page.waitForSelector('#markers .marker');
+    await page.click('#city-list button[data-city="austin"]');
+    await page.waitForSelector('#panel section.skill');
+    const json = async (path: string) => (await (await site.get(path)).json()) as Json;
+    const skill = await json('/api/forecast-skill?city=austin');
+    const c = await categoryToSpeakOf(json, 'austin', skill);
+    const expected = expectedProvidersSentence(skill, c, 'Austin');
+    expect(expected).toBeDefined();
+    // The daily provider's forecast is the level observed: it did better than the sample's, beyond doubt.
+    expect(expected).toContain(`Atmospore's ${c.category} forecast for the next day did better than Sample's`);
+    expect(await page.textContent('.skill-providers')).toBe(expected);
+    expect(await page.textContent('.skill-providers')).not.toContain('Ambee');
+    // Its chart runs to the furthest lead a provider reaches.
+    expect(await page.locator('.skill-chart').first().locator('text.tick', { hasText: /^13$/ }).count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

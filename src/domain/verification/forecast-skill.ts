@@ -20,12 +20,13 @@ import { basisOf, OUTLOOK_LEADS, outlookSkill, probabilitiesOf, ANOMALY_DAYS } f
 import { WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
 import type { Graded } from '../species/risk.js';
 import type { OutlookSkill } from '../schemas.js';
-import type { CategorySkill, ForecastSkill, ServedOutlook, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
+import type { CategorySkill, ForecastSkill, ServedOutlook, SideBySide, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
 import { type Levels, MIN_PAIRS, scoreSample } from './scores.js';
 import { GRADED, type KeptDay, latestAtLead } from './target-days.js';
-import { FORECAST_LEADS, type KeptInputs, type PairColumns, pairColumns, SERVED_CODE } from './pairs.js';
+import { type KeptInputs, type PairColumns, pairColumns, type ProviderForecasts, SERVED_CODE } from './pairs.js';
+import { PROVIDER_LEADS } from './leads.js';
 
-export { FORECAST_LEADS } from './pairs.js';
+export { PROVIDER_LEADS } from './leads.js';
 
 /** Days of the trailing window. */
 export const WINDOW_DAYS = 90;
@@ -71,7 +72,12 @@ export const skillKey = (city: string, period: string): string => `${city} ${per
 /** The period id of the trailing window ending on `latest`. */
 export const windowPeriod = (latest: number): string => `window ${dayString(latest)}`;
 
-const BEYOND = `the provider's forecast reaches lead ${FORECAST_LEADS - 1} (48 hours): beyond it, only the outlook is scored`;
+/** Why no forecast is scored at a lead: none kept reaches it. */
+const beyond = (reach: number, providers: number): string =>
+  `${providers > 1 ? "the furthest provider's forecast" : "the provider's forecast"} reaches lead ${reach - 1} (${24 * (reach - 1)} hours): beyond it, only the outlook is scored`;
+
+/** Why the outlook has no score at a lead: it forecasts to OUTLOOK_LEADS - 1 days ahead. */
+const OUTLOOK_BEYOND = `the outlook reaches lead ${OUTLOOK_LEADS - 1}: beyond it, only the providers' forecasts are scored`;
 
 /** The rows of `c` at `indexes` as a sample's columns. */
 function levelsAt(values: Float64Array, levels: ArrayLike<number>, indexes: readonly number[]): Levels {
@@ -87,6 +93,10 @@ function levelsAt(values: Float64Array, levels: ArrayLike<number>, indexes: read
 
 /** The outlook's skill at `lead` on the rows given (every one with its and climatology's score), and what was served's. */
 function outlookOver(c: PairColumns, lead: number, rows: readonly number[], key: string) {
+  if (lead >= OUTLOOK_LEADS) {
+    const none = { ...outlookSkill([], [], key), reason: OUTLOOK_BEYOND };
+    return { outlook: none, served: none };
+  }
   const rps: number[] = [];
   const climatology: number[] = [];
   const servedRps: number[] = [];
@@ -117,9 +127,103 @@ function leftOut(name: 'persistence' | 'climatology', present: number, of: numbe
       : `an earlier year holds days around the date on only ${present} of the ${of} days`;
 }
 
+/** Which references are compared on `paired` rows: each present on at least half of them; why the others are left out. */
+function referencesOn(c: PairColumns, lead: number, paired: readonly number[]) {
+  const persistenceLevel = c.persistenceLevel[lead]!;
+  const withPersistence = paired.filter((i) => persistenceLevel[i]! >= 0).length;
+  const withClimatology = paired.filter((i) => c.climatologyLevel[i]! >= 0).length;
+  const persistence = withPersistence > 0 && 2 * withPersistence >= paired.length;
+  const climatology = withClimatology > 0 && 2 * withClimatology >= paired.length;
+  const left_out: SkillScores['left_out'] = {};
+  if (!persistence && paired.length > 0) left_out.persistence = leftOut('persistence', withPersistence, paired.length);
+  if (!climatology && paired.length > 0) left_out.climatology = leftOut('climatology', withClimatology, paired.length);
+  const days = paired.filter((i) => (!persistence || persistenceLevel[i]! >= 0) && (!climatology || c.climatologyLevel[i]! >= 0));
+  return { persistence, climatology, left_out, days };
+}
+
+/**
+ * Forecasts scored on `days` with the references compared, on the same days and resamples: the
+ * forecasts' tables, then persistence's and climatology's (null where left out).
+ */
+function scoreWith(
+  c: PairColumns,
+  lead: number,
+  forecasts: readonly Levels[],
+  refs: { persistence: boolean; climatology: boolean; days: readonly number[] },
+  key: string,
+) {
+  const all = [...forecasts];
+  if (refs.persistence) all.push(levelsAt(c.persistenceValue[lead]!, c.persistenceLevel[lead]!, refs.days));
+  if (refs.climatology) all.push(levelsAt(c.climatologyValue, c.climatologyLevel, refs.days));
+  const scored = scoreSample(levelsAt(c.observedValue, c.observedLevel, refs.days), all, key);
+  const n = forecasts.length;
+  return {
+    days: scored.days,
+    reason: scored.reason,
+    forecasts: scored.tables.slice(0, n),
+    persistence: refs.persistence ? scored.tables[n]! : null,
+    climatology: refs.climatology ? scored.tables[refs.persistence ? n + 1 : n]! : null,
+  };
+}
+
+/**
+ * Each provider's forecast at one lead over one period's rows, side by side: those with a forecast
+ * on at least MIN_PAIRS of the rows are scored on the days they all share, with the references
+ * on the same days; the others say why not (beyond their reach, or too few days).
+ */
+function sideBySide(c: PairColumns, lead: number, rows: readonly number[], key: string): SideBySide {
+  const entries = c.providers.map((p) => {
+    const level = p.level[lead];
+    const present = level ? rows.filter((i) => level[i]! >= 0) : [];
+    return { p, reaches: level !== undefined, present };
+  });
+  const compared = entries.filter((e) => e.present.length >= MIN_PAIRS);
+  const shared = rows.filter((i) => compared.every((e) => e.p.level[lead]![i]! >= 0));
+  const refs =
+    compared.length === 0 || lead >= c.reach
+      ? { persistence: false, climatology: false, left_out: {}, days: [] }
+      : referencesOn(c, lead, shared);
+  const scored =
+    compared.length === 0
+      ? null
+      : scoreWith(
+          c,
+          lead,
+          compared.map((e) => levelsAt(e.p.value[lead]!, e.p.level[lead]!, refs.days)),
+          refs,
+          key,
+        );
+  return {
+    days: scored?.days ?? 0,
+    reason:
+      scored === null
+        ? lead >= c.reach
+          ? beyond(c.reach, c.providers.length)
+          : `no provider's forecast reaches ${MIN_PAIRS} of these days at this lead`
+        : scored.reason,
+    providers: entries.map((e) => {
+      const k = compared.indexOf(e);
+      return {
+        provider: e.p.provider,
+        days: e.present.length,
+        reason: !e.reaches
+          ? `its kept forecasts reach lead ${e.p.level.length - 1}: none reaches lead ${lead}`
+          : k < 0
+            ? `a forecast at this lead on only ${e.present.length} of the days: fewer than min_pairs`
+            : scored!.reason,
+        forecast: k < 0 ? null : scored!.forecasts[k]!,
+      };
+    }),
+    persistence: scored?.persistence ?? null,
+    climatology: scored?.climatology ?? null,
+    left_out: refs.left_out,
+  };
+}
+
 /**
  * The scores at one lead over one period's rows: the forecast, and each reference present on at
- * least half of its days, on the days they share; the outlook and what was served on theirs.
+ * least half of its days, on the days they share; each provider's side by side on the days they
+ * share; the outlook and what was served on theirs.
  */
 function scoresOver(
   c: PairColumns,
@@ -130,12 +234,17 @@ function scoresOver(
   mixed: boolean,
 ): SkillScores {
   const key = skillKey(city, period.id);
-  const base = { from: dayString(period.from), to: dayString(period.to), ...outlookOver(c, lead, rows, key) };
-  if (lead >= FORECAST_LEADS)
+  const base = {
+    from: dayString(period.from),
+    to: dayString(period.to),
+    ...outlookOver(c, lead, rows, key),
+    side_by_side: sideBySide(c, lead, rows, key),
+  };
+  if (lead >= c.reach)
     return {
       ...base,
       days: 0,
-      reason: BEYOND,
+      reason: beyond(c.reach, c.providers.length),
       forecast: null,
       persistence: null,
       climatology: null,
@@ -143,29 +252,18 @@ function scoresOver(
       ...(mixed ? { by_provider: [] } : {}),
     };
   const forecastLevel = c.forecastLevel[lead]!;
-  const persistenceLevel = c.persistenceLevel[lead]!;
   const paired = rows.filter((i) => forecastLevel[i]! >= 0);
-  const withPersistence = paired.filter((i) => persistenceLevel[i]! >= 0).length;
-  const withClimatology = paired.filter((i) => c.climatologyLevel[i]! >= 0).length;
-  const persistence = withPersistence > 0 && 2 * withPersistence >= paired.length;
-  const climatology = withClimatology > 0 && 2 * withClimatology >= paired.length;
-  const left_out: SkillScores['left_out'] = {};
-  if (!persistence && paired.length > 0) left_out.persistence = leftOut('persistence', withPersistence, paired.length);
-  if (!climatology && paired.length > 0) left_out.climatology = leftOut('climatology', withClimatology, paired.length);
-  const days = paired.filter((i) => (!persistence || persistenceLevel[i]! >= 0) && (!climatology || c.climatologyLevel[i]! >= 0));
-  const forecasts = [levelsAt(c.forecastValue[lead]!, forecastLevel, days)];
-  if (persistence) forecasts.push(levelsAt(c.persistenceValue[lead]!, persistenceLevel, days));
-  if (climatology) forecasts.push(levelsAt(c.climatologyValue, c.climatologyLevel, days));
-  const scored = scoreSample(levelsAt(c.observedValue, c.observedLevel, days), forecasts, key);
+  const refs = referencesOn(c, lead, paired);
+  const scored = scoreWith(c, lead, [levelsAt(c.forecastValue[lead]!, forecastLevel, refs.days)], refs, key);
   return {
     ...base,
     days: scored.days,
     reason: scored.reason,
-    forecast: scored.tables[0]!,
-    persistence: persistence ? scored.tables[1]! : null,
-    climatology: climatology ? scored.tables[persistence ? 2 : 1]! : null,
-    left_out,
-    ...(mixed ? { by_provider: byProvider(c, days) } : {}),
+    forecast: scored.forecasts[0]!,
+    persistence: scored.persistence,
+    climatology: scored.climatology,
+    left_out: refs.left_out,
+    ...(mixed ? { by_provider: byProvider(c, refs.days) } : {}),
   };
 }
 
@@ -274,14 +372,14 @@ function categorySkill(
   const years = new Map<number, SkillYear[]>();
   for (const [key, leads] of scored ?? []) {
     const [name, year] = key.split(' ');
-    if (name === category && leads.length === OUTLOOK_LEADS) years.set(Number(year), [...leads]);
+    if (name === category && leads.length >= OUTLOOK_LEADS) years.set(Number(year), [...leads]);
   }
   for (const y of spans) {
     if (years.has(y.year)) continue;
     const rows = rowsIn(c, y.from, y.to);
     years.set(
       y.year,
-      Array.from({ length: OUTLOOK_LEADS }, (_, lead) => ({
+      Array.from({ length: c.leads }, (_, lead) => ({
         year: y.year,
         ...scoresOver(c, lead, rows, { ...y, id: `year ${y.year}` }, city, mixed),
       })),
@@ -289,7 +387,7 @@ function categorySkill(
   }
   const held = [...years.keys()].sort((a, b) => a - b);
   const inWindow = rowsIn(c, window.from, window.to);
-  const leads: SkillLead[] = Array.from({ length: OUTLOOK_LEADS }, (_, lead) => ({
+  const leads: SkillLead[] = Array.from({ length: c.leads }, (_, lead) => ({
     lead,
     window: scoresOver(c, lead, inWindow, { ...window, id: windowPeriod(latest) }, city, mixed),
     window_in_season: scoresOver(
@@ -300,7 +398,8 @@ function categorySkill(
       city,
       mixed,
     ),
-    years: held.map((y) => years.get(y)![lead]!),
+    // A year scored before with fewer leads has none at the further ones.
+    years: held.flatMap((y) => years.get(y)![lead] ?? []),
   }));
   return { skill: { category, leads, outlook: servedOutlook(inputs, category, latest) }, pairs: c, years };
 }
@@ -326,6 +425,29 @@ const forecastsByProvider = (sources: Iterable<string>): Array<{ provider: strin
   tally(sources).map(([provider, forecasts]) => ({ provider, forecasts }));
 
 /**
+ * Each provider's kept forecasts by lead, as far as its reach (to PROVIDER_LEADS), the last issued
+ * on an issue day for each day it reaches; the providers in the order their first forecast was issued.
+ */
+export function providerForecasts(forecasts: readonly KeptForecast[]): ProviderForecasts[] {
+  const bySource = new Map<string, { first: number; days: KeptDay[] }>();
+  for (const f of forecasts) {
+    const held = bySource.get(f.source) ?? { first: f.issuedAt, days: [] };
+    held.first = Math.min(held.first, f.issuedAt);
+    for (const d of f.days) if (d.lead < PROVIDER_LEADS) held.days.push(d);
+    bySource.set(f.source, held);
+  }
+  return [...bySource]
+    .sort(([a, x], [b, y]) => x.first - y.first || (a < b ? -1 : 1))
+    .map(([provider, { days }]) => {
+      const reach = days.reduce((m, d) => Math.max(m, d.lead + 1), 0);
+      return {
+        provider,
+        leads: Array.from({ length: reach }, (_, lead) => new Map(latestAtLead(days, lead).map((t) => [t.day, t]))),
+      };
+    });
+}
+
+/**
  * A city's forecast skill, its pair columns by category (of the days from `first`), and each
  * category's season years' scores by yearKey (those scored before included).
  */
@@ -347,17 +469,7 @@ export function citySkill(inputs: SkillInputs): { skill: ForecastSkill; pairs: P
       pairs: [],
       years: new Map(),
     };
-  // A forecast is compared with its own provider's days only: a day another provider replaced is none of its.
-  const targets = inputs.forecasts.flatMap((f) =>
-    f.days.filter((d) => {
-      const observed = inputs.source(d.day);
-      return observed === undefined || observed === f.source;
-    }),
-  );
-  const kept: KeptInputs = {
-    ...inputs,
-    forecasts: Array.from({ length: FORECAST_LEADS }, (_, lead) => new Map(latestAtLead(targets, lead).map((t) => [t.day, t]))),
-  };
+  const kept: KeptInputs = { ...inputs, forecasts: providerForecasts(inputs.forecasts) };
   const made = GRADED.map((c) => categorySkill(kept, inputs.city, c, first, latest, inputs.scored, mixed));
   const years = new Map<string, SkillYear[]>();
   for (const [i, m] of made.entries()) for (const [year, leads] of m.years) years.set(yearKey(GRADED[i]!, year), leads);

@@ -1,7 +1,8 @@
 /**
  * A category's paired days (docs/data.md, "Forecast skill"): for each observed UTC day, what was
- * observed, and what every forecast kept for it said, each as it was issued: the provider's
- * forecast at each lead it reached (the last issued on its issue day), persistence and
+ * observed, and what every forecast kept for it said, each as it was issued: each provider's
+ * forecast at each lead it reached (the last issued on its issue day), whichever provider wrote
+ * the observed day, persistence and
  * climatology as the issue day kept them, and the ranked probability scores of the outlook issued
  * each of the 7 days before, with what was served and whether the season was under way on its
  * issue day. The forecast-pairs bulk files are these rows; every score is made from them.
@@ -15,8 +16,16 @@ import { OUTLOOK_LEADS, rpsOfCounts } from './outlook.js';
 import { type Graded, LEVEL_INDEX } from '../species/risk.js';
 import { type SeasonSeries, seasonYearsOf } from '../seasons/year.js';
 
-/** Leads a provider's forecast is scored at: a 48-hour forecast reaches the second day after its issue day. */
-export const FORECAST_LEADS = 3;
+import { MIN_LEADS } from './leads.js';
+
+export { PROVIDER_LEADS } from './leads.js';
+
+/** One provider's kept forecasts, the last issued on its issue day at each lead it reaches (latestAtLead), by day. */
+export interface ProviderForecasts {
+  provider: string;
+  /** By lead, up to the furthest its kept forecasts reach. */
+  leads: ReadonlyArray<ReadonlyMap<number, KeptDay>>;
+}
 
 /** What a city's pairs are made from, all kept as issued but the observed days. */
 export interface KeptInputs {
@@ -28,8 +37,17 @@ export interface KeptInputs {
   outlooks: ReadonlyMap<number, KeptOutlook>;
   /** The kept climatologies, by target day. */
   climatologies: ReadonlyMap<number, KeptClimatology>;
-  /** The provider's forecasts' target days at each lead below FORECAST_LEADS, the last issued on its issue day (latestAtLead), by day: each the observed day's provider's. */
-  forecasts: ReadonlyArray<ReadonlyMap<number, KeptDay>>;
+  /** Each provider's kept forecasts, in the order their first forecast was issued. */
+  forecasts: readonly ProviderForecasts[];
+}
+
+/** One provider's forecast on each row, by lead up to the furthest its kept forecasts reach. */
+export interface ProviderColumns {
+  provider: string;
+  value: Float64Array[];
+  level: Int8Array[];
+  /** When it was issued, ms. */
+  issued: Float64Array[];
 }
 
 /** The codes `served` holds: -1 nothing served (made again, or no outlook), 0 the outlook, 1 climatology. */
@@ -52,15 +70,22 @@ export interface PairColumns {
   climatologyValue: Float64Array;
   climatologyLevel: Int8Array;
   climatologyRps: Float64Array;
-  /** By lead below FORECAST_LEADS: the provider's forecast (and when it was issued, ms), and persistence as its issue day kept it. */
+  /** Leads scored: the outlook's, or as far as a provider's kept forecast reaches when further. */
+  leads: number;
+  /** Leads some provider's kept forecast reaches, at least MIN_LEADS. */
+  reach: number;
+  /** By lead below `reach`: the observed day's provider's forecast (and when it was issued, ms), and persistence as its issue day kept it. */
   forecastValue: Float64Array[];
   forecastLevel: Int8Array[];
   forecastIssued: Float64Array[];
   persistenceValue: Float64Array[];
   persistenceLevel: Int8Array[];
-  /** By lead below OUTLOOK_LEADS: the outlook's ranked probability score, what was served (SERVED_CODE), whether its issue day was in season (-1: no outlook). */
+  /** Each provider's forecast, whoever wrote the observed day: compared side by side. */
+  providers: ProviderColumns[];
+  /** By lead below OUTLOOK_LEADS: the outlook's ranked probability score and what was served (SERVED_CODE). */
   outlookRps: Float64Array[];
   served: Int8Array[];
+  /** By lead below `leads`: whether the issue day was in season (-1: no outlook kept that day). */
   inSeason: Int8Array[];
 }
 
@@ -75,6 +100,8 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
   const n = days.length;
   const nan = () => new Float64Array(n).fill(Number.NaN);
   const none = () => new Int8Array(n).fill(-1);
+  const reach = Math.max(MIN_LEADS, ...inputs.forecasts.map((p) => p.leads.length));
+  const scored = Math.max(OUTLOOK_LEADS, reach);
   const c: PairColumns = {
     category,
     n,
@@ -86,14 +113,22 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
     climatologyValue: nan(),
     climatologyLevel: none(),
     climatologyRps: nan(),
-    forecastValue: leads(FORECAST_LEADS, nan),
-    forecastLevel: leads(FORECAST_LEADS, none),
-    forecastIssued: leads(FORECAST_LEADS, nan),
-    persistenceValue: leads(FORECAST_LEADS, nan),
-    persistenceLevel: leads(FORECAST_LEADS, none),
+    leads: scored,
+    reach,
+    forecastValue: leads(reach, nan),
+    forecastLevel: leads(reach, none),
+    forecastIssued: leads(reach, nan),
+    persistenceValue: leads(reach, nan),
+    persistenceLevel: leads(reach, none),
+    providers: inputs.forecasts.map((p) => ({
+      provider: p.provider,
+      value: leads(p.leads.length, nan),
+      level: leads(p.leads.length, none),
+      issued: leads(p.leads.length, nan),
+    })),
     outlookRps: leads(OUTLOOK_LEADS, nan),
     served: leads(OUTLOOK_LEADS, none),
-    inSeason: leads(OUTLOOK_LEADS, none),
+    inSeason: leads(scored, none),
   };
   for (let i = 0; i < n; i++) {
     const day = days[i]!;
@@ -109,16 +144,26 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
         c.climatologyLevel[i] = LEVEL_INDEX[climatology.median.level];
       }
     }
-    for (let lead = 0; lead < OUTLOOK_LEADS; lead++) {
-      const kept = inputs.outlooks.get(day - lead)?.categories[category];
-      if (lead < FORECAST_LEADS) {
-        const f = inputs.forecasts[lead]!.get(day);
+    const own = c.provider[i];
+    for (const [p, forecasts] of inputs.forecasts.entries()) {
+      const columns = c.providers[p]!;
+      for (const [lead, byDay] of forecasts.leads.entries()) {
+        const f = byDay.get(day);
         const said = f?.levels[category];
-        if (f && said) {
-          c.forecastValue[lead]![i] = said.value;
-          c.forecastLevel[lead]![i] = LEVEL_INDEX[said.level];
-          c.forecastIssued[lead]![i] = f.issuedAt;
-        }
+        if (!f || !said) continue;
+        columns.value[lead]![i] = said.value;
+        columns.level[lead]![i] = LEVEL_INDEX[said.level];
+        columns.issued[lead]![i] = f.issuedAt;
+        // The observed day's provider's forecast is the one each score of a single provider compares.
+        if (forecasts.provider !== own) continue;
+        c.forecastValue[lead]![i] = said.value;
+        c.forecastLevel[lead]![i] = LEVEL_INDEX[said.level];
+        c.forecastIssued[lead]![i] = f.issuedAt;
+      }
+    }
+    for (let lead = 0; lead < scored; lead++) {
+      const kept = inputs.outlooks.get(day - lead)?.categories[category];
+      if (lead < reach) {
         if (kept?.persistence) {
           c.persistenceValue[lead]![i] = kept.persistence.value;
           c.persistenceLevel[lead]![i] = LEVEL_INDEX[kept.persistence.level];
@@ -126,6 +171,7 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
       }
       if (!kept) continue;
       c.inSeason[lead]![i] = kept.inSeason ? 1 : 0;
+      if (lead >= OUTLOOK_LEADS) continue;
       const probabilities = kept.outlook.leads[lead]!;
       if (probabilities.members > 0) c.outlookRps[lead]![i] = rpsOfCounts(probabilities, level);
       const served = kept.served[lead];

@@ -6,9 +6,54 @@
  */
 import * as z from 'zod';
 import { named } from '../schema-names.js';
+import { PROVIDER_LEADS } from './leads.js';
 import { DateTime, Day, Interval, LevelProbabilities, Outlook, OutlookSkill, SkillTable } from '../schemas.js';
 
 export const SkillCategory = z.enum(['tree', 'grass', 'weed', 'ragweed']);
+
+export const SideBySide = named(
+  'SideBySide',
+  "Each provider's forecast kept for the city at one lead over one period, scored side by side: on the days every provider compared has a forecast for, beside persistence and climatology on the same days and resamples.",
+  z.object({
+    days: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'The days every compared provider has a forecast for at this lead (each with at least min_pairs of its own here), observed, with each reference compared (see left_out).',
+      ),
+    reason: z
+      .string()
+      .nullable()
+      .describe('Why the forecasts have no scores here: fewer shared days than min_pairs, or no provider reaching.'),
+    providers: z
+      .array(
+        z.object({
+          provider: z.string(),
+          days: z
+            .number()
+            .int()
+            .min(0)
+            .describe("The period's observed days this provider has a forecast for at this lead, whoever wrote the observed day."),
+          reason: z
+            .string()
+            .nullable()
+            .describe(
+              'Why it has no scores: beyond the lead its kept forecasts reach, a forecast on fewer than min_pairs days (left out of the comparison), or the shared days too few.',
+            ),
+          forecast: SkillTable.nullable().describe(
+            'Its forecast as issued (the last issued on a day), on the shared days: null where it is not compared.',
+          ),
+        }),
+      )
+      .describe('Every provider whose forecasts are kept for the city, the one first issued first.'),
+    persistence: SkillTable.nullable().describe('Persistence on the shared days; null where left out or none compared.'),
+    climatology: SkillTable.nullable().describe('Climatology on the shared days; null where left out or none compared.'),
+    left_out: z
+      .object({ persistence: z.string().optional(), climatology: z.string().optional() })
+      .describe('A reference present on fewer than half of the shared days is left out, and why.'),
+  }),
+);
 
 export const SkillScores = named(
   'SkillScores',
@@ -27,10 +72,10 @@ export const SkillScores = named(
       .string()
       .nullable()
       .describe(
-        "Why the forecast and the references have no scores: fewer days than min_pairs, or a lead beyond the provider's forecast (only the outlook reaches it).",
+        'Why the forecast and the references have no scores: fewer days than min_pairs, or a lead no kept forecast reaches (only the outlook does).',
       ),
     forecast: SkillTable.nullable().describe(
-      "The provider's forecast as issued: the last one issued on a day counts for each day it reached at this lead. Null beyond its reach.",
+      "The forecast of the observed day's provider as issued: the last one issued on a day counts for each day it reached at this lead. Null where no kept forecast reaches the lead.",
     ),
     persistence: SkillTable.nullable().describe(
       'Persistence ("yesterday\'s level"): the last complete day observed before the forecast\'s issue day, as that day kept it. Null where left out.',
@@ -53,8 +98,11 @@ export const SkillScores = named(
       .array(z.object({ provider: z.string(), days: z.number().int().min(0) }))
       .optional()
       .describe(
-        "Present only when the answer's days come from more than one provider (see `providers`): how many of `days` are each provider's, in the order they first come. Each day is compared with its own provider's forecast only, never another's.",
+        "Present only when the answer's days come from more than one provider (see `providers`): how many of `days` are each provider's, in the order they first come. `forecast` compares each day with its own provider's forecast only; `side_by_side` compares every provider's.",
       ),
+    side_by_side: SideBySide.describe(
+      "Each provider's forecast, whoever wrote the observed day, on the days they share: with one provider, its forecast's scores are `forecast`'s.",
+    ),
   }),
 );
 
@@ -66,7 +114,14 @@ export const SkillLead = named(
   'SkillLead',
   'The scores at one lead day: over the trailing window, and over each season year.',
   z.object({
-    lead: z.number().int().min(0).max(7).describe('Days after the issue day: 0 the issue day, 1 the next day...'),
+    lead: z
+      .number()
+      .int()
+      .min(0)
+      .max(PROVIDER_LEADS - 1)
+      .describe(
+        "Days after the issue day: 0 the issue day, 1 the next day...; to the outlook's 7, or as far as a provider's kept forecasts reach.",
+      ),
     window: SkillScores.describe('Over the trailing window (window.days days to the latest data day).'),
     window_in_season: SkillScores.describe(
       "Over the trailing window's days whose forecast was issued while the category's season was under way (the EAACI definition, as known on the issue day).",
@@ -190,6 +245,7 @@ export const ForecastSkill = named(
 
 export type SkillCategory = z.infer<typeof SkillCategory>;
 export type SkillScores = z.infer<typeof SkillScores>;
+export type SideBySide = z.infer<typeof SideBySide>;
 export type SkillYear = z.infer<typeof SkillYear>;
 export type SkillLead = z.infer<typeof SkillLead>;
 export type ServedOutlookDay = z.infer<typeof ServedOutlookDay>;

@@ -8,7 +8,7 @@ import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../../domain/weathe
 import type { BulkKind } from '../../served/bulk-index.js';
 import type { StoreReader } from '../../store/reader.js';
 import { type Field, field } from './field.js';
-import { PAIR_FIELDS, type PairRow } from './pair-columns.js';
+import { pairFields, type PairRow } from './pair-columns.js';
 
 export type { Field, Value } from './field.js';
 
@@ -89,7 +89,8 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
   ];
   return {
     seasons: SEASON_FIELDS,
-    'forecast-pairs': [...PAIR_FIELDS],
+    // The pairs files' provider columns are the skill step's (skills-plan.ts): none here.
+    'forecast-pairs': pairFields([]),
     'pollen-hourly': [...hourly, ...speciesFields(shapes, new Set(hourly.map((f) => f.name)), 'the hour')],
     'pollen-daily': [...daily, ...speciesFields(shapes, new Set(daily.map((f) => f.name)), "mean of the UTC day's hours, rounded")],
     'weather-daily': weather,

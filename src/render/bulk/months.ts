@@ -22,7 +22,7 @@ import { seasonCategories } from '../../domain/seasons/year.js';
 import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../served/bulk-index.js';
 import { allDailyRows } from '../../store/daily-rows.js';
 import type { Store } from '../../store/store.js';
-import { bulkColumns, type Field, KIND_MEANING } from './columns.js';
+import { bulkColumns, type Field, KIND_MEANING, type KindFields } from './columns.js';
 import { Batch, CsvSink, ParquetSink, type RowGroup } from './writers.js';
 
 export const BULK_DIR = `${DATA_PREFIX}/bulk`;
@@ -231,8 +231,13 @@ export async function writeBulkMonth(
  * The manifest of the files written for the store's months (`bulkMonths`, whose first and last
  * days are the store's), in month order whatever order they were written in.
  */
-export function bulkManifest(store: Store, months: readonly Month[], files: readonly BulkFile[]): BulkManifest {
-  const columns = bulkColumns(store);
+export function bulkManifest(
+  store: Store,
+  months: readonly Month[],
+  files: readonly BulkFile[],
+  pairs: KindFields['forecast-pairs'] = bulkColumns(store)['forecast-pairs'],
+): BulkManifest {
+  const columns = { ...bulkColumns(store), 'forecast-pairs': pairs };
   const kinds = Object.fromEntries(
     [...BULK_KINDS, 'seasons' as const, 'forecast-pairs' as const].map((k) => [
       k,

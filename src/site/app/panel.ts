@@ -298,7 +298,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
       note,
     );
   }
-  if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons, width));
+  if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons, width, name));
   if (seasons) sections.push(seasonSection(seasons, daily.rows, width));
   sections.push(alerts);
   section(`Last 30 days (local days, ${zone})`, last30(upTo));

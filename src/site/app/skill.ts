@@ -2,7 +2,8 @@
  * The city panel's forecast skill, beside the forecast (/api/forecast-skill, docs/data.md,
  * "Forecast skill"): in words, whether the forecast for tomorrow did better than "yesterday's
  * level" (persistence) and "the usual for the season" (climatology) over the trailing window;
- * a chart of the forecast's score of levels by days ahead with the references' and each one's 95%
+ * where several providers' forecasts are kept, which of them did better side by side on the days
+ * they share; a chart of the forecast's score of levels by days ahead with the references' and each one's 95%
  * interval; and apart, on a scale of its own, the outlook's probability skill against the usual
  * for the season to 7 days ahead. Every number is the API's; the page picks the category and says
  * it in words.
@@ -105,6 +106,39 @@ export function skillSentence(skill: ForecastSkill, c: CategorySkill): string {
   return `${over}, the ${name} forecast for the next day scored ${score(f.gerrity)} on levels (1 perfect, 0 no skill${interval(f.gerrity_interval)}): it ${parts[0]}, and ${parts[1]}.`;
 }
 
+/** A provider as the page names it: its id, capitalised. */
+const providerName = (id: string): string => `${id[0]!.toUpperCase()}${id.slice(1)}`;
+
+/**
+ * Which provider's forecast for the next day did better in `place` side by side, on the days of
+ * the window they all forecast, by Gerrity's score of levels: better only when the intervals do
+ * not overlap. Undefined unless two providers or more have such a score there: a provider with a
+ * forecast on fewer days than a score needs is not compared, and not named.
+ */
+export function providersSentence(skill: ForecastSkill, c: CategorySkill, place: string): string | undefined {
+  const side = windowAt(c, LEAD)?.side_by_side;
+  if (!side || side.reason) return undefined;
+  const scored = side.providers
+    .flatMap((p) => {
+      const f = p.forecast;
+      return f?.gerrity != null && f.gerrity_interval
+        ? [{ name: providerName(p.provider), gerrity: f.gerrity, interval: f.gerrity_interval }]
+        : [];
+    })
+    .sort((a, b) => b.gerrity - a.gerrity);
+  if (scored.length < 2) return undefined;
+  const [best, next] = [scored[0]!, scored[1]!];
+  const verdict =
+    best.interval[0]! > next.interval[1]!
+      ? `did better than ${next.name}'s`
+      : `was not clearly better than ${next.name}'s (their 95% intervals overlap)`;
+  const others = scored.slice(2).map((p) => `, ${p.name}'s ${score(p.gerrity)}`);
+  const p = side.persistence?.gerrity;
+  const yesterday = p == null ? '' : `; ${YESTERDAY} scored ${score(p)} on the same days`;
+  const over = `${skill.simulated ? "Simulated skill (the sample provider's forecast errors are invented): over" : 'Over'} the last ${skill.window.days} days`;
+  return `${over} in ${place}, on the ${side.days} days all ${scored.length === 2 ? 'both' : scored.length} providers forecast, ${best.name}'s ${c.category} forecast for the next day ${verdict}: Gerrity score of levels ${score(best.gerrity)} against ${score(next.gerrity)}${others.join('')} (1 perfect, 0 no skill)${yesterday}.`;
+}
+
 /**
  * The lines of the chart: Gerrity's score for the forecast and the references (the score for
  * ordered categories, that charges a miss by more levels more: Gerrity 1992, recommended over
@@ -141,6 +175,7 @@ function leadChart(
   lines: ReadonlyArray<{ key: string; label: string; colour: string; dash: string; points: Point[] }>,
   beyond: { from: number; label: string } | null,
   width: number,
+  lastLead = 7,
 ): SVGSVGElement {
   const w = Math.min(420, width);
   // The caption in as many lines as the width takes (12 px bold text, about 7 px a character), above the plot.
@@ -151,7 +186,7 @@ function leadChart(
   const values = lines.flatMap((l) => l.points.flatMap((p) => [p.low, p.high, p.v]));
   // Scores below 0 (worse than chance, or than the usual) widen the axis by quarters.
   const low = Math.min(0, Math.floor(Math.min(0, ...values) * 4) / 4);
-  const x = (lead: number) => pad + (lead / 7) * (w - 2 * pad);
+  const x = (lead: number) => pad + (lead / lastLead) * (w - 2 * pad);
   const y = (v: number) => ht - pad - ((v - low) / (1 - low)) * (ht - pad - top);
   const summary = lines
     .map((l) => `${l.label}: ${l.points.map((p) => `day ${p.lead} ${score(p.v)} (${score(p.low)} to ${score(p.high)})`).join(', ')}`)
@@ -161,7 +196,7 @@ function leadChart(
   el('desc', {}, svg).textContent = summary ? `${summary}.` : 'No scores yet.';
   if (beyond) {
     const from = beyond.from - 0.5;
-    el('rect', { x: x(from), y: top, width: x(7) - x(from), height: ht - pad - top, class: 'skill-outlook-days' }, svg);
+    el('rect', { x: x(from), y: top, width: x(lastLead) - x(from), height: ht - pad - top, class: 'skill-outlook-days' }, svg);
     el('text', { x: x(from) + 4, y: top - 4, class: 'tick' }, svg).textContent = beyond.label;
   }
   captionLines.forEach((line, i) => {
@@ -171,7 +206,7 @@ function leadChart(
   el('line', { x1: pad, y1: top, x2: pad, y2: ht - pad, class: 'axis' }, svg);
   for (const v of low < 0 ? [1, 0, low] : [1, 0.5, 0])
     el('text', { x: pad - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = String(Math.round(v * 100) / 100);
-  for (let lead = 0; lead <= 7; lead++)
+  for (let lead = 0; lead <= lastLead; lead++)
     el('text', { x: x(lead), y: ht - pad + 14, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = String(lead);
   el('text', { x: w / 2, y: ht - 6, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = 'days ahead';
   lines.forEach((l, n) => {
@@ -197,6 +232,9 @@ function leadChart(
   return svg;
 }
 
+/** The furthest lead the answer scores: the outlook's 7, or a provider's further one. */
+const lastLeadOf = (c: CategorySkill): number => Math.max(7, ...c.leads.map((l) => l.lead));
+
 /** The forecast's and the references' Gerrity scores by days ahead over the window, with their intervals. */
 export function skillChart(c: CategorySkill, width = 420): { svg: SVGSVGElement; drawn: Array<(typeof LINES)[number]> } {
   const reach = c.leads.filter((l) => l.window.forecast !== null).map((l) => l.lead);
@@ -210,14 +248,16 @@ export function skillChart(c: CategorySkill, width = 420): { svg: SVGSVGElement;
     }),
   })).filter((l) => l.points.length > 0);
   const name = `${c.category[0]!.toUpperCase()}${c.category.slice(1)}`;
+  const lastLead = lastLeadOf(c);
   const svg = leadChart(
     `Gerrity score of levels of the ${c.category} forecast, yesterday's level and the usual for the season, by days ahead, with 95% intervals (1 perfect, 0 no skill)`,
     `${name}: score of levels by days ahead (1 perfect, 0 no skill)`,
     lines,
-    reach.length > 0 && Math.max(...reach) < 7
+    reach.length > 0 && Math.max(...reach) < lastLead
       ? { from: Math.max(...reach) + 1, label: `the forecast reaches ${Math.max(...reach)} days ahead` }
       : null,
     width,
+    lastLead,
   );
   return { svg, drawn: lines };
 }
@@ -235,11 +275,18 @@ export function outlookChart(c: CategorySkill, width = 420): SVGSVGElement | nul
     [{ key: 'outlook', label: 'The outlook', colour: '#cc79a7', dash: '8 3 2 3', points }],
     null,
     width,
+    lastLeadOf(c),
   );
 }
 
 /** The section beside the forecast: the sentence, the charts and a legend naming only their lines. */
-export function skillSection(skill: ForecastSkill, today: Levels | undefined, seasons: SeasonAnswer | undefined, width = 420): HTMLElement {
+export function skillSection(
+  skill: ForecastSkill,
+  today: Levels | undefined,
+  seasons: SeasonAnswer | undefined,
+  width = 420,
+  place = skill.city,
+): HTMLElement {
   const section = h('section', undefined, { class: 'skill' });
   section.append(h('h3', 'How good the forecast has been'));
   const c = skillCategory(skill, today, seasons);
@@ -256,8 +303,10 @@ export function skillSection(skill: ForecastSkill, today: Levels | undefined, se
     { class: 'fine' },
   );
   note.append(h('a', 'Every score and its table', { href: `/api/forecast-skill?city=${encodeURIComponent(skill.city)}` }), '.');
+  const providers = providersSentence(skill, c, place);
   section.append(
     h('p', skillSentence(skill, c), { class: 'skill-sentence' }),
+    ...(providers ? [h('p', providers, { class: 'skill-providers' })] : []),
     ...(drawn.length > 0 ? [svg, legend] : []),
     ...(outlook ? [outlook] : []),
     note,
