@@ -23,6 +23,7 @@ import { fixture } from '../helpers/fixtures.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { atmosporeCategory } from '../helpers/atmospore.js';
 
 type Json = Record<string, any>;
 const KEY = 'ak_daily-forecast-key-0b7e';
@@ -112,7 +113,7 @@ function setup() {
 const expectedRows = () =>
   (body.data as Array<{ date: string }>).map((_, i) => {
     const d = body.data[i] as { date: string; species: Record<string, { value: number; category: string }> };
-    const sum = (c: string) => Object.values(d.species).reduce((s, e) => (e.category === c ? s + e.value : s), 0);
+    const sum = (c: string) => atmosporeCategory(d, c);
     return { date: d.date, tree: sum('tree'), grass: sum('grass'), weed: sum('weed') };
   });
 
@@ -166,7 +167,7 @@ describe('GET /api/forecast from a daily provider', () => {
     });
     // Each date's values and NAB's risks as the daily rows of its value are.
     const first = body.data[0] as { species: Record<string, { value: number; category: string }> };
-    const sum = (c: string) => Object.values(first.species).reduce((s, e) => (e.category === c ? s + e.value : s), 0);
+    const sum = (c: string) => atmosporeCategory(first, c);
     const row = dailyRowOf(
       dailyDayValues({
         day: D0,

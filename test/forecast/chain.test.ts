@@ -24,6 +24,7 @@ import { startReplayServer, type ReplayServer } from '../helpers/replay-server.j
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
+import { atmosporeCategory } from '../helpers/atmospore.js';
 
 const ATMOSPORE_KEY = 'ak_chain-key-41f0aa';
 const AMBEE_KEY = 'ambee-chain-key-93bd';
@@ -220,7 +221,7 @@ describe("a daily provider's forecast fetched by the function", () => {
     );
     // The build keeps each date's value as it keeps a forecast it takes itself: the tree level of the fixture's first date.
     const first = (fixture('atmospore-austin.json').data as Array<{ species: Record<string, { value: number; category: string }> }>)[0]!;
-    const tree = Object.values(first.species).reduce((sum, e) => (e.category === 'tree' ? sum + e.value : sum), 0);
+    const tree = atmosporeCategory(first, 'tree');
     expect(atmoKept.days[0]!.levels.tree?.value).toBeCloseTo(tree, 3);
     expect(issued.find((f) => f.source === 'ambee')!.days.every((d) => d.hours > 0)).toBe(true);
     store.close();

@@ -24,6 +24,7 @@ import { ROOT } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { type AtmosporeEntry, atmosporeCategory } from '../helpers/atmospore.js';
 
 type Json = Record<string, any>;
 
@@ -43,21 +44,13 @@ const itemOf = (slug: string, day: number) => {
   const data = items.get(slug)!.data as Json[];
   // Dates past the fortnight (a forecast's) repeat it: the loopback still answers in the recorded form.
   const item = data[(((day - D0) % DAYS) + DAYS) % DAYS]!;
-  return { ...item, date: dayString(day) } as Json;
+  return { ...item, date: dayString(day) } as Json & { species: Record<string, Json & AtmosporeEntry> };
 };
 const cityAt = (url: URL) =>
   CITIES.find((slug) => {
     const c = DEFAULT_CITIES.get(slug)!;
     return Number(url.searchParams.get('lat')) === c.lat && Number(url.searchParams.get('lon')) === c.lon;
   })!;
-
-/** Atmospore's sum of a category over its taxa, without the families it names beside their members. */
-const FAMILIES = new Set(['betulaceae', 'pinaceae']);
-const categoryOf = (item: Json, category: string) =>
-  Object.entries(item.species as Record<string, Json>).reduce(
-    (sum, [slug, e]) => (e.category === category && !FAMILIES.has(slug) ? sum + (e.value as number) : sum),
-    0,
-  );
 
 let atmospore: ScriptedServer;
 let replay: ReplayServer;
@@ -178,16 +171,16 @@ describe('a chain of pollen providers, atmospore then ambee', () => {
     for (const row of body.rows) {
       const item = itemOf('austin', dayNumber(row.date));
       expect([row.tree, row.grass, row.weed], row.date).toEqual([
-        Math.round(categoryOf(item, 'tree')),
-        Math.round(categoryOf(item, 'grass')),
-        Math.round(categoryOf(item, 'weed')),
+        Math.round(atmosporeCategory(item, 'tree')),
+        Math.round(atmosporeCategory(item, 'grass')),
+        Math.round(atmosporeCategory(item, 'weed')),
       ]);
       // Oak is Oak and ragweed is Weed's Ragweed, whoever says it; Atmospore's own words stay apart from NAB's.
       expect(row.species.Tree.Oak, row.date).toBe(Math.round(item.species.oak.value));
       expect(row.species.Weed.Ragweed, row.date).toBe(Math.round(item.species.ambrosia.value));
       expect(['None', 'Low', 'Moderate', 'High', 'Very High']).toContain(row.risk_tree);
       // The day's one value is its peak (unrounded, as peaks are): no hourly maximum was made from it.
-      expect(row.peak_tree).toBeCloseTo(categoryOf(item, 'tree'), 6);
+      expect(row.peak_tree).toBeCloseTo(atmosporeCategory(item, 'tree'), 6);
     }
     expect(JSON.parse(readFileSync(join(dir, 'publish', 'data/pollen/austin.json'), 'utf8'))).toEqual(body);
     const local = await get('/api/pollen?city=austin&timezone=local');
@@ -207,7 +200,7 @@ describe('a chain of pollen providers, atmospore then ambee', () => {
     });
     const map = await get(`/api/map-data?date=${dayString(D0 + 5)}`);
     const austin = map.features.find((f: Json) => f.properties.city === 'austin');
-    expect(austin.properties.tree).toBeCloseTo(categoryOf(itemOf('austin', D0 + 5), 'tree'), 6);
+    expect(austin.properties.tree).toBeCloseTo(atmosporeCategory(itemOf('austin', D0 + 5), 'tree'), 6);
   });
 
   it('answers the hours of an Atmospore day with no rows, saying it gives one value a day and where the day is', async () => {
