@@ -40,11 +40,12 @@ const LAST = runAt(DAYS - 1);
 
 /** Each city's fixture items, by date: the day's value as Atmospore said it. */
 const items = new Map(CITIES.map((slug) => [slug, fixture(`atmospore-${slug}.json`)]));
-const itemOf = (slug: string, day: number) => {
-  const data = items.get(slug)!.data as Json[];
+type Item = Json & { species: Record<string, Json & AtmosporeEntry> };
+const itemOf = (slug: string, day: number): Item => {
+  const data = items.get(slug)!.data as Item[];
   // Dates past the fortnight (a forecast's) repeat it: the loopback still answers in the recorded form.
   const item = data[(((day - D0) % DAYS) + DAYS) % DAYS]!;
-  return { ...item, date: dayString(day) } as Json & { species: Record<string, Json & AtmosporeEntry> };
+  return { ...item, date: dayString(day) };
 };
 const cityAt = (url: URL) =>
   CITIES.find((slug) => {
@@ -176,8 +177,8 @@ describe('a chain of pollen providers, atmospore then ambee', () => {
         Math.round(atmosporeCategory(item, 'weed')),
       ]);
       // Oak is Oak and ragweed is Weed's Ragweed, whoever says it; Atmospore's own words stay apart from NAB's.
-      expect(row.species.Tree.Oak, row.date).toBe(Math.round(item.species.oak.value));
-      expect(row.species.Weed.Ragweed, row.date).toBe(Math.round(item.species.ambrosia.value));
+      expect(row.species.Tree.Oak, row.date).toBe(Math.round(item.species.oak!.value));
+      expect(row.species.Weed.Ragweed, row.date).toBe(Math.round(item.species.ambrosia!.value));
       expect(['None', 'Low', 'Moderate', 'High', 'Very High']).toContain(row.risk_tree);
       // The day's one value is its peak (unrounded, as peaks are): no hourly maximum was made from it.
       expect(row.peak_tree).toBeCloseTo(atmosporeCategory(item, 'tree'), 6);
