@@ -43,9 +43,38 @@ export type AlertHour = DayHour & { hour: number };
  * the alerts: one per date that reaches it.
  */
 export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRule): { dates: string[]; alerts: Alert[] } {
+  return alertsOfDays(
+    city,
+    [...groupByDay('local', city.timezone, hours)].map(([day, list]) => ({ day, list, hours: list.length })),
+    rule,
+  );
+}
+
+/**
+ * The alerts of a daily provider's forecast: each of its dates (the place's days) is one value,
+ * read as its day's worst and highest, as its daily row reads it; `hours` 0 says so.
+ */
+export function alertsForDays(
+  city: City,
+  days: ReadonlyArray<{ day: number; values: DayHour }>,
+  rule: AlertRule,
+): { dates: string[]; alerts: Alert[] } {
+  return alertsOfDays(
+    city,
+    days.map(({ day, values }) => ({ day, list: [values], hours: 0 })),
+    rule,
+  );
+}
+
+/** The alerts of days, each with the rows its worst and highest are read from and the hours it holds. */
+function alertsOfDays(
+  city: City,
+  days: Iterable<{ day: number; list: readonly DayHour[]; hours: number }>,
+  rule: AlertRule,
+): { dates: string[]; alerts: Alert[] } {
   const dates: string[] = [];
   const alerts: Alert[] = [];
-  for (const [day, list] of groupByDay('local', city.timezone, hours)) {
+  for (const { day, list, hours } of days) {
     const date = dayString(day);
     dates.push(date);
     const summary = summarize(list);
@@ -64,7 +93,7 @@ export function alertsFor(city: City, hours: readonly AlertHour[], rule: AlertRu
       id: `urn:uuid:${alertUuid(city.slug, date, rule)}`,
       date,
       tz: dayOffset('local', city.timezone, day),
-      hours: list.length,
+      hours,
       categories: reached,
       species: plants,
       top_species: top,

@@ -251,7 +251,14 @@ export const Alert = named(
       .string()
       .regex(/^[+-]\d{2}:\d{2}$/)
       .describe('The UTC offset at the start of the local day.'),
-    hours: z.number().int().min(1).max(25).describe("How many of the day's hours the forecast holds (today: the hours left)."),
+    hours: z
+      .number()
+      .int()
+      .min(0)
+      .max(25)
+      .describe(
+        "How many of the day's hours the forecast holds (today: the hours left); 0 for a provider that forecast the day as one value.",
+      ),
     categories: z
       .array(
         z.object({

@@ -97,11 +97,8 @@ function setup() {
     outlooks: () => outlooks,
     settings: { now: () => NOW },
   });
-  const get = async (query: string) => {
-    const res = await respond(
-      { method: 'GET', path: '/api/forecast', query: new URLSearchParams(query), origin: 'https://pollen.example' },
-      ctx,
-    );
+  const get = async (query: string, path = '/api/forecast') => {
+    const res = await respond({ method: 'GET', path, query: new URLSearchParams(query), origin: 'https://pollen.example' }, ctx);
     const text = res.body as string;
     expect(text).not.toContain(KEY);
     return { status: res.status, body: JSON.parse(text) as Json };
@@ -183,6 +180,24 @@ describe('GET /api/forecast from a daily provider', () => {
     const beyond = await get(`city=austin&days=${MAX_DAYS_AHEAD + 1}`);
     expect(beyond.status).toBe(400);
     expect(beyond.body).toMatchObject({ code: 'INVALID_PARAMETER', parameter: 'days' });
+  });
+
+  it("gives alerts on the provider's dates from today, each from its one value (hours 0), as its daily rows grade it", async () => {
+    const { get } = setup();
+    const days = await get('city=austin&aggregate=day&timezone=local');
+    const { status, body: alerts } = await get('city=austin&min=High&categories=tree', '/api/alerts');
+    expect(status).toBe(200);
+    expect(alerts.provider).toBe('atmospore');
+    // Every date the forecast holds is checked; a date whose tree reaches High is an alert, from its one value.
+    expect(alerts.dates).toEqual(days.body.rows.map((r: Json) => r.date));
+    const high = days.body.rows.filter((r: Json) => ['High', 'Very High'].includes(r.peak_risk_tree)).map((r: Json) => r.date);
+    expect(high.length).toBeGreaterThan(0);
+    expect(alerts.alerts.map((a: Json) => a.date)).toEqual(high);
+    for (const a of alerts.alerts) {
+      expect(a.hours).toBe(0);
+      const row = days.body.rows.find((r: Json) => r.date === a.date);
+      expect(a.categories).toEqual([{ category: 'tree', risk: row.peak_risk_tree, peak: row.peak_tree }]);
+    }
   });
 
   it("allows days to the longest horizon of the table's pollen providers", () => {

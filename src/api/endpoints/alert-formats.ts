@@ -151,6 +151,7 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
  * or what is left of today) says so, so that one forecast hour is not read as a whole day.
  */
 function coverage(alert: Alert): string {
+  if (alert.hours === 0) return "From the provider's forecast of the day as one value.";
   if (alert.hours >= 23) return `From the forecast's ${alert.hours} hours of the whole day.`;
   return `From only ${alert.hours} forecast hour${alert.hours === 1 ? '' : 's'} of the day: the forecast does not cover the rest of it.`;
 }

@@ -5,7 +5,7 @@
  * nothing is stored per subscriber.
  */
 import * as z from 'zod';
-import { alertsFor, type AlertRule } from '../../domain/alerts.js';
+import { alertsFor, alertsForDays, type AlertRule } from '../../domain/alerts.js';
 import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
 import { type City, slugify } from '../../domain/cities.js';
 import { dayNumber, HOUR_MS } from '../../domain/dates.js';
@@ -144,7 +144,17 @@ export function alertsAnswer(city: City, forecast: Forecast, rule: AlertRule, pr
     stale,
     ...(quotaExhausted ? { quotaExhausted } : {}),
     fetchedAt,
-    ...alertsFor(city, inZone(forecast.hours, forecast.timezone), rule),
+    // A daily provider's dates are its days (the place's, from today): each date one value.
+    ...(forecast.days
+      ? alertsForDays(
+          city,
+          forecast.days.map(({ date, levels: _levels, ...values }) => ({
+            day: dayNumber(date),
+            values: { ...values, timezone: forecast.timezone },
+          })),
+          rule,
+        )
+      : alertsFor(city, inZone(forecast.hours, forecast.timezone), rule)),
   };
 }
 
