@@ -86,6 +86,8 @@ describe('the forecast skill over days of two providers', () => {
       expect(new Set(forecasts.map((r) => `${r.date} ${r.issued}`))).toEqual(new Set([`2025-03-05 ${OTHER_ISSUED}`]));
       const columns = await rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM ${all}) WHERE column_name LIKE 'forecast_%'`);
       expect(columns.map((c) => c.column_name)).toEqual([
+        // The observed day's own provider's, as the files have always had them.
+        ...[0, 1, 2].flatMap((l) => [`forecast_value_${l}`, `forecast_level_${l}`, `forecast_issued_${l}`]),
         ...[0, 1, 2].flatMap((l) => [`forecast_sample_value_${l}`, `forecast_sample_level_${l}`, `forecast_sample_issued_${l}`]),
         ...[0, 1].flatMap((l) => [`forecast_${OTHER}_value_${l}`, `forecast_${OTHER}_level_${l}`, `forecast_${OTHER}_issued_${l}`]),
       ]);

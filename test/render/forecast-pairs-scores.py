@@ -207,7 +207,13 @@ def own_forecasts(pairs, providers, reach):
                 if name in pairs:
                     mine = pairs["provider"].str.lower().str.replace(r"[^a-z0-9]+", "_", regex=True) == p
                     column = column.where(~mine, pairs[name])
-            pairs[f"forecast_{what}_{lead}"] = pd.to_numeric(column) if what == "value" else column
+            made = pd.to_numeric(column) if what == "value" else column
+            given = f"forecast_{what}_{lead}"
+            if given in pairs:
+                # The files' own columns of the observed day's provider say the same.
+                same = (pairs[given].isna() & made.isna()) | (pairs[given].astype(object) == made.astype(object))
+                assert same.all(), f"{given} differs from the observed day's provider's column on {int((~same).sum())} rows"
+            pairs[given] = made
     return pairs
 
 
@@ -216,7 +222,8 @@ def main(window_end, paths):
         pd.read_csv(path, compression="gzip", parse_dates=["date"], keep_default_na=False, na_values=[""]) for path in paths
     ).reset_index(drop=True)
     # The providers and leads the files carry, in their columns' order.
-    found = [c[len("forecast_") : -len("_level_0")] for c in pairs.columns if c.startswith("forecast_") and c.endswith("_level_0")]
+    # (forecast_level_0 and its like are the observed day's own provider's, the files' first columns.)
+    found = [c[len("forecast_") : -len("_level_0")] for c in pairs.columns if c.startswith("forecast_") and c.endswith("_level_0") and c != "forecast_level_0"]
     leads_of = {p: sum(1 for c in pairs.columns if c.startswith(f"forecast_{p}_level_")) for p in found}
     reach = max([3, *leads_of.values()])
     pairs = own_forecasts(pairs, found, reach)
