@@ -52,8 +52,8 @@ export const START_DAYS = 730;
 export function parseIngestArgs(raw: RawIngestArgs, today: number, defaultDb: string, env: NodeJS.ProcessEnv = process.env): IngestArgs {
   const provider = raw.provider;
   try {
-    // Without --provider the store says which (run.ts checks it again then).
-    checkProviders(provider ?? 'sample', raw.weather, env);
+    // Without --provider, POLLEN_PROVIDERS or else the store says which (run.ts checks it again then).
+    checkProviders(provider ?? settingsOf(env).POLLEN_PROVIDERS ?? 'sample', raw.weather, env);
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
