@@ -20,6 +20,7 @@ import { runIngest } from '../../src/ingest/run.js';
 import { render } from '../../src/render/render.js';
 import { type RunningServer, serve } from '../../src/server/server.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
 import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
@@ -124,7 +125,8 @@ beforeAll(async () => {
   process.env.POLLEN_NOW = new Date(LAST).toISOString();
   await render(store, join(dir, 'publish'));
   process.env.POLLEN_DB = db;
-  process.env.FORECAST_CACHE_DB = join(dir, 'forecast-cache.db');
+  // The functions read the same chain and keys (and the loopbacks) from their environment.
+  Object.assign(process.env, env());
   server = await serve({ root: ROOT, publishDir: join(dir, 'publish'), port: 0 });
 }, 300_000);
 
@@ -133,8 +135,29 @@ afterAll(async () => {
   store?.close();
   await replay?.close();
   await atmospore?.close();
-  delete process.env.POLLEN_NOW;
+  for (const name of ['POLLEN_NOW', 'POLLEN_DB', ...Object.keys(env())]) delete process.env[name];
   if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const browser = useBrowser({ now: LAST });
+
+describe.skipIf(!hasChromium)("the city panel of Atmospore's days, on a phone", () => {
+  it('draws no hours from a day or a forecast of days, and says why in plain words', async () => {
+    const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
+    try {
+      await page.goto(`${server.url}/?city=austin`);
+      await page.waitForSelector('#panel section.today');
+      const text = (await page.locator('#panel').textContent()) ?? '';
+      expect(text).toContain("Atmospore gives one value a day, not hours: this day's values are the ones above.");
+      expect(text).toContain('Atmospore forecasts one value a day, not hours: its days are in the outlook above.');
+      expect(text).not.toContain('No observations this day.');
+      // No hourly chart (the day's, or the forecast's): there are no hours to draw.
+      const charts = await page.locator('#panel svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label') ?? ''));
+      expect(charts.filter((label) => /^Hourly|^48-hour forecast/.test(label))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 });
 
 describe('a chain of pollen providers, atmospore then ambee', () => {

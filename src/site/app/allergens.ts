@@ -7,7 +7,7 @@
  * says so wherever it shows one.
  */
 import { dayString, HOUR_MS } from '../../domain/dates.js';
-import { listed } from '../../domain/words.js';
+import { capitalized, listed } from '../../domain/words.js';
 import { dayOfHour } from '../../domain/days.js';
 import { type Allergen, allergenPeak, allergenRisk, allergensOf, onRange } from '../../domain/species/allergens.js';
 import { type Shape, shapeKey, shapeOf, type Species } from '../../domain/species/payload.js';
@@ -150,7 +150,7 @@ function picker(
     const group = held.filter((a) => a.category === category);
     if (group.length === 0) continue;
     const fieldset = h('fieldset');
-    fieldset.append(h('legend', `${category[0]!.toUpperCase()}${category.slice(1)}`));
+    fieldset.append(h('legend', capitalized(category)));
     for (const a of group) {
       const label = h('label');
       const box = h('input', undefined, { type: 'checkbox', value: a.slug, name: 'allergen' });

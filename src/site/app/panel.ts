@@ -28,6 +28,7 @@ import { skillSection } from './skill.js';
 import { todaySection } from './today.js';
 import { type AllergenDay, allergenSection, allergensIn, chosenOf, hoursOn, type SpeciesHour } from './allergens.js';
 import type { Allergen } from '../../domain/species/allergens.js';
+import { capitalized as providerName } from '../../domain/words.js';
 
 const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
 
@@ -229,7 +230,9 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   (panel.querySelector('#panel-title') as HTMLElement).focus();
   const q = encodeURIComponent;
   const [day, daily, weather, forecast, days, seasons, skill] = await Promise.all([
-    getJson<{ rows: (HourRow & SpeciesHour)[] }>(`/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`),
+    getJson<{ rows: (HourRow & SpeciesHour)[]; daily_only?: { provider: string } }>(
+      `/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`,
+    ),
     getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
     getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
     getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
@@ -277,7 +280,14 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
     `Hourly pollen (grains/m³), local time: ${label}`,
     ...(day.rows.length
       ? shadedChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone, width)
-      : [h('p', 'No observations this day.')]),
+      : [
+          h(
+            'p',
+            day.daily_only
+              ? `${providerName(day.daily_only.provider)} gives one value a day, not hours: this day's values are the ones above.`
+              : 'No observations this day.',
+          ),
+        ]),
   );
   section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
   section(`Weather and air quality (${date}, UTC day)`, weatherList(weather.rows[0]));
@@ -292,11 +302,19 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
           { class: 'notice stale', role: 'note' },
         )
       : h('p', forecastSource(forecast, zone), { class: 'fine' });
-    section(
-      `48-hour forecast, local time: ${label}`,
-      ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width),
-      note,
-    );
+    // A provider that forecasts days gives no hours: its days are in the strip above, never hours drawn from them.
+    if (forecast.hourly === false)
+      section(
+        'Forecast',
+        h('p', `${providerName(forecast.provider ?? '')} forecasts one value a day, not hours: its days are in the outlook above.`),
+        note,
+      );
+    else
+      section(
+        `48-hour forecast, local time: ${label}`,
+        ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width),
+        note,
+      );
   }
   if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons, width, name));
   if (seasons) sections.push(seasonSection(seasons, daily.rows, width));

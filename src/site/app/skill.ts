@@ -14,6 +14,7 @@ import type { DayRow, ForecastDay, ForecastSkill, SeasonAnswer } from './api.js'
 import { seriesLegend } from './charts.js';
 import { el, h } from './dom.js';
 import { ORDER } from './risk.js';
+import { capitalized } from '../../domain/words.js';
 
 type Levels = Pick<ForecastDay | DayRow, 'peak_risk_tree' | 'peak_risk_grass' | 'peak_risk_weed'>;
 const NAMES = { tree: 'tree', grass: 'grass', weed: 'weed' } as const;
@@ -106,9 +107,6 @@ export function skillSentence(skill: ForecastSkill, c: CategorySkill): string {
   return `${over}, the ${name} forecast for the next day scored ${score(f.gerrity)} on levels (1 perfect, 0 no skill${interval(f.gerrity_interval)}): it ${parts[0]}, and ${parts[1]}.`;
 }
 
-/** A provider as the page names it: its id, capitalised. */
-const providerName = (id: string): string => `${id[0]!.toUpperCase()}${id.slice(1)}`;
-
 /**
  * Which provider's forecast for the next day did better in `place` side by side, on the days of
  * the window they all forecast, by Gerrity's score of levels: better only when the intervals do
@@ -122,7 +120,7 @@ export function providersSentence(skill: ForecastSkill, c: CategorySkill, place:
     .flatMap((p) => {
       const f = p.forecast;
       return f?.gerrity != null && f.gerrity_interval
-        ? [{ name: providerName(p.provider), gerrity: f.gerrity, interval: f.gerrity_interval }]
+        ? [{ name: capitalized(p.provider), gerrity: f.gerrity, interval: f.gerrity_interval }]
         : [];
     })
     .sort((a, b) => b.gerrity - a.gerrity);
@@ -247,7 +245,7 @@ export function skillChart(c: CategorySkill, width = 420): { svg: SVGSVGElement;
         : [];
     }),
   })).filter((l) => l.points.length > 0);
-  const name = `${c.category[0]!.toUpperCase()}${c.category.slice(1)}`;
+  const name = capitalized(c.category);
   const lastLead = lastLeadOf(c);
   const svg = leadChart(
     `Gerrity score of levels of the ${c.category} forecast, yesterday's level and the usual for the season, by days ahead, with 95% intervals (1 perfect, 0 no skill)`,
