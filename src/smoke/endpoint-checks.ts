@@ -1,6 +1,7 @@
 /** smoke's checks of the endpoints' answers: every endpoint and mode, the errors, and what no request may do. */
 import { DAY_MS } from '../domain/dates.js';
 import { type Json, must, type Probe, q } from './probe.js';
+import { PROVIDER_LEADS } from '../domain/verification/leads.js';
 
 /** The day after a `YYYY-MM-DD` date. */
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -118,7 +119,7 @@ export async function forecastSkill(p: Probe): Promise<string> {
     one.categories.length === 1 && tree.category === 'tree' && tree.leads.length === 1 && tree.leads[0].lead === 1,
     'not the category and lead asked',
   );
-  const bad = await p.problem(`/api/forecast-skill?${q({ city, lead: '8' })}`, 400);
+  const bad = await p.problem(`/api/forecast-skill?${q({ city, lead: String(PROVIDER_LEADS) })}`, 400);
   must(/'lead'/.test(bad.error), `400 names no parameter: ${bad.error}`);
   const window = tree.leads[0].window;
   const gerrity = window.forecast?.gerrity;
