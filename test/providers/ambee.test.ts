@@ -4,12 +4,11 @@ import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { HOUR_MS } from '../../src/domain/dates.js';
 import { AmbeeProvider, itemTime } from '../../src/providers/ambee.js';
 import { StoreLedger } from '../../src/providers/call-budget.js';
-import { HttpClient } from '../../src/providers/http-policy.js';
-import { ProviderError } from '../../src/providers/provider.js';
 import { openStore } from '../../src/store/store.js';
 import { fixture } from '../helpers/fixtures.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
+import { failureOf, testHttp } from '../helpers/provider-client.js';
 
 const KEY = 'test-key-4f9a1c';
 const austin = DEFAULT_CITIES.get('austin')!;
@@ -24,27 +23,11 @@ afterEach(async () => {
 });
 
 function setup(options: { retries?: number; ledger?: StoreLedger; timeoutMs?: number; historyHours?: number } = {}) {
-  const sleeps: number[] = [];
-  const http = new HttpClient({
-    provider: 'ambee',
-    policy: { retries: options.retries ?? 2, backoffMs: 500, maxBackoffMs: 8000, timeoutMs: options.timeoutMs ?? 2000 },
-    secrets: [KEY],
-    ledger: options.ledger,
-    random: () => 0.5,
-    sleep: async (ms) => void sleeps.push(ms),
-  });
+  const { sleeps, http } = testHttp('ambee', KEY, options);
   return { sleeps, http, ambee: new AmbeeProvider({ apiKey: KEY, http, baseUrl: server.url, historyHours: options.historyHours }) };
 }
 const history = (url: URL) => url.pathname === '/v3/pollen/history';
-const failure = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as Error).message).not.toContain(KEY);
-  return error as ProviderError;
-};
+const failure = failureOf(KEY);
 
 describe('Ambee client', () => {
   it('asks v3 history by latitude and longitude, with the key in x-api-key, and reads the v3 shape (no time field)', async () => {

@@ -4,11 +4,10 @@ import { dayNumber } from '../../src/domain/dates.js';
 import { plantName } from '../../src/domain/species/plant-names.js';
 import { SPECIES_KEY, type Category } from '../../src/domain/species/risk.js';
 import { AtmosporeProvider, atmosporeVerdict } from '../../src/providers/atmospore.js';
-import { HttpClient } from '../../src/providers/http-policy.js';
-import { ProviderError } from '../../src/providers/provider.js';
 import { fixture } from '../helpers/fixtures.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { atmosporeCategory } from '../helpers/atmospore.js';
+import { failureOf, testHttp } from '../helpers/provider-client.js';
 
 const KEY = 'ak_test-key-7c21e9';
 const austin = DEFAULT_CITIES.get('austin')!;
@@ -23,26 +22,11 @@ afterEach(async () => {
 });
 
 function setup(options: { retries?: number; timeoutMs?: number } = {}) {
-  const sleeps: number[] = [];
-  const http = new HttpClient({
-    provider: 'atmospore',
-    policy: { retries: options.retries ?? 2, backoffMs: 500, maxBackoffMs: 8000, timeoutMs: options.timeoutMs ?? 2000 },
-    secrets: [KEY],
-    random: () => 0.5,
-    sleep: async (ms) => void sleeps.push(ms),
-  });
+  const { sleeps, http } = testHttp('atmospore', KEY, options);
   return { sleeps, http, atmospore: new AtmosporeProvider({ apiKey: KEY, http, baseUrl: server.url }) };
 }
 const pollen = (url: URL) => url.pathname === '/v1/pollen';
-const failure = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as Error).message).not.toContain(KEY);
-  return error as ProviderError;
-};
+const failure = failureOf(KEY);
 
 type Entry = { value: number; risk_level: string; display_name: string; category: Category };
 type Item = { date: string; overall_risk: string; species: Record<string, Entry> };

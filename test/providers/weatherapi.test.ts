@@ -1,11 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { HttpClient } from '../../src/providers/http-policy.js';
-import { ProviderError } from '../../src/providers/provider.js';
 import { HISTORY_START_DAY, WeatherApiProvider, weatherapiVerdict } from '../../src/providers/weatherapi.js';
 import { fixture } from '../helpers/fixtures.js';
 import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { failureOf, testHttp } from '../helpers/provider-client.js';
 
 const KEY = 'wapi-test-key-7c21e0';
 const austin = DEFAULT_CITIES.get('austin')!;
@@ -25,27 +24,12 @@ afterEach(async () => {
 });
 
 function setup(options: { retries?: number; timeoutMs?: number; enterprise?: boolean } = {}) {
-  const sleeps: number[] = [];
-  const http = new HttpClient({
-    provider: 'weatherapi',
-    policy: { retries: options.retries ?? 2, backoffMs: 500, maxBackoffMs: 8000, timeoutMs: options.timeoutMs ?? 2000 },
-    secrets: [KEY],
-    random: () => 0.5,
-    sleep: async (ms) => void sleeps.push(ms),
-  });
+  const { sleeps, http } = testHttp('weatherapi', KEY, options);
   return { sleeps, http, wapi: new WeatherApiProvider({ apiKey: KEY, http, baseUrl: server.url, enterprise: options.enterprise }) };
 }
 const forecast = (url: URL) => url.pathname === '/v1/forecast.json';
 const history = (url: URL) => url.pathname === '/v1/history.json';
-const failure = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  expect((error as Error).message).not.toContain(KEY);
-  return error as ProviderError;
-};
+const failure = failureOf(KEY);
 /** A fixture's hours, each day's hour list changed by `edit`. */
 function edited(name: string, edit: (hour: Record<string, any>) => void): Record<string, any> {
   const body = fixture(name);
