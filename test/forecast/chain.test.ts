@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
-import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
@@ -25,6 +24,7 @@ import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 import { atmosporeCategory } from '../helpers/atmospore.js';
+import { useBlobsServer } from '../helpers/blobs-server.js';
 
 const ATMOSPORE_KEY = 'ak_chain-key-41f0aa';
 const AMBEE_KEY = 'ambee-chain-key-93bd';
@@ -173,20 +173,10 @@ describe('the forecast over a chain, its call ledger failing', () => {
 });
 
 describe("a daily provider's forecast fetched by the function", () => {
-  let server: BlobsServer;
-  let edgeURL = '';
-  const scratch = mkdtempSync(join(tmpdir(), 'chain-kept-'));
-  beforeAll(async () => {
-    server = new BlobsServer({ directory: join(scratch, 'blobs'), token: 'tok', logger: () => {} });
-    edgeURL = `http://127.0.0.1:${(await server.start()).port}`;
-  });
-  afterAll(async () => {
-    await server.stop();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  const blobsServer = useBlobsServer('chain-kept-');
 
   it("is cached with its dates and kept by the next build as the days it forecast, with their leads, apart from another provider's fetch of the same instant", async () => {
-    const blobs = getStore({ name: 'chain-kept', siteID: 'site', token: 'tok', edgeURL });
+    const blobs = getStore({ name: 'chain-kept', siteID: 'site', token: 'tok', edgeURL: blobsServer.edgeURL });
     const [atmo, ambee] = chainOf('atmospore,ambee');
     atmospore.on(pollenPath, { status: 200, body: fixture('atmospore-austin.json') });
     const daily = await new ForecastService({

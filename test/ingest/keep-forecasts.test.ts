@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
-import { BlobsServer } from '@netlify/blobs/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { BlobsForecastCache, SqliteForecastCache } from '../../src/forecast/cache.js';
@@ -16,6 +13,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
+import { useBlobsServer } from '../helpers/blobs-server.js';
 
 const sample = new SampleProvider();
 const [tulsa, austin] = [DEFAULT_CITIES.get('tulsa')!, DEFAULT_CITIES.get('austin')!];
@@ -40,23 +38,13 @@ function realLike(id = 'pollenprov', fail?: ProviderError) {
   return { provider, calls };
 }
 
-let server: BlobsServer;
-let edgeURL = '';
-const scratch = mkdtempSync(join(tmpdir(), 'keep-test-'));
-beforeAll(async () => {
-  server = new BlobsServer({ directory: join(scratch, 'blobs'), token: 'tok', logger: () => {} });
-  edgeURL = `http://127.0.0.1:${(await server.start()).port}`;
-});
-afterAll(async () => {
-  await server.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const blobsServer = useBlobsServer('keep-test-');
 
 describe('the forecasts a build keeps', () => {
   it("keeps the forecast function's fetches from Blobs, takes one forecast per city not fetched in 6 hours, and forgets what a saved store holds", async () => {
     const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
     const store = openStore(db);
-    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
+    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL: blobsServer.edgeURL });
     const { provider, calls } = realLike();
     // Between builds, the function fetches Tulsa twice (its cache lasts 6 hours).
     const clock = { now: T0 - 20 * HOUR_MS };
@@ -193,7 +181,7 @@ describe("the forecast function's fetches in the site's Blobs", () => {
   it('are forgotten by a build when another provider fetched them, as a deploy on the sample sharing the Blobs does', async () => {
     const db = await buildStore(tempDir(), ['tulsa', 'austin'], SPAN);
     const store = openStore(db);
-    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
+    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL: blobsServer.edgeURL });
     const live = functionOn(blobs, site, T0 - 3 * HOUR_MS);
     const preview = functionOn(blobs, sample, T0 - 2 * HOUR_MS);
     await live.get(tulsa);
@@ -221,7 +209,7 @@ describe("the forecast function's fetches in the site's Blobs", () => {
   it("are never forgotten by a sample build when a real provider fetched them: the site's next build keeps them", async () => {
     const db = await buildStore(tempDir(), ['tulsa'], SPAN);
     const store = openStore(db);
-    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL });
+    const blobs = getStore({ name: `forecast-cache-${Math.random()}`, siteID: 'site', token: 'tok', edgeURL: blobsServer.edgeURL });
     await functionOn(blobs, site, T0 - 3 * HOUR_MS).get(tulsa);
     const fetched = blobFetches(blobs, FETCHES_PREFIX);
     await keepForecasts({ store, providers: [sample], cities: [tulsa], now: T0, serveDays: 730, fetched });
