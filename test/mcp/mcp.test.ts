@@ -371,7 +371,7 @@ describe("MCP tool arguments, refused in the endpoint's words", () => {
   });
 
   it("bounds find_city's name as the API bounds its text parameters, and does not say it back", async () => {
-    const long = await call('find_city', { name: 'Zeta'.repeat(16) + 'x' });
+    const long = await call('find_city', { name: `${'Zeta'.repeat(16)}x` });
     expect(long.isError).toBe(true);
     expect(long.content[0]!.text).toMatch(/: expected a city name of at most 64 characters, such as "Columbus, OH" at name$/);
     const name = 'Zeta'.repeat(16);

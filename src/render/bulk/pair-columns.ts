@@ -76,21 +76,7 @@ export function pairFields(layout: PairLayout): Field<PairRow>[] {
     pairField('climatology_rps', 'DOUBLE', "Ranked probability score of climatology's probabilities on the day (0 perfect)", (p) =>
       numberOrNull(p.c.climatologyRps[p.i]!),
     ),
-    // The observed day's own provider's forecast, to the 48 hours every provider reaches: the
-    // columns these files have always had, kept for the notebooks that read them.
-    ...leads(MIN_LEADS).flatMap((lead) => [
-      pairField(
-        `forecast_value_${lead}`,
-        'DOUBLE',
-        `The observed day's provider's forecast at lead ${lead} (issued ${lead} days before): its ${MEAN}`,
-        (p) => numberOrNull(p.c.forecastValue[lead]?.[p.i] ?? Number.NaN),
-        GRAINS,
-      ),
-      pairField(`forecast_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(p.c.forecastLevel[lead]?.[p.i] ?? -1)),
-      pairField(`forecast_issued_${lead}`, 'TIMESTAMP', 'When it was issued, UTC (the last forecast issued that day counts)', (p) =>
-        numberOrNull(p.c.forecastIssued[lead]?.[p.i] ?? Number.NaN),
-      ),
-    ]),
+    ...ownProviderFields(),
     ...layout.flatMap(({ provider, leads: reached }) =>
       leads(reached).flatMap((lead) => {
         const name = `forecast_${columnPart(provider)}`;
@@ -154,6 +140,26 @@ export function pairFields(layout: PairLayout): Field<PairRow>[] {
         ),
       ),
   ];
+}
+
+/**
+ * The observed day's own provider's forecast, to the 48 hours every provider reaches: the columns
+ * these files have always had, kept for the notebooks that read them.
+ */
+function ownProviderFields(): Field<PairRow>[] {
+  return leads(MIN_LEADS).flatMap((lead) => [
+    pairField(
+      `forecast_value_${lead}`,
+      'DOUBLE',
+      `The observed day's provider's forecast at lead ${lead} (issued ${lead} days before): its ${MEAN}`,
+      (p) => numberOrNull(p.c.forecastValue[lead]?.[p.i] ?? Number.NaN),
+      GRAINS,
+    ),
+    pairField(`forecast_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(p.c.forecastLevel[lead]?.[p.i] ?? -1)),
+    pairField(`forecast_issued_${lead}`, 'TIMESTAMP', 'When it was issued, UTC (the last forecast issued that day counts)', (p) =>
+      numberOrNull(p.c.forecastIssued[lead]?.[p.i] ?? Number.NaN),
+    ),
+  ]);
 }
 
 function inSeasonAt(p: PairRow, lead: number): Value {
