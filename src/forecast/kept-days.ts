@@ -3,7 +3,7 @@
  * build took it (ingest/keep-forecasts.ts) or the forecast function fetched it (kept.ts).
  */
 import type { City } from '../domain/cities.js';
-import { DAY_MS, dayNumber, HOUR_MS } from '../domain/dates.js';
+import { DAY_MS, dayNumber, HOUR_MS, isIsoDate } from '../domain/dates.js';
 import { dailyDayValues } from '../domain/day-values.js';
 import { dayOfHour } from '../domain/days.js';
 import { normalizeDayValue } from '../domain/hours.js';
@@ -27,8 +27,9 @@ export function dailyForecastDays(
   const issueDay = forecastIssueDay(provider, city, issuedAt);
   const days = new Map<number, KeptDay>();
   for (const d of batch.days) {
-    const day = /^\d{4}-\d{2}-\d{2}$/.test(d.date) ? dayNumber(d.date) : Number.NaN;
-    if (!Number.isFinite(day) || day < issueDay || days.has(day)) continue;
+    if (!isIsoDate(d.date)) continue;
+    const day = dayNumber(d.date);
+    if (day < issueDay || days.has(day)) continue;
     const value = { day, ...normalizeDayValue(d), timezone: batch.timezone, source: provider.id, levels: null };
     days.set(day, { day, lead: day - issueDay, issuedAt, hours: 0, levels: levelsOf(dailyDayValues(value)) });
   }

@@ -8,7 +8,7 @@
  * the answer's rows are made from them by the handler.
  */
 import type { City } from '../domain/cities.js';
-import { dayNumber, dayOf, dayString, HOUR_MS } from '../domain/dates.js';
+import { dayNumber, dayOf, dayString, HOUR_MS, isIsoDate } from '../domain/dates.js';
 import { normalizeDayValue, normalizeHour, type PollenHour } from '../domain/hours.js';
 import {
   type AnyPollenProvider,
@@ -234,7 +234,7 @@ export class ForecastService {
     if (!batch || !Array.isArray(batch.days)) throw new ProviderError(provider.id, 'bad_payload', 'forecast has no days');
     const byDate = new Map<string, CachedDay>();
     for (const d of batch.days) {
-      if (typeof d.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(d.date) || !Number.isFinite(dayNumber(d.date))) continue;
+      if (typeof d.date !== 'string' || !isIsoDate(d.date)) continue;
       if (!byDate.has(d.date)) byDate.set(d.date, { date: d.date, ...normalizeDayValue(d), levels: d.providerLevels ?? null });
     }
     const days = [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));

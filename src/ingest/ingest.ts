@@ -3,9 +3,9 @@
  * one transaction, and every (city, day, kind) of the run ends with one status.
  */
 import type { City } from '../domain/cities.js';
-import { normalizeDayValue, type PollenHour } from '../domain/hours.js';
+import type { PollenHour } from '../domain/hours.js';
 import type { WeatherValues } from '../domain/weather.js';
-import { dayNumber, dayString } from '../domain/dates.js';
+import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/day-status.js';
 import {
   type AnyPollenProvider,
@@ -20,7 +20,7 @@ import {
 } from '../providers/provider.js';
 import type { DailyWrite } from '../store/pollen-days.js';
 import type { CityDayWrite, Store } from '../store/store.js';
-import { hoursByDay, weatherByDay } from './normalize.js';
+import { type DayValue, daysByDate, hoursByDay, weatherByDay } from './normalize.js';
 import { plan, type KindPlan, type Task, unitKey } from './plan.js';
 
 export interface IngestOptions {
@@ -189,18 +189,18 @@ class Run {
       this.write(task, provider.id, await fetchTask(task, provider));
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      this.failed(task, provider.id, error);
+      this.failed(task, provider, error);
     }
   }
 
   /** Settles a request's days by its provider's failure. */
-  private failed(task: Task, provider: string, error: ProviderError): void {
+  private failed(task: Task, provider: AnyPollenProvider | WeatherProvider, error: ProviderError): void {
     switch (error.failure) {
       case 'quota':
       case 'throttled':
-        if (!this.stopped.has(provider)) {
-          this.stopped.add(provider);
-          this.summary.stopped[provider] = error.message;
+        if (!this.stopped.has(provider.id)) {
+          this.stopped.add(provider.id);
+          this.summary.stopped[provider.id] = error.message;
         }
         for (const key of this.keys(task)) this.settle(key, 'deferred');
         break;
@@ -210,10 +210,10 @@ class Run {
       case 'not_covered': // the provider has no data for this place: the days are empty
         this.write(
           task,
-          provider,
+          provider.id,
           task.kind === 'weather'
             ? { kind: 'weather', days: new Map() }
-            : task.daily
+            : isDaily(provider as AnyPollenProvider)
               ? { kind: 'pollenDaily', timezone: null, days: new Map() }
               : { kind: 'pollen', timezone: null, days: new Map() },
         );
@@ -306,8 +306,7 @@ function pollenPlan(
 ): KindPlan {
   const ids = new Set(chain.map((p) => p.id));
   const coverage = isDaily(provider) ? dayCoverageOf(provider, now) : provider.coverage(now);
-  const k = kindPlan('pollen', provider, coverage, store, span, replace, (source, status) => ids.has(source) && status !== 'complete');
-  return isDaily(provider) ? { ...k, daily: true } : k;
+  return kindPlan('pollen', provider, coverage, store, span, replace, (source, status) => ids.has(source) && status !== 'complete');
 }
 
 /** A daily provider's days as the hours the planner reads: whole days, asked again while young, as hours are. */
@@ -355,11 +354,7 @@ function kindPlan(
 /** One request's answer by UTC day: pollen hours (with the zone the provider gave), a daily provider's values by its dates, or weather values. */
 type Fetched =
   | { kind: 'pollen'; timezone: string | null; days: Map<number, PollenHour[]> }
-  | {
-      kind: 'pollenDaily';
-      timezone: string | null;
-      days: Map<number, { value: Omit<PollenHour, 'hour'>; levels: Readonly<Record<string, string>> | null }>;
-    }
+  | { kind: 'pollenDaily'; timezone: string | null; days: Map<number, DayValue> }
   | { kind: 'weather'; days: Map<number, WeatherValues> };
 
 async function fetchTask(task: Task, provider: AnyPollenProvider | WeatherProvider): Promise<Fetched> {
@@ -370,13 +365,7 @@ async function fetchTask(task: Task, provider: AnyPollenProvider | WeatherProvid
   const pollen = provider as AnyPollenProvider;
   if (isDaily(pollen)) {
     const batch = await pollen.pollenDays(task.city, { from: task.days[0]!, to: task.days.at(-1)! });
-    const days = new Map<number, { value: Omit<PollenHour, 'hour'>; levels: Readonly<Record<string, string>> | null }>();
-    for (const d of batch.days) {
-      const day = /^\d{4}-\d{2}-\d{2}$/.test(d.date) ? dayNumber(d.date) : Number.NaN;
-      if (!Number.isFinite(day)) throw new ProviderError(pollen.id, 'bad_payload', `a day has no valid date (${JSON.stringify(d.date)})`);
-      days.set(day, { value: normalizeDayValue(d), levels: d.providerLevels ?? null });
-    }
-    return { kind: 'pollenDaily', timezone: batch.timezone, days };
+    return { kind: 'pollenDaily', timezone: batch.timezone, days: daysByDate(pollen.id, batch) };
   }
   const batch = await pollen.pollenHistory(task.city, task.hours);
   return { kind: 'pollen', timezone: batch.timezone, days: hoursByDay(pollen.id, batch) };

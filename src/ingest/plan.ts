@@ -16,8 +16,6 @@ export interface Task {
   /** Ascending and consecutive. */
   days: number[];
   hours: HourSpan;
-  /** Asked of a provider that gives days: `days` are its dates, and `hours` their whole days. */
-  daily?: true;
 }
 
 export interface KindPlan {
@@ -28,8 +26,6 @@ export interface KindPlan {
   stored: (city: City) => Map<number, StoredStatus>;
   /** Of those, the days another provider wrote: they keep their status and are never asked of this one. */
   others?: (city: City) => ReadonlySet<number>;
-  /** The provider gives days: its requests are of whole days. */
-  daily?: true;
 }
 
 export interface Plan {
@@ -78,7 +74,7 @@ export function plan(span: DaySpan, cities: readonly City[], kinds: readonly Kin
           run.days.unshift(day);
           run.hours.from = d.from;
         } else {
-          run = { kind: k.kind, city, days: [day], hours: { ...d }, ...(k.daily ? { daily: true as const } : {}) };
+          run = { kind: k.kind, city, days: [day], hours: { ...d } };
           tasks.push(run);
         }
       }
