@@ -67,19 +67,27 @@ export function citiesByName<C extends Pick<City, 'name' | 'state'>>(cities: rea
  * length differs by more than that bound are never measured (their distance is at least the
  * difference), and each measure stops at the bound: `work.cells` counts the cells it filled.
  */
-export function closestSlug(cities: readonly City[], text: string, work = { cells: 0 }): string | undefined {
-  const asSlug = slugify(text);
-  const slugs = cities.map((c) => c.slug).sort();
-  if (slugs.includes(asSlug)) return asSlug;
-  if (asSlug === '') return undefined;
-  const bound = Math.max(1, Math.floor(asSlug.length / 3));
-  let best: { slug: string; distance: number } | undefined;
-  for (const slug of slugs) {
-    if (Math.abs(slug.length - asSlug.length) > bound) continue;
-    const distance = editDistance(asSlug, slug, Math.min(bound, (best?.distance ?? bound + 1) - 1), work);
-    if (distance !== undefined) best = { slug, distance };
+export function closestSlug(cities: readonly Pick<City, 'slug'>[], text: string, work = { cells: 0 }): string | undefined {
+  return closestKey(
+    cities.map((c) => c.slug),
+    slugify(text),
+    work,
+  );
+}
+
+/** The key nearest `key` by edit distance, within a third of its length (see closestSlug). */
+function closestKey(keys: readonly string[], key: string, work: { cells: number }): string | undefined {
+  const sorted = [...keys].sort();
+  if (sorted.includes(key)) return key;
+  if (key === '') return undefined;
+  const bound = Math.max(1, Math.floor(key.length / 3));
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of sorted) {
+    if (Math.abs(candidate.length - key.length) > bound) continue;
+    const distance = editDistance(key, candidate, Math.min(bound, (best?.distance ?? bound + 1) - 1), work);
+    if (distance !== undefined) best = { key: candidate, distance };
   }
-  return best?.slug;
+  return best?.key;
 }
 
 /**
@@ -110,4 +118,106 @@ function editDistance(a: string, b: string, most: number, work: { cells: number 
   }
   const distance = previous[b.length]!;
   return distance <= most ? distance : undefined;
+}
+
+/** USPS codes by the folded full name of the state, for "tulsa, oklahoma". */
+const STATE_CODES: Readonly<Record<string, string>> = Object.fromEntries(
+  (
+    'AL alabama|AK alaska|AZ arizona|AR arkansas|CA california|CO colorado|CT connecticut|DE delaware|DC district of columbia|' +
+    'FL florida|GA georgia|HI hawaii|ID idaho|IL illinois|IN indiana|IA iowa|KS kansas|KY kentucky|LA louisiana|ME maine|' +
+    'MD maryland|MA massachusetts|MI michigan|MN minnesota|MS mississippi|MO missouri|MT montana|NE nebraska|NV nevada|' +
+    'NH new hampshire|NJ new jersey|NM new mexico|NY new york|NC north carolina|ND north dakota|OH ohio|OK oklahoma|OR oregon|' +
+    'PA pennsylvania|RI rhode island|SC south carolina|SD south dakota|TN tennessee|TX texas|UT utah|VT vermont|VA virginia|' +
+    'WA washington|WV west virginia|WI wisconsin|WY wyoming'
+  )
+    .split('|')
+    .map((row) => [row.slice(3), row.slice(0, 2)]),
+);
+
+/** What people call a city other than its name: the short names a search box sees. */
+const CALLED: Readonly<Record<string, string>> = {
+  nyc: 'new york',
+  philly: 'philadelphia',
+  sf: 'san francisco',
+  slc: 'salt lake city',
+  okc: 'oklahoma city',
+  stl: 'st louis',
+  vegas: 'las vegas',
+};
+
+/** Words a name is spelled with either way ("St. Louis", "Saint Louis"). */
+const SHORT_WORDS: ReadonlyArray<[string, string]> = [
+  ['saint', 'st'],
+  ['fort', 'ft'],
+  ['mount', 'mt'],
+];
+
+/** A trailing state, as a USPS code or a full name, and the name before it ("tulsa ok", "tulsa oklahoma"). */
+function trailingState(folded: string): NameQuery | undefined {
+  const code = /^(.+) ([a-z]{2})$/.exec(folded);
+  if (code && STATE_REGIONS[code[2]!.toUpperCase()]) return { name: code[1]!, state: code[2]!.toUpperCase() };
+  for (const [state, usps] of Object.entries(STATE_CODES))
+    if (folded.endsWith(` ${state}`) && folded.length > state.length + 1) return { name: folded.slice(0, -state.length - 1), state: usps };
+  return undefined;
+}
+
+/** The name as spelled otherwise: its other name, without "city", with "st" for "saint" and the like. */
+function spellings(name: string): string[] {
+  const out = [name];
+  if (CALLED[name]) out.push(CALLED[name]);
+  if (name.endsWith(' city')) out.push(name.slice(0, -' city'.length));
+  for (const [long, short] of SHORT_WORDS) {
+    const [l, s] = [new RegExp(`\\b${long}\\b`, 'g'), new RegExp(`\\b${short}\\b`, 'g')];
+    if (l.test(name)) out.push(name.replace(l, short));
+    if (s.test(name)) out.push(name.replace(s, long));
+  }
+  return out;
+}
+
+/**
+ * The readings of a city as a person types it, likeliest first: the whole text as a name, then a
+ * state at its end split off ("Tulsa, OK", "tulsa ok", "tulsa, oklahoma"), each also as spelled
+ * otherwise ("New York City", "NYC", "Saint Louis"). None for a text without letters or digits.
+ */
+export function typedNameQueries(typed: string): NameQuery[] {
+  const folded = foldName(typed);
+  if (folded === '') return [];
+  const split = trailingState(folded);
+  const readings: NameQuery[] = [{ name: folded }, ...(split ? [split] : [])];
+  const all = readings.flatMap((q) => spellings(q.name).map((name) => ({ ...q, name })));
+  return all.filter((q, i) => all.findIndex((r) => r.name === q.name && r.state === q.state) === i);
+}
+
+/**
+ * The cities a typed text stands for, best first: the first reading (typedNameQueries) that names
+ * a city whole, else the first that is part of a name ("wich", "san").
+ */
+export function citiesTyped<C extends Pick<City, 'name' | 'state'>>(cities: readonly C[], typed: string): C[] {
+  const readings = typedNameQueries(typed);
+  const found = readings.map((q) => citiesByName(cities, q));
+  return (
+    found.find((rows, i) => rows[0] !== undefined && foldName(rows[0].name) === readings[i]!.name) ??
+    found.find((rows) => rows.length > 0) ??
+    []
+  );
+}
+
+/**
+ * The city a mistyped name or slug most likely meant ("tusla", "Tusla, OK", "columbus-oj"): the
+ * nearest slug (closestSlug), else for each reading the city of its state (if it names one) whose
+ * name is nearest by the same measure. Undefined when none is that close.
+ */
+export function likelyCity<C extends Pick<City, 'name' | 'state' | 'slug'>>(cities: readonly C[], typed: string): C | undefined {
+  const work = { cells: 0 };
+  const slug = closestSlug(cities, typed, work);
+  if (slug !== undefined) return cities.find((c) => c.slug === slug);
+  for (const q of typedNameQueries(typed)) {
+    const pool = q.state === undefined ? cities : cities.filter((c) => c.state === q.state);
+    // The first city of a repeated name (list order) stands for it: the state, if typed, has chosen already.
+    const byKey = new Map<string, C>();
+    for (const c of pool) if (!byKey.has(slugify(c.name))) byKey.set(slugify(c.name), c);
+    const key = closestKey([...byKey.keys()], slugify(q.name), work);
+    if (key !== undefined) return byKey.get(key);
+  }
+  return undefined;
 }
