@@ -135,15 +135,15 @@ const STATE_CODES: Readonly<Record<string, string>> = Object.fromEntries(
 );
 
 /** What people call a city other than its name: the short names a search box sees. */
-const CALLED: Readonly<Record<string, string>> = {
-  nyc: 'new york',
-  philly: 'philadelphia',
-  sf: 'san francisco',
-  slc: 'salt lake city',
-  okc: 'oklahoma city',
-  stl: 'st louis',
-  vegas: 'las vegas',
-};
+const CALLED: ReadonlyMap<string, string> = new Map([
+  ['nyc', 'new york'],
+  ['philly', 'philadelphia'],
+  ['sf', 'san francisco'],
+  ['slc', 'salt lake city'],
+  ['okc', 'oklahoma city'],
+  ['stl', 'st louis'],
+  ['vegas', 'las vegas'],
+]);
 
 /** Words a name is spelled with either way ("St. Louis", "Saint Louis"). */
 const SHORT_WORDS: ReadonlyArray<[string, string]> = [
@@ -164,14 +164,16 @@ function trailingState(folded: string): NameQuery | undefined {
 /** The name as spelled otherwise: its other name, without "city", with "st" for "saint" and the like. */
 function spellings(name: string): string[] {
   const out = [name];
-  if (CALLED[name]) out.push(CALLED[name]);
+  const called = CALLED.get(name);
+  if (called) out.push(called);
   if (name.endsWith(' city')) out.push(name.slice(0, -' city'.length));
-  for (const [long, short] of SHORT_WORDS) {
-    const [l, s] = [new RegExp(`\\b${long}\\b`, 'g'), new RegExp(`\\b${short}\\b`, 'g')];
-    if (l.test(name)) out.push(name.replace(l, short));
-    if (s.test(name)) out.push(name.replace(s, long));
-  }
-  return out;
+  for (const [long, short] of SHORT_WORDS)
+    for (const [from, to] of [
+      [long, short],
+      [short, long],
+    ] as const)
+      out.push(name.replace(new RegExp(`\\b${from}\\b`, 'g'), to));
+  return out.filter((spelled, i) => i === 0 || spelled !== name);
 }
 
 /**
@@ -205,7 +207,8 @@ export function citiesTyped<C extends Pick<City, 'name' | 'state'>>(cities: read
 /**
  * The city a mistyped name or slug most likely meant ("tusla", "Tusla, OK", "columbus-oj"): the
  * nearest slug (closestSlug), else for each reading the city of its state (if it names one) whose
- * name is nearest by the same measure. Undefined when none is that close.
+ * name is nearest by the same measure, else a city of the name typed in another state than the
+ * one typed. Undefined when none is that close.
  */
 export function likelyCity<C extends Pick<City, 'name' | 'state' | 'slug'>>(cities: readonly C[], typed: string): C | undefined {
   const work = { cells: 0 };
@@ -219,5 +222,7 @@ export function likelyCity<C extends Pick<City, 'name' | 'state' | 'slug'>>(citi
     const key = closestKey([...byKey.keys()], slugify(q.name), work);
     if (key !== undefined) return byKey.get(key);
   }
-  return undefined;
+  // The name whole, in another state than the one typed ("Tulsa, TX").
+  const named = typedNameQueries(typed).filter((q) => q.state !== undefined);
+  return cities.find((c) => named.some((q) => foldName(c.name) === q.name));
 }
