@@ -18,56 +18,59 @@ export function landingPage(scriptPath: string, stylePath: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>US pollen map: tree, grass and weed pollen by city</title>
-<meta name="description" content="Daily and hourly pollen, NAB risk levels, weather and air quality for US cities. A free read-only API.">
+<title>Pollen today and tomorrow: tree, grass and weed pollen in US cities</title>
+<meta name="description" content="Pollen today and tomorrow in US cities, for tree, grass and weed pollen and your own plants, with weather and air quality. A free read-only API.">
 <link rel="stylesheet" href="${stylePath}">
 <link rel="icon" href="data:,">
 </head>
 <body>
 <header>
-  <div><h1>US pollen map</h1><p class="lede">Highest NAB risk of each city's day. Select a city for how bad today and tomorrow are, then its hours, species, weather, forecast, seasons and last 30 days.</p><p id="freshness" class="fine" role="status"></p></div>
-  <div class="controls">
-    <form id="city-form" role="search" aria-label="Find a city by name"><label for="city-search">Your city</label> <input id="city-search" name="city" list="city-names" autocomplete="off" placeholder="Austin, TX" size="16"> <button type="submit">Open</button><datalist id="city-names"></datalist></form>
-    <div class="locate">
-      <button type="button" id="use-location">Use my location</button>
-      <form id="zip-form" role="search" aria-label="Find the nearest city by ZIP code"><label for="zip">or ZIP code</label> <input id="zip" name="zip" inputmode="numeric" pattern="[0-9]{5}" maxlength="5" size="6" autocomplete="postal-code" required> <button type="submit">Find</button></form>
-    </div>
-    <p id="locate-status" class="fine" role="status"></p>
-    <div><label for="date">Map day (each city's local day)</label> <select id="date" aria-describedby="map-status"></select></div>
-    <button type="button" id="units" aria-pressed="false">Metric units</button>
+  <div class="title"><h1>Pollen today and tomorrow</h1> <button type="button" id="units" aria-pressed="false">Metric units</button></div>
+  <p class="lede">Tree, grass and weed pollen in 1,000 US cities, and the plants you react to, from None to Very High: the levels set by the US pollen-counting network (<a href="#glossary" class="to-glossary">NAB</a>).</p>
+  <p id="freshness" class="fine" role="status"></p>
+  <form id="city-form" role="search" aria-label="Find a city by name or ZIP code"><label for="city-search">Your city or ZIP code</label> <span class="field"><input id="city-search" name="city" list="city-names" autocomplete="off" placeholder="Tulsa, OK or 74103"> <button type="submit">Open</button></span><datalist id="city-names"></datalist></form>
+  <div class="locate">
+    <button type="button" id="use-location">Use my location</button>
+    <form id="zip-form" role="search" aria-label="Find the nearest city by ZIP code"><label for="zip">ZIP code</label> <input id="zip" name="zip" inputmode="numeric" pattern="[0-9]{5}" maxlength="5" size="6" autocomplete="postal-code" required> <button type="submit">Find</button></form>
   </div>
+  <p id="locate-status" class="fine" role="status"></p>
 </header>
 <main>
-  <p id="simulated" class="notice simulated" role="note" hidden><strong>Simulated data.</strong> This site runs on the sample provider, which invents plausible pollen, weather and forecast values for demonstration. They are not measurements: do not use them for health decisions.</p>
   <div class="layout">
-    <section id="panel" aria-live="polite" hidden></section>
-    <figure class="map" style="margin:0">
+    <section id="panel" aria-labelledby="panel-title" hidden></section>
+    <figure class="map">
+      <div class="map-controls">
+        <div><label for="date">Map day</label> <select id="date" aria-describedby="map-status"></select> <input id="other-date" type="date" aria-label="Another day to map" hidden></div>
+        <div><label for="colour-by">Colour by</label> <select id="colour-by"><option value="">the worst of all</option><option value="tree">tree pollen</option><option value="grass">grass pollen</option><option value="weed">weed pollen</option><option value="ragweed">ragweed</option></select></div>
+      </div>
+      <p id="simulated" class="notice simulated" role="note" hidden><strong>Simulated data.</strong> This site runs on the sample provider, which invents pollen, weather and forecast values for demonstration: not for health decisions.</p>
       <svg id="map" viewBox="0 0 975 610" role="group" aria-labelledby="map-caption"><g id="markers"></g></svg>
-      <figcaption id="map-caption"><span id="map-status" role="status">Loading the map…</span> Each marker shows the day's highest level as a number (0 none to 4 very high).</figcaption>
+      <figcaption id="map-caption"><span id="map-status" role="status">Loading the map…</span> Each marker shows a city's level as a number, 0 (none) to 4 (very high); a white pill counts the cities grouped under it.</figcaption>
     </figure>
     <div class="side">
       <section class="legend" aria-labelledby="legend-title">
-        <h2 id="legend-title">Risk levels (grains/m³)</h2>
+        <h2 id="legend-title">What the levels mean</h2>
         <ul class="series-legend">${SWATCHES.map(([label, colour], i) => `<li><span class="badge" style="background:${colour};color:${i >= 3 ? '#fff' : '#1a1a1a'}">${i} ${label}</span></li>`).join('')}</ul>
-        <table><caption class="sr-only">NAB thresholds per category</caption>
-          <thead><tr><th scope="col">Category</th><th scope="col">Low</th><th scope="col">Moderate</th><th scope="col">High</th><th scope="col">Very High</th></tr></thead>
+        <div class="scroll-x" tabindex="0" role="region" aria-label="Pollen grains per cubic metre of air at each level"><table><caption>Grains of pollen per m³ of air at each level</caption>
+          <thead><tr><th scope="col">Pollen</th><th scope="col">Low</th><th scope="col">Moderate</th><th scope="col">High</th><th scope="col">Very High</th></tr></thead>
           <tbody>${row('Tree', THRESHOLDS.tree)}${row('Grass', THRESHOLDS.grass)}${row('Weed', THRESHOLDS.weed)}${row('Ragweed', THRESHOLDS.ragweed)}</tbody>
-        </table>
-        <p class="fine">0 is None. A category takes the level of its highest single allergen.</p>
+        </table></div>
+        <p class="fine">0 is None. Tree, grass or weed pollen takes the level of its worst single plant.</p>
       </section>
-      <details id="glossary"><summary>What the words mean</summary>
+      <section id="glossary" aria-labelledby="glossary-title"><h2 id="glossary-title">What the words mean</h2>
         <dl class="glossary">
-          <dt>NAB levels</dt><dd>None, Low, Moderate, High and Very High: the National Allergy Bureau's grades of a pollen count, by category (the table above).</dd>
-          <dt>Allergen, plant</dt><dd>One plant (or a group of close ones, such as cypress, juniper and cedar) that the provider counts inside tree, grass or weed pollen. NAB grades categories, not single plants, so a plant's level here is its count on its category's scale.</dd>
+          <dt>Levels (NAB)</dt><dd>None, Low, Moderate, High and Very High: the grades of a pollen count set by the National Allergy Bureau, the US pollen-counting network of the American Academy of Allergy, Asthma &amp; Immunology, for tree, grass and weed pollen (the table above).</dd>
+          <dt>Plant</dt><dd>One plant (or a group of close ones, such as cypress, juniper and cedar) that the provider counts inside tree, grass or weed pollen. Levels are set for tree, grass and weed pollen, not single plants, so a plant's level here is its count on its category's scale.</dd>
           <dt>grains/m³</dt><dd>Pollen grains in a cubic metre of air (about 35 cubic feet), averaged over an hour or a day.</dd>
+          <dt>Forecast, outlook, usual for the season</dt><dd>The forecast is the provider's, for the next day or two. The outlook goes on to 7 days from earlier years' days around each date, moved by this year's season. The usual for the season is the earlier years' level at this time of year: shown where the outlook has not done better than it.</dd>
           <dt>Main season</dt><dd>From the day 2.5% of a year's pollen has been in the air to the day 97.5% has: known for sure only once the year is over.</dd>
-          <dt>Exposure season</dt><dd>The days pollen is high enough, often enough, to matter to people with allergies, by the definition of the European Academy of Allergy and Clinical Immunology (EAACI): it can be told while the season is under way.</dd>
-          <dt>SPIn, APIn</dt><dd>The season's and the year's pollen integral: the daily means added up, in grains·day/m³, to compare one season's amount with another's.</dd>
-          <dt>Yesterday's level, the usual for the season</dt><dd>The two simple guesses a forecast must beat: that tomorrow is like today (persistence), and that it is like this time of year in earlier years (climatology).</dd>
+          <dt>Exposure season (EAACI)</dt><dd>The days pollen is high enough, often enough, to matter to people with allergies, by the definition of the European Academy of Allergy and Clinical Immunology: it can be told while the season is under way.</dd>
+          <dt>SPIn, APIn</dt><dd>The season's and the year's amount of pollen: the daily means added up, in grains·day/m³, to compare one season's amount with another's.</dd>
+          <dt>Yesterday's level, the usual for the season</dt><dd>The two simple guesses a forecast must beat: that tomorrow is like today, and that it is like this time of year in earlier years.</dd>
           <dt>Skill score, interval</dt><dd>How much better than chance a forecast picked the right level: 1 always right, 0 no better than chance. The interval is where the score would lie 95 times in 100 with other days of the same kind.</dd>
           <dt>AQI</dt><dd>The EPA's Air Quality Index, 0 to 500 (Good up to 50), of the day's fine and coarse particles (PM2.5, PM10).</dd>
         </dl>
-      </details>
+      </section>
       <nav aria-labelledby="list-title"><h2 id="list-title">Cities</h2><ul id="city-list"></ul></nav>
     </div>
   </div>
@@ -80,7 +83,7 @@ export function landingPage(scriptPath: string, stylePath: string): string {
     <p class="fine">For analysts: one file per month and kind, typed columns, readable by DuckDB, pandas, Polars and Arrow, also over HTTP. Each link's rows and size are in the <a href="/data/bulk/index.json">manifest</a>.</p>
     <table class="bulk"><caption class="sr-only">Bulk files by month</caption><thead><tr><th scope="col">Month</th><th scope="col">Pollen, hourly</th><th scope="col">Pollen, daily</th><th scope="col">Weather, daily</th></tr></thead><tbody id="bulk-files"></tbody></table>
   </details>
-  <p>Sample deployments show simulated data; real deployments use Ambee pollen and Open-Meteo or OpenWeatherMap weather.</p>
+  <p>Sample deployments show simulated data; real deployments use Ambee, Atmospore or WeatherAPI.com pollen and Open-Meteo or OpenWeatherMap weather.</p>
 </footer>
 <script type="module" src="${scriptPath}"></script>
 </body>

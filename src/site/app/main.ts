@@ -1,9 +1,10 @@
 /**
- * The landing page: the map of a day (the latest complete one unless another is picked), a list
- * of cities, and the panel of the city opened, kept in the address and in this browser.
+ * The landing page: with a city known (a link, a search, the one this browser kept) its panel
+ * first, built around its today; without one, the search. Below, the map of a day (today and
+ * tomorrow from the forecast where the site has it, else the latest complete day, or one picked)
+ * and the list of cities.
  */
 import type { Topology } from 'topojson-specification';
-import { DAY_MS } from '../../domain/dates.js';
 import { getJson, type MapFeature } from './api.js';
 import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
@@ -12,20 +13,13 @@ import { setUpLocate, type ListedCity } from './locate.js';
 import { keepUnits, unitsInUse } from './units.js';
 import { showCity } from './panel.js';
 import { cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
+import { mapChoices, type MapChoice, mapPath } from './map-days.js';
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
 
-async function start(): Promise<void> {
-  const picker = $<HTMLSelectElement>('#date');
-  const svg = $<SVGSVGElement>('#map');
-  const layer = $<SVGGElement>('#markers');
-  const list = $<HTMLUListElement>('#city-list');
-  const panel = $<HTMLElement>('#panel');
-  const status = $<HTMLElement>('#map-status');
-  const layout = $<HTMLElement>('.layout');
+/** The header's freshness line, from /api/health. */
+function showFreshness(): void {
   const freshness = $<HTMLElement>('#freshness');
-  const banner = $<HTMLElement>('#simulated');
-  listBulkFiles().catch(() => undefined); // the manifest link stays
   loadHealth().then(
     (h) => {
       freshness.textContent = freshnessText(h);
@@ -33,32 +27,41 @@ async function start(): Promise<void> {
     },
     () => (freshness.textContent = ''),
   );
+}
 
-  const [{ cities }, { dates }, topology] = await Promise.all([
-    getJson<{ cities: ListedCity[] }>('/api/cities'),
-    getJson<{ dates: string[] }>('/api/available-dates'),
-    getJson<Topology>('/assets/us-states.json'),
-  ]);
-  // A name that repeats (Columbus, Springfield) is shown with its state.
+/** The footer's bulk files: their manifest is fetched only when a reader opens the list. */
+function bulkOnOpen(): void {
+  const details = $<HTMLDetailsElement>('#bulk');
+  details.addEventListener('toggle', () => details.open && listBulkFiles().catch(() => undefined), { once: true });
+}
+
+/** Names for people: a name that repeats (Columbus, Springfield) with its state. */
+function cityNames(cities: readonly ListedCity[]): Map<string, string> {
   const count = new Map<string, number>();
   for (const c of cities) count.set(c.name, (count.get(c.name) ?? 0) + 1);
-  const names = new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
-  drawStates(svg, topology);
-  fitMarkers(svg, layer);
+  return new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
+}
 
-  let selected: string | undefined;
-  // The day the map shows, as the API resolved it (`latest` is the newest local day complete in every city).
-  let shownDate = dates[0] ?? '';
-  // Each city's zone (the page shows local days and times).
+async function start(): Promise<void> {
+  const panel = $<HTMLElement>('#panel');
+  const layout = $<HTMLElement>('.layout');
+  showFreshness();
+  bulkOnOpen();
+  const { cities } = await getJson<{ cities: ListedCity[] }>('/api/cities');
+  const names = cityNames(cities);
   const zones = new Map(cities.map((c) => [c.slug, c.timezone]));
+  let selected: string | undefined;
   const select = (slug: string) => {
     selected = slug;
     layout.classList.add('with-city');
     keepCity(slug);
-    void showCity(panel, slug, names.get(slug) ?? slug, zones.get(slug) ?? 'UTC', shownDate);
+    void showCity(panel, slug, names.get(slug) ?? slug, zones.get(slug) ?? 'UTC');
   };
   setUpLocate(cities, (slug) => names.get(slug) ?? slug, select);
   setUpCitySearch(cities, select);
+  // The city first: its panel loads while the map does.
+  const first = cityToOpen(cities);
+  if (first) select(first);
   // US units unless the reader asks for metric, which this browser remembers; the open city is written again in them.
   const unitsButton = $<HTMLButtonElement>('#units');
   unitsButton.setAttribute('aria-pressed', String(unitsInUse() === 'metric'));
@@ -67,60 +70,61 @@ async function start(): Promise<void> {
     unitsButton.setAttribute('aria-pressed', String(unitsInUse() === 'metric'));
     if (selected) select(selected);
   });
+  await startMap(names, select);
+}
 
+/** The map and the city list, on the day picked, coloured as picked. */
+async function startMap(names: ReadonlyMap<string, string>, select: (slug: string) => void): Promise<void> {
+  const picker = $<HTMLSelectElement>('#date');
+  const other = $<HTMLInputElement>('#other-date');
+  const colourBy = $<HTMLSelectElement>('#colour-by');
+  const svg = $<SVGSVGElement>('#map');
+  const layer = $<SVGGElement>('#markers');
+  const list = $<HTMLUListElement>('#city-list');
+  const status = $<HTMLElement>('#map-status');
+  const banner = $<HTMLElement>('#simulated');
+  const [{ dates }, topology] = await Promise.all([
+    getJson<{ dates: string[] }>('/api/available-dates'),
+    getJson<Topology>('/assets/us-states.json'),
+  ]);
+  drawStates(svg, topology);
+  fitMarkers(svg, layer);
   let shown = 0;
-  const showDate = async (date: string) => {
-    const request = ++shown;
-    status.textContent = `Loading ${date}…`;
-    const map = await getJson<{ date: string; features: MapFeature[]; simulated?: true }>(
-      `/api/map-data?date=${encodeURIComponent(date)}&timezone=local`,
-    );
-    if (request !== shown) return; // a later pick answers instead
-    shownDate = map.date;
-    if (date === 'latest') picker.replaceChildren(...dayChoices(map.date, dates));
-    // The answer says whether its values are invented (the sample provider): the page says so above the map.
-    banner.hidden = map.simulated !== true;
-    drawMarkers(layer, map.features, names, select);
+  let features: MapFeature[] = [];
+  const draw = () => {
+    const by = colourBy.value === '' ? undefined : (colourBy.value as 'tree' | 'grass' | 'weed' | 'ragweed');
+    drawMarkers(layer, features, names, select, by);
     list.replaceChildren(
-      ...map.features.map((f) =>
-        cityItem(f.properties.city, names.get(f.properties.city) ?? f.properties.city, f.properties.sev_total, select),
-      ),
+      ...features.map((f) => cityItem(f.properties.city, names.get(f.properties.city) ?? f.properties.city, f.properties.sev_total, select)),
     );
-    status.textContent = `${map.features.length} cities on ${map.date} (each city's ${date === 'latest' ? 'latest complete ' : ''}local day)`;
-    if (selected) select(selected);
   };
-
-  picker.addEventListener('change', () => void showDate(picker.value));
-  picker.replaceChildren(new Option('Latest complete day', 'latest'));
-  selected = cityToOpen(cities);
-  if (selected) layout.classList.add('with-city');
-  await showDate('latest');
-}
-
-/**
- * The days the map can show: the latest complete local day first, in words, then every date with
- * data, those after it marked as days whose hours are still coming in.
- */
-function dayChoices(latest: string, dates: readonly string[]): HTMLOptionElement[] {
-  return [
-    new Option(`Latest complete day: ${dayInWords(latest)}`, 'latest'),
-    ...dates.map((d) => new Option(d > latest ? `${d} (hours so far)` : d, d)),
-  ];
-}
-
-/** "yesterday, Thu, Apr 9", "Thu, Apr 9, 2025": a date as a person reads it, against this browser's today. */
-function dayInWords(date: string, now = new Date()): string {
-  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
-  const day = Date.parse(`${date}T00:00:00Z`);
-  const ago = Math.round((today - day) / DAY_MS);
-  const named = new Date(day).toLocaleDateString('en-US', {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    ...(ago > 300 || ago < 0 ? { year: 'numeric' } : {}),
-    timeZone: 'UTC',
+  const showDay = async (choice: MapChoice) => {
+    const request = ++shown;
+    status.textContent = `Loading ${choice.label}…`;
+    const map = await getJson<{ date: string; features: MapFeature[]; simulated?: true; forecast?: true }>(mapPath(choice)).catch(() => undefined);
+    if (request !== shown) return; // a later pick answers instead
+    if (!map) {
+      status.textContent = `The map of ${choice.label} could not be loaded.`;
+      return;
+    }
+    // The answer says whether its values are invented (the sample provider): the map says so above it.
+    banner.hidden = map.simulated !== true;
+    features = map.features;
+    draw();
+    status.textContent = `${map.features.length} cities, ${choice.kind === 'forecast' ? 'forecast for' : 'measured on'} ${choice.label === map.date ? map.date : `${choice.label} (${map.date})`}, each city's local day.`;
+  };
+  const choices = await mapChoices(dates);
+  picker.replaceChildren(...choices.map((c, i) => new Option(c.label, String(i))), new Option('Another day…', 'other'));
+  other.min = dates.at(-1) ?? '';
+  other.max = dates[0] ?? '';
+  picker.addEventListener('change', () => {
+    other.hidden = picker.value !== 'other';
+    if (picker.value === 'other') return other.focus();
+    void showDay(choices[Number(picker.value)]!);
   });
-  return ago === 0 ? `today, ${named}` : ago === 1 ? `yesterday, ${named}` : named;
+  other.addEventListener('change', () => other.value && void showDay({ kind: 'measured', date: other.value, label: other.value }));
+  colourBy.addEventListener('change', draw);
+  await showDay(choices[0]!);
 }
 
 start().catch((error: unknown) => {

@@ -1,41 +1,30 @@
 /**
- * The city panel: first how bad today and tomorrow are (today.ts), then the day's hours, top
- * species, weather, the forecast and the last 30 days, in the city's local days and time
- * (timezone=local), labelled with its zone. Weather days are UTC days.
- * Beside the forecast, how good it has been (skill.ts); below, its pollen seasons against earlier years (season.ts), and links to
- * subscribe to the city's alerts (`/api/alerts`) at a chosen level.
+ * The city panel, built around the city's today: its name and today's date, today's and
+ * tomorrow's level for the reader's plants (today.ts), the plant picker, the 7-day strip
+ * (outlook.ts), both from one answer per day (day-answers.ts); then, labelled as such, the latest
+ * measured day, the 48-hour forecast, how good the forecast has been (skill.ts), the seasons
+ * (season.ts), alerts (alerts.ts) and the last 30 days. The first lines are drawn as soon as the
+ * forecast answers; the rest follows.
  */
-import { usAqiCategory } from '../../domain/us-aqi.js';
-import { depth, speed, temperatures } from './units.js';
 import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
-import {
-  type DayRow,
-  type Forecast,
-  type ForecastDay,
-  type ForecastSkill,
-  getJson,
-  type HourRow,
-  type SeasonAnswer,
-  type WeatherRow,
-} from './api.js';
-import { chartWidth, hourlyChart, leadingCategory, SERIES, seriesLegend } from './charts.js';
-import { h } from './dom.js';
-import { badge, worst } from './risk.js';
-import { seasonSection } from './season.js';
-import { outlookStrip } from './outlook.js';
-import { skillSection } from './skill.js';
-import { todaySection } from './today.js';
-import { alertsSection } from './alerts.js';
-import { type AllergenDay, allergenSection, allergensIn, chosenOf, hoursOn, type SpeciesHour } from './allergens.js';
+import type { ProviderForecastDay } from '../../api/endpoints/forecast.js';
 import type { Allergen } from '../../domain/species/allergens.js';
 import { capitalized as providerName } from '../../domain/words.js';
+import { alertsSection } from './alerts.js';
+import { allergenSection, allergensIn, chosenOf, type SpeciesHour } from './allergens.js';
+import { type DayRow, type Forecast, type ForecastDay, getJson, type HourRow, type SeasonAnswer, type WeatherRow } from './api.js';
+import { chartWidth, hourlyChart, leadingCategory, SERIES, seriesLegend } from './charts.js';
+import { cityToday, dayAnswers } from './day-answers.js';
+import { h } from './dom.js';
+import { last30, topSpecies, weatherList } from './measured.js';
+import { outlookStrip } from './outlook.js';
+import { seasonSection } from './season.js';
+import { skillSection } from './skill.js';
+import { dayName, todaySection } from './today.js';
 
 const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
 
-/**
- * An hourly chart with its legend, shaded with the NAB levels of the category that leads it, and a
- * line saying what the shading is: that category's levels, whose line is all of its pollen.
- */
+/** An hourly chart with its legend, shaded with the levels of the category that leads it, and a line saying so. */
 function shadedChart(rows: readonly HourRow[], title: string, zone: string, width: number): Element[] {
   const category = leadingCategory(rows);
   return [
@@ -43,73 +32,10 @@ function shadedChart(rows: readonly HourRow[], title: string, zone: string, widt
     legend(),
     h(
       'p',
-      `Shaded behind the lines: the NAB levels of ${category} pollen. A level is reached when one ${category} allergen reaches it, so the ${category} line (all ${category} pollen) may stand in a higher band than its level.`,
+      `Shaded behind the lines: the levels of ${category} pollen. A level is reached when one ${category} plant reaches it, so the ${category} line (all ${category} pollen) may stand in a higher band than its level.`,
       { class: 'fine' },
     ),
   ];
-}
-
-function topSpecies(day: DayRow | undefined): HTMLElement {
-  const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>
-    group !== null && typeof group === 'object'
-      ? Object.entries(group).map(([name, v]) => [`${name} (${category})`, v] as const)
-      : [[category, group] as const],
-  );
-  const top = list
-    .filter((e): e is readonly [string, number] => typeof e[1] === 'number' && e[1] > 0)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 5);
-  if (top.length === 0) return h('p', 'No species reported for this day.');
-  const ol = h('ol', undefined, { class: 'species' });
-  for (const [name, v] of top) ol.append(h('li', `${name}: ${v} grains/m³`));
-  return ol;
-}
-
-function weatherList(w: WeatherRow | undefined): HTMLElement {
-  if (!w) return h('p', 'No weather for this day.');
-  const dl = h('dl', undefined, { class: 'weather' });
-  const add = (term: string, value: string | undefined) => {
-    if (value === undefined) return;
-    dl.append(h('dt', term), h('dd', value));
-  };
-  add('Sky', w.weather_desc);
-  add('Temperature', w.temp_min_c !== undefined && w.temp_max_c !== undefined ? temperatures(w.temp_min_c, w.temp_max_c) : undefined);
-  add('Humidity', w.humidity !== undefined ? `${w.humidity} %` : undefined);
-  add('Wind', w.wind_speed_ms !== undefined ? speed(w.wind_speed_ms) : undefined);
-  add('Precipitation', w.precip_mm !== undefined ? depth(w.precip_mm) : undefined);
-  add('Air quality', airQuality(w));
-  return dl;
-}
-
-/** The EPA's index where the day's particulate matter gives it; else the provider's own scale, named as such. */
-function airQuality(w: WeatherRow): string | undefined {
-  if (w.aqi_us !== undefined) return `AQI ${w.aqi_us}: ${usAqiCategory(w.aqi_us)} (EPA scale, set by ${w.aqi_us_pollutant})`;
-  if (w.aqi === undefined) return undefined;
-  return `${w.aqi} of 5, ${['', 'good', 'fair', 'moderate', 'poor', 'very poor'][w.aqi]} (the provider's scale, not the EPA's)`;
-}
-
-function last30(rows: readonly DayRow[]): HTMLElement {
-  const table = h('table', undefined, { class: 'days' });
-  table.append(h('caption', 'Daily means with the worst hour of each day'));
-  const head = h('tr');
-  for (const c of ['Date', 'Tree', 'Grass', 'Weed', 'Worst hour']) head.append(h('th', c, { scope: 'col' }));
-  table.append(h('thead'), h('tbody'));
-  table.tHead!.append(head);
-  for (const r of rows) {
-    const tr = h('tr');
-    // A local day missing hours: the first of the store, or the newest while its end is not ingested.
-    tr.append(
-      h('th', r.hours !== undefined && r.hours < 23 ? `${r.date} (${r.hours} h)` : r.date, { scope: 'row' }),
-      h('td', String(r.tree ?? '–')),
-      h('td', String(r.grass ?? '–')),
-      h('td', String(r.weed ?? '–')),
-    );
-    const td = h('td');
-    td.append(badge(worst(r.peak_risk_tree, r.peak_risk_grass, r.peak_risk_weed)));
-    tr.append(td);
-    table.tBodies[0]!.append(tr);
-  }
-  return table;
 }
 
 /** The zone's name for people: `CDT (America/Chicago)`. */
@@ -120,12 +46,9 @@ function zoneLabel(zone: string, at: string): string {
   return short && short !== zone ? `${short}, ${zone}` : zone;
 }
 
-/**
- * Where a forecast comes from and when it was fetched, in words: the answer's provider (said to be
- * simulated on the sample), not its `source`, which says `cache` when it was read from the cache.
- */
+/** Where a forecast comes from and when it was fetched: its provider (simulated on the sample), not its `source`. */
 function forecastSource(f: Forecast, zone: string): string {
-  const who = f.simulated ? 'the sample provider (simulated values)' : (f.provider ?? 'the provider');
+  const who = f.simulated ? 'the sample provider (simulated values)' : providerName(f.provider ?? 'the provider');
   const when =
     f.fetchedAt === null
       ? ''
@@ -133,122 +56,178 @@ function forecastSource(f: Forecast, zone: string): string {
   return `Forecast from ${who}${when}.`;
 }
 
-/**
- * The days a plant's level is shown on: today's remaining forecast hours and tomorrow's, or without
- * a forecast, the hours observed on the date shown.
- */
-function allergenDays(
-  forecast: Forecast | undefined,
-  days: readonly ForecastDay[] | undefined,
-  observed: readonly SpeciesHour[],
-  date: string,
-  zone: string,
-): AllergenDay[] {
-  if (forecast && days && days.length > 0)
-    return days.slice(0, 2).map((d, i) => ({
-      label: i === 0 ? 'Today (hours to come)' : 'Tomorrow',
-      date: d.date,
-      hours: hoursOn(forecast.rows, zone, d.date),
-    }));
-  return observed.length > 0 ? [{ label: `Observed ${date}`, date, hours: observed }] : [];
+type Days = { rows: ForecastDay[]; outlook?: ForecastOutlook | null; provider_days?: ProviderForecastDay[]; provider?: string };
+
+/** The forecast's answers the first lines need: its days with the outlook, and its hours (for plants). */
+async function forecastOf(slug: string): Promise<{ days: Days | undefined; hourly: Forecast | Error }> {
+  const q = encodeURIComponent(slug);
+  const [days, hourly] = await Promise.all([
+    getJson<Days>(`/api/forecast?city=${q}&aggregate=day&timezone=local&days=7`).catch(() => undefined),
+    getJson<Forecast>(`/api/forecast?city=${q}`).catch((e: Error) => e),
+  ]);
+  return { days, hourly };
 }
 
-/** Fills the panel for a city, its zone and a date, and moves focus to its heading. */
-export async function showCity(panel: HTMLElement, slug: string, name: string, zone: string, date: string): Promise<void> {
-  panel.hidden = false;
-  panel.replaceChildren(h('h2', `${name}, ${date}`, { tabindex: '-1', id: 'panel-title' }), h('p', 'Loading…', { role: 'status' }));
-  (panel.querySelector('#panel-title') as HTMLElement).focus();
-  const q = encodeURIComponent;
-  const [day, daily, weather, forecast, days, seasons, skill] = await Promise.all([
-    getJson<{ rows: (HourRow & SpeciesHour)[]; daily_only?: { provider: string } }>(
-      `/api/pollen?city=${q(slug)}&date=${q(date)}&timezone=local`,
-    ),
-    getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q(slug)}&timezone=local`),
-    getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q(slug)}&date=${q(date)}`),
-    getJson<Forecast>(`/api/forecast?city=${q(slug)}`).catch((e: Error) => e),
-    getJson<{ rows: ForecastDay[]; outlook?: ForecastOutlook | null }>(
-      `/api/forecast?city=${q(slug)}&aggregate=day&timezone=local&days=7`,
-    ).catch(() => undefined),
-    getJson<SeasonAnswer>(`/api/season?city=${q(slug)}&timezone=local`).catch(() => undefined),
-    // Every category and lead: the city's one static file, cached, rather than a function call per category.
-    getJson<ForecastSkill>(`/api/forecast-skill?city=${q(slug)}`).catch(() => undefined),
-  ]);
-  const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
-  // Charts are drawn for the panel's width, so their text keeps its size on a phone.
-  const width = chartWidth(panel.clientWidth);
-  const upTo = daily.rows.filter((r) => r.date <= date).slice(0, 30);
+/** A section with its title. */
+const section = (title: string, ...content: Node[]): HTMLElement => {
+  const s = h('section');
+  s.append(h('h3', title), ...content);
+  return s;
+};
 
-  // The reader's plants lead, and the strip and the alert links follow them as they are chosen.
-  const held = allergensIn([...daily.rows, ...day.rows, ...(forecast instanceof Error ? [] : forecast.rows)]);
-  // The city's today is the forecast's first local day, by the service's clock (not this browser's).
-  const today = days?.rows[0]?.date;
-  let strip = outlookStrip(days?.outlook, chosenOf(held), today);
-  let alerts = alertsSection(slug, name, chosenOf(held));
-  const mine = allergenSection(
-    held,
-    allergenDays(forecast instanceof Error ? undefined : forecast, days?.rows, day.rows, date, zone),
-    (chosen) => {
-      strip.replaceWith((strip = outlookStrip(days?.outlook, chosen, today)));
-      alerts.replaceWith((alerts = alertsSection(slug, name, chosen)));
-    },
-  );
-  const sections: HTMLElement[] = [mine, todaySection(forecast instanceof Error ? undefined : days?.rows, daily.rows), strip];
+/** A table that may scroll inside itself, with a cue that it does. */
+function scrolling(table: HTMLElement, label: string): HTMLElement {
+  const wrap = h('div', undefined, { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label });
+  wrap.append(table);
+  return h('div', undefined, { class: 'scroll-wrap' }).appendChild(wrap).parentElement!;
+}
+
+/** The newest day measured whole (a daily provider's days are whole), from daily rows newest first. */
+const latestWhole = (rows: readonly DayRow[]) => rows.find((r) => r.hours === undefined || r.hours === 0 || r.hours >= 23);
+
+/** The first lines: today and tomorrow, the picker and the strip, redrawn as plants are picked. */
+function topOfPanel(
+  first: Awaited<ReturnType<typeof forecastOf>>,
+  observed: readonly DayRow[],
+  zone: string,
+  onPlants: (chosen: Allergen[]) => void,
+): { elements: HTMLElement[]; chosen: Allergen[] } {
+  const hourly: readonly SpeciesHour[] = first.hourly instanceof Error ? [] : first.hourly.rows;
+  const days: Array<ForecastDay | ProviderForecastDay> = [
+    ...(first.days?.rows ?? []),
+    ...(first.days?.provider_days ?? []).filter((p) => !first.days?.rows.some((r) => r.date === p.date)),
+  ];
+  const held = allergensIn([...observed, ...hourly, ...days]);
+  const who = first.hourly instanceof Error ? undefined : first.hourly.simulated ? 'the sample provider' : first.hourly.provider;
+  const provider = who ? providerName(who) : undefined;
+  const answersFor = (chosen: readonly Allergen[]) => dayAnswers({ days, hourly, zone, outlook: first.days?.outlook, chosen });
+  let today = todaySection(answersFor(chosenOf(held)), observed, provider);
+  let strip = outlookStrip(answersFor(chosenOf(held)), first.days?.outlook);
+  const picker = allergenSection(held, (chosen) => {
+    const answers = answersFor(chosen);
+    today.replaceWith((today = todaySection(answers, observed, provider)));
+    strip.replaceWith((strip = outlookStrip(answers, first.days?.outlook)));
+    onPlants(chosen);
+  });
+  return { elements: [today, picker, strip], chosen: chosenOf(held) };
+}
+
+/** Counts the panels drawn: a city opened while another still loads wins. */
+let drawn = 0;
+
+/** Fills the panel for a city and its zone, and moves focus to its heading. */
+export async function showCity(panel: HTMLElement, slug: string, name: string, zone: string): Promise<void> {
+  const mine = ++drawn;
+  panel.hidden = false;
+  const title = h('h2', name, { tabindex: '-1', id: 'panel-title' });
+  const when = h('p', 'Loading…', { class: 'panel-day' });
+  panel.replaceChildren(title, when);
+  title.focus();
+  const q = encodeURIComponent(slug);
+  const dailyAnswer = getJson<{ rows: DayRow[]; simulated?: true }>(`/api/pollen?city=${q}&timezone=local`).catch(() => ({
+    rows: [] as DayRow[],
+  }));
+  const seasonsAnswer = getJson<SeasonAnswer>(`/api/season?city=${q}&timezone=local`).catch(() => undefined);
+  const first = await forecastOf(slug);
+  const today = cityToday({ days: first.days?.rows ?? [], outlook: first.days?.outlook });
+  // Without a forecast, the first lines are the latest days measured: they wait for the daily rows.
+  const observed = today ? [] : (await dailyAnswer).rows;
+  if (mine !== drawn) return;
+  when.textContent = today ? `Today is ${dayName(today)} in ${name}.` : `No forecast for ${name} right now.`;
+  let alerts: HTMLElement | undefined;
+  let seasons: HTMLElement | undefined;
+  let seasonsFor = (_picked: readonly Allergen[]): HTMLElement | undefined => undefined;
+  const top = topOfPanel(first, observed, zone, (picked) => {
+    chosen = picked;
+    alerts?.replaceWith((alerts = alertsSection(slug, name, picked)));
+    const next = seasonsFor(picked);
+    if (seasons && next) seasons.replaceWith((seasons = next));
+  });
+  let chosen = top.chosen;
+  panel.replaceChildren(title, when, ...top.elements);
+  const [daily, seasonAnswer] = await Promise.all([dailyAnswer, seasonsAnswer]);
+  const rest = await restOfPanel(panel, slug, name, zone, first, daily, seasonAnswer);
+  if (mine !== drawn) return;
+  seasonsFor = rest.seasonsFor;
+  seasons = seasonsFor(chosen);
+  alerts = alertsSection(slug, name, chosen);
+  panel.append(...rest.before, ...(seasons ? [seasons] : []), alerts, ...rest.after);
+}
+
+/** The sections below the first lines: the latest measured day, the forecast's hours, skill, seasons and past days. */
+async function restOfPanel(
+  panel: HTMLElement,
+  slug: string,
+  name: string,
+  zone: string,
+  first: Awaited<ReturnType<typeof forecastOf>>,
+  daily: { rows: DayRow[]; simulated?: true },
+  seasonAnswer: SeasonAnswer | undefined,
+): Promise<{ before: HTMLElement[]; after: HTMLElement[]; seasonsFor: (picked: readonly Allergen[]) => HTMLElement | undefined }> {
+  const q = encodeURIComponent(slug);
+  const width = chartWidth(panel.clientWidth);
+  const past = latestWhole(daily.rows);
+  const before: HTMLElement[] = [];
   // Said again where a person reads the city's values, which a phone shows far below the map's notice.
   if (daily.simulated)
-    sections.unshift(
+    before.push(
       h('p', 'Simulated values: the sample provider invents them for demonstration. Not for health decisions.', {
         class: 'notice simulated',
         role: 'note',
       }),
     );
-  const section = (title: string, ...content: Node[]) => {
-    const s = h('section');
-    s.append(h('h3', title), ...content);
-    sections.push(s);
-  };
-  section(
-    `Hourly pollen (grains/m³), local time: ${label}`,
-    ...(day.rows.length
-      ? shadedChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${date}, local time`, zone, width)
-      : [
-          h(
-            'p',
-            day.daily_only
-              ? `${providerName(day.daily_only.provider)} gives one value a day, not hours: this day's values are the ones above.`
-              : 'No observations this day.',
-          ),
-        ]),
-  );
-  section('Top species', topSpecies(upTo[0]?.date === date ? upTo[0] : undefined));
-  section(`Weather and air quality (${date}, UTC day)`, weatherList(weather.rows[0]));
+  if (past) before.push(await measuredSection(q, name, zone, past, width));
+  before.push(forecastHours(first.hourly, name, zone, width));
+  before.push(skillSection(slug, first.days?.rows[0] ?? daily.rows[0], seasonAnswer, width, name));
+  const seasonsFor = (picked: readonly Allergen[]) =>
+    seasonAnswer ? seasonSection(seasonAnswer, daily.rows, width, picked[0] ? outlookCategoryOf(picked[0]) : undefined) : undefined;
+  const upTo = daily.rows.slice(0, 30);
+  const after = [
+    section(`Last 30 days measured (local days, ${zone})`, scrolling(last30(upTo), 'Last 30 days measured')),
+  ];
+  return { before, after, seasonsFor };
+}
+
+const outlookCategoryOf = (a: Allergen) => (a.category === 'weed' && a.slug === 'ragweed' ? 'ragweed' : a.category);
+
+/** The latest day measured whole, said as past: its hours, top plants and weather. */
+async function measuredSection(q: string, name: string, zone: string, past: DayRow, width: number): Promise<HTMLElement> {
+  const [day, weather] = await Promise.all([
+    getJson<{ rows: (HourRow & SpeciesHour)[]; daily_only?: { provider: string } }>(
+      `/api/pollen?city=${q}&date=${past.date}&timezone=local`,
+    ).catch(() => ({ rows: [] as (HourRow & SpeciesHour)[] })),
+    getJson<{ rows: WeatherRow[] }>(`/api/weather?city=${q}&date=${past.date}`).catch(() => ({ rows: [] as WeatherRow[] })),
+  ]);
+  const label = zoneLabel(zone, day.rows[0]?.ts ?? `${past.date}T12:00:00Z`);
+  const s = h('section', undefined, { class: 'measured' });
+  s.append(h('h3', `${dayName(past.date)}: measured`));
+  if (day.rows.length > 0)
+    s.append(h('h4', `Pollen by hour (grains/m³), ${label}`), ...shadedChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${past.date}, local time`, zone, width));
+  else if ('daily_only' in day && day.daily_only)
+    s.append(h('p', `${providerName(day.daily_only.provider)} gives one value a day, not hours.`));
+  s.append(h('h4', 'Top plants'), topSpecies(past), h('h4', 'Weather and air quality'), weatherList(weather.rows[0]));
+  return s;
+}
+
+/** The forecast's next 48 hours as a chart, or why there is none. */
+function forecastHours(forecast: Forecast | Error, name: string, zone: string, width: number): HTMLElement {
   // The API's 503 message is for developers (it may name a setting): the page says it plainly.
   if (forecast instanceof Error)
-    section('48-hour forecast', h('p', 'The forecast is not available right now. Try again in a while.', { class: 'notice' }));
-  else {
-    const note = forecast.stale
-      ? h(
-          'p',
-          `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`,
-          { class: 'notice stale', role: 'note' },
-        )
-      : h('p', forecastSource(forecast, zone), { class: 'fine' });
-    // A provider that forecasts days gives no hours: its days are in the strip above, never hours drawn from them.
-    if (forecast.hourly === false)
-      section(
-        'Forecast',
-        h('p', `${providerName(forecast.provider ?? '')} forecasts one value a day, not hours: its days are in the outlook above.`),
-        note,
-      );
-    else
-      section(
-        `48-hour forecast, local time: ${label}`,
-        ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width),
-        note,
-      );
-  }
-  if (skill) sections.push(skillSection(skill, days?.rows[0] ?? daily.rows[0], seasons, width, name));
-  if (seasons) sections.push(seasonSection(seasons, daily.rows, width));
-  sections.push(alerts);
-  section(`Last 30 days (local days, ${zone})`, last30(upTo));
-  panel.replaceChildren(panel.firstElementChild!, ...sections);
+    return section('The next 48 hours', h('p', 'The forecast is not available right now. Try again in a while.', { class: 'notice' }));
+  const note = forecast.stale
+    ? h(
+        'p',
+        `Stale: the provider could not refresh this forecast${forecast.quotaExhausted ? ' (quota spent)' : ''}; shown as fetched at ${forecast.fetchedAt ?? 'an unknown time'}.`,
+        { class: 'notice stale', role: 'note' },
+      )
+    : h('p', forecastSource(forecast, zone), { class: 'fine' });
+  // A provider that forecasts days gives no hours: its days are in the strip, never hours drawn from them.
+  if (forecast.hourly === false)
+    return section(
+      'Forecast',
+      h('p', `${providerName(forecast.provider ?? '')} forecasts one value a day, not hours: its days are in the strip above.`),
+      note,
+    );
+  const label = zoneLabel(zone, forecast.rows[0]?.ts ?? new Date().toISOString());
+  return section(`The next 48 hours, ${label}`, ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width), note);
 }
