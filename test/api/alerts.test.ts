@@ -649,6 +649,25 @@ describe('/api/alerts on the local server', () => {
     expect(child(doc.documentElement!, 'updated').textContent).toBe(forecast.fetchedAt);
   });
 
+  it('says in every form of an empty subscription that nothing is expected, as the JSON answer has it', async () => {
+    const query = 'city=tulsa&species=ragweed';
+    const answer = (await (await site.get(`/api/alerts?${query}`)).json()) as Json;
+    expect([answer.alerts, answer.dates.length]).toEqual([[], 3]);
+    const day = (date: string) =>
+      new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const nothing = `Nothing expected at High or above for Ragweed from ${day(answer.dates[0])} to ${day(answer.dates.at(-1))}.`;
+    const form = async (format: string) => (await site.get(`/api/alerts?${query}&format=${format}`)).text();
+    const calendar = new ICAL.Component(ICAL.parse(await form('ics')));
+    expect(calendar.getAllSubcomponents('vevent')).toEqual([]);
+    expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toContain(nothing);
+    const atom = new DOMParser().parseFromString(await form('atom'), 'application/xml');
+    expect(entries(atom)).toEqual([]);
+    expect(child(atom.documentElement!, 'subtitle').textContent).toContain(nothing);
+    const feed = JSON.parse(await form('jsonfeed')) as Json;
+    expectJsonFeed11(feed);
+    expect([feed.items, feed.description.startsWith(nothing)]).toEqual([[], true]);
+  });
+
   it("takes the allergens the sample's store holds, and lists them when one is unknown", async () => {
     const ok = await site.get('/api/alerts?city=tulsa&min=low&species=grass-poaceae,Oak');
     expect(ok.status).toBe(200);

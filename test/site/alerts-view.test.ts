@@ -83,6 +83,26 @@ describe.skipIf(!hasChromium)("the city panel's alerts", () => {
     await close();
   });
 
+  it('says only that the days could not be checked when the request fails, and keeps the links', async () => {
+    const context = await browser().newContext({ viewport: { width: 390, height: 900 } });
+    // The section's one JSON request fails; the subscriptions' own links are not fetched by the page.
+    await context.route(/\/api\/alerts\?(?!.*format=)/, (route) => route.fulfill({ status: 503, json: { error: 'unavailable' } }));
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${site.server.url}/?city=austin`);
+    const block = page.locator('#panel section.alerts');
+    await block.getByText('could not be checked').waitFor();
+    expect(await block.locator('.alerts-coming').textContent()).toBe(
+      'The coming days could not be checked just now; the links below still work.',
+    );
+    expect(await block.locator('.alert-links a').count()).toBe(4);
+    await page.getByLabel('Alert me at').selectOption('Low');
+    expect(await block.locator('.alerts-coming').textContent()).toContain('could not be checked');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('offers the calendar as webcal: to subscribe and as https: for Google Calendar, both the same calendar', async () => {
     const { page, errors, close } = await open('austin');
     const block = page.locator('#panel section.alerts');

@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await block.waitFor();
     expect(await block.locator('h3').textContent()).toBe('Subscribe to alerts');
     expect(await block.locator('#alerts-note').textContent()).toBe(
-      'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level in tree, grass, weed or ragweed pollen.',
+      'Calendars and feed readers check again every few hours; an alert is a coming day of the forecast whose worst hour reaches the level in tree, grass, weed or ragweed pollen.',
     );
 
     // The select is named by its label; High is the API's default level.

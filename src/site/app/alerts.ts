@@ -109,7 +109,7 @@ export function alertsSection(slug: string, name: string, plants: readonly Aller
     plants.length === 0
       ? 'whose worst hour reaches the level in tree, grass, weed or ragweed pollen'
       : `whose worst hour of ${plants.map((a) => a.name).join(', ')} reaches the level (each on its category's NAB range)`;
-  const note = h('p', `Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours ${watched}.`, {
+  const note = h('p', `Calendars and feed readers check again every few hours; an alert is a coming day of the forecast ${watched}.`, {
     id: 'alerts-note',
     class: 'fine',
   });
