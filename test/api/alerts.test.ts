@@ -378,6 +378,59 @@ describe('GET /api/alerts', () => {
     expect(feed.items).toEqual([]);
   });
 
+  it('says in every empty form that nothing is expected, at which level, for what and on which days', async () => {
+    const { ask } = setup();
+    const nothing = 'Nothing expected at Very High or above for tree, grass, weed or ragweed pollen from Sat, Mar 7 to Mon, Mar 9.';
+    const fetched = 'Forecast fetched Sat, Mar 7, 12:20 PM CST.';
+    const calendar = ics(await ask('city=austin&min=Very High&format=ics'));
+    expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toBe(
+      `Very High or above in tree, grass, weed, ragweed on the days the forecast covers. ${nothing} ${fetched}`,
+    );
+    const atom = xml(await ask('city=austin&min=Very High&format=atom')).documentElement!;
+    expect(child(atom, 'subtitle').textContent).toBe(`${nothing} ${fetched}`);
+    const feed = JSON.parse(text(await ask('city=austin&min=Very High&format=jsonfeed'))) as Json;
+    expect(feed.description).toBe(`${nothing} ${fetched}`);
+    // Plants watched are named; a subscription with alerts says nothing of the kind.
+    const plants = JSON.parse(text(await ask('city=austin&species=pigweed,elm&format=jsonfeed'))) as Json;
+    expect([plants.items, plants.description]).toEqual([
+      [],
+      `Nothing expected at High or above for Elm or Pigweed from Sat, Mar 7 to Mon, Mar 9. ${fetched}`,
+    ]);
+    for (const format of ['ics', 'atom', 'jsonfeed'])
+      expect(text(await ask(`city=austin&format=${format}`)), format).not.toContain('Nothing expected');
+  });
+
+  it('writes event and entry texts that say they are a forecast, link to the page, and name no API address', async () => {
+    for (const [provider, what] of [
+      [undefined, 'A forecast of the pollen level from Designed, not a measurement.'],
+      [new SampleProvider(), 'These alerts come from its invented forecast: do not use them for health decisions.'],
+    ] as const) {
+      const { ask } = setup(provider);
+      const events = ics(await ask('city=austin&min=Low&format=ics'))
+        .getAllSubcomponents('vevent')
+        .map((v) => new ICAL.Event(v));
+      const atom = entries(xml(await ask('city=austin&min=Low&format=atom')));
+      const items = (JSON.parse(text(await ask('city=austin&min=Low&format=jsonfeed'))) as Json).items as Json[];
+      expect([events.length > 0, events.length === atom.length, events.length === items.length]).toEqual([true, true, true]);
+      const texts = [
+        ...events.flatMap((e) => [e.summary, e.description]),
+        ...atom.flatMap((e) => [child(e, 'title').textContent, child(e, 'summary').textContent, child(e, 'content').textContent]),
+        ...items.flatMap((i) => [i.title, i.summary, i.content_text]),
+      ] as string[];
+      for (const t of texts) {
+        expect(t).not.toContain('/api/');
+        expect(t).not.toMatch(/not (measurements or )?a forecast/i);
+      }
+      for (const e of events) {
+        expect(e.description).toContain(what);
+        expect(e.description).toContain(`The day on the city's page: ${ORIGIN}/?city=austin`);
+        expect(e.component.getFirstPropertyValue('url')).toBe(`${ORIGIN}/?city=austin`);
+      }
+      for (const e of atom) expect(child(e, 'content').textContent).toContain(what);
+      for (const i of items) expect(i.content_text).toContain(what);
+    }
+  });
+
   it("keeps each day's UID and id across refreshes while its values and fetchedAt change", async () => {
     const { state, clock, ask, json } = setup();
     const before = await json('city=austin&categories=tree,ragweed');
@@ -594,6 +647,25 @@ describe('/api/alerts on the local server', () => {
     );
     const forecast = (await (await site.get('/api/forecast?city=tulsa')).json()) as Json;
     expect(child(doc.documentElement!, 'updated').textContent).toBe(forecast.fetchedAt);
+  });
+
+  it('says in every form of an empty subscription that nothing is expected, as the JSON answer has it', async () => {
+    const query = 'city=tulsa&species=ragweed';
+    const answer = (await (await site.get(`/api/alerts?${query}`)).json()) as Json;
+    expect([answer.alerts, answer.dates.length]).toEqual([[], 3]);
+    const day = (date: string) =>
+      new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const nothing = `Nothing expected at High or above for Ragweed from ${day(answer.dates[0])} to ${day(answer.dates.at(-1))}.`;
+    const form = async (format: string) => (await site.get(`/api/alerts?${query}&format=${format}`)).text();
+    const calendar = new ICAL.Component(ICAL.parse(await form('ics')));
+    expect(calendar.getAllSubcomponents('vevent')).toEqual([]);
+    expect(calendar.getFirstPropertyValue('x-wr-caldesc')).toContain(nothing);
+    const atom = new DOMParser().parseFromString(await form('atom'), 'application/xml');
+    expect(entries(atom)).toEqual([]);
+    expect(child(atom.documentElement!, 'subtitle').textContent).toContain(nothing);
+    const feed = JSON.parse(await form('jsonfeed')) as Json;
+    expectJsonFeed11(feed);
+    expect([feed.items, feed.description.startsWith(nothing)]).toEqual([[], true]);
   });
 
   it("takes the allergens the sample's store holds, and lists them when one is unknown", async () => {

@@ -159,7 +159,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await block.waitFor();
     expect(await block.locator('h3').textContent()).toBe('Subscribe to alerts');
     expect(await block.locator('#alerts-note').textContent()).toBe(
-      'Calendars and feed readers check again every few hours; an alert is a local day of the next 48 hours whose worst hour reaches the level in tree, grass, weed or ragweed pollen.',
+      'Calendars and feed readers check again every few hours; an alert is a coming day of the forecast whose worst hour reaches the level in tree, grass, weed or ragweed pollen.',
     );
 
     // The select is named by its label; High is the API's default level.
@@ -170,23 +170,23 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
     const link = (name: string) => block.getByRole('link', { name, exact: true });
     const links = async () => ({
-      calendar: await link('Calendar').getAttribute('href'),
-      download: await link('download .ics').getAttribute('href'),
+      calendar: await link('Subscribe (Apple Calendar, Outlook)').getAttribute('href'),
+      https: await link('Calendar link (Google Calendar: From URL)').getAttribute('href'),
       atom: await link('Atom feed').getAttribute('href'),
       jsonFeed: await link('JSON Feed').getAttribute('href'),
       head: await page.getAttribute('head link[rel="alternate"][type="application/atom+xml"]', 'href'),
     });
     const expected = (city: string, min: string) => ({
       calendar: `webcal://${new URL(site.server.url).host}/api/alerts?city=${city}&min=${min}&format=ics`,
-      download: `/api/alerts?city=${city}&min=${min}&format=ics`,
+      https: `${site.server.url}/api/alerts?city=${city}&min=${min}&format=ics`,
       atom: `/api/alerts?city=${city}&min=${min}&format=atom`,
       jsonFeed: `/api/alerts?city=${city}&min=${min}&format=jsonfeed`,
       head: `/api/alerts?city=${city}&min=${min}&format=atom`,
     });
     expect(await links()).toEqual(expected('austin', 'High'));
     expect([
-      await link('Calendar').getAttribute('type'),
-      await link('download .ics').getAttribute('type'),
+      await link('Subscribe (Apple Calendar, Outlook)').getAttribute('type'),
+      await link('Calendar link (Google Calendar: From URL)').getAttribute('type'),
       await link('Atom feed').getAttribute('type'),
       await link('JSON Feed').getAttribute('type'),
     ]).toEqual(['text/calendar', 'text/calendar', 'application/atom+xml', 'application/feed+json']);

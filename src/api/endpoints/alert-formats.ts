@@ -8,6 +8,8 @@
 import { Feed } from 'feed';
 import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
 import { feedName, nameUuid, type Alert } from '../../domain/alerts.js';
+import { nothingExpected } from '../../domain/alert-words.js';
+import { capitalized } from '../../domain/words.js';
 import { onRange } from '../../domain/species/allergens.js';
 import { DAY_MS, dayNumber, instantInWords } from '../../domain/dates.js';
 import { CACHE_LIMIT_MS } from '../../forecast/service.js';
@@ -26,8 +28,6 @@ export type AlertFormat = 'json' | (typeof ALERT_FORMAT_NAMES)[number];
 export interface AlertLinks {
   /** This subscription in this form. */
   self: string;
-  /** The forecast by local day that the alerts are read from (data, for the text of an event). */
-  forecast: string;
   /** The city's page, where a person reads the day: what every event and entry links to. */
   page: string;
   /** The landing page. */
@@ -55,7 +55,6 @@ function linksOf(a: AlertsAnswer, format: AlertFormat, { origin }: Given): Alert
   if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
   return {
     self: alertsUrl(origin, a.city, a, format),
-    forecast: `${origin}/api/forecast?${new URLSearchParams({ city: a.city, aggregate: 'day', timezone: 'local' })}`,
     page: `${origin}/?${new URLSearchParams({ city: a.city })}`,
     home: `${origin}/`,
     api: `${origin}/openapi.json`,
@@ -106,9 +105,21 @@ export function freshness(a: AlertsAnswer): string {
   return `Stale forecast: it was fetched ${fetched} and could not be refreshed (${why}), so these alerts may be out of date.`;
 }
 
-/** What every form of a sample deployment's alerts says: its values are invented. */
+/**
+ * What every form of a sample deployment's alerts says: its values are invented. An alert is
+ * made from a forecast, the sample's own invented one: the text says so, without calling it no forecast.
+ */
 export const SIMULATED =
-  'Simulated: this site runs on the sample provider, which invents plausible pollen values for demonstration. They are not measurements or a forecast.';
+  'Simulated: this site runs on the sample provider, which invents plausible pollen values for demonstration. These alerts come from its invented forecast: do not use them for health decisions.';
+
+/**
+ * What an alert is, in plain words: a forecast of the level, from the provider that made it
+ * (the sample's invented one on a sample deployment), never a measurement.
+ */
+export const whatItIs = (a: AlertsAnswer): string =>
+  a.simulated
+    ? SIMULATED
+    : `A forecast of the pollen level from ${a.provider === null ? 'the provider' : capitalized(a.provider)}, not a measurement.`;
 /** The mark in titles a person sees first (a calendar's name, an event, an entry). */
 const simulatedMark = (a: AlertsAnswer): string => (a.simulated ? ' (simulated)' : '');
 
@@ -124,8 +135,13 @@ const levels = (alert: Alert): string =>
 const entryTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name}, ${alert.date}: ${levels(alert)} pollen${simulatedMark(a)}`;
 /** A calendar event sits on its date already: "Austin pollen: High tree, High ragweed". */
 const eventTitle = (a: AlertsAnswer, alert: Alert): string => `${a.name} pollen${simulatedMark(a)}: ${levels(alert)}`;
-/** The description of a whole calendar or feed: the forecast's age, and on the sample that it is simulated. */
-const about = (a: AlertsAnswer): string => (a.simulated ? `${SIMULATED} ${freshness(a)}` : freshness(a));
+/**
+ * The description of a whole calendar or feed: when nothing is expected, that sentence first (a
+ * calendar or feed with no event says nothing by itself), on the sample that it is simulated,
+ * and the forecast's age.
+ */
+const about = (a: AlertsAnswer): string =>
+  [...(a.alerts.length === 0 ? [nothingExpected(a)] : []), ...(a.simulated ? [SIMULATED] : []), freshness(a)].join(' ');
 const updated = (a: AlertsAnswer): Date => new Date(a.fetchedAt ?? 0);
 
 /** The lines an entry's text holds: the summary, the values, the top allergens and the forecast's age. */
@@ -141,8 +157,8 @@ function details(a: AlertsAnswer, alert: Alert): string[] {
       ? []
       : [`Top allergens: ${alert.top_species.map((s) => `${s.name} (${s.category}) ${Math.round(s.peak)}`).join(', ')} grains/m³`]),
     coverage(alert),
+    whatItIs(a),
     freshness(a),
-    ...(a.simulated ? [SIMULATED] : []),
   ];
 }
 
@@ -160,7 +176,7 @@ function coverage(alert: Alert): string {
 export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
   const calendar = ical({
     name: title(a),
-    description: `${ruleText(a)} on the local days of the next 48 hours. ${about(a)}`,
+    description: `${ruleText(a)} on the days the forecast covers. ${about(a)}`,
     prodId: { company: 'pollen-api', product: 'alerts', language: 'EN' },
     method: ICalCalendarMethod.PUBLISH,
     url: links.self,
@@ -177,9 +193,8 @@ export function alertsIcs(a: AlertsAnswer, links: AlertLinks): string {
       stamp: updated(a),
       lastModified: updated(a),
       summary: eventTitle(a, alert),
-      description: [...details(a, alert), `The day on the city's page: ${links.page}`, `The forecast as data: ${links.forecast}`].join(
-        '\n',
-      ),
+      // The page a person reads, not the API: the event's URL is the same page.
+      description: [...details(a, alert), `The day on the city's page: ${links.page}`].join('\n'),
       url: links.page,
       // An alert is not a meeting: it must not mark the day busy.
       transparency: ICalEventTransparency.TRANSPARENT,
