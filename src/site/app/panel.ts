@@ -10,7 +10,7 @@ import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import type { ProviderForecastDay } from '../../api/endpoints/forecast.js';
 import type { Allergen } from '../../domain/species/allergens.js';
 import { capitalized as providerName } from '../../domain/words.js';
-import { alertsSection } from './alerts.js';
+import { alertsSection } from './alert-subscriptions.js';
 import { allergenSection, allergensIn, chosenOf, type SpeciesHour } from './allergens.js';
 import { type DayRow, type Forecast, type ForecastDay, getJson, type HourRow, type SeasonAnswer, type WeatherRow } from './api.js';
 import { chartWidth, hourlyChart, leadingCategory, SERIES, seriesLegend } from './charts.js';
