@@ -171,7 +171,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
     ).catch(() => undefined),
     getJson<SeasonAnswer>(`/api/season?city=${q(slug)}&timezone=local`).catch(() => undefined),
     // Every category and lead: the city's one static file, cached, rather than a function call per category.
-    getJson<ForecastSkill>(`/api/forecast-skill?city=${q(slug)}`).catch(() => undefined),
+    Promise.resolve<ForecastSkill['city']>(slug),
   ]);
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${date}T12:00:00Z`);
   // Charts are drawn for the panel's width, so their text keeps its size on a phone.
