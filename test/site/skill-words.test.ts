@@ -8,14 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { SkillTable } from '../../src/domain/schemas.js';
 import type { CategorySkill, ForecastSkill, ServedOutlookDay, SkillScores } from '../../src/domain/verification/skill-schemas.js';
 import { labelledLeads, wrapWords } from '../../src/site/app/skill-charts.js';
-import {
-  outlookSentence,
-  pollenDays,
-  providersSentence,
-  scoresLine,
-  skillSentence,
-  tooNarrow,
-} from '../../src/site/app/skill-words.js';
+import { outlookSentence, pollenDays, providersSentence, scoresLine, skillSentence, tooNarrow } from '../../src/site/app/skill-words.js';
 
 /** A table of 5 x 5 days: forecast level by row, observed level by column, `cells` as [f, o, days]. */
 const tableOf = (cells: Array<[number, number, number]>): number[][] => {
@@ -57,25 +50,31 @@ const windowOf = (w: Partial<SkillScores> & Pick<SkillScores, 'days' | 'forecast
 const categoryOf = (window: SkillScores, outlookDays: Array<Pick<ServedOutlookDay, 'lead' | 'served'>> | null = null): CategorySkill => ({
   category: 'tree',
   leads: [{ lead: 1, window, window_in_season: window, years: [] }],
-  outlook: outlookDays && {
-    issued: '2026-05-25T06:00:00Z',
-    days: outlookDays.map((d) => ({
-      ...d,
-      date: '2026-05-25',
-      probabilities: null,
-      why: '',
-      outlook: null,
-      climatology: null,
-      members: 0,
-      anomaly_weight: 0,
-      rpss: null,
-      rpss_interval: null,
-    })),
-  } as CategorySkill['outlook'],
+  outlook:
+    outlookDays &&
+    ({
+      issued: '2026-05-25T06:00:00Z',
+      days: outlookDays.map((d) => ({
+        ...d,
+        date: '2026-05-25',
+        probabilities: null,
+        why: '',
+        outlook: null,
+        climatology: null,
+        members: 0,
+        anomaly_weight: 0,
+        rpss: null,
+        rpss_interval: null,
+      })),
+    } as CategorySkill['outlook']),
 });
 
 const skillOf = (simulated = false): ForecastSkill =>
-  ({ city: 'austin', window: { days: 90, from: '2026-02-24', to: '2026-05-24' }, ...(simulated ? { simulated: true } : {}) }) as ForecastSkill;
+  ({
+    city: 'austin',
+    window: { days: 90, from: '2026-02-24', to: '2026-05-24' },
+    ...(simulated ? { simulated: true } : {}),
+  }) as ForecastSkill;
 
 // 90 days: 50 None (all forecast None), 40 with pollen, 31 of them forecast at their level.
 const FORECAST: Array<[number, number, number]> = [
@@ -196,7 +195,16 @@ describe('which provider did better', () => {
       reason: null,
       providers: [
         { provider: 'sample', days: 60, reason: null, forecast: scored(FORECAST, 0.5, [0.4, 0.6]) },
-        { provider: 'atmospore', days: 60, reason: null, forecast: scored(USUAL.map(([, o, n]) => [o, o, n]), 0.95, [0.9, 1]) },
+        {
+          provider: 'atmospore',
+          days: 60,
+          reason: null,
+          forecast: scored(
+            USUAL.map(([, o, n]) => [o, o, n]),
+            0.95,
+            [0.9, 1],
+          ),
+        },
         { provider: 'ambee', days: 1, reason: 'too few', forecast: null },
       ],
       persistence: scored(YESTERDAY, 0.4, [0.3, 0.5]),
@@ -208,9 +216,9 @@ describe('which provider did better', () => {
       "In Austin, on the 60 days in the last 90 that both providers forecast, 40 had tree pollen: Atmospore's forecast made the day before had the level right on 40 and Sample's on 31 (yesterday's level: 24). Counting how far off each miss was, Atmospore's did better than Sample's.",
     );
     const close = { ...side, providers: [side.providers[0]!, { ...side.providers[1]!, forecast: scored(FORECAST, 0.55, [0.45, 0.65]) }] };
-    expect(providersSentence(skillOf(), { ...c, leads: [{ ...c.leads[0]!, window: { ...c.leads[0]!.window, side_by_side: close } }] }, 'Austin')).toMatch(
-      /Counting how far off each miss was, neither Atmospore's nor Sample's did clearly better\.$/,
-    );
+    expect(
+      providersSentence(skillOf(), { ...c, leads: [{ ...c.leads[0]!, window: { ...c.leads[0]!.window, side_by_side: close } }] }, 'Austin'),
+    ).toMatch(/Counting how far off each miss was, neither Atmospore's nor Sample's did clearly better\.$/);
     expect(providersSentence(skillOf(), categoryOf(windowOf({ days: 90, forecast: null })), 'Austin')).toBeUndefined();
   });
 });
@@ -220,16 +228,31 @@ describe('the outlook after tomorrow', () => {
   const days = (served: Array<'outlook' | 'climatology'>) => served.map((s, i) => ({ lead: i, served: s }));
 
   it('says in a sentence when the outlook has not done better than the usual for the season after tomorrow', () => {
-    expect(outlookSentence(categoryOf(w, days(['outlook', 'outlook', 'climatology', 'climatology', 'climatology', 'climatology', 'climatology', 'climatology'])))).toBe(
+    expect(
+      outlookSentence(
+        categoryOf(
+          w,
+          days(['outlook', 'outlook', 'climatology', 'climatology', 'climatology', 'climatology', 'climatology', 'climatology']),
+        ),
+      ),
+    ).toBe(
       'For tree pollen on the days after tomorrow, the outlook has not done better than the usual for the season, so the usual is what the 7-day strip shows.',
     );
   });
 
   it('says on which days ahead the strip shows the outlook, and on which the usual', () => {
-    expect(outlookSentence(categoryOf(w, days(['outlook', 'outlook', 'outlook', 'outlook', 'outlook', 'climatology', 'climatology', 'outlook'])))).toBe(
+    expect(
+      outlookSentence(
+        categoryOf(w, days(['outlook', 'outlook', 'outlook', 'outlook', 'outlook', 'climatology', 'climatology', 'outlook'])),
+      ),
+    ).toBe(
       'For tree pollen on the days after tomorrow, the outlook has done better than the usual for the season 2 to 4 and 7 days ahead, and the 7-day strip shows it there; 5 and 6 days ahead it has not, so the strip shows the usual.',
     );
-    expect(outlookSentence(categoryOf(w, days(['climatology', 'climatology', 'outlook', 'outlook', 'outlook', 'outlook', 'outlook', 'outlook'])))).toBe(
+    expect(
+      outlookSentence(
+        categoryOf(w, days(['climatology', 'climatology', 'outlook', 'outlook', 'outlook', 'outlook', 'outlook', 'outlook'])),
+      ),
+    ).toBe(
       'For tree pollen on the days after tomorrow, the outlook has done better than the usual for the season, and the 7-day strip shows it.',
     );
     expect(outlookSentence(categoryOf(w, null))).toBeUndefined();

@@ -42,6 +42,8 @@ export function wrapWords(text: string, width: number): string[] {
 
 /** About the widest a character of the charts' 12 px text is on average (bold), to wrap and space it. */
 const CHAR_PX = 7;
+/** A caption's line: 12 px text, a little apart, so that two lines' boxes do not touch. */
+const LINE_PX = 15;
 /** Room a days-ahead label of two digits needs, with a gap to the next. */
 const TICK_PX = 2 * CHAR_PX + 8;
 
@@ -65,7 +67,7 @@ function axes(
   el('line', { x1: pad, y1: y(0), x2: w - pad, y2: y(0), class: 'axis' }, svg);
   el('line', { x1: pad, y1: top, x2: pad, y2: ht - pad, class: 'axis' }, svg);
   for (const v of low < 0 ? [1, 0, low] : [1, 0.5, 0])
-    el('text', { x: pad - 4, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = String(Math.round(v * 100) / 100);
+    el('text', { x: pad - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, svg).textContent = String(Math.round(v * 100) / 100);
   for (const lead of labelledLeads(lastLead, w - 2 * pad))
     el('text', { x: x(lead), y: ht - pad + 14, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = String(lead);
   el('text', { x: w / 2, y: ht - 6, 'text-anchor': 'middle', class: 'tick' }, svg).textContent = 'days ahead';
@@ -104,7 +106,7 @@ function leadChart(
   const captionLines = wrapWords(caption, room).map((text) => ({ text, bold: true }));
   if (beyond) captionLines.push(...wrapWords(`Shaded: ${beyond.label}`, room).map((text) => ({ text, bold: false })));
   const pad = 40;
-  const top = Math.max(pad, 14 * captionLines.length + 18);
+  const top = Math.max(pad, LINE_PX * captionLines.length + 18);
   const ht = 170 + top;
   const values = lines.flatMap((l) => l.points.flatMap((p) => [p.low, p.high, p.v]));
   // Scores below 0 (worse than chance, or than the usual) widen the axis by quarters.
@@ -122,7 +124,7 @@ function leadChart(
     el('rect', { x: x(from), y: top, width: x(lastLead) - x(from), height: ht - pad - top, class: 'skill-outlook-days' }, svg);
   }
   captionLines.forEach((line, i) => {
-    el('text', { x: 4, y: 14 + 14 * i, class: line.bold ? 'tick skill-caption' : 'tick skill-shaded' }, svg).textContent = line.text;
+    el('text', { x: 4, y: 14 + LINE_PX * i, class: line.bold ? 'tick skill-caption' : 'tick skill-shaded' }, svg).textContent = line.text;
   });
   axes(svg, { w, ht, pad, top, low, lastLead }, x, y);
   drawLines(svg, lines, x, y);

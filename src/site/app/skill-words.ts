@@ -135,16 +135,22 @@ function verdict(w: SkillScores, f: SkillTable, name: string): string {
  * answer gives); then whether the forecast did better than they, or why it cannot be told.
  */
 export function skillSentence(skill: ForecastSkill, c: CategorySkill): string {
+  return skillSentences(skill, c).join('');
+}
+
+/** The section's sentence in its two parts: the days right, and the verdict (empty where there is none) after a space. */
+export function skillSentences(skill: ForecastSkill, c: CategorySkill): [string, string] {
   const name = c.category;
   const w = windowAt(c, LEAD);
   const last = `the last ${skill.window.days} days`;
   const f = w?.forecast;
-  if (!w || !f) return opening(skill, `no ${name} forecast made the day before has been checked here in ${last}.`);
+  if (!w || !f) return [opening(skill, `no ${name} forecast made the day before has been checked here in ${last}.`), ''];
   const pollen = pollenDays(f.table);
   const checked = w.days < skill.window.days ? `, of the ${w.days} that could be checked,` : '';
-  if (pollen.days === 0) return opening(skill, `in ${last}${checked || ','} ${tooNarrow(f.table, name) ?? `no day had ${name} pollen`}.`);
+  if (pollen.days === 0)
+    return [opening(skill, `in ${last}${checked || ','} ${tooNarrow(f.table, name) ?? `no day had ${name} pollen`}.`), ''];
   const first = `on the ${days(pollen.days)} with ${name} pollen in ${last}${checked || ','} the forecast made the day before had the level right on ${pollen.right}${referencesRight(w)}.`;
-  return opening(skill, first) + verdict(w, f, name);
+  return [opening(skill, first), verdict(w, f, name)];
 }
 
 type Scored = { name: string; scores: SkillTable; gerrity: number; interval: readonly number[] };
@@ -175,7 +181,9 @@ export function providersSentence(skill: ForecastSkill, c: CategorySkill, place:
   if (!side) return undefined;
   const { scored } = side;
   const pollen = pollenDays(scored[0]!.scores.table).days;
-  const rights = scored.map((p, i) => `${p.name}'s${i === 0 ? ' forecast made the day before had the level right' : ''} on ${pollenDays(p.scores.table).right}`);
+  const rights = scored.map(
+    (p, i) => `${p.name}'s${i === 0 ? ' forecast made the day before had the level right' : ''} on ${pollenDays(p.scores.table).right}`,
+  );
   const yesterday = side.persistence ? ` (${YESTERDAY}: ${pollenDays(side.persistence.table).right})` : '';
   const [best, next] = [scored[0]!, scored[1]!];
   const verdictText =
@@ -183,10 +191,8 @@ export function providersSentence(skill: ForecastSkill, c: CategorySkill, place:
       ? `${best.name}'s did better than ${next.name}'s`
       : `neither ${best.name}'s nor ${next.name}'s did clearly better`;
   const all = scored.length === 2 ? 'both' : `all ${scored.length}`;
-  return opening(
-    skill,
-    `in ${place}, on the ${days(side.days)} in the last ${skill.window.days} that ${all} providers forecast, ${pollen} had ${c.category} pollen: ${listed(rights)}${yesterday}. Counting how far off each miss was, ${verdictText}.`,
-  );
+  // The section's first sentence has said already when the skill is simulated.
+  return `In ${place}, on the ${days(side.days)} in the last ${skill.window.days} that ${all} providers forecast, ${pollen} had ${c.category} pollen: ${listed(rights)}${yesterday}. Counting how far off each miss was, ${verdictText}.`;
 }
 
 /** Leads as people read them: `2 to 4`, `2, 3 and 6`. */
@@ -220,7 +226,9 @@ export function outlookSentence(c: CategorySkill): string | undefined {
 export type Words = string | { text: string; href: string };
 
 const withInterval = (t: SkillTable): string =>
-  t.gerrity === null ? 'none' : `${scoreText(t.gerrity)}${t.gerrity_interval ? ` (${scoreText(t.gerrity_interval[0]!)} to ${scoreText(t.gerrity_interval[1]!)})` : ''}`;
+  t.gerrity === null
+    ? 'none'
+    : `${scoreText(t.gerrity)}${t.gerrity_interval ? ` (${scoreText(t.gerrity_interval[0]!)} to ${scoreText(t.gerrity_interval[1]!)})` : ''}`;
 
 /**
  * The fine print's scores, for those who want them: the score of levels with its 95% interval of

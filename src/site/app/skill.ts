@@ -12,18 +12,19 @@ import type { SeasonAnswer } from './api.js';
 import { seriesLegend } from './charts.js';
 import { h } from './dom.js';
 import { outlookChart, skillChart } from './skill-charts.js';
-import {
-  type Levels,
-  outlookSentence,
-  providersSentence,
-  scoresLine,
-  skillCategory,
-  skillSentence,
-  type Words,
-} from './skill-words.js';
+import { type Levels, outlookSentence, providersSentence, scoresLine, skillCategory, skillSentences, type Words } from './skill-words.js';
 
 export { outlookChart, skillChart } from './skill-charts.js';
-export { type Levels, outlookSentence, pollenDays, providersSentence, skillCategory, skillSentence, tooNarrow } from './skill-words.js';
+export {
+  type Levels,
+  outlookSentence,
+  pollenDays,
+  providersSentence,
+  skillCategory,
+  skillSentence,
+  skillSentences,
+  tooNarrow,
+} from './skill-words.js';
 
 /** The answer's path: every category and lead, the city's one static file, cached. */
 export const skillPath = (slug: string): string => `/api/forecast-skill?city=${encodeURIComponent(slug)}`;
@@ -47,6 +48,13 @@ function fine(words: readonly Words[]): HTMLElement {
   return p;
 }
 
+/** The section's sentence: the days right first, in bold, and the verdict after it. */
+function sentence([counts, verdict]: [string, string]): HTMLElement {
+  const p = h('p', undefined, { class: 'skill-sentence' });
+  p.append(h('strong', counts), verdict);
+  return p;
+}
+
 /** How the days were checked, and the answer itself behind a small link. */
 function methodNote(skill: ForecastSkill, slug: string): HTMLElement {
   return fine([
@@ -57,13 +65,7 @@ function methodNote(skill: ForecastSkill, slug: string): HTMLElement {
 }
 
 /** What the section shows once the answer is in: the sentences, the charts with a legend naming only their lines, the fine print. */
-export function skillBody(
-  skill: ForecastSkill,
-  c: CategorySkill | undefined,
-  slug: string,
-  width: number,
-  place: string,
-): Element[] {
+export function skillBody(skill: ForecastSkill, c: CategorySkill | undefined, slug: string, width: number, place: string): Element[] {
   if (!c) return [h('p', 'No forecast has been checked here yet.', { class: 'skill-sentence' }), methodNote(skill, slug)];
   const { svg, drawn } = skillChart(c, width);
   const legend = seriesLegend(drawn.map((l) => ({ label: l.label, colour: l.colour, dashed: l.dash !== '' })));
@@ -72,7 +74,7 @@ export function skillBody(
   const ahead = outlookSentence(c);
   const scores = scoresLine(c);
   return [
-    h('p', skillSentence(skill, c), { class: 'skill-sentence' }),
+    sentence(skillSentences(skill, c)),
     ...(providers ? [h('p', providers, { class: 'skill-providers' })] : []),
     ...(ahead ? [h('p', ahead, { class: 'skill-outlook' })] : []),
     ...(scores.length > 0 ? [fine(scores)] : []),
