@@ -1,19 +1,132 @@
 /**
  * The city panel's forecast skill in headless Chromium: two sample years to 24 May 2026,
  * Austin with the sample's past forecasts of every served day made again, Wichita with those of
- * its last 20 days only (too few pairs for a score).
+ * its last 20 days only (too few pairs for a score). The section is folded: its answer is fetched
+ * when the reader opens it, and what it says is checked against counts made here from the API's
+ * own contingency tables.
  */
 import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { ForecastSkill } from '../../src/domain/verification/skill-schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { skillSentence } from '../../src/site/app/skill.js';
+import { outlookSentence, providersSentence, skillSentence } from '../../src/site/app/skill-words.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite, useSiteToToday } from '../helpers/site.js';
-import { categoryToSpeakOf, expectedProvidersSentence, expectedSentence, fixed, INTRO, type Json } from '../helpers/skill-words.js';
+import { categoryToSpeakOf, fixed, type Json, LEVELS } from '../helpers/skill-words.js';
 import { type KeptDay, levelsOf } from '../../src/domain/verification/target-days.js';
+
+const SIMULATED = "Simulated skill (the sample provider's forecast errors are invented): ";
+const leadOne = (c: Json): Json => c.leads.find((l: Json) => l.lead === 1).window;
+
+/** A table's days with pollen (observed above None: columns 1 to 4) and those forecast at the level observed. */
+function counted(table: number[][]): { days: number; right: number } {
+  let days = 0;
+  let right = 0;
+  for (let f = 0; f < 5; f++)
+    for (let o = 1; o < 5; o++) {
+      days += table[f]![o]!;
+      if (f === o) right += table[f]![o]!;
+    }
+  return { days, right };
+}
+
+/** How the forecast compares with a reference, by their intervals: better or worse only when they do not overlap. */
+function compared(f: number[], r: number[] | null, name: string): string {
+  if (!r) return `could not be compared with ${name}`;
+  if (f[0]! > r[1]!) return `did better than ${name}`;
+  if (f[1]! < r[0]!) return `did worse than ${name}`;
+  return `was not clearly better or worse than ${name}`;
+}
+
+/** Why a table without a score of levels tells too little, from its observed days by level. */
+function narrow(table: number[][], name: string): string {
+  const byLevel = LEVELS.map((_, o) => table.reduce((n, row) => n + row[o]!, 0));
+  const seen = LEVELS.filter((_, o) => byLevel[o]! > 0);
+  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
+  const count = (level: string) => days(byLevel[LEVELS.indexOf(level)]!);
+  if (seen.length === 1)
+    return `the ${name} pollen was ${seen[0]} on all ${count(seen[0]!)}: with nothing else to tell, a right forecast cannot be told from a lucky one`;
+  if (seen.length === 2)
+    return `the ${name} pollen was only ${seen[0]} or ${seen[1]} (${seen[0]} on ${count(seen[0]!)}, ${seen[1]} on ${count(seen[1]!)}): too narrow a range to judge the forecast's levels`;
+  return `the ${name} pollen was above None on only ${days(byLevel.slice(1).reduce((a, b) => a + b, 0))}: too few to judge the forecast's levels`;
+}
+
+/** The sentence a category's answer at lead 1 reads as, on the sample provider, from the answer's tables and intervals. */
+function expectedSentence(skill: Json, c: Json): string {
+  const w = leadOne(c);
+  const last = `the last ${skill.window.days} days`;
+  const name = c.category;
+  if (!w.forecast) return `${SIMULATED}no ${name} forecast made the day before has been checked here in ${last}.`;
+  const f = counted(w.forecast.table);
+  const checked = w.days < skill.window.days ? `, of the ${w.days} that could be checked,` : ',';
+  if (f.days === 0) return `${SIMULATED}in ${last}${checked} ${narrow(w.forecast.table, name)}.`;
+  const refs = [
+    ...(w.persistence ? [["yesterday's level", counted(w.persistence.table)] as const] : []),
+    ...(w.climatology ? [['the usual for the season', counted(w.climatology.table)] as const] : []),
+  ];
+  // One comparison, one set of days: every table has the same days with pollen.
+  for (const [, r] of refs) expect(r.days).toBe(f.days);
+  const said = refs.map(([n, r], i) => (i === 0 ? `${n} would have been right on ${r.right}` : `${n} on ${r.right}`));
+  const first = `${SIMULATED}on the ${f.days} days with ${name} pollen in ${last}${checked} the forecast made the day before had the level right on ${f.right}${said.length ? `; ${said.join(' and ')}` : ''}.`;
+  if (w.reason) return `${first} That is too few to judge the forecast by yet: ${w.reason}.`;
+  if (w.forecast.gerrity === null) return `${first} That is too little to judge the forecast by: ${narrow(w.forecast.table, name)}.`;
+  const verdicts = [
+    ...(w.persistence ? [compared(w.forecast.gerrity_interval, w.persistence.gerrity_interval, "yesterday's level")] : []),
+    ...(w.climatology ? [compared(w.forecast.gerrity_interval, w.climatology.gerrity_interval, 'the usual for the season')] : []),
+  ];
+  return verdicts.length
+    ? `${first} Counting how far off each miss was, over all ${w.days} days checked, the forecast ${verdicts.join(', and ')}.`
+    : first;
+}
+
+/** The leads after tomorrow at which the served outlook is the outlook's own, and those at which it is the usual for the season. */
+const servedAfterTomorrow = (c: Json) => {
+  const after = (c.outlook?.days ?? []).filter((d: Json) => d.lead > 1);
+  return {
+    own: after.filter((d: Json) => d.served === 'outlook').map((d: Json) => d.lead),
+    usual: after.filter((d: Json) => d.served === 'climatology').map((d: Json) => d.lead),
+  };
+};
+
+/** Every text of the section's charts outside its chart, or overlapping another: none where each has its room. */
+const crowded = (page: Page) =>
+  page.locator('details.skill svg.skill-chart').evaluateAll((svgs) =>
+    svgs.flatMap((svg) => {
+      const box = svg.getBoundingClientRect();
+      const texts = [...svg.querySelectorAll('text')].map((t) => ({ text: t.textContent, r: t.getBoundingClientRect() }));
+      const outside = texts.filter(
+        ({ r }) => r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1,
+      );
+      const overlapping = texts.flatMap((a, i) =>
+        texts
+          .slice(i + 1)
+          .filter(
+            (b) =>
+              Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left) > 0.5 &&
+              Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top) > 0.5,
+          )
+          .map((b) => `${a.text} / ${b.text}`),
+      );
+      return [...outside.map((t) => `outside: ${t.text}`), ...overlapping.map((t) => `overlapping: ${t}`)];
+    }),
+  );
+
+/**
+ * Pins the panel to `width` px, whatever the page's layout, before the page runs: the panel draws
+ * its charts for its own width (chartWidth), so that they are drawn at the phone's width, one unit
+ * a pixel.
+ */
+const pinPanel = (page: Page, width: number) =>
+  page.addInitScript((w) => {
+    document.addEventListener('DOMContentLoaded', () => {
+      const style = document.createElement('style');
+      style.textContent = `#panel { box-sizing: content-box !important; width: ${w}px !important; min-width: 0 !important; max-width: ${w}px !important; padding: 0 !important; } #panel svg.skill-chart { width: 100%; max-width: 100%; }`;
+      document.head.append(style);
+    });
+  }, width);
 
 // In spring: Austin's tree and grass seasons under way, so that the window's scores have levels to score.
 const LAST = dayNumber('2026-05-24');
@@ -32,39 +145,87 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
     },
   });
   const browser = useBrowser(site);
-
-  const openPanel = async (slug: string) => {
-    const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${site.server.url}/`);
-    await page.waitForSelector('#markers .marker');
-    await page.click(`#city-list button[data-city="${slug}"]`);
-    await page.waitForSelector('#panel section.skill');
-    return { page, errors };
-  };
   const json = async (path: string) => (await (await site.get(path)).json()) as Json;
-  const expectedCategory = (slug: string, skill: Json) => categoryToSpeakOf(json, slug, skill);
 
-  it("says how the forecast did against yesterday's level and the usual for the season, and draws the API's scores with their intervals", async () => {
-    const { page, errors } = await openPanel('austin');
+  /** The panel of `slug`, with the section still folded, and the requests for its answer counted. */
+  const openPanel = async (slug: string, width = 1100) => {
+    const page = await browser().newPage({ viewport: { width, height: 1400 } });
+    if (width < 1100) await pinPanel(page, width);
+    const errors: string[] = [];
+    const asked: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('request', (r) => {
+      if (r.url().includes('/api/forecast-skill')) asked.push(r.url());
+    });
+    await page.goto(`${site.server.url}/?city=${slug}`);
+    await page.waitForSelector('#panel details.skill');
+    return { page, errors, asked };
+  };
+  const unfold = async (page: Page) => {
+    await page.click('#panel details.skill > summary');
+    await page.waitForSelector('#panel details.skill .skill-sentence');
+  };
+
+  it("fetches the answer only when opened, and says on how many days with pollen the forecast had the level right, beside yesterday's level and the usual for the season", async () => {
+    const { page, errors, asked } = await openPanel('austin');
+    expect(await page.textContent('#panel details.skill > summary')).toBe('How good has this forecast been?');
+    expect(await page.locator('#panel details.skill').getAttribute('open')).toBeNull();
+    expect(asked).toEqual([]);
+    await unfold(page);
+    expect(asked).toEqual([`${site.server.url}/api/forecast-skill?city=austin`]);
+    // Folded and opened again: drawn once, fetched once.
+    await page.click('#panel details.skill > summary');
+    await page.click('#panel details.skill > summary');
+    expect(asked).toHaveLength(1);
+
     const skill = await json('/api/forecast-skill?city=austin');
     expect(skill.archive.by.made_again).toBeGreaterThan(1000);
-    expect(skill.archive.outlooks.made_again).toBeGreaterThan(500);
-    const c = await expectedCategory('austin', skill);
-    expect(c.leads.find((l: Json) => l.lead === 1).window.days).toBeGreaterThanOrEqual(30);
-    expect(await page.textContent('.skill-sentence')).toBe(expectedSentence(c));
+    const c = await categoryToSpeakOf(json, 'austin', skill);
+    const w = leadOne(c);
+    expect(w.days).toBeGreaterThanOrEqual(30);
+    const f = counted(w.forecast.table);
+    expect(f.days).toBeGreaterThan(0);
+    const sentence = await page.textContent('.skill-sentence');
+    expect(sentence).toBe(expectedSentence(skill, c));
+    expect(sentence).toContain(`on the ${f.days} days with ${c.category} pollen in the last 90 days`);
+    expect(sentence).toContain(`had the level right on ${f.right}`);
+    expect(sentence).toContain(`yesterday's level would have been right on ${counted(w.persistence.table).right}`);
     // Whichever category today's levels pick, each category's answer reads right.
     const typed = ForecastSkill.parse(skill);
-    const branches = new Set<string>();
-    for (const [i, other] of (skill.categories as Json[]).entries()) {
-      const sentence = skillSentence(typed, typed.categories[i]!);
-      expect(sentence).toBe(expectedSentence(other));
-      branches.add(sentence.includes('scored') && sentence.includes('on levels') ? 'scored' : 'reason');
-    }
-    expect(branches.has('scored')).toBe(true);
+    for (const [i, other] of (skill.categories as Json[]).entries())
+      expect(skillSentence(typed, typed.categories[i]!)).toBe(expectedSentence(skill, other));
 
-    // The score of levels: each line's points are the API's Gerrity scores at the leads it gives one with an interval, the bars its intervals.
+    // The outlook after tomorrow, in a sentence: the usual for the season where it has not done better.
+    const served = servedAfterTomorrow(c);
+    const ahead = await page.textContent('.skill-outlook');
+    if (served.own.length === 0)
+      expect(ahead).toBe(
+        `For ${c.category} pollen on the days after tomorrow, the outlook has not done better than the usual for the season, so the usual is what the 7-day strip shows.`,
+      );
+    else if (served.usual.length === 0)
+      expect(ahead).toContain('the outlook has done better than the usual for the season, and the 7-day strip shows it');
+    else expect(ahead).toContain(`${served.usual.at(-1)} days ahead it has not, so the strip shows the usual`);
+    for (const [i, other] of (skill.categories as Json[]).entries()) {
+      const s = servedAfterTomorrow(other);
+      const words = outlookSentence(typed.categories[i]!);
+      expect(words?.includes('has not done better than the usual for the season, so the usual')).toBe(s.own.length === 0);
+    }
+
+    // Plain words in the sentences; the score named once, in the fine print, with its interval and a link to the glossary.
+    const said = (await page.locator('details.skill p:not(.fine)').allTextContents()).join(' ');
+    expect(said).not.toMatch(/Gerrity|Heidke|RPSS|skill score/);
+    const section = (await page.textContent('details.skill'))!;
+    expect(section.match(/Gerrity/g)).toHaveLength(1);
+    expect(await page.locator('details.skill p.fine a', { hasText: 'Gerrity skill score' }).getAttribute('href')).toBe('#glossary');
+    const [low, high] = w.forecast.gerrity_interval;
+    expect(section).toContain(`the day before: ${fixed(w.forecast.gerrity)} (${fixed(low)} to ${fixed(high)})`);
+    // The answer itself only behind a small link.
+    const links = await page
+      .locator('details.skill a')
+      .evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]).filter(([, href]) => href?.includes('/api/')));
+    expect(links).toEqual([['data', '/api/forecast-skill?city=austin']]);
+
+    // The score of levels by days ahead: each line's points are the API's scores at the leads it gives one with an interval.
     const tables: Record<string, (w: Json) => Json | null> = {
       forecast: (w) => w.forecast,
       persistence: (w) => w.persistence,
@@ -102,8 +263,8 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
     // The provider's forecast reaches lead 2: its lines stop there, and the days beyond are shaded, saying so.
     expect(expected[0]!.points.map((p) => p[0])).toEqual([0, 1, 2]);
     expect(await charts.nth(0).locator('.skill-outlook-days').count()).toBe(1);
-    expect(await charts.nth(0).locator('text', { hasText: 'the forecast reaches 2 days ahead' }).count()).toBe(1);
-    expect(await page.locator('section.skill .series-legend li').allTextContents()).toEqual([
+    expect(await charts.nth(0).locator('text.skill-shaded').allTextContents()).toEqual(['Shaded: the forecast reaches 2 days ahead']);
+    expect(await page.locator('details.skill .series-legend li').allTextContents()).toEqual([
       'The forecast',
       "Yesterday's level",
       'The usual for the season',
@@ -115,51 +276,51 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
     expect(await lines(1)).toEqual(outlook.length ? [{ key: 'outlook', points: outlook, bars: outlook.length }] : []);
     expect(await charts.nth(1).getAttribute('aria-label')).toContain('against the usual for the season');
     const desc = await charts.nth(0).locator('desc').textContent();
-    const f = expected[0]!.points[1]!;
-    expect(desc).toContain(`day 1 ${fixed(f[1]!)} (${fixed(f[2]!)} to ${fixed(f[3]!)})`);
+    const p1 = expected[0]!.points[1]!;
+    expect(desc).toContain(`day 1 ${fixed(p1[1]!)} (${fixed(p1[2]!)} to ${fixed(p1[3]!)})`);
+    expect(await crowded(page)).toEqual([]);
 
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
 
-  it('keeps every word of the charts inside them on a phone: captions run on to a second line', async () => {
-    const page = await browser().newPage({ viewport: { width: 390, height: 900 } });
-    await page.goto(`${site.server.url}/?city=austin`);
-    await page.waitForSelector('#panel section.skill svg.skill-chart');
-    const outside = await page.locator('#panel svg.skill-chart').evaluateAll((svgs) =>
-      svgs.flatMap((svg) => {
-        const box = svg.getBoundingClientRect();
-        return [...svg.querySelectorAll('text')]
-          .filter((t) => {
-            const r = t.getBoundingClientRect();
-            return r.left < box.left - 1 || r.right > box.right + 1;
-          })
-          .map((t) => t.textContent);
-      }),
-    );
-    expect(outside).toEqual([]);
-    const captions = await page.locator('#panel svg.skill-chart text.skill-caption').allTextContents();
-    expect(captions.join(' ')).toContain('score of levels by days ahead (1 perfect, 0 no skill)');
-    expect(captions.length).toBeGreaterThan(2); // two charts, at least one caption on two lines
-    await page.close();
-  });
+  for (const width of [280, 320, 390])
+    it(`keeps every word of the charts inside them and clear of the others on a phone ${width} px wide`, async () => {
+      const { page, errors } = await openPanel('austin', width);
+      await unfold(page);
+      await page.waitForSelector('#panel details.skill svg.skill-chart');
+      expect(await crowded(page)).toEqual([]);
+      // Drawn for the width given (the panel's), a unit a pixel, and every word in its place at that size.
+      const drawn = await page
+        .locator('#panel svg.skill-chart')
+        .evaluateAll((svgs) =>
+          svgs.map((s) => [Number(s.getAttribute('viewBox')!.split(' ')[2]), Math.round(s.getBoundingClientRect().width)]),
+        );
+      expect(drawn).toEqual(drawn.map(() => [width, width]));
+      const captions = await page.locator('#panel svg.skill-chart text.skill-caption').allTextContents();
+      expect(captions.join(' ')).toContain('score of levels by days ahead (1 perfect, 0 no skill)');
+      expect(errors).toEqual([]);
+      await page.close();
+    }, 120_000);
 
-  it('says plainly why there is no score where fewer days are paired than a score needs, and draws no forecast line', async () => {
+  it('says how many days were checked, and that they are too few to judge by, where fewer days are paired than a score needs', async () => {
     const { page, errors } = await openPanel('wichita');
+    await unfold(page);
     const skill = await json('/api/forecast-skill?city=wichita');
-    const c = await expectedCategory('wichita', skill);
-    const w = c.leads.find((l: Json) => l.lead === 1).window;
+    const c = await categoryToSpeakOf(json, 'wichita', skill);
+    const w = leadOne(c);
     expect(w.days).toBeLessThan(30);
-    expect(await page.textContent('.skill-sentence')).toBe(
-      `${INTRO}, the ${c.category} forecast a day ahead cannot be scored here yet: ${w.reason}.`,
-    );
-    // Persistence and climatology are scored on the forecast's days, so none of the first leads has a line.
+    expect(w.reason).not.toBeNull();
+    expect(await page.textContent('.skill-sentence')).toBe(expectedSentence(skill, c));
+    expect(await page.textContent('.skill-sentence')).toContain(`That is too few to judge the forecast by yet: ${w.reason}.`);
+    // Persistence and climatology are scored on the forecast's days, so none of the first leads has a line, and no score is given.
     const drawn = await page
       .locator('.skill-chart')
       .first()
       .locator('.skill-line')
       .evaluateAll((gs) => gs.map((g) => g.getAttribute('class')));
     expect(drawn).not.toContain('skill-line skill-forecast');
+    expect(await page.textContent('details.skill')).not.toContain('Gerrity');
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
@@ -194,26 +355,42 @@ describe.skipIf(!hasChromium)("the forecast skill in the city panel, of two prov
     },
   });
   const browser = useBrowser(site);
+  const json = async (path: string) => (await (await site.get(path)).json()) as Json;
 
-  it('says which provider did better for the next day where the reader lives, over how many days, and names no provider with too few', async () => {
-    const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });
+  it('says on how many days with pollen each provider had the level right where the reader lives, which did better, and names no provider with too few', async () => {
+    const page = await browser().newPage({ viewport: { width: 320, height: 1400 } });
+    await pinPanel(page, 280);
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(`${site.server.url}/`);
-    await page.waitForSelector('#markers .marker');
-    await page.click('#city-list button[data-city="austin"]');
-    await page.waitForSelector('#panel section.skill');
-    const json = async (path: string) => (await (await site.get(path)).json()) as Json;
+    await page.goto(`${site.server.url}/?city=austin`);
+    await page.click('#panel details.skill > summary');
+    await page.waitForSelector('#panel details.skill .skill-providers');
     const skill = await json('/api/forecast-skill?city=austin');
     const c = await categoryToSpeakOf(json, 'austin', skill);
-    const expected = expectedProvidersSentence(skill, c, 'Austin');
-    expect(expected).toBeDefined();
-    // The daily provider's forecast is the level observed: it did better than the sample's, beyond doubt.
-    expect(expected).toContain(`Atmospore's ${c.category} forecast for the next day did better than Sample's`);
-    expect(await page.textContent('.skill-providers')).toBe(expected);
-    expect(await page.textContent('.skill-providers')).not.toContain('Ambee');
-    // Its chart runs to the furthest lead a provider reaches.
-    expect(await page.locator('.skill-chart').first().locator('text.tick', { hasText: /^13$/ }).count()).toBe(1);
+    const side = leadOne(c).side_by_side;
+    const byName = Object.fromEntries(
+      (side.providers as Json[]).filter((p) => p.forecast).map((p) => [p.provider, counted(p.forecast.table)]),
+    );
+    const text = (await page.textContent('.skill-providers'))!;
+    expect(text).toBe(
+      providersSentence(
+        ForecastSkill.parse(skill),
+        ForecastSkill.parse(skill).categories.find((x) => x.category === c.category)!,
+        'Austin',
+      ),
+    );
+    // The daily provider's forecast is the level observed: right on every day with pollen, and better than the sample's beyond doubt.
+    expect(byName.atmospore!.right).toBe(byName.atmospore!.days);
+    expect(text).toContain(
+      `In Austin, on the ${side.days} days in the last 90 that both providers forecast, ${byName.atmospore!.days} had ${c.category} pollen: Atmospore's forecast made the day before had the level right on ${byName.atmospore!.right} and Sample's on ${byName.sample!.right} (yesterday's level: ${counted(side.persistence.table).right}).`,
+    );
+    expect(text).toContain("Counting how far off each miss was, Atmospore's did better than Sample's.");
+    expect(text).not.toContain('Ambee');
+    // Its chart runs to the furthest lead a provider reaches, every second day labelled on a phone, every word clear of the others.
+    const ticks = await page.locator('.skill-chart').first().locator('text.tick:not(.skill-caption)').allTextContents();
+    expect(await crowded(page)).toEqual([]);
+    expect(ticks).toEqual(expect.arrayContaining(['0', '2', '12']));
+    expect(ticks).not.toContain('13');
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);
