@@ -17,6 +17,9 @@ import { landingPage } from './page.js';
 const require = createRequire(import.meta.url);
 const run = promisify(execFile);
 
+/** The page's style sheets, one file served: the page's own, then its sections'. */
+const STYLES = ['./style.css', './season.css', './alerts.css'];
+
 /** The files `siteFiles` makes. */
 export const SITE_FILES: readonly string[] = [
   'index.html',
@@ -46,7 +49,7 @@ export async function siteFiles({ reference = true } = {}): Promise<Map<string, 
     ['index.html', landingPage('/assets/app.js', '/assets/app.css')],
     ...(reference ? [['api-reference.html', await referencePage(openApiDocument(API_ROUTES))] as const] : []),
     ['assets/app.js', script],
-    ['assets/app.css', readFileSync(new URL('./style.css', import.meta.url), 'utf8')],
+    ['assets/app.css', STYLES.map((name) => readFileSync(new URL(name, import.meta.url), 'utf8')).join('\n')],
     ['assets/us-states.json', readFileSync(require.resolve('us-atlas/states-albers-10m.json'), 'utf8')],
   ]);
 }
