@@ -7,7 +7,7 @@
  *   and gzip otherwise.
  * - Function answers are compressed too: "Netlify normally compresses pages with Brotli
  *   (Content-Encoding: br)" of server-rendered pages, which are function answers
- *   (withastro/adapters issue #269).
+ *   (withastro/adapters #269).
  * - A compressed answer's ETag is the identity answer's with `-df` appended inside the quotes
  *   (`"…-ssl"` and `"…-ssl-df"`, answers.netlify.com/t/37852), and it carries
  *   `Vary: Accept-Encoding`.
