@@ -234,8 +234,8 @@ async function serveFile({ req, res, method, site }: Exchange, paths: string[]):
     // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
     const range = byteRange(req.headers.range, size);
     if (range === 'unsatisfiable') return refuseRange(res, method, headers, size);
-    // A range is of the identity bytes, never compressed (RFC 9110 section 14: ranges count the
-    // representation's own bytes).
+    // A range is of the file's own bytes, as its reader (a Parquet reader, a resumed download)
+    // counts them: never of compressed ones.
     const coding = encodable && !range && size > 0 ? acceptedCoding(req.headers['accept-encoding']) : undefined;
     if (coding) {
       const body = site.compressed.get(file.path, stat, coding, () => readFileSync(fd));
