@@ -4,7 +4,7 @@
  * else the function whose `path` matches, respecting `preferStatic`; netlify.toml headers on
  * static files. Functions run in-process on web Request/Response.
  */
-import { closeSync, createReadStream, fstatSync, openSync } from 'node:fs';
+import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +18,16 @@ import { clientWentAway } from '../api/http/netlify.js';
 import { ERROR_CACHE } from '../api/http/respond.js';
 import { openStore } from '../store/store.js';
 import { useSqlite } from '../wiring/contexts.js';
+import {
+  acceptedCoding,
+  type Coding,
+  CompressedFiles,
+  compressible,
+  compressor,
+  encodedEtag,
+  forbidsTransform,
+  varyOnEncoding,
+} from './compress.js';
 import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
 import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
 import { type RulesFor, rulesLoader } from './rules.js';
@@ -65,7 +75,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = Math.max(options.requestTimeoutMs ?? 30_000, headersTimeout + 1);
   // Its origin is known once it listens, before any request.
-  const site: Site = { publishDir, config, functions, rules, origin: '' };
+  const site: Site = { publishDir, config, functions, rules, origin: '', compressed: new CompressedFiles() };
   const server = createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: 1_000 }, (req, res) => {
     handle(req, res, site).catch((error: unknown) => {
       console.error('local server failure', error);
@@ -109,6 +119,8 @@ interface Site {
   rules: RulesFor;
   /** Where this server listens, `http://127.0.0.1:8888`: the site's own address. */
   origin: string;
+  /** Text files compressed once per version, as the CDN keeps them. */
+  compressed: CompressedFiles;
 }
 
 /** One request as the steps below see it. */
@@ -190,7 +202,11 @@ async function answerByRule(ex: Exchange): Promise<boolean> {
   return fn ? callFunction(ex, fn) : false;
 }
 
-/** The file of the last path, with the header rules of any of them; byte ranges answered. False when there is none. */
+/**
+ * The file of the last path, with the header rules of any of them; byte ranges answered, and a
+ * whole text file compressed when the client accepts it (src/server/compress.ts). False when
+ * there is none.
+ */
 async function serveFile({ req, res, method, site }: Exchange, paths: string[]): Promise<boolean> {
   const file = method === 'GET' || method === 'HEAD' ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
   if (!file) return false;
@@ -204,23 +220,26 @@ async function serveFile({ req, res, method, site }: Exchange, paths: string[]):
   }
   let sending = false;
   try {
-    const { size } = fstatSync(fd);
-    const headers = { 'Content-Type': file.contentType, 'Accept-Ranges': 'bytes', ...headersFor(site.config.headers, paths) };
+    const stat = fstatSync(fd);
+    const { size } = stat;
+    const headers: Record<string, string> = {
+      'Content-Type': file.contentType,
+      'Accept-Ranges': 'bytes',
+      ...headersFor(site.config.headers, paths),
+    };
+    const encodable = compressible(headers['Content-Type']) && !forbidsTransform(headers['Cache-Control']);
+    // Every answer of a text file varies with Accept-Encoding, a range or identity one included:
+    // a cache must not hand it to a client that asked otherwise.
+    if (encodable) headers.Vary = varyOnEncoding(headers.Vary);
     // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
     const range = byteRange(req.headers.range, size);
-    if (range === 'unsatisfiable') {
-      // An error as the API's are, in their JSON, whatever the file's own type: never kept by a
-      // cache, whatever the path's rules say of its file.
-      const body = JSON.stringify(
-        plainError(416, 'RANGE_NOT_SATISFIABLE', `The byte range asked for starts past the end of the file (${size} bytes)`),
-      );
-      res.writeHead(416, {
-        ...headers,
-        'Content-Type': JSON_TYPE,
-        'Content-Range': `bytes */${size}`,
-        'Content-Length': String(Buffer.byteLength(body)),
-        'Cache-Control': ERROR_CACHE,
-      });
+    if (range === 'unsatisfiable') return refuseRange(res, method, headers, size);
+    // A range is of the file's own bytes, as its reader (a Parquet reader, a resumed download)
+    // counts them: never of compressed ones.
+    const coding = encodable && !range && size > 0 ? acceptedCoding(req.headers['accept-encoding']) : undefined;
+    if (coding) {
+      const body = site.compressed.get(file.path, stat, coding, () => readFileSync(fd));
+      res.writeHead(200, { ...headers, 'Content-Encoding': coding, 'Content-Length': String(body.length) });
       res.end(method === 'HEAD' ? undefined : body);
       return true;
     }
@@ -246,6 +265,25 @@ async function serveFile({ req, res, method, site }: Exchange, paths: string[]):
 }
 
 /**
+ * A range past the end: an error as the API's are, in their JSON, whatever the file's own type,
+ * and never kept by a cache, whatever the path's rules say of its file.
+ */
+function refuseRange(res: ServerResponse, method: string, headers: Record<string, string>, size: number): true {
+  const body = JSON.stringify(
+    plainError(416, 'RANGE_NOT_SATISFIABLE', `The byte range asked for starts past the end of the file (${size} bytes)`),
+  );
+  res.writeHead(416, {
+    ...headers,
+    'Content-Type': JSON_TYPE,
+    'Content-Range': `bytes */${size}`,
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': ERROR_CACHE,
+  });
+  res.end(method === 'HEAD' ? undefined : body);
+  return true;
+}
+
+/**
  * Calls a function with the original request: on Netlify a function reached through a rewrite
  * sees the URL and query that were asked for, not the rewrite's target. A client that goes away
  * while the answer streams ends the stream; that is not a failure of the server.
@@ -260,16 +298,41 @@ async function callFunction({ req, res, url, method, site }: Exchange, fn: Loade
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit);
   const response = await fn.handler(request, {});
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (method === 'HEAD' || !response.body) res.end();
-  else {
-    try {
-      await pipeline(Readable.fromWeb(response.body as NodeReadableStream), res);
-    } catch (error) {
-      if (!clientWentAway(error)) throw error;
-    }
+  const headers = Object.fromEntries(response.headers);
+  // Decided from the headers alone, so that a HEAD, whose answer has no body, gets those of its GET.
+  const coding = encodeAnswer(headers, response.status, req.headers['accept-encoding']);
+  res.writeHead(response.status, headers);
+  if (method === 'HEAD' || (!response.body && !coding)) {
+    res.end();
+    return true;
+  }
+  const body = response.body ? Readable.fromWeb(response.body as NodeReadableStream) : Readable.from([]);
+  try {
+    await (coding ? pipeline(body, compressor(coding), res) : pipeline(body, res));
+  } catch (error) {
+    if (!clientWentAway(error)) throw error;
   }
   return true;
+}
+
+/**
+ * What the CDN does to a function's answer (src/server/compress.ts): a text answer the function
+ * did not encode itself is compressed when the client accepts it, with no Content-Length (it
+ * streams) and Netlify's `-df` ETag; every text answer varies with Accept-Encoding. Changes
+ * `headers` (lower-case names, as a web Response gives them); the coding to apply, if any.
+ */
+function encodeAnswer(headers: Record<string, string>, status: number, acceptEncoding: string | string[] | undefined): Coding | undefined {
+  if (!compressible(headers['content-type']) || forbidsTransform(headers['cache-control'])) return undefined;
+  headers.vary = varyOnEncoding(headers.vary);
+  const encoded = (headers['content-encoding'] ?? 'identity').toLowerCase() !== 'identity';
+  // No body (204, 304), or a part of one (206): nothing to compress.
+  const whole = status >= 200 && status !== 204 && status !== 206 && status !== 304 && !headers['content-range'];
+  const coding = !encoded && whole ? acceptedCoding(acceptEncoding) : undefined;
+  if (!coding) return undefined;
+  headers['content-encoding'] = coding;
+  delete headers['content-length'];
+  if (headers.etag) headers.etag = encodedEtag(headers.etag);
+  return coding;
 }
 
 /**
