@@ -62,8 +62,7 @@ export function allergenSection(held: readonly Allergen[], onChange: (chosen: Al
   }
   const summary = h('summary');
   const name = (chosen: readonly Allergen[]) => {
-    summary.textContent =
-      chosen.length === 0 ? 'Choose the plants you react to' : `${chosen.map((a) => a.name).join(', ')} (change)`;
+    summary.textContent = chosen.length === 0 ? 'Choose the plants you react to' : `${chosen.map((a) => a.name).join(', ')} (change)`;
   };
   name(chosenOf(held));
   section.append(

@@ -75,7 +75,13 @@ function fromForecast(day: ForecastDay | ProviderForecastDay, inputs: DayInputs)
   return inputs.chosen.map((a) => {
     const peak = allergenPeak(a, hours);
     if (peak !== null) return { key: a.slug, label: a.name, level: allergenRisk(a, peak), source: 'forecast' as const };
-    return { key: a.slug, label: a.name, level: day[`peak_risk_${a.category}`], source: 'forecast' as const, standIn: `${a.category} pollen` };
+    return {
+      key: a.slug,
+      label: a.name,
+      level: day[`peak_risk_${a.category}`],
+      source: 'forecast' as const,
+      standIn: `${a.category} pollen`,
+    };
   });
 }
 

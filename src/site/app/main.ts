@@ -95,13 +95,17 @@ async function startMap(names: ReadonlyMap<string, string>, select: (slug: strin
     const by = colourBy.value === '' ? undefined : (colourBy.value as 'tree' | 'grass' | 'weed' | 'ragweed');
     drawMarkers(layer, features, names, select, by);
     list.replaceChildren(
-      ...features.map((f) => cityItem(f.properties.city, names.get(f.properties.city) ?? f.properties.city, f.properties.sev_total, select)),
+      ...features.map((f) =>
+        cityItem(f.properties.city, names.get(f.properties.city) ?? f.properties.city, f.properties.sev_total, select),
+      ),
     );
   };
   const showDay = async (choice: MapChoice) => {
     const request = ++shown;
     status.textContent = `Loading ${choice.label}…`;
-    const map = await getJson<{ date: string; features: MapFeature[]; simulated?: true; forecast?: true }>(mapPath(choice)).catch(() => undefined);
+    const map = await getJson<{ date: string; features: MapFeature[]; simulated?: true; forecast?: true }>(mapPath(choice)).catch(
+      () => undefined,
+    );
     if (request !== shown) return; // a later pick answers instead
     if (!map) {
       status.textContent = `The map of ${choice.label} could not be loaded.`;

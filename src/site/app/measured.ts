@@ -59,10 +59,14 @@ export function last30(rows: readonly DayRow[]): HTMLElement {
     const tr = h('tr');
     // A local day missing hours: the first of the store, or the newest while its end is not ingested.
     tr.append(
-      h('th', r.hours !== undefined && r.hours > 0 && r.hours < 23 ? `${dayName(r.date, 'short')} (${r.hours} h)` : dayName(r.date, 'short'), {
-        scope: 'row',
-        'data-date': r.date,
-      }),
+      h(
+        'th',
+        r.hours !== undefined && r.hours > 0 && r.hours < 23 ? `${dayName(r.date, 'short')} (${r.hours} h)` : dayName(r.date, 'short'),
+        {
+          scope: 'row',
+          'data-date': r.date,
+        },
+      ),
       h('td', String(r.tree ?? '–')),
       h('td', String(r.grass ?? '–')),
       h('td', String(r.weed ?? '–')),

@@ -24,7 +24,13 @@ function readingItem(r: Reading): HTMLLIElement {
 function dayItem(d: DayAnswer): HTMLLIElement {
   const li = h('li', undefined, { class: 'strip-day', 'data-date': d.date, 'data-source': d.source });
   const head = h('p', undefined, { class: 'strip-head' });
-  head.append(h('strong', leadName(d.lead, d.date)), d.lead < 2 ? ` ${dayName(d.date, 'short')}` : '', h('span', ` ${SOURCE_WORDS[d.source]}`, { class: 'fine' }));
+  // A forecast that ends within the day (48 hours from now) says how many of its hours it holds.
+  const part = d.source === 'forecast' && d.hours !== undefined && d.hours > 0 && d.hours < 23 ? ` (${d.hours} of its hours)` : '';
+  head.append(
+    h('strong', leadName(d.lead, d.date)),
+    d.lead < 2 ? ` ${dayName(d.date, 'short')}` : '',
+    h('span', ` ${SOURCE_WORDS[d.source]}${d.lead === 0 ? '' : part}`, { class: 'fine' }),
+  );
   const readings = h('ul', undefined, { class: 'strip-readings' });
   readings.append(...d.readings.map(readingItem));
   li.append(head, readings);
@@ -50,7 +56,9 @@ export function outlookStrip(answers: readonly DayAnswer[], outlook: ForecastOut
       `After them, the outlook: the most likely level and how likely it is, from earlier years' days around each date moved by this year's season${outlook ? ` (issued ${dayName(outlook.issued)})` : ''}.`,
     );
   if (sources.has('usual'))
-    notes.push('"Usual for the season" marks where the outlook has not done better than the earlier years\' usual level, so the usual is shown.');
+    notes.push(
+      '"Usual for the season" marks where the outlook has not done better than the earlier years\' usual level, so the usual is shown.',
+    );
   if (answers.some((d) => d.readings.some((r) => r.standIn)))
     notes.push("The outlook is made for tree, grass, weed and ragweed pollen: a plant's category stands in for it, as marked.");
   section.append(h('p', notes.join(' '), { class: 'fine', id: 'outlook-note' }));

@@ -98,8 +98,8 @@ function topOfPanel(
     ...(first.days?.provider_days ?? []).filter((p) => !first.days?.rows.some((r) => r.date === p.date)),
   ];
   const held = allergensIn([...observed, ...hourly, ...days]);
-  const who = first.hourly instanceof Error ? undefined : first.hourly.simulated ? 'the sample provider' : first.hourly.provider;
-  const provider = who ? providerName(who) : undefined;
+  const provider =
+    first.hourly instanceof Error ? undefined : first.hourly.simulated ? 'the sample provider' : providerName(first.hourly.provider ?? '');
   const answersFor = (chosen: readonly Allergen[]) => dayAnswers({ days, hourly, zone, outlook: first.days?.outlook, chosen });
   let today = todaySection(answersFor(chosenOf(held)), observed, provider);
   let strip = outlookStrip(answersFor(chosenOf(held)), first.days?.outlook);
@@ -182,9 +182,7 @@ async function restOfPanel(
   const seasonsFor = (picked: readonly Allergen[]) =>
     seasonAnswer ? seasonSection(seasonAnswer, daily.rows, width, picked[0] ? outlookCategoryOf(picked[0]) : undefined) : undefined;
   const upTo = daily.rows.slice(0, 30);
-  const after = [
-    section(`Last 30 days measured (local days, ${zone})`, scrolling(last30(upTo), 'Last 30 days measured')),
-  ];
+  const after = [section(`Last 30 days measured (local days, ${zone})`, scrolling(last30(upTo), 'Last 30 days measured'))];
   return { before, after, seasonsFor };
 }
 
@@ -202,7 +200,10 @@ async function measuredSection(q: string, name: string, zone: string, past: DayR
   const s = h('section', undefined, { class: 'measured' });
   s.append(h('h3', `${dayName(past.date)}: measured`));
   if (day.rows.length > 0)
-    s.append(h('h4', `Pollen by hour (grains/m³), ${label}`), ...shadedChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${past.date}, local time`, zone, width));
+    s.append(
+      h('h4', `Pollen by hour (grains/m³), ${label}`),
+      ...shadedChart(day.rows, `Hourly tree, grass and weed pollen in ${name} on ${past.date}, local time`, zone, width),
+    );
   else if ('daily_only' in day && day.daily_only)
     s.append(h('p', `${providerName(day.daily_only.provider)} gives one value a day, not hours.`));
   s.append(h('h4', 'Top plants'), topSpecies(past), h('h4', 'Weather and air quality'), weatherList(weather.rows[0]));
@@ -229,5 +230,9 @@ function forecastHours(forecast: Forecast | Error, name: string, zone: string, w
       note,
     );
   const label = zoneLabel(zone, forecast.rows[0]?.ts ?? new Date().toISOString());
-  return section(`The next 48 hours, ${label}`, ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width), note);
+  return section(
+    `The next 48 hours, ${label}`,
+    ...shadedChart(forecast.rows, `48-hour forecast for ${name}, local time`, zone, width),
+    note,
+  );
 }

@@ -92,9 +92,6 @@ export function todaySection(answers: readonly DayAnswer[], observed: readonly D
     return section;
   }
   list.append(...observed.slice(0, 2).map(measuredLine));
-  section.append(
-    list,
-    h('p', 'There is no forecast right now, so these are the latest days measured.', { class: 'notice', role: 'note' }),
-  );
+  section.append(list, h('p', 'There is no forecast right now, so these are the latest days measured.', { class: 'notice', role: 'note' }));
   return section;
 }
