@@ -17,6 +17,22 @@ function fromTheStoresProvider(p: Probe, source: unknown, where: string): void {
   );
 }
 
+/** The forecast map holds the city the forecast check just asked for, marked forecast, with its day view's levels; it asks no provider. */
+export async function forecastMap(p: Probe): Promise<string> {
+  const { city } = p.found;
+  const map = await p.data('/api/forecast-map', 'application/geo+json');
+  must(map.type === 'FeatureCollection' && map.forecast === true && map.day === 'today', 'not the forecast map of today');
+  const feature = (map.features as Json[]).find((f) => f.properties?.city === city);
+  must(feature !== undefined, `${city}, whose forecast was just asked for, is not on the forecast map`);
+  const days = await p.data(`/api/forecast?${q({ city, aggregate: 'day', timezone: 'local' })}`);
+  const today = (days.rows as Json[]).find((r) => r.date === feature!.properties.date);
+  must(
+    today !== undefined && today.peak_risk_tree === feature!.properties.risk_tree && today.peak_risk_grass === feature!.properties.risk_grass,
+    `${city}'s forecast map levels are not its forecast's of ${feature!.properties.date}`,
+  );
+  return `${map.features.length} cities with a cached forecast; ${city} agrees with its forecast`;
+}
+
 /** A 503 naming what the function lacks (a provider's key, a Blobs context) fails with its message. */
 function available(r: Got, path: string): Json {
   const body = r.json();
