@@ -27,7 +27,9 @@ export async function forecastMap(p: Probe): Promise<string> {
   const days = await p.data(`/api/forecast?${q({ city, aggregate: 'day', timezone: 'local' })}`);
   const today = (days.rows as Json[]).find((r) => r.date === feature!.properties.date);
   must(
-    today !== undefined && today.peak_risk_tree === feature!.properties.risk_tree && today.peak_risk_grass === feature!.properties.risk_grass,
+    today !== undefined &&
+      today.peak_risk_tree === feature!.properties.risk_tree &&
+      today.peak_risk_grass === feature!.properties.risk_grass,
     `${city}'s forecast map levels are not its forecast's of ${feature!.properties.date}`,
   );
   return `${map.features.length} cities with a cached forecast; ${city} agrees with its forecast`;

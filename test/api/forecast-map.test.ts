@@ -47,7 +47,14 @@ describe('GET /api/forecast-map', () => {
       const p = f.properties;
       const row = panels.get(p.city)!.rows[index];
       expect(p.date, p.city).toBe(row.date);
-      expect(p).toMatchObject({ forecast: true, stale: false, hours: row.hours, tree: row.peak_tree, grass: row.peak_grass, weed: row.peak_weed });
+      expect(p).toMatchObject({
+        forecast: true,
+        stale: false,
+        hours: row.hours,
+        tree: row.peak_tree,
+        grass: row.peak_grass,
+        weed: row.peak_weed,
+      });
       expect([p.risk_tree, p.risk_grass, p.risk_weed]).toEqual([row.peak_risk_tree, row.peak_risk_grass, row.peak_risk_weed]);
       expect(p.sev_tree).toBe(SEV[row.peak_risk_tree] ?? 0);
       expect(p.sev_total).toBe(Math.max(p.sev_tree, p.sev_grass, p.sev_weed, p.sev_ragweed));

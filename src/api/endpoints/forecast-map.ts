@@ -39,7 +39,9 @@ export const ForecastMapFeature = named(
         .int()
         .min(0)
         .max(25)
-        .describe("How many of the day's hours the forecast holds (today: the hours left); 0 for a provider that forecast the day as one value."),
+        .describe(
+          "How many of the day's hours the forecast holds (today: the hours left); 0 for a provider that forecast the day as one value.",
+        ),
       stale: z.boolean().describe('True when the cached forecast is older than 6 hours (the provider has not refreshed it since).'),
       fetched_at: DateTime.nullable().describe('When the provider issued the forecast.'),
     }),
@@ -75,11 +77,12 @@ export const forecastMapRoute = route({
     operationId: 'getForecastMap',
     summary: 'Map of the forecast of today or tomorrow',
     description:
-      "One GeoJSON point per city whose forecast the forecast cache holds, with the daily category maxima of its local today or tomorrow, marked forecast: the same day values /api/forecast?city=&aggregate=day&timezone=local gives (the panel and the map agree). No provider is asked: a city nobody asked the forecast of since its cache was emptied is left out, and one whose cached forecast is older than 6 hours says stale. series is the day and the two before it as the same forecast holds them (null values where it holds none). An extension of the contract.",
+      'One GeoJSON point per city whose forecast the forecast cache holds, with the daily category maxima of its local today or tomorrow, marked forecast: the same day values /api/forecast?city=&aggregate=day&timezone=local gives (the panel and the map agree). No provider is asked: a city nobody asked the forecast of since its cache was emptied is left out, and one whose cached forecast is older than 6 hours says stale. series is the day and the two before it as the same forecast holds them (null values where it holds none). An extension of the contract.',
     type: GEOJSON_TYPE,
     ok: 'OK.',
     unavailable: {
-      description: "This deployment's forecast provider lacks its key, or POLLEN_PROVIDER names another provider than the stored history's, or its cache cannot be opened.",
+      description:
+        "This deployment's forecast provider lacks its key, or POLLEN_PROVIDER names another provider than the stored history's, or its cache cannot be opened.",
       schema: ForecastUnavailable503.schema,
     },
   },
