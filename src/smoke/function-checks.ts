@@ -17,10 +17,23 @@ function fromTheStoresProvider(p: Probe, source: unknown, where: string): void {
   );
 }
 
+/** A 503 naming what the function lacks (a provider's key, a Blobs context) fails with its message. */
+function available(r: Got, path: string): Json {
+  const body = r.json();
+  must(
+    r.status === 200,
+    `${path}: HTTP ${r.status} ${String(body.error ?? '')} (the forecast function's environment: see docs/deploying.md, "What each function needs")`,
+  );
+  return body;
+}
+
 /** The forecast map holds the city the forecast check just asked for, marked forecast, with its day view's levels; it asks no provider. */
 export async function forecastMap(p: Probe): Promise<string> {
   const { city } = p.found;
-  const map = await p.data('/api/forecast-map', 'application/geo+json');
+  const path = '/api/forecast-map';
+  const r = await p.get(path);
+  const map = available(r, path);
+  headersOnce(path, r.headers);
   must(map.type === 'FeatureCollection' && map.forecast === true && map.day === 'today', 'not the forecast map of today');
   const feature = (map.features as Json[]).find((f) => f.properties?.city === city);
   must(feature !== undefined, `${city}, whose forecast was just asked for, is not on the forecast map`);
@@ -33,16 +46,6 @@ export async function forecastMap(p: Probe): Promise<string> {
     `${city}'s forecast map levels are not its forecast's of ${feature!.properties.date}`,
   );
   return `${map.features.length} cities with a cached forecast; ${city} agrees with its forecast`;
-}
-
-/** A 503 naming what the function lacks (a provider's key, a Blobs context) fails with its message. */
-function available(r: Got, path: string): Json {
-  const body = r.json();
-  must(
-    r.status === 200,
-    `${path}: HTTP ${r.status} ${String(body.error ?? '')} (the forecast function's environment: see docs/deploying.md, "What each function needs")`,
-  );
-  return body;
 }
 
 export async function forecast(p: Probe): Promise<string> {
