@@ -72,17 +72,16 @@ describe.skipIf(!hasChromium)('the map of 200 cities', () => {
           expect(Math.hypot(a[0] - b[0], a[1] - b[1]), `${i} ${j}`).toBeGreaterThanOrEqual(a[2] + b[2] - 1);
         }
       for (const m of markers) expect(m.box.width).toBeGreaterThanOrEqual(24);
-      // A group's count is as readable as a digit, and lies over no other marker.
+      // A group's count is as readable as a digit, and its pill lies over no other marker.
       const counts = await page.locator('#markers .marker text.count').evaluateAll((ts) => ts.map((t) => t.getBoundingClientRect().height));
       for (const h of counts) expect(h).toBeGreaterThanOrEqual(12);
-      const badges = await page.locator('#markers .marker rect.count').evaluateAll((cs) =>
-        cs.map((c) => {
-          const r = c.getBoundingClientRect();
-          return [r.x + r.width / 2, r.y + r.height / 2, r.width / 2] as const;
-        }),
-      );
-      for (const b of badges)
-        expect(centres.filter((c) => Math.hypot(b[0] - c[0], b[1] - c[1]) < b[2] + c[2] - 1).length, 'markers under a badge').toBe(1);
+      const pills = await page
+        .locator('#markers .marker rect.count')
+        .evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().toJSON() as DOMRect));
+      // A circle reaches under a pill where the pill's nearest point to its centre is within its radius.
+      const under = (p: DOMRect, [x, y, r]: readonly [number, number, number]) =>
+        Math.hypot(x - Math.min(Math.max(x, p.x), p.x + p.width), y - Math.min(Math.max(y, p.y), p.y + p.height)) < r - 1;
+      for (const p of pills) expect(centres.filter((c) => under(p, c)).length, 'markers under a pill').toBe(1);
 
       mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
       await page.locator('figure.map').screenshot({ path: join(ROOT, 'test-artifacts', `map-200-${width}.png`) });
@@ -210,6 +209,11 @@ describe.skipIf(!hasChromium)('the markers drawMarkers draws', () => {
               rx: Number(pill.getAttribute('rx')),
               height: Number(pill.getAttribute('height')),
               width: Number(pill.getAttribute('width')),
+              // Its box in the map's units, from the marker's transform and scale.
+              left: x! + Number(pill.getAttribute('x')) * scale,
+              top: y! + Number(pill.getAttribute('y')) * scale,
+              right: x! + (Number(pill.getAttribute('x')) + Number(pill.getAttribute('width'))) * scale,
+              bottom: y! + (Number(pill.getAttribute('y')) + Number(pill.getAttribute('height'))) * scale,
             },
             badgeCircles: g.querySelectorAll('circle').length,
             x: x!,
@@ -234,6 +238,13 @@ describe.skipIf(!hasChromium)('the markers drawMarkers draws', () => {
           expect(Math.hypot(a.x - b.x, a.y - b.y), `${a.city ?? a.cities[0]} and ${b.city ?? b.cities[0]}`).toBeGreaterThanOrEqual(
             a.r + b.r,
           );
+        }
+      // No group's pill lies over another marker's circle.
+      for (const g of markers.filter((m) => m.pill))
+        for (const m of markers.filter((o) => o !== g)) {
+          const p = g.pill!;
+          const near = Math.hypot(m.x - Math.min(Math.max(m.x, p.left), p.right), m.y - Math.min(Math.max(m.y, p.top), p.bottom));
+          expect(near, `the pill of ${g.cities[0]} over ${m.city ?? m.cities[0]}`).toBeGreaterThanOrEqual(m.r);
         }
       // Las Vegas and Los Angeles each have a marker of their own, or share a group: neither hides the other.
       const holding = (slug: string) => markers.find((m) => m.city === slug || m.cities.includes(slug))!;

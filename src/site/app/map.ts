@@ -31,19 +31,17 @@ const MARKER_RADIUS = 11;
 /** The smallest a marker's circle is drawn, in CSS px: WCAG 2.2's target size (2.5.8) asks at least 24 by 24. */
 export const MARKER_MIN_PX = 26;
 /** Rounds of pushing overlapping markers apart: enough for the built-in cities' clusters on a phone. */
-const SPREAD_ROUNDS = 400;
+const SPREAD_ROUNDS = 200;
 
 /**
  * A group's count: a white pill below and right of its circle, reading "+3" (the worst city and 3
  * more), never a digit on a circle as the levels 0-4 are. Its top left corner, its height, and
  * its width per character and around them, in marker units.
  */
-const PILL = { x: 3, y: 5, height: 13, perChar: 6.5, pad: 7 };
+const PILL = { x: 3, y: 5, height: 13, perChar: 7, pad: 6 };
 /** The count a group's pill reads. */
 const pillText = (cities: number): string => `+${cities - 1}`;
 const pillWidth = (text: string): number => PILL.pad + PILL.perChar * text.length;
-/** How far a group's marker reaches from its centre: to its pill's far corner. Markers are kept that far apart. */
-const groupReach = (cities: number): number => Math.hypot(PILL.x + pillWidth(pillText(cities)), PILL.y + PILL.height);
 
 /** The categories markers can be coloured by; without one, by the worst of them. */
 export type Category = 'tree' | 'grass' | 'weed' | 'ragweed';
@@ -55,46 +53,86 @@ export type DrawnFeature = MapFeature & { properties: MapFeature['properties'] &
 let markerScale = 1;
 let bounds = { width: 975, height: 610 };
 
-/** A marker to place: the point it stands for, and how far it reaches (unscaled). */
+/** The box a marker covers around its centre, in marker units (unscaled): its circle, and a group's pill. */
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+const CIRCLE_BOX: Box = { left: -MARKER_RADIUS, right: MARKER_RADIUS, top: -MARKER_RADIUS, bottom: MARKER_RADIUS };
+/** A group's box: its circle and its pill. */
+const groupBox = (cities: number): Box => ({
+  ...CIRCLE_BOX,
+  right: Math.max(MARKER_RADIUS, PILL.x + pillWidth(pillText(cities))),
+  bottom: Math.max(MARKER_RADIUS, PILL.y + PILL.height),
+});
+/** Space kept between two markers' boxes, in the map's units. */
+const MARGIN = 1;
+
+/** A marker to place: the point it stands for, and the box it covers. */
 interface Spot {
   at: readonly [number, number];
-  radius: number;
+  box: Box;
+}
+
+/** How far two markers' boxes (scaled, with the margin) overlap across and down; 0 where they do not. */
+function overlap(a: readonly number[], ba: Box, b: readonly number[], bb: Box): [number, number] {
+  const k = markerScale;
+  const across = Math.min(a[0]! + ba.right * k, b[0]! + bb.right * k) - Math.max(a[0]! + ba.left * k, b[0]! + bb.left * k) + MARGIN;
+  const down = Math.min(a[1]! + ba.bottom * k, b[1]! + bb.bottom * k) - Math.max(a[1]! + ba.top * k, b[1]! + bb.top * k) + MARGIN;
+  return across > 0 && down > 0 ? [across, down] : [0, 0];
 }
 
 /**
- * Moves markers that would overlap apart (a target under another is no longer 24 px across),
- * inside the map: where each is drawn, and whether none overlaps another. Deterministic: the same
- * markers and scale give the same places.
+ * The pairs of markers whose boxes overlap, each once (i < j): swept across the map in order of
+ * x, so that a pair further apart than the widest box is never compared.
  */
-function spread(spots: readonly Spot[]): { points: Array<[number, number]>; settled: boolean } {
-  const gapOf = (i: number, j: number) => (spots[i]!.radius + spots[j]!.radius) * markerScale + 1;
+function overlapping(points: ReadonlyArray<readonly number[]>, spots: readonly Spot[], slack = 0): Array<[number, number, number, number]> {
+  const widest = Math.max(0, ...spots.map((s) => (s.box.right - s.box.left) * markerScale)) + MARGIN;
+  const order = points.map((_, i) => i).sort((i, j) => points[i]![0]! - points[j]![0]! || i - j);
+  const pairs: Array<[number, number, number, number]> = [];
+  for (let m = 0; m < order.length; m++)
+    for (let n = m + 1; n < order.length; n++) {
+      const [i, j] = [order[m]!, order[n]!];
+      if (points[j]![0]! - points[i]![0]! > widest) break;
+      const [across, down] = overlap(points[i]!, spots[i]!.box, points[j]!, spots[j]!.box);
+      if (across > slack && down > slack) pairs.push([Math.min(i, j), Math.max(i, j), across, down]);
+    }
+  return pairs;
+}
+
+/**
+ * Moves markers whose boxes overlap apart (a target under another is no longer 24 px across),
+ * each pair along the way it overlaps least, inside the map: where each is drawn, and the pairs
+ * that still overlap when the rounds are spent. Deterministic: the same markers and scale give
+ * the same places.
+ */
+function spread(spots: readonly Spot[]): { points: Array<[number, number]>; left: Array<[number, number, number, number]> } {
   const points = spots.map((p) => [...p.at] as [number, number]);
   for (let round = 0; round < SPREAD_ROUNDS; round++) {
-    let moved = false;
-    for (let i = 0; i < points.length; i++)
-      for (let j = i + 1; j < points.length; j++) {
-        const [a, b] = [points[i]!, points[j]!];
-        let [dx, dy] = [b[0] - a[0], b[1] - a[1]];
-        const d = Math.hypot(dx, dy);
-        const gap = gapOf(i, j);
-        if (d >= gap) continue;
-        if (d === 0) [dx, dy] = [Math.cos(j), Math.sin(j)]; // the same point: apart in a direction of their own
-        const push = (gap - d) / 2 / (Math.hypot(dx, dy) || 1);
-        a[0] -= dx * push;
-        a[1] -= dy * push;
-        b[0] += dx * push;
-        b[1] += dy * push;
-        moved = true;
-      }
+    const pairs = overlapping(points, spots);
+    if (pairs.length === 0) return { points, left: [] };
+    for (const [i, j] of pairs) {
+      const [a, b] = [points[i]!, points[j]!];
+      // Measured again: an earlier pair of this round may have moved them.
+      const [across, down] = overlap(a, spots[i]!.box, b, spots[j]!.box);
+      if (across <= 0) continue;
+      const axis = across <= down ? 0 : 1;
+      // The same place on that axis: apart in a direction of their own.
+      const sign = b[axis] > a[axis] || (b[axis] === a[axis] && j % 2 === 0) ? 1 : -1;
+      const push = (Math.min(across, down) / 2) * sign;
+      a[axis] -= push;
+      b[axis] += push;
+    }
     // Inside the map: a marker pushed past an edge would be cut off.
     points.forEach((q, i) => {
-      const edge = spots[i]!.radius * markerScale + 1;
-      q[0] = Math.min(Math.max(q[0], edge), bounds.width - edge);
-      q[1] = Math.min(Math.max(q[1], edge), bounds.height - edge);
+      const { box } = spots[i]!;
+      q[0] = Math.min(Math.max(q[0], -box.left * markerScale + MARGIN), bounds.width - box.right * markerScale - MARGIN);
+      q[1] = Math.min(Math.max(q[1], -box.top * markerScale + MARGIN), bounds.height - box.bottom * markerScale - MARGIN);
     });
-    if (!moved) return { points, settled: true };
   }
-  return { points, settled: !points.some((a, i) => points.some((b, j) => j > i && dist(a, b) < gapOf(i, j) - 0.5)) };
+  return { points, left: overlapping(points, spots, 0.5) };
 }
 
 /**
@@ -287,28 +325,42 @@ function openGroup(what: string, group: readonly CityPoint[], from: SVGGElement)
   title.focus();
 }
 
-/** Tries of the layout, each grouping the cities within a wider distance, until no marker overlaps another. */
-const LAYOUT_TRIES = 12;
-/** How much wider each try groups. */
-const WIDER = 1.3;
-
 /**
- * The groups of the cities and where their markers go: grouped within a marker's width, or where
- * the map cannot then hold their markers apart (hundreds of cities on a phone), within a wider
- * distance, until none overlaps another.
+ * The groups of the cities and where their markers go: grouped within a marker's width, then,
+ * where the map cannot hold their markers apart (hundreds of cities on a phone), the markers that
+ * still overlap merged, until none overlaps another. Each try joins at least two groups, so it
+ * ends, at worst with one group.
  */
 function arrange(): { groups: CityPoint[][]; centres: Array<[number, number]>; points: Array<[number, number]> } {
-  let gap = 2 * MARKER_RADIUS * markerScale;
-  for (let attempt = 1; ; attempt++, gap *= WIDER) {
-    const groups = groupsOf(cities, gap);
+  let groups = groupsOf(cities, 2 * MARKER_RADIUS * markerScale);
+  for (;;) {
     const centres = groups.map((g): [number, number] => [
       g.reduce((s, c) => s + c.at[0], 0) / g.length,
       g.reduce((s, c) => s + c.at[1], 0) / g.length,
     ]);
-    const spots = groups.map((g, i) => ({ at: centres[i]!, radius: g.length === 1 ? MARKER_RADIUS : groupReach(g.length) }));
-    const { points, settled } = spread(spots);
-    if (settled || attempt === LAYOUT_TRIES) return { groups, centres, points };
+    const spots = groups.map((g, i) => ({ at: centres[i]!, box: g.length === 1 ? CIRCLE_BOX : groupBox(g.length) }));
+    const { points, left } = spread(spots);
+    if (left.length === 0) return { groups, centres, points };
+    groups = merged(groups, left);
   }
+}
+
+/**
+ * Groups with overlapping pairs joined, the most overlapping first, each group joining one other
+ * at most (so that a crowded region is merged a step at a time, not into one group at once), each
+ * group highest level first, then by name.
+ */
+function merged(groups: readonly CityPoint[][], pairs: ReadonlyArray<readonly [number, number, number, number]>): CityPoint[][] {
+  const into = groups.map((_, i) => i);
+  const used = new Set<number>();
+  for (const [i, j] of [...pairs].sort((a, b) => b[2] * b[3] - a[2] * a[3] || a[0] - b[0] || a[1] - b[1])) {
+    if (used.has(i) || used.has(j)) continue;
+    used.add(i).add(j);
+    into[j] = i;
+  }
+  const joined = new Map<number, CityPoint[]>();
+  groups.forEach((g, i) => joined.set(into[i]!, [...(joined.get(into[i]!) ?? []), ...g]));
+  return [...joined.values()].map((g) => g.sort((a, b) => b.sev - a.sev || a.name.localeCompare(b.name, 'en')));
 }
 
 /** Draws the cities as markers at the scale drawn: one per city, or one per group of those that would overlap. */
