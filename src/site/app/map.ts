@@ -1,7 +1,8 @@
 /**
  * The US map: pre-projected state shapes from us-atlas, and a keyboard-reachable marker per city,
  * or per group of cities whose markers would overlap at the width drawn (a phone, or a deploy of
- * hundreds of cities), which opens the list of them.
+ * hundreds of cities), which opens the list of them. No marker lies over another. Markers are
+ * coloured by the worst category or by one, and a forecast's are dashed and say so.
  */
 import { geoAlbersUsa, geoPath } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
@@ -30,7 +31,7 @@ export function drawStates(svg: SVGSVGElement, topology: Topology): void {
 const MARKER_RADIUS = 11;
 /** The smallest a marker's circle is drawn, in CSS px: WCAG 2.2's target size (2.5.8) asks at least 24 by 24. */
 export const MARKER_MIN_PX = 26;
-/** Rounds of pushing overlapping markers apart: enough for the built-in cities' clusters on a phone. */
+/** Rounds of pushing overlapping markers apart before the ones still overlapping are merged into groups. */
 const SPREAD_ROUNDS = 200;
 
 /**
