@@ -360,7 +360,7 @@ function merged(groups: readonly CityPoint[][], pairs: ReadonlyArray<readonly [n
     into[j] = i;
   }
   const joined = new Map<number, CityPoint[]>();
-  groups.forEach((g, i) => joined.set(into[i]!, [...(joined.get(into[i]!) ?? []), ...g]));
+  for (const [i, g] of groups.entries()) joined.set(into[i]!, [...(joined.get(into[i]!) ?? []), ...g]);
   return [...joined.values()].map((g) => g.sort((a, b) => b.sev - a.sev || a.name.localeCompare(b.name, 'en')));
 }
 
