@@ -11,6 +11,7 @@ import { citiesRoute } from './endpoints/cities.js';
 import { llmsText } from './documents/llms.js';
 import { forecastRoute } from './endpoints/forecast.js';
 import { forecastSkillRoute } from './endpoints/forecast-skill.js';
+import { forecastMapRoute } from './endpoints/forecast-map.js';
 import { once } from './contract/static-forms.js';
 import { healthRoute } from './endpoints/health.js';
 import { latestDateRoute } from './endpoints/latest-date.js';
@@ -38,6 +39,7 @@ export const API_ROUTES: readonly Route[] = [
   pollenRangeRoute,
   seasonRoute,
   forecastRoute,
+  forecastMapRoute,
   forecastSkillRoute,
   alertsRoute,
   bulkManifestRoute,

@@ -129,20 +129,39 @@ export class ForecastService {
     return pending;
   }
 
-  private async resolve(place: City): Promise<Forecast> {
-    const city = place.slug;
-    const { cache, providers } = this.options;
+  /**
+   * The forecast `get` would serve from the cache, without asking any provider: the first fresh one
+   * in order of preference, else the first cached (stale); undefined when none is cached. What a
+   * view of every city reads (/api/forecast-map), so that it spends no provider's budget.
+   */
+  async cached(place: City): Promise<Forecast | undefined> {
     const now = this.now();
+    const cached = await this.read(place.slug);
+    const fresh = cached.findIndex((c) => c !== undefined && now - c.fetchedAt < CACHE_LIMIT_MS);
+    const served = fresh >= 0 ? fresh : cached.findIndex((c) => c !== undefined);
+    if (served < 0) return undefined;
+    return answer(place, this.options.providers[served]!, cached[served]!, now, { source: 'cache', stale: fresh < 0 });
+  }
+
+  /** Each provider's cached forecast of the city, in order of preference. */
+  private read(city: string): Promise<Array<CachedForecast | undefined>> {
     // The cache helps but must never stop a forecast: if it fails, carry on as if it were empty.
     // An entry another provider wrote is no forecast of this deployment's: a site's Blobs outlive its
     // deploys (docs/deploying.md), so a sample build's entries are still there when Ambee's goes live.
     // The cache answers by provider; the source is checked again so that no cache can get this wrong.
-    const cached = await Promise.all(
-      providers.map(async (p) => {
-        const read = await cache.read(p.id, city).catch((error: unknown) => this.warn('forecast cache read failed', error));
+    return Promise.all(
+      this.options.providers.map(async (p) => {
+        const read = await this.options.cache.read(p.id, city).catch((error: unknown) => this.warn('forecast cache read failed', error));
         return read?.source === p.id ? read : undefined;
       }),
     );
+  }
+
+  private async resolve(place: City): Promise<Forecast> {
+    const city = place.slug;
+    const { cache, providers } = this.options;
+    const now = this.now();
+    const cached = await this.read(city);
     // A fresh forecast of any provider of the chain is served, the first in order of preference:
     // one that answered when the preferred one failed holds until it is 6 hours old, as any cache.
     const fresh = cached.findIndex((c) => c !== undefined && now - c.fetchedAt < CACHE_LIMIT_MS);

@@ -27,6 +27,27 @@ function available(r: Got, path: string): Json {
   return body;
 }
 
+/** The forecast map holds the city the forecast check just asked for, marked forecast, with its day view's levels; it asks no provider. */
+export async function forecastMap(p: Probe): Promise<string> {
+  const { city } = p.found;
+  const path = '/api/forecast-map';
+  const r = await p.get(path);
+  const map = available(r, path);
+  headersOnce(path, r.headers);
+  must(map.type === 'FeatureCollection' && map.forecast === true && map.day === 'today', 'not the forecast map of today');
+  const feature = (map.features as Json[]).find((f) => f.properties?.city === city);
+  must(feature !== undefined, `${city}, whose forecast was just asked for, is not on the forecast map`);
+  const days = await p.data(`/api/forecast?${q({ city, aggregate: 'day', timezone: 'local' })}`);
+  const today = (days.rows as Json[]).find((r) => r.date === feature!.properties.date);
+  must(
+    today !== undefined &&
+      today.peak_risk_tree === feature!.properties.risk_tree &&
+      today.peak_risk_grass === feature!.properties.risk_grass,
+    `${city}'s forecast map levels are not its forecast's of ${feature!.properties.date}`,
+  );
+  return `${map.features.length} cities with a cached forecast; ${city} agrees with its forecast`;
+}
+
 export async function forecast(p: Probe): Promise<string> {
   const { city } = p.found;
   const path = `/api/forecast?${q({ city })}`;

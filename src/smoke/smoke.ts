@@ -50,6 +50,7 @@ export const CHECKS: readonly Named[] = [
   { name: 'one URL per answer: no computed endpoint under /data/fallback/', run: fn.oneUrl },
   { name: 'local days: every form, timezone=UTC as without it, and a bad value refused', run: endpoint.localDays },
   { name: "forecast from the store's provider (one upstream request at most; the day view reads the cache)", run: fn.forecast },
+  { name: "forecast map: today from the forecast's cache, agreeing with the city's forecast", run: fn.forecastMap },
   { name: "alerts: JSON, calendar and feeds from the forecast's cache, linking to this host", run: fn.alerts },
   { name: 'errors: 400 naming the parameter, 404 UNSUPPORTED_CITY, 405, unknown path', run: endpoint.errors },
   { name: 'extra query parameters change nothing', run: endpoint.extraParameters },

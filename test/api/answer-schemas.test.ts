@@ -63,6 +63,7 @@ describe('every answer parses with its route schema', () => {
     '/api/forecast?city=austin',
     '/api/forecast?city=honolulu&aggregate=day&timezone=local',
     '/api/alerts?city=austin&min=low',
+    '/api/forecast-map?day=tomorrow',
     '/api/nearest?zip=78701&limit=3',
     '/api/nearest?lat=36.15&lon=-95.99',
     '/api/health',
@@ -79,6 +80,7 @@ describe('every answer parses with its route schema', () => {
     '/api/nearest?zip=10008',
     '/api/forecast?city=xanadu',
     '/api/alerts?city=austin&format=pdf',
+    '/api/forecast-map?day=soon',
     '/api/nope',
   ];
 

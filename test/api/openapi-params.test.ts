@@ -21,6 +21,7 @@ const BASE: Record<string, Record<string, string>> = {
   '/api/pollen-range': { from: '2025-04-02', to: '2025-04-03', city: 'austin' },
   '/api/season': { city: 'austin' },
   '/api/forecast': { city: 'austin' },
+  '/api/forecast-map': {},
   '/api/forecast-skill': { city: 'austin' },
   '/api/alerts': { city: 'austin' },
 };

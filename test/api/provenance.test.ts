@@ -60,6 +60,7 @@ describe('where the values come from', () => {
       [
         '/api/alerts',
         '/api/forecast',
+        '/api/forecast-map',
         '/api/forecast-skill',
         '/api/map-data',
         '/api/pollen',

@@ -102,7 +102,7 @@ describe('the code', () => {
     expect([...graph.keys()].some((m) => m.startsWith('build/'))).toBe(true);
     // `import type { ApiContext }` counts.
     expect(graph.get('src/api/contract/route.ts')).toContain('src/api/contract/context.ts');
-    expect(endpoints.size).toBe(14);
+    expect(endpoints.size).toBe(15);
   });
 
   it('has no cycle', () => {

@@ -134,6 +134,21 @@ describe.each(caches)('forecast with a %s cache', (_name, makeCache) => {
     expect(state.calls).toBe(3);
   });
 
+  it('reads the cache alone for cached(): nothing before a refresh, then what get serves, stale after 6 hours, never a call', async () => {
+    const { clock, state, service } = await setup();
+    const austin = DEFAULT_CITIES.get('austin')!;
+    expect(await service.cached(austin)).toBeUndefined();
+    expect(state.calls).toBe(0);
+    await service.get(austin);
+    clock.now = T0 + 2 * HOUR;
+    expect(await service.cached(austin)).toEqual(await service.get(austin));
+    clock.now = T0 + 7 * HOUR;
+    const stale = await service.cached(austin);
+    expect(stale).toMatchObject({ source: 'cache', stale: true, fetchedAt: '2026-05-01T10:20:00.000Z' });
+    expect(isoHour(stale!.hours[0]!.hour)).toBe('2026-05-01T17:00:00.000Z');
+    expect(state.calls).toBe(1);
+  });
+
   it('is unavailable, with a retry delay, when nothing is cached and the refresh fails', async () => {
     const { state, service } = await setup();
     state.next = '429';

@@ -19,10 +19,11 @@ const ENDPOINTS = [
   '/api/weather',
   '/api/pollen-range',
   '/api/forecast',
+  '/api/forecast-map',
   '/api/alerts',
   '/api/nearest',
 ];
-const NAMES = ['city', 'date', 'from', 'to', 'aggregate', 'limit', 'format', 'lat', 'lon', 'zip', 'max_km', 'x', ''];
+const NAMES = ['city', 'date', 'day', 'from', 'to', 'aggregate', 'limit', 'format', 'lat', 'lon', 'zip', 'max_km', 'x', ''];
 const hostileValue = fc.oneof(
   fc.constantFrom(
     '',

@@ -22,6 +22,7 @@ const TOOLS = [
   'get_season',
   'get_pollen_map',
   'get_forecast',
+  'get_forecast_map',
   'get_forecast_skill',
   'get_alerts',
   'get_weather',

@@ -127,6 +127,7 @@ describe('the deploy file budget', () => {
       expect(ROUTES.filter((r) => r.forms.length === 0 && !r.untilDeploy).map((r) => r.path)).toEqual([
         '/api/pollen-range',
         '/api/forecast',
+        '/api/forecast-map',
         '/api/alerts',
         '/api/health',
       ]);

@@ -53,11 +53,13 @@ describe('smoke against the local server', () => {
       const why = 'POLLEN_PROVIDER names ambee: unset it, or set it to sample';
       expect(failed.map((c) => c.name)).toEqual([
         "forecast from the store's provider (one upstream request at most; the day view reads the cache)",
+        "forecast map: today from the forecast's cache, agreeing with the city's forecast",
         "alerts: JSON, calendar and feeds from the forecast's cache, linking to this host",
         "MCP: get_forecast from the store's provider",
       ]);
       expect(failed[0]!.detail).toContain(why);
-      expect(failed[2]!.detail).toContain(why);
+      expect(failed[1]!.detail).toContain(why);
+      expect(failed[3]!.detail).toContain(why);
     } finally {
       delete process.env.POLLEN_PROVIDER;
     }

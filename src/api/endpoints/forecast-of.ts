@@ -4,11 +4,15 @@
  */
 import type { City } from '../../domain/cities.js';
 import type { PollenHour } from '../../domain/hours.js';
+import { dayNumber } from '../../domain/dates.js';
+import { dailyDayValues, type DayValues, dayValues } from '../../domain/day-values.js';
+import { type DayCut, groupByDay } from '../../domain/days.js';
 import {
   CallUncounted,
   ForecastCacheUnavailable,
   ForecastMisconfigured,
   ForecastUnavailable,
+  type CachedDay,
   type Forecast,
 } from '../../forecast/service.js';
 import type { ApiContext } from '../contract/context.js';
@@ -32,20 +36,56 @@ export async function forecastOf(ctx: ApiContext, city: City): Promise<Forecast>
   try {
     return await ctx.forecast.get(city);
   } catch (error) {
-    if (error instanceof ForecastMisconfigured) {
-      // Says what the deployer must set or unset; never a key.
-      throw unavailable(error.message, 3600);
-    }
-    if (error instanceof ForecastCacheUnavailable) {
-      // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).
-      throw unavailable('its cache cannot be opened on this deployment; retry later', 3600);
-    }
-    if (!(error instanceof ForecastUnavailable)) throw error;
-    if (error.failure instanceof CallUncounted)
-      throw unavailable(
-        'its call ledger cannot be reached, so the provider is not asked, and nothing is cached yet; retry later',
-        error.retryAfterSeconds,
-      );
-    throw unavailable('the provider could not be reached and nothing is cached yet; retry later', error.retryAfterSeconds);
+    throw unavailableFor(error);
   }
+}
+
+/** Each city's cached forecast, where one is cached (no provider is asked), or the 503 of a deployment that can give none. */
+export async function cachedForecasts(ctx: ApiContext, cities: readonly City[]): Promise<Map<string, Forecast>> {
+  try {
+    const service = ctx.forecast;
+    const found = new Map<string, Forecast>();
+    // A few reads at a time: the deployed cache is Netlify Blobs, one request per city and provider.
+    for (let k = 0; k < cities.length; k += CACHE_READS) {
+      const read = await Promise.all(cities.slice(k, k + CACHE_READS).map((c) => service.cached(c)));
+      for (const f of read) if (f) found.set(f.city, f);
+    }
+    return found;
+  } catch (error) {
+    throw unavailableFor(error);
+  }
+}
+
+/** Cache reads in flight at once for a view of every city. */
+const CACHE_READS = 16;
+
+/** The values of each day of the cut the forecast holds, ascending: its hours' days, or a daily provider's dates. */
+export function forecastDayValues(forecast: Forecast, city: City, cut: DayCut): DayValues[] {
+  if (forecast.days) return forecast.days.map((d) => dateValues(d, forecast));
+  return [...groupByDay(cut, city.timezone, inZone(forecast.hours, forecast.timezone))].map(([day, list]) => dayValues(day, list));
+}
+
+/** The values of a daily provider's date, as every daily value is made (day-values.ts). */
+export const dateValues = (d: CachedDay, forecast: Pick<Forecast, 'provider' | 'timezone'>): DayValues => {
+  const { date, levels, ...values } = d;
+  return dailyDayValues({ day: dayNumber(date), ...values, timezone: forecast.timezone, source: forecast.provider, levels });
+};
+
+/** The 503 that says why a forecast cannot be given, or the error itself when it is no such reason. */
+function unavailableFor(error: unknown): unknown {
+  if (error instanceof ForecastMisconfigured) {
+    // Says what the deployer must set or unset; never a key.
+    return unavailable(error.message, 3600);
+  }
+  if (error instanceof ForecastCacheUnavailable) {
+    // The ledger that keeps refreshes within the provider's budget lives in the cache: none runs without it (the log says why).
+    return unavailable('its cache cannot be opened on this deployment; retry later', 3600);
+  }
+  if (!(error instanceof ForecastUnavailable)) return error;
+  if (error.failure instanceof CallUncounted)
+    return unavailable(
+      'its call ledger cannot be reached, so the provider is not asked, and nothing is cached yet; retry later',
+      error.retryAfterSeconds,
+    );
+  return unavailable('the provider could not be reached and nothing is cached yet; retry later', error.retryAfterSeconds);
 }

@@ -10,13 +10,13 @@ import { HOUR_MS } from '../../domain/dates.js';
 import { dayOffset, dayOfHour, groupByDay, type DayCut } from '../../domain/days.js';
 import type { PollenHour } from '../../domain/hours.js';
 import { dayNumber } from '../../domain/dates.js';
-import { dailyDayValues, dailyRow, dailyRowOf } from '../../domain/day-values.js';
-import type { CachedDay, Forecast } from '../../forecast/service.js';
+import { dailyRow, dailyRowOf } from '../../domain/day-values.js';
+import type { Forecast } from '../../forecast/service.js';
 import { type DayHour, hourlyRow } from '../../domain/pollen-rows.js';
 import * as D from '../../domain/schemas.js';
 import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
 import * as z from 'zod';
-import { ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
+import { dateValues, ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
 import { named } from '../../domain/schema-names.js';
 import { DateTime } from '../../domain/schemas.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
@@ -141,12 +141,6 @@ export const forecastRoute = route({
     };
   },
 });
-
-/** The values of a daily provider's date, as every daily value is made (day-values.ts). */
-const dateValues = (d: CachedDay, forecast: Pick<Forecast, 'provider' | 'timezone'>) => {
-  const { date, levels, ...values } = d;
-  return dailyDayValues({ day: dayNumber(date), ...values, timezone: forecast.timezone, source: forecast.provider, levels });
-};
 
 /**
  * What a daily provider's forecast answers instead of hours: why there are no hourly rows; its

@@ -1,7 +1,8 @@
 /**
  * The US map: pre-projected state shapes from us-atlas, and a keyboard-reachable marker per city,
  * or per group of cities whose markers would overlap at the width drawn (a phone, or a deploy of
- * hundreds of cities), which opens the list of them.
+ * hundreds of cities), which opens the list of them. No marker lies over another. Markers are
+ * coloured by the worst category or by one, and a forecast's are dashed and say so.
  */
 import { geoAlbersUsa, geoPath } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
@@ -30,59 +31,109 @@ export function drawStates(svg: SVGSVGElement, topology: Topology): void {
 const MARKER_RADIUS = 11;
 /** The smallest a marker's circle is drawn, in CSS px: WCAG 2.2's target size (2.5.8) asks at least 24 by 24. */
 export const MARKER_MIN_PX = 26;
-/** Rounds of pushing overlapping markers apart: enough for the built-in cities' clusters on a phone. */
-const SPREAD_ROUNDS = 80;
-
-/** Where a group's count sits on its marker, and its radius: the badge that says how many cities the group holds. */
-const BADGE = { cx: 8, cy: -8, r: 7 };
-/** A group's marker reaches to the far side of its badge: markers are kept that far apart. */
-const GROUP_RADIUS = Math.hypot(BADGE.cx, BADGE.cy) + BADGE.r;
-
-/** The markers drawn, each with the point it stands for and its radius, and the scale they are drawn at. */
-const placed: Array<{ marker: SVGGElement; leader: SVGLineElement; at: [number, number]; radius: number }> = [];
-let markerScale = 1;
-/** The map's extent in its own units (its viewBox). */
-let bounds = { width: 975, height: 610 };
+/** Rounds of pushing overlapping markers apart before the ones still overlapping are merged into groups. */
+const SPREAD_ROUNDS = 200;
 
 /**
- * Moves markers that would overlap apart until none does (a target under another is no longer
- * 24 px across), each joined to its city's point by a thin line when moved. Deterministic: the
- * same cities and scale give the same places.
+ * A group's count: a white pill below and right of its circle, reading "+3" (the worst city and 3
+ * more), never a digit on a circle as the levels 0-4 are. Its top left corner, its height, and
+ * its width per character and around them, in marker units.
  */
-function spread(): void {
-  const gapOf = (i: number, j: number) => (placed[i]!.radius + placed[j]!.radius) * markerScale + 1;
-  const edge = MARKER_RADIUS * markerScale + 1;
-  const points = placed.map((p) => [...p.at] as [number, number]);
-  for (let round = 0; round < SPREAD_ROUNDS; round++) {
-    let moved = false;
-    for (let i = 0; i < points.length; i++)
-      for (let j = i + 1; j < points.length; j++) {
-        const [a, b] = [points[i]!, points[j]!];
-        let [dx, dy] = [b[0] - a[0], b[1] - a[1]];
-        const d = Math.hypot(dx, dy);
-        const gap = gapOf(i, j);
-        if (d >= gap) continue;
-        if (d === 0) [dx, dy] = [Math.cos(j), Math.sin(j)]; // the same point: apart in a direction of their own
-        const push = (gap - d) / 2 / (Math.hypot(dx, dy) || 1);
-        a[0] -= dx * push;
-        a[1] -= dy * push;
-        b[0] += dx * push;
-        b[1] += dy * push;
-        moved = true;
-      }
-    // Inside the map: a marker pushed past an edge would be cut off.
-    for (const q of points) {
-      q[0] = Math.min(Math.max(q[0], edge), bounds.width - edge);
-      q[1] = Math.min(Math.max(q[1], edge), bounds.height - edge);
+const PILL = { x: 3, y: 5, height: 13, perChar: 7, pad: 6 };
+/** The count a group's pill reads. */
+const pillText = (cities: number): string => `+${cities - 1}`;
+const pillWidth = (text: string): number => PILL.pad + PILL.perChar * text.length;
+
+/** The categories markers can be coloured by; without one, by the worst of them. */
+export type Category = 'tree' | 'grass' | 'weed' | 'ragweed';
+
+/** A feature drawn: the map's, or the forecast map's, which says `forecast: true`. */
+export type DrawnFeature = MapFeature & { properties: MapFeature['properties'] & { forecast?: boolean } };
+
+/** The scale markers are drawn at, and the map's extent in its own units (its viewBox). */
+let markerScale = 1;
+let bounds = { width: 975, height: 610 };
+
+/** The box a marker covers around its centre, in marker units (unscaled): its circle, and a group's pill. */
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+const CIRCLE_BOX: Box = { left: -MARKER_RADIUS, right: MARKER_RADIUS, top: -MARKER_RADIUS, bottom: MARKER_RADIUS };
+/** A group's box: its circle and its pill. */
+const groupBox = (cities: number): Box => ({
+  ...CIRCLE_BOX,
+  right: Math.max(MARKER_RADIUS, PILL.x + pillWidth(pillText(cities))),
+  bottom: Math.max(MARKER_RADIUS, PILL.y + PILL.height),
+});
+/** Space kept between two markers' boxes, in the map's units. */
+const MARGIN = 1;
+
+/** A marker to place: the point it stands for, and the box it covers. */
+interface Spot {
+  at: readonly [number, number];
+  box: Box;
+}
+
+/** How far two markers' boxes (scaled, with the margin) overlap across and down; 0 where they do not. */
+function overlap(a: readonly number[], ba: Box, b: readonly number[], bb: Box): [number, number] {
+  const k = markerScale;
+  const across = Math.min(a[0]! + ba.right * k, b[0]! + bb.right * k) - Math.max(a[0]! + ba.left * k, b[0]! + bb.left * k) + MARGIN;
+  const down = Math.min(a[1]! + ba.bottom * k, b[1]! + bb.bottom * k) - Math.max(a[1]! + ba.top * k, b[1]! + bb.top * k) + MARGIN;
+  return across > 0 && down > 0 ? [across, down] : [0, 0];
+}
+
+/**
+ * The pairs of markers whose boxes overlap, each once (i < j): swept across the map in order of
+ * x, so that a pair further apart than the widest box is never compared.
+ */
+function overlapping(points: ReadonlyArray<readonly number[]>, spots: readonly Spot[], slack = 0): Array<[number, number, number, number]> {
+  const widest = Math.max(0, ...spots.map((s) => (s.box.right - s.box.left) * markerScale)) + MARGIN;
+  const order = points.map((_, i) => i).sort((i, j) => points[i]![0]! - points[j]![0]! || i - j);
+  const pairs: Array<[number, number, number, number]> = [];
+  for (let m = 0; m < order.length; m++)
+    for (let n = m + 1; n < order.length; n++) {
+      const [i, j] = [order[m]!, order[n]!];
+      if (points[j]![0]! - points[i]![0]! > widest) break;
+      const [across, down] = overlap(points[i]!, spots[i]!.box, points[j]!, spots[j]!.box);
+      if (across > slack && down > slack) pairs.push([Math.min(i, j), Math.max(i, j), across, down]);
     }
-    if (!moved) break;
+  return pairs;
+}
+
+/**
+ * Moves markers whose boxes overlap apart (a target under another is no longer 24 px across),
+ * each pair along the way it overlaps least, inside the map: where each is drawn, and the pairs
+ * that still overlap when the rounds are spent. Deterministic: the same markers and scale give
+ * the same places.
+ */
+function spread(spots: readonly Spot[]): { points: Array<[number, number]>; left: Array<[number, number, number, number]> } {
+  const points = spots.map((p) => [...p.at] as [number, number]);
+  for (let round = 0; round < SPREAD_ROUNDS; round++) {
+    const pairs = overlapping(points, spots);
+    if (pairs.length === 0) return { points, left: [] };
+    for (const [i, j] of pairs) {
+      const [a, b] = [points[i]!, points[j]!];
+      // Measured again: an earlier pair of this round may have moved them.
+      const [across, down] = overlap(a, spots[i]!.box, b, spots[j]!.box);
+      if (across <= 0) continue;
+      const axis = across <= down ? 0 : 1;
+      // The same place on that axis: apart in a direction of their own.
+      const sign = b[axis] > a[axis] || (b[axis] === a[axis] && j % 2 === 0) ? 1 : -1;
+      const push = (Math.min(across, down) / 2) * sign;
+      a[axis] -= push;
+      b[axis] += push;
+    }
+    // Inside the map: a marker pushed past an edge would be cut off.
+    points.forEach((q, i) => {
+      const { box } = spots[i]!;
+      q[0] = Math.min(Math.max(q[0], -box.left * markerScale + MARGIN), bounds.width - box.right * markerScale - MARGIN);
+      q[1] = Math.min(Math.max(q[1], -box.top * markerScale + MARGIN), bounds.height - box.bottom * markerScale - MARGIN);
+    });
   }
-  placed.forEach(({ marker, leader, at }, i) => {
-    const [x, y] = points[i]!;
-    marker.setAttribute('transform', `translate(${x.toFixed(1)},${y.toFixed(1)})`);
-    for (const [k, v] of Object.entries({ x1: at[0], y1: at[1], x2: x, y2: y })) leader.setAttribute(k, v.toFixed(1));
-    leader.style.display = Math.hypot(x - at[0], y - at[1]) < 1 ? 'none' : '';
-  });
+  return { points, left: overlapping(points, spots, 0.5) };
 }
 
 /**
@@ -104,13 +155,14 @@ export function fitMarkers(svg: SVGSVGElement, layer: SVGGElement): void {
   new ResizeObserver(rescale).observe(svg);
 }
 
-/** A city on the map: its feature, its point in the map's units, its name and its level. */
+/** A city on the map: its feature, its point in the map's units, its name, its level and whether it is forecast. */
 interface CityPoint {
   slug: string;
   name: string;
   at: [number, number];
   sev: number;
   label: string;
+  forecast: boolean;
 }
 
 /** A city as a list item: a button with its name and level in words, the level's colour at its edge. */
@@ -131,6 +183,8 @@ export function cityItem(slug: string, name: string, sev: number, onSelect: (slu
 let cities: CityPoint[] = [];
 let layerOf: SVGGElement | undefined;
 let selectCity: (slug: string) => void = () => undefined;
+/** The category the markers are coloured by, if one. */
+let colouredBy: Category | undefined;
 
 /**
  * Cities whose markers would overlap at the scale drawn, grouped: each city, highest level first
@@ -148,11 +202,14 @@ export function groupsOf<P extends { at: [number, number]; sev: number; name: st
   return groups;
 }
 
-/** A marker's outline: a button with its label, a circle in the level's colour and the level's digit. */
-function markerShell(label: string, sev: number, title: string): { g: SVGGElement; body: SVGGElement } {
+/**
+ * A marker's outline: a button with its label, a circle in the level's colour and the level's
+ * digit; a forecast's circle is dashed, and its label says so.
+ */
+function markerShell(label: string, sev: number, title: string, forecast: boolean): { g: SVGGElement; body: SVGGElement } {
   const risk = riskOfSeverity(sev);
   const g = document.createElementNS(SVG, 'g');
-  g.setAttribute('class', 'marker');
+  g.setAttribute('class', forecast ? 'marker forecast' : 'marker');
   g.setAttribute('role', 'button');
   g.setAttribute('tabindex', '0');
   g.setAttribute('data-risk', risk);
@@ -160,6 +217,7 @@ function markerShell(label: string, sev: number, title: string): { g: SVGGElemen
   const circle = document.createElementNS(SVG, 'circle');
   circle.setAttribute('r', String(MARKER_RADIUS));
   circle.setAttribute('fill', colourOf(risk));
+  if (forecast) circle.setAttribute('stroke-dasharray', '4 2.5');
   const digit = document.createElementNS(SVG, 'text');
   digit.setAttribute('text-anchor', 'middle');
   digit.setAttribute('dy', '4');
@@ -187,28 +245,39 @@ function onActivate(g: SVGGElement, act: () => void): void {
   });
 }
 
-/** A group's marker: its highest level, how many cities it holds, and a tap that lists them. */
+/** What a marker's level is of: the category coloured by, or the worst of all. */
+const levelWords = (): string => (colouredBy ? `${colouredBy} risk` : 'highest risk');
+
+/** A group's marker: its highest level, how many cities it holds in a pill, and a tap that lists them. */
 function groupMarker(group: readonly CityPoint[], at: [number, number]): SVGGElement {
   const near = [...group].sort((a, b) => dist(a.at, at) - dist(b.at, at))[0]!;
+  const forecast = group.every((c) => c.forecast);
   const what = `${group.length} cities around ${near.name}`;
   const { g, body } = markerShell(
-    `${what}: highest risk ${riskOfSeverity(group[0]!.sev)}. Opens the list of them.`,
+    `${what}${forecast ? ', forecast' : ''}: ${levelWords()} ${riskOfSeverity(group[0]!.sev)}. Opens the list of them.`,
     group[0]!.sev,
     `${what}: select to list them`,
+    forecast,
   );
   g.classList.add('group');
   g.setAttribute('data-cities', group.map((c) => c.slug).join(','));
   g.setAttribute('aria-haspopup', 'true');
-  const badge = document.createElementNS(SVG, 'circle');
-  badge.setAttribute('class', 'count');
-  for (const [k, v] of Object.entries(BADGE)) badge.setAttribute(k, String(v));
+  const text = pillText(group.length);
+  const pill = document.createElementNS(SVG, 'rect');
+  pill.setAttribute('class', 'count');
+  const box = { x: PILL.x, y: PILL.y, width: pillWidth(text), height: PILL.height, rx: PILL.height / 2 };
+  for (const [k, v] of Object.entries(box)) pill.setAttribute(k, String(v));
+  // Presentation attributes, so the pill needs no rule of the page's style sheet.
+  for (const [k, v] of Object.entries({ fill: '#ffffff', stroke: '#1a1a1a', 'stroke-width': '1' })) pill.setAttribute(k, v);
   const count = document.createElementNS(SVG, 'text');
   count.setAttribute('class', 'count');
   count.setAttribute('text-anchor', 'middle');
-  for (const [k, v] of Object.entries({ x: BADGE.cx, y: BADGE.cy + 4 })) count.setAttribute(k, String(v));
+  for (const [k, v] of Object.entries({ x: PILL.x + box.width / 2, y: PILL.y + PILL.height - 3, fill: '#1a1a1a' }))
+    count.setAttribute(k, String(v));
+  count.style.fontSize = '11px';
   count.setAttribute('aria-hidden', 'true');
-  count.textContent = String(group.length);
-  body.append(badge, count);
+  count.textContent = text;
+  body.append(pill, count);
   onActivate(g, () => openGroup(what, group, g));
   return g;
 }
@@ -257,46 +326,89 @@ function openGroup(what: string, group: readonly CityPoint[], from: SVGGElement)
   title.focus();
 }
 
+/**
+ * The groups of the cities and where their markers go: grouped within a marker's width, then,
+ * where the map cannot hold their markers apart (hundreds of cities on a phone), the markers that
+ * still overlap merged, until none overlaps another. Each try joins at least two groups, so it
+ * ends, at worst with one group.
+ */
+function arrange(): { groups: CityPoint[][]; centres: Array<[number, number]>; points: Array<[number, number]> } {
+  let groups = groupsOf(cities, 2 * MARKER_RADIUS * markerScale);
+  for (;;) {
+    const centres = groups.map((g): [number, number] => [
+      g.reduce((s, c) => s + c.at[0], 0) / g.length,
+      g.reduce((s, c) => s + c.at[1], 0) / g.length,
+    ]);
+    const spots = groups.map((g, i) => ({ at: centres[i]!, box: g.length === 1 ? CIRCLE_BOX : groupBox(g.length) }));
+    const { points, left } = spread(spots);
+    if (left.length === 0) return { groups, centres, points };
+    groups = merged(groups, left);
+  }
+}
+
+/**
+ * Groups with overlapping pairs joined, the most overlapping first, each group joining one other
+ * at most (so that a crowded region is merged a step at a time, not into one group at once), each
+ * group highest level first, then by name.
+ */
+function merged(groups: readonly CityPoint[][], pairs: ReadonlyArray<readonly [number, number, number, number]>): CityPoint[][] {
+  const into = groups.map((_, i) => i);
+  const used = new Set<number>();
+  for (const [i, j] of [...pairs].sort((a, b) => b[2] * b[3] - a[2] * a[3] || a[0] - b[0] || a[1] - b[1])) {
+    if (used.has(i) || used.has(j)) continue;
+    used.add(i).add(j);
+    into[j] = i;
+  }
+  const joined = new Map<number, CityPoint[]>();
+  for (const [i, g] of groups.entries()) joined.set(into[i]!, [...(joined.get(into[i]!) ?? []), ...g]);
+  return [...joined.values()].map((g) => g.sort((a, b) => b.sev - a.sev || a.name.localeCompare(b.name, 'en')));
+}
+
 /** Draws the cities as markers at the scale drawn: one per city, or one per group of those that would overlap. */
 function layout(): void {
   const layer = layerOf;
   if (!layer) return;
   layer.replaceChildren();
-  placed.length = 0;
   // Leaders first, so that every marker is drawn above every line.
   const leaders = document.createElementNS(SVG, 'g');
   leaders.setAttribute('class', 'leaders');
   layer.append(leaders);
-  for (const group of groupsOf(cities, 2 * MARKER_RADIUS * markerScale)) {
-    const at: [number, number] = [
-      group.reduce((s, c) => s + c.at[0], 0) / group.length,
-      group.reduce((s, c) => s + c.at[1], 0) / group.length,
-    ];
+  const { groups, centres, points } = arrange();
+  groups.forEach((group, i) => {
+    const [at, [x, y]] = [centres[i]!, points[i]!];
     let marker: SVGGElement;
     if (group.length === 1) {
       const c = group[0]!;
-      marker = markerShell(c.label, c.sev, `${c.name}: ${riskOfSeverity(c.sev)}`).g;
+      marker = markerShell(c.label, c.sev, `${c.name}: ${riskOfSeverity(c.sev)}${c.forecast ? ' (forecast)' : ''}`, c.forecast).g;
       marker.setAttribute('data-city', c.slug);
       onActivate(marker, () => selectCity(c.slug));
     } else marker = groupMarker(group, at);
+    marker.setAttribute('transform', `translate(${x.toFixed(1)},${y.toFixed(1)})`);
     layer.append(marker);
+    // A marker moved off its point is joined to it by a thin line.
     const leader = document.createElementNS(SVG, 'line');
     leader.setAttribute('class', 'leader');
+    for (const [k, v] of Object.entries({ x1: at[0], y1: at[1], x2: x, y2: y })) leader.setAttribute(k, v.toFixed(1));
+    leader.style.display = Math.hypot(x - at[0], y - at[1]) < 1 ? 'none' : '';
     leaders.append(leader);
-    placed.push({ marker, leader, at, radius: group.length === 1 ? MARKER_RADIUS : GROUP_RADIUS });
-  }
-  spread();
+  });
 }
 
-/** Replaces the markers with the features of a date; selecting a city calls `onSelect`. */
+/**
+ * Replaces the markers with the features of a date (or of the forecast map, drawn dashed and
+ * labelled forecast); selecting a city calls `onSelect`. `colourBy` colours each marker by that
+ * category's level; without it, by the worst of all.
+ */
 export function drawMarkers(
   layer: SVGGElement,
-  features: readonly MapFeature[],
+  features: readonly DrawnFeature[],
   names: Map<string, string>,
   onSelect: (slug: string) => void,
+  colourBy?: Category,
 ): void {
   layerOf = layer;
   selectCity = onSelect;
+  colouredBy = colourBy;
   document.getElementById('group-list')?.setAttribute('hidden', '');
   cities = features.flatMap((f) => {
     // Exactly two numbers, longitude first (the schema's minItems and maxItems).
@@ -304,8 +416,11 @@ export function drawMarkers(
     if (!at) return [];
     const p = f.properties;
     const name = names.get(p.city) ?? p.city;
-    const label = `${name}: highest risk ${riskOfSeverity(p.sev_total)} (tree ${p.risk_tree ?? 'no data'}, grass ${p.risk_grass ?? 'no data'}, weed ${p.risk_weed ?? 'no data'})`;
-    return [{ slug: p.city, name, at: at as [number, number], sev: p.sev_total, label }];
+    const sev = colourBy ? p[`sev_${colourBy}`] : p.sev_total;
+    const forecast = p.forecast === true;
+    const levels = `tree ${p.risk_tree ?? 'no data'}, grass ${p.risk_grass ?? 'no data'}, weed ${p.risk_weed ?? 'no data'}, ragweed ${p.risk_ragweed ?? 'no data'}`;
+    const label = `${name}${forecast ? ', forecast' : ''}: ${levelWords()} ${riskOfSeverity(sev)} (${levels})`;
+    return [{ slug: p.city, name, at: at as [number, number], sev, label, forecast }];
   });
   layout();
 }
