@@ -1,8 +1,7 @@
 /**
  * A person's own allergens: `/api/alerts?species=` with the outlook of their categories, and the
- * page's picker in headless Chromium at 390 and 1280 px: the plants chosen lead the panel with
- * their levels today and tomorrow, head the 7-day strip as their categories, and the alert links
- * watch them. Austin's sample to yesterday, whatever day the test runs, with the outlook a build
+ * page's picker in headless Chromium at 390 and 1280 px: the plants chosen are the headline's and
+ * the 7-day strip's rows, and the alert links watch them. Austin's sample to yesterday, whatever day the test runs, with the outlook a build
  * issues today.
  */
 import { mkdirSync } from 'node:fs';
@@ -45,58 +44,47 @@ describe.skipIf(!hasChromium)('the page with my allergens', () => {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(`${site.server.url}/?city=austin`);
-      await page.waitForSelector('#panel table.outlook-strip');
-      // Nothing chosen yet: the picker, closed, says what it is for.
+      await page.waitForSelector('#panel .strip');
+      // Nothing chosen yet: the picker, closed, says what it is for; the headline speaks of categories.
       expect(await page.locator('.allergen-picker summary').textContent()).toBe('Choose the plants you react to');
-      expect(await page.locator('table.allergen-levels').count()).toBe(0);
+      expect(await page.locator('#panel .today .readings').first().textContent()).toMatch(/^Tree /);
       await page.locator('.allergen-picker summary').click();
-      await page.getByLabel('Cypress / Juniper / Cedar').check();
-      await page.getByLabel('Oak').check();
-      await page.getByLabel('Ragweed').check();
-      await page.waitForSelector('table.allergen-levels');
-      expect(await page.locator('.allergen-picker summary').textContent()).toBe(
-        'Your plants: Cypress / Juniper / Cedar, Oak, Ragweed (change)',
-      );
+      await page.locator('.allergen-picker').getByLabel('Cypress / Juniper / Cedar').check();
+      await page.locator('.allergen-picker').getByLabel('Oak', { exact: true }).check();
+      await page.locator('.allergen-picker').getByLabel('Ragweed', { exact: true }).check();
+      await page.waitForFunction(() => document.querySelector('#panel .today .readings')?.textContent?.includes('Ragweed'));
+      expect(await page.locator('.allergen-picker summary').textContent()).toBe('Cypress / Juniper / Cedar, Oak, Ragweed (change)');
 
-      // Each plant's level is its highest forecast hour of the local day, on its category's range.
+      // Each plant's level is its highest forecast hour of the local day, on its category's range;
+      // where the forecast has no value of the plant, its category's level stands in, said so.
       const forecast = (await (await site.get('/api/forecast?city=austin')).json()) as Json;
       const days = (await (await site.get('/api/forecast?city=austin&aggregate=day&timezone=local&days=7')).json()) as Json;
-      const levelOn = (category: 'tree' | 'weed', group: string, name: string, date: string) => {
+      const levelOn = (category: 'tree' | 'weed', group: string, name: string, day: Json) => {
         const values = (forecast.rows as Json[])
-          .filter((r) => austinDate(r.ts) === date)
+          .filter((r) => austinDate(r.ts) === day.date)
           .map((r) => r.species?.[group]?.[name])
           .filter((v): v is number => typeof v === 'number');
-        if (values.length === 0) return 'no data';
-        const peak = Math.max(...values);
-        return `${grade(category, peak)} ${Math.round(peak).toLocaleString('en-US')}`;
+        if (values.length === 0) return `${name} (${category} pollen) ${day[`peak_risk_${category}`]}`;
+        return `${name} ${grade(category, Math.max(...values))}`;
       };
-      const rows = await page
-        .locator('table.allergen-levels tbody tr')
-        .evaluateAll((trs) =>
-          trs.map((tr) => [tr.querySelector('th')!.textContent, ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]),
-        );
-      const [today, tomorrow] = [days.rows[0].date as string, days.rows[1].date as string];
-      expect(rows).toEqual(
-        (
-          [
-            ['Cypress / Juniper / Cedar', 'tree', 'Tree'],
-            ['Oak', 'tree', 'Tree'],
-            ['Ragweed', 'weed', 'Weed'],
-          ] as const
-        ).map(([name, category, group]) => [name, levelOn(category, group, name, today), levelOn(category, group, name, tomorrow)]),
+      const plants = [
+        ['Cypress / Juniper / Cedar', 'tree', 'Tree'],
+        ['Oak', 'tree', 'Tree'],
+        ['Ragweed', 'weed', 'Weed'],
+      ] as const;
+      const headline = await page.locator('#panel .today .readings').allTextContents();
+      expect(headline).toEqual(
+        (days.rows as Json[])
+          .slice(0, 2)
+          .map((d) => plants.map(([name, category, group]) => levelOn(category, group, name, d)).join(' · ')),
       );
-      expect(await page.locator('table.allergen-levels thead th').allTextContents()).toEqual([
-        'Plant',
-        'Today (hours to come)',
-        'Tomorrow',
-      ]);
-      expect(await page.locator('#allergens-note').textContent()).toContain(
-        'on the NAB tree and weed ranges: NAB publishes ranges for tree, grass and weed pollen, not for single plants',
-      );
-
-      // The strip leads with the plants' categories, named as categories.
-      const heads = await page.locator('table.outlook-strip tbody th').allTextContents();
-      expect(heads.slice(0, 2)).toEqual(['Tree (your Cypress / Juniper / Cedar, Oak)', 'Ragweed (your Ragweed)']);
+      // The strip's days say the same, plant by plant.
+      for (const d of (days.rows as Json[]).slice(0, 2)) {
+        const keys = await page
+          .locator(`#panel .strip-day[data-date="${d.date}"] .strip-readings li`)
+          .evaluateAll((lis) => lis.map((li) => li.getAttribute('data-key')));
+        expect(keys).toEqual(['cypress-juniper-cedar', 'oak', 'ragweed']);
+      }
 
       // The alert links watch the plants, and what they answer is about them.
       const atom = await page.locator('.alert-links a[type="application/atom+xml"]').getAttribute('href');
@@ -110,15 +98,10 @@ describe.skipIf(!hasChromium)('the page with my allergens', () => {
 
       // Kept in this browser: a new visit leads with them again; unticking one drops it everywhere.
       await page.reload();
-      await page.waitForSelector('table.allergen-levels');
-      expect(await page.locator('table.allergen-levels tbody th').allTextContents()).toEqual([
-        'Cypress / Juniper / Cedar',
-        'Oak',
-        'Ragweed',
-      ]);
+      await page.waitForFunction(() => document.querySelector('#panel .today .readings')?.textContent?.includes('Ragweed'));
       await page.locator('.allergen-picker summary').click();
-      await page.getByLabel('Ragweed').uncheck();
-      await page.waitForFunction(() => document.querySelectorAll('table.allergen-levels tbody tr').length === 2);
+      await page.locator('.allergen-picker').getByLabel('Ragweed', { exact: true }).uncheck();
+      await page.waitForFunction(() => !document.querySelector('#panel .today .readings')?.textContent?.includes('Ragweed'));
       expect(await page.locator('.alert-links a[type="application/atom+xml"]').getAttribute('href')).toBe(
         '/api/alerts?city=austin&min=High&species=cypress-juniper-cedar,oak&format=atom',
       );

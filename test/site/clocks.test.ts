@@ -24,8 +24,6 @@ const CLOCKS: Array<{ at: string; city: string }> = [
 const localDate = (ms: number, zone: string) => new Date(ms).toLocaleDateString('en-CA', { timeZone: zone });
 const longName = (date: string) =>
   new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'short', day: 'numeric', timeZone: 'UTC' });
-const shortName = (date: string) =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', day: 'numeric', timeZone: 'UTC' });
 
 for (const clock of CLOCKS) {
   describe.skipIf(!hasChromium)(`the city panel at ${clock.at} (${clock.city})`, () => {
@@ -53,17 +51,19 @@ for (const clock of CLOCKS) {
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(`${site.server.url}/?city=${clock.city}`);
-      await page.waitForSelector('#panel section.skill');
-      await page.waitForSelector('#panel table.outlook-strip');
-      expect(await page.locator('#panel section.today li.day-level strong').first().textContent()).toBe(`Today, ${longName(today)}: `);
-      const heads = await page.locator('#panel table.outlook-strip thead th').allTextContents();
-      expect(heads.slice(1)).toEqual(
-        forecast.outlook.dates.map((d: Json, i: number) => (i === 0 ? `Today, ${shortName(d.date)}` : shortName(d.date))),
-      );
+      await page.waitForSelector('#panel .strip');
+      expect(await page.locator('#panel section.today li.day-level strong').first().textContent()).toBe(`Today, ${longName(today)}`);
+      // The strip's days: from today, each once, as far as the forecast or the outlook reaches.
+      const stripDays = await page.locator('#panel .strip-day').evaluateAll((els) => els.map((e) => e.getAttribute('data-date')));
+      expect(stripDays[0]).toBe(today);
+      expect(stripDays).toEqual(Array.from({ length: stripDays.length }, (_, i) => dayString(dayNumber(today) + i)));
+      expect(stripDays.length).toBe(Math.min(7, dates.length));
+      await page.locator('details.skill > summary').click();
+      await page.waitForSelector('.skill-sentence');
 
       const skill = await json(`/api/forecast-skill?city=${clock.city}`);
       const c = await categoryToSpeakOf(json, clock.city, skill);
-      expect(await page.textContent('.skill-sentence')).toBe(expectedSentence(c));
+      expect(await page.textContent('.skill-sentence')).toBe(expectedSentence(skill, c));
       expect(errors).toEqual([]);
       await page.close();
     }, 120_000);

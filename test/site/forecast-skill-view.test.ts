@@ -15,72 +15,8 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { outlookSentence, providersSentence, skillSentence } from '../../src/site/app/skill-words.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite, useSiteToToday } from '../helpers/site.js';
-import { categoryToSpeakOf, fixed, type Json, LEVELS } from '../helpers/skill-words.js';
+import { categoryToSpeakOf, counted, expectedSentence, fixed, type Json, leadOne } from '../helpers/skill-words.js';
 import { type KeptDay, levelsOf } from '../../src/domain/verification/target-days.js';
-
-const SIMULATED = "Simulated skill (the sample provider's forecast errors are invented): ";
-const leadOne = (c: Json): Json => c.leads.find((l: Json) => l.lead === 1).window;
-
-/** A table's days with pollen (observed above None: columns 1 to 4) and those forecast at the level observed. */
-function counted(table: number[][]): { days: number; right: number } {
-  let days = 0;
-  let right = 0;
-  for (let f = 0; f < 5; f++)
-    for (let o = 1; o < 5; o++) {
-      days += table[f]![o]!;
-      if (f === o) right += table[f]![o]!;
-    }
-  return { days, right };
-}
-
-/** How the forecast compares with a reference, by their intervals: better or worse only when they do not overlap. */
-function compared(f: number[], r: number[] | null, name: string): string {
-  if (!r) return `could not be compared with ${name}`;
-  if (f[0]! > r[1]!) return `did better than ${name}`;
-  if (f[1]! < r[0]!) return `did worse than ${name}`;
-  return `was not clearly better or worse than ${name}`;
-}
-
-/** Why a table without a score of levels tells too little, from its observed days by level. */
-function narrow(table: number[][], name: string): string {
-  const byLevel = LEVELS.map((_, o) => table.reduce((n, row) => n + row[o]!, 0));
-  const seen = LEVELS.filter((_, o) => byLevel[o]! > 0);
-  const days = (n: number) => `${n} day${n === 1 ? '' : 's'}`;
-  const count = (level: string) => days(byLevel[LEVELS.indexOf(level)]!);
-  if (seen.length === 1)
-    return `the ${name} pollen was ${seen[0]} on all ${count(seen[0]!)}: with nothing else to tell, a right forecast cannot be told from a lucky one`;
-  if (seen.length === 2)
-    return `the ${name} pollen was only ${seen[0]} or ${seen[1]} (${seen[0]} on ${count(seen[0]!)}, ${seen[1]} on ${count(seen[1]!)}): too narrow a range to judge the forecast's levels`;
-  return `the ${name} pollen was above None on only ${days(byLevel.slice(1).reduce((a, b) => a + b, 0))}: too few to judge the forecast's levels`;
-}
-
-/** The sentence a category's answer at lead 1 reads as, on the sample provider, from the answer's tables and intervals. */
-function expectedSentence(skill: Json, c: Json): string {
-  const w = leadOne(c);
-  const last = `the last ${skill.window.days} days`;
-  const name = c.category;
-  if (!w.forecast) return `${SIMULATED}no ${name} forecast made the day before has been checked here in ${last}.`;
-  const f = counted(w.forecast.table);
-  const checked = w.days < skill.window.days ? `, of the ${w.days} that could be checked,` : ',';
-  if (f.days === 0) return `${SIMULATED}in ${last}${checked} ${narrow(w.forecast.table, name)}.`;
-  const refs = [
-    ...(w.persistence ? [["yesterday's level", counted(w.persistence.table)] as const] : []),
-    ...(w.climatology ? [['the usual for the season', counted(w.climatology.table)] as const] : []),
-  ];
-  // One comparison, one set of days: every table has the same days with pollen.
-  for (const [, r] of refs) expect(r.days).toBe(f.days);
-  const said = refs.map(([n, r], i) => (i === 0 ? `${n} would have been right on ${r.right}` : `${n} on ${r.right}`));
-  const first = `${SIMULATED}on the ${f.days} days with ${name} pollen in ${last}${checked} the forecast made the day before had the level right on ${f.right}${said.length ? `; ${said.join(' and ')}` : ''}.`;
-  if (w.reason) return `${first} That is too few to judge the forecast by yet: ${w.reason}.`;
-  if (w.forecast.gerrity === null) return `${first} That is too little to judge the forecast by: ${narrow(w.forecast.table, name)}.`;
-  const verdicts = [
-    ...(w.persistence ? [compared(w.forecast.gerrity_interval, w.persistence.gerrity_interval, "yesterday's level")] : []),
-    ...(w.climatology ? [compared(w.forecast.gerrity_interval, w.climatology.gerrity_interval, 'the usual for the season')] : []),
-  ];
-  return verdicts.length
-    ? `${first} Counting how far off each miss was, over all ${w.days} days checked, the forecast ${verdicts.join(', and ')}.`
-    : first;
-}
 
 /** The leads after tomorrow at which the served outlook is the outlook's own, and those at which it is the usual for the season. */
 const servedAfterTomorrow = (c: Json) => {

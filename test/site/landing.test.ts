@@ -4,7 +4,6 @@ import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import distance from '@turf/distance';
 import { DOMParser } from '@xmldom/xmldom';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { describe, expect, it } from 'vitest';
@@ -48,45 +47,44 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const map = (await (await site.get('/api/map-data?date=latest&timezone=local')).json()) as { date: string; features: unknown[] };
     await page.waitForSelector('#markers .marker');
     expect(await page.locator('#markers .marker').count()).toBe(map.features.length);
-    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('latest complete'));
-    expect(await page.textContent('#map-status')).toBe(
-      `${map.features.length} cities on ${map.date} (each city's latest complete local day)`,
-    );
-    // Said against the page's today (the site's clock): more than 300 days before it, so with its year.
+    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('measured on'));
     expect(map.date).toBe('2025-04-09');
-    expect(await page.locator('#date option').first().textContent()).toBe('Latest complete day: Wed, Apr 9, 2025');
-    // The newest UTC date is a local day still coming in (Austin's 2025-04-10 ends at 05:00 UTC the day after).
-    expect(await page.locator('#date option').nth(1).textContent()).toBe('2025-04-10 (hours so far)');
+    expect(await page.textContent('#map-status')).toBe(
+      `${map.features.length} cities measured on Wednesday, Apr 9, each city's local day.`,
+    );
+    // A short list: today and tomorrow from the forecast, the latest complete day (chosen), the days before it, any other.
+    const options = await page.locator('#date option').allTextContents();
+    expect(options.slice(0, 3)).toEqual(['Today (forecast)', 'Tomorrow (forecast)', 'Latest complete day (measured)']);
+    expect(options.at(-1)).toBe('Another day…');
+    expect(options.length).toBeLessThanOrEqual(10);
+    expect(await page.locator('#date option:checked').textContent()).toBe('Latest complete day (measured)');
     const before = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(before[0]).toMatch(/^Austin: highest risk (None|Low|Moderate|High|Very High) \(tree/);
 
-    // From the header's last control (the units switch), Tab reaches the first marker; Enter opens its panel.
-    await page.focus('#units');
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-city'))).toBe('austin');
+    // A marker opens its city from the keyboard.
+    await page.focus('#markers .marker[data-city="austin"]');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#panel svg.chart polyline');
-    expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-09');
-    expect(await page.locator('#panel svg.chart').count()).toBe(3); // the day's hours, the forecast and the season (season-view.test.ts)
-    // Austin's local days (CDT, UTC-5) of UTC 2025-04-01..10, up to the map's day: 2025-03-31 from 00:00Z, then whole days.
-    const days = await page.locator('#panel table.days tbody th').allTextContents();
-    expect(days[0]).toBe('2025-04-09');
-    expect(days.at(-1)).toMatch(/^2025-03-31 \([45] h\)$/);
-    expect(days).toHaveLength(10);
-    // The reader's plants, today's and tomorrow's levels and the 7-day strip, then the details.
+    expect(await page.textContent('#panel h2')).toBe('Austin');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('panel-title');
+    // Austin's local days (CDT, UTC-5) of UTC 2025-04-01..10, newest first: 2025-03-31 from 00:00Z, then whole days.
+    const days = await page.locator('#panel table.days tbody th').evaluateAll((ths) => ths.map((t) => t.getAttribute('data-date')));
+    expect(days[0]).toBe('2025-04-10');
+    expect(days.at(-1)).toBe('2025-03-31');
+    expect(days).toHaveLength(11);
+    expect(await page.locator('#panel table.days tbody th').last().textContent()).toMatch(/^Mon, Mar 31 \([45] h\)$/);
+    // Today and tomorrow, the reader's plants and the 7-day strip, then the details, the measured day first.
     expect(
       await page
         .locator('#panel section h3')
         .allTextContents()
-        .then((t) => t.slice(0, 3)),
-    ).toEqual(['My allergens', 'Today and tomorrow', 'The next 7 days']);
-    expect(await page.locator('#panel section h3').nth(3).textContent()).toBe(
-      'Hourly pollen (grains/m³), local time: CDT, America/Chicago',
-    );
+        .then((t) => t.slice(0, 4)),
+    ).toEqual(['Today and tomorrow', 'Your plants', 'The next 7 days', 'Wednesday, Apr 9: measured']);
+    expect(await page.locator('#panel section.measured h4').first().textContent()).toBe('Pollen by hour (grains/m³), CDT, America/Chicago');
     // The day's hours are Austin's local day: its chart's first tick is local midnight.
     expect(await page.locator('#panel svg.chart').first().locator('text.hour').first().textContent()).toBe('12 am');
     // The 48-hour forecast has its legend, and both charts shade the NAB levels of the category that leads them.
-    const forecastSection = page.locator('#panel section', { has: page.locator('h3', { hasText: '48-hour forecast' }) });
+    const forecastSection = page.locator('#panel section', { has: page.locator('h3', { hasText: 'The next 48 hours' }) });
     expect(await forecastSection.locator('ul.series-legend li').allTextContents()).toEqual(['Tree', 'Grass', 'Weed']);
     // Bands start at 1 grain/m³: a forecast with nothing above it (a quiet day, whatever day the test runs) has none.
     const forecastRows = ((await (await site.get('/api/forecast?city=austin')).json()) as { rows: Array<Record<string, number | null>> })
@@ -95,7 +93,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     expect((await forecastSection.locator('svg.chart rect.band').count()) > 0).toBe(forecastMax > 1);
     expect(await page.locator('#panel svg.chart').first().locator('rect.band').count()).toBeGreaterThan(0); // April's tree pollen
     expect(await forecastSection.locator('p.fine').first().textContent()).toMatch(
-      /^Shaded behind the lines: the NAB levels of (tree|grass|weed) pollen\./,
+      /^Shaded behind the lines: the levels of (tree|grass|weed) pollen\./,
     );
     expect(await page.locator('#panel ol.species li').count()).toBeGreaterThan(0);
     // Weather in US units, and air quality on the EPA's scale, as the API's row gives it (aqi_us).
@@ -118,12 +116,14 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.click('#units');
     await page.waitForFunction(() => document.querySelector('#panel dl.weather')?.textContent?.includes('°F'));
 
-    await page.selectOption('#date', '2025-04-01');
-    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('cities on 2025-04-01'));
+    // Another day from the date picker: the map follows; the panel stays on the city's today.
+    await page.selectOption('#date', 'other');
+    await page.fill('#other-date', '2025-04-01');
+    await page.waitForFunction(() => document.querySelector('#map-status')?.textContent?.includes('measured on Tuesday, Apr 1'));
     const after = await page.locator('#markers .marker').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
     expect(after).toHaveLength(before.length);
     expect(after).not.toEqual(before);
-    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-01');
+    expect(await page.textContent('#panel h2')).toBe('Austin');
 
     // The freshness line comes from /api/health: the sample store's data is simulated, which the line says, with its age.
     // The newest hour is written as the reader reads a time: in their own zone, in words.
@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.goto(`${site.server.url}/`);
     await page.waitForSelector('#city-list button');
     await page.click('#city-list button[data-city="austin"]');
-    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-09');
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin');
     const block = page.locator('#panel section.alerts');
     await block.waitFor();
     expect(await block.locator('h3').textContent()).toBe('Subscribe to alerts');
@@ -211,7 +211,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
     // Another city: the links follow it, at the level chosen.
     await page.click('#city-list button[data-city="wichita"]');
-    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Wichita, 2025-04-09');
+    await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Wichita');
     await block.waitFor();
     expect(await level.inputValue()).toBe('Very High');
     expect(await links()).toEqual(expected('wichita', 'Very%20High'));
@@ -287,10 +287,12 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
 
     it('labels the date picker with the days the map shows', async () => {
       const { page, close } = await located(0, 0);
-      expect(await page.textContent('label[for="date"]')).toBe("Map day (each city's local day)");
+      expect(await page.textContent('label[for="date"]')).toBe('Map day');
       // The footer links every bulk file of the manifest: the seasons and the forecast pairs, then a row per month.
       const manifest = (await (await site.get('/data/bulk/index.json')).json()) as { files: Array<{ path: string; month: string | null }> };
-      await page.waitForSelector('#bulk-files tr', { state: 'attached' }); // inside a closed <details>
+      // The manifest is fetched when the list is opened.
+      await page.locator('#bulk summary').click();
+      await page.waitForSelector('#bulk-files tr');
       expect(await page.locator('#bulk-files th').allTextContents()).toEqual([
         'Seasons, every year',
         'Forecasts and what was observed',
@@ -308,7 +310,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await page.click('#use-location');
       await status(page, 'Nearest city');
       expect(await page.textContent('#locate-status')).toBe(`Nearest city: Austin, ${milesFrom(here, 'austin')} from you.`);
-      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin, 2025-04-09');
+      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Austin');
       expect(sent.filter((u) => u.includes('30.31') || u.includes('97.7') || u.includes('/api/nearest'))).toEqual([]);
       await close();
     });
@@ -324,7 +326,7 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
         .sort((a, b) => a.d - b.d)[0]!.c;
       expect(nearest.slug).toBe('san-francisco');
       expect(await page.textContent('#locate-status')).toBe(
-        `No city we serve is within ${milesText(150)} of you: the nearest is San Francisco, ${milesFrom(sea, 'san-francisco')} away.`,
+        `No city we serve is within ${milesText(150)} of you. The nearest we serve: Open San Francisco, CA (${milesFrom(sea, 'san-francisco')} away)`,
       );
       expect(await page.locator('#panel').isHidden()).toBe(true);
       await close();
@@ -337,14 +339,14 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       await status(page, 'ZIP code 74103:');
       const centroid = { lat: zipCentroids['74103']!.latitude, lon: zipCentroids['74103']!.longitude };
       expect(await page.textContent('#locate-status')).toBe(`ZIP code 74103: Tulsa, ${milesFrom(centroid, 'tulsa')} away.`);
-      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent?.startsWith('Tulsa, '));
+      await page.waitForFunction(() => document.querySelector('#panel h2')?.textContent === 'Tulsa');
 
       await page.fill('#zip', '96799'); // American Samoa
       await page.press('#zip', 'Enter');
       await status(page, 'No city');
       const samoa = { lat: zipCentroids['96799']!.latitude, lon: zipCentroids['96799']!.longitude };
       expect(await page.textContent('#locate-status')).toBe(
-        `No city we serve is within ${milesText(150)} of ZIP code 96799: the nearest is Honolulu, ${milesFrom(samoa, 'honolulu')} away.`,
+        `No city we serve is within ${milesText(150)} of ZIP code 96799. The nearest we serve: Open Honolulu, HI (${milesFrom(samoa, 'honolulu')} away)`,
       );
 
       await page.fill('#zip', '10008'); // a post-office-box ZIP code: no area
@@ -365,10 +367,10 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     await page.waitForSelector('#city-list button');
     await page.click('#city-list button[data-city="austin"]');
     await page.waitForSelector('#panel section.today li');
-    // After the reader's plants (none chosen: one line), before any chart.
+    // First, before the plants and any chart.
     expect(await page.locator('#panel > section').evaluateAll((s) => s.slice(0, 2).map((e) => e.className))).toEqual([
-      'allergens',
       'today',
+      'allergens',
     ]);
     expect(await page.textContent('#panel section.today h3')).toBe('Today and tomorrow');
     const days = ((await (await site.get('/api/forecast?city=austin&aggregate=day&timezone=local')).json()) as { rows: Json[] }).rows;
@@ -378,10 +380,11 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
       ) ?? 'no data';
     const named = (d: string) =>
       new Date(`${d}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const levels = (d: Json) => `Tree ${d.peak_risk_tree} · Grass ${d.peak_risk_grass} · Weed ${d.peak_risk_weed}`;
     const lines = page.locator('#panel section.today li');
     expect(await lines.allTextContents()).toEqual([
-      `Today, ${named(days[0]!.date)}: ${worst(days[0]!)} tree ${days[0]!.peak_risk_tree}, grass ${days[0]!.peak_risk_grass}, weed ${days[0]!.peak_risk_weed} (forecast, the ${days[0]!.hours} hours still to come)`,
-      `Tomorrow, ${named(days[1]!.date)}: ${worst(days[1]!)} tree ${days[1]!.peak_risk_tree}, grass ${days[1]!.peak_risk_grass}, weed ${days[1]!.peak_risk_weed} (forecast)`,
+      `Today, ${named(days[0]!.date)} ${worst(days[0]!)} ${levels(days[0]!)} forecast from the sample provider, the ${days[0]!.hours} hours still to come`,
+      `Tomorrow, ${named(days[1]!.date)} ${worst(days[1]!)} ${levels(days[1]!)} forecast from the sample provider`,
     ]);
     // In colour too: the level's colour behind its word, as on the map.
     const colours: Record<string, string> = {
@@ -401,16 +404,12 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     // Without a forecast (the network fails), the latest observed days, said as such.
     await page.route('**/api/forecast?**', (route) => route.abort());
     await page.click('#city-list button[data-city="wichita"]');
-    await page.waitForFunction(() => document.querySelector('#panel section.today h3')?.textContent === 'Latest days observed');
+    await page.waitForFunction(() => document.querySelector('#panel section.today h3')?.textContent === 'Latest days measured');
     const observed = ((await (await site.get('/api/pollen?city=wichita&timezone=local')).json()) as { rows: Json[] }).rows;
     expect(await page.locator('#panel section.today li').allTextContents()).toEqual(
-      observed
-        .slice(0, 2)
-        .map(
-          (d, i) =>
-            `${i === 0 ? 'Latest' : 'Before'}, ${named(d.date)}: ${worst(d)} tree ${d.peak_risk_tree}, grass ${d.peak_risk_grass}, weed ${d.peak_risk_weed}`,
-        ),
+      observed.slice(0, 2).map((d) => `${named(d.date)}: measured ${worst(d)} ${levels(d)}`),
     );
+    await page.waitForSelector('#panel section.alerts');
     expect(await page.textContent('#panel')).toContain('The forecast is not available right now. Try again in a while.');
     await page.close();
   });
@@ -419,7 +418,8 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     const page = await browser().newPage({ viewport: { width: 1280, height: 1200 } });
     await page.goto(`${site.server.url}/?city=austin`);
     await page.waitForSelector('#panel section.alerts');
-    await page.locator('#glossary summary').click();
+    await page.locator('details.skill > summary').click();
+    await page.waitForSelector('details.skill .skill-sentence');
     const terms = await page
       .locator('#glossary dt')
       .evaluateAll((dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling?.textContent ?? ''] as const));
@@ -429,9 +429,9 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     for (const [word, term] of [
       ['grains/m³', 'grains/m³'],
       ['Main season', 'Main season'],
-      ['Exposure season', 'Exposure season'],
-      ['My allergens', 'Allergen, plant'],
-      ['NAB', 'NAB levels'],
+      ['Exposure season', 'Exposure season (EAACI)'],
+      ['Your plants', 'Plant'],
+      ['usual for the season', 'Forecast, outlook, usual for the season'],
       ["Yesterday's level", "Yesterday's level, the usual for the season"],
     ] as const) {
       expect(panel, word).toContain(word);
@@ -449,23 +449,22 @@ describe.skipIf(!hasChromium)('the landing page in headless Chromium', () => {
     // The sample's values are invented: the page says so above the map, within the first screen.
     const banner = page.locator('#simulated');
     await banner.waitFor();
-    expect(await banner.textContent()).toMatch(
-      /^Simulated data\. This site runs on the sample provider, .* do not use them for health decisions\.$/,
-    );
+    expect(await banner.textContent()).toMatch(/^Simulated data\. This site runs on the sample provider, .*: not for health decisions\.$/);
     const box = (await banner.boundingBox())!;
     expect(box.y + box.height).toBeLessThan(844);
     await page.click('#city-list button[data-city="wichita"]');
     await page.waitForSelector('#panel svg.chart');
-    expect(await page.textContent('#panel h2')).toBe('Wichita, 2025-04-09');
+    expect(await page.textContent('#panel h2')).toBe('Wichita');
     // The forecast says whose it is in words, not the cache it was read from.
     expect(await page.locator('#panel p.fine', { hasText: 'Forecast from' }).textContent()).toMatch(
       /^Forecast from the sample provider \(simulated values\), fetched [A-Z][a-z]{2} \d{1,2}, \d{1,2}:\d{2} [AP]M C[SD]T\.$/,
     );
-    // And again where the city's values begin, far below the map on a phone: the panel's first line.
-    expect(await page.locator('#panel > :nth-child(2)').textContent()).toBe(
+    // And again in the panel, which a phone shows above the map's notice.
+    const note = page.locator('#panel .notice.simulated');
+    expect(await note.textContent()).toBe(
       'Simulated values: the sample provider invents them for demonstration. Not for health decisions.',
     );
-    expect(await page.locator('#panel > :nth-child(2)').isVisible()).toBe(true);
+    expect(await note.isVisible()).toBe(true);
     await page.close();
   });
 });
@@ -530,7 +529,7 @@ describe.skipIf(!hasChromium)('the landing page of a city set with a repeated na
     expect(labels).toEqual(['Columbus, GA', 'Columbus, OH', 'Tulsa']);
     await page.click('#city-list button[data-city="columbus-oh"]');
     await page.waitForSelector('#panel svg.chart');
-    expect(await page.textContent('#panel h2')).toBe('Columbus, OH, 2025-04-09');
+    expect(await page.textContent('#panel h2')).toBe('Columbus, OH');
     await page.close();
   });
 });
@@ -556,14 +555,16 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     // Part of a name, in any case, opens the best match.
     await page.fill('#city-search', 'wICH');
     await page.press('#city-search', 'Enter');
-    await opened(page, 'Wichita, 2025-04-09');
+    await opened(page, 'Wichita');
     expect(new URL(page.url()).search).toBe('?city=wichita');
     const [map, panel] = [await box(page, '#map'), await box(page, '#panel')];
-    expect(panel.x).toBeGreaterThanOrEqual(map.x + map.width);
-    expect(Math.abs(panel.y - map.y)).toBeLessThan(60);
+    expect(map.x).toBeGreaterThanOrEqual(panel.x + panel.width);
+    // Side by side: the map's controls stand above it, beside the panel's first lines.
+    expect(map.y).toBeGreaterThanOrEqual(panel.y);
+    expect(map.y - panel.y).toBeLessThan(200);
     // A suggestion chosen whole opens at once.
     await page.fill('#city-search', 'Austin, TX');
-    await opened(page, 'Austin, 2025-04-09');
+    await opened(page, 'Austin');
     await page.waitForSelector('#panel svg.chart');
     mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'test-artifacts', 'readme-1280.png') });
@@ -571,17 +572,17 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     await page.fill('#city-search', 'Atlantis');
     await page.press('#city-search', 'Enter');
     await page.waitForFunction(() => document.querySelector('#locate-status')?.textContent?.startsWith('No city we serve is named'));
-    expect(await page.textContent('#panel h2')).toBe('Austin, 2025-04-09');
+    expect(await page.textContent('#panel h2')).toBe('Austin');
     // The next visit, without the address's city, opens the one opened last.
     await page.goto(`${site.server.url}/`);
-    await opened(page, 'Austin, 2025-04-09');
+    await opened(page, 'Austin');
     await context.close();
   });
 
   it('opens the city a link names, first on a phone (right under the search), and ignores one it does not serve', async () => {
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${site.server.url}/?city=wichita`);
-    await opened(page, 'Wichita, 2025-04-09');
+    await opened(page, 'Wichita');
     // Its charts are drawn for the phone: no text under 11 CSS px, hours in words.
     await page.waitForSelector('#panel svg.chart text.hour');
     const smallest = await page
@@ -591,7 +592,7 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     const hours = await page.locator('#panel svg.chart text.hour').allTextContents();
     expect(hours.length).toBeGreaterThanOrEqual(3);
     for (const hour of hours) expect(hour).toMatch(/^([A-Z][a-z]{2} )?\d{1,2} (am|pm)$/);
-    const [controls, panel, map] = [await box(page, '.controls'), await box(page, '#panel'), await box(page, '#map')];
+    const [controls, panel, map] = [await box(page, 'header'), await box(page, '#panel'), await box(page, '#map')];
     expect(panel.y).toBeGreaterThan(controls.y);
     expect(panel.y).toBeLessThan(map.y);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -605,36 +606,5 @@ describe.skipIf(!hasChromium)("a person's city, kept", () => {
     await fresh.waitForSelector('#markers .marker');
     expect(await fresh.locator('#panel').isHidden()).toBe(true);
     await fresh.close();
-  });
-});
-
-describe.skipIf(!hasChromium)('the landing page, checked by axe', () => {
-  const site = useSite();
-  const browser = useBrowser(site);
-
-  it.each([390, 1280])('has no serious or critical accessibility violation at %i px, with a city open', async (width) => {
-    const context = await browser().newContext({ viewport: { width, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${site.server.url}/?city=austin`);
-    await page.waitForSelector('#panel svg.chart');
-    await page.waitForSelector('#markers .marker');
-    // With the allergen picker open and a plant chosen, so that their controls and table are checked too.
-    await page.locator('.allergen-picker summary').click();
-    await page.getByLabel('Oak').check();
-    await page.waitForSelector('table.allergen-levels');
-    // axe-core (Deque), WCAG 2.0 to 2.2, A and AA: what a screen reader or a keyboard would stumble on.
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-    const grave = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.id} (${v.impact}): ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 5)
-            .join('; ')}`,
-      );
-    expect(grave).toEqual([]);
-    expect(results.passes.length).toBeGreaterThan(10);
-    await context.close();
   });
 });

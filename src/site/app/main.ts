@@ -12,8 +12,9 @@ import { cityToOpen, keepCity, setUpCitySearch } from './city-search.js';
 import { setUpLocate, type ListedCity } from './locate.js';
 import { keepUnits, unitsInUse } from './units.js';
 import { showCity } from './panel.js';
-import { cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
+import { type Category, cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
 import { mapChoices, type MapChoice, mapPath } from './map-days.js';
+import { dayName } from './today.js';
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
 
@@ -74,7 +75,7 @@ async function start(): Promise<void> {
 }
 
 /** The map and the city list, on the day picked, coloured as picked. */
-async function startMap(names: ReadonlyMap<string, string>, select: (slug: string) => void): Promise<void> {
+async function startMap(names: Map<string, string>, select: (slug: string) => void): Promise<void> {
   const picker = $<HTMLSelectElement>('#date');
   const other = $<HTMLInputElement>('#other-date');
   const colourBy = $<HTMLSelectElement>('#colour-by');
@@ -92,7 +93,7 @@ async function startMap(names: ReadonlyMap<string, string>, select: (slug: strin
   let shown = 0;
   let features: MapFeature[] = [];
   const draw = () => {
-    const by = colourBy.value === '' ? undefined : (colourBy.value as 'tree' | 'grass' | 'weed' | 'ragweed');
+    const by = colourBy.value === '' ? undefined : (colourBy.value as Category);
     drawMarkers(layer, features, names, select, by);
     list.replaceChildren(
       ...features.map((f) =>
@@ -115,10 +116,21 @@ async function startMap(names: ReadonlyMap<string, string>, select: (slug: strin
     banner.hidden = map.simulated !== true;
     features = map.features;
     draw();
-    status.textContent = `${map.features.length} cities, ${choice.kind === 'forecast' ? 'forecast for' : 'measured on'} ${choice.label === map.date ? map.date : `${choice.label} (${map.date})`}, each city's local day.`;
+    status.textContent =
+      choice.kind === 'forecast'
+        ? `${map.features.length} of ${names.size} cities with a forecast for ${choice.label} (dashed markers), each city's own day: a city's forecast is on the map once someone has read it.`
+        : `${map.features.length} cities measured on ${dayName(map.date)}, each city's local day.`;
   };
-  const choices = await mapChoices(dates);
-  picker.replaceChildren(...choices.map((c, i) => new Option(c.label, String(i))), new Option('Another day…', 'other'));
+  const choices = mapChoices(dates);
+  const named = (c: MapChoice) =>
+    c.kind === 'forecast'
+      ? `${c.label[0]!.toUpperCase()}${c.label.slice(1)} (forecast)`
+      : c.label === 'the latest complete day'
+        ? 'Latest complete day (measured)'
+        : `${c.label} (measured)`;
+  picker.replaceChildren(...choices.map((c, i) => new Option(named(c), String(i))), new Option('Another day…', 'other'));
+  // The map opens on the latest complete day: every city has it, while a forecast is on the map once someone asked for it.
+  picker.value = String(choices.findIndex((c) => c.kind === 'measured'));
   other.min = dates.at(-1) ?? '';
   other.max = dates[0] ?? '';
   picker.addEventListener('change', () => {
@@ -128,7 +140,7 @@ async function startMap(names: ReadonlyMap<string, string>, select: (slug: strin
   });
   other.addEventListener('change', () => other.value && void showDay({ kind: 'measured', date: other.value, label: other.value }));
   colourBy.addEventListener('change', draw);
-  await showDay(choices[0]!);
+  await showDay(choices[Number(picker.value)]!);
 }
 
 start().catch((error: unknown) => {

@@ -1,7 +1,7 @@
 /**
- * The days the map offers, a short list rather than every day of the store: the latest day
- * complete in every city, then the six before it, each said as a person reads a date; any other
- * day from a date picker.
+ * The days the map offers, a short list rather than every day of the store: today and tomorrow
+ * from the forecast (each city's own, /api/forecast-map), the latest day complete in every city,
+ * then the six before it, each said as a person reads a date; any other day from a date picker.
  */
 import { dayName } from './today.js';
 
@@ -11,11 +11,15 @@ export type MapChoice = { kind: 'measured'; date: string; label: string } | { ki
 export const mapPath = (choice: MapChoice): string =>
   choice.kind === 'measured'
     ? `/api/map-data?date=${encodeURIComponent(choice.date)}&timezone=local`
-    : `/api/map-data?date=${choice.day}&timezone=local`;
+    : `/api/forecast-map?day=${choice.day}`;
 
 /** The choices from the dates with data (newest first). */
-export async function mapChoices(dates: readonly string[]): Promise<MapChoice[]> {
-  const measured: MapChoice[] = [{ kind: 'measured', date: 'latest', label: 'the latest complete day' }];
+export function mapChoices(dates: readonly string[]): MapChoice[] {
+  const measured: MapChoice[] = [
+    { kind: 'forecast', day: 'today', label: 'today' },
+    { kind: 'forecast', day: 'tomorrow', label: 'tomorrow' },
+    { kind: 'measured', date: 'latest', label: 'the latest complete day' },
+  ];
   // The newest UTC date is still coming in somewhere: the days before it are complete.
   for (const date of dates.slice(2, 8)) measured.push({ kind: 'measured', date, label: dayName(date, 'short') });
   return measured;

@@ -144,7 +144,8 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
     if (seasons && next) seasons.replaceWith((seasons = next));
   });
   let chosen = top.chosen;
-  panel.replaceChildren(title, when, ...top.elements);
+  // Appended after the heading, never re-inserting it, so that it keeps the focus.
+  panel.append(...top.elements);
   const [daily, seasonAnswer] = await Promise.all([dailyAnswer, seasonsAnswer]);
   const rest = await restOfPanel(panel, slug, name, zone, first, daily, seasonAnswer);
   if (mine !== drawn) return;

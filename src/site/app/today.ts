@@ -44,7 +44,9 @@ function dayLine(d: DayAnswer, provider: string | undefined): HTMLLIElement {
     h('strong', `${leadName(d.lead, d.date)}, ${dayName(d.date)}`),
     ' ',
     badge(d.level),
+    ' ',
     h('span', d.readings.map(readingWords).join(' · '), { class: 'readings' }),
+    ' ',
     h('span', from, { class: 'fine source' }),
   );
   return li;
@@ -56,6 +58,7 @@ function measuredLine(d: DayRow): HTMLLIElement {
     h('strong', `${dayName(d.date)}: measured`),
     ' ',
     badge(worst(d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed)),
+    ' ',
     h('span', `Tree ${words(d.peak_risk_tree)} · Grass ${words(d.peak_risk_grass)} · Weed ${words(d.peak_risk_weed)}`, {
       class: 'readings',
     }),
