@@ -336,36 +336,39 @@ describe.skipIf(!hasChromium)("the city panel's 7-day strip", () => {
   const site = useSiteToToday(['austin'], Date.parse('2026-12-01T20:45:00Z'));
   const browser = useBrowser(site);
 
-  it("gives each category's most likely level and its chance for today and the 7 days after, marking the usual for the season", async () => {
+  it("gives, past the forecast's days, each category's most likely level and its chance, marking the usual for the season", async () => {
     const page = await browser().newPage({ viewport: { width: 1100, height: 1400 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${site.server.url}/`);
     await page.waitForSelector('#markers .marker');
     await page.click('#city-list button[data-city="austin"]');
-    await page.waitForSelector('#panel table.outlook-strip');
+    await page.waitForSelector('#panel .strip');
     const forecast = (await (await site.get('/api/forecast?city=austin&aggregate=day&timezone=local&days=7')).json()) as Json;
     expect(forecast.outlook.dates).toHaveLength(8);
-    const strip = page.locator('table.outlook-strip');
-    expect(await strip.locator('thead th').count()).toBe(1 + 8);
-    expect(await strip.locator('thead th').nth(1).textContent()).toMatch(/^Today, /);
-    const rows = await strip
-      .locator('tbody tr')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [tr.querySelector('th')!.textContent, [...tr.querySelectorAll('td')].map((td) => td.textContent)]),
+    const days = await page.locator('#panel .strip-day').evaluateAll((els) =>
+      els.map((e) => ({
+        date: e.getAttribute('data-date')!,
+        source: e.getAttribute('data-source')!,
+        rows: [...e.querySelectorAll('.strip-readings li')].map((li) => li.textContent),
+      })),
+    );
+    // Seven days from today; the forecast's own first, then the outlook's.
+    expect(days).toHaveLength(7);
+    expect(days[0]!.date).toBe(forecast.rows[0].date);
+    const outlookDays = days.filter((d) => !(forecast.rows as Json[]).some((r) => r.date === d.date));
+    expect(outlookDays.length).toBeGreaterThan(0);
+    for (const d of outlookDays) {
+      const day = (forecast.outlook.dates as Json[]).find((o) => o.date === d.date)!;
+      expect(d.rows).toEqual(
+        ['tree', 'grass', 'weed'].map((category) => {
+          const x = day.categories.find((c: Json) => c.category === category);
+          return `${category[0]!.toUpperCase()}${category.slice(1)} ${x.most_likely} ${Math.round(x.probabilities[x.most_likely] * 100)}% likely`;
+        }),
       );
-    const expected = ['tree', 'grass', 'weed', 'ragweed'].map((category) => [
-      category[0]!.toUpperCase() + category.slice(1),
-      forecast.outlook.dates.map((d: Json) => {
-        const x = d.categories.find((c: Json) => c.category === category);
-        return x?.most_likely
-          ? `${x.most_likely} ${Math.round(x.probabilities[x.most_likely] * 100)}%${x.served === 'climatology' ? 'usual' : ''}`
-          : '–';
-      }),
-    ]);
-    expect(rows).toEqual(expected);
-    // Each cell says why its probabilities are the ones shown.
-    expect(await strip.locator('tbody td').first().getAttribute('title')).toBe(forecast.outlook.dates[0].categories[0].why);
+      const served = new Set(['tree', 'grass', 'weed'].map((c) => day.categories.find((x: Json) => x.category === c).served));
+      expect(d.source).toBe(served.size === 2 ? 'mixed' : served.has('outlook') ? 'outlook' : 'usual');
+    }
     expect(errors).toEqual([]);
     await page.close();
   }, 120_000);

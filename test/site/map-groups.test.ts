@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('the map of 200 cities', () => {
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.goto(`${site.server.url}/`);
       await page.waitForSelector('#markers .marker');
-      await page.waitForFunction(() => /^\d+ cities on /.test(document.querySelector('#map-status')?.textContent ?? ''));
+      await page.waitForFunction(() => /^\d+ cities measured on /.test(document.querySelector('#map-status')?.textContent ?? ''));
       const markers = await page.locator('#markers .marker').evaluateAll((els) =>
         els.map((e) => ({
           city: e.getAttribute('data-city'),

@@ -163,7 +163,9 @@ describe.skipIf(!hasChromium)('the page on a phone, in Tulsa in spring', () => {
       expect(strip.get(date)!.get('oak')).toBe(level);
     }
     // Where the outlook speaks, tree pollen stands in for Oak, and the page says so.
-    const later = (forecast.outlook.dates as Json[]).filter((d) => strip.has(d.date) && !(forecast.rows as Json[]).some((r) => r.date === d.date));
+    const later = (forecast.outlook.dates as Json[]).filter(
+      (d) => strip.has(d.date) && !(forecast.rows as Json[]).some((r) => r.date === d.date),
+    );
     expect(later.length).toBeGreaterThan(0);
     for (const d of later) expect(strip.get(d.date)!.get('oak')).toBe(d.categories.find((c: Json) => c.category === 'tree').most_likely);
     expect(await page.locator(`#panel .strip-day[data-date="${later[0]!.date}"] .reading-name`).first().textContent()).toBe(
