@@ -85,6 +85,10 @@ describe.skipIf(!hasChromium)('the page on a phone, in Tulsa in spring', () => {
     expect(await page.textContent('#panel-title')).toBe('Tulsa');
     await page.waitForSelector('#panel section.alerts');
     await page.waitForSelector('#markers .marker');
+    mkdirSync(join(ROOT, 'test-artifacts'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'test-artifacts', `readme-${width}.png`) });
+    await page.waitForSelector('#panel section.alerts');
+    await page.waitForSelector('#markers .marker');
     // Every section open: the plant picker, the forecast's skill, the bulk files.
     await page.locator('.allergen-picker summary').click();
     await page.locator('details.skill > summary').click();
