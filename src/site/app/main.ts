@@ -101,16 +101,16 @@ async function startMap(names: Map<string, string>, select: (slug: string) => vo
       ),
     );
   };
-  const showDay = async (choice: MapChoice) => {
+  const showDay = async (choice: MapChoice): Promise<string | undefined> => {
     const request = ++shown;
     status.textContent = `Loading ${choice.label}…`;
     const map = await getJson<{ date: string; features: MapFeature[]; simulated?: true; forecast?: true }>(mapPath(choice)).catch(
       () => undefined,
     );
-    if (request !== shown) return; // a later pick answers instead
+    if (request !== shown) return undefined; // a later pick answers instead
     if (!map) {
       status.textContent = `The map of ${choice.label} could not be loaded.`;
-      return;
+      return undefined;
     }
     // The answer says whether its values are invented (the sample provider): the map says so above it.
     banner.hidden = map.simulated !== true;
@@ -120,17 +120,21 @@ async function startMap(names: Map<string, string>, select: (slug: string) => vo
       choice.kind === 'forecast'
         ? `${map.features.length} of ${names.size} cities with a forecast for ${choice.label} (dashed markers), each city's own day: a city's forecast is on the map once someone has read it.`
         : `${map.features.length} cities measured on ${dayName(map.date)}, each city's local day.`;
+    return map.date;
   };
-  const choices = mapChoices(dates);
+  let choices = mapChoices(dates);
   const named = (c: MapChoice) =>
     c.kind === 'forecast'
       ? `${c.label[0]!.toUpperCase()}${c.label.slice(1)} (forecast)`
       : c.label === 'the latest complete day'
         ? 'Latest complete day (measured)'
         : `${c.label} (measured)`;
-  picker.replaceChildren(...choices.map((c, i) => new Option(named(c), String(i))), new Option('Another day…', 'other'));
-  // The map opens on the latest complete day: every city has it, while a forecast is on the map once someone asked for it.
-  picker.value = String(choices.findIndex((c) => c.kind === 'measured'));
+  const fill = () => {
+    picker.replaceChildren(...choices.map((c, i) => new Option(named(c), String(i))), new Option('Another day…', 'other'));
+    // The map opens on the latest complete day: every city has it, while a forecast is on the map once someone asked for it.
+    picker.value = String(choices.findIndex((c) => c.kind === 'measured'));
+  };
+  fill();
   other.min = dates.at(-1) ?? '';
   other.max = dates[0] ?? '';
   picker.addEventListener('change', () => {
@@ -140,7 +144,12 @@ async function startMap(names: Map<string, string>, select: (slug: string) => vo
   });
   other.addEventListener('change', () => other.value && void showDay({ kind: 'measured', date: other.value, label: other.value }));
   colourBy.addEventListener('change', draw);
-  await showDay(choices[Number(picker.value)]!);
+  const latest = await showDay(choices[Number(picker.value)]!);
+  // The days before it are known once `latest` is resolved.
+  if (latest && picker.value === String(choices.findIndex((c) => c.kind === 'measured'))) {
+    choices = mapChoices(dates, latest);
+    fill();
+  }
 }
 
 start().catch((error: unknown) => {

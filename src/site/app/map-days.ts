@@ -13,14 +13,15 @@ export const mapPath = (choice: MapChoice): string =>
     ? `/api/map-data?date=${encodeURIComponent(choice.date)}&timezone=local`
     : `/api/forecast-map?day=${choice.day}`;
 
-/** The choices from the dates with data (newest first). */
-export function mapChoices(dates: readonly string[]): MapChoice[] {
+/** The choices from the dates with data (newest first), and once known, the latest complete day's date. */
+export function mapChoices(dates: readonly string[], latest?: string): MapChoice[] {
   const measured: MapChoice[] = [
     { kind: 'forecast', day: 'today', label: 'today' },
     { kind: 'forecast', day: 'tomorrow', label: 'tomorrow' },
     { kind: 'measured', date: 'latest', label: 'the latest complete day' },
   ];
-  // The newest UTC date is still coming in somewhere: the days before it are complete.
-  for (const date of dates.slice(2, 8)) measured.push({ kind: 'measured', date, label: dayName(date, 'short') });
+  // Before `latest` is known: the newest two UTC dates may still be coming in somewhere.
+  const before = latest === undefined ? dates.slice(2) : dates.filter((d) => d < latest);
+  for (const date of before.slice(0, 6)) measured.push({ kind: 'measured', date, label: dayName(date, 'short') });
   return measured;
 }
