@@ -232,6 +232,14 @@ export const ForecastDay = named(
   DailyPollen.omit({ hours: true }).extend({ hours: dayHourCount, tz: z.string().regex(/^[+-]\d{2}:\d{2}$/) }),
 );
 
+/** How many of a local day's hours a forecast holds, as alerts and the forecast map say it. */
+export const forecastHoursHeld = z
+  .number()
+  .int()
+  .min(0)
+  .max(25)
+  .describe("How many of the day's hours the forecast holds (today: the hours left); 0 for a provider that forecast the day as one value.");
+
 export const AlertLevel = z.enum(['Low', 'Moderate', 'High', 'Very High']);
 
 export const AlertCategoryName = z.enum(['tree', 'grass', 'weed', 'ragweed']);
@@ -251,14 +259,7 @@ export const Alert = named(
       .string()
       .regex(/^[+-]\d{2}:\d{2}$/)
       .describe('The UTC offset at the start of the local day.'),
-    hours: z
-      .number()
-      .int()
-      .min(0)
-      .max(25)
-      .describe(
-        "How many of the day's hours the forecast holds (today: the hours left); 0 for a provider that forecast the day as one value.",
-      ),
+    hours: forecastHoursHeld,
     categories: z
       .array(
         z.object({

@@ -1,17 +1,10 @@
 import { readdirSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptedCoding, compressible, encodedEtag, varyOnEncoding } from '../../src/server/compress.js';
+import { type Exchange, rawExchange } from '../helpers/raw-exchange.js';
 import { useSite } from '../helpers/site.js';
-
-interface Exchange {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** The bytes as sent, not decoded. */
-  body: Buffer;
-}
 
 /** Headers that belong to one connection or one moment, not to the answer. */
 const PER_MESSAGE = ['date', 'connection', 'keep-alive', 'transfer-encoding'];
@@ -34,17 +27,7 @@ describe('the local server compresses answers as the CDN does', () => {
 
   /** One raw exchange on a connection of its own (no client decoding anything). */
   const ask = (path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Exchange> =>
-    new Promise((resolve, reject) => {
-      const { port } = new URL(site.server.url);
-      request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      })
-        .on('error', reject)
-        .end();
-    });
+    rawExchange(site.server.url, method, path, headers);
 
   /** What answers, whether a file (which answers byte ranges) or a function, and the path. */
   const TEXT: [string, 'file' | 'function', string][] = [

@@ -1,18 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
 import { serve, type RunningServer } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
+import { type Exchange, rawExchange } from '../helpers/raw-exchange.js';
 import { buildStore } from '../helpers/site.js';
-
-interface Exchange {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
 
 /** Headers that belong to one connection or one moment, not to the answer. */
 const PER_MESSAGE = ['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'];
@@ -35,17 +29,7 @@ describe('HEAD answers carry the headers GET answers carry', () => {
 
   /** One raw exchange: the status, every header as sent, and the bytes of the body (none are decoded). */
   const ask = (method: string, path: string, headers: Record<string, string>): Promise<Exchange> =>
-    new Promise((resolve, reject) => {
-      const { port } = new URL(server.url);
-      request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      })
-        .on('error', reject)
-        .end();
-    });
+    rawExchange(server.url, method, path, headers);
   const answerHeaders = (e: Exchange) => Object.fromEntries(Object.entries(e.headers).filter(([k]) => !PER_MESSAGE.includes(k)));
 
   it.each([

@@ -34,14 +34,7 @@ export const ForecastMapFeature = named(
     properties: D.MapFeature.shape.properties.extend({
       forecast: z.literal(true).describe('Always true: the values are forecast, not observed.'),
       date: Day.describe("The city's local date the values forecast."),
-      hours: z
-        .number()
-        .int()
-        .min(0)
-        .max(25)
-        .describe(
-          "How many of the day's hours the forecast holds (today: the hours left); 0 for a provider that forecast the day as one value.",
-        ),
+      hours: D.forecastHoursHeld,
       stale: z.boolean().describe('True when the cached forecast is older than 6 hours (the provider has not refreshed it since).'),
       fetched_at: DateTime.nullable().describe('When the provider issued the forecast.'),
     }),
