@@ -142,18 +142,25 @@ afterAll(async () => {
 const browser = useBrowser({ now: LAST });
 
 describe.skipIf(!hasChromium)("the city panel of Atmospore's days, on a phone", () => {
-  it('draws no hours from a day or a forecast of days, and says why in plain words', async () => {
+  it('draws no hours from a day or a forecast of days, says why in plain words, and fits the phone', async () => {
     const page = await browser().newPage({ viewport: { width: 390, height: 844 } });
     try {
       await page.goto(`${server.url}/?city=austin`);
-      await page.waitForSelector('#panel section.today');
+      await page.waitForSelector('#panel section.alerts');
       const text = (await page.locator('#panel').textContent()) ?? '';
-      expect(text).toContain("Atmospore gives one value a day, not hours: this day's values are the ones above.");
-      expect(text).toContain('Atmospore forecasts one value a day, not hours: its days are in the outlook above.');
-      expect(text).not.toContain('No observations this day.');
+      expect(text).toContain('Atmospore gives one value a day, not hours.');
+      expect(text).toContain('Atmospore forecasts one value a day, not hours: its days are in the strip above.');
       // No hourly chart (the day's, or the forecast's): there are no hours to draw.
       const charts = await page.locator('#panel svg.chart').evaluateAll((svgs) => svgs.map((s) => s.getAttribute('aria-label') ?? ''));
       expect(charts.filter((label) => /^Hourly|^48-hour forecast/.test(label))).toEqual([]);
+      // Today and tomorrow from Atmospore's days, its 25 plants in the picker, all inside the phone.
+      const days = (await get('/api/forecast?city=austin&aggregate=day&timezone=local&days=7')) as Json;
+      expect(await page.locator('#panel .today .day-level').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-date')))).toEqual(
+        (days.rows as Json[]).slice(0, 2).map((r) => r.date),
+      );
+      await page.locator('.allergen-picker summary').click();
+      expect(await page.locator('.allergen-picker label').count()).toBeGreaterThan(10);
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
     } finally {
       await page.close();
     }
