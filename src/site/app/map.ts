@@ -8,6 +8,7 @@ import { geoAlbersUsa, geoPath } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { MapFeature } from './api.js';
+import { CIRCLE_BOX, groupBox, MARKER_MIN_PX, MARKER_RADIUS, PILL, pillText, pillWidth, spread } from './map-layout.js';
 import { colourOf, inkOn, riskOfSeverity } from './risk.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -27,23 +28,6 @@ export function drawStates(svg: SVGSVGElement, topology: Topology): void {
   svg.prepend(land, borders);
 }
 
-/** A marker's radius in the map's units (975 across), as drawn at full width. */
-const MARKER_RADIUS = 11;
-/** The smallest a marker's circle is drawn, in CSS px: WCAG 2.2's target size (2.5.8) asks at least 24 by 24. */
-export const MARKER_MIN_PX = 26;
-/** Rounds of pushing overlapping markers apart before the ones still overlapping are merged into groups. */
-const SPREAD_ROUNDS = 200;
-
-/**
- * A group's count: a white pill below and right of its circle, reading "+3" (the worst city and 3
- * more), never a digit on a circle as the levels 0-4 are. Its top left corner, its height, and
- * its width per character and around them, in marker units.
- */
-const PILL = { x: 3, y: 5, height: 13, perChar: 7, pad: 6 };
-/** The count a group's pill reads. */
-const pillText = (cities: number): string => `+${cities - 1}`;
-const pillWidth = (text: string): number => PILL.pad + PILL.perChar * text.length;
-
 /** The categories markers can be coloured by; without one, by the worst of them. */
 export type Category = 'tree' | 'grass' | 'weed' | 'ragweed';
 
@@ -53,88 +37,6 @@ export type DrawnFeature = MapFeature & { properties: MapFeature['properties'] &
 /** The scale markers are drawn at, and the map's extent in its own units (its viewBox). */
 let markerScale = 1;
 let bounds = { width: 975, height: 610 };
-
-/** The box a marker covers around its centre, in marker units (unscaled): its circle, and a group's pill. */
-interface Box {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-}
-const CIRCLE_BOX: Box = { left: -MARKER_RADIUS, right: MARKER_RADIUS, top: -MARKER_RADIUS, bottom: MARKER_RADIUS };
-/** A group's box: its circle and its pill. */
-const groupBox = (cities: number): Box => ({
-  ...CIRCLE_BOX,
-  right: Math.max(MARKER_RADIUS, PILL.x + pillWidth(pillText(cities))),
-  bottom: Math.max(MARKER_RADIUS, PILL.y + PILL.height),
-});
-/** Space kept between two markers' boxes, in the map's units. */
-const MARGIN = 1;
-
-/** A marker to place: the point it stands for, and the box it covers. */
-interface Spot {
-  at: readonly [number, number];
-  box: Box;
-}
-
-/** How far two markers' boxes (scaled, with the margin) overlap across and down; 0 where they do not. */
-function overlap(a: readonly number[], ba: Box, b: readonly number[], bb: Box): [number, number] {
-  const k = markerScale;
-  const across = Math.min(a[0]! + ba.right * k, b[0]! + bb.right * k) - Math.max(a[0]! + ba.left * k, b[0]! + bb.left * k) + MARGIN;
-  const down = Math.min(a[1]! + ba.bottom * k, b[1]! + bb.bottom * k) - Math.max(a[1]! + ba.top * k, b[1]! + bb.top * k) + MARGIN;
-  return across > 0 && down > 0 ? [across, down] : [0, 0];
-}
-
-/**
- * The pairs of markers whose boxes overlap, each once (i < j): swept across the map in order of
- * x, so that a pair further apart than the widest box is never compared.
- */
-function overlapping(points: ReadonlyArray<readonly number[]>, spots: readonly Spot[], slack = 0): Array<[number, number, number, number]> {
-  const widest = Math.max(0, ...spots.map((s) => (s.box.right - s.box.left) * markerScale)) + MARGIN;
-  const order = points.map((_, i) => i).sort((i, j) => points[i]![0]! - points[j]![0]! || i - j);
-  const pairs: Array<[number, number, number, number]> = [];
-  for (let m = 0; m < order.length; m++)
-    for (let n = m + 1; n < order.length; n++) {
-      const [i, j] = [order[m]!, order[n]!];
-      if (points[j]![0]! - points[i]![0]! > widest) break;
-      const [across, down] = overlap(points[i]!, spots[i]!.box, points[j]!, spots[j]!.box);
-      if (across > slack && down > slack) pairs.push([Math.min(i, j), Math.max(i, j), across, down]);
-    }
-  return pairs;
-}
-
-/**
- * Moves markers whose boxes overlap apart (a target under another is no longer 24 px across),
- * each pair along the way it overlaps least, inside the map: where each is drawn, and the pairs
- * that still overlap when the rounds are spent. Deterministic: the same markers and scale give
- * the same places.
- */
-function spread(spots: readonly Spot[]): { points: Array<[number, number]>; left: Array<[number, number, number, number]> } {
-  const points = spots.map((p) => [...p.at] as [number, number]);
-  for (let round = 0; round < SPREAD_ROUNDS; round++) {
-    const pairs = overlapping(points, spots);
-    if (pairs.length === 0) return { points, left: [] };
-    for (const [i, j] of pairs) {
-      const [a, b] = [points[i]!, points[j]!];
-      // Measured again: an earlier pair of this round may have moved them.
-      const [across, down] = overlap(a, spots[i]!.box, b, spots[j]!.box);
-      if (across <= 0) continue;
-      const axis = across <= down ? 0 : 1;
-      // The same place on that axis: apart in a direction of their own.
-      const sign = b[axis] > a[axis] || (b[axis] === a[axis] && j % 2 === 0) ? 1 : -1;
-      const push = (Math.min(across, down) / 2) * sign;
-      a[axis] -= push;
-      b[axis] += push;
-    }
-    // Inside the map: a marker pushed past an edge would be cut off.
-    points.forEach((q, i) => {
-      const { box } = spots[i]!;
-      q[0] = Math.min(Math.max(q[0], -box.left * markerScale + MARGIN), bounds.width - box.right * markerScale - MARGIN);
-      q[1] = Math.min(Math.max(q[1], -box.top * markerScale + MARGIN), bounds.height - box.bottom * markerScale - MARGIN);
-    });
-  }
-  return { points, left: overlapping(points, spots, 0.5) };
-}
 
 /**
  * Scales the markers so that each circle is at least MARKER_MIN_PX across however narrow the map
@@ -340,7 +242,7 @@ function arrange(): { groups: CityPoint[][]; centres: Array<[number, number]>; p
       g.reduce((s, c) => s + c.at[1], 0) / g.length,
     ]);
     const spots = groups.map((g, i) => ({ at: centres[i]!, box: g.length === 1 ? CIRCLE_BOX : groupBox(g.length) }));
-    const { points, left } = spread(spots);
+    const { points, left } = spread(spots, { scale: markerScale, ...bounds });
     if (left.length === 0) return { groups, centres, points };
     groups = merged(groups, left);
   }
