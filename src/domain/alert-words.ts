@@ -4,6 +4,7 @@
  * subscription says nothing is expected rather than nothing at all. No Node module: the page's
  * bundle imports it.
  */
+import { dateInWords } from './dates.js';
 import type { Alert } from './schemas.js';
 import { LEVEL_INDEX, type AlertLevel } from './species/risk.js';
 
@@ -15,11 +16,6 @@ export interface Watched {
   /** The local dates checked, ascending. */
   dates: readonly string[];
 }
-
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
-
-/** `2026-03-08` as "Sun, Mar 8": a local date, read at noon UTC so that no zone moves it. */
-export const dateInWords = (date: string): string => DATE_FORMAT.format(new Date(`${date}T12:00:00Z`));
 
 /** `a`, `a or b`, `a, b or c`. */
 const either = (words: readonly string[]): string =>

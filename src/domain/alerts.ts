@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { City } from './cities.js';
-import { DAY_MS, dayString } from './dates.js';
+import { dateInWords, dayString } from './dates.js';
 import { dayOffset, groupByDay } from './days.js';
 import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
 import { grade, RISK_LABELS, SPECIES_KEY, type AlertLevel, type Graded, type Risk } from './species/risk.js';
@@ -162,7 +162,6 @@ const LABEL: Readonly<Record<Graded, string>> = {
   weed: 'weed pollen',
   ragweed: 'ragweed pollen',
 };
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * "High tree pollen (Oak up to 945 grains/m³, all tree pollen up to 2796) in Austin, TX on Wed,
@@ -191,7 +190,7 @@ function summaryOf(
     ),
   ];
   const list = listed(parts);
-  const date = DATE_FORMAT.format(day * DAY_MS);
+  const date = dateInWords(dayString(day));
   const species = top.length === 0 ? '' : `; most: ${top.map((s) => s.name).join(', ')}`;
   return `${list} in ${city.name}, ${city.state} on ${date}${species}.`;
 }

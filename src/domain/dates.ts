@@ -110,6 +110,15 @@ export function monthStart(day: number): number {
  */
 export const firstServedDay = (newest: number, serveDays: number): number => monthStart(newest - serveDays + 1);
 
+const DATE_WORDS = {
+  short: new Intl.DateTimeFormat('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' }),
+  long: new Intl.DateTimeFormat('en-US', { weekday: 'long', month: 'short', day: 'numeric', timeZone: 'UTC' }),
+};
+
+/** `2026-03-08` as "Sun, Mar 8" (or with `long`, "Sunday, Mar 8"): a local date, read at noon UTC so that no zone moves it. */
+export const dateInWords = (date: string, weekday: 'short' | 'long' = 'short'): string =>
+  DATE_WORDS[weekday].format(new Date(`${date}T12:00:00Z`));
+
 /**
  * An instant as people read a time, "Sat, Mar 7, 12:20 PM CST": in `timeZone` (the reader's own
  * where none is given), with the year where asked.

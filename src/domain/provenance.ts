@@ -42,6 +42,24 @@ export function provenanceOfRows<R extends object>(
   return { from, rows: from.providers ? rows.map((r) => ({ ...r.row, ...rowProvenanceOf(r.sources) })) : rows.map((r) => r.row) };
 }
 
+/**
+ * A GeoJSON answer's provenance and its features, as `provenanceOfRows` does for rows: with several
+ * providers, each feature's properties carry its own `providers`.
+ */
+export function provenanceOfFeatures<F extends { properties: object }>(
+  made: ReadonlyArray<{ feature: F; sources: readonly string[] }>,
+  fallback: string | null,
+): { from: Provenance; features: F[] } {
+  const from = provenanceOfSources(
+    made.flatMap((m) => m.sources),
+    fallback,
+  );
+  const features = made.map(({ feature, sources }) =>
+    from.providers ? { ...feature, properties: { ...feature.properties, ...rowProvenanceOf(sources) } } : feature,
+  );
+  return { from, features };
+}
+
 /** The provenance of an answer whose values (not rows) come from these providers: a season, a forecast skill. */
 export function provenanceOfSources(sources: Iterable<string>, fallback: string | null): Provenance {
   const all = [...new Set(sources)];

@@ -80,6 +80,10 @@ export class ForecastUnavailable extends Error {
  */
 export class ForecastMisconfigured extends Error {}
 
+/** The first cached forecast, in order of preference, younger than the cache's limit; -1 when none is. */
+const freshIndex = (cached: ReadonlyArray<CachedForecast | undefined>, now: number): number =>
+  cached.findIndex((c) => c !== undefined && now - c.fetchedAt < CACHE_LIMIT_MS);
+
 /**
  * The forecast cache, which also holds the call ledger, cannot be opened here (no Blobs context,
  * and a read-only or missing folder for the local file): no refresh may run uncounted.
@@ -137,7 +141,7 @@ export class ForecastService {
   async cached(place: City): Promise<Forecast | undefined> {
     const now = this.now();
     const cached = await this.read(place.slug);
-    const fresh = cached.findIndex((c) => c !== undefined && now - c.fetchedAt < CACHE_LIMIT_MS);
+    const fresh = freshIndex(cached, now);
     const served = fresh >= 0 ? fresh : cached.findIndex((c) => c !== undefined);
     if (served < 0) return undefined;
     return answer(place, this.options.providers[served]!, cached[served]!, now, { source: 'cache', stale: fresh < 0 });
@@ -164,7 +168,7 @@ export class ForecastService {
     const cached = await this.read(city);
     // A fresh forecast of any provider of the chain is served, the first in order of preference:
     // one that answered when the preferred one failed holds until it is 6 hours old, as any cache.
-    const fresh = cached.findIndex((c) => c !== undefined && now - c.fetchedAt < CACHE_LIMIT_MS);
+    const fresh = freshIndex(cached, now);
     if (fresh >= 0) return answer(place, providers[fresh]!, cached[fresh]!, now, { source: 'cache', stale: false });
 
     const failures = new Map<string, ProviderError>();

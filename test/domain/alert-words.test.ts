@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dateInWords, expectedInWords, nothingExpected, reachesLevel, watchedInWords } from '../../src/domain/alert-words.js';
+import { expectedInWords, nothingExpected, reachesLevel, watchedInWords } from '../../src/domain/alert-words.js';
+import { dateInWords } from '../../src/domain/dates.js';
 
 const DATES = ['2026-03-07', '2026-03-08', '2026-03-09'];
 const tree = (risk: 'Low' | 'Moderate' | 'High' | 'Very High') => ({ category: 'tree' as const, risk, peak: 100 });

@@ -13,7 +13,7 @@ import { dayString, HOUR_MS } from '../../domain/dates.js';
 import { type DayValues, mapDayOf } from '../../domain/day-values.js';
 import { dayOfHour } from '../../domain/days.js';
 import { MAP_AGGREGATION, mapFeature } from '../../domain/map.js';
-import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
+import { provenanceOfFeatures } from '../../domain/provenance.js';
 import { named } from '../../domain/schema-names.js';
 import * as D from '../../domain/schemas.js';
 import { DateTime, Day } from '../../domain/schemas.js';
@@ -97,13 +97,7 @@ export const forecastMapRoute = route({
       const feature = forecast && featureOf(city, forecast, target);
       return feature ? [{ feature, sources: [forecast.provider] }] : [];
     });
-    const from = provenanceOfSources(
-      made.flatMap((m) => m.sources),
-      ctx.forecast.providerIds[0] ?? null,
-    );
-    const features = made.map(({ feature, sources }) =>
-      from.providers ? { ...feature, properties: { ...feature.properties, ...rowProvenanceOf(sources) } } : feature,
-    );
+    const { from, features } = provenanceOfFeatures(made, ctx.forecast.providerIds[0] ?? null);
     const dates = [...new Set(features.map((f) => f.properties.date))].sort();
     const body: ForecastMapCollection = {
       type: 'FeatureCollection',

@@ -13,7 +13,7 @@ import { NO_DATA } from '../contract/not-found.js';
 import { cutField, dateParam, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
 import { localDays, provenance } from '../contract/answer-fields.js';
-import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
+import { provenanceOfFeatures } from '../../domain/provenance.js';
 
 export const MapCollection = named(
   'MapFeatureCollection',
@@ -72,13 +72,7 @@ export const mapDataRoute = route({
       return [{ feature: mapFeature(cities.get(slug)!, [a!, b!, c!]), sources }];
     });
     // A feature's values are its three days': when the map mixes providers, each feature names its own.
-    const from = provenanceOfSources(
-      made.flatMap((m) => m.sources),
-      store.pollen.latestSource(),
-    );
-    const features = made.map(({ feature, sources }) =>
-      from.providers ? { ...feature, properties: { ...feature.properties, ...rowProvenanceOf(sources) } } : feature,
-    );
+    const { from, features } = provenanceOfFeatures(made, store.pollen.latestSource());
     const body = { ...mapCollection(day, features), ...from, ...cutField(cut) };
     return { body, contentType: GEOJSON_TYPE };
   },

@@ -35,8 +35,11 @@ export function explainAddressCity(cities: readonly ListedCity[], select: (slug:
   if (asked === null || served(cities, asked)) return;
   const typed = asked.trim();
   if (typed === '') return void say('The link names no city. Type a city name or a ZIP code, or use your location.', { problem: true });
-  const meant = citiesNamed(cities, typed)[0] ?? likelyCity(cities, typed);
-  const text = `No city we serve is called “${typed}”.`;
+  noCity(cities, `No city we serve is called “${typed}”.`, citiesNamed(cities, typed)[0] ?? likelyCity(cities, typed), select);
+}
+
+/** Says that no city has the name asked for (`text`), offering the one it most likely meant, if any, as a button. */
+function noCity(cities: readonly ListedCity[], text: string, meant: ListedCity | undefined, select: (slug: string) => void): void {
   if (!meant) return void say(`${text} ${TRY}`, { problem: true });
   say(`${text} Did you mean`, { problem: true, offer: [{ label: fullName(cities, meant.slug), slug: meant.slug }], after: '?', select });
 }
@@ -93,9 +96,6 @@ export function setUpCitySearch(cities: readonly ListedCity[], select: (slug: st
     if (/^[\d\s-]+$/.test(typed)) return lookUpZip(typed.replace(/\s/g, ''), cities, select);
     const found = citiesNamed(cities, typed)[0];
     if (found) return open(found.slug);
-    const meant = likelyCity(cities, typed);
-    const text = `No city we serve is named “${typed}”.`;
-    if (!meant) return void say(`${text} ${TRY}`, { problem: true });
-    say(`${text} Did you mean`, { problem: true, offer: [{ label: fullName(cities, meant.slug), slug: meant.slug }], after: '?', select });
+    noCity(cities, `No city we serve is named “${typed}”.`, likelyCity(cities, typed), select);
   });
 }

@@ -10,6 +10,7 @@ import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import type { ProviderForecastDay } from '../../api/endpoints/forecast.js';
 import { type Allergen, allergenPeak, allergenRisk, outlookCategory } from '../../domain/species/allergens.js';
 import type { Graded } from '../../domain/species/risk.js';
+import { dayNumber, dayString } from '../../domain/dates.js';
 import { hoursOn, type SpeciesHour } from './allergens.js';
 import type { ForecastDay, Risk } from './api.js';
 import { worst } from './risk.js';
@@ -59,8 +60,6 @@ const CATEGORY_ROWS = [
   ['grass', 'Grass'],
   ['weed', 'Weed'],
 ] as const;
-
-const plusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The city's today: the forecast's first local day, else the outlook's first date. */
 export function cityToday(inputs: Pick<DayInputs, 'days' | 'outlook'>): string | undefined {
@@ -117,7 +116,7 @@ export function dayAnswers(inputs: DayInputs): DayAnswer[] {
   if (!today) return [];
   const answers: DayAnswer[] = [];
   for (let lead = 0; lead < (inputs.span ?? 7); lead++) {
-    const date = plusDays(today, lead);
+    const date = dayString(dayNumber(today) + lead);
     const forecast = inputs.days.find((d) => d.date === date);
     const outlook = inputs.outlook?.dates.find((d) => d.date === date);
     const readings = forecast ? fromForecast(forecast, inputs) : outlook ? fromOutlook(outlook, inputs.chosen) : undefined;

@@ -24,11 +24,16 @@ interface NearestAnswer {
   distance_km?: number;
 }
 
-/** The page's name of each city: its name, with its state where the name repeats (Columbus, Springfield). */
-export function cityLabels(cities: readonly ListedCity[]): (slug: string) => string {
+/** The page's name of each city, by slug: its name, with its state where the name repeats (Columbus, Springfield). */
+export function cityNames(cities: readonly ListedCity[]): Map<string, string> {
   const count = new Map<string, number>();
   for (const c of cities) count.set(c.name, (count.get(c.name) ?? 0) + 1);
-  const names = new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
+  return new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
+}
+
+/** The page's name of a city, as `cityNames` gives it. */
+export function cityLabels(cities: readonly ListedCity[]): (slug: string) => string {
+  const names = cityNames(cities);
   return (slug) => names.get(slug) ?? slug;
 }
 

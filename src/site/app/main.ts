@@ -9,12 +9,12 @@ import { getJson, type MapFeature } from './api.js';
 import { listBulkFiles } from './bulk.js';
 import { freshnessText, loadHealth } from './freshness.js';
 import { cityToOpen, keepCity, setUpCitySearch } from './city-search.js';
-import { setUpLocate, type ListedCity } from './locate.js';
+import { cityNames, setUpLocate, type ListedCity } from './locate.js';
 import { keepUnits, unitsInUse } from './units.js';
 import { showCity } from './panel.js';
 import { type Category, cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
-import { mapChoices, type MapChoice, mapPath } from './map-days.js';
-import { dayName } from './today.js';
+import { mapChoices, type MapChoice, mapPath, optionText } from './map-days.js';
+import { dateInWords } from '../../domain/dates.js';
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
 
@@ -34,13 +34,6 @@ function showFreshness(): void {
 function bulkOnOpen(): void {
   const details = $<HTMLDetailsElement>('#bulk');
   details.addEventListener('toggle', () => details.open && listBulkFiles().catch(() => undefined), { once: true });
-}
-
-/** Names for people: a name that repeats (Columbus, Springfield) with its state. */
-function cityNames(cities: readonly ListedCity[]): Map<string, string> {
-  const count = new Map<string, number>();
-  for (const c of cities) count.set(c.name, (count.get(c.name) ?? 0) + 1);
-  return new Map(cities.map((c) => [c.slug, count.get(c.name)! > 1 ? `${c.name}, ${c.state}` : c.name]));
 }
 
 async function start(): Promise<void> {
@@ -119,20 +112,15 @@ async function startMap(names: Map<string, string>, select: (slug: string) => vo
     status.textContent =
       choice.kind === 'forecast'
         ? `${map.features.length} of ${names.size} cities with a forecast for ${choice.label} (dashed markers), each city's own day: a city's forecast is on the map once someone has read it.`
-        : `${map.features.length} cities measured on ${dayName(map.date)}, each city's local day.`;
+        : `${map.features.length} cities measured on ${dateInWords(map.date, 'long')}, each city's local day.`;
     return map.date;
   };
   let choices = mapChoices(dates);
-  const named = (c: MapChoice) =>
-    c.kind === 'forecast'
-      ? `${c.label[0]!.toUpperCase()}${c.label.slice(1)} (forecast)`
-      : c.label === 'the latest complete day'
-        ? 'Latest complete day (measured)'
-        : `${c.label} (measured)`;
+  // The map opens on the latest complete day: every city has it, while a forecast is on the map once someone asked for it.
+  const opening = () => String(choices.findIndex((c) => c.kind === 'measured'));
   const fill = () => {
-    picker.replaceChildren(...choices.map((c, i) => new Option(named(c), String(i))), new Option('Another day…', 'other'));
-    // The map opens on the latest complete day: every city has it, while a forecast is on the map once someone asked for it.
-    picker.value = String(choices.findIndex((c) => c.kind === 'measured'));
+    picker.replaceChildren(...choices.map((c, i) => new Option(optionText(c), String(i))), new Option('Another day…', 'other'));
+    picker.value = opening();
   };
   fill();
   other.min = dates.at(-1) ?? '';
@@ -146,7 +134,7 @@ async function startMap(names: Map<string, string>, select: (slug: string) => vo
   colourBy.addEventListener('change', draw);
   const latest = await showDay(choices[Number(picker.value)]!);
   // The days before it are known once `latest` is resolved.
-  if (latest && picker.value === String(choices.findIndex((c) => c.kind === 'measured'))) {
+  if (latest && picker.value === opening()) {
     choices = mapChoices(dates, latest);
     fill();
   }

@@ -3,7 +3,8 @@
  * from the forecast (each city's own, /api/forecast-map), the latest day complete in every city,
  * then the six before it, each said as a person reads a date; any other day from a date picker.
  */
-import { dayName } from './today.js';
+import { dateInWords } from '../../domain/dates.js';
+import { capitalized } from '../../domain/words.js';
 
 export type MapChoice = { kind: 'measured'; date: string; label: string } | { kind: 'forecast'; day: 'today' | 'tomorrow'; label: string };
 
@@ -22,6 +23,10 @@ export function mapChoices(dates: readonly string[], latest?: string): MapChoice
   ];
   // Before `latest` is known: the newest two UTC dates may still be coming in somewhere.
   const before = latest === undefined ? dates.slice(2) : dates.filter((d) => d < latest);
-  for (const date of before.slice(0, 6)) measured.push({ kind: 'measured', date, label: dayName(date, 'short') });
+  for (const date of before.slice(0, 6)) measured.push({ kind: 'measured', date, label: dateInWords(date) });
   return measured;
 }
+
+/** A choice as the day picker lists it: "Today (forecast)", "Latest complete day (measured)", "Sun, Apr 12 (measured)". */
+export const optionText = (c: MapChoice): string =>
+  c.kind === 'forecast' ? `${capitalized(c.label)} (forecast)` : `${c.date === 'latest' ? 'Latest complete day' : c.label} (measured)`;

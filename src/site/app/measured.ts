@@ -2,12 +2,12 @@
  * What was measured: a past day's top species and weather, and the last 30 days, each labelled as
  * past so that no reader takes them for today.
  */
+import { dateInWords } from '../../domain/dates.js';
 import { usAqiCategory } from '../../domain/us-aqi.js';
 import type { DayRow, WeatherRow } from './api.js';
 import { h } from './dom.js';
 import { badge, worst } from './risk.js';
 import { depth, speed, temperatures } from './units.js';
-import { dayName } from './today.js';
 
 export function topSpecies(day: DayRow | undefined): HTMLElement {
   const list = Object.entries(day?.species ?? {}).flatMap(([category, group]) =>
@@ -59,14 +59,10 @@ export function last30(rows: readonly DayRow[]): HTMLElement {
     const tr = h('tr');
     // A local day missing hours: the first of the store, or the newest while its end is not ingested.
     tr.append(
-      h(
-        'th',
-        r.hours !== undefined && r.hours > 0 && r.hours < 23 ? `${dayName(r.date, 'short')} (${r.hours} h)` : dayName(r.date, 'short'),
-        {
-          scope: 'row',
-          'data-date': r.date,
-        },
-      ),
+      h('th', r.hours !== undefined && r.hours > 0 && r.hours < 23 ? `${dateInWords(r.date)} (${r.hours} h)` : dateInWords(r.date), {
+        scope: 'row',
+        'data-date': r.date,
+      }),
       h('td', String(r.tree ?? '–')),
       h('td', String(r.grass ?? '–')),
       h('td', String(r.weed ?? '–')),

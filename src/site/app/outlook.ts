@@ -10,7 +10,8 @@ import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import { type DayAnswer, type Reading, SOURCE_WORDS } from './day-answers.js';
 import { h } from './dom.js';
 import { badge } from './risk.js';
-import { dayName, leadName } from './today.js';
+import { dateInWords } from '../../domain/dates.js';
+import { leadName } from './today.js';
 
 const percent = (p: number) => `${Math.round(p * 100)}%`;
 
@@ -28,7 +29,7 @@ function dayItem(d: DayAnswer): HTMLLIElement {
   const part = d.source === 'forecast' && d.hours !== undefined && d.hours > 0 && d.hours < 23 ? ` (${d.hours} of its hours)` : '';
   head.append(
     h('strong', leadName(d.lead, d.date)),
-    d.lead < 2 ? ` ${dayName(d.date, 'short')}` : '',
+    d.lead < 2 ? ` ${dateInWords(d.date)}` : '',
     h('span', ` ${SOURCE_WORDS[d.source]}${d.lead === 0 ? '' : part}`, { class: 'fine' }),
   );
   const readings = h('ul', undefined, { class: 'strip-readings' });
@@ -53,7 +54,7 @@ export function outlookStrip(answers: readonly DayAnswer[], outlook: ForecastOut
   if (sources.has('forecast')) notes.push("The first days are the provider's forecast.");
   if (sources.has('outlook'))
     notes.push(
-      `After them, the outlook: the most likely level and how likely it is, from earlier years' days around each date moved by this year's season${outlook ? ` (issued ${dayName(outlook.issued)})` : ''}.`,
+      `After them, the outlook: the most likely level and how likely it is, from earlier years' days around each date moved by this year's season${outlook ? ` (issued ${dateInWords(outlook.issued, 'long')})` : ''}.`,
     );
   if (sources.has('usual'))
     notes.push(

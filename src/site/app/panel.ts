@@ -8,7 +8,8 @@
  */
 import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import type { ProviderForecastDay } from '../../api/endpoints/forecast.js';
-import type { Allergen } from '../../domain/species/allergens.js';
+import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
+import { dateInWords } from '../../domain/dates.js';
 import { capitalized as providerName } from '../../domain/words.js';
 import { alertsSection } from './alert-subscriptions.js';
 import { allergenSection, allergensIn, chosenOf, type SpeciesHour } from './allergens.js';
@@ -20,7 +21,7 @@ import { last30, topSpecies, weatherList } from './measured.js';
 import { outlookStrip } from './outlook.js';
 import { seasonSection } from './season.js';
 import { skillSection } from './skill.js';
-import { dayName, todaySection } from './today.js';
+import { todaySection } from './today.js';
 
 const legend = (): HTMLElement => seriesLegend(SERIES.map((s) => ({ label: s.label, colour: s.colour, dashed: s.dash !== '' })));
 
@@ -56,7 +57,7 @@ function forecastSource(f: Forecast, zone: string): string {
   return `Forecast from ${who}${when}.`;
 }
 
-type Days = { rows: ForecastDay[]; outlook?: ForecastOutlook | null; provider_days?: ProviderForecastDay[]; provider?: string };
+type Days = { rows: ForecastDay[]; outlook?: ForecastOutlook | null; provider_days?: ProviderForecastDay[] };
 
 /** The forecast's answers the first lines need: its days with the outlook, and its hours (for plants). */
 async function forecastOf(slug: string): Promise<{ days: Days | undefined; hourly: Forecast | Error }> {
@@ -79,7 +80,7 @@ const section = (title: string, ...content: Node[]): HTMLElement => {
 function scrolling(table: HTMLElement, label: string): HTMLElement {
   const wrap = h('div', undefined, { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': label });
   wrap.append(table);
-  return h('div', undefined, { class: 'scroll-wrap' }).appendChild(wrap).parentElement!;
+  return wrap;
 }
 
 /** The newest day measured whole (a daily provider's days are whole), from daily rows newest first. */
@@ -101,15 +102,17 @@ function topOfPanel(
   const provider =
     first.hourly instanceof Error ? undefined : first.hourly.simulated ? 'the sample provider' : providerName(first.hourly.provider ?? '');
   const answersFor = (chosen: readonly Allergen[]) => dayAnswers({ days, hourly, zone, outlook: first.days?.outlook, chosen });
-  let today = todaySection(answersFor(chosenOf(held)), observed, provider);
-  let strip = outlookStrip(answersFor(chosenOf(held)), first.days?.outlook);
-  const picker = allergenSection(held, (chosen) => {
-    const answers = answersFor(chosen);
-    today.replaceWith((today = todaySection(answers, observed, provider)));
-    strip.replaceWith((strip = outlookStrip(answers, first.days?.outlook)));
-    onPlants(chosen);
+  const chosen = chosenOf(held);
+  const answers = answersFor(chosen);
+  let today = todaySection(answers, observed, provider);
+  let strip = outlookStrip(answers, first.days?.outlook);
+  const picker = allergenSection(held, (picked) => {
+    const redrawn = answersFor(picked);
+    today.replaceWith((today = todaySection(redrawn, observed, provider)));
+    strip.replaceWith((strip = outlookStrip(redrawn, first.days?.outlook)));
+    onPlants(picked);
   });
-  return { elements: [today, picker, strip], chosen: chosenOf(held) };
+  return { elements: [today, picker, strip], chosen };
 }
 
 /** Counts the panels drawn: a city opened while another still loads wins. */
@@ -133,7 +136,7 @@ export async function showCity(panel: HTMLElement, slug: string, name: string, z
   // Without a forecast, the first lines are the latest days measured: they wait for the daily rows.
   const observed = today ? [] : (await dailyAnswer).rows;
   if (mine !== drawn) return;
-  when.textContent = today ? `Today is ${dayName(today)} in ${name}.` : `No forecast for ${name} right now.`;
+  when.textContent = today ? `Today is ${dateInWords(today, 'long')} in ${name}.` : `No forecast for ${name} right now.`;
   let alerts: HTMLElement | undefined;
   let seasons: HTMLElement | undefined;
   let seasonsFor = (_picked: readonly Allergen[]): HTMLElement | undefined => undefined;
@@ -181,13 +184,11 @@ async function restOfPanel(
   before.push(forecastHours(first.hourly, name, zone, width));
   before.push(skillSection(slug, first.days?.rows[0] ?? daily.rows[0], seasonAnswer, width, name));
   const seasonsFor = (picked: readonly Allergen[]) =>
-    seasonAnswer ? seasonSection(seasonAnswer, daily.rows, width, picked[0] ? outlookCategoryOf(picked[0]) : undefined) : undefined;
+    seasonAnswer ? seasonSection(seasonAnswer, daily.rows, width, picked[0] ? outlookCategory(picked[0]) : undefined) : undefined;
   const upTo = daily.rows.slice(0, 30);
   const after = [section(`Last 30 days measured (local days, ${zone})`, scrolling(last30(upTo), 'Last 30 days measured'))];
   return { before, after, seasonsFor };
 }
-
-const outlookCategoryOf = (a: Allergen) => (a.category === 'weed' && a.slug === 'ragweed' ? 'ragweed' : a.category);
 
 /** The latest day measured whole, said as past: its hours, top plants and weather. */
 async function measuredSection(q: string, name: string, zone: string, past: DayRow, width: number): Promise<HTMLElement> {
@@ -199,7 +200,7 @@ async function measuredSection(q: string, name: string, zone: string, past: DayR
   ]);
   const label = zoneLabel(zone, day.rows[0]?.ts ?? `${past.date}T12:00:00Z`);
   const s = h('section', undefined, { class: 'measured' });
-  s.append(h('h3', `${dayName(past.date)}: measured`));
+  s.append(h('h3', `${dateInWords(past.date, 'long')}: measured`));
   if (day.rows.length > 0)
     s.append(
       h('h4', `Pollen by hour (grains/m³), ${label}`),

@@ -4,17 +4,14 @@
  * comes from, and what to do about it. The days are the first two of the same answers the 7-day
  * strip shows (day-answers.ts); without any, the latest measured days, said as past.
  */
+import { dateInWords } from '../../domain/dates.js';
 import type { DayRow, Risk } from './api.js';
 import { type DayAnswer, type Reading, SOURCE_WORDS } from './day-answers.js';
 import { h } from './dom.js';
 import { badge, worst } from './risk.js';
 
-/** "Tuesday, Dec 1". */
-export const dayName = (date: string, weekday: 'long' | 'short' = 'long') =>
-  new Date(`${date}T12:00:00Z`).toLocaleDateString('en-US', { weekday, month: 'short', day: 'numeric', timeZone: 'UTC' });
-
 /** "Today", "Tomorrow", or the day's name. */
-export const leadName = (lead: number, date: string) => (lead === 0 ? 'Today' : lead === 1 ? 'Tomorrow' : dayName(date, 'short'));
+export const leadName = (lead: number, date: string) => (lead === 0 ? 'Today' : lead === 1 ? 'Tomorrow' : dateInWords(date));
 
 const words = (risk: Risk) => (risk === null ? 'no data' : risk);
 
@@ -41,7 +38,7 @@ function dayLine(d: DayAnswer, provider: string | undefined): HTMLLIElement {
       ? `forecast${provider ? ` from ${provider}` : ''}${d.lead === 0 && d.hours ? `, the ${d.hours} hours still to come` : ''}`
       : SOURCE_WORDS[d.source];
   li.append(
-    h('strong', `${leadName(d.lead, d.date)}, ${dayName(d.date)}`),
+    h('strong', `${leadName(d.lead, d.date)}, ${dateInWords(d.date, 'long')}`),
     ' ',
     badge(d.level),
     ' ',
@@ -55,7 +52,7 @@ function dayLine(d: DayAnswer, provider: string | undefined): HTMLLIElement {
 function measuredLine(d: DayRow): HTMLLIElement {
   const li = h('li', undefined, { class: 'day-level', 'data-date': d.date });
   li.append(
-    h('strong', `${dayName(d.date)}: measured`),
+    h('strong', `${dateInWords(d.date, 'long')}: measured`),
     ' ',
     badge(worst(d.peak_risk_tree, d.peak_risk_grass, d.peak_risk_weed)),
     ' ',
