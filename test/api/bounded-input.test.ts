@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DEFAULT_CITIES, slugify } from '../../src/domain/cities.js';
 import { closestSlug } from '../../src/domain/city-search.js';
 import { maxLengthOf } from '../../src/api/contract/query.js';
 import { API_ROUTES } from '../../src/api/routes.js';
@@ -61,15 +61,21 @@ function fullDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The nearest slug as the whole matrices say: the least distance within a third of the length, ties to the first in byte order. */
+/**
+ * The nearest slug as the whole matrices say, to the slug the text makes (a leading or trailing
+ * dash is no part of one: "-calle" is measured as "calle"): the least distance within a third of
+ * its length, ties to the first in byte order.
+ */
 function reference(text: string): string | undefined {
+  const key = slugify(text);
+  if (key === '') return undefined;
   const slugs = DEFAULT_CITIES.list.map((c) => c.slug).sort();
   let best: { slug: string; distance: number } | undefined;
   for (const slug of slugs) {
-    const distance = fullDistance(text, slug);
+    const distance = fullDistance(key, slug);
     if (!best || distance < best.distance) best = { slug, distance };
   }
-  return best && best.distance <= Math.max(1, Math.floor(text.length / 3)) ? best.slug : undefined;
+  return best && best.distance <= Math.max(1, Math.floor(key.length / 3)) ? best.slug : undefined;
 }
 
 describe('the nearest-slug search', () => {
@@ -108,7 +114,8 @@ describe('the nearest-slug search', () => {
         expect(work.cells).toBeLessThanOrEqual(whole);
         if (text.length >= 6) expect(work.cells).toBeLessThan(whole / 2);
       }),
-      { numRuns: 300 },
+      // A text whose slug drops a dash it begins with, as random runs found once.
+      { numRuns: 300, examples: [['-calle']] },
     );
   });
 });
