@@ -520,6 +520,28 @@ export const Interval = z
     'The 95% interval of the score: the 2.5% and 97.5% percentiles of the score over 1,000 moving-block bootstrap resamples of the days (blocks of 7 days); null without a score, or when too few resamples have one (score_reasons says which).',
   );
 
+export const Verdict = named(
+  'Verdict',
+  'Whether a forecast did better than a reference over the same days: from the interval of the difference of their Gerrity scores (forecast minus reference) over the same resampled days (a paired bootstrap), not from whether their own intervals overlap.',
+  z.object({
+    reference: z
+      .enum(['persistence', 'climatology'])
+      .describe("persistence (yesterday's level) or climatology (the usual for the season)."),
+    verdict: z
+      .enum(['better', 'no better', 'worse'])
+      .nullable()
+      .describe(
+        "better: the difference's interval lies above 0; worse: below 0; no better: it holds 0. null where either table has no Gerrity score (reason says why).",
+      ),
+    words: z.string().describe('The verdict in words: "better than yesterday\'s level", "no better than the usual for the season"...'),
+    difference: score("The forecast's Gerrity score less the reference's, on the same days."),
+    difference_interval: Interval,
+    heidke_difference: score("The forecast's Heidke score less the reference's, on the same days."),
+    note: z.string().nullable().describe("Where Heidke's and Gerrity's differences disagree on the sign, why: what each score counts."),
+    reason: z.string().nullable().describe('Why there is no verdict.'),
+  }),
+);
+
 export const SkillTable = named(
   'SkillTable',
   'How a forecast (or a reference forecast) did against what was observed: the contingency table over NAB levels and the scores made from it.',
@@ -551,8 +573,12 @@ export const SkillTable = named(
       score_reasons: z
         .record(z.string(), z.string())
         .describe(
-          'Why a score or an interval is null although there are enough days: too few observed levels or days above None for a score of levels, too few High days for POD and FAR, every day in one level.',
+          'Why a score or an interval is null although there are enough days: too few observed levels, days above None, or days at an observed level for a score of levels; too few High days for POD and FAR; every observed day None (no Spearman or RMSE).',
         ),
+      verdicts: z
+        .array(Verdict)
+        .optional()
+        .describe("A forecast's table only: its verdict against each reference compared on the same days."),
     })
     .describe(
       'How a forecast (or a reference forecast) did against what was observed, on the days of its comparison, with the table the scores come from. Scores are rounded to 6 decimals.',
@@ -613,11 +639,18 @@ export const OutlookSkill = named(
       .describe(
         'Whether it beat climatology beyond the uncertainty: rpss and the lower end of its 95% interval above 0; null without a score.',
       ),
+    verdict: z
+      .enum(['better', 'no better', 'worse'])
+      .nullable()
+      .describe(
+        'Against climatology, from rpss_interval (RPSS is already a paired comparison: both scored on the same resampled days): better above 0, worse below 0, no better holding 0; null without an interval.',
+      ),
     reason: z.string().nullable(),
   }),
 );
 
 export type SkillTable = z.infer<typeof SkillTable>;
+export type Verdict = z.infer<typeof Verdict>;
 export type LevelProbabilities = z.infer<typeof LevelProbabilities>;
 export type OutlookDay = z.infer<typeof OutlookDay>;
 export type Outlook = z.infer<typeof Outlook>;

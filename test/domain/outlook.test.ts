@@ -69,6 +69,22 @@ describe('the outlook', () => {
     for (const day of outlook(series, 'grass', ISSUE, { anomaly: false }).days) expect(day.probabilities).toEqual(only('Moderate'));
   });
 
+  it('never lets the weight rise with the lead, on a series whose leads fitted alone would', () => {
+    // 2025 at 9 grains (log10 10 = 1) all spring; 2026 alternating weeks at 10^1.5 - 1 and 10^0.5 - 1 grains, so
+    // z = +0.5 for a week, then -0.5: A(s), the last week's mean, is opposite to z(s) at lead 0 and equal to
+    // z(s + 7) at lead 7. Fitted alone, the weights would rise from 0 (negative, clipped) at lead 0 to about 1
+    // at lead 7; the fit that never rises pools them into one weight.
+    const series = days('2025-03-01', '2025-06-30', 9);
+    for (let day = ISSUE - 70; day < ISSUE; day++) {
+      const high = Math.floor((day - (ISSUE - 70)) / 7) % 2 === 0;
+      series.set(day, { value: 10 ** (high ? 1.5 : 0.5) - 1, risk: grade('grass', 10 ** (high ? 1.5 : 0.5) - 1) });
+    }
+    const weights = outlook(series, 'grass', ISSUE).days.map((x) => x.anomaly_weight);
+    for (let lead = 1; lead < weights.length; lead++) expect(weights[lead]).toBeLessThanOrEqual(weights[lead - 1]!);
+    expect(new Set(weights).size).toBe(1);
+    expect(weights[7]).toBeLessThan(0.5);
+  });
+
   it('gives the anomaly no weight from fewer than 30 fitting days', () => {
     // Only 20 recent days: the anomaly is known (1) but no lead has 30 issue days to fit its weight on.
     const series = days('2025-03-01', '2025-06-30', 9);
@@ -129,10 +145,11 @@ describe('the outlook scored against climatology', () => {
       rpss: 1,
       rpss_interval: [1, 1],
       beats_climatology: true,
+      verdict: 'better',
       reason: null,
     });
     const worse = outlookSkill(new Array(30).fill(0.25), new Array(30).fill(uniform), 'k'); // RPSS = 1 - 0.25 / 0.1
-    expect(worse).toMatchObject({ rps: 0.25, rpss: -1.5, rpss_interval: [-1.5, -1.5], beats_climatology: false });
+    expect(worse).toMatchObject({ rps: 0.25, rpss: -1.5, rpss_interval: [-1.5, -1.5], beats_climatology: false, verdict: 'worse' });
     expect(outlookSkill(new Array(29).fill(0), new Array(29).fill(uniform), 'k')).toMatchObject({
       rpss: null,
       rpss_interval: null,
@@ -149,6 +166,26 @@ describe('the outlook scored against climatology', () => {
     expect(skill.rpss).toBe(0.266667);
     expect(skill.rpss_interval![0]).toBeLessThan(0);
     expect(skill.beats_climatology).toBe(false);
+  });
+
+  it('gives no skill score where the outlook was climatology on every day, or every observed day None, and says why', () => {
+    const climatology = Array.from({ length: 30 }, (_, i) => 0.05 + (i % 5) / 50);
+    expect(outlookSkill(climatology, climatology, 'same')).toMatchObject({
+      rpss: null,
+      rpss_interval: null,
+      verdict: null,
+      reason: 'the outlook was the usual for the season on every day (it carried no anomaly to this lead): there is nothing to compare',
+    });
+    const quiet = outlookSkill(new Array(30).fill(0.01), climatology, 'quiet', new Array(30).fill(0));
+    expect(quiet).toMatchObject({ rpss: null, rpss_interval: null, verdict: null });
+    expect(quiet.reason).toMatch(/^every observed day was None/);
+    // One day above None: scored.
+    expect(outlookSkill(new Array(30).fill(0.01), climatology, 'quiet', [1, ...new Array(29).fill(0)]).rpss).not.toBeNull();
+  });
+
+  it('calls it no better than climatology where its interval holds 0', () => {
+    const rps = Array.from({ length: 30 }, (_, i) => (Math.floor(i / 7) % 3 === 2 ? 0.15 : 0.05));
+    expect(outlookSkill(rps, new Array(30).fill(0.1), 'runs').verdict).toBe('no better');
   });
 
   it('keeps what it issued as level counts, with what it read', () => {

@@ -18,7 +18,25 @@ const tableOf = (cells: Array<[number, number, number]>): number[][] => {
 };
 
 /** A forecast's table and its score of levels (the other scores left out: the words read none of them). */
-const scored = (cells: Array<[number, number, number]>, gerrity: number | null, interval: [number, number] | null): SkillTable => ({
+/** A verdict as the answer gives it (the words read its verdict and words only). */
+const verdict = (reference: 'persistence' | 'climatology', v: 'better' | 'no better' | 'worse' | null) => ({
+  reference,
+  verdict: v,
+  words: v === null ? 'not compared' : `${v} than ${reference === 'persistence' ? "yesterday's level" : 'the usual for the season'}`,
+  difference: v === null ? null : v === 'better' ? 0.2 : v === 'worse' ? -0.2 : 0.01,
+  difference_interval: v === null ? null : v === 'better' ? [0.1, 0.3] : v === 'worse' ? [-0.3, -0.1] : [-0.05, 0.07],
+  heidke_difference: null,
+  note: null,
+  reason: v === null ? 'too few levels' : null,
+});
+
+const scored = (
+  cells: Array<[number, number, number]>,
+  gerrity: number | null,
+  interval: [number, number] | null,
+  verdicts?: Array<ReturnType<typeof verdict>>,
+): SkillTable => ({
+  ...(verdicts ? { verdicts } : {}),
   table: tableOf(cells),
   high: { hits: 0, misses: 0, false_alarms: 0 },
   heidke: gerrity,
@@ -32,7 +50,16 @@ const scored = (cells: Array<[number, number, number]>, gerrity: number | null, 
   score_reasons: gerrity === null ? { gerrity: 'too few levels' } : {},
 });
 
-const NO_OUTLOOK = { days: 0, rps: null, rps_climatology: null, rpss: null, rpss_interval: null, beats_climatology: null, reason: 'none' };
+const NO_OUTLOOK = {
+  days: 0,
+  rps: null,
+  rps_climatology: null,
+  rpss: null,
+  rpss_interval: null,
+  beats_climatology: null,
+  verdict: null,
+  reason: 'none',
+};
 
 const windowOf = (w: Partial<SkillScores> & Pick<SkillScores, 'days' | 'forecast'>): SkillScores => ({
   from: '2026-02-24',
@@ -116,7 +143,7 @@ describe('the days with pollen and the days right, from a contingency table', ()
 describe("the section's sentence", () => {
   const both = windowOf({
     days: 90,
-    forecast: scored(FORECAST, 0.7, [0.6, 0.8]),
+    forecast: scored(FORECAST, 0.7, [0.6, 0.8], [verdict('persistence', 'better'), verdict('climatology', 'no better')]),
     persistence: scored(YESTERDAY, 0.4, [0.3, 0.55]),
     climatology: scored(USUAL, 0.62, [0.5, 0.7]),
   });
@@ -125,20 +152,26 @@ describe("the section's sentence", () => {
     const s = skillSentence(skillOf(), categoryOf(both));
     expect(s).toBe(
       "On the 40 days with tree pollen in the last 90 days, the forecast made the day before had the level right on 31; yesterday's level would have been right on 24 and the usual for the season on 15. " +
-        "Counting how far off each miss was, over all 90 days checked, the forecast did better than yesterday's level, and was not clearly better or worse than the usual for the season.",
+        "Counting how far off each miss was, over all 90 days checked, the forecast was better than yesterday's level, and was no better than the usual for the season.",
     );
     expect(s).not.toMatch(/Gerrity|Heidke|RPSS|skill score/);
   });
 
   it('says only what the answer gives: no reference without its table', () => {
-    const s = skillSentence(skillOf(), categoryOf({ ...both, climatology: null, days: 85 }));
+    const s = skillSentence(
+      skillOf(),
+      categoryOf({ ...both, climatology: null, days: 85, forecast: scored(FORECAST, 0.7, [0.6, 0.8], [verdict('persistence', 'better')]) }),
+    );
     expect(s).toBe(
       "On the 40 days with tree pollen in the last 90 days, of the 85 that could be checked, the forecast made the day before had the level right on 31; yesterday's level would have been right on 24. " +
-        "Counting how far off each miss was, over all 85 days checked, the forecast did better than yesterday's level.",
+        "Counting how far off each miss was, over all 85 days checked, the forecast was better than yesterday's level.",
     );
-    expect(skillSentence(skillOf(), categoryOf({ ...both, persistence: null, climatology: null }))).toBe(
-      'On the 40 days with tree pollen in the last 90 days, the forecast made the day before had the level right on 31.',
-    );
+    expect(
+      skillSentence(
+        skillOf(),
+        categoryOf({ ...both, persistence: null, climatology: null, forecast: scored(FORECAST, 0.7, [0.6, 0.8], []) }),
+      ),
+    ).toBe('On the 40 days with tree pollen in the last 90 days, the forecast made the day before had the level right on 31.');
   });
 
   it('says first that the sample provider’s skill is invented', () => {
@@ -194,7 +227,7 @@ describe('which provider did better', () => {
       days: 60,
       reason: null,
       providers: [
-        { provider: 'sample', days: 60, reason: null, forecast: scored(FORECAST, 0.5, [0.4, 0.6]) },
+        { provider: 'sample', days: 60, reason: null, forecast: scored(FORECAST, 0.5, [0.4, 0.6], [verdict('persistence', 'no better')]) },
         {
           provider: 'atmospore',
           days: 60,
@@ -203,6 +236,7 @@ describe('which provider did better', () => {
             USUAL.map(([, o, n]) => [o, o, n]),
             0.95,
             [0.9, 1],
+            [verdict('persistence', 'better')],
           ),
         },
         { provider: 'ambee', days: 1, reason: 'too few', forecast: null },
@@ -213,12 +247,20 @@ describe('which provider did better', () => {
     };
     const c = categoryOf(windowOf({ days: 90, forecast: scored(FORECAST, 0.5, [0.4, 0.6]), side_by_side: side }));
     expect(providersSentence(skillOf(), c, 'Austin')).toBe(
-      "In Austin, on the 60 days in the last 90 that both providers forecast, 40 had tree pollen: Atmospore's forecast made the day before had the level right on 40 and Sample's on 31 (yesterday's level: 24). Counting how far off each miss was, Atmospore's did better than Sample's.",
+      "In Austin, on the 60 days in the last 90 that both providers forecast, 40 had tree pollen: Atmospore's forecast made the day before had the level right on 40 and Sample's on 31 (yesterday's level: 24). Counting how far off each miss was, Atmospore's was better than yesterday's level and Sample's was no better than yesterday's level.",
     );
-    const close = { ...side, providers: [side.providers[0]!, { ...side.providers[1]!, forecast: scored(FORECAST, 0.55, [0.45, 0.65]) }] };
+    // Without verdicts (no reference compared), no sentence of who did better: overlapping intervals are none.
+    const close = {
+      ...side,
+      persistence: null,
+      providers: [
+        { ...side.providers[0]!, forecast: scored(FORECAST, 0.5, [0.4, 0.6], []) },
+        { ...side.providers[1]!, forecast: scored(FORECAST, 0.55, [0.45, 0.65], []) },
+      ],
+    };
     expect(
       providersSentence(skillOf(), { ...c, leads: [{ ...c.leads[0]!, window: { ...c.leads[0]!.window, side_by_side: close } }] }, 'Austin'),
-    ).toMatch(/Counting how far off each miss was, neither Atmospore's nor Sample's did clearly better\.$/);
+    ).toMatch(/had the level right on 31 and Sample's on 31\.$/);
     expect(providersSentence(skillOf(), categoryOf(windowOf({ days: 90, forecast: null })), 'Austin')).toBeUndefined();
   });
 });

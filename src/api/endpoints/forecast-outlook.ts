@@ -2,7 +2,7 @@
  * The outlook days answers add beyond the forecast's 48 hours (docs/data.md, "The outlook"): from
  * the outlook file a render leaves for the forecast function (served/outlook-file.ts), each date's
  * probability of each NAB level for each category, as the outlook was issued and kept: the
- * outlook's where it had beaten climatology beyond doubt at that lead over the last 90 days, else
+ * outlook's where it had beaten climatology at that lead (its RPSS interval above 0) over the last 90 days, else
  * climatology's, with why. /api/forecast?days= and /api/alerts read them.
  */
 import * as z from 'zod';
@@ -25,7 +25,7 @@ export const OutlookCategory = named(
     served: z
       .enum(['outlook', 'climatology'])
       .describe(
-        "The outlook's probabilities, or climatology's (the usual for the season) where the outlook has not beaten it beyond doubt at this lead over the last 90 days.",
+        "The outlook's probabilities, or climatology's (the usual for the season) where the outlook has not beaten it at this lead (its RPSS interval above 0) over the last 90 days.",
       ),
     why: z.string().describe("Why these probabilities are served, in a sentence: the outlook's skill when it was issued."),
     rpss: z

@@ -16,9 +16,12 @@
  * resample has n days. L is a week: the weather that moves pollen changes with each front, a few
  * days apart, and a week keeps a season's rise within a block.
  *
- * The draws are pseudo-random from a seed made of the table's key (its city, category, lead and
- * period), so an interval is the same whichever thread computes it, in whatever order, and a
- * render that keeps a closed period's interval keeps what a fresh render would compute.
+ * The draws are pseudo-random from a seed made of the period's key (its city and period, as
+ * forecast-skill.ts's skillKey makes it; the FNV-1a hash below), so an interval is the same
+ * whichever thread computes it, in whatever order, and a render that keeps a closed period's
+ * interval keeps what a fresh render would compute. Every table of a period with as many days
+ * (each category, lead and reference) resamples the same days: a forecast's and a reference's
+ * resampled scores are paired, and their differences' interval is a paired bootstrap's.
  * Generator: xoshiro128** (Blackman & Vigna, https://prng.di.unimi.it/xoshiro128starstar.c),
  * seeded by SplitMix32 from the FNV-1a hash of the key's UTF-16 code units; a start below m is
  * floor(u · m / 2^32) of a 32-bit draw u (bias under m / 2^32, below 1e-7 here).

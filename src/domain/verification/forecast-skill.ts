@@ -12,7 +12,7 @@
  * period's scores are the same whichever render or thread makes them.
  */
 import { BLOCK_DAYS, COVERAGE, RESAMPLES } from './bootstrap.js';
-import { scoreText } from './score-text.js';
+import { BEYOND_DOUBT, boundText, scoreText } from './score-text.js';
 import { DAY_MS, dayString, isoTime } from '../dates.js';
 import { provenanceOfSources } from '../provenance.js';
 import type { KeptCategory, KeptOutlook } from './kept-outlooks.js';
@@ -103,19 +103,31 @@ function outlookOver(c: PairColumns, lead: number, rows: readonly number[], key:
   const servedClimatology: number[] = [];
   const outlookRps = c.outlookRps[lead]!;
   const served = c.served[lead]!;
+  const observed: number[] = [];
+  const servedObserved: number[] = [];
+  let withClimatology = 0;
   for (const i of rows) {
     const [o, k] = [outlookRps[i]!, c.climatologyRps[i]!];
+    if (!Number.isNaN(k)) withClimatology++;
     if (Number.isNaN(o) || Number.isNaN(k)) continue;
     rps.push(o);
     climatology.push(k);
+    observed.push(c.observedLevel[i]!);
     if (served[i]! < 0) continue;
     servedRps.push(served[i] === SERVED_CODE.outlook ? o : k);
     servedClimatology.push(k);
+    servedObserved.push(c.observedLevel[i]!);
   }
-  return {
-    outlook: outlookSkill(rps, climatology, key),
-    served: outlookSkill(servedRps, servedClimatology, key),
+  // The store's first year has no earlier one: no outlook and no climatology, which "0 paired days" would not say.
+  const firstYear =
+    rows.length > 0 && withClimatology === 0
+      ? `no earlier year holds days around these dates (the store's first year): no outlook or climatology was issued for any of the ${rows.length} days`
+      : null;
+  const scored = (a: number[], b: number[], levels: number[]) => {
+    const skill = outlookSkill(a, b, key, levels);
+    return firstYear === null ? skill : { ...skill, reason: firstYear };
   };
+  return { outlook: scored(rps, climatology, observed), served: scored(servedRps, servedClimatology, servedObserved) };
 }
 
 /** Why a reference is left out: present on fewer than half of the forecast's days. */
@@ -134,10 +146,13 @@ function referencesOn(c: PairColumns, lead: number, paired: readonly number[]) {
   const withClimatology = paired.filter((i) => c.climatologyLevel[i]! >= 0).length;
   const persistence = withPersistence > 0 && 2 * withPersistence >= paired.length;
   const climatology = withClimatology > 0 && 2 * withClimatology >= paired.length;
-  const left_out: SkillScores['left_out'] = {};
-  if (!persistence && paired.length > 0) left_out.persistence = leftOut('persistence', withPersistence, paired.length);
-  if (!climatology && paired.length > 0) left_out.climatology = leftOut('climatology', withClimatology, paired.length);
   const days = paired.filter((i) => (!persistence || persistenceLevel[i]! >= 0) && (!climatology || c.climatologyLevel[i]! >= 0));
+  // A reference left out is counted on the days the others are scored on, so that its message and `days` speak of one set.
+  const left_out: SkillScores['left_out'] = {};
+  if (!persistence && days.length > 0)
+    left_out.persistence = leftOut('persistence', days.filter((i) => persistenceLevel[i]! >= 0).length, days.length);
+  if (!climatology && days.length > 0)
+    left_out.climatology = leftOut('climatology', days.filter((i) => c.climatologyLevel[i]! >= 0).length, days.length);
   return { persistence, climatology, left_out, days };
 }
 
@@ -155,8 +170,12 @@ function scoreWith(
   const all = [...forecasts];
   if (refs.persistence) all.push(levelsAt(c.persistenceValue[lead]!, c.persistenceLevel[lead]!, refs.days));
   if (refs.climatology) all.push(levelsAt(c.climatologyValue, c.climatologyLevel, refs.days));
-  const scored = scoreSample(levelsAt(c.observedValue, c.observedLevel, refs.days), all, key);
   const n = forecasts.length;
+  const references = {
+    ...(refs.persistence ? { persistence: n } : {}),
+    ...(refs.climatology ? { climatology: refs.persistence ? n + 1 : n } : {}),
+  };
+  const scored = scoreSample(levelsAt(c.observedValue, c.observedLevel, refs.days), all, key, references);
   return {
     days: scored.days,
     reason: scored.reason,
@@ -307,9 +326,10 @@ function servedBecause(served: 'outlook' | 'climatology', kept: KeptCategory, le
   const measured =
     decision.rpss === null
       ? `it could not be scored at this lead: ${decision.reason}`
-      : `ranked probability skill ${scoreText(decision.rpss)}${interval ? `, 95% interval ${scoreText(interval[0]!)} to ${scoreText(interval[1]!)}` : ''}, over ${decision.days} days`;
+      : `ranked probability skill ${scoreText(decision.rpss)}${interval ? `, 95% interval ${boundText(interval[0]!)} to ${boundText(interval[1]!)}` : ''}, over ${decision.days} days`;
+  const margin = interval && interval[0]! >= BEYOND_DOUBT ? 'beyond doubt' : 'by a margin its interval puts only just above 0';
   return served === 'outlook'
-    ? `Served the outlook: over the last ${WINDOW_DAYS} days it beat the usual for the season at this lead beyond doubt (${measured}).`
+    ? `Served the outlook: over the last ${WINDOW_DAYS} days it beat the usual for the season at this lead ${margin} (${measured}).`
     : `Served the usual for the season (climatology): over the last ${WINDOW_DAYS} days the outlook has not been shown better than the usual for this time of year at this lead (${measured}).`;
 }
 

@@ -7,7 +7,7 @@
  * - whether the season was under way (season-known.ts), for scores "in season";
  * - persistence, the last complete day observed before it (verification-references.ts);
  * - the outlook to 7 days ahead, as level counts (outlook.ts), with what it read;
- * - at each lead, what was served: the outlook where it had beaten climatology beyond doubt over the
+ * - at each lead, what was served: the outlook where it had beaten climatology (its RPSS interval above 0) over the
  *   trailing window at that lead, else climatology; and the window's skill it was chosen on. An
  *   outlook made again for a past day (the sample's, so that a new deployment has scores at once)
  *   was never served, and says so (null).
@@ -140,7 +140,7 @@ export const unserved = (u: Undecided): KeptCategory => ({
 
 /**
  * What to serve at each lead: the outlook where its skill over the trailing window at that lead
- * beat climatology beyond doubt (outlook.ts, outlookSkill), else climatology.
+ * beat climatology, its RPSS interval above 0 (outlook.ts, outlookSkill), else climatology.
  */
 export function chooseServed(u: Undecided, skills: readonly OutlookSkill[]): KeptCategory {
   return {

@@ -11,9 +11,12 @@
  * https://www.scilit.net/publications/0d0cf65c99535cd0b4e68133db69d6b1). In log10(1 + value):
  *   z(d)  = log10(1 + v_d) - m(d), m(d) the mean of log10(1 + v) over d's climatological sample
  *   A(s)  = mean of z over the ANOMALY_DAYS days before s (at least MIN_ANOMALY_DAYS of them)
- *   w_L   = Σ A(s) z(s + L) / Σ A(s)², the least-squares weight of the anomaly at lead L, fitted on
- *           this year's last WEIGHT_DAYS issue days whose target was already observed, kept in [0, 1],
- *           0 from fewer than MIN_PAIRS of them
+ *   ŵ_L   = Σ A(s) z(s + L) / Σ A(s)², the least-squares weight of the anomaly at lead L, fitted on
+ *           this year's last WEIGHT_DAYS issue days whose target was already observed
+ *   w     = the weights closest to ŵ (weighted by Σ A(s)²) that never rise with the lead, in [0, 1]
+ *           (antitonic.ts): an anomaly's hold on the days ahead can only fade, and a lead fitted
+ *           on its own read noise as skill (Houston's weed went 0.27, 0.33, 0.09, 0.22, 0, 0.29,
+ *           0.16, 0.16); 0 from the first lead with fewer than MIN_PAIRS issue days to fit
  *   member: 1 + v  ->  (1 + v) · 10^(w_L · A(issue day))
  * A member's level moves by as many NAB levels as its scaled daily mean crosses; a day without
  * pollen stays without: an anomaly scales a season, it does not start one (the shift moves it).
@@ -25,7 +28,7 @@
  * An outlook is issued once and kept (ingest/keep-outlooks.ts): as level counts of its members at
  * each lead, beside climatology's for the same days (the same members, unmoved and unscaled), so
  * that it is scored later as it was issued. Its own skill is the ranked probability score against
- * climatology's (outlookSkill): where it has not beaten climatology beyond doubt, climatology is
+ * climatology's (outlookSkill): where it has not beaten climatology (its RPSS interval above 0), climatology is
  * what is served.
  */
 import { percentileInterval, resampledSkill, resamplesOf } from './bootstrap.js';
@@ -36,6 +39,7 @@ import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from '../s
 import { type SeasonSeries, seriesSpan } from '../seasons/year.js';
 import { MIN_PAIRS, tidy } from './scores.js';
 import { medianDay } from './references.js';
+import { nonIncreasing } from './antitonic.js';
 
 export type { Outlook, OutlookSkill } from '../schemas.js';
 
@@ -162,7 +166,9 @@ class Anomalies {
       x[k] = this.before(first + k) ?? Number.NaN;
       y[k] = this.at(first + k) ?? Number.NaN;
     }
-    const w: number[] = [];
+    // Each lead's least-squares weight and its Σ A², up to the first lead with too few pairs to fit.
+    const fitted: number[] = [];
+    const squares: number[] = [];
     for (let lead = 0; lead < OUTLOOK_LEADS; lead++) {
       let sxy = 0;
       let sxx = 0;
@@ -175,8 +181,14 @@ class Anomalies {
         sxx += xk * xk;
         n++;
       }
-      w.push(n < MIN_PAIRS || sxx === 0 ? 0 : Math.min(1, Math.max(0, sxy / sxx)));
+      if (n < MIN_PAIRS || sxx === 0) break;
+      fitted.push(sxy / sxx);
+      squares.push(sxx);
     }
+    // Σ_k (z - w A)² is Σ A² (w - ŵ)² and a constant at each lead, so the weights that fit every
+    // lead at once and never rise with it are ŵ's antitonic regression weighted by Σ A².
+    const w = nonIncreasing(fitted, squares, 0, 1);
+    while (w.length < OUTLOOK_LEADS) w.push(0);
     return w;
   }
 }
@@ -326,17 +338,35 @@ export function decisionReason(days: number, rpss: number | null, interval: read
   return null;
 }
 
+/** Why the outlook and climatology have no skill score on these days although there are enough: every observed day None, or the outlook climatology itself. */
+function sameAsClimatology(rps: ArrayLike<number>, climatology: ArrayLike<number>, observed: ArrayLike<number> | undefined): string | null {
+  if (observed && observed.length > 0 && Array.prototype.every.call(observed, (o: number) => o === 0))
+    return 'every observed day was None: the probabilities of quiet days say nothing of the outlook in a season';
+  for (let i = 0; i < rps.length; i++) if (rps[i] !== climatology[i]) return null;
+  return 'the outlook was the usual for the season on every day (it carried no anomaly to this lead): there is nothing to compare';
+}
+
+/** better, worse or no better than climatology, from RPSS's interval (a paired comparison: both scored on each resample's days). */
+export const outlookVerdict = (interval: readonly [number, number] | null): OutlookSkill['verdict'] =>
+  interval === null ? null : interval[0] > 0 ? 'better' : interval[1] < 0 ? 'worse' : 'no better';
+
 /**
  * Mean ranked probability scores of probabilities and of climatology over the same days (`rps`,
  * `climatology`, in date order), and the skill score RPSS = 1 - RPS / RPS_climatology (JWGFVR, as
  * above) with its 95% interval from a moving-block bootstrap of the days (bootstrap.ts, drawn from
  * `key`'s seed). It beats climatology when the score and the lower end of its interval (as
- * answers give them, to 6 decimals) are above 0. No score from fewer than MIN_PAIRS days
- * (verification.ts says why).
+ * answers give them, to 6 decimals) are above 0. No score from fewer than MIN_PAIRS days, none on
+ * days all observed None (`observed`, level indexes, where given) or where the outlook was
+ * climatology on every day: the reason instead.
  */
-export function outlookSkill(rps: ArrayLike<number>, climatology: ArrayLike<number>, key: string): OutlookSkill {
+export function outlookSkill(
+  rps: ArrayLike<number>,
+  climatology: ArrayLike<number>,
+  key: string,
+  observed?: ArrayLike<number>,
+): OutlookSkill {
   const n = rps.length;
-  const base = { days: n, rps: null, rps_climatology: null, rpss: null, rpss_interval: null, beats_climatology: null };
+  const base = { days: n, rps: null, rps_climatology: null, rpss: null, rpss_interval: null, beats_climatology: null, verdict: null };
   if (n < MIN_PAIRS) return { ...base, reason: decisionReason(n, null, null) };
   let [sum, sumClimatology] = [0, 0];
   for (let i = 0; i < n; i++) {
@@ -344,6 +374,8 @@ export function outlookSkill(rps: ArrayLike<number>, climatology: ArrayLike<numb
     sumClimatology += climatology[i]!;
   }
   const [mean, meanClimatology] = [sum / n, sumClimatology / n];
+  const same = sameAsClimatology(rps, climatology, observed);
+  if (same !== null) return { ...base, rps: tidy(mean), rps_climatology: tidy(meanClimatology), reason: same };
   if (sumClimatology === 0) return { ...base, rps: tidy(mean), rps_climatology: 0, reason: decisionReason(n, null, null) };
   const rpss = tidy(1 - sum / sumClimatology);
   const interval = percentileInterval(resampledSkill(rps, climatology, resamplesOf(n, key)));
@@ -355,6 +387,7 @@ export function outlookSkill(rps: ArrayLike<number>, climatology: ArrayLike<numb
     rpss,
     rpss_interval: rpssInterval,
     beats_climatology: rpss > 0 && rpssInterval !== null && rpssInterval[0] > 0,
+    verdict: outlookVerdict(rpssInterval),
     reason: decisionReason(n, rpss, rpssInterval),
   };
 }

@@ -16,7 +16,7 @@
  */
 import { type Interval, percentileInterval, resampledTables, resamplesOf } from './bootstrap.js';
 import { LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
-import type { SkillTable } from '../schemas.js';
+import type { SkillTable, Verdict } from '../schemas.js';
 
 export type { SkillTable } from '../schemas.js';
 
@@ -60,6 +60,17 @@ export const MIN_EVENTS = 5;
  */
 export const MIN_LEVELS = 3;
 export const MIN_ABOVE_NONE = 10;
+/**
+ * Days each observed level needs for Heidke's and Gerrity's scores. Gerrity's weights grow as a
+ * level's days get fewer (a_r = (1 - D_r) / D_r): one High day forecast right can outweigh a
+ * month of Low days, so a score resting on a level seen once or twice is that day's luck
+ * (Portland weed at lead 2: Heidke puts the forecast ahead of persistence, Gerrity behind, because
+ * persistence caught the one High day). Five is the figure POD and FAR already keep to
+ * (MIN_EVENTS), and the expected count Cochran's rule asks of each cell of a contingency table
+ * before a chi-squared test is trusted (Cochran 1954, "Some methods for strengthening the common
+ * χ² tests", Biometrics 10(4):417-451; docs/decisions.md).
+ */
+export const MIN_LEVEL_DAYS = 5;
 
 const K = RISK_LABELS.length;
 const EVENT = LEVEL_INDEX[EVENT_LEVEL];
@@ -231,15 +242,19 @@ const none = (reason: string): Score => ({ value: null, reason });
 /**
  * Probability of detection and false alarm ratio of the event (JWGFVR, "Methods for dichotomous
  * forecasts"; https://www.cawcr.gov.au/bmrc/SatRainVal/catstats/categorical_scores.html), from at
- * least MIN_EVENTS observed events:
+ * least MIN_EVENTS observed events and as many observed days without one (`nonEvents`, where given):
  *   POD = hits / (hits + misses)          the share of observed events that were forecast
  *   FAR = false alarms / (hits + false alarms)   the share of forecast events that did not happen
  */
-export function podFar(high: SkillTable['high']): { pod: Score; far: Score } {
+export function podFar(high: SkillTable['high'], nonEvents?: number): { pod: Score; far: Score } {
   const { hits, misses, false_alarms } = high;
   const observed = hits + misses;
   if (observed < MIN_EVENTS) {
     const reason = `${observed === 0 ? 'no' : `only ${observed}`} observed day${observed === 1 ? '' : 's'} at ${EVENT_LEVEL} or above, fewer than the ${MIN_EVENTS} POD and FAR need`;
+    return { pod: none(reason), far: none(reason) };
+  }
+  if (nonEvents !== undefined && nonEvents < MIN_EVENTS) {
+    const reason = `only ${nonEvents} observed day${nonEvents === 1 ? '' : 's'} below ${EVENT_LEVEL}, fewer than the ${MIN_EVENTS} POD and FAR need: a forecast of ${EVENT_LEVEL} every day would detect every event`;
     return { pod: none(reason), far: none(reason) };
   }
   return {
@@ -325,7 +340,18 @@ export function levelsReason(observed: Uint8Array): string | null {
   const aboveNone = observed.length - byLevel[0]!;
   if (aboveNone < MIN_ABOVE_NONE)
     return `only ${aboveNone} observed day${aboveNone === 1 ? '' : 's'} above None, fewer than the ${MIN_ABOVE_NONE} a score of levels needs`;
+  const rare = byLevel.flatMap((n, i) => (n > 0 && n < MIN_LEVEL_DAYS ? [`${RISK_LABELS[i]} on ${n} day${n === 1 ? '' : 's'}`] : []));
+  if (rare.length > 0)
+    return `observed ${rare.join(' and ')} (${seen.join(', ')} days): each observed level needs ${MIN_LEVEL_DAYS} days, or a score of levels rests on those few`;
   return null;
+}
+
+/** Why no Spearman or RMSE: every observed day None (a table of quiet days says nothing of a forecast's error in a season), or null. */
+export function valuesReason(observed: Uint8Array): string | null {
+  for (const o of observed) if (o !== 0) return null;
+  return observed.length === 0
+    ? null
+    : 'every observed day was None: errors on days without pollen to speak of say nothing of the forecast';
 }
 
 /** An interval as answers give it, [low, high] tidied; or null with why. */
@@ -341,36 +367,56 @@ interface TableContext {
   few: string | null;
   /** Why no score of levels (levelsReason), or null. */
   levels: string | null;
+  /** Why no Spearman or RMSE (valuesReason), or null. */
+  values: string | null;
+  /** Observed days below the event level: POD and FAR need MIN_EVENTS of them too. */
+  nonEvents: number;
+}
+
+/** A table's point scores of levels, unrounded (NaN where withheld), for its verdicts. */
+interface Unrounded {
+  heidke: number;
+  gerrity: number;
 }
 
 /** One forecast's table and scores over a sample, with the intervals of its scores of levels (resampled, or none). */
-function scoreTable(forecast: Levels, observed: Levels, c: TableContext, resampled?: Float64Array[]): SkillTable {
+function scoreTable(
+  forecast: Levels,
+  observed: Levels,
+  c: TableContext,
+  resampled?: Float64Array[],
+): { table: SkillTable; point: Unrounded } {
   const counts = countsOf(forecast.levels, observed.levels);
   const table = RISK_LABELS.map((_, f) => RISK_LABELS.map((_, o) => counts[K * f + o]!));
   const high = eventCounts(counts);
   const base = { table, high };
+  const withheld = { heidke: Number.NaN, gerrity: Number.NaN };
   if (c.few !== null)
     return {
-      ...base,
-      heidke: null,
-      heidke_interval: null,
-      gerrity: null,
-      gerrity_interval: null,
-      pod: null,
-      far: null,
-      spearman: null,
-      rmse_log: null,
-      score_reasons: {},
+      table: {
+        ...base,
+        heidke: null,
+        heidke_interval: null,
+        gerrity: null,
+        gerrity_interval: null,
+        pod: null,
+        far: null,
+        spearman: null,
+        rmse_log: null,
+        score_reasons: {},
+      },
+      point: withheld,
     };
   const ofLevels = (score: number): Score => (c.levels === null ? value(score) : none(c.levels));
+  const ofValues = (score: () => Score): Score => (c.values === null ? score() : none(c.values));
   const point = new Float64Array(2);
   levelScores(counts, 0, EVERY_CELL, point);
   const scores: Record<'heidke' | 'gerrity' | 'pod' | 'far' | 'spearman' | 'rmse_log', Score> = {
     heidke: ofLevels(point[0]!),
     gerrity: ofLevels(point[1]!),
-    ...podFar(high),
-    spearman: spearman(forecast.values, observed.values),
-    rmse_log: rmseLog(forecast.values, observed.values),
+    ...podFar(high, c.nonEvents),
+    spearman: ofValues(() => spearman(forecast.values, observed.values)),
+    rmse_log: ofValues(() => rmseLog(forecast.values, observed.values)),
   };
   const score_reasons: Record<string, string> = {};
   for (const [name, score] of Object.entries(scores)) if (score.reason !== null) score_reasons[name] = score.reason;
@@ -382,17 +428,67 @@ function scoreTable(forecast: Levels, observed: Levels, c: TableContext, resampl
   }
   const at = (s: Score) => (s.value === null ? null : tidy(s.value));
   return {
-    ...base,
-    heidke: at(scores.heidke),
-    heidke_interval: heidkeInterval.interval,
-    gerrity: at(scores.gerrity),
-    gerrity_interval: gerrityInterval.interval,
-    pod: at(scores.pod),
-    far: at(scores.far),
-    spearman: at(scores.spearman),
-    rmse_log: at(scores.rmse_log),
-    score_reasons,
+    table: {
+      ...base,
+      heidke: at(scores.heidke),
+      heidke_interval: heidkeInterval.interval,
+      gerrity: at(scores.gerrity),
+      gerrity_interval: gerrityInterval.interval,
+      pod: at(scores.pod),
+      far: at(scores.far),
+      spearman: at(scores.spearman),
+      rmse_log: at(scores.rmse_log),
+      score_reasons,
+    },
+    point: c.levels === null ? { heidke: point[0]!, gerrity: point[1]! } : withheld,
   };
+}
+
+/** The references a sample holds: each one's index among its tables. */
+export interface SampleReferences {
+  persistence?: number;
+  climatology?: number;
+}
+
+/** The references as people say them. */
+export const REFERENCE_WORDS = { persistence: "yesterday's level", climatology: 'the usual for the season' } as const;
+
+/** What a verdict says, in words. */
+export const verdictWords = (verdict: Verdict['verdict'], reference: Verdict['reference']): string =>
+  verdict === null ? `not compared with ${REFERENCE_WORDS[reference]}` : `${verdict} than ${REFERENCE_WORDS[reference]}`;
+
+/** Why Heidke's and Gerrity's differences disagree on the sign: what each counts. */
+function disagreement(heidke: number, gerrity: number, reference: Verdict['reference']): string | null {
+  if (!(heidke * gerrity < 0) || tidy(heidke) === 0 || tidy(gerrity) === 0) return null;
+  const [ahead, behind] = heidke > 0 ? ["Heidke's", "Gerrity's"] : ["Gerrity's", "Heidke's"];
+  return `${ahead} score puts the forecast ahead of ${REFERENCE_WORDS[reference]} and ${behind} behind: Heidke's counts every day forecast in the right level alike, Gerrity's rewards a rarer level forecast right more and costs a miss by how many levels it was off, so they part where the forecast and the reference differ on the rarer levels or the size of their misses. The verdict is Gerrity's.`;
+}
+
+/**
+ * A forecast's verdict against a reference on the same days: the difference of their Gerrity
+ * scores, and its interval from the differences over the same resampled days (a paired bootstrap:
+ * the days a resample draws are the same for both, so what they share cancels).
+ */
+function verdictOf(
+  reference: Verdict['reference'],
+  forecast: { point: Unrounded; resampled: Float64Array[] | undefined },
+  against: { point: Unrounded; resampled: Float64Array[] | undefined },
+  why: string | null,
+): Verdict {
+  const gerrity = forecast.point.gerrity - against.point.gerrity;
+  const heidke = forecast.point.heidke - against.point.heidke;
+  const base = { reference, difference: null, difference_interval: null, heidke_difference: null, note: null };
+  if (Number.isNaN(gerrity) || !forecast.resampled || !against.resampled)
+    return { ...base, verdict: null, words: verdictWords(null, reference), reason: why ?? 'no Gerrity score to compare' };
+  const [f, r] = [forecast.resampled[1]!, against.resampled[1]!];
+  const differences = new Float64Array(f.length);
+  for (let i = 0; i < f.length; i++) differences[i] = f[i]! - r[i]!;
+  const interval = percentileInterval(differences);
+  const scored = { ...base, difference: tidy(gerrity), heidke_difference: tidy(heidke), note: disagreement(heidke, gerrity, reference) };
+  if ('reason' in interval) return { ...scored, verdict: null, words: verdictWords(null, reference), reason: interval.reason };
+  const [low, high] = [tidy(interval.low), tidy(interval.high)];
+  const verdict = low > 0 ? 'better' : high < 0 ? 'worse' : 'no better';
+  return { ...scored, difference_interval: [low, high], verdict, words: verdictWords(verdict, reference), reason: null };
 }
 
 /**
@@ -400,15 +496,24 @@ function scoreTable(forecast: Levels, observed: Levels, c: TableContext, resampl
  * references), each with Heidke's and Gerrity's scores and their intervals from one moving-block
  * bootstrap of the days (the same resampled days for every table, drawn from `key`'s seed); no
  * score from fewer than MIN_PAIRS days, none of levels from too few observed levels (levelsReason).
+ * Each table that is not one of `references` gets a verdict against each of them.
  */
 export function scoreSample(
   observed: Levels,
   forecasts: readonly Levels[],
   key: string,
+  references: SampleReferences = {},
 ): { days: number; reason: string | null; tables: SkillTable[] } {
   const n = observed.levels.length;
   const few = n < MIN_PAIRS ? `${n} paired day${n === 1 ? '' : 's'}, fewer than the ${MIN_PAIRS} a score needs` : null;
-  const c: TableContext = { few, levels: few === null ? levelsReason(observed.levels) : null };
+  let nonEvents = 0;
+  for (const o of observed.levels) if (o < EVENT) nonEvents++;
+  const c: TableContext = {
+    few,
+    levels: few === null ? levelsReason(observed.levels) : null,
+    values: valuesReason(observed.levels),
+    nonEvents,
+  };
   let resampled: Array<Float64Array[] | undefined> | undefined;
   if (c.few === null && c.levels === null) {
     const cells = forecasts.map((f) => {
@@ -442,7 +547,29 @@ export function scoreSample(
       }
     }
   }
-  return { days: n, reason: few, tables: forecasts.map((f, t) => scoreTable(f, observed, c, resampled?.[t])) };
+  const scored = forecasts.map((f, t) => scoreTable(f, observed, c, resampled?.[t]));
+  const refs = (['persistence', 'climatology'] as const).flatMap((name) => {
+    const t = references[name];
+    return t === undefined ? [] : [{ name, t }];
+  });
+  const isReference = new Set(refs.map((r) => r.t));
+  const why = c.few ?? c.levels;
+  const tables = scored.map((s, t) =>
+    isReference.has(t) || refs.length === 0
+      ? s.table
+      : {
+          ...s.table,
+          verdicts: refs.map((r) =>
+            verdictOf(
+              r.name,
+              { point: s.point, resampled: resampled?.[t] },
+              { point: scored[r.t]!.point, resampled: resampled?.[r.t] },
+              why,
+            ),
+          ),
+        },
+  );
+  return { days: n, reason: few, tables };
 }
 
 /**

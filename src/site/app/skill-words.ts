@@ -3,11 +3,11 @@
  * skill"), without the page: on how many of the window's days with pollen the forecast made the
  * day before had the level right, beside what yesterday's level and the usual for the season would
  * have had, all counted from the answer's contingency tables; whether the forecast did better than
- * those, by its score's interval; which provider did better where several are kept; whether the
+ * those, by the answer's verdicts; which provider did better where several are kept; whether the
  * outlook beat the usual for the season after tomorrow; and, for the fine print, the scores.
  * Every number is the API's, or a sum of its tables' cells.
  */
-import { scoreText } from '../../domain/verification/score-text.js';
+import { boundText, scoreText } from '../../domain/verification/score-text.js';
 import type { CategorySkill, ForecastSkill, SkillScores } from '../../domain/verification/skill-schemas.js';
 import type { SkillTable } from '../../domain/schemas.js';
 import { capitalized, listed } from '../../domain/words.js';
@@ -85,16 +85,11 @@ export function tooNarrow(table: readonly (readonly number[])[], name: string): 
 export const YESTERDAY = "yesterday's level";
 export const USUAL = 'the usual for the season';
 
-/**
- * How the forecast compares with a reference, by their scores' intervals: better or worse only
- * when the intervals do not overlap; else no clear difference.
- */
-function against(f: readonly number[], r: readonly number[] | null, name: string): string {
-  if (!r) return `could not be compared with ${name}`;
-  if (f[0]! > r[1]!) return `did better than ${name}`;
-  if (f[1]! < r[0]!) return `did worse than ${name}`;
-  return `was not clearly better or worse than ${name}`;
-}
+/** A table's verdicts in words: "was better than yesterday's level", "could not be compared with ..." (the API's verdicts). */
+const verdictPhrases = (t: SkillTable): string[] =>
+  (t.verdicts ?? []).map((v) =>
+    v.verdict === null ? `could not be compared with ${v.reference === 'persistence' ? YESTERDAY : USUAL}` : `was ${v.words}`,
+  );
 
 /** The sample's skill is invented: said first, so that it is not read as evidence. */
 const opening = (skill: ForecastSkill, rest: string): string =>
@@ -112,8 +107,9 @@ function referencesRight(w: SkillScores): string {
 }
 
 /**
- * Whether the forecast did better than the references over every day checked, by the score of
- * levels' intervals (said plainly: a miss by more levels counts more), or why that cannot be told.
+ * Whether the forecast did better than the references over every day checked, as the answer's
+ * verdicts say (from the interval of the difference of their scores of levels on the same
+ * resampled days; said plainly: a miss by more levels counts more), or why that cannot be told.
  */
 function verdict(w: SkillScores, f: SkillTable, name: string): string {
   if (w.reason) return ` That is too few to judge the forecast by yet: ${w.reason}.`;
@@ -121,10 +117,7 @@ function verdict(w: SkillScores, f: SkillTable, name: string): string {
     const why = f.gerrity === null ? (tooNarrow(f.table, name) ?? f.score_reasons.gerrity) : f.score_reasons.gerrity_interval;
     return why ? ` That is too little to judge the forecast by: ${why}.` : '';
   }
-  const refs = [
-    ...(w.persistence ? [against(f.gerrity_interval, w.persistence.gerrity_interval, YESTERDAY)] : []),
-    ...(w.climatology ? [against(f.gerrity_interval, w.climatology.gerrity_interval, USUAL)] : []),
-  ];
+  const refs = verdictPhrases(f);
   if (refs.length === 0) return '';
   return ` Counting how far off each miss was, over all ${days(w.days)} checked, the forecast ${refs.join(', and ')}.`;
 }
@@ -172,8 +165,8 @@ function scoredSideBySide(c: CategorySkill): { days: number; scored: Scored[]; p
 
 /**
  * Which provider's forecast made the day before did better in `place`, on the days of the window
- * they all forecast: how many of those days with pollen each had right, and whether the best did
- * better than the next by their scores' intervals. Undefined unless two providers or more have
+ * they all forecast: how many of those days with pollen each had right, and whether each did
+ * better than yesterday's level (the answer's verdicts). Undefined unless two providers or more have
  * such a score there: a provider with a forecast on fewer days than a score needs is not named.
  */
 export function providersSentence(skill: ForecastSkill, c: CategorySkill, place: string): string | undefined {
@@ -185,14 +178,14 @@ export function providersSentence(skill: ForecastSkill, c: CategorySkill, place:
     (p, i) => `${p.name}'s${i === 0 ? ' forecast made the day before had the level right' : ''} on ${pollenDays(p.scores.table).right}`,
   );
   const yesterday = side.persistence ? ` (${YESTERDAY}: ${pollenDays(side.persistence.table).right})` : '';
-  const [best, next] = [scored[0]!, scored[1]!];
-  const verdictText =
-    best.interval[0]! > next.interval[1]!
-      ? `${best.name}'s did better than ${next.name}'s`
-      : `neither ${best.name}'s nor ${next.name}'s did clearly better`;
+  // Each provider against yesterday's level, as the answer's verdicts say: two providers' own intervals overlapping or not is no verdict.
+  const against = scored.flatMap((p) => {
+    const v = p.scores.verdicts?.find((x) => x.reference === 'persistence');
+    return v?.verdict ? [`${p.name}'s was ${v.words}`] : [];
+  });
   const all = scored.length === 2 ? 'both' : `all ${scored.length}`;
   // The section's first sentence has said already when the skill is simulated.
-  return `In ${place}, on the ${days(side.days)} in the last ${skill.window.days} that ${all} providers forecast, ${pollen} had ${c.category} pollen: ${listed(rights)}${yesterday}. Counting how far off each miss was, ${verdictText}.`;
+  return `In ${place}, on the ${days(side.days)} in the last ${skill.window.days} that ${all} providers forecast, ${pollen} had ${c.category} pollen: ${listed(rights)}${yesterday}.${against.length > 0 ? ` Counting how far off each miss was, ${listed(against)}.` : ''}`;
 }
 
 /** Leads as people read them: `2 to 4`, `2, 3 and 6`. */
@@ -225,10 +218,17 @@ export function outlookSentence(c: CategorySkill): string | undefined {
 /** A part of the fine print: text, or a link. */
 export type Words = string | { text: string; href: string };
 
-const withInterval = (t: SkillTable): string =>
-  t.gerrity === null
-    ? 'none'
-    : `${scoreText(t.gerrity)}${t.gerrity_interval ? ` (${scoreText(t.gerrity_interval[0]!)} to ${scoreText(t.gerrity_interval[1]!)})` : ''}`;
+const bracketed = (interval: readonly number[] | null): string =>
+  interval ? ` (${boundText(interval[0]!)} to ${boundText(interval[1]!)})` : '';
+const withInterval = (t: SkillTable): string => (t.gerrity === null ? 'none' : `${scoreText(t.gerrity)}${bracketed(t.gerrity_interval)}`);
+
+/** The forecast's differences from the references, with their intervals: what its verdicts are read from. */
+const differences = (t: SkillTable): string[] =>
+  (t.verdicts ?? []).flatMap((v) =>
+    v.difference === null
+      ? []
+      : [`less ${v.reference === 'persistence' ? YESTERDAY : USUAL}'s, ${scoreText(v.difference)}${bracketed(v.difference_interval)}`],
+  );
 
 /**
  * The fine print's scores, for those who want them: the score of levels with its 95% interval of
@@ -250,6 +250,6 @@ export function scoresLine(c: CategorySkill): Words[] {
   return [
     'The score of levels (',
     { text: 'Gerrity skill score', href: '#glossary' },
-    `) of the ${c.category} forecast made the day before: ${withInterval(f)}${refs.length ? `; ${refs.join('; ')}` : ''}, in brackets the 95% interval. It is counted over all ${days(w.days)} checked, None days too (which are easy to get right), and a miss by two levels counts more than a miss by one: 1 is perfect, 0 no better than chance.${providers}`,
+    `) of the ${c.category} forecast made the day before: ${withInterval(f)}${refs.length ? `; ${refs.join('; ')}` : ''}, in brackets the 95% interval.${differences(f).length ? ` The forecast's score ${listed(differences(f))}: the verdicts above are those differences' intervals, made on the same resampled days.` : ''} It is counted over all ${days(w.days)} checked, None days too (which are easy to get right), and a miss by two levels counts more than a miss by one: 1 is perfect, 0 no better than chance.${providers}`,
   ];
 }
