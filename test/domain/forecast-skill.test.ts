@@ -101,7 +101,9 @@ describe("a city's forecast skill from what was kept", () => {
     // Climatology exists from day 60 on: 40 of 90, fewer than half: left out, saying why.
     const w = lead1.window;
     expect(w.days).toBe(59);
-    expect(w.left_out).toEqual({ climatology: 'an earlier year holds days around the date on only 40 of the 90 days' });
+    expect(w.left_out).toEqual({
+      climatology: 'an earlier year holds days around the date on only 40 of the 90 days with a forecast at this lead, fewer than half',
+    });
     expect(w.climatology).toBeNull();
     // Both tables count the same 59 days.
     const total = (t: number[][]) => t.flat().reduce((a, b) => a + b, 0);

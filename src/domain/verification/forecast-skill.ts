@@ -130,29 +130,31 @@ function outlookOver(c: PairColumns, lead: number, rows: readonly number[], key:
   return { outlook: scored(rps, climatology, observed), served: scored(servedRps, servedClimatology, servedObserved) };
 }
 
-/** Why a reference is left out: present on fewer than half of the forecast's days. */
+/** Why a reference is left out: present on fewer than half of the `of` days with a forecast at the lead. */
 function leftOut(name: 'persistence' | 'climatology', present: number, of: number): string {
+  const days = `${of} days with a forecast at this lead, fewer than half`;
   return name === 'persistence'
-    ? `a complete day observed before the issue day was held on only ${present} of the ${of} days`
+    ? `a complete day observed before the issue day was held on only ${present} of the ${days}`
     : present === 0
-      ? `no earlier year holds days around these dates (the store's first year): no climatology on any of the ${of} days`
-      : `an earlier year holds days around the date on only ${present} of the ${of} days`;
+      ? `no earlier year holds days around these dates (the store's first year): no climatology on any of the ${of} days with a forecast at this lead`
+      : `an earlier year holds days around the date on only ${present} of the ${days}`;
 }
 
-/** Which references are compared on `paired` rows: each present on at least half of them; why the others are left out. */
+/**
+ * Which references are compared on `paired` rows (the days with a forecast at this lead): each
+ * present on at least half of them; why the others are left out, counted on those same days and
+ * saying so, since `days` is what the compared references leave of them.
+ */
 function referencesOn(c: PairColumns, lead: number, paired: readonly number[]) {
   const persistenceLevel = c.persistenceLevel[lead]!;
   const withPersistence = paired.filter((i) => persistenceLevel[i]! >= 0).length;
   const withClimatology = paired.filter((i) => c.climatologyLevel[i]! >= 0).length;
   const persistence = withPersistence > 0 && 2 * withPersistence >= paired.length;
   const climatology = withClimatology > 0 && 2 * withClimatology >= paired.length;
-  const days = paired.filter((i) => (!persistence || persistenceLevel[i]! >= 0) && (!climatology || c.climatologyLevel[i]! >= 0));
-  // A reference left out is counted on the days the others are scored on, so that its message and `days` speak of one set.
   const left_out: SkillScores['left_out'] = {};
-  if (!persistence && days.length > 0)
-    left_out.persistence = leftOut('persistence', days.filter((i) => persistenceLevel[i]! >= 0).length, days.length);
-  if (!climatology && days.length > 0)
-    left_out.climatology = leftOut('climatology', days.filter((i) => c.climatologyLevel[i]! >= 0).length, days.length);
+  if (!persistence && paired.length > 0) left_out.persistence = leftOut('persistence', withPersistence, paired.length);
+  if (!climatology && paired.length > 0) left_out.climatology = leftOut('climatology', withClimatology, paired.length);
+  const days = paired.filter((i) => (!persistence || persistenceLevel[i]! >= 0) && (!climatology || c.climatologyLevel[i]! >= 0));
   return { persistence, climatology, left_out, days };
 }
 
