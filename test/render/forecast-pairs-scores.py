@@ -15,7 +15,8 @@ TypeScript, and each formula written here from its source:
   days or more, on their common days; side by side, the providers with a forecast on MIN_PAIRS of
   the period's days or more, on the days they all have one, with the references likewise), when a score of levels or POD is given, the window (the
   last 90 days to its end), the days in season, what was served, and the ranked probability skill
-  score: docs/data.md, "Forecast skill".
+  score: docs/data.md, "Forecast skill"; the days each observed level needs for a score of levels,
+  and the verdicts' differences (the forecast's Gerrity score less each reference's): docs/decisions.md.
 
 Usage: python3 forecast-pairs-scores.py WINDOW_END PAIRS-YYYY-MM.csv.gz ... > scores.json
 Prints {"city|category|lead|period": {...}}, period "window", "window_in_season" or a season year.
@@ -36,6 +37,7 @@ MIN_PAIRS = 30
 MIN_EVENTS = 5
 MIN_LEVELS = 3
 MIN_ABOVE_NONE = 10
+MIN_LEVEL_DAYS = 5
 WINDOW_DAYS = 90
 OUTLOOK_LEADS = 8
 
@@ -99,15 +101,20 @@ def categorical(forecast_values, forecast_levels, observed_values, observed_leve
     }
     if n < MIN_PAIRS:
         return out
-    levels = set(observed_levels)
-    above_none = sum(1 for o in observed_levels if o != "None")
-    if len(levels) >= MIN_LEVELS and above_none >= MIN_ABOVE_NONE:
+    counts = pd.Series(list(observed_levels)).value_counts()
+    above_none = n - int(counts.get("None", 0))
+    # Every observed level with MIN_LEVEL_DAYS days or more, as docs/decisions.md says.
+    if len(counts) >= MIN_LEVELS and above_none >= MIN_ABOVE_NONE and counts.min() >= MIN_LEVEL_DAYS:
         out["heidke"] = heidke(table)
         out["gerrity"] = gerrity(table)
-    if hits + misses >= MIN_EVENTS:
+    below_high = n - (hits + misses)
+    if hits + misses >= MIN_EVENTS and below_high >= MIN_EVENTS:
         out["pod"] = hits / (hits + misses)
         if hits + false_alarms > 0:
             out["far"] = false_alarms / (hits + false_alarms)
+    if above_none == 0:
+        # Every observed day None: no error or correlation of quiet days.
+        return out
     f = pd.Series(list(forecast_values), dtype=float)
     o = pd.Series(list(observed_values), dtype=float)
     if f.nunique() > 1 and o.nunique() > 1:
@@ -116,15 +123,34 @@ def categorical(forecast_values, forecast_levels, observed_values, observed_leve
     return out
 
 
-def skill_score(rps, climatology):
-    """Mean scores and the ranked probability skill score of two aligned columns."""
+def with_differences(forecast, refs):
+    """The forecast's Gerrity and Heidke scores less each compared reference's: what its verdicts are read from."""
+    if forecast is None:
+        return None
+    forecast["differences"] = {}
+    for name, ref in refs.items():
+        if ref is None:
+            continue
+        both = forecast["gerrity"] is not None and ref["gerrity"] is not None
+        forecast["differences"][name] = {
+            "gerrity": forecast["gerrity"] - ref["gerrity"] if both else None,
+            "heidke": forecast["heidke"] - ref["heidke"] if both else None,
+        }
+    return forecast
+
+
+def skill_score(rps, climatology, observed_levels):
+    """Mean scores and the ranked probability skill score of two aligned columns: none where every
+    observed day was None or the outlook was climatology on every day."""
     n = len(rps)
     out = {"days": n, "rps": None, "rps_climatology": None, "rpss": None}
     if n < MIN_PAIRS:
         return out
     out["rps"] = float(rps.mean())
     out["rps_climatology"] = float(climatology.mean())
-    if climatology.sum() > 0:
+    quiet = (observed_levels == "None").all()
+    same = (rps.to_numpy() == climatology.to_numpy()).all()
+    if climatology.sum() > 0 and not quiet and not same:
         out["rpss"] = 1 - rps.sum() / climatology.sum()
     return out
 
@@ -134,8 +160,8 @@ def outlooks(rows, lead):
     served = scored[scored[f"served_{lead}"].notna()]
     served_rps = served[f"outlook_rps_{lead}"].where(served[f"served_{lead}"] == "outlook", served["climatology_rps"])
     return {
-        "outlook": skill_score(scored[f"outlook_rps_{lead}"], scored["climatology_rps"]),
-        "served": skill_score(served_rps, served["climatology_rps"]),
+        "outlook": skill_score(scored[f"outlook_rps_{lead}"], scored["climatology_rps"], scored["observed_level"]),
+        "served": skill_score(served_rps, served["climatology_rps"], served["observed_level"]),
     }
 
 
@@ -175,9 +201,12 @@ def side_by_side(rows, lead, providers):
     days, persistence, climatology = references(shared, lead)
     out["days"] = len(days)
     observed = (days["observed_value"], days["observed_level"])
-    for p in compared:
-        out["providers"][p] = categorical(days[f"forecast_{p}_value_{lead}"], days[f"forecast_{p}_level_{lead}"], *observed)
     out.update(reference_scores(days, lead, persistence, climatology))
+    refs = {"persistence": out["persistence"], "climatology": out["climatology"]}
+    for p in compared:
+        out["providers"][p] = with_differences(
+            categorical(days[f"forecast_{p}_value_{lead}"], days[f"forecast_{p}_level_{lead}"], *observed), refs
+        )
     return out
 
 
@@ -192,8 +221,9 @@ def period_scores(rows, lead, reach, providers):
     days, persistence, climatology = references(paired, lead)
     observed = (days["observed_value"], days["observed_level"])
     scores["days"] = len(days)
-    scores["forecast"] = categorical(days[f"forecast_value_{lead}"], days[f"forecast_level_{lead}"], *observed)
     scores.update(reference_scores(days, lead, persistence, climatology))
+    forecast = categorical(days[f"forecast_value_{lead}"], days[f"forecast_level_{lead}"], *observed)
+    scores["forecast"] = with_differences(forecast, {"persistence": scores["persistence"], "climatology": scores["climatology"]})
     return scores
 
 
