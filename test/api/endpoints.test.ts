@@ -248,7 +248,7 @@ describe('rewrite rules', () => {
   it('serve the discovery documents', async () => {
     const doc = (await getJson('/openapi.json')).body;
     expect(doc.openapi).toBe('3.1.0');
-    expect(doc.info.version).toBe('2.17.0');
+    expect(doc.info.version).toBe('2.18.0');
     expect((await getJson('/.well-known/openapi.json')).body).toEqual(doc);
     const llms = await site.get('/llms.txt');
     expect(llms.headers.get('content-type')).toBe('text/plain; charset=utf-8');

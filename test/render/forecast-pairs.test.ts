@@ -92,7 +92,10 @@ describe('the forecast-pairs file, read again by pandas', () => {
     }
     // A forecast's verdicts: the differences they are read from, each reference compared one.
     if (recomputed.differences) {
-      expect((served.verdicts ?? []).map((v) => v.reference), `${where} verdicts`).toEqual(Object.keys(recomputed.differences));
+      expect(
+        (served.verdicts ?? []).map((v) => v.reference),
+        `${where} verdicts`,
+      ).toEqual(Object.keys(recomputed.differences));
       for (const v of served.verdicts ?? []) {
         const theirs = recomputed.differences[v.reference]!;
         for (const [ours, recomputedDifference] of [
