@@ -11,6 +11,9 @@ export const LEVELS = ['None', 'Low', 'Moderate', 'High', 'Very High'];
 /** Two decimals, a tiny score three, never "-0.00" (as the page says a score). */
 export const fixed = (v: number) => (Math.abs(v) < 0.005 && v !== 0 ? v.toFixed(3) : v.toFixed(2).replace(/^-0\.00$/, '0.00'));
 
+/** An interval's bound as the page says it: two significant digits, 0 as "0". */
+export const bound = (v: number) => (v === 0 ? '0' : v.toFixed(Math.max(2, 1 - Math.floor(Math.log10(Math.abs(v))))));
+
 const SIMULATED = "Simulated skill (the sample provider's forecast errors are invented): ";
 export const leadOne = (c: Json): Json => c.leads.find((l: Json) => l.lead === 1).window;
 
@@ -26,14 +29,6 @@ export function counted(table: number[][]): { days: number; right: number } {
   return { days, right };
 }
 
-/** How the forecast compares with a reference, by their intervals: better or worse only when they do not overlap. */
-function compared(f: number[], r: number[] | null, name: string): string {
-  if (!r) return `could not be compared with ${name}`;
-  if (f[0]! > r[1]!) return `did better than ${name}`;
-  if (f[1]! < r[0]!) return `did worse than ${name}`;
-  return `was not clearly better or worse than ${name}`;
-}
-
 /** Why a table without a score of levels tells too little, from its observed days by level. */
 function narrow(table: number[][], name: string): string {
   const byLevel = LEVELS.map((_, o) => table.reduce((n, row) => n + row[o]!, 0));
@@ -44,7 +39,11 @@ function narrow(table: number[][], name: string): string {
     return `the ${name} pollen was ${seen[0]} on all ${count(seen[0]!)}: with nothing else to tell, a right forecast cannot be told from a lucky one`;
   if (seen.length === 2)
     return `the ${name} pollen was only ${seen[0]} or ${seen[1]} (${seen[0]} on ${count(seen[0]!)}, ${seen[1]} on ${count(seen[1]!)}): too narrow a range to judge the forecast's levels`;
-  return `the ${name} pollen was above None on only ${days(byLevel.slice(1).reduce((a, b) => a + b, 0))}: too few to judge the forecast's levels`;
+  const above = byLevel.slice(1).reduce((a, b) => a + b, 0);
+  if (above < 10) return `the ${name} pollen was above None on only ${days(above)}: too few to judge the forecast's levels`;
+  // Else a level observed on fewer than 5 days.
+  const rare = LEVELS.filter((_, o) => byLevel[o]! > 0 && byLevel[o]! < 5).map((level) => `${level} on only ${count(level)}`);
+  return `the ${name} pollen was ${rare.join(' and ')}: too few to judge the forecast's levels by`;
 }
 
 /** The sentence a category's answer at lead 1 reads as, on the sample provider, from the answer's tables and intervals. */
@@ -66,10 +65,13 @@ export function expectedSentence(skill: Json, c: Json): string {
   const first = `${SIMULATED}on the ${f.days} days with ${name} pollen in ${last}${checked} the forecast made the day before had the level right on ${f.right}${said.length ? `; ${said.join(' and ')}` : ''}.`;
   if (w.reason) return `${first} That is too few to judge the forecast by yet: ${w.reason}.`;
   if (w.forecast.gerrity === null) return `${first} That is too little to judge the forecast by: ${narrow(w.forecast.table, name)}.`;
-  const verdicts = [
-    ...(w.persistence ? [compared(w.forecast.gerrity_interval, w.persistence.gerrity_interval, "yesterday's level")] : []),
-    ...(w.climatology ? [compared(w.forecast.gerrity_interval, w.climatology.gerrity_interval, 'the usual for the season')] : []),
-  ];
+  // The answer's verdicts, one for each reference compared, in its words.
+  const verdicts = (w.forecast.verdicts ?? []).map((v: Json) =>
+    v.verdict === null
+      ? `could not be compared with ${v.reference === 'persistence' ? "yesterday's level" : 'the usual for the season'}`
+      : `was ${v.words}`,
+  );
+  expect(verdicts.length).toBe((w.persistence ? 1 : 0) + (w.climatology ? 1 : 0));
   return verdicts.length
     ? `${first} Counting how far off each miss was, over all ${w.days} days checked, the forecast ${verdicts.join(', and ')}.`
     : first;

@@ -15,7 +15,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { outlookSentence, providersSentence, skillSentence } from '../../src/site/app/skill-words.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite, useSiteToToday } from '../helpers/site.js';
-import { categoryToSpeakOf, counted, expectedSentence, fixed, type Json, leadOne } from '../helpers/skill-words.js';
+import { bound, categoryToSpeakOf, counted, expectedSentence, fixed, type Json, leadOne } from '../helpers/skill-words.js';
 import { type KeptDay, levelsOf } from '../../src/domain/verification/target-days.js';
 
 /** The leads after tomorrow at which the served outlook is the outlook's own, and those at which it is the usual for the season. */
@@ -154,7 +154,7 @@ describe.skipIf(!hasChromium)('the forecast skill in the city panel', () => {
     expect(section.match(/Gerrity/g)).toHaveLength(1);
     expect(await page.locator('details.skill p.fine a', { hasText: 'Gerrity skill score' }).getAttribute('href')).toBe('#glossary');
     const [low, high] = w.forecast.gerrity_interval;
-    expect(section).toContain(`the day before: ${fixed(w.forecast.gerrity)} (${fixed(low)} to ${fixed(high)})`);
+    expect(section).toContain(`the day before: ${fixed(w.forecast.gerrity)} (${bound(low)} to ${bound(high)})`);
     // The answer itself only behind a small link.
     const links = await page
       .locator('details.skill a')
@@ -320,7 +320,10 @@ describe.skipIf(!hasChromium)("the forecast skill in the city panel, of two prov
     expect(text).toContain(
       `In Austin, on the ${side.days} days in the last 90 that both providers forecast, ${byName.atmospore!.days} had ${c.category} pollen: Atmospore's forecast made the day before had the level right on ${byName.atmospore!.right} and Sample's on ${byName.sample!.right} (yesterday's level: ${counted(side.persistence.table).right}).`,
     );
-    expect(text).toContain("Counting how far off each miss was, Atmospore's did better than Sample's.");
+    // Each provider against yesterday's level, as the answer's verdicts say: the perfect one better.
+    const atmospore = (side.providers as Json[]).find((p) => p.provider === 'atmospore')!;
+    expect(atmospore.forecast.verdicts.find((v: Json) => v.reference === 'persistence').verdict).toBe('better');
+    expect(text).toContain("Counting how far off each miss was, Atmospore's was better than yesterday's level");
     expect(text).not.toContain('Ambee');
     // Its chart runs to the furthest lead a provider reaches, every second day labelled on a phone, every word clear of the others.
     const ticks = await page.locator('.skill-chart').first().locator('text.tick:not(.skill-caption)').allTextContents();

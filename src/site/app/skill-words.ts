@@ -8,6 +8,7 @@
  * Every number is the API's, or a sum of its tables' cells.
  */
 import { boundText, scoreText } from '../../domain/verification/score-text.js';
+import { MIN_ABOVE_NONE, MIN_LEVEL_DAYS } from '../../domain/verification/scores.js';
 import type { CategorySkill, ForecastSkill, SkillScores } from '../../domain/verification/skill-schemas.js';
 import type { SkillTable } from '../../domain/schemas.js';
 import { capitalized, listed } from '../../domain/words.js';
@@ -74,11 +75,12 @@ export function tooNarrow(table: readonly (readonly number[])[], name: string): 
     return `the ${name} pollen was ${seen[0]!.level} on all ${days(seen[0]!.days)}: with nothing else to tell, a right forecast cannot be told from a lucky one`;
   if (seen.length === 2)
     return `the ${name} pollen was only ${seen[0]!.level} or ${seen[1]!.level} (${seen.map((x) => `${x.level} on ${days(x.days)}`).join(', ')}): too narrow a range to judge the forecast's levels`;
-  // With three levels or more observed, a table without a score of levels is one with few days above None.
+  // With three levels or more observed, a table without a score of levels has few days above None, or a level seen on few days.
   const above = observed.slice(1).reduce((a, b) => a + b, 0);
-  return seen.length > 2 && observed[0]! > 0
-    ? `the ${name} pollen was above None on only ${days(above)}: too few to judge the forecast's levels`
-    : undefined;
+  if (seen.length > 2 && observed[0]! > 0 && above < MIN_ABOVE_NONE)
+    return `the ${name} pollen was above None on only ${days(above)}: too few to judge the forecast's levels`;
+  const rare = seen.filter((x) => x.days < MIN_LEVEL_DAYS).map((x) => `${x.level} on only ${days(x.days)}`);
+  return rare.length > 0 ? `the ${name} pollen was ${listed(rare)}: too few to judge the forecast's levels by` : undefined;
 }
 
 /** The references as people say them. */
