@@ -6,11 +6,11 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DAY_MS } from '../../src/domain/dates.js';
-import { ingest } from '../../src/ingest/ingest.js';
-import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
+import { type IngestSummary, ingest } from '../../src/ingest/ingest.js';
+import { type KeepSummary, keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { deflatedSize } from '../../src/render/served-store.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
 import { mb, type Measure } from './measure.js';
 import type { Workload } from './workload.js';
 
@@ -41,24 +41,35 @@ class TimedSample extends SampleProvider {
   }
 }
 
-/** Fills `path` with the workload and measures it. */
-export async function storeBenchmarks(dir: string, path: string, workload: Workload): Promise<Measure[]> {
-  const sample = new TimedSample();
+/** A store filled with a workload, still open, and what its ingest and the forecasts kept did. */
+export interface FilledStore {
+  store: Store;
+  summary: IngestSummary;
+  kept: KeepSummary;
+  compacted: { before: number; after: number } | undefined;
+}
+
+/**
+ * Fills a new store at `path` with the workload from the sample provider, as `npm run ingest` does:
+ * the ingest, then the forecasts and outlooks kept, then the compaction. Also B2's store of a longer history.
+ */
+export async function fillStore(path: string, workload: Workload, sample: SampleProvider = new SampleProvider()): Promise<FilledStore> {
   const store = openStore(path);
   store.cities.replace(workload.cities);
   const summary = await ingest({ store, pollen: sample, weather: sample, cities: workload.cities, span: workload.span, concurrency: 1 });
-  const ingestSeconds = summary.seconds - sample.seconds;
   // As `npm run ingest` does after the ingest (not timed): the sample's past forecasts made again,
   // two a day over the served days, for the render's forecast skill to score (B15).
   const now = (workload.span.to + 1) * DAY_MS;
-  const kept = await keepForecasts({
-    store,
-    providers: [sample],
-    cities: workload.cities,
-    now,
-    serveDays: workload.span.to - workload.span.from + 1,
-  });
+  const kept = await keepForecasts({ store, providers: [sample], cities: workload.cities, now, serveDays: workload.serveDays });
   const compacted = store.compactIfLoose(); // as `npm run ingest` ends
+  return { store, summary, kept, compacted };
+}
+
+/** Fills `path` with the workload and measures it. */
+export async function storeBenchmarks(dir: string, path: string, workload: Workload): Promise<Measure[]> {
+  const sample = new TimedSample();
+  const { store, summary, kept, compacted } = await fillStore(path, workload, sample);
+  const ingestSeconds = summary.seconds - sample.seconds;
   // The bench's first step: the process's peak so far is the ingest's (with the forecasts kept and the compaction).
   const ingestPeakRss = process.resourceUsage().maxRSS * 1024;
   const hourlyRows = store.checks.counts().hours!;
