@@ -8,7 +8,7 @@
  * Every number is the API's, or a sum of its tables' cells.
  */
 import { boundText, scoreText } from '../../domain/verification/score-text.js';
-import { MIN_ABOVE_NONE, MIN_LEVEL_DAYS } from '../../domain/verification/scores.js';
+import { MIN_ABOVE_NONE, MIN_LEVEL_DAYS, REFERENCE_WORDS } from '../../domain/verification/scores.js';
 import type { CategorySkill, ForecastSkill, SkillScores } from '../../domain/verification/skill-schemas.js';
 import type { SkillTable } from '../../domain/schemas.js';
 import { capitalized, listed } from '../../domain/words.js';
@@ -84,13 +84,13 @@ export function tooNarrow(table: readonly (readonly number[])[], name: string): 
 }
 
 /** The references as people say them. */
-export const YESTERDAY = "yesterday's level";
-export const USUAL = 'the usual for the season';
+export const YESTERDAY = REFERENCE_WORDS.persistence;
+export const USUAL = REFERENCE_WORDS.climatology;
 
 /** A table's verdicts in words: "was better than yesterday's level", "could not be compared with ..." (the API's verdicts). */
 const verdictPhrases = (t: SkillTable): string[] =>
   (t.verdicts ?? []).map((v) =>
-    v.verdict === null ? `could not be compared with ${v.reference === 'persistence' ? YESTERDAY : USUAL}` : `was ${v.words}`,
+    v.verdict === null ? `could not be compared with ${REFERENCE_WORDS[v.reference]}` : `was ${v.words}`,
   );
 
 /** The sample's skill is invented: said first, so that it is not read as evidence. */
@@ -227,9 +227,7 @@ const withInterval = (t: SkillTable): string => (t.gerrity === null ? 'none' : `
 /** The forecast's differences from the references, with their intervals: what its verdicts are read from. */
 const differences = (t: SkillTable): string[] =>
   (t.verdicts ?? []).flatMap((v) =>
-    v.difference === null
-      ? []
-      : [`less ${v.reference === 'persistence' ? YESTERDAY : USUAL}'s, ${scoreText(v.difference)}${bracketed(v.difference_interval)}`],
+    v.difference === null ? [] : [`less ${REFERENCE_WORDS[v.reference]}'s, ${scoreText(v.difference)}${bracketed(v.difference_interval)}`],
   );
 
 /**
