@@ -89,9 +89,7 @@ export const USUAL = REFERENCE_WORDS.climatology;
 
 /** A table's verdicts in words: "was better than yesterday's level", "could not be compared with ..." (the API's verdicts). */
 const verdictPhrases = (t: SkillTable): string[] =>
-  (t.verdicts ?? []).map((v) =>
-    v.verdict === null ? `could not be compared with ${REFERENCE_WORDS[v.reference]}` : `was ${v.words}`,
-  );
+  (t.verdicts ?? []).map((v) => (v.verdict === null ? `could not be compared with ${REFERENCE_WORDS[v.reference]}` : `was ${v.words}`));
 
 /** The sample's skill is invented: said first, so that it is not read as evidence. */
 const opening = (skill: ForecastSkill, rest: string): string =>
