@@ -32,11 +32,16 @@ export function workloadOf(citiesFile: string | undefined): Workload {
   };
 }
 
-/** The same cities over `days` of history ending on the workload's last day, served and kept as the workload is. */
+/**
+ * The same cities over `days` of history ending on the workload's last day, every day of it served
+ * and its forecasts and outlooks kept: so the closed season years and months the render holds are
+ * twice the workload's, and what it keeps of them from one render to the next is what is measured.
+ */
 export function withHistory(workload: Workload, days: number): Workload {
   return {
     ...workload,
     span: { from: workload.span.to - days + 1, to: workload.span.to },
+    serveDays: days,
     label: `${workload.cities.length} cities x ${days.toLocaleString('en-US')} days`,
   };
 }
