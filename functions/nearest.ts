@@ -1,8 +1,8 @@
 /** /api/nearest: the served cities nearest a point or a ZIP code; the one function besides MCP that carries the ZIP table. */
 import type { Config } from '@netlify/functions';
-import { environmentContext } from '../src/wiring/contexts.js';
 import { answer } from '../src/api/http/netlify.js';
 import { censusZips } from '../src/store/zip-table.js';
+import { environmentContext } from '../src/wiring/contexts.js';
 
 export default (request: Request): Promise<Response> => answer(request, environmentContext(process.env, censusZips));
 

@@ -1,10 +1,10 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { isoHour } from './dates.js';
-import { type Category, categoryRisk, type Graded, gradedValue, levelIndex, RISK_LABELS, type Risk } from './species/risk.js';
-import { roundOrNull, type Shape, type Species } from './species/payload.js';
-import { meansByShape, SpeciesColumns } from './species/leaf-arrays.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
+import { meansByShape, SpeciesColumns } from './species/leaf-arrays.js';
+import { roundOrNull, type Shape, type Species } from './species/payload.js';
+import { type Category, categoryRisk, type Graded, gradedValue, levelIndex, RISK_LABELS, type Risk } from './species/risk.js';
 
 export type { DailyPollen, HourlyPollen } from './schemas.js';
 

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod';
 import { named } from './schema-names.js';
-import { RISK_LABELS } from './species/risk.js';
+import { CATEGORIES, GRADED, RISK_LABELS } from './species/risk.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS, type WeatherField, type WeatherValues } from './weather.js';
 
 const num = z.number();
@@ -242,7 +242,7 @@ export const forecastHoursHeld = z
 
 export const AlertLevel = z.enum(['Low', 'Moderate', 'High', 'Very High']);
 
-export const AlertCategoryName = z.enum(['tree', 'grass', 'weed', 'ragweed']);
+export const AlertCategoryName = z.enum(GRADED);
 
 export const Alert = named(
   'Alert',
@@ -272,7 +272,7 @@ export const Alert = named(
     species: z
       .array(
         z.object({
-          category: z.enum(['tree', 'grass', 'weed']).describe("The allergen's category, whose NAB range grades it."),
+          category: z.enum(CATEGORIES).describe("The allergen's category, whose NAB range grades it."),
           name: z.string().describe("The provider's name of the allergen, such as Oak."),
           slug: z.string().describe('Its name in species=, such as oak.'),
           risk: AlertLevel.describe(

@@ -4,13 +4,13 @@
  * rendered through the handlers.
  */
 import type { ApiContext } from '../api/contract/context.js';
-import { respondWith } from '../api/http/respond.js';
-import type { Route } from '../api/routes.js';
 import { formsOf } from '../api/contract/route.js';
 import { fileFor, type Unit } from '../api/contract/static-forms.js';
-import type { FileWriter } from './file-writer.js';
+import { respondWith } from '../api/http/respond.js';
+import type { Route } from '../api/routes.js';
 import type { PlannedUnit } from './cache/input-digests.js';
 import type { CachedUnit, FileRecord, RenderCache } from './cache/render-cache.js';
+import type { FileWriter } from './file-writer.js';
 import { RenderError } from './render-error.js';
 
 /** One request of a unit, and the file its answer goes to. */

@@ -3,18 +3,19 @@
  * ingest gave it. Reads go through the one city-day cache (day-cache.ts); an immutable store also
  * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
  */
+
+import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
 import type { PollenDayValue, PollenHour, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
-import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
-import { decodeDay, encodeDay, type PackedDay, setFlags } from './codec.js';
-import type { PackedNames } from './day-values-packing.js';
-import type { Db, Row } from './database.js';
 import { ByDay } from './by-day.js';
-import { type StoredDay, storedDays } from './day-statuses.js';
-import type { Names } from './names.js';
+import { decodeDay, encodeDay, type PackedDay, setFlags } from './codec.js';
+import type { Db, Row } from './database.js';
 import type { DayCache } from './day-cache.js';
-import type { SpeciesShapes } from './species-shapes.js';
+import { type StoredDay, storedDays } from './day-statuses.js';
+import type { PackedNames } from './day-values-packing.js';
+import type { Names } from './names.js';
 import { quarterOf, RANGE_SHARDS } from './shards/shard-format.js';
+import type { SpeciesShapes } from './species-shapes.js';
 
 /** A city-day's pollen as ingest writes it. */
 export interface PollenWrite {

@@ -2,10 +2,11 @@
  * What answering a request may read of the store: handlers and MCP tools see this, never the
  * writes, the call ledger, the forecast cache or the store's maintenance (VACUUM and the rest).
  */
+
+import type { DayValuesTable } from './day-values.js';
 import type { ForecastSkills } from './forecast-skills.js';
 import type { IngestRuns } from './ingest-runs.js';
 import type { PollenDays } from './pollen-days.js';
-import type { DayValuesTable } from './day-values.js';
 import type { SpeciesShapes } from './species-shapes.js';
 import type { WeatherDays } from './weather-days.js';
 

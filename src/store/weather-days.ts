@@ -1,9 +1,9 @@
 /** Weather days: one row per city and UTC day, its measured fields packed (store/codec.ts). */
 import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/day-status.js';
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
+import { ByDay } from './by-day.js';
 import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
-import { ByDay } from './by-day.js';
 import { type StoredDay, storedDays } from './day-statuses.js';
 import type { Names } from './names.js';
 

@@ -3,27 +3,28 @@
  * OpenAPI document, in llms.txt, in the 400s its parameters give, and as an MCP tool that answers
  * the handler's object, with nothing else written for it.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { lazyContext } from '../../src/wiring/contexts.js';
-import { llmsText } from '../../src/api/documents/llms.js';
-import { respondWith } from '../../src/api/http/respond.js';
-import { openApiDocument } from '../../src/api/documents/openapi.js';
-import { named } from '../../src/domain/schema-names.js';
-import { cityParam, servedCity } from '../../src/api/contract/params.js';
-import { integer, param } from '../../src/api/contract/query.js';
-import { CITY_NOT_FOUND } from '../../src/api/contract/not-found.js';
-import { type Documented, type Route, route, toolArguments } from '../../src/api/contract/route.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from '../../src/api/contract/error.js';
 import { type Format, formatParam, rowsText, TEXT } from '../../src/api/contract/format.js';
+import { CITY_NOT_FOUND } from '../../src/api/contract/not-found.js';
+import { cityParam, servedCity } from '../../src/api/contract/params.js';
+import { integer, param } from '../../src/api/contract/query.js';
+import { type Documented, type Route, route, toolArguments } from '../../src/api/contract/route.js';
+import { llmsText } from '../../src/api/documents/llms.js';
+import { openApiDocument } from '../../src/api/documents/openapi.js';
+import { respondWith } from '../../src/api/http/respond.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { named } from '../../src/domain/schema-names.js';
 import { createMcpServer } from '../../src/mcp/tools.js';
 import { staticRules } from '../../src/render/redirects.js';
+import { lazyContext } from '../../src/wiring/contexts.js';
 
 const EchoResponse = named(
   'EchoResponse',

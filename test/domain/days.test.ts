@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { byDay, dayHours, dayOfHour, dayOffset, groupByDay, hasLocalMidnights, localMidnight } from '../../src/domain/days.js';
+import { byDay, dayHours, dayOffset, dayOfHour, groupByDay, hasLocalMidnights, localMidnight } from '../../src/domain/day-cuts.js';
 
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;
 

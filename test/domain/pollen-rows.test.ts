@@ -4,8 +4,8 @@ import { dayNumber } from '../../src/domain/dates.js';
 import { dailyRow } from '../../src/domain/day-values.js';
 import type { StoredHour } from '../../src/domain/hours.js';
 import { byDay, hourlyRow, summarize } from '../../src/domain/pollen-rows.js';
-import { type Category, categoryRisk, RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
 import type { Species } from '../../src/domain/species/payload.js';
+import { type Category, categoryRisk, RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
 import { hour } from '../helpers/hours.js';
 import { oneShapePayloads } from '../helpers/species.js';
 

@@ -15,7 +15,7 @@ import { DAY_MS, dayNumber, dayString } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { listFiles, render, type RenderSummary } from '../../src/render/render.js';
+import { listFiles, type RenderSummary, render } from '../../src/render/render.js';
 import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { buildStore } from '../helpers/site.js';

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { respond } from '../../src/api/http/respond.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { render } from '../../src/render/render.js';
 import { SHARD_STORE } from '../../src/served/remote-shards.js';
@@ -20,7 +21,6 @@ import { uploadShards } from '../../src/served/shard-upload.js';
 import { cityShard, ShardUnavailable } from '../../src/store/shards/shard-format.js';
 import { ShardIndex, ShardStore } from '../../src/store/shards/shard-reader.js';
 import { openStore } from '../../src/store/store.js';
-import { respond } from '../../src/api/http/respond.js';
 import { shardContext } from '../../src/wiring/contexts.js';
 import { buildStore } from '../helpers/site.js';
 

@@ -6,13 +6,14 @@
  * or 8 MB; a shard that is not its key's bytes is a 503; and a render after one more day writes
  * only the shards whose bytes changed.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { unpack } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { respond, type ApiResponse } from '../../src/api/http/respond.js';
+import { type ApiResponse, respond } from '../../src/api/http/respond.js';
 import { ROUTES } from '../../src/api/routes.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { callRoute } from '../../src/mcp/tools.js';

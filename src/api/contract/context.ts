@@ -3,8 +3,8 @@
  * of the answer. An interface: the server's and functions' side (src/wiring/contexts.ts) builds it.
  */
 import type { CitySet } from '../../domain/cities.js';
-import type { Allergen } from '../../domain/species/allergens.js';
 import type { ZipTable } from '../../domain/geo.js';
+import type { Allergen } from '../../domain/species/allergens.js';
 import type { ForecastService } from '../../forecast/service.js';
 import type { BulkManifest } from '../../served/bulk-index.js';
 import type { OutlookFile } from '../../served/outlook-file.js';

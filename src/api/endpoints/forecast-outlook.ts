@@ -7,12 +7,12 @@
  */
 import * as z from 'zod';
 import { dayNumber, dayString } from '../../domain/dates.js';
-import { RISK_LABELS, type Risk } from '../../domain/species/risk.js';
+import { named } from '../../domain/schema-names.js';
 import * as D from '../../domain/schemas.js';
+import { Day } from '../../domain/schemas.js';
+import { RISK_LABELS, type Risk } from '../../domain/species/risk.js';
 import { SkillCategory } from '../../domain/verification/skill-schemas.js';
 import type { OutlookFile } from '../../served/outlook-file.js';
-import { named } from '../../domain/schema-names.js';
-import { Day } from '../../domain/schemas.js';
 
 export const OutlookCategory = named(
   'OutlookCategory',

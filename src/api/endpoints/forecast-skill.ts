@@ -6,17 +6,18 @@
  * store; this handler only picks the category and lead asked for.
  */
 import * as z from 'zod';
-import * as S from '../../domain/verification/skill-schemas.js';
-import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+import { named } from '../../domain/schema-names.js';
+import { GRADED } from '../../domain/species/risk.js';
 import { COVERAGE, RESAMPLES } from '../../domain/verification/bootstrap.js';
 import { WINDOW_DAYS } from '../../domain/verification/forecast-skill.js';
 import { PROVIDER_LEADS } from '../../domain/verification/leads.js';
+import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
 import { MIN_ABOVE_NONE, MIN_EVENTS, MIN_LEVEL_DAYS, MIN_LEVELS, MIN_PAIRS } from '../../domain/verification/scores.js';
+import * as S from '../../domain/verification/skill-schemas.js';
 import type { StoreReader } from '../../store/reader.js';
 import { ApiError, UnsupportedCityError } from '../contract/error.js';
-import { named } from '../../domain/schema-names.js';
 import { requiredCity, servedCity } from '../contract/params.js';
-import { anyCase, integer, param } from '../contract/query.js';
+import { anyCase, integer, oneOfWords, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 import { DATA_PREFIX, type FormParams, type Unit } from '../contract/static-forms.js';
 
@@ -26,7 +27,7 @@ export const NoSkillError = named(
   z.object({ error: z.string(), code: z.literal('NO_FORECAST_SKILL'), city: z.string() }),
 );
 
-const CATEGORY = "'tree', 'grass', 'weed' or 'ragweed' (any case)";
+const CATEGORY = `${oneOfWords(GRADED)} (any case)`;
 
 /** The city of a city unit, when a render computed its skill. */
 const withSkill = (store: StoreReader, u: Unit): FormParams[] => (u.kind === 'city' && store.skills.has(u.city) ? [{ city: u.city }] : []);

@@ -2,8 +2,8 @@
 import { pipeline, Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { ApiContext } from '../contract/context.js';
-import { respondFetched, type ApiResponse, type ErrorLog } from './respond.js';
 import { requestForFile } from './file-requests.js';
+import { type ApiResponse, type ErrorLog, respondFetched } from './respond.js';
 
 /**
  * Answers a request: an `/api/...` URL as it is, or a publish-folder path (`/data/...`, where

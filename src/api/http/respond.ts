@@ -2,12 +2,13 @@
  * Turns a request into a response with the same rules everywhere: the render step, the functions
  * and the local server all answer through `respond`.
  */
+
+import { ShardUnavailable } from '../../store/shards/shard-format.js';
 import { Chunks, JSON_TYPE, JsonRows } from '../contract/answer.js';
-import { cdnCacheOf, netlifyVary } from './cdn.js';
 import type { ApiContext } from '../contract/context.js';
 import { ApiError, plainError } from '../contract/error.js';
 import { findRoute, type Route } from '../routes.js';
-import { ShardUnavailable } from '../../store/shards/shard-format.js';
+import { cdnCacheOf, netlifyVary } from './cdn.js';
 import { whenFetched } from './fetched.js';
 
 export interface ApiRequest {

@@ -14,9 +14,10 @@
  * days, and their intervals on the same resampled days (bootstrap.ts). Values are unrounded daily
  * means (grains/m³); levels are indexes into RISK_LABELS.
  */
-import { type Interval, percentileInterval, resampledTables, resamplesOf } from './bootstrap.js';
-import { LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
+
 import type { SkillTable, Verdict } from '../schemas.js';
+import { LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
+import { type Interval, percentileInterval, resampledTables, resamplesOf } from './bootstrap.js';
 
 export type { SkillTable } from '../schemas.js';
 

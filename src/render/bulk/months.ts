@@ -7,7 +7,7 @@
  * record a digest of what they are made from, so that a render given the previous build's files
  * reuses the months that did not change (input-digests.ts, render-cache.ts).
  */
-import { rowProvenanceOf } from '../../domain/provenance.js';
+
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +16,7 @@ import { DATA_PREFIX } from '../../api/contract/static-forms.js';
 import { civilDate, dayNumber, dayOfDate, dayString, HOUR_MS } from '../../domain/dates.js';
 import { dailyRowOf } from '../../domain/day-values.js';
 import { hourlyRow } from '../../domain/pollen-rows.js';
+import { rowProvenanceOf } from '../../domain/provenance.js';
 import type { CategorySeason } from '../../domain/schemas.js';
 import { seasonsByYear } from '../../domain/seasons/city-seasons.js';
 import { seasonCategories } from '../../domain/seasons/year.js';

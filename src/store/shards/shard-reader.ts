@@ -8,7 +8,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import type { City, CitySet } from '../../domain/cities.js';
-import type { DayCut } from '../../domain/days.js';
+import type { DayCut } from '../../domain/day-cuts.js';
 import type { DayValues } from '../../domain/day-values.js';
 import type { StoredHour } from '../../domain/hours.js';
 import { leafCount, type Shape } from '../../domain/species/payload.js';
@@ -23,19 +23,19 @@ import { type CountWindow, countUpTo, type DayMask, storedHoursOf } from '../pol
 import type { StoreReader } from '../reader.js';
 import { weatherOf } from '../weather-days.js';
 import {
-  cityShard,
   type CityRow,
+  cityShard,
+  type DayRun,
   dayShard,
   decodeShard,
   INDEX_SHARD,
   type IndexShard,
   kindOf,
   type PollenRow,
-  type DayRun,
   type RowsShard,
-  type SourceRun,
   type Shard,
   ShardUnavailable,
+  type SourceRun,
   skillShard,
   type ValueRow,
   type WeatherRow,
