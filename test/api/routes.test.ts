@@ -353,10 +353,8 @@ describe("the README's Adding an endpoint", () => {
     expect(module, `${r.path}: the module that declares it`).toHaveLength(1);
     const functions = filesIn('functions').filter((f) => declares(f.text, r.path));
     const carries = functions.some((f) => toml.includes(`[functions.${f.name.replace(/\.ts$/, '')}]`));
-    expect(
-      apiTests.some((t) => t.text.includes(r.path)),
-      `${r.path} is asked for in test/api/`,
-    ).toBe(true);
+    const own = `test/api/${module[0]!.name.replace(/\.ts$/, '.test.ts')}`;
+    expect(apiTests.find((t) => `test/api/${t.name}` === own)?.text, `${r.path} is asked for in its own ${own}`).toContain(r.path);
     expect(smoke, `${r.path} has a smoke check`).toContain(r.path);
     expect(read('docs/api.md'), `${r.path} in docs/api.md`).toContain(r.path);
     expect(read('CHANGELOG.md'), `${r.path} in CHANGELOG.md`).toContain(r.path);
@@ -365,7 +363,7 @@ describe("the README's Adding an endpoint", () => {
       'route({...})',
       'src/api/routes.ts',
       'src/api/contract/identity.ts',
-      'test/api/',
+      'test/api/<endpoint>.test.ts',
       'src/smoke/',
       'docs/api.md',
       'CHANGELOG.md',
