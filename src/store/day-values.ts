@@ -15,6 +15,7 @@ import { RecentlyUsed } from './day-cache.js';
 import { DayValuesPacking } from './day-values-packing.js';
 import type { Names } from './names.js';
 import { HAS_DATA, type PollenDays } from './pollen-days.js';
+import type { DayValuesReader } from './reader.js';
 import type { SpeciesShapes } from './species-shapes.js';
 
 const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
@@ -67,7 +68,7 @@ function hoursWithin(
 /** City-cuts (a city's UTC or local days) a store nothing writes keeps decoded (wholeCuts). */
 const CUTS_KEPT = 4;
 
-export class DayValuesTable {
+export class DayValuesTable implements DayValuesReader {
   private readonly stmt;
   /**
    * Every day of the last city-cuts read, decoded, in a store nothing writes: a city's files ask

@@ -14,6 +14,7 @@ import type { DayCache } from './day-cache.js';
 import { type StoredDay, storedDays } from './day-statuses.js';
 import type { PackedNames } from './day-values-packing.js';
 import type { Names } from './names.js';
+import type { PollenReader } from './reader.js';
 import { quarterOf, RANGE_SHARDS } from './shards/shard-format.js';
 import type { SpeciesShapes } from './species-shapes.js';
 
@@ -148,7 +149,7 @@ export function storedHoursOf(
  */
 export const HAS_DATA = '(t.mask <> 0 OR (t.daily = 1 AND t.status = 1))';
 
-export class PollenDays {
+export class PollenDays implements PollenReader {
   private readonly stmt;
   /** The days with data across cities (by-day.ts). */
   private readonly byDay: ByDay;

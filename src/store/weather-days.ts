@@ -1,4 +1,5 @@
 /** Weather days: one row per city and UTC day, its measured fields packed (store/codec.ts). */
+
 import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/day-status.js';
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { ByDay } from './by-day.js';
@@ -6,6 +7,7 @@ import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
 import { type StoredDay, storedDays } from './day-statuses.js';
 import type { Names } from './names.js';
+import type { WeatherReader } from './reader.js';
 
 /** A city-day's weather as ingest writes it. */
 export interface WeatherWrite {
@@ -28,7 +30,7 @@ export function weatherOf(
   return { city, day, source, fetchedAt, values: decodeWeather(data, label) };
 }
 
-export class WeatherDays {
+export class WeatherDays implements WeatherReader {
   private readonly stmt;
   /** The days with data across cities (by-day.ts). */
   private readonly byDay: ByDay;
