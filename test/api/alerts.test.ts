@@ -2,7 +2,7 @@ import { request } from 'node:http';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { answer } from '../../src/api/http/netlify.js';
+import { respondToRequest } from '../../src/api/http/netlify.js';
 import { type ApiResponse, respond } from '../../src/api/http/respond.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { offsetMinutes } from '../../src/domain/day-cuts.js';
@@ -717,7 +717,7 @@ describe('links of calendars and feeds deployed', () => {
   /** The feed_url of the JSON Feed a function answers to a request for this URL, under this environment. */
   async function feedUrl(requestUrl: string, env: Record<string, string>): Promise<string> {
     const { ctx } = setup();
-    const res = await answer(new Request(`${requestUrl}/api/alerts?${QUERY}`), ctx, env);
+    const res = await respondToRequest(new Request(`${requestUrl}/api/alerts?${QUERY}`), ctx, env);
     expect(res.status).toBe(200);
     return ((await res.json()) as Json).feed_url;
   }

@@ -18,7 +18,7 @@ import { integer, param } from '../../src/api/contract/query.js';
 import { type Documented, type Route, route, toolArguments } from '../../src/api/contract/route.js';
 import { llmsText } from '../../src/api/documents/llms.js';
 import { openApiDocument } from '../../src/api/documents/openapi.js';
-import { respondWith } from '../../src/api/http/respond.js';
+import { respondByRoute } from '../../src/api/http/respond.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { named } from '../../src/domain/schema-names.js';
@@ -133,7 +133,7 @@ describe('a route added to the list', () => {
     ['times=3&city=tulsa&times=4', 200, { city: 'tulsa', times: 4 }],
     ['', 200, { city: null, times: 1 }],
   ])('answers ?%s with %i, from its parameters alone', async (query, status, body) => {
-    const r = await respondWith(echo, { method: 'GET', path: '/api/echo', query: new URLSearchParams(query) }, ctx, () => {});
+    const r = await respondByRoute(echo, { method: 'GET', path: '/api/echo', query: new URLSearchParams(query) }, ctx, () => {});
     expect(r.status).toBe(status);
     expect(JSON.parse(r.body as string)).toMatchObject(body);
   });
@@ -220,7 +220,7 @@ describe('a parameter added to a route', () => {
     ['volume=11', 200, { volume: 11 }],
     ['', 200, { volume: 5 }],
   ])('answers ?%s with %i', async (query, status, body) => {
-    const r = await respondWith(louder, { method: 'GET', path: '/api/louder', query: new URLSearchParams(query) }, ctx, () => {});
+    const r = await respondByRoute(louder, { method: 'GET', path: '/api/louder', query: new URLSearchParams(query) }, ctx, () => {});
     expect(r.status).toBe(status);
     expect(JSON.parse(r.body as string)).toEqual(body);
   });
@@ -276,7 +276,7 @@ describe('a format added to a route', () => {
       `{"error":"Invalid parameter 'format': expected 'json' or 'txt'","code":"INVALID_PARAMETER","parameter":"format"}`,
     ],
   ])('answers ?%s with %i in %s', async (query, status, type, text) => {
-    const r = await respondWith(counted, { method: 'GET', path: '/api/counted', query: new URLSearchParams(query) }, ctx, () => {});
+    const r = await respondByRoute(counted, { method: 'GET', path: '/api/counted', query: new URLSearchParams(query) }, ctx, () => {});
     expect([r.status, r.headers['Content-Type'], typeof r.body === 'string' ? r.body : [...r.body].join('')]).toEqual([status, type, text]);
     // The handler was told the format, to size rows as it writes them; the renderer keeps its headers.
     if (query === 'format=TXT') expect([r.headers['X-Sized-As'], r.headers['X-Rendered']]).toEqual(['txt', 'yes']);
@@ -313,7 +313,9 @@ describe('an error a route answers', () => {
     });
   const answer = async (r: Route) => {
     const logged: unknown[] = [];
-    const res = await respondWith(r, { method: 'GET', path: '/api/teapot', query: new URLSearchParams() }, ctx, (_m, e) => logged.push(e));
+    const res = await respondByRoute(r, { method: 'GET', path: '/api/teapot', query: new URLSearchParams() }, ctx, (_m, e) =>
+      logged.push(e),
+    );
     return { status: res.status, body: JSON.parse(res.body as string) as { error: string }, logged };
   };
 

@@ -102,7 +102,12 @@ describe.each<[string, () => StoreReader]>([
       expect(r.weather.cityDay('austin', SPAN.from - 1)).toBeUndefined();
       expect(r.weather.cityDay(OUTSIDE, SPAN.from)).toBeUndefined();
       expect(r.weather.forCity('austin', 3).map((w) => w.day)).toEqual(newestFirst(3));
-      expect(r.weather.forDay(SPAN.to).map((w) => w.city).sort()).toEqual(CITIES);
+      expect(
+        r.weather
+          .forDay(SPAN.to)
+          .map((w) => w.city)
+          .sort(),
+      ).toEqual(CITIES);
       expect(r.weather.forDay(SPAN.to + 1)).toEqual([]);
     });
   });
