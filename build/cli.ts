@@ -3,6 +3,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { SHARD_STORE } from '../src/deploy-data/remote-shards.js';
+import {
+  DEPLOY_BLOBS_DIR,
+  readShardManifest,
+  shardFolderPath,
+  shardManifestPath,
+  stageDeployShards,
+} from '../src/deploy-data/shard-folder.js';
+import { KEEP_DEPLOYS, uploadShards } from '../src/deploy-data/shard-upload.js';
 import { DEFAULT_CITIES } from '../src/domain/cities.js';
 import { dayOf } from '../src/domain/dates.js';
 import { parseIngestArgs, type RawIngestArgs, START_DAYS, UsageError } from '../src/ingest/args.js';
@@ -11,9 +20,6 @@ import { serveStdio } from '../src/mcp/stdio.js';
 import { doctor, formatDoctor, providerList } from '../src/providers/doctor.js';
 import { ConfigError, checkProviders, pollenChainFor } from '../src/providers/registry.js';
 import { formatRender, RenderError, render } from '../src/render/render.js';
-import { SHARD_STORE } from '../src/served/remote-shards.js';
-import { DEPLOY_BLOBS_DIR, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../src/served/shard-folder.js';
-import { KEEP_DEPLOYS, uploadShards } from '../src/served/shard-upload.js';
 import { type RunningServer, serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
 import { clockOf, settingsOf } from '../src/settings.js';

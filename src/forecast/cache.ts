@@ -4,8 +4,8 @@
  */
 
 import { getStore } from '@netlify/blobs';
+import { boundedFetch } from '../deploy-data/blobs-fetch.js';
 import type { City } from '../domain/cities.js';
-import { boundedFetch } from '../served/blobs-fetch.js';
 import type { CachedForecast, Store } from '../store/store.js';
 import { FORECAST_CACHE_STORE, fetchKey, keptForecast } from './kept.js';
 

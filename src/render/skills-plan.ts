@@ -13,6 +13,8 @@
  */
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
+import type { BulkFile } from '../deploy-data/bulk-index.js';
+import { readNoFollow } from '../deploy-data/safe-files.js';
 import { dayString } from '../domain/dates.js';
 import { seasonYear, seasonYearOf } from '../domain/seasons/year.js';
 import { GRADED } from '../domain/species/risk.js';
@@ -20,8 +22,6 @@ import { yearKey } from '../domain/verification/forecast-skill.js';
 import { PROVIDER_LEADS } from '../domain/verification/leads.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { SkillYear } from '../domain/verification/skill-schemas.js';
-import type { BulkFile } from '../served/bulk-index.js';
-import { readNoFollow } from '../served/safe-files.js';
 import type { Store } from '../store/store.js';
 import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk/months.js';
 import { type PairLayout, pairFields } from './bulk/pair-columns.js';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { boundedFetch } from '../../src/deploy-data/blobs-fetch.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { BlobsForecastCache, SqliteForecastCache } from '../../src/forecast/cache.js';
@@ -15,7 +16,6 @@ import { blobFetches, FETCHES_PREFIX, fetchKey } from '../../src/forecast/kept.j
 import { CallUncounted, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { createProviders, forecastBudget } from '../../src/providers/registry.js';
-import { boundedFetch } from '../../src/served/blobs-fetch.js';
 import { openStore } from '../../src/store/store.js';
 import { atmosporeCategory } from '../helpers/atmospore.js';
 import { type BlobsOutage, blobsBehindProxy } from '../helpers/blobs-outage.js';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { boundedFetch } from '../../src/deploy-data/blobs-fetch.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { isoHour } from '../../src/domain/dates.js';
 import { normalizeHour } from '../../src/domain/hours.js';
@@ -11,7 +12,6 @@ import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../
 import { CACHE_LIMIT_MS, CallUncounted, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
 import { type PollenBatch, type PollenProvider, ProviderError } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { boundedFetch } from '../../src/served/blobs-fetch.js';
 import { openStore } from '../../src/store/store.js';
 import { type BlobsOutage, blobsBehindProxy } from '../helpers/blobs-outage.js';
 

@@ -5,13 +5,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readShardManifest, shardManifestPath } from '../../src/deploy-data/shard-folder.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { cacheKeyOf, signatureOf } from '../../src/render/cache/key.js';
 import { type RenderSummary, render } from '../../src/render/render.js';
-import { readShardManifest, shardManifestPath } from '../../src/served/shard-folder.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { expectSameTree } from '../helpers/renders.js';
 import { buildStore } from '../helpers/site.js';

@@ -7,10 +7,10 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FolderShards, readShardManifest } from '../../src/deploy-data/shard-folder.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { render } from '../../src/render/render.js';
-import { FolderShards, readShardManifest } from '../../src/served/shard-folder.js';
-import { servedStorePath } from '../../src/served/site-file.js';
 import type { StoreReader } from '../../src/store/reader.js';
 import { ShardIndex, ShardStore } from '../../src/store/shards/shard-reader.js';
 import { openStore, type Store } from '../../src/store/store.js';

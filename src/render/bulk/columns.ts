@@ -3,10 +3,11 @@
  * so that many months read as one table; each column's type, unit and meaning (the data
  * dictionary the manifest gives), and how its value is taken from the API's own row.
  */
+
+import type { BulkKind } from '../../deploy-data/bulk-index.js';
 import { type Shape, type Species, speciesColumn } from '../../domain/species/payload.js';
 import { CATEGORIES } from '../../domain/species/risk.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../../domain/weather.js';
-import type { BulkKind } from '../../served/bulk-index.js';
 import type { StoreReader } from '../../store/reader.js';
 import { type Field, field } from './field.js';
 import { type PairRow, pairFields } from './pair-columns.js';

@@ -1,5 +1,5 @@
 /** A month's bulk files as a task writes them: taken from the render cache, or written anew and recorded for it. */
-import type { BulkFile } from '../../served/bulk-index.js';
+import type { BulkFile } from '../../deploy-data/bulk-index.js';
 import type { Store } from '../../store/store.js';
 import { bulkSlots, type FileRecord, type RenderCache } from '../cache/render-cache.js';
 import type { FileWriter } from '../file-writer.js';

@@ -10,7 +10,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { readNoFollow } from '../../served/safe-files.js';
+import { readNoFollow } from '../../deploy-data/safe-files.js';
 import { settingsOf } from '../../settings.js';
 import { RenderError } from '../render-error.js';
 

@@ -6,7 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Unit } from '../../api/contract/static-forms.js';
 import type { Route } from '../../api/routes.js';
-import type { BulkFile } from '../../served/bulk-index.js';
+import type { BulkFile } from '../../deploy-data/bulk-index.js';
 import type { Month } from '../bulk/months.js';
 import type { RenderInputs } from '../cache/input-digests.js';
 import type { CachedUnit, FileRecord } from '../cache/render-cache.js';

@@ -5,7 +5,7 @@
  */
 
 import { ROUTES, type Route } from '../../api/routes.js';
-import type { BulkFile } from '../../served/bulk-index.js';
+import type { BulkFile } from '../../deploy-data/bulk-index.js';
 import { openStore } from '../../store/store.js';
 import { storeContext } from '../../wiring/contexts.js';
 import { type Month, writeBulkMonth, writeSeasonsFiles } from '../bulk/months.js';
