@@ -10,7 +10,7 @@ import { StoreChecks } from './checks.js';
 import { CityTable } from './city-set.js';
 import { type Db, foldWal, openDatabase } from './database.js';
 import { DayCache } from './day-cache.js';
-import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from './day-values.js';
+import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from './day-values-table.js';
 import { checkDerived, type Derivation, renewDerived } from './derived.js';
 import { refreshDayDigests } from './digests.js';
 import { ForecastTable } from './forecast-cache.js';

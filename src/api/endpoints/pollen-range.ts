@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { City } from '../../domain/cities.js';
 import { dayString, isoHour, isoTime } from '../../domain/dates.js';
-import { byDay, dayFinder } from '../../domain/day-cuts.js';
+import { dayFinder, hoursByDay } from '../../domain/day-cuts.js';
 import { type DailyMeans, dailyMeans, hourlyRow } from '../../domain/pollen-rows.js';
 import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
 import { named } from '../../domain/schema-names.js';
@@ -279,7 +279,7 @@ function* rangeRows(store: StoreReader, q: RangeQuery, providers: boolean): Gene
       }
       continue;
     }
-    for (const d of byDay(q.cut, city.timezone, hours))
+    for (const d of hoursByDay(q.cut, city.timezone, hours))
       yield named(
         rangeRow(city.slug, isoHour(d.from), dailyMeans(d.hours)),
         d.hours.map((h) => h.source),

@@ -115,7 +115,7 @@ export class ShardIndex {
   readonly pollenSources: Map<number, SourceRun[]>;
   private readonly packedMasks: Map<number, { first: number; packed: Uint8Array }>;
   private readonly masks = new Map<number, Uint8Array>();
-  /** The city set's cities (active and named), by slug, as the SQL of by-day.ts picks them. */
+  /** The city set's cities (active and named), by slug, as the SQL of days-with-data.ts picks them. */
   readonly served: Array<{ id: number; slug: string }>;
   readonly skillCities: Set<string>;
   /** What packed rows name by id. */
