@@ -1,10 +1,9 @@
-/** A forecast's scores against the observed levels, their intervals and verdicts, and the outlook's (docs/data.md, "Forecast skill"; domain/verification/scores.ts computes them). */
+/** A forecast's scores against the observed levels, their intervals and verdicts, and the outlook's (docs/data.md, "Forecast skill"; domain/verification/score-sample.ts computes them). */
 import * as z from 'zod';
 import { named } from '../schema-names.js';
 import { RISK_LABELS } from '../species/risk.js';
 import { Day, num } from './common-schemas.js';
 
-// Forecast verification (docs/data.md, "Forecast skill"; domain/verification/scores.ts computes them).
 
 const score = (what: string) => num.nullable().describe(what);
 const RiskLevelCounts = z.array(z.number().int().min(0)).length(RISK_LABELS.length);

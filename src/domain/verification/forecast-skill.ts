@@ -23,8 +23,9 @@ import type { KeptCategory, KeptOutlook } from './kept-outlooks.js';
 import { PROVIDER_LEADS } from './leads.js';
 import { ANOMALY_DAYS, basisOf, OUTLOOK_LEADS, outlookSkill, probabilitiesOf } from './outlook.js';
 import { type KeptInputs, type PairColumns, type ProviderForecasts, pairColumns, SERVED_CODE } from './pairs.js';
+import { scoreSample } from './score-sample.js';
 import { BEYOND_DOUBT, boundText, scoreText } from './score-text.js';
-import { type Levels, MIN_PAIRS, scoreSample } from './scores.js';
+import { type Levels, MIN_PAIRS } from './scores.js';
 import type { CategorySkill, ForecastSkill, ServedOutlook, SideBySide, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
 import { type KeptDay, latestAtLead } from './target-days.js';
 
