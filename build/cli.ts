@@ -3,26 +3,32 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { closeStores, environmentContext, useSqlite } from '../src/wiring/contexts.js';
-import { dayOf } from '../src/domain/dates.js';
-import { parseIngestArgs, START_DAYS, UsageError, type RawIngestArgs } from '../src/ingest/args.js';
-import { serveStdio } from '../src/mcp/stdio.js';
+import { SHARD_STORE } from '../src/deploy-data/remote-shards.js';
+import {
+  DEPLOY_BLOBS_DIR,
+  readShardManifest,
+  shardFolderPath,
+  shardManifestPath,
+  stageDeployShards,
+} from '../src/deploy-data/shard-folder.js';
+import { KEEP_DEPLOYS, uploadShards } from '../src/deploy-data/shard-upload.js';
 import { DEFAULT_CITIES } from '../src/domain/cities.js';
-import { doctor, formatDoctor, providerList } from '../src/providers/doctor.js';
-import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
-import { checkProviders, ConfigError, pollenChainFor } from '../src/providers/registry.js';
+import { dayOf } from '../src/domain/dates.js';
+import { parseIngestArgs, type RawIngestArgs, START_DAYS, UsageError } from '../src/ingest/args.js';
 import { ingestExitCode, runIngest, sampleDeployRefusal } from '../src/ingest/run.js';
-import { formatRender, render, RenderError } from '../src/render/render.js';
+import { serveStdio } from '../src/mcp/stdio.js';
+import { doctor, formatDoctor, providerList } from '../src/providers/doctor.js';
+import { ConfigError, checkProviders, pollenChainFor } from '../src/providers/registry.js';
+import { formatRender, RenderError, render } from '../src/render/render.js';
 import { type RunningServer, serve } from '../src/server/server.js';
 import { startSite } from '../src/server/start.js';
-import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/store/snapshot.js';
-import { DEPLOY_BLOBS_DIR, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../src/served/shard-folder.js';
-import { KEEP_DEPLOYS, uploadShards } from '../src/served/shard-upload.js';
-import { SHARD_STORE } from '../src/served/remote-shards.js';
-import { ShardUnavailable } from '../src/store/shards/shard-format.js';
 import { clockOf, settingsOf } from '../src/settings.js';
+import { formatSmoke, parseBase, smoke } from '../src/smoke/smoke.js';
+import { ShardUnavailable } from '../src/store/shards/shard-format.js';
+import { pullSnapshot, pushSnapshot, siteBlobs, snapshotStore } from '../src/store/snapshot.js';
 import { openStore } from '../src/store/store.js';
 import { censusZips } from '../src/store/zip-table.js';
+import { closeStores, environmentContext, useSqlite } from '../src/wiring/contexts.js';
 
 // The command line's contexts (MCP over stdio, the server it starts) may open SQLite stores.
 useSqlite(openStore);

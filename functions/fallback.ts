@@ -4,10 +4,10 @@
  * and unknown /api/ paths here. Existing files win (`preferStatic`).
  */
 import type { Config } from '@netlify/functions';
-import { answer } from '../src/api/http/netlify.js';
+import { respondToRequest } from '../src/api/http/netlify.js';
 import { environmentContext } from '../src/wiring/contexts.js';
 
-export default (request: Request): Promise<Response> => answer(request, environmentContext());
+export default (request: Request): Promise<Response> => respondToRequest(request, environmentContext());
 
 // Per-client rate limit (src/api/http/cdn.ts, FALLBACK_RATE_LIMIT): zip-it-and-ship-it reads only literals here.
 export const config: Config = {

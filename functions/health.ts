@@ -1,9 +1,9 @@
 /** /api/health: how fresh the data is (200 ok, 503 stale), for uptime monitors; never cached. */
 import type { Config } from '@netlify/functions';
-import { answer } from '../src/api/http/netlify.js';
+import { respondToRequest } from '../src/api/http/netlify.js';
 import { environmentContext } from '../src/wiring/contexts.js';
 
-export default (request: Request): Promise<Response> => answer(request, environmentContext());
+export default (request: Request): Promise<Response> => respondToRequest(request, environmentContext());
 
 // Per-client rate limit (src/api/http/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
 export const config: Config = {

@@ -1,8 +1,8 @@
 /** /mcp: the read-only MCP server over streamable HTTP (stateless, JSON responses); it carries the ZIP table for find_city. */
 import type { Config } from '@netlify/functions';
-import { environmentContext } from '../src/wiring/contexts.js';
 import { handleMcp } from '../src/mcp/streamable-http.js';
 import { censusZips } from '../src/store/zip-table.js';
+import { environmentContext } from '../src/wiring/contexts.js';
 
 export default (request: Request): Promise<Response> => handleMcp(request, environmentContext(process.env, censusZips));
 

@@ -1,10 +1,10 @@
 /** /api/nearest: the served cities nearest a point or a ZIP code; the one function besides MCP that carries the ZIP table. */
 import type { Config } from '@netlify/functions';
-import { environmentContext } from '../src/wiring/contexts.js';
-import { answer } from '../src/api/http/netlify.js';
+import { respondToRequest } from '../src/api/http/netlify.js';
 import { censusZips } from '../src/store/zip-table.js';
+import { environmentContext } from '../src/wiring/contexts.js';
 
-export default (request: Request): Promise<Response> => answer(request, environmentContext(process.env, censusZips));
+export default (request: Request): Promise<Response> => respondToRequest(request, environmentContext(process.env, censusZips));
 
 // Per-client rate limit (src/api/http/cdn.ts, RATE_LIMIT): zip-it-and-ship-it reads only literals here.
 export const config: Config = {

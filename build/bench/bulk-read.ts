@@ -2,7 +2,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { asyncBufferFromUrl, parquetReadObjects } from 'hyparquet';
-import type { BulkManifest } from '../../src/served/bulk-index.js';
+import type { BulkManifest } from '../../src/deploy-data/bulk-index.js';
 import { type Measure, mb, ms, percentile } from './measure.js';
 import { type Child, sequential } from './server.js';
 

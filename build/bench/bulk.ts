@@ -9,14 +9,14 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { constants, gzipSync } from 'node:zlib';
 import { parquetMetadata, parquetRead } from 'hyparquet';
-import { bulkMonths, BULK_KINDS, CITIES_PER_GROUP, type MonthRows, monthRows } from '../../src/render/bulk/months.js';
-import type { Value } from '../../src/render/bulk/field.js';
+import type { BulkColumn, BulkManifest } from '../../src/deploy-data/bulk-index.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import { bulkColumns, type KindFields } from '../../src/render/bulk/columns.js';
+import type { Value } from '../../src/render/bulk/field.js';
+import { BULK_KINDS, bulkMonths, CITIES_PER_GROUP, type MonthRows, monthRows } from '../../src/render/bulk/months.js';
 import { type BulkCodec, CsvSink, ParquetSink, parquetOf, type RowGroup, rowGroupsOf } from '../../src/render/bulk/writers.js';
-import type { BulkColumn, BulkManifest } from '../../src/served/bulk-index.js';
-import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
-import { mb, ms, type Measure } from './measure.js';
+import { type Measure, mb, ms } from './measure.js';
 
 /**
  * CPU-seconds (zlib's threads included) to write a kind's Parquet and gzip CSV files as the render

@@ -7,18 +7,18 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
-import { cacheKeyPath } from '../../src/render/cache/key.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readShardManifest, type ShardManifest, shardFolderPath, shardManifestPath } from '../../src/deploy-data/shard-folder.js';
 import { DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
+import { cacheKeyPath } from '../../src/render/cache/key.js';
 import { listFiles } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
-import { readShardManifest, type ShardManifest, shardFolderPath, shardManifestPath } from '../../src/served/shard-folder.js';
-import { type Measure, mb, s } from './measure.js';
 import type { FullRenders } from './full-render.js';
+import { type Measure, mb, s } from './measure.js';
 import { median, type RenderRun, renderOnce, run } from './render-run.js';
 import { fillStore } from './store.js';
 import { LONG_HISTORY_DAYS, type Workload, withHistory } from './workload.js';

@@ -6,14 +6,14 @@
  */
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { BlobsServer } from '@netlify/blobs/server';
-import { bundleFunctions, invoke, unzipReadOnly, type Call } from '../bundle/bundle.js';
-import { ensureToolchain, unsupported } from '../bundle/toolchain.js';
 import { getStore } from '@netlify/blobs';
-import { SHARD_STORE } from '../../src/served/remote-shards.js';
-import { readShardManifest, shardFolderPath, shardManifestPath } from '../../src/served/shard-folder.js';
-import { uploadShards } from '../../src/served/shard-upload.js';
-import { mb, ms, type Measure } from './measure.js';
+import { BlobsServer } from '@netlify/blobs/server';
+import { SHARD_STORE } from '../../src/deploy-data/remote-shards.js';
+import { readShardManifest, shardFolderPath, shardManifestPath } from '../../src/deploy-data/shard-folder.js';
+import { uploadShards } from '../../src/deploy-data/shard-upload.js';
+import { bundleFunctions, type Call, invoke, unzipReadOnly } from '../bundle/bundle.js';
+import { ensureToolchain, unsupported } from '../bundle/toolchain.js';
+import { type Measure, mb, ms } from './measure.js';
 import { shardReadBenchmarks } from './shard-reads.js';
 
 /** The most an archive may weigh: code and the site's small files, never the data. */

@@ -5,8 +5,9 @@
  * the bench workload's days are fixed, and on any later day its outlook would reach none of the
  * days asked for.
  */
+
+import { outlookFilePath, readOutlookFile } from '../../src/deploy-data/outlook-file.js';
 import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
-import { outlookFilePath, readOutlookFile } from '../../src/served/outlook-file.js';
 import { type Measure, ms, percentile } from './measure.js';
 import { sequential, startChild } from './server.js';
 

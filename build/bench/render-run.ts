@@ -1,9 +1,9 @@
 /** One render in a process of its own (render-child.ts), as B1 and B2 run it, and what it reports. */
 import { execFile } from 'node:child_process';
-import { renderEnv } from '../../src/render/threads/render-process.js';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { renderEnv } from '../../src/render/threads/render-process.js';
 
 export const run = promisify(execFile);
 

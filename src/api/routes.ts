@@ -4,24 +4,25 @@
  * document, llms.txt and the MCP tools are made from it. Adding an endpoint is one module and one
  * entry here.
  */
+
+import * as z from 'zod';
+import { type Route, route } from './contract/route.js';
+import { once } from './contract/static-forms.js';
+import { llmsText } from './documents/llms.js';
+import { openApiDocument } from './documents/openapi.js';
 import { alertsRoute } from './endpoints/alerts.js';
 import { availableDatesRoute } from './endpoints/available-dates.js';
 import { bulkManifestRoute } from './endpoints/bulk-manifest.js';
 import { citiesRoute } from './endpoints/cities.js';
-import { llmsText } from './documents/llms.js';
 import { forecastRoute } from './endpoints/forecast.js';
-import { forecastSkillRoute } from './endpoints/forecast-skill.js';
 import { forecastMapRoute } from './endpoints/forecast-map.js';
-import { once } from './contract/static-forms.js';
+import { forecastSkillRoute } from './endpoints/forecast-skill.js';
 import { healthRoute } from './endpoints/health.js';
 import { latestDateRoute } from './endpoints/latest-date.js';
 import { mapDataRoute } from './endpoints/map-data.js';
 import { nearestRoute } from './endpoints/nearest.js';
-import { openApiDocument } from './documents/openapi.js';
 import { pollenRoute } from './endpoints/pollen.js';
 import { pollenRangeRoute } from './endpoints/pollen-range.js';
-import * as z from 'zod';
-import { type Route, route } from './contract/route.js';
 import { seasonRoute } from './endpoints/season.js';
 import { weatherRoute } from './endpoints/weather.js';
 

@@ -6,7 +6,7 @@
  */
 import { dateInWords } from './dates.js';
 import type { Alert } from './schemas.js';
-import { LEVEL_INDEX, type AlertLevel } from './species/risk.js';
+import { type AlertLevel, LEVEL_INDEX } from './species/risk.js';
 
 /** What is watched and over which dates, as the JSON form of /api/alerts gives it. */
 export interface Watched {

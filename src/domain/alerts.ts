@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import type { City } from './cities.js';
 import { dateInWords, dayString } from './dates.js';
-import { dayOffset, groupByDay } from './days.js';
+import { dayOffset, groupByDay } from './day-cuts.js';
 import { type DayHour, type HoursSummary, summarize } from './pollen-rows.js';
-import { grade, RISK_LABELS, SPECIES_KEY, type AlertLevel, type Graded, type Risk } from './species/risk.js';
 import type { Alert } from './schemas.js';
-import { listed } from './words.js';
 import { type Allergen, allergenRisk, onRange } from './species/allergens.js';
+import { type AlertLevel, type Graded, grade, RISK_LABELS, type Risk, SPECIES_KEY } from './species/risk.js';
+import { listed } from './words.js';
 
 /** How many allergens an alert names. */
 export const TOP_SPECIES = 3;

@@ -8,8 +8,8 @@ import { geoBounds, geoContains } from 'd3-geo';
 import type { Feature, MultiPolygon, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import { cityOf, STATE_REGIONS, type City, type CityEntry } from './cities.js';
-import { hasLocalMidnights } from './days.js';
+import { type City, type CityEntry, cityOf, STATE_REGIONS } from './cities.js';
+import { hasLocalMidnights } from './day-cuts.js';
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** Slugs that name folders of the rendered files (data/pollen/by-date/...). */

@@ -8,9 +8,9 @@ import { dayString } from './dates.js';
 import type { PollenDayValue } from './hours.js';
 import type { DailyMeans, DayHour, ExactMeans } from './pollen-rows.js';
 import { summarize } from './pollen-rows.js';
+import type { CrossCityPollen, DailyPollen, MapDay } from './schemas.js';
 import { SpeciesColumns } from './species/leaf-arrays.js';
 import { grade, type Risk } from './species/risk.js';
-import type { CrossCityPollen, DailyPollen, MapDay } from './schemas.js';
 
 export interface DayValues {
   day: number;

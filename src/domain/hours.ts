@@ -1,7 +1,7 @@
 /** Hours of pollen: as a provider reports them, as the store keeps them, and the step between. */
 import { HOUR_MS } from './dates.js';
 import { measurement } from './species/measurement.js';
-import { sanitizeSpecies, type Species } from './species/payload.js';
+import { type Species, sanitizeSpecies } from './species/payload.js';
 
 /** One hour as a provider reports it; numbers are checked at ingest, not trusted. */
 export interface RawPollenHour {

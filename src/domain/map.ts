@@ -4,8 +4,8 @@ import type { Feature, FeatureCollection, Point } from 'geojson';
 import type { City } from './cities.js';
 import { dayString } from './dates.js';
 import type { DayMaxima } from './pollen-rows.js';
-import { severity } from './species/risk.js';
 import type { MapDay, MapFeature } from './schemas.js';
+import { severity } from './species/risk.js';
 
 export const MAP_AGGREGATION = 'daily-category-maxima';
 

@@ -1,10 +1,10 @@
 /** Hourly rows as the API shows them, and their daily aggregation (docs/decisions.md, "Daily rows"). */
 import { isoHour } from './dates.js';
-import { type Category, categoryRisk, type Graded, gradedValue, levelIndex, RISK_LABELS, type Risk } from './species/risk.js';
-import { roundOrNull, type Shape, type Species } from './species/payload.js';
-import { meansByShape, SpeciesColumns } from './species/leaf-arrays.js';
 import type { PollenHour, StoredHour } from './hours.js';
 import type { DailyPollen, HourlyPollen } from './schemas.js';
+import { meansByShape, SpeciesColumns } from './species/leaf-arrays.js';
+import { roundOrNull, type Shape, type Species } from './species/payload.js';
+import { type Category, categoryRisk, type Graded, gradedValue, levelIndex, RISK_LABELS, type Risk } from './species/risk.js';
 
 export type { DailyPollen, HourlyPollen } from './schemas.js';
 
@@ -261,15 +261,3 @@ export function summarize(hours: readonly DayHour[], columns: SpeciesColumns | n
 
 /** Means of a set of hours: rounded values and species, risks graded on the unrounded means. */
 export const dailyMeans = (hours: readonly DayHour[]): DailyMeans => summarize(hours).means;
-
-/** Groups ascending hours by UTC day, in ascending day order. */
-export function byDay<T extends { hour: number }>(hours: readonly T[]): Map<number, T[]> {
-  const days = new Map<number, T[]>();
-  for (const h of hours) {
-    const day = Math.floor(h.hour / 24);
-    const list = days.get(day);
-    if (list) list.push(h);
-    else days.set(day, [h]);
-  }
-  return days;
-}

@@ -2,8 +2,9 @@
  * Where forecasts are cached and upstream calls counted: a small interface with a SQLite
  * implementation (local) and a Netlify Blobs one (deployed, where the file system is read-only).
  */
-import { boundedFetch } from '../served/blobs-fetch.js';
+
 import { getStore } from '@netlify/blobs';
+import { boundedFetch } from '../deploy-data/blobs-fetch.js';
 import type { City } from '../domain/cities.js';
 import type { CachedForecast, Store } from '../store/store.js';
 import { FORECAST_CACHE_STORE, fetchKey, keptForecast } from './kept.js';

@@ -4,8 +4,8 @@
  */
 import type { City } from '../domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS, isIsoDate } from '../domain/dates.js';
+import { dayOfHour } from '../domain/day-cuts.js';
 import { dailyDayValues } from '../domain/day-values.js';
-import { dayOfHour } from '../domain/days.js';
 import { normalizeDayValue } from '../domain/hours.js';
 import { type KeptDay, levelsOf } from '../domain/verification/target-days.js';
 import type { DailyPollenBatch, DailyPollenProvider, RawPollenDay } from '../providers/provider.js';

@@ -1,9 +1,10 @@
 /** `ingest` arguments checked before anything is opened, so a bad call writes nothing. */
-import { CityFileError, readCityFile } from '../domain/city-file.js';
+
 import type { City } from '../domain/cities.js';
+import { CityFileError, readCityFile } from '../domain/city-file.js';
 import { dayNumber, isIsoDate } from '../domain/dates.js';
 import type { DaySpan } from '../providers/provider.js';
-import { checkProviders, ConfigError } from '../providers/registry.js';
+import { ConfigError, checkProviders } from '../providers/registry.js';
 import { settingsOf } from '../settings.js';
 
 export interface RawIngestArgs {

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getStore } from '@netlify/blobs';
-import { blobFetches, FETCHES_PREFIX, FORECAST_CACHE_STORE, type FetchedForecasts } from '../forecast/kept.js';
+import { blobFetches, FETCHES_PREFIX, type FetchedForecasts, FORECAST_CACHE_STORE } from '../forecast/kept.js';
 import { forecastCachePath, settingsOf } from '../settings.js';
 import { openStore, type Store, StoreVersionError } from '../store/store.js';
 

@@ -3,10 +3,10 @@
  * one transaction, and every (city, day, kind) of the run ends with one status.
  */
 import type { City } from '../domain/cities.js';
-import type { PollenHour } from '../domain/hours.js';
-import type { WeatherValues } from '../domain/weather.js';
 import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/day-status.js';
+import type { PollenHour } from '../domain/hours.js';
+import type { WeatherValues } from '../domain/weather.js';
 import {
   type AnyPollenProvider,
   type Coverage,
@@ -21,7 +21,7 @@ import {
 import type { DailyWrite } from '../store/pollen-days.js';
 import type { CityDayWrite, Store } from '../store/store.js';
 import { type DayValue, daysByDate, hoursByDay, weatherByDay } from './normalize.js';
-import { plan, type KindPlan, type Task, unitKey } from './plan.js';
+import { type KindPlan, plan, type Task, unitKey } from './plan.js';
 
 export interface IngestOptions {
   store: Store;

@@ -17,10 +17,10 @@
 import type { City } from '../domain/cities.js';
 import { DAY_MS, firstServedDay, HOUR_MS } from '../domain/dates.js';
 import { normalizeHour } from '../domain/hours.js';
+import { SIMULATED_PROVIDER as SAMPLE_ID } from '../domain/provenance.js';
 import { type KeptDay, targetDays } from '../domain/verification/target-days.js';
 import type { FetchedForecasts } from '../forecast/kept.js';
 import { dailyForecastDays } from '../forecast/kept-days.js';
-import { functionFetches } from './function-fetches.js';
 import { CACHE_LIMIT_MS } from '../forecast/service.js';
 import {
   type AnyPollenProvider,
@@ -31,11 +31,11 @@ import {
   type PollenProvider,
   ProviderError,
 } from '../providers/provider.js';
-import { SIMULATED_PROVIDER as SAMPLE_ID } from '../domain/provenance.js';
 import { settingsOf } from '../settings.js';
 import type { IssuedForecast } from '../store/issued-forecasts.js';
-import { formatOutlooks, keepOutlooks, type OutlookSummary } from './keep-outlooks.js';
 import type { Store } from '../store/store.js';
+import { functionFetches } from './function-fetches.js';
+import { formatOutlooks, keepOutlooks, type OutlookSummary } from './keep-outlooks.js';
 
 /** Hours of the forecast the build takes, and of the past forecasts made again: the 48 of a provider's forecast. */
 const FORECAST_HOURS = 48;

@@ -12,22 +12,23 @@
  * keeps outlooks from its first build that issues one. Outlooks issued before the served days (less
  * the week an outlook reaches) are forgotten, as forecasts are.
  */
-import type { KeptInputs } from '../domain/verification/pairs.js';
+
 import type { City } from '../domain/cities.js';
 import { firstServedDay } from '../domain/dates.js';
 import type { DayValues } from '../domain/day-values.js';
+import type { Graded } from '../domain/species/risk.js';
+import { GRADED } from '../domain/species/risk.js';
 import { WINDOW_DAYS, windowOutlookSkills } from '../domain/verification/forecast-skill.js';
 import {
-  chooseServed,
   CityIssuer,
+  chooseServed,
   type KeptCategory,
   type KeptClimatology,
   type KeptOutlook,
   unserved,
 } from '../domain/verification/kept-outlooks.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
-import type { Graded } from '../domain/species/risk.js';
-import { GRADED } from '../domain/verification/target-days.js';
+import type { KeptInputs } from '../domain/verification/pairs.js';
 import type { Store } from '../store/store.js';
 
 export interface OutlookOptions {

@@ -2,7 +2,7 @@
 import { dayNumber, isIsoDate } from '../domain/dates.js';
 import { normalizeDayValue, normalizeHour, type PollenHour } from '../domain/hours.js';
 import { sanitizeWeather, type WeatherValues } from '../domain/weather.js';
-import { type DailyPollenBatch, ProviderError, type PollenBatch, type RawWeatherDay } from '../providers/provider.js';
+import { type DailyPollenBatch, type PollenBatch, ProviderError, type RawWeatherDay } from '../providers/provider.js';
 
 /** A batch's hours grouped by UTC day; an hour without a usable time makes the whole batch a bad payload. */
 export function hoursByDay(provider: string, batch: PollenBatch): Map<number, PollenHour[]> {

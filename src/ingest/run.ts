@@ -1,15 +1,16 @@
 /** `ingest` as the CLI runs it: open the store, ingest with progress, report the outcome. */
+
+import { existsSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
+import { type City, DEFAULT_CITIES } from '../domain/cities.js';
 import { dayString } from '../domain/dates.js';
 import { DAY_STATUSES } from '../domain/day-status.js';
-import { existsSync } from 'node:fs';
-import { DEFAULT_CITIES, type City } from '../domain/cities.js';
-import { budgetWarnings, chainIds, ConfigError, createProviders, type ProviderPair } from '../providers/registry.js';
+import { budgetWarnings, ConfigError, chainIds, createProviders, type ProviderPair } from '../providers/registry.js';
 import { SAMPLE_ID } from '../providers/sample/index.js';
 import { clockOf, settingsOf } from '../settings.js';
 import { CityConflictError, openStore, type Store } from '../store/store.js';
-import { UsageError, type IngestArgs } from './args.js';
-import { ingest, type IngestSummary } from './ingest.js';
+import { type IngestArgs, UsageError } from './args.js';
+import { type IngestSummary, ingest } from './ingest.js';
 import { formatKept, keepWithFetches } from './keep-forecasts.js';
 import { progressReporter } from './progress.js';
 

@@ -11,19 +11,19 @@ import { JsonRows } from '../api/contract/answer.js';
 import { cityRow } from '../api/contract/answer-fields.js';
 import { type ApiContext, withSettings } from '../api/contract/context.js';
 import { ApiError } from '../api/contract/error.js';
+import { API_VERSION } from '../api/contract/identity.js';
+import { argumentOf, MAX_TEXT, saying, textOf } from '../api/contract/query.js';
+import { RISK_RULES } from '../api/contract/risk-rules.js';
+import { type Json, type Route, toolArguments } from '../api/contract/route.js';
+import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
 import { whenFetched } from '../api/http/fetched.js';
 import { dataUnavailable, type ErrorLog } from '../api/http/respond.js';
-import { ShardUnavailable } from '../store/shards/shard-format.js';
-import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
-import { API_VERSION } from '../api/contract/identity.js';
-import { RISK_RULES } from '../api/contract/risk-rules.js';
-import { argumentOf, MAX_TEXT, saying, textOf } from '../api/contract/query.js';
-import { listed } from '../domain/words.js';
-import { type Json, type Route, toolArguments } from '../api/contract/route.js';
 import { ROUTES } from '../api/routes.js';
-import { City } from '../domain/schemas.js';
 import { citiesByName, MAX_NAME_MATCHES, type NameQuery, NameQueryError, parseNameQuery } from '../domain/city-search.js';
+import { City } from '../domain/schemas.js';
 import { RISK_LABELS, THRESHOLDS } from '../domain/species/risk.js';
+import { listed } from '../domain/words.js';
+import { ShardUnavailable } from '../store/shards/shard-format.js';
 
 export { MCP_RANGE_CAP } from '../api/endpoints/pollen-range.js';
 

@@ -19,8 +19,8 @@
 import type { City } from '../domain/cities.js';
 import { HOUR_MS } from '../domain/dates.js';
 import { AMBEE_BASE_URL, DEFAULT_HISTORY_HOURS } from '../settings.js';
-import { commonVerdict, type HttpClient, type Verdict } from './http-policy.js';
-import { ProviderError, type Coverage, type HourSpan, type PollenBatch, type PollenProvider, type RawPollenHour } from './provider.js';
+import { commonVerdict, type HttpClient, type Verdict } from './http-client.js';
+import { type Coverage, type HourSpan, type PollenBatch, type PollenProvider, ProviderError, type RawPollenHour } from './provider.js';
 
 export const AMBEE_ID = 'ambee';
 /** Most hours one history request may cover. */

@@ -28,18 +28,18 @@
  */
 import type { City } from '../domain/cities.js';
 import { dayNumber, dayOf, dayString, HOUR_MS, isIsoDate } from '../domain/dates.js';
-import { dayOfHour } from '../domain/days.js';
+import { dayOfHour } from '../domain/day-cuts.js';
 import type { SpeciesGroup } from '../domain/species/payload.js';
 import { plantName, speciesPayload } from '../domain/species/plant-names.js';
-import { SPECIES_KEY, type Category } from '../domain/species/risk.js';
+import { type Category, SPECIES_KEY } from '../domain/species/risk.js';
 import { ATMOSPORE_BASE_URL } from '../settings.js';
-import { commonVerdict, type HttpClient, type Verdict } from './http-policy.js';
+import { commonVerdict, type HttpClient, type Verdict } from './http-client.js';
 import {
-  ProviderError,
   type DailyPollenBatch,
   type DailyPollenProvider,
   type DayCoverage,
   type DaySpan,
+  ProviderError,
   type RawPollenDay,
 } from './provider.js';
 

@@ -1,7 +1,7 @@
 /** Daily call budgets kept in the store's ledger: ingest stops short of a reserve kept for forecasts. */
 import { dayOf, dayString } from '../domain/dates.js';
 import type { CallPurpose, Store } from '../store/store.js';
-import type { CallLedger } from './http-policy.js';
+import type { CallLedger } from './http-client.js';
 import { ProviderError } from './provider.js';
 
 export interface Budget {

@@ -4,21 +4,21 @@
  * the ledger as ingest. This machine reaches no provider, so this is what a deployer runs once.
  */
 import type { City } from '../domain/cities.js';
-import { dayString, DAY_MS, HOUR_MS, isoHour } from '../domain/dates.js';
+import { DAY_MS, dayString, HOUR_MS, isoHour } from '../domain/dates.js';
+import { settingsOf } from '../settings.js';
 import type { Store } from '../store/store.js';
 import { StoreLedger } from './call-budget.js';
 import {
   type DailyPollenProvider,
   isDaily,
-  ProviderError,
   type PollenBatch,
   type PollenProvider,
+  ProviderError,
   type WeatherProvider,
 } from './provider.js';
 import { budgetFor, budgetWarnings, createProviders, type ProviderRequest } from './registry.js';
 import { SAMPLE_ID } from './sample/index.js';
 import { entryOf, POLLEN_PROVIDERS } from './table.js';
-import { settingsOf } from '../settings.js';
 
 export interface ProviderCheck {
   provider: string;

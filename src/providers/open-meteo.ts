@@ -16,12 +16,12 @@
  */
 import { aqiFromConcentrations } from '../domain/aqi.js';
 import type { City } from '../domain/cities.js';
-import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
+import { DAY_MS, dayNumber, dayString, utcOffset } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
-import { dailyMeans } from './daily-means.js';
 import { OPEN_METEO_AIR_URL, OPEN_METEO_ARCHIVE_URL } from '../settings.js';
-import { commonVerdict, type HttpClient, type Verdict } from './http-policy.js';
-import { ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
+import { dailyMeans } from './daily-means.js';
+import { commonVerdict, type HttpClient, type Verdict } from './http-client.js';
+import { type Coverage, type DaySpan, ProviderError, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPEN_METEO_ID = 'open-meteo';
 /** The archive's first day. */

@@ -12,12 +12,12 @@
  * subscription, 404 no data, 429 over the account's calls.
  */
 import type { City } from '../domain/cities.js';
-import { dayNumber, dayString, utcOffset, DAY_MS } from '../domain/dates.js';
+import { DAY_MS, dayNumber, dayString, utcOffset } from '../domain/dates.js';
 import type { WeatherField } from '../domain/weather.js';
-import { dailyMeans } from './daily-means.js';
 import { OPENWEATHERMAP_URL } from '../settings.js';
-import type { HttpClient } from './http-policy.js';
-import { openCoverage, ProviderError, type Coverage, type DaySpan, type RawWeatherDay, type WeatherProvider } from './provider.js';
+import { dailyMeans } from './daily-means.js';
+import type { HttpClient } from './http-client.js';
+import { type Coverage, type DaySpan, openCoverage, ProviderError, type RawWeatherDay, type WeatherProvider } from './provider.js';
 
 export const OPENWEATHERMAP_ID = 'openweathermap';
 /** The first day of One Call day summaries, and of air pollution history. */

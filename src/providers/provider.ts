@@ -1,7 +1,7 @@
 /** What every data provider offers, and the one error type its failures take. */
 import type { City } from '../domain/cities.js';
-import type { RawPollenHour } from '../domain/hours.js';
 import type { DayValues } from '../domain/day-values.js';
+import type { RawPollenHour } from '../domain/hours.js';
 import type { KeptDay } from '../domain/verification/target-days.js';
 import type { WeatherField } from '../domain/weather.js';
 

@@ -5,8 +5,8 @@
 import type { Dispatcher } from 'undici';
 import { ConfigError, type Settings, settingsOf } from '../settings.js';
 import type { CallPurpose, Store } from '../store/store.js';
-import { StoreLedger, type Budget } from './call-budget.js';
-import { HttpClient, type HttpPolicy } from './http-policy.js';
+import { type Budget, StoreLedger } from './call-budget.js';
+import { HttpClient, type HttpPolicy } from './http-client.js';
 import { OPEN_METEO_ID } from './open-meteo.js';
 import { OPENWEATHERMAP_ID } from './openweathermap.js';
 import type { AnyPollenProvider, WeatherProvider } from './provider.js';

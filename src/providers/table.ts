@@ -4,14 +4,14 @@
  * Adding a provider is one entry here and one client; nothing else branches on an id.
  */
 import type { Settings } from '../settings.js';
-import { AmbeeProvider, AMBEE_ID } from './ambee.js';
-import { AtmosporeProvider, ATMOSPORE_ID } from './atmospore.js';
-import type { HttpClient } from './http-policy.js';
-import { OpenMeteoProvider, OPEN_METEO_ID } from './open-meteo.js';
-import { OpenWeatherMapProvider, OPENWEATHERMAP_ID } from './openweathermap.js';
+import { AMBEE_ID, AmbeeProvider } from './ambee.js';
+import { ATMOSPORE_ID, AtmosporeProvider } from './atmospore.js';
+import type { HttpClient } from './http-client.js';
+import { OPEN_METEO_ID, OpenMeteoProvider } from './open-meteo.js';
+import { OPENWEATHERMAP_ID, OpenWeatherMapProvider } from './openweathermap.js';
 import type { AnyPollenProvider, WeatherProvider } from './provider.js';
-import { SampleProvider, SAMPLE_ID } from './sample/index.js';
-import { WeatherApiProvider, WEATHERAPI_ID } from './weatherapi.js';
+import { SAMPLE_ID, SampleProvider } from './sample/index.js';
+import { WEATHERAPI_ID, WeatherApiProvider } from './weatherapi.js';
 
 type SettingOf<T> = { [K in keyof Settings]: Settings[K] extends T ? K : never }[keyof Settings];
 /** A setting holding text (a key). */

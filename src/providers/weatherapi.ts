@@ -33,18 +33,18 @@
  */
 import type { City } from '../domain/cities.js';
 import { dayNumber, dayOf, dayString, HOUR_MS, utcOffset } from '../domain/dates.js';
-import { speciesPayload } from '../domain/species/plant-names.js';
 import type { Species } from '../domain/species/payload.js';
+import { speciesPayload } from '../domain/species/plant-names.js';
 import { SPECIES_KEY } from '../domain/species/risk.js';
 import { WEATHERAPI_BASE_URL } from '../settings.js';
-import { commonVerdict, type HttpClient, type Verdict } from './http-policy.js';
+import { commonVerdict, type HttpClient, type Verdict } from './http-client.js';
 import {
-  openCoverage,
-  ProviderError,
   type Coverage,
   type HourSpan,
+  openCoverage,
   type PollenBatch,
   type PollenProvider,
+  ProviderError,
   type RawPollenHour,
 } from './provider.js';
 

@@ -5,9 +5,10 @@
  * each day's across cities (what people read most), then the city-day files of the newest whole
  * days that fit. The fallback function answers every other city-day from the same handler.
  */
-import type { Route } from '../api/routes.js';
+
 import { formsOf } from '../api/contract/route.js';
 import type { StaticForm, Unit } from '../api/contract/static-forms.js';
+import type { Route } from '../api/routes.js';
 import { dayString } from '../domain/dates.js';
 import type { StoreReader } from '../store/reader.js';
 import { RenderError } from './render-error.js';

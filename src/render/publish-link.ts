@@ -9,8 +9,8 @@
  */
 import { existsSync, lstatSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { processAlive } from '../served/leftovers.js';
-import { kindAt } from '../served/safe-files.js';
+import { processAlive } from '../deploy-data/leftovers.js';
+import { kindAt } from '../deploy-data/safe-files.js';
 
 /** The link that names the generation served. */
 export const CURRENT = 'current';

@@ -13,8 +13,9 @@
  * - before all of them, a rule to the fallback function for each parameter no form renders
  *   (`/api/season?year=`), so that no per-city rule answers a request that has it.
  */
-import { ROUTES, type Route } from '../api/routes.js';
+
 import { DATA_PREFIX, formParams, type StaticForm } from '../api/contract/static-forms.js';
+import { ROUTES, type Route } from '../api/routes.js';
 
 const rewrite = (from: string, query: string[], to: string) => [from, ...query, to, '200'].join(' ');
 const target = (file: string, literals: Record<string, string>) =>

@@ -7,27 +7,28 @@
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
-import { allergensOf } from '../domain/species/allergens.js';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { ROUTES, type Route } from '../api/routes.js';
 import type { Unit } from '../api/contract/static-forms.js';
-import { SITE_FILES, siteFiles } from '../site/build.js';
-import { type BulkFile, bulkIndexPath, writeBulkIndex, type BulkManifest } from '../served/bulk-index.js';
-import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../served/outlook-file.js';
-import { folderPut, publishShards, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
-import { renderCachePath, servedDirPath, servedStorePath, siteFilePath, writeSiteFile } from '../served/site-file.js';
-import { type ShardParts, writeShards } from '../store/shards/shard-writer.js';
+import { ROUTES, type Route } from '../api/routes.js';
+import { type BulkFile, type BulkManifest, bulkIndexPath, writeBulkIndex } from '../deploy-data/bulk-index.js';
+import { removeLeftovers, TEMP_FILE } from '../deploy-data/leftovers.js';
+import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../deploy-data/outlook-file.js';
+import { kindAt } from '../deploy-data/safe-files.js';
+import { folderPut, publishShards, type ShardManifest, shardFolderPath, shardManifestPath } from '../deploy-data/shard-folder.js';
+import { renderCachePath, servedDirPath, servedStorePath, siteFilePath, writeSiteFile } from '../deploy-data/site-file.js';
+import { allergensOf } from '../domain/species/allergens.js';
 import { settingsOf } from '../settings.js';
+import { SITE_FILES, siteFiles } from '../site/build.js';
+import { type ShardParts, writeShards } from '../store/shards/shard-writer.js';
 import { openStore, type Store } from '../store/store.js';
-import { formatPlan, planFiles, type FilePlan } from './file-budget.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk/months.js';
+import { pairFields } from './bulk/pair-columns.js';
 import { RenderInputs } from './cache/input-digests.js';
 import { cacheKeyOf } from './cache/key.js';
-import { kindAt } from '../served/safe-files.js';
-import { removeLeftovers, TEMP_FILE } from '../served/leftovers.js';
 import {
   CACHE_LEFTOVERS,
   type CachedUnit,
@@ -37,19 +38,19 @@ import {
   RenderCache,
   skillYearsDir,
 } from './cache/render-cache.js';
+import { type FilePlan, formatPlan, planFiles } from './file-budget.js';
+import { FileWriter, type Written } from './file-writer.js';
+import { computeSkills, type SkillOutput, skillFiles } from './forecast-skills.js';
+import { adoptPlainFolder, LINK_LEFTOVER, removeOlderGenerations, servedGeneration, servedOf, siteOf, swap } from './publish-link.js';
+import { redirectsFile } from './redirects.js';
+import { RenderError } from './render-error.js';
+import { FUNCTION_LIMIT_BYTES, measureFunctions, type ServedStore, writeServedStore } from './served-store.js';
+import { planSkills, type SkillsPlan } from './skills-plan.js';
+import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
-import { redirectsFile } from './redirects.js';
-import { FUNCTION_LIMIT_BYTES, measureFunctions, type ServedStore, writeServedStore } from './served-store.js';
-import { FileWriter, type Written } from './file-writer.js';
-import { computeSkills, skillFiles, type SkillOutput } from './forecast-skills.js';
-import { planSkills, type SkillsPlan } from './skills-plan.js';
-import { pairFields } from './bulk/pair-columns.js';
-import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { type ThreadCode, threadCode } from './threads/thread-code.js';
-import { RenderError } from './render-error.js';
 import { unitsOf } from './units.js';
-import { adoptPlainFolder, LINK_LEFTOVER, removeOlderGenerations, servedGeneration, servedOf, siteOf, swap } from './publish-link.js';
 
 export { RenderError } from './render-error.js';
 

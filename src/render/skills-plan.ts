@@ -13,19 +13,19 @@
  */
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
+import type { BulkFile } from '../deploy-data/bulk-index.js';
+import { readNoFollow } from '../deploy-data/safe-files.js';
 import { dayString } from '../domain/dates.js';
-import { yearKey } from '../domain/verification/forecast-skill.js';
-import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import { seasonYear, seasonYearOf } from '../domain/seasons/year.js';
-import type { SkillYear } from '../domain/verification/skill-schemas.js';
-import { GRADED } from '../domain/verification/target-days.js';
+import { GRADED } from '../domain/species/risk.js';
+import { yearKey } from '../domain/verification/forecast-skill.js';
 import { PROVIDER_LEADS } from '../domain/verification/leads.js';
-import type { BulkFile } from '../served/bulk-index.js';
+import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import type { SkillYear } from '../domain/verification/skill-schemas.js';
 import type { Store } from '../store/store.js';
 import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk/months.js';
 import { type PairLayout, pairFields } from './bulk/pair-columns.js';
 import type { FileRecord, RenderCache } from './cache/render-cache.js';
-import { readNoFollow } from '../served/safe-files.js';
 
 export interface SkillsPlan {
   /** The served months, each with the digest of what its pairs are made from, and whether its files are the cache's (in the render's folder already). */

@@ -4,13 +4,13 @@
  * rendered through the handlers.
  */
 import type { ApiContext } from '../api/contract/context.js';
-import { respondWith } from '../api/http/respond.js';
-import type { Route } from '../api/routes.js';
 import { formsOf } from '../api/contract/route.js';
 import { fileFor, type Unit } from '../api/contract/static-forms.js';
-import type { FileWriter } from './file-writer.js';
+import { respondByRoute } from '../api/http/respond.js';
+import type { Route } from '../api/routes.js';
 import type { PlannedUnit } from './cache/input-digests.js';
 import type { CachedUnit, FileRecord, RenderCache } from './cache/render-cache.js';
+import type { FileWriter } from './file-writer.js';
 import { RenderError } from './render-error.js';
 
 /** One request of a unit, and the file its answer goes to. */
@@ -66,7 +66,7 @@ export async function renderOrReuse(
 /** Renders requests: each must answer 200. */
 async function renderRequests(requests: readonly UnitRequest[], ctx: ApiContext, out: FileWriter): Promise<void> {
   for (const { route, query, file } of requests) {
-    const answer = await respondWith(route, { method: 'GET', path: route.path, query }, ctx, () => {});
+    const answer = await respondByRoute(route, { method: 'GET', path: route.path, query }, ctx, () => {});
     if (answer.status !== 200 || typeof answer.body !== 'string') {
       throw new RenderError(
         `${route.path}?${query} answered ${answer.status}${typeof answer.body === 'string' ? `: ${answer.body.slice(0, 200)}` : ''}; the previous render stays served`,

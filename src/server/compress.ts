@@ -18,8 +18,9 @@
  * moderate: if the CDN compresses harder, sizes measured here overstate a deployment's, never
  * understate them.
  */
-import { type BrotliOptions, brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync, type ZlibOptions } from 'node:zlib';
+
 import type { Transform } from 'node:stream';
+import { type BrotliOptions, brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync, type ZlibOptions } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip';
 

@@ -5,7 +5,7 @@
  * static files. Functions run in-process on web Request/Response.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
-import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,8 +28,8 @@ import {
   forbidsTransform,
   varyOnEncoding,
 } from './compress.js';
-import { functionFor, loadFunctions, type LoadedFunction } from './functions.js';
-import { headersFor, readNetlifyConfig, type NetlifyConfig } from './netlify-config.js';
+import { functionFor, type LoadedFunction, loadFunctions } from './functions.js';
+import { headersFor, type NetlifyConfig, readNetlifyConfig } from './netlify-config.js';
 import { type RulesFor, rulesLoader } from './rules.js';
 import { byteRange, staticFile } from './static.js';
 

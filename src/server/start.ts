@@ -6,10 +6,10 @@
  * answering while it works.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { renderEnv } from '../render/threads/render-process.js';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { publishFirstFiles } from '../render/first-files.js';
+import { renderEnv } from '../render/threads/render-process.js';
 import { openStore } from '../store/store.js';
 import { type RunningServer, serve } from './server.js';
 

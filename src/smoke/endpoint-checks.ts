@@ -1,7 +1,7 @@
 /** smoke's checks of the endpoints' answers: every endpoint and mode, the errors, and what no request may do. */
 import { DAY_MS } from '../domain/dates.js';
-import { type Json, must, type Probe, q } from './probe.js';
 import { PROVIDER_LEADS } from '../domain/verification/leads.js';
+import { type Json, must, type Probe, q } from './probe.js';
 
 /** The day after a `YYYY-MM-DD` date. */
 const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { allergensOf } from '../domain/species/allergens.js';
-import { shapeOf, type Species } from '../domain/species/payload.js';
+import { type Species, shapeOf } from '../domain/species/payload.js';
 import { type Got, headersOnce, type Json, must, type Probe, q } from './probe.js';
 
 /** A forecast comes from the cache or from the provider that filled the store, never another. */

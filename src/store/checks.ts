@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 import { statusOfCode } from '../domain/day-status.js';
 import { decodeDay, decodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
+import { dayDigestsOf, type StoreDigests, shardDigestsOf, storeDigests } from './digests.js';
 import type { Names } from './names.js';
 import { hoursIn } from './pollen-days.js';
-import { dayDigestsOf, shardDigestsOf, type StoreDigests, storeDigests } from './digests.js';
 import { DATA_TABLES } from './schema.js';
 import type { SpeciesShapes } from './species-shapes.js';
 

@@ -3,7 +3,7 @@
  * the same one. A slug is never reused for another place: changing the coordinates or zone of a
  * slug that has data is refused; a city dropped from the set keeps its data, unserved.
  */
-import { cityOf, CitySet, DEFAULT_CITIES, type City } from '../domain/cities.js';
+import { type City, CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 

@@ -11,8 +11,8 @@
  */
 import type { PollenHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
-import { type Category, SPECIES_KEY } from '../domain/species/risk.js';
 import { leafCount, type Shape, type Species, type SpeciesLeaf, setKey } from '../domain/species/payload.js';
+import { CATEGORIES, type Category, SPECIES_KEY } from '../domain/species/risk.js';
 import { TEXT_FIELDS, WEATHER_FIELDS, type WeatherValues } from '../domain/weather.js';
 import { Reader, Writer } from './varint-codec.js';
 
@@ -51,7 +51,6 @@ export function setFlags(mask: number): number {
   return n;
 }
 
-const CATEGORIES: readonly Category[] = ['tree', 'grass', 'weed'];
 const derivedTotal = (h: Pick<PollenHour, 'tree' | 'grass' | 'weed'>) => (h.tree ?? 0) + (h.grass ?? 0) + (h.weed ?? 0);
 const isZero = (v: SpeciesLeaf) => v === 0 && !Object.is(v, -0);
 

@@ -1,5 +1,6 @@
 /** A city's daily rows, read from its stored day values: what its seasons are measured on. */
-import type { DayCut } from '../domain/days.js';
+
+import type { DayCut } from '../domain/day-cuts.js';
 import { dailyRowOf } from '../domain/day-values.js';
 import type { DatedRow } from '../domain/seasons/year.js';
 import type { StoreReader } from './reader.js';

@@ -4,7 +4,7 @@
  * local days spans d-2 to d+1) and a worker renders runs of consecutive days, so its next day
  * shares three of them: 1,024 holds that for 256 cities (with 256 the cache thrashed, and a
  * 200-city render took a fifth longer). Entries are never mutated by readers. The map of
- * recently used values it is made of also keeps the day values' whole cuts (day-values.ts).
+ * recently used values it is made of also keeps the day values' whole cuts (day-values-table.ts).
  */
 import type { StoredHour } from '../domain/hours.js';
 

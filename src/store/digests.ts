@@ -78,7 +78,7 @@ const MANY_STALE =
 
 /**
  * Digests a part's days: those the writes since the last refresh left stale, or every day. The
- * day tables have no index by day (by-day.ts): a few stale days (a daily ingest) are read city by
+ * day tables have no index by day (days-with-data.ts): a few stale days (a daily ingest) are read city by
  * city through the primary key; when more days are stale than have a digest kept (a first ingest),
  * one pass over the table, sorted by day (1.4 s for 730 days of 200 cities, where a lookup per
  * city and day took 1.2 to 2.2 s).

@@ -7,15 +7,14 @@
  * store carries none (Store.keepServedDays), but each city's skill made from them.
  */
 import { DAY_MS } from '../domain/dates.js';
+import { GRADED, RISK_LABELS } from '../domain/species/risk.js';
 import type { KeptForecast, KeptOrigin } from '../domain/verification/forecast-skill.js';
-import { RISK_LABELS, type Graded } from '../domain/species/risk.js';
 import type { DayLevels, KeptDay } from '../domain/verification/target-days.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';
 
 const ORIGINS: readonly KeptOrigin[] = ['build', 'function', 'made again'];
-const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
 
 /** A forecast to keep: its provider, and what it said. */
 export type IssuedForecast = KeptForecast;

@@ -14,6 +14,7 @@
  * A climatology: each category's members, the counts of its levels, and its median day.
  */
 import { civilDate } from '../domain/dates.js';
+import { GRADED, type Graded, RISK_LABELS } from '../domain/species/risk.js';
 import type {
   Decision,
   FrozenClimatology,
@@ -24,8 +25,6 @@ import type {
   Served,
 } from '../domain/verification/kept-outlooks.js';
 import { decisionReason, type LevelCounts, OUTLOOK_LEADS } from '../domain/verification/outlook.js';
-import { type Graded, RISK_LABELS } from '../domain/species/risk.js';
-import { GRADED } from '../domain/verification/target-days.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';

@@ -11,7 +11,7 @@
  * rows this migration packs today read back as the rows it packed when it was released.
  */
 import type { PollenHour } from '../domain/hours.js';
-import { shapeKey, shapeOf, type Shape, type Species, type SpeciesLeaf } from '../domain/species/payload.js';
+import { type Shape, type Species, type SpeciesLeaf, shapeKey, shapeOf } from '../domain/species/payload.js';
 import type { WeatherValues } from '../domain/weather.js';
 import { encodeDay, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';

@@ -3,18 +3,20 @@
  * ingest gave it. Reads go through the one city-day cache (day-cache.ts); an immutable store also
  * keeps there the days it found empty, so that a render never asks SQLite twice for a day.
  */
+
+import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
 import type { PollenDayValue, PollenHour, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
-import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
 import { decodeDay, encodeDay, type PackedDay, setFlags } from './codec.js';
-import type { PackedNames } from './day-values-packing.js';
 import type { Db, Row } from './database.js';
-import { ByDay } from './by-day.js';
-import { type StoredDay, storedDays } from './day-statuses.js';
-import type { Names } from './names.js';
 import type { DayCache } from './day-cache.js';
-import type { SpeciesShapes } from './species-shapes.js';
+import type { PackedNames } from './day-values-packing.js';
+import { DaysWithData } from './days-with-data.js';
+import type { Names } from './names.js';
+import type { PollenReader } from './reader.js';
 import { quarterOf, RANGE_SHARDS } from './shards/shard-format.js';
+import type { SpeciesShapes } from './species-shapes.js';
+import { type StoredDay, storedDays } from './stored-days.js';
 
 /** A city-day's pollen as ingest writes it. */
 export interface PollenWrite {
@@ -147,10 +149,10 @@ export function storedHoursOf(
  */
 export const HAS_DATA = '(t.mask <> 0 OR (t.daily = 1 AND t.status = 1))';
 
-export class PollenDays {
+export class PollenDays implements PollenReader {
   private readonly stmt;
-  /** The days with data across cities (by-day.ts). */
-  private readonly byDay: ByDay;
+  /** The days with data across cities (days-with-data.ts). */
+  private readonly withData: DaysWithData;
   /** The names a row's ids stand for. */
   private readonly named: Pick<PackedNames, 'label' | 'source' | 'shape'>;
 
@@ -162,7 +164,7 @@ export class PollenDays {
     /** Nothing writes the file while it is open: days found empty stay known as empty. */
     private readonly immutable: boolean,
   ) {
-    this.byDay = new ByDay(db, names, 'pollen_day', HAS_DATA, immutable);
+    this.withData = new DaysWithData(db, names, 'pollen_day', HAS_DATA, immutable);
     this.named = { label: (id) => names.label(id), source: (id) => names.source(id), shape: (id) => shapes.shape(id) };
     this.stmt = {
       day: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day = ?'),
@@ -185,7 +187,7 @@ export class PollenDays {
       daysIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
       dailyIn: db.prepare('SELECT * FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND daily = 1 ORDER BY day'),
       masksIn: db.prepare('SELECT day, mask FROM pollen_day WHERE city_id = ? AND day >= ? AND day <= ? AND mask <> 0 ORDER BY day'),
-      masksOnDay: this.byDay.on('t.mask').pluck(),
+      masksOnDay: this.withData.on('t.mask').pluck(),
       cityDays: db.prepare(`SELECT day FROM pollen_day t WHERE city_id = ? AND ${HAS_DATA} ORDER BY day DESC LIMIT ?`).pluck(),
     };
   }
@@ -373,12 +375,12 @@ export class PollenDays {
 
   /** Every UTC day with at least one pollen observation, newest first. */
   daysWithData(): number[] {
-    return this.byDay.days();
+    return this.withData.days();
   }
 
   /** The latest UTC day with a pollen observation, or null for an empty store. */
   latestDay(): number | null {
-    return this.byDay.latestDay();
+    return this.withData.latestDay();
   }
 
   /** The newest stored hour (hours since epoch; a daily value's day, its last hour), or null for an empty store. */
@@ -392,7 +394,7 @@ export class PollenDays {
 
   /** The provider of the newest pollen day: the one that fills this store (asked once of a store nothing writes: every answer names it). */
   latestSource(): string | null {
-    return this.byDay.latestSource();
+    return this.withData.latestSource();
   }
 
   /** The most recent days (newest first, at most `limit`) with observations for a city. */
@@ -403,6 +405,6 @@ export class PollenDays {
 
   /** The served cities (active and named, as in the city set) with a pollen observation on a UTC day, by slug. */
   citiesWithDataOn(day: number): string[] {
-    return this.byDay.citiesOn(day);
+    return this.withData.citiesOn(day);
   }
 }

@@ -109,11 +109,11 @@ export const MIGRATIONS: readonly Migration[] = [
     hours TEXT NOT NULL                -- JSON array of {hour, tree, grass, weed, total, species}
   );
   `,
-  // 5: each city-day's daily values, by UTC day and by the city's local day (store/day-values.ts).
+  // 5: each city-day's daily values, by UTC day and by the city's local day (store/day-values-table.ts).
   // Derived data: made from the hours by the store (derived.ts), kept by ingest with the hours.
   // (This migration once computed them itself, with the table classes of its day; a store it
   // upgraded holds the same values the store now makes.) No index by day: a date's values across
-  // cities are read city by city through the primary key (day-values.ts, `across`), as fast as an
+  // cities are read city by city through the primary key (day-values-table.ts, `across`), as fast as an
   // index would make it, without its 3 MB at 200 cities.
   `
   CREATE TABLE day_value (

@@ -4,27 +4,28 @@
  * and the local forecast cache; and it keeps the file as a whole (its checks, compaction and
  * copies). Handlers see only `StoreReader` (reader.ts).
  */
+
+import type { StoredStatus } from '../domain/day-status.js';
 import { StoreChecks } from './checks.js';
-import { refreshDayDigests } from './digests.js';
 import { CityTable } from './city-set.js';
-import { foldWal, openDatabase, type Db } from './database.js';
-import { Names } from './names.js';
+import { type Db, foldWal, openDatabase } from './database.js';
 import { DayCache } from './day-cache.js';
-import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from './day-values.js';
+import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from './day-values-table.js';
 import { checkDerived, type Derivation, renewDerived } from './derived.js';
+import { refreshDayDigests } from './digests.js';
 import { ForecastTable } from './forecast-cache.js';
 import { ForecastSkills } from './forecast-skills.js';
 import { IngestRuns } from './ingest-runs.js';
 import { IssuedForecasts } from './issued-forecasts.js';
 import { KeptOutlooks } from './kept-outlooks.js';
 import { Ledger } from './ledger.js';
+import { Names } from './names.js';
 import { type DailyWrite, PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
 import { MIGRATIONS } from './schema.js';
 import { ShardRows } from './shards/shard-rows.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
-import type { StoredStatus } from '../domain/day-status.js';
 
 export { CityConflictError, type CitySetChange } from './city-set.js';
 export { StoreVersionError } from './database.js';

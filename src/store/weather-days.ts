@@ -1,11 +1,13 @@
 /** Weather days: one row per city and UTC day, its measured fields packed (store/codec.ts). */
+
 import { STORED_STATUSES, type StoredStatus, weatherStatus } from '../domain/day-status.js';
 import type { StoredWeather, WeatherValues } from '../domain/weather.js';
 import { decodeWeather, encodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
-import { ByDay } from './by-day.js';
-import { type StoredDay, storedDays } from './day-statuses.js';
+import { DaysWithData } from './days-with-data.js';
 import type { Names } from './names.js';
+import type { WeatherReader } from './reader.js';
+import { type StoredDay, storedDays } from './stored-days.js';
 
 /** A city-day's weather as ingest writes it. */
 export interface WeatherWrite {
@@ -28,10 +30,10 @@ export function weatherOf(
   return { city, day, source, fetchedAt, values: decodeWeather(data, label) };
 }
 
-export class WeatherDays {
+export class WeatherDays implements WeatherReader {
   private readonly stmt;
-  /** The days with data across cities (by-day.ts). */
-  private readonly byDay: ByDay;
+  /** The days with data across cities (days-with-data.ts). */
+  private readonly withData: DaysWithData;
 
   constructor(
     db: Db,
@@ -39,7 +41,7 @@ export class WeatherDays {
     /** Nothing writes the file while it is open. */
     immutable = false,
   ) {
-    this.byDay = new ByDay(db, names, 'weather_day', `t.status = ${COMPLETE}`, immutable);
+    this.withData = new DaysWithData(db, names, 'weather_day', `t.status = ${COMPLETE}`, immutable);
     this.stmt = {
       upsert: db.prepare(
         `INSERT INTO weather_day (city_id, day, source_id, status, fetched_at, data) VALUES (?, ?, ?, ?, ?, ?)
@@ -50,7 +52,7 @@ export class WeatherDays {
       one: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day = ? AND status = ${COMPLETE}`),
       forCity: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND status = ${COMPLETE} ORDER BY day DESC LIMIT ?`),
       span: db.prepare(`SELECT * FROM weather_day WHERE city_id = ? AND day >= ? AND day <= ? AND status = ${COMPLETE} ORDER BY day`),
-      forDay: this.byDay.on('t.*, c.slug'),
+      forDay: this.withData.on('t.*, c.slug'),
     };
   }
 
@@ -98,22 +100,22 @@ export class WeatherDays {
 
   /** Every day with a weather row, newest first. */
   days(): number[] {
-    return this.byDay.days();
+    return this.withData.days();
   }
 
   /** The latest day with a weather row, or null. */
   latestDay(): number | null {
-    return this.byDay.latestDay();
+    return this.withData.latestDay();
   }
 
   /** The provider of the newest weather day, or null before any (asked once of a store nothing writes). */
   latestSource(): string | null {
-    return this.byDay.latestSource();
+    return this.withData.latestSource();
   }
 
   /** The served cities with a weather row on a UTC day, by slug. */
   citiesOn(day: number): string[] {
-    return this.byDay.citiesOn(day);
+    return this.withData.citiesOn(day);
   }
 
   private toWeather(city: string, r: Row): StoredWeather {

@@ -5,6 +5,12 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import type { AnswerSettings, ApiContext, FetchingRead } from '../api/contract/context.js';
+import { type BulkManifest, bulkIndexPath, readBulkIndex } from '../deploy-data/bulk-index.js';
+import { type OutlookFile, outlookFilePath, readOutlookFile } from '../deploy-data/outlook-file.js';
+import { RemoteShards } from '../deploy-data/remote-shards.js';
+import { FolderShards, readShardManifest, type ShardManifest, shardFolderPath, shardManifestPath } from '../deploy-data/shard-folder.js';
+import { readSiteFile, type SiteFile, servedDirPath, servedStorePath, siteFilePath } from '../deploy-data/site-file.js';
 import { CitySet, cityOf, DEFAULT_CITIES } from '../domain/cities.js';
 import type { ZipTable } from '../domain/geo.js';
 import { type Allergen, allergensOf } from '../domain/species/allergens.js';
@@ -12,14 +18,8 @@ import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../
 import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from '../forecast/service.js';
 import type { AnyPollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
-import { bulkIndexPath, readBulkIndex, type BulkManifest } from '../served/bulk-index.js';
-import { type OutlookFile, outlookFilePath, readOutlookFile } from '../served/outlook-file.js';
-import { readSiteFile, servedDirPath, servedStorePath, type SiteFile, siteFilePath } from '../served/site-file.js';
-import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, type ShardManifest } from '../served/shard-folder.js';
-import { RemoteShards } from '../served/remote-shards.js';
-import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
-import type { AnswerSettings, ApiContext, FetchingRead } from '../api/contract/context.js';
 import { clockOf, DEFAULT_HEALTH_MAX_AGE_HOURS, forecastCachePath, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
+import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
 import type { OpenOptions, Store, StoreReader } from '../store/store.js';
 
 export interface ContextParts {

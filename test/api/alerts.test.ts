@@ -2,18 +2,18 @@ import { request } from 'node:http';
 import { DOMParser, type Element } from '@xmldom/xmldom';
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { lazyContext } from '../../src/wiring/contexts.js';
-import { respond, type ApiResponse } from '../../src/api/http/respond.js';
-import { answer } from '../../src/api/http/netlify.js';
+import { respondToRequest } from '../../src/api/http/netlify.js';
+import { type ApiResponse, respond } from '../../src/api/http/respond.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { offsetMinutes } from '../../src/domain/days.js';
+import { offsetMinutes } from '../../src/domain/day-cuts.js';
+import { allergensOf } from '../../src/domain/species/allergens.js';
+import { type Species, shapeOf } from '../../src/domain/species/payload.js';
 import { SqliteForecastCache } from '../../src/forecast/cache.js';
 import { ForecastService } from '../../src/forecast/service.js';
-import { ProviderError, type PollenBatch, type PollenProvider, type RawPollenHour } from '../../src/providers/provider.js';
+import { type PollenBatch, type PollenProvider, ProviderError, type RawPollenHour } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
-import { allergensOf } from '../../src/domain/species/allergens.js';
-import { shapeOf, type Species } from '../../src/domain/species/payload.js';
+import { lazyContext } from '../../src/wiring/contexts.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -717,7 +717,7 @@ describe('links of calendars and feeds deployed', () => {
   /** The feed_url of the JSON Feed a function answers to a request for this URL, under this environment. */
   async function feedUrl(requestUrl: string, env: Record<string, string>): Promise<string> {
     const { ctx } = setup();
-    const res = await answer(new Request(`${requestUrl}/api/alerts?${QUERY}`), ctx, env);
+    const res = await respondToRequest(new Request(`${requestUrl}/api/alerts?${QUERY}`), ctx, env);
     expect(res.status).toBe(200);
     return ((await res.json()) as Json).feed_url;
   }

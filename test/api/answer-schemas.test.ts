@@ -10,9 +10,9 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
 import { ErrorBody } from '../../src/api/contract/error.js';
+import { errorSchema } from '../../src/api/contract/route.js';
 import { requestForFile } from '../../src/api/http/file-requests.js';
 import { API_ROUTES, findRoute, type Route } from '../../src/api/routes.js';
-import { errorSchema } from '../../src/api/contract/route.js';
 import { useSite } from '../helpers/site.js';
 
 const site = useSite();

@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CITIES, slugify } from '../../src/domain/cities.js';
-import { closestSlug } from '../../src/domain/city-search.js';
 import { maxLengthOf } from '../../src/api/contract/query.js';
 import { API_ROUTES } from '../../src/api/routes.js';
+import { DEFAULT_CITIES, slugify } from '../../src/domain/cities.js';
+import { closestSlug } from '../../src/domain/city-search.js';
 import { useSite } from '../helpers/site.js';
 
 const site = useSite({ cities: ['austin', 'tulsa'] });

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeContext } from '../../src/wiring/contexts.js';
+import { parseInstant } from '../../src/api/endpoints/range-params.js';
 import { respond } from '../../src/api/http/respond.js';
 import { isIsoDate } from '../../src/domain/dates.js';
-import { parseInstant } from '../../src/api/endpoints/range-params.js';
 import { openStore } from '../../src/store/store.js';
+import { storeContext } from '../../src/wiring/contexts.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { tempDir } from '../helpers/tmp.js';
 

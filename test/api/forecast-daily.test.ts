@@ -5,25 +5,25 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_DAYS_AHEAD } from '../../src/api/endpoints/forecast.js';
+import { respond } from '../../src/api/http/respond.js';
+import type { OutlookFile } from '../../src/deploy-data/outlook-file.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { dailyDayValues, dailyRowOf } from '../../src/domain/day-values.js';
 import { normalizeDayValue } from '../../src/domain/hours.js';
 import { RISK_LABELS } from '../../src/domain/species/risk.js';
-import { MAX_DAYS_AHEAD } from '../../src/api/endpoints/forecast.js';
-import { respond } from '../../src/api/http/respond.js';
 import { SqliteForecastCache } from '../../src/forecast/cache.js';
 import { ForecastService } from '../../src/forecast/service.js';
 import { isDaily } from '../../src/providers/provider.js';
 import { createProviders, PROVIDER_IDS } from '../../src/providers/registry.js';
-import type { OutlookFile } from '../../src/served/outlook-file.js';
 import { openStore } from '../../src/store/store.js';
 import { environmentContext, lazyContext } from '../../src/wiring/contexts.js';
+import { atmosporeCategory } from '../helpers/atmospore.js';
 import { fixture } from '../helpers/fixtures.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
-import { atmosporeCategory } from '../helpers/atmospore.js';
 
 type Json = Record<string, any>;
 const KEY = 'ak_daily-forecast-key-0b7e';

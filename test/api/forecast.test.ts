@@ -1,19 +1,19 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { dirname, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { environmentContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
-import { handleMcp } from '../../src/mcp/streamable-http.js';
+import { siteFilePath, writeSiteFile } from '../../src/deploy-data/site-file.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayOf } from '../../src/domain/dates.js';
+import { handleMcp } from '../../src/mcp/streamable-http.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { siteFilePath, writeSiteFile } from '../../src/served/site-file.js';
 import { openStore } from '../../src/store/store.js';
-import { tempDir } from '../helpers/tmp.js';
+import { environmentContext } from '../../src/wiring/contexts.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const site = useSite();
 

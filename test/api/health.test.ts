@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyContext, environmentContext } from '../../src/wiring/contexts.js';
-import { respond } from '../../src/api/http/respond.js';
 import type { ApiContext } from '../../src/api/contract/context.js';
+import { respond } from '../../src/api/http/respond.js';
 import { dayOf, dayString, HOUR_MS } from '../../src/domain/dates.js';
 import { parseIngestArgs } from '../../src/ingest/args.js';
 import { runIngest } from '../../src/ingest/run.js';
 import { openStore } from '../../src/store/store.js';
+import { environmentContext, lazyContext } from '../../src/wiring/contexts.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { buildStore, useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 

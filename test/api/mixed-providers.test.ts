@@ -6,12 +6,12 @@
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayOf, dayString } from '../../src/domain/dates.js';
 import { parseIngestArgs, type RawIngestArgs } from '../../src/ingest/args.js';
@@ -20,7 +20,7 @@ import { render } from '../../src/render/render.js';
 import { type RunningServer, serve } from '../../src/server/server.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { ROOT } from '../helpers/cli.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 
 type Json = Record<string, any>;
 

@@ -1,12 +1,12 @@
-import distance from '@turf/distance';
-import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import distance from '@turf/distance';
 import { describe, expect, it } from 'vitest';
-import { lazyContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
+import { type City, CitySet, cityOf } from '../../src/domain/cities.js';
 import { readCityFile } from '../../src/domain/city-file.js';
-import { cityOf, CitySet, type City } from '../../src/domain/cities.js';
 import { censusZips } from '../../src/store/zip-table.js';
+import { lazyContext } from '../../src/wiring/contexts.js';
 import { ROOT } from '../helpers/cli.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';

@@ -3,10 +3,11 @@
  * it takes for a parameter, the server takes, and each it refuses, the server refuses (a 400
  * naming the parameter); and every GET it documents is documented, and answered, as a HEAD.
  */
-import * as z from 'zod';
+
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '../../src/api/documents/openapi.js';
+import * as z from 'zod';
 import { valueSchema } from '../../src/api/contract/query.js';
+import { openApiDocument } from '../../src/api/documents/openapi.js';
 import { API_ROUTES } from '../../src/api/routes.js';
 import { parameterProblem } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';

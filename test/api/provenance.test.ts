@@ -7,7 +7,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { storeContext } from '../../src/wiring/contexts.js';
 import { JsonRows } from '../../src/api/contract/answer.js';
 import { API_ROUTES, findRoute } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
@@ -16,6 +15,7 @@ import { ingest } from '../../src/ingest/ingest.js';
 import type { PollenProvider, WeatherProvider } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
+import { storeContext } from '../../src/wiring/contexts.js';
 import { useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 

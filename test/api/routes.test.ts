@@ -3,27 +3,28 @@
  * OpenAPI document, in llms.txt, in the 400s its parameters give, and as an MCP tool that answers
  * the handler's object, with nothing else written for it.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { lazyContext } from '../../src/wiring/contexts.js';
-import { llmsText } from '../../src/api/documents/llms.js';
-import { respondWith } from '../../src/api/http/respond.js';
-import { openApiDocument } from '../../src/api/documents/openapi.js';
-import { named } from '../../src/domain/schema-names.js';
-import { cityParam, servedCity } from '../../src/api/contract/params.js';
-import { integer, param } from '../../src/api/contract/query.js';
-import { CITY_NOT_FOUND } from '../../src/api/contract/not-found.js';
-import { type Documented, type Route, route, toolArguments } from '../../src/api/contract/route.js';
 import { ApiError, invalidParameter, UnsupportedCityError } from '../../src/api/contract/error.js';
 import { type Format, formatParam, rowsText, TEXT } from '../../src/api/contract/format.js';
+import { CITY_NOT_FOUND } from '../../src/api/contract/not-found.js';
+import { cityParam, servedCity } from '../../src/api/contract/params.js';
+import { integer, param } from '../../src/api/contract/query.js';
+import { type Documented, type Route, route, toolArguments } from '../../src/api/contract/route.js';
+import { llmsText } from '../../src/api/documents/llms.js';
+import { openApiDocument } from '../../src/api/documents/openapi.js';
+import { respondByRoute } from '../../src/api/http/respond.js';
 import { API_ROUTES, ROUTES } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { named } from '../../src/domain/schema-names.js';
 import { createMcpServer } from '../../src/mcp/tools.js';
 import { staticRules } from '../../src/render/redirects.js';
+import { lazyContext } from '../../src/wiring/contexts.js';
 
 const EchoResponse = named(
   'EchoResponse',
@@ -132,7 +133,7 @@ describe('a route added to the list', () => {
     ['times=3&city=tulsa&times=4', 200, { city: 'tulsa', times: 4 }],
     ['', 200, { city: null, times: 1 }],
   ])('answers ?%s with %i, from its parameters alone', async (query, status, body) => {
-    const r = await respondWith(echo, { method: 'GET', path: '/api/echo', query: new URLSearchParams(query) }, ctx, () => {});
+    const r = await respondByRoute(echo, { method: 'GET', path: '/api/echo', query: new URLSearchParams(query) }, ctx, () => {});
     expect(r.status).toBe(status);
     expect(JSON.parse(r.body as string)).toMatchObject(body);
   });
@@ -219,7 +220,7 @@ describe('a parameter added to a route', () => {
     ['volume=11', 200, { volume: 11 }],
     ['', 200, { volume: 5 }],
   ])('answers ?%s with %i', async (query, status, body) => {
-    const r = await respondWith(louder, { method: 'GET', path: '/api/louder', query: new URLSearchParams(query) }, ctx, () => {});
+    const r = await respondByRoute(louder, { method: 'GET', path: '/api/louder', query: new URLSearchParams(query) }, ctx, () => {});
     expect(r.status).toBe(status);
     expect(JSON.parse(r.body as string)).toEqual(body);
   });
@@ -275,7 +276,7 @@ describe('a format added to a route', () => {
       `{"error":"Invalid parameter 'format': expected 'json' or 'txt'","code":"INVALID_PARAMETER","parameter":"format"}`,
     ],
   ])('answers ?%s with %i in %s', async (query, status, type, text) => {
-    const r = await respondWith(counted, { method: 'GET', path: '/api/counted', query: new URLSearchParams(query) }, ctx, () => {});
+    const r = await respondByRoute(counted, { method: 'GET', path: '/api/counted', query: new URLSearchParams(query) }, ctx, () => {});
     expect([r.status, r.headers['Content-Type'], typeof r.body === 'string' ? r.body : [...r.body].join('')]).toEqual([status, type, text]);
     // The handler was told the format, to size rows as it writes them; the renderer keeps its headers.
     if (query === 'format=TXT') expect([r.headers['X-Sized-As'], r.headers['X-Rendered']]).toEqual(['txt', 'yes']);
@@ -312,7 +313,9 @@ describe('an error a route answers', () => {
     });
   const answer = async (r: Route) => {
     const logged: unknown[] = [];
-    const res = await respondWith(r, { method: 'GET', path: '/api/teapot', query: new URLSearchParams() }, ctx, (_m, e) => logged.push(e));
+    const res = await respondByRoute(r, { method: 'GET', path: '/api/teapot', query: new URLSearchParams() }, ctx, (_m, e) =>
+      logged.push(e),
+    );
     return { status: res.status, body: JSON.parse(res.body as string) as { error: string }, logged };
   };
 
@@ -352,10 +355,8 @@ describe("the README's Adding an endpoint", () => {
     expect(module, `${r.path}: the module that declares it`).toHaveLength(1);
     const functions = filesIn('functions').filter((f) => declares(f.text, r.path));
     const carries = functions.some((f) => toml.includes(`[functions.${f.name.replace(/\.ts$/, '')}]`));
-    expect(
-      apiTests.some((t) => t.text.includes(r.path)),
-      `${r.path} is asked for in test/api/`,
-    ).toBe(true);
+    const own = `test/api/${module[0]!.name.replace(/\.ts$/, '.test.ts')}`;
+    expect(apiTests.find((t) => `test/api/${t.name}` === own)?.text, `${r.path} is asked for in its own ${own}`).toContain(r.path);
     expect(smoke, `${r.path} has a smoke check`).toContain(r.path);
     expect(read('docs/api.md'), `${r.path} in docs/api.md`).toContain(r.path);
     expect(read('CHANGELOG.md'), `${r.path} in CHANGELOG.md`).toContain(r.path);
@@ -364,7 +365,7 @@ describe("the README's Adding an endpoint", () => {
       'route({...})',
       'src/api/routes.ts',
       'src/api/contract/identity.ts',
-      'test/api/',
+      'test/api/<endpoint>.test.ts',
       'src/smoke/',
       'docs/api.md',
       'CHANGELOG.md',

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATA_CACHE, ERROR_CACHE } from '../../src/api/http/respond.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { grade, type Graded } from '../../src/domain/species/risk.js';
+import { type Graded, grade } from '../../src/domain/species/risk.js';
 import { expectMatchesOpenApi } from '../helpers/openapi.js';
 import { useSite } from '../helpers/site.js';
 

@@ -19,7 +19,7 @@ export const folderOf = (module: string): string => {
 export const TIERS: readonly (readonly string[])[] = [
   ['domain'],
   ['settings.ts', 'store', 'providers'],
-  ['served', 'forecast', 'ingest'],
+  ['deploy-data', 'forecast', 'ingest'],
   ['api'],
   ['site', 'wiring', 'mcp', 'render'],
   ['smoke', 'server'],

@@ -8,26 +8,26 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { getStore } from '@netlify/blobs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFunctions, invoke as invokeIn, unzipReadOnly, type Answer, type Archive, type Call } from '../../build/bundle/bundle.js';
+import { type Answer, type Archive, bundleFunctions, type Call, invoke as invokeIn, unzipReadOnly } from '../../build/bundle/bundle.js';
 import { installed, unsupported } from '../../build/bundle/toolchain.js';
-import { storeContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
+import { BLOBS_ATTEMPTS } from '../../src/deploy-data/blobs-fetch.js';
+import { SHARD_PAUSE_MS, SHARD_STORE } from '../../src/deploy-data/remote-shards.js';
+import { readShardManifest } from '../../src/deploy-data/shard-folder.js';
+import { uploadShards } from '../../src/deploy-data/shard-upload.js';
 import { dayOf, dayString } from '../../src/domain/dates.js';
 import { parseIngestArgs } from '../../src/ingest/args.js';
 import { ingestExitCode, runIngest } from '../../src/ingest/run.js';
 import { render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
 import { censusZips } from '../../src/store/zip-table.js';
-import { BLOBS_ATTEMPTS } from '../../src/served/blobs-fetch.js';
-import { SHARD_PAUSE_MS, SHARD_STORE } from '../../src/served/remote-shards.js';
-import { readShardManifest } from '../../src/served/shard-folder.js';
-import { uploadShards } from '../../src/served/shard-upload.js';
-import { blobsBehindProxy, type BlobsOutage } from '../helpers/blobs-outage.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { storeContext } from '../../src/wiring/contexts.js';
+import { type BlobsOutage, blobsBehindProxy } from '../helpers/blobs-outage.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const skip = unsupported();

@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lazyContext } from '../../src/wiring/contexts.js';
 import { respond } from '../../src/api/http/respond.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { HOUR_MS } from '../../src/domain/dates.js';
@@ -19,6 +18,7 @@ import { SqliteForecastCache } from '../../src/forecast/cache.js';
 import { ForecastService } from '../../src/forecast/service.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { lazyContext } from '../../src/wiring/contexts.js';
 
 type Json = Record<string, any>;
 type Path = Array<string | number>;

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ALERT_NAMESPACE, alertName, alertsFor, nameUuid, topSpecies, type AlertHour } from '../../src/domain/alerts.js';
+import { ALERT_NAMESPACE, type AlertHour, alertName, alertsFor, nameUuid, topSpecies } from '../../src/domain/alerts.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { ALERT_CATEGORIES } from '../../src/domain/species/risk.js';
 

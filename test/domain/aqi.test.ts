@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aqiFromConcentrations, AQI_BREAKPOINTS, pollutantIndex, type Pollutant } from '../../src/domain/aqi.js';
+import { AQI_BREAKPOINTS, aqiFromConcentrations, type Pollutant, pollutantIndex } from '../../src/domain/aqi.js';
 
 describe('air-quality index', () => {
   for (const pollutant of Object.keys(AQI_BREAKPOINTS) as Pollutant[]) {

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CitySet, cityOf, DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { readCityFile } from '../../src/domain/city-file.js';
 import { citiesTyped, closestSlug, likelyCity, typedNameQueries } from '../../src/domain/city-search.js';
-import { cityOf, CitySet, DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { ROOT } from '../helpers/cli.js';
 
 const TOP_1000 = new CitySet(readCityFile(join(ROOT, 'cities', 'us-top-1000.json')).map(cityOf));

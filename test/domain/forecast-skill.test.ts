@@ -5,11 +5,11 @@
  * kept. Small series laid out by hand.
  */
 import { describe, expect, it } from 'vitest';
+import type { SeasonDay } from '../../src/domain/seasons/year.js';
+import { RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
 import { citySkill, type KeptForecast, type SkillInputs, windowOutlookSkills } from '../../src/domain/verification/forecast-skill.js';
 import type { KeptClimatology, KeptOutlook } from '../../src/domain/verification/kept-outlooks.js';
 import { OUTLOOK_LEADS } from '../../src/domain/verification/outlook.js';
-import { RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
-import type { SeasonDay } from '../../src/domain/seasons/year.js';
 
 /** 100 days of grass from day 20,000: levels in runs of 4 days through Low, Moderate, High and None. */
 const FIRST = 20_000;

@@ -1,12 +1,12 @@
+import { join } from 'node:path';
 import distance from '@turf/distance';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type City, CitySet, cityOf, DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { readCityFile } from '../../src/domain/city-file.js';
 import { citiesByName, NameQueryError, parseNameQuery } from '../../src/domain/city-search.js';
-import { cityOf, CitySet, DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
 import { byDistance, distanceKm, nearestCities, roundKm } from '../../src/domain/geo.js';
 import { ROOT } from '../helpers/cli.js';
-import { join } from 'node:path';
 
 // @turf/distance is an independent haversine on the same sphere (turf's earthRadius, 6371008.8 m).
 const turfKm = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) =>

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { Outlooks, outlook, outlookSkill, rankedProbabilityScore, rpsOfCounts } from '../../src/domain/verification/outlook.js';
-import { grade } from '../../src/domain/species/risk.js';
 import type { LevelProbabilities } from '../../src/domain/schemas.js';
 import type { SeasonDay } from '../../src/domain/seasons/year.js';
+import { grade } from '../../src/domain/species/risk.js';
+import { Outlooks, outlook, outlookSkill, rankedProbabilityScore, rpsOfCounts } from '../../src/domain/verification/outlook.js';
 
 const d = dayNumber;
 /** Grass days (NAB grass thresholds 5, 20, 200) from `from` to `to`, each `value`. */

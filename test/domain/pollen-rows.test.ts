@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
 import { dailyRow } from '../../src/domain/day-values.js';
 import type { StoredHour } from '../../src/domain/hours.js';
-import { byDay, hourlyRow, summarize } from '../../src/domain/pollen-rows.js';
-import { type Category, categoryRisk, RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
+import { hourlyRow, summarize } from '../../src/domain/pollen-rows.js';
 import type { Species } from '../../src/domain/species/payload.js';
+import { type Category, categoryRisk, RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
 import { hour } from '../helpers/hours.js';
 import { oneShapePayloads } from '../helpers/species.js';
 
@@ -102,14 +102,6 @@ describe('the species means', () => {
     const mean = speciesMean(odd, odd)!;
     expect(Object.getPrototypeOf(mean)).toBe(Object.prototype);
     expect(JSON.stringify(mean)).toBe('{"__proto__":{"constructor":4},"Tree":{"__proto__":5}}');
-  });
-});
-
-describe('byDay', () => {
-  it('groups ascending hours by UTC day', () => {
-    const grouped = byDay([hour(D - 1, 23, {}), hour(D, 0, {}), hour(D, 7, {})]);
-    expect([...grouped.keys()]).toEqual([D - 1, D]);
-    expect(grouped.get(D)!.map((h) => h.hour % 24)).toEqual([0, 7]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { measurement } from '../../src/domain/species/measurement.js';
-import { categoryRisk, grade, gradedValue, severity, THRESHOLDS, type Graded } from '../../src/domain/species/risk.js';
+import { categoryRisk, type Graded, grade, gradedValue, severity, THRESHOLDS } from '../../src/domain/species/risk.js';
 
 const cases = (category: Graded) => {
   const [t1, t2, t3] = THRESHOLDS[category];

@@ -6,13 +6,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { categorySeasons } from '../../src/domain/seasons/city-seasons.js';
-import { MAX_SHIFT_DAYS } from '../../src/domain/verification/climatology.js';
 import { civilDate, dayNumber } from '../../src/domain/dates.js';
-import { grade } from '../../src/domain/species/risk.js';
+import { categorySeasons } from '../../src/domain/seasons/city-seasons.js';
 import { SeasonKnown } from '../../src/domain/seasons/known.js';
 import { seasonStatus } from '../../src/domain/seasons/status.js';
 import { type DatedRow, type SeasonDay, seasonCategories, seasonYear, seasonYearOf } from '../../src/domain/seasons/year.js';
+import { grade } from '../../src/domain/species/risk.js';
+import { MAX_SHIFT_DAYS } from '../../src/domain/verification/climatology.js';
 
 const GRASS = seasonCategories([]).find((c) => c.name === 'grass')!;
 

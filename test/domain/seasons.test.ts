@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
-import { grade } from '../../src/domain/species/risk.js';
 import type { DailyPollen } from '../../src/domain/schemas.js';
 import { citySeasons } from '../../src/domain/seasons/city-seasons.js';
 import {
@@ -15,6 +14,7 @@ import {
   yearSeason,
   yearsHeld,
 } from '../../src/domain/seasons/year.js';
+import { grade } from '../../src/domain/species/risk.js';
 
 const d = dayNumber;
 /** A series of `value` on each day of [from, to], graded on tree's scale. */

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RISK_LABELS } from '../../src/domain/species/risk.js';
-import { type Levels, MIN_LEVEL_DAYS, scoreSample } from '../../src/domain/verification/scores.js';
+import { scoreSample } from '../../src/domain/verification/score-sample.js';
+import { type Levels, MIN_LEVEL_DAYS } from '../../src/domain/verification/scores.js';
 
 /** Tree values inside each level (NAB tree thresholds 15, 90, 1500), by level index. */
 const VALUE = [0, 5, 40, 300, 2000];

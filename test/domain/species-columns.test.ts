@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Category, gradedValue } from '../../src/domain/species/risk.js';
-import type { Species } from '../../src/domain/species/payload.js';
 import { SpeciesColumns } from '../../src/domain/species/leaf-arrays.js';
+import type { Species } from '../../src/domain/species/payload.js';
+import { type Category, gradedValue } from '../../src/domain/species/risk.js';
 import { leaves, speciesSum } from '../../src/store/codec.js';
 import { oneShapePayloads } from '../helpers/species.js';
 

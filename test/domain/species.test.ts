@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasShape, sanitizeSpecies, shapeKey, shapeOf, type Species } from '../../src/domain/species/payload.js';
+import { hasShape, type Species, sanitizeSpecies, shapeKey, shapeOf } from '../../src/domain/species/payload.js';
 
 describe('sanitizeSpecies', () => {
   it('stores invalid leaves as null and keeps everything else as sent', () => {

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Climatology, Sample, sameDateYearsBefore } from '../../src/domain/verification/climatology.js';
 import { dayNumber, dayString, HOUR_MS } from '../../src/domain/dates.js';
 import type { SeasonDay } from '../../src/domain/seasons/year.js';
+import { Climatology, Sample, sameDateYearsBefore } from '../../src/domain/verification/climatology.js';
+import { medianDay, persistenceOn } from '../../src/domain/verification/references.js';
 import {
   coveredEnough,
   type IssuedForecast,
@@ -11,7 +12,6 @@ import {
   type TargetDay,
   targetDays,
 } from '../../src/domain/verification/target-days.js';
-import { medianDay, persistenceOn } from '../../src/domain/verification/references.js';
 
 const CHICAGO = 'America/Chicago';
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RISK_LABELS, type Risk } from '../../src/domain/species/risk.js';
-import {
-  contingencyTable,
-  gerrityOf,
-  heidkeOf,
-  levelsReason,
-  MIN_PAIRS,
-  midRanks,
-  type Pair,
-  podFar,
-  rmseLog,
-  skill,
-  spearman,
-  tidy,
-} from '../../src/domain/verification/scores.js';
+import { midRanks, rmseLog, spearman } from '../../src/domain/verification/continuous-scores.js';
+import { levelsReason, skill } from '../../src/domain/verification/score-sample.js';
+import { contingencyTable, gerrityOf, heidkeOf, MIN_PAIRS, type Pair, podFar, tidy } from '../../src/domain/verification/scores.js';
 
 const [N, L, M, H, V] = RISK_LABELS;
 /** A tree value inside each level (NAB tree thresholds 15, 90, 1500). */

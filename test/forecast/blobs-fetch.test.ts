@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOBS_ATTEMPTS, boundedFetch } from '../../src/served/blobs-fetch.js';
+import { BLOBS_ATTEMPTS, boundedFetch } from '../../src/deploy-data/blobs-fetch.js';
 import { BlobsForecastCache } from '../../src/forecast/cache.js';
 import { passedOn } from '../helpers/blobs-outage.js';
 import { tempDir } from '../helpers/tmp.js';

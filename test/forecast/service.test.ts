@@ -1,19 +1,19 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { boundedFetch } from '../../src/deploy-data/blobs-fetch.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { isoHour } from '../../src/domain/dates.js';
 import { normalizeHour } from '../../src/domain/hours.js';
-import { BlobsForecastCache, SqliteForecastCache, type ForecastCache } from '../../src/forecast/cache.js';
+import { BlobsForecastCache, type ForecastCache, SqliteForecastCache } from '../../src/forecast/cache.js';
 import { CACHE_LIMIT_MS, CallUncounted, ForecastService, ForecastUnavailable } from '../../src/forecast/service.js';
-import { boundedFetch } from '../../src/served/blobs-fetch.js';
-import { blobsBehindProxy, type BlobsOutage } from '../helpers/blobs-outage.js';
-import { ProviderError, type PollenBatch, type PollenProvider } from '../../src/providers/provider.js';
+import { type PollenBatch, type PollenProvider, ProviderError } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type BlobsOutage, blobsBehindProxy } from '../helpers/blobs-outage.js';
 
 const T0 = Date.parse('2026-05-01T10:20:00Z');
 const HOUR = 3_600_000;

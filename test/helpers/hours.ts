@@ -1,5 +1,5 @@
-import type { Species } from '../../src/domain/species/payload.js';
 import type { StoredHour } from '../../src/domain/hours.js';
+import type { Species } from '../../src/domain/species/payload.js';
 
 /** A stored hour for hand-computed fixtures: `hourOfDay` within UTC `day`. */
 export function hour(

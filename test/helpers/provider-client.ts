@@ -4,8 +4,8 @@
  * ProviderError whose message never holds the key.
  */
 import { expect } from 'vitest';
-import type { CallLedger } from '../../src/providers/http-policy.js';
-import { HttpClient } from '../../src/providers/http-policy.js';
+import type { CallLedger } from '../../src/providers/http-client.js';
+import { HttpClient } from '../../src/providers/http-client.js';
 import { ProviderError } from '../../src/providers/provider.js';
 
 export interface TestHttpOptions {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { listFiles, type RenderOptions, render, type RenderSummary } from '../../src/render/render.js';
+import { listFiles, type RenderOptions, type RenderSummary, render } from '../../src/render/render.js';
 import { openStore } from '../../src/store/store.js';
 
 /** Renders the store at `db` into `publish`, returning its summary. */

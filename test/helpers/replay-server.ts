@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
-import { dayNumber, dayString, DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
+import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../../src/domain/dates.js';
 import type { PollenBatch } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 

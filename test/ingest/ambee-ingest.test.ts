@@ -10,7 +10,7 @@ import { createProviders } from '../../src/providers/registry.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { sink } from '../helpers/sink.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/store.js';
 import { runCli, startCli, stdoutUntil } from '../helpers/cli.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
-import { openStore } from '../../src/store/store.js';
 
 /** The environment of both commands: no cache path set, so that each follows its `--db`. */
 const ENV = { FORECAST_CACHE_DB: '', POLLEN_DB: '', FORECAST_DAILY_BUDGET: '' };

@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCityFile } from '../../src/domain/city-file.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 import { openStore } from '../../src/store/store.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/tmp.js';

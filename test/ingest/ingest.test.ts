@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
-import { dayNumber, DAY_MS, HOUR_MS } from '../../src/domain/dates.js';
+import { type City, DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import {
-  openCoverage,
-  ProviderError,
   type Coverage,
   type HourSpan,
+  openCoverage,
   type PollenBatch,
   type PollenProvider,
+  ProviderError,
   type WeatherProvider,
 } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';

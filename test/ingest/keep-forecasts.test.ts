@@ -5,15 +5,15 @@ import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { BlobsForecastCache, SqliteForecastCache } from '../../src/forecast/cache.js';
 import { blobFetches, FETCHES_PREFIX, fetchKey } from '../../src/forecast/kept.js';
-import { functionFetches } from '../../src/ingest/function-fetches.js';
 import { ForecastService } from '../../src/forecast/service.js';
+import { functionFetches } from '../../src/ingest/function-fetches.js';
 import { keepForecasts, MADE_AGAIN_AT } from '../../src/ingest/keep-forecasts.js';
 import { type PollenProvider, ProviderError } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
+import { useBlobsServer } from '../helpers/blobs-server.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
-import { useBlobsServer } from '../helpers/blobs-server.js';
 
 const sample = new SampleProvider();
 const [tulsa, austin] = [DEFAULT_CITIES.get('tulsa')!, DEFAULT_CITIES.get('austin')!];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import type { StoredStatus } from '../../src/domain/day-status.js';
-import { decide, plan, type KindPlan } from '../../src/ingest/plan.js';
+import { decide, type KindPlan, plan } from '../../src/ingest/plan.js';
 import type { Coverage } from '../../src/providers/provider.js';
 
 const D = 20_000; // a day number; "today" in these tables

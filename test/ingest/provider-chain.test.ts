@@ -20,12 +20,12 @@ import { runIngest } from '../../src/ingest/run.js';
 import { render } from '../../src/render/render.js';
 import { type RunningServer, serve } from '../../src/server/server.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { type AtmosporeEntry, atmosporeCategory } from '../helpers/atmospore.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { fixture } from '../helpers/fixtures.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
-import { type AtmosporeEntry, atmosporeCategory } from '../helpers/atmospore.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 
 type Json = Record<string, any>;
 

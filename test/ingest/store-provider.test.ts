@@ -11,7 +11,7 @@ import { parseIngestArgs, type RawIngestArgs, UsageError } from '../../src/inges
 import { runIngest } from '../../src/ingest/run.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { sink } from '../helpers/sink.js';
 import { tempDir } from '../helpers/tmp.js';
 

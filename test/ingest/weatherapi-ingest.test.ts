@@ -15,7 +15,7 @@ import type { IngestSummary } from '../../src/ingest/ingest.js';
 import { runIngest } from '../../src/ingest/run.js';
 import { openStore } from '../../src/store/store.js';
 import { fixture } from '../helpers/fixtures.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 type Json = Record<string, any>;

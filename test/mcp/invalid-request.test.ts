@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_REFUSED } from '../../src/mcp/streamable-http.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
 
 describe('/mcp tells a body that is not JSON from JSON that is not a JSON-RPC message', () => {

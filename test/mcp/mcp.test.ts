@@ -4,9 +4,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSettings } from '../../src/api/contract/context.js';
-import { lazyContext, storeContext } from '../../src/wiring/contexts.js';
 import { BATCH_REFUSED, handleMcp } from '../../src/mcp/streamable-http.js';
 import { MCP_RANGE_CAP } from '../../src/mcp/tools.js';
+import { lazyContext, storeContext } from '../../src/wiring/contexts.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 

@@ -6,9 +6,9 @@ import { AmbeeProvider, itemTime } from '../../src/providers/ambee.js';
 import { StoreLedger } from '../../src/providers/call-budget.js';
 import { openStore } from '../../src/store/store.js';
 import { fixture } from '../helpers/fixtures.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
-import { tempDir } from '../helpers/tmp.js';
 import { failureOf, testHttp } from '../helpers/provider-client.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
+import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'test-key-4f9a1c';
 const austin = DEFAULT_CITIES.get('austin')!;

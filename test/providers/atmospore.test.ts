@@ -2,12 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { plantName } from '../../src/domain/species/plant-names.js';
-import { SPECIES_KEY, type Category } from '../../src/domain/species/risk.js';
+import { type Category, SPECIES_KEY } from '../../src/domain/species/risk.js';
 import { AtmosporeProvider, atmosporeVerdict } from '../../src/providers/atmospore.js';
-import { fixture } from '../helpers/fixtures.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { atmosporeCategory } from '../helpers/atmospore.js';
+import { fixture } from '../helpers/fixtures.js';
 import { failureOf, testHttp } from '../helpers/provider-client.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'ak_test-key-7c21e9';
 const austin = DEFAULT_CITIES.get('austin')!;

@@ -5,8 +5,8 @@ import { doctor, formatDoctor } from '../../src/providers/doctor.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { scriptedServer } from '../helpers/scripted-server.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const KEY = 'doctor-key-71c0';

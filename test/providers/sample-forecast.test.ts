@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { type City, DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
+import { groupByDay } from '../../src/domain/day-cuts.js';
 import { dayValues } from '../../src/domain/day-values.js';
-import { groupByDay } from '../../src/domain/days.js';
 import { normalizeHour } from '../../src/domain/hours.js';
 import type { Category } from '../../src/domain/species/risk.js';
-import { contingencyTable, heidkeOf, type Pair, skill } from '../../src/domain/verification/scores.js';
+import { skill } from '../../src/domain/verification/score-sample.js';
+import { contingencyTable, heidkeOf, type Pair } from '../../src/domain/verification/scores.js';
 
 /** Heidke's score of pairs' table as it is: the sample's forecast is judged here, not what an answer may say of a few days. */
 const heidke = (pairs: readonly Pair[]): number => heidkeOf(contingencyTable(pairs).flat());
+
 import { latestAtLead, observedSeries, type TargetDay, targetDays } from '../../src/domain/verification/target-days.js';
 import type { PollenBatch } from '../../src/providers/provider.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';

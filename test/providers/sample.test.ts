@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { aqiFromConcentrations } from '../../src/domain/aqi.js';
-import { DEFAULT_CITIES, type City } from '../../src/domain/cities.js';
-import { dayNumber, dayOfYear, utcOffset, DAY_MS } from '../../src/domain/dates.js';
-import { categoryRisk, CATEGORIES, RISK_LABELS } from '../../src/domain/species/risk.js';
+import { type City, DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { DAY_MS, dayNumber, dayOfYear, utcOffset } from '../../src/domain/dates.js';
 import { normalizeHour } from '../../src/domain/hours.js';
+import { CATEGORIES, categoryRisk, RISK_LABELS } from '../../src/domain/species/risk.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { TREE_CALENDAR } from '../../src/providers/sample/tree-calendar.js';
 import { fixture } from '../helpers/fixtures.js';

@@ -3,8 +3,8 @@ import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { HISTORY_START_DAY, WeatherApiProvider, weatherapiVerdict } from '../../src/providers/weatherapi.js';
 import { fixture } from '../helpers/fixtures.js';
-import { scriptedServer, type ScriptedServer } from '../helpers/scripted-server.js';
 import { failureOf, testHttp } from '../helpers/provider-client.js';
+import { type ScriptedServer, scriptedServer } from '../helpers/scripted-server.js';
 
 const KEY = 'wapi-test-key-7c21e0';
 const austin = DEFAULT_CITIES.get('austin')!;

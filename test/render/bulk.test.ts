@@ -7,15 +7,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { asyncBufferFromUrl, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BulkColumn, BulkManifest } from '../../src/deploy-data/bulk-index.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { render } from '../../src/render/render.js';
-import type { BulkColumn, BulkManifest } from '../../src/served/bulk-index.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { buildStore, useSite } from '../helpers/site.js';
 

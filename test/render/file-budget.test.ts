@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNTIL_DEPLOY_CDN_CACHE } from '../../src/api/http/cdn.js';
 import { requestForFile } from '../../src/api/http/file-requests.js';
 import { ROUTES } from '../../src/api/routes.js';
-import { UNTIL_DEPLOY_CDN_CACHE } from '../../src/api/http/cdn.js';
 import { dayString } from '../../src/domain/dates.js';
-import { listFiles, render, RenderError, type RenderSummary } from '../../src/render/render.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { listFiles, RenderError, type RenderSummary, render } from '../../src/render/render.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { ROOT, runCli } from '../helpers/cli.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';

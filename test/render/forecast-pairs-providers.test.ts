@@ -9,12 +9,12 @@
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readBulkIndex } from '../../src/deploy-data/bulk-index.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, dayString, HOUR_MS } from '../../src/domain/dates.js';
 import type { ForecastSkill } from '../../src/domain/verification/skill-schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { readBulkIndex } from '../../src/served/bulk-index.js';
 import { useSite } from '../helpers/site.js';
 
 const CITY = 'austin';

@@ -11,14 +11,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readBulkIndex } from '../../src/deploy-data/bulk-index.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
-import type { ForecastSkill, SkillScores } from '../../src/domain/verification/skill-schemas.js';
 import type { SkillTable } from '../../src/domain/schemas.js';
+import type { ForecastSkill, SkillScores } from '../../src/domain/verification/skill-schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { pairsPath } from '../../src/render/forecast-skills.js';
-import { readBulkIndex } from '../../src/served/bulk-index.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 

@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { shardFolderPath } from '../../src/deploy-data/shard-folder.js';
+import { renderCachePath } from '../../src/deploy-data/site-file.js';
 import { render } from '../../src/render/render.js';
-import { renderCachePath } from '../../src/served/site-file.js';
-import { shardFolderPath } from '../../src/served/shard-folder.js';
 import { openStore } from '../../src/store/store.js';
 import { runCli } from '../helpers/cli.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';

@@ -15,8 +15,8 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { cacheKeyOf, signatureOf } from '../../src/render/cache/key.js';
 import { codeDigest } from '../../src/render/cache/render-cache.js';
 import { openStore } from '../../src/store/store.js';
-import { buildStore } from '../helpers/site.js';
 import { expectSameTree, renderTo } from '../helpers/renders.js';
+import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['austin', 'honolulu'];

@@ -12,8 +12,8 @@ import { cacheKeyOf, cacheKeyPath, signatureOf } from '../../src/render/cache/ke
 import { listFiles } from '../../src/render/render.js';
 import { RenderError } from '../../src/render/render-error.js';
 import { ConfigError } from '../../src/settings.js';
-import { buildStore } from '../helpers/site.js';
 import { expectSameTree, renderTo } from '../helpers/renders.js';
+import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['austin', 'honolulu'];

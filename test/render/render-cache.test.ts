@@ -3,18 +3,18 @@
  * unchanged writes the same tree, byte for byte, as a render from nothing of the same store.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cacheKeyOf, signatureOf } from '../../src/render/cache/key.js';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readShardManifest, shardManifestPath } from '../../src/deploy-data/shard-folder.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { ingest } from '../../src/ingest/ingest.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { render, type RenderSummary } from '../../src/render/render.js';
+import { cacheKeyOf, signatureOf } from '../../src/render/cache/key.js';
+import { type RenderSummary, render } from '../../src/render/render.js';
 import { openStore, type Store } from '../../src/store/store.js';
-import { readShardManifest, shardManifestPath } from '../../src/served/shard-folder.js';
-import { buildStore } from '../helpers/site.js';
 import { expectSameTree } from '../helpers/renders.js';
+import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const CITIES = ['austin', 'honolulu', 'scranton'];

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
+import { findRoute } from '../../src/api/routes.js';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { redirectsFile, routeRules, staticRules } from '../../src/render/redirects.js';
-import { findRoute } from '../../src/api/routes.js';
 import { readNetlifyConfig } from '../../src/server/netlify-config.js';
 import { ROOT } from '../helpers/cli.js';
 

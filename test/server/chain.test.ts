@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { headersFor, pathPattern, readNetlifyConfig } from '../../src/server/netlify-config.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 import { ROOT } from '../helpers/cli.js';
 import { type Exchange, rawExchange } from '../helpers/raw-exchange.js';
 import { buildStore } from '../helpers/site.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../src/api/contract/error.js';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 
 const MB = 1024 * 1024;
 const SIZE = 64 * MB;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ForecastOutlook } from '../../src/api/endpoints/forecast-outlook.js';
-import { cityToday, dayAnswers } from '../../src/site/app/day-answers.js';
 import type { ForecastDay } from '../../src/site/app/api.js';
+import { cityToday, dayAnswers } from '../../src/site/app/day-answers.js';
 
 const day = (date: string, tree: ForecastDay['peak_risk_tree'], hours = 24): ForecastDay =>
   ({

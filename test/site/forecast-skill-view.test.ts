@@ -5,18 +5,19 @@
  * when the reader opens it, and what it says is checked against counts made here from the API's
  * own contingency tables.
  */
-import { describe, expect, it } from 'vitest';
+
 import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../src/domain/dates.js';
 import { ForecastSkill } from '../../src/domain/verification/skill-schemas.js';
+import { type KeptDay, levelsOf } from '../../src/domain/verification/target-days.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { outlookSentence, providersSentence, skillSentence } from '../../src/site/app/skill-words.js';
 import { hasChromium, useBrowser } from '../helpers/browser.js';
 import { useSite, useSiteToToday } from '../helpers/site.js';
 import { bound, categoryToSpeakOf, counted, expectedSentence, fixed, type Json, leadOne } from '../helpers/skill-words.js';
-import { type KeptDay, levelsOf } from '../../src/domain/verification/target-days.js';
 
 /** The leads after tomorrow at which the served outlook is the outlook's own, and those at which it is the usual for the season. */
 const servedAfterTomorrow = (c: Json) => {

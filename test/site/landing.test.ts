@@ -1,17 +1,17 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createRequire } from 'node:module';
 import distance from '@turf/distance';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Page } from 'playwright-core';
-import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_CITIES } from '../../src/domain/cities.js';
+import { readCityFile } from '../../src/domain/city-file.js';
 import { siteFiles } from '../../src/site/build.js';
 import { CHROMIUM, hasChromium, useBrowser } from '../helpers/browser.js';
 import { ROOT } from '../helpers/cli.js';
 import { SITE_SPAN, useSite } from '../helpers/site.js';
-import { readCityFile } from '../../src/domain/city-file.js';
 
 type Json = Record<string, any>;
 

@@ -6,9 +6,9 @@
  * width, a group's count a pill, markers coloured by one category, and forecast markers dashed.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { build } from 'esbuild';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type City, DEFAULT_CITIES } from '../../src/domain/cities.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PollenHour } from '../../src/domain/hours.js';
-import { shapeKey, shapeOf, type Shape, type Species } from '../../src/domain/species/payload.js';
+import { type Shape, type Species, shapeKey, shapeOf } from '../../src/domain/species/payload.js';
 import type { WeatherValues } from '../../src/domain/weather.js';
 import { decodeDay, decodeWeather, encodeDay, encodeWeather } from '../../src/store/codec.js';
 import { Reader, Writer } from '../../src/store/varint-codec.js';

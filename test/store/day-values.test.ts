@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { dayNumber } from '../../src/domain/dates.js';
-import { type DayCut, dayHours } from '../../src/domain/days.js';
+import { type DayCut, dayHours } from '../../src/domain/day-cuts.js';
 import { dayValues } from '../../src/domain/day-values.js';
 import { openStore, type Store, StoreVersionError } from '../../src/store/store.js';
 import { buildStore, SITE_SPAN } from '../helpers/site.js';

@@ -5,9 +5,9 @@
  * here day by day, over windows of many cities and few days, few cities and many days.
  */
 import { describe, expect, it } from 'vitest';
-import { countUpTo, type CountWindow, type DayMask } from '../../src/store/pollen-days.js';
-import { quarterOf, RANGE_SHARDS } from '../../src/store/shards/shard-format.js';
 import { dayNumber } from '../../src/domain/dates.js';
+import { type CountWindow, countUpTo, type DayMask } from '../../src/store/pollen-days.js';
+import { quarterOf, RANGE_SHARDS } from '../../src/store/shards/shard-format.js';
 
 const FULL = 0xffffff;
 const first = dayNumber('2025-01-01');

@@ -6,19 +6,20 @@
  * or 8 MB; a shard that is not its key's bytes is a 503; and a render after one more day writes
  * only the shards whose bytes changed.
  */
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { unpack } from 'msgpackr';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { respond, type ApiResponse } from '../../src/api/http/respond.js';
+import { type ApiResponse, respond } from '../../src/api/http/respond.js';
 import { ROUTES } from '../../src/api/routes.js';
+import { FolderShards, readShardManifest, type ShardManifest } from '../../src/deploy-data/shard-folder.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { callRoute } from '../../src/mcp/tools.js';
 import { render } from '../../src/render/render.js';
-import { FolderShards, readShardManifest, type ShardManifest } from '../../src/served/shard-folder.js';
-import { servedStorePath } from '../../src/served/site-file.js';
 import { cityShard, quarterOf } from '../../src/store/shards/shard-format.js';
 import { ShardIndex, type ShardSource, ShardStore } from '../../src/store/shards/shard-reader.js';
 import { openStore, type Store } from '../../src/store/store.js';

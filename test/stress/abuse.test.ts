@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serve, type RunningServer } from '../../src/server/server.js';
+import { type RunningServer, serve } from '../../src/server/server.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { startReplayServer, type ReplayServer } from '../helpers/replay-server.js';
+import { type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { useSite } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
 import { count } from './counters.js';

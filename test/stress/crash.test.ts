@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { outlookFilePath, readOutlookFile } from '../../src/deploy-data/outlook-file.js';
+import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { listFiles } from '../../src/render/render.js';
-import { outlookFilePath, readOutlookFile } from '../../src/served/outlook-file.js';
-import { servedStorePath } from '../../src/served/site-file.js';
 import { serve } from '../../src/server/server.js';
 import { pullSnapshot, pushSnapshot } from '../../src/store/snapshot.js';
 import { openStore, StoreVersionError } from '../../src/store/store.js';

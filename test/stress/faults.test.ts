@@ -7,7 +7,7 @@ import { SampleProvider } from '../../src/providers/sample/index.js';
 import { serve } from '../../src/server/server.js';
 import { openStore } from '../../src/store/store.js';
 import { ROOT, runCli } from '../helpers/cli.js';
-import { startReplayServer, type Fault, type ReplayServer } from '../helpers/replay-server.js';
+import { type Fault, type ReplayServer, startReplayServer } from '../helpers/replay-server.js';
 import { tempDir } from '../helpers/tmp.js';
 import { count } from './counters.js';
 

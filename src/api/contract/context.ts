@@ -2,12 +2,13 @@
  * What a handler is given: the store it reads, the cities, the forecast service and the settings
  * of the answer. An interface: the server's and functions' side (src/wiring/contexts.ts) builds it.
  */
+
+import type { BulkManifest } from '../../deploy-data/bulk-index.js';
+import type { OutlookFile } from '../../deploy-data/outlook-file.js';
 import type { CitySet } from '../../domain/cities.js';
-import type { Allergen } from '../../domain/species/allergens.js';
 import type { ZipTable } from '../../domain/geo.js';
+import type { Allergen } from '../../domain/species/allergens.js';
 import type { ForecastService } from '../../forecast/service.js';
-import type { BulkManifest } from '../../served/bulk-index.js';
-import type { OutlookFile } from '../../served/outlook-file.js';
 import type { StoreReader } from '../../store/reader.js';
 
 /** What handlers read of the process: its clock, and settled once from the environment, the health limit. */

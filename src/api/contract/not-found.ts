@@ -1,7 +1,8 @@
 /** The 404s several operations document. */
-import type { Documented } from './route.js';
-import { NoData, UnsupportedCityError } from './error.js';
+
 import * as z from 'zod';
+import { NoData, UnsupportedCityError } from './error.js';
+import type { Documented } from './route.js';
 
 export const NO_DATA = 'No observations at all yet (an empty store): NO_DATA, "No observations are available yet".';
 

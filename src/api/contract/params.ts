@@ -3,10 +3,10 @@ import * as z from 'zod';
 import type { City, CitySet } from '../../domain/cities.js';
 import { closestSlug } from '../../domain/city-search.js';
 import { dayNumber } from '../../domain/dates.js';
-import type { DayCut } from '../../domain/days.js';
+import type { DayCut } from '../../domain/day-cuts.js';
+import { Day } from '../../domain/schemas.js';
 import { unsupportedCity } from './error.js';
 import { MAX_TEXT, type Param, param } from './query.js';
-import { Day } from '../../domain/schemas.js';
 
 const CITY = 'a city slug from GET /api/cities';
 const DATE = 'a valid date in YYYY-MM-DD format';

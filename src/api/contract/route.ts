@@ -10,8 +10,8 @@ import type { Answer, JsonAnswer } from './answer.js';
 import type { ApiContext } from './context.js';
 import { ApiError, InvalidParameterError } from './error.js';
 import { type Format, type Formats, type Given, mediaType } from './format.js';
-import type { StaticForm, Unit } from './static-forms.js';
 import { argumentOf, boundsOf, metaOf, type Param, type Params, parseQuery, type QueryOf, saying, valueSchema } from './query.js';
+import type { StaticForm, Unit } from './static-forms.js';
 
 export type Json = Record<string, unknown>;
 

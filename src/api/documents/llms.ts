@@ -1,8 +1,8 @@
 /** llms.txt, a short guide for agents: its endpoints and MCP tools come from the route list. */
 import { listed } from '../../domain/words.js';
-import { takingParam } from './openapi.js';
 import { metaOf } from '../contract/query.js';
 import { type Route, toolArguments } from '../contract/route.js';
+import { takingParam } from './openapi.js';
 
 /** "get_pollen and get_forecast take timezone (...)": the tools with an argument, or nothing when none has it. */
 function takes(routes: readonly Route[], argument: string, values: string): string {

@@ -5,12 +5,12 @@
  */
 import * as z from 'zod';
 import { SCHEMA_NAMES } from '../../domain/schema-names.js';
-import { RISK_RULES } from '../contract/risk-rules.js';
-import { mediaType } from '../contract/format.js';
-import { maxLengthOf, metaOf, type Param, TEXT_PATTERN, textBounded, valueSchema } from '../contract/query.js';
-import { errorSchema, type Json, type Route } from '../contract/route.js';
-import { API_TITLE, API_VERSION } from '../contract/identity.js';
 import { listed } from '../../domain/words.js';
+import { mediaType } from '../contract/format.js';
+import { API_TITLE, API_VERSION } from '../contract/identity.js';
+import { maxLengthOf, metaOf, type Param, TEXT_PATTERN, textBounded, valueSchema } from '../contract/query.js';
+import { RISK_RULES } from '../contract/risk-rules.js';
+import { errorSchema, type Json, type Route } from '../contract/route.js';
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 

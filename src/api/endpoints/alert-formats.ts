@@ -7,17 +7,17 @@
  */
 import { Feed } from 'feed';
 import ical, { ICalCalendarMethod, ICalEventTransparency } from 'ical-generator';
-import { feedName, nameUuid, type Alert } from '../../domain/alerts.js';
 import { nothingExpected } from '../../domain/alert-words.js';
-import { capitalized } from '../../domain/words.js';
-import { onRange } from '../../domain/species/allergens.js';
-import { DAY_MS, dayNumber, instantInWords } from '../../domain/dates.js';
-import { CACHE_LIMIT_MS } from '../../forecast/service.js';
-import type { AlertsAnswer } from './alerts-answer.js';
 import type { AlertRule } from '../../domain/alerts.js';
+import { type Alert, feedName, nameUuid } from '../../domain/alerts.js';
+import { DAY_MS, dayNumber, instantInWords } from '../../domain/dates.js';
+import { onRange } from '../../domain/species/allergens.js';
+import { capitalized } from '../../domain/words.js';
+import { CACHE_LIMIT_MS } from '../../forecast/service.js';
 import type { JsonAnswer, TextAnswer } from '../contract/answer.js';
 import { type Format, type Given, TEXT } from '../contract/format.js';
 import { API_TITLE } from '../contract/identity.js';
+import type { AlertsAnswer } from './alerts-answer.js';
 import { vtimezone } from './ics-timezone.js';
 
 /** The formats /api/alerts offers besides JSON. */

@@ -3,9 +3,10 @@
  * alert-formats.ts) is written from.
  */
 import * as z from 'zod';
-import * as D from '../../domain/schemas.js';
 import { named } from '../../domain/schema-names.js';
+import * as D from '../../domain/schemas.js';
 import { DateTime, Day } from '../../domain/schemas.js';
+import { CATEGORIES } from '../../domain/species/risk.js';
 import { provenance } from '../contract/answer-fields.js';
 
 const AlertOutlookDay = named(
@@ -40,7 +41,7 @@ export const AlertsResponse = named(
     min: D.AlertLevel,
     categories: z.array(D.AlertCategoryName).describe('The categories watched (none when only species= is given).'),
     species: z
-      .array(z.object({ category: z.enum(['tree', 'grass', 'weed']), name: z.string(), slug: z.string() }))
+      .array(z.object({ category: z.enum(CATEGORIES), name: z.string(), slug: z.string() }))
       .describe("The allergens watched (species=), each graded on its category's NAB range; empty when none is. An extension."),
     // With simulated, every calendar event and feed entry says the values are invented too.
     ...provenance,

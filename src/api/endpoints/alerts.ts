@@ -5,25 +5,25 @@
  * nothing is stored per subscriber.
  */
 import * as z from 'zod';
-import { alertsFor, alertsForDays, type AlertRule } from '../../domain/alerts.js';
-import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
+import { type AlertRule, alertsFor, alertsForDays } from '../../domain/alerts.js';
 import { type City, slugify } from '../../domain/cities.js';
 import { dayNumber, HOUR_MS } from '../../domain/dates.js';
-import { dayOfHour } from '../../domain/days.js';
+import { dayOfHour } from '../../domain/day-cuts.js';
+import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
 import { ALERT_CATEGORIES, ALERT_LEVELS, type AlertLevel, DEFAULT_LEVEL, type Graded } from '../../domain/species/risk.js';
 import type { Forecast } from '../../forecast/service.js';
-import { ALERT_FORMAT_NAMES, ALERT_FORMATS } from './alert-formats.js';
-import { type AlertOutlook, type AlertsAnswer, AlertsResponse } from './alerts-answer.js';
+import { provenanceOf } from '../contract/answer-fields.js';
 import type { ApiContext } from '../contract/context.js';
-import { ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
-import { atOrAbove, outlookDates } from './forecast-outlook.js';
-import { CITY_NOT_FOUND } from '../contract/not-found.js';
-import { requiredCity, servedCity } from '../contract/params.js';
 import { invalidParameter } from '../contract/error.js';
 import { formatParam } from '../contract/format.js';
+import { CITY_NOT_FOUND } from '../contract/not-found.js';
+import { requiredCity, servedCity } from '../contract/params.js';
 import { anyCase, commaList, oneOfWords, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { provenanceOf } from '../contract/answer-fields.js';
+import { ALERT_FORMAT_NAMES, ALERT_FORMATS } from './alert-formats.js';
+import { type AlertOutlook, type AlertsAnswer, AlertsResponse } from './alerts-answer.js';
+import { ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
+import { atOrAbove, outlookDates } from './forecast-outlook.js';
 
 const CATEGORIES_EXPECTED = `a comma-separated list of ${ALERT_CATEGORIES.map((c) => `'${c}'`).join(', ')}`;
 

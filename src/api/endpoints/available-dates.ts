@@ -1,10 +1,10 @@
 /** GET /api/available-dates: every UTC day with pollen data, newest first. */
 import * as z from 'zod';
 import { dayString } from '../../domain/dates.js';
-import { DATA_PREFIX, once } from '../contract/static-forms.js';
 import { named } from '../../domain/schema-names.js';
 import { Day } from '../../domain/schemas.js';
 import { route } from '../contract/route.js';
+import { DATA_PREFIX, once } from '../contract/static-forms.js';
 
 export const AvailableDatesResponse = named(
   'AvailableDatesResponse',

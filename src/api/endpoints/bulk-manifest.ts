@@ -6,8 +6,8 @@
 import * as z from 'zod';
 import * as D from '../../domain/schemas.js';
 import { ErrorBody, errorKind } from '../contract/error.js';
-import { DATA_PREFIX } from '../contract/static-forms.js';
 import { route } from '../contract/route.js';
+import { DATA_PREFIX } from '../contract/static-forms.js';
 
 const NotRendered = errorKind('NotRenderedError', 'NOT_RENDERED', 'No render has written the bulk files yet.');
 

@@ -1,10 +1,10 @@
 /** GET /api/cities: the cities served, by name, with their state (repeated names) and their position and zone. */
 import * as z from 'zod';
 import { named } from '../../domain/schema-names.js';
-import { DATA_PREFIX, once } from '../contract/static-forms.js';
-import { route } from '../contract/route.js';
-import { cityRow } from '../contract/answer-fields.js';
 import { City as CitySchema } from '../../domain/schemas.js';
+import { cityRow } from '../contract/answer-fields.js';
+import { route } from '../contract/route.js';
+import { DATA_PREFIX, once } from '../contract/static-forms.js';
 
 export const CitiesResponse = named('CitiesResponse', 'Every supported city, by name.', z.object({ cities: z.array(CitySchema) }));
 

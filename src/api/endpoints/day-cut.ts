@@ -1,6 +1,6 @@
 /** Reading the store by days of a cut (UTC, or each city's local days), for the handlers that take `timezone`. */
 import type { City, CitySet } from '../../domain/cities.js';
-import { dayHours, dayOfHour, type DayCut } from '../../domain/days.js';
+import { type DayCut, dayHours, dayOfHour } from '../../domain/day-cuts.js';
 import type { StoredHour } from '../../domain/hours.js';
 import type { StoreReader } from '../../store/reader.js';
 

@@ -10,16 +10,16 @@
 import * as z from 'zod';
 import type { City } from '../../domain/cities.js';
 import { dayString, HOUR_MS } from '../../domain/dates.js';
+import { dayOfHour } from '../../domain/day-cuts.js';
 import { type DayValues, mapDayOf } from '../../domain/day-values.js';
-import { dayOfHour } from '../../domain/days.js';
 import { MAP_AGGREGATION, mapFeature } from '../../domain/map.js';
 import { provenanceOfFeatures } from '../../domain/provenance.js';
 import { named } from '../../domain/schema-names.js';
 import * as D from '../../domain/schemas.js';
 import { DateTime, Day } from '../../domain/schemas.js';
 import type { Forecast } from '../../forecast/service.js';
-import { provenance } from '../contract/answer-fields.js';
 import { GEOJSON_TYPE } from '../contract/answer.js';
+import { provenance } from '../contract/answer-fields.js';
 import { param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 import { cachedForecasts, ForecastUnavailable503, forecastDayValues } from './forecast-of.js';

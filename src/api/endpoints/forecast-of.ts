@@ -3,17 +3,17 @@
  * failures said as 503s, and its hours with the zone the provider gave them.
  */
 import type { City } from '../../domain/cities.js';
-import type { PollenHour } from '../../domain/hours.js';
 import { dayNumber } from '../../domain/dates.js';
-import { dailyDayValues, type DayValues, dayValues } from '../../domain/day-values.js';
-import { type DayCut, groupByDay } from '../../domain/days.js';
+import { type DayCut, groupByDay } from '../../domain/day-cuts.js';
+import { type DayValues, dailyDayValues, dayValues } from '../../domain/day-values.js';
+import type { PollenHour } from '../../domain/hours.js';
 import {
+  type CachedDay,
   CallUncounted,
+  type Forecast,
   ForecastCacheUnavailable,
   ForecastMisconfigured,
   ForecastUnavailable,
-  type CachedDay,
-  type Forecast,
 } from '../../forecast/service.js';
 import type { ApiContext } from '../contract/context.js';
 import { errorKind } from '../contract/error.js';

@@ -6,13 +6,13 @@
  * climatology's, with why. /api/forecast?days= and /api/alerts read them.
  */
 import * as z from 'zod';
+import type { OutlookFile } from '../../deploy-data/outlook-file.js';
 import { dayNumber, dayString } from '../../domain/dates.js';
-import { RISK_LABELS, type Risk } from '../../domain/species/risk.js';
-import * as D from '../../domain/schemas.js';
-import { SkillCategory } from '../../domain/verification/skill-schemas.js';
-import type { OutlookFile } from '../../served/outlook-file.js';
 import { named } from '../../domain/schema-names.js';
+import * as D from '../../domain/schemas.js';
 import { Day } from '../../domain/schemas.js';
+import { RISK_LABELS, type Risk } from '../../domain/species/risk.js';
+import { SkillCategory } from '../../domain/verification/skill-schemas.js';
 
 export const OutlookCategory = named(
   'OutlookCategory',

@@ -6,17 +6,18 @@
  * store; this handler only picks the category and lead asked for.
  */
 import * as z from 'zod';
-import * as S from '../../domain/verification/skill-schemas.js';
-import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+import { named } from '../../domain/schema-names.js';
+import { GRADED } from '../../domain/species/risk.js';
 import { COVERAGE, RESAMPLES } from '../../domain/verification/bootstrap.js';
 import { WINDOW_DAYS } from '../../domain/verification/forecast-skill.js';
 import { PROVIDER_LEADS } from '../../domain/verification/leads.js';
+import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
 import { MIN_ABOVE_NONE, MIN_EVENTS, MIN_LEVEL_DAYS, MIN_LEVELS, MIN_PAIRS } from '../../domain/verification/scores.js';
+import * as S from '../../domain/verification/skill-schemas.js';
 import type { StoreReader } from '../../store/reader.js';
 import { ApiError, UnsupportedCityError } from '../contract/error.js';
-import { named } from '../../domain/schema-names.js';
 import { requiredCity, servedCity } from '../contract/params.js';
-import { anyCase, integer, param } from '../contract/query.js';
+import { anyCase, integer, oneOfWords, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
 import { DATA_PREFIX, type FormParams, type Unit } from '../contract/static-forms.js';
 
@@ -26,7 +27,7 @@ export const NoSkillError = named(
   z.object({ error: z.string(), code: z.literal('NO_FORECAST_SKILL'), city: z.string() }),
 );
 
-const CATEGORY = "'tree', 'grass', 'weed' or 'ragweed' (any case)";
+const CATEGORY = `${oneOfWords(GRADED)} (any case)`;
 
 /** The city of a city unit, when a render computed its skill. */
 const withSkill = (store: StoreReader, u: Unit): FormParams[] => (u.kind === 'city' && store.skills.has(u.city) ? [{ city: u.city }] : []);
@@ -58,7 +59,7 @@ export const forecastSkillRoute = route({
     name: 'get_forecast_skill',
     title: 'How good the forecast is',
     description:
-      "How well the pollen forecast did for a city, by category and lead day (0 today ... 2 for a 48-hour forecast, 13 for a daily provider's; to 7 for the outlook), against what was observed and beside yesterday's level (persistence) and the usual for the season (climatology), all on the same days: for the last 90 days (window), its days in season (window_in_season) and each season year, the share of days in the right NAB level beyond chance (heidke, gerrity: 1 perfect, 0 no skill) with a 95% interval (when the intervals of two forecasts overlap, neither is shown better), POD (share of High days forecast) and FAR (share of forecast High days that were not), with the contingency table and the number of days; null scores come with their reason. side_by_side: each provider's forecast scored on the days they all share, beside persistence and climatology on those days, to say which provider did better. outlook: the probability of each level to 7 days ahead, climatology's where the outlook has not beaten it with 95% confidence. Use it to say how far a forecast can be trusted.",
+      "How well the pollen forecast did for a city, by category and lead day (0 today ... 2 for a 48-hour forecast, 13 for a daily provider's; to 7 for the outlook), against what was observed and beside yesterday's level (persistence) and the usual for the season (climatology), all on the same days: for the last 90 days (window), its days in season (window_in_season) and each season year, the share of days in the right NAB level beyond chance (heidke, gerrity: 1 perfect, 0 no skill) with a 95% interval, POD (share of High days forecast) and FAR (share of forecast High days that were not), with the contingency table and the number of days; null scores come with their reason. verdicts: per table, whether the forecast was better, no better or worse than yesterday's level and than the usual for the season, from the 95% interval of the difference of their Gerrity scores on the same resampled days (not from whether two intervals overlap), in words to quote. side_by_side: each provider's forecast scored on the days they all share, beside persistence and climatology on those days, to say which provider did better. outlook: the probability of each level to 7 days ahead, climatology's where the outlook has not beaten it with 95% confidence. Use it to say how far a forecast can be trusted.",
   },
   forms: [{ file: `${DATA_PREFIX}/forecast-skill/{city}.json`, unit: 'city', enumerate: withSkill }],
   handle: ({ city: slug, category, lead }, { store, cities }) => {

@@ -5,26 +5,26 @@
  * that gives days (Atmospore) has no hourly rows: its dates are the daily rows, and `days` adds
  * them as it forecast them, with its own levels, as far as it reaches.
  */
-import type { City } from '../../domain/cities.js';
-import { HOUR_MS } from '../../domain/dates.js';
-import { dayOffset, dayOfHour, groupByDay, type DayCut } from '../../domain/days.js';
-import type { PollenHour } from '../../domain/hours.js';
-import { dayNumber } from '../../domain/dates.js';
-import { dailyRow, dailyRowOf } from '../../domain/day-values.js';
-import type { Forecast } from '../../forecast/service.js';
-import { type DayHour, hourlyRow } from '../../domain/pollen-rows.js';
-import * as D from '../../domain/schemas.js';
-import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+
 import * as z from 'zod';
-import { dateValues, ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
+import type { City } from '../../domain/cities.js';
+import { dayNumber, HOUR_MS } from '../../domain/dates.js';
+import { type DayCut, dayOffset, dayOfHour, groupByDay } from '../../domain/day-cuts.js';
+import { dailyRow, dailyRowOf } from '../../domain/day-values.js';
+import type { PollenHour } from '../../domain/hours.js';
+import { type DayHour, hourlyRow } from '../../domain/pollen-rows.js';
 import { named } from '../../domain/schema-names.js';
+import * as D from '../../domain/schemas.js';
 import { DateTime } from '../../domain/schemas.js';
+import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+import type { Forecast } from '../../forecast/service.js';
+import { localDays, provenance, provenanceOf } from '../contract/answer-fields.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/params.js';
-import { ForecastOutlook, outlookDates } from './forecast-outlook.js';
 import { integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance, provenanceOf } from '../contract/answer-fields.js';
+import { dateValues, ForecastUnavailable503, forecastOf, inZone } from './forecast-of.js';
+import { ForecastOutlook, outlookDates } from './forecast-outlook.js';
 
 /**
  * Most days ahead `days` may ask for: the longest horizon of any pollen provider, Atmospore's 14

@@ -6,10 +6,10 @@
  */
 import * as z from 'zod';
 import { dayString, HOUR_MS, isoHour, isoTime } from '../../domain/dates.js';
-import { DEFAULT_HEALTH_MAX_AGE_HOURS } from '../../settings.js';
-import { named } from '../../domain/schema-names.js';
 import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
+import { named } from '../../domain/schema-names.js';
 import { DateTime, Day } from '../../domain/schemas.js';
+import { DEFAULT_HEALTH_MAX_AGE_HOURS } from '../../settings.js';
 import { route } from '../contract/route.js';
 
 export const HealthResponse = named(

@@ -5,7 +5,7 @@
  * zone, in which the all-day events are the city's dates, is the component every calendar holds.
  */
 import { DAY_MS } from '../../domain/dates.js';
-import { offsetMinutes } from '../../domain/days.js';
+import { offsetMinutes } from '../../domain/day-cuts.js';
 
 const MINUTE_MS = 60_000;
 

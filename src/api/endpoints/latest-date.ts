@@ -1,13 +1,12 @@
 /** GET /api/latest-date: the newest UTC day with pollen data. */
 import * as z from 'zod';
 import { dayString } from '../../domain/dates.js';
-import { noData } from '../contract/error.js';
-import { DATA_PREFIX, ifData } from '../contract/static-forms.js';
-import { NO_DATA } from '../contract/not-found.js';
 import { named } from '../../domain/schema-names.js';
 import { Day } from '../../domain/schemas.js';
+import { NoData, noData } from '../contract/error.js';
+import { NO_DATA } from '../contract/not-found.js';
 import { route } from '../contract/route.js';
-import { NoData } from '../contract/error.js';
+import { DATA_PREFIX, ifData } from '../contract/static-forms.js';
 
 export const LatestDateResponse = named('LatestDateResponse', 'The latest UTC observation date.', z.object({ date: Day }));
 

@@ -1,19 +1,19 @@
 /** GET /api/map-data: one GeoJSON point per city with data on the date (each city's own day when local). */
 import * as z from 'zod';
-import * as D from '../../domain/schemas.js';
 import { mapDayOf } from '../../domain/day-values.js';
 import { mapCollection, mapFeature } from '../../domain/map.js';
-import { latestDay } from './day-cut.js';
-import { GEOJSON_TYPE } from '../contract/answer.js';
-import { NoData, noData } from '../contract/error.js';
+import { provenanceOfFeatures } from '../../domain/provenance.js';
 import { named } from '../../domain/schema-names.js';
+import * as D from '../../domain/schemas.js';
 import { Day } from '../../domain/schemas.js';
-import { DATA_PREFIX, ifPollen, LOCAL } from '../contract/static-forms.js';
+import { GEOJSON_TYPE } from '../contract/answer.js';
+import { localDays, provenance } from '../contract/answer-fields.js';
+import { NoData, noData } from '../contract/error.js';
 import { NO_DATA } from '../contract/not-found.js';
 import { cutField, dateParam, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance } from '../contract/answer-fields.js';
-import { provenanceOfFeatures } from '../../domain/provenance.js';
+import { DATA_PREFIX, ifPollen, LOCAL } from '../contract/static-forms.js';
+import { latestDay } from './day-cut.js';
 
 export const MapCollection = named(
   'MapFeatureCollection',

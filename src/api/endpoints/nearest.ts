@@ -4,13 +4,13 @@
  */
 import * as z from 'zod';
 import { NEAR_KM, nearestCities, type Point } from '../../domain/geo.js';
+import { named } from '../../domain/schema-names.js';
+import { City } from '../../domain/schemas.js';
+import { cityRow } from '../contract/answer-fields.js';
 import type { ApiContext } from '../contract/context.js';
 import { ApiError, errorKind, invalidParameter } from '../contract/error.js';
-import { named } from '../../domain/schema-names.js';
 import { decimal, integer, param } from '../contract/query.js';
 import { route } from '../contract/route.js';
-import { cityRow } from '../contract/answer-fields.js';
-import { City } from '../../domain/schemas.js';
 
 export const NearestCity = named(
   'NearestCity',

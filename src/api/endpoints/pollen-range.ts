@@ -2,25 +2,26 @@
  * GET /api/pollen-range: hourly or daily rows of any window, read from SQLite row by row and
  * written out in pieces, so even the largest answer is never held whole.
  */
+
+import * as z from 'zod';
 import type { City } from '../../domain/cities.js';
 import { dayString, isoHour, isoTime } from '../../domain/dates.js';
-import { byDay, dayFinder } from '../../domain/days.js';
-import { dailyMeans, hourlyRow, type DailyMeans } from '../../domain/pollen-rows.js';
+import { dayFinder, hoursByDay } from '../../domain/day-cuts.js';
+import { type DailyMeans, dailyMeans, hourlyRow } from '../../domain/pollen-rows.js';
+import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
+import { named } from '../../domain/schema-names.js';
 import * as D from '../../domain/schemas.js';
+import { DateTime, Day } from '../../domain/schemas.js';
 import type { Shape } from '../../domain/species/payload.js';
 import type { StoreReader } from '../../store/reader.js';
-import * as z from 'zod';
 import { type Answer, closeRows, JsonRows, openRows } from '../contract/answer.js';
+import { localDays, provenance } from '../contract/answer-fields.js';
 import type { RowText } from '../contract/format.js';
-import { rangeCsv } from './range-csv.js';
-import { named } from '../../domain/schema-names.js';
-import { DateTime, Day } from '../../domain/schemas.js';
 import { CITY_NOT_FOUND } from '../contract/not-found.js';
 import { cutField } from '../contract/params.js';
-import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 import { route } from '../contract/route.js';
-import { localDays, provenance } from '../contract/answer-fields.js';
-import { provenanceOfSources, rowProvenanceOf } from '../../domain/provenance.js';
+import { rangeCsv } from './range-csv.js';
+import { RANGE_PARAMS, type RangeQuery, rangeQuery } from './range-params.js';
 
 export const PollenRangeResponse = named(
   'PollenRangeResponse',
@@ -278,7 +279,7 @@ function* rangeRows(store: StoreReader, q: RangeQuery, providers: boolean): Gene
       }
       continue;
     }
-    for (const d of byDay(q.cut, city.timezone, hours))
+    for (const d of hoursByDay(q.cut, city.timezone, hours))
       yield named(
         rangeRow(city.slug, isoHour(d.from), dailyMeans(d.hours)),
         d.hours.map((h) => h.source),

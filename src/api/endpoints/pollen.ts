@@ -2,21 +2,21 @@
 import * as z from 'zod';
 import type { City, CitySet } from '../../domain/cities.js';
 import { dayString } from '../../domain/dates.js';
-import type { DayCut } from '../../domain/days.js';
+import type { DayCut } from '../../domain/day-cuts.js';
 import { crossCityRowOf, dailyRowOf, isDailyValue } from '../../domain/day-values.js';
 import { type DailyPollen, hourlyRow } from '../../domain/pollen-rows.js';
-import type { StoreReader } from '../../store/reader.js';
-import { hoursOfDay, latestDay } from './day-cut.js';
-import * as D from '../../domain/schemas.js';
-import { noData } from '../contract/error.js';
+import { provenanceOfRows } from '../../domain/provenance.js';
 import { named } from '../../domain/schema-names.js';
+import * as D from '../../domain/schemas.js';
 import { Day } from '../../domain/schemas.js';
-import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from '../contract/static-forms.js';
+import type { StoreReader } from '../../store/reader.js';
+import { dailyOnly, dailyOnlyOf, localDays, provenance } from '../contract/answer-fields.js';
+import { noData } from '../contract/error.js';
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, cutDate, cutField, servedCity, timezoneParam } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { dailyOnly, dailyOnlyOf, localDays, provenance } from '../contract/answer-fields.js';
-import { provenanceOfRows } from '../../domain/provenance.js';
+import { citiesOn, DATA_PREFIX, ifPollen, LOCAL, theCity } from '../contract/static-forms.js';
+import { hoursOfDay, latestDay } from './day-cut.js';
 
 export const PollenCityDateResponse = named(
   'PollenCityDateResponse',

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { City, CitySet } from '../../domain/cities.js';
 import { DAY_MS, dayNumber, HOUR_MS } from '../../domain/dates.js';
-import { type DayCut, dayHours, dayOfHour, localMidnight } from '../../domain/days.js';
+import { type DayCut, dayHours, dayOfHour, localMidnight } from '../../domain/day-cuts.js';
 import { invalidParameter } from '../contract/error.js';
 import { formatParam } from '../contract/format.js';
 import { isDateText, servedCity, slugText, timezoneParam } from '../contract/params.js';

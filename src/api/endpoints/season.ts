@@ -6,20 +6,20 @@
  * docs/data.md, "Seasons").
  */
 import * as z from 'zod';
-import type { DayCut } from '../../domain/days.js';
+import type { DayCut } from '../../domain/day-cuts.js';
+import { provenanceOfSources } from '../../domain/provenance.js';
+import { named } from '../../domain/schema-names.js';
+import * as D from '../../domain/schemas.js';
 import { citySeasons } from '../../domain/seasons/city-seasons.js';
 import { seasonCategories } from '../../domain/seasons/year.js';
 import { allDailyRows } from '../../store/daily-rows.js';
 import type { StoreReader } from '../../store/reader.js';
-import * as D from '../../domain/schemas.js';
-import { ApiError, invalidParameter, UnsupportedCityError } from '../contract/error.js';
-import { named } from '../../domain/schema-names.js';
 import { localDays, provenance } from '../contract/answer-fields.js';
-import { provenanceOfSources } from '../../domain/provenance.js';
-import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from '../contract/static-forms.js';
+import { ApiError, invalidParameter, UnsupportedCityError } from '../contract/error.js';
 import { cutField, requiredCity, servedCity, timezoneParam } from '../contract/params.js';
 import { integer, param, readFrom } from '../contract/query.js';
 import { route } from '../contract/route.js';
+import { DATA_PREFIX, type FormParams, LOCAL, theCity, type Unit } from '../contract/static-forms.js';
 
 export const SeasonResponse = named(
   'SeasonResponse',

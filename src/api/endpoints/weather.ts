@@ -1,19 +1,20 @@
 /** GET /api/weather: a city's days, one city-day, or the compact cross-city snapshot of a date. */
+
+import * as z from 'zod';
 import { dayString, isoTime } from '../../domain/dates.js';
+import { provenanceOfRows } from '../../domain/provenance.js';
+import { named } from '../../domain/schema-names.js';
 import type { WeatherRow } from '../../domain/schemas.js';
+import * as D from '../../domain/schemas.js';
+import { Day } from '../../domain/schemas.js';
 import { usAqi } from '../../domain/us-aqi.js';
 import type { StoredWeather } from '../../domain/weather.js';
-import * as z from 'zod';
-import * as D from '../../domain/schemas.js';
+import { provenance } from '../contract/answer-fields.js';
 import { noData } from '../contract/error.js';
-import { named } from '../../domain/schema-names.js';
-import { Day } from '../../domain/schemas.js';
-import { citiesOn, DATA_PREFIX, ifWeather, theCity } from '../contract/static-forms.js';
 import { CITY_OR_NO_DATA } from '../contract/not-found.js';
 import { cityParam, servedCity, utcDate } from '../contract/params.js';
 import { route } from '../contract/route.js';
-import { provenance } from '../contract/answer-fields.js';
-import { provenanceOfRows } from '../../domain/provenance.js';
+import { citiesOn, DATA_PREFIX, ifWeather, theCity } from '../contract/static-forms.js';
 
 /** Weather rows kept for one city. */
 export const MAX_WEATHER_ROWS = 365;

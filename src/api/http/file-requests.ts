@@ -3,8 +3,9 @@
  * answers when a rewrite lands on a file the render did not write (a city-day outside the file
  * budget, a date outside the snapshot), and what tests use to ask the handler for a file's answer.
  */
-import { findRoute, ROUTES } from '../routes.js';
+
 import { DATA_PREFIX, formParams } from '../contract/static-forms.js';
+import { findRoute, ROUTES } from '../routes.js';
 
 const FILE_PATTERNS = ROUTES.flatMap((route) =>
   route.forms.map((form) => ({

@@ -2,14 +2,14 @@
 import { pipeline, Readable } from 'node:stream';
 import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import type { ApiContext } from '../contract/context.js';
-import { respondFetched, type ApiResponse, type ErrorLog } from './respond.js';
 import { requestForFile } from './file-requests.js';
+import { type ApiResponse, type ErrorLog, respondFetched } from './respond.js';
 
 /**
  * Answers a request: an `/api/...` URL as it is, or a publish-folder path (`/data/...`, where
  * rewrites land) as the API request that path stands for. Links in answers are on `siteOrigin`.
  */
-export async function answer(request: Request, ctx: ApiContext, env: NodeJS.ProcessEnv = process.env): Promise<Response> {
+export async function respondToRequest(request: Request, ctx: ApiContext, env: NodeJS.ProcessEnv = process.env): Promise<Response> {
   const url = new URL(request.url);
   const mapped = url.pathname.startsWith('/api/') ? undefined : requestForFile(url.pathname, url.searchParams);
   // A HEAD is answered as its GET, whose body is then left unread: whether the body streams decides

@@ -2,12 +2,13 @@
  * Turns a request into a response with the same rules everywhere: the render step, the functions
  * and the local server all answer through `respond`.
  */
+
+import { ShardUnavailable } from '../../store/shards/shard-format.js';
 import { Chunks, JSON_TYPE, JsonRows } from '../contract/answer.js';
-import { cdnCacheOf, netlifyVary } from './cdn.js';
 import type { ApiContext } from '../contract/context.js';
 import { ApiError, plainError } from '../contract/error.js';
 import { findRoute, type Route } from '../routes.js';
-import { ShardUnavailable } from '../../store/shards/shard-format.js';
+import { cdnCacheOf, netlifyVary } from './cdn.js';
 import { whenFetched } from './fetched.js';
 
 export interface ApiRequest {
@@ -36,7 +37,7 @@ const defaultLog: ErrorLog = (message, error) => console.error(message, error);
 
 /** The answer to one request, by the route at its path. Never rejects. */
 export function respond(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {
-  return respondWith(findRoute(req.path), req, ctx, log);
+  return respondByRoute(findRoute(req.path), req, ctx, log);
 }
 
 /** When to ask again after a 503 for data that could not be read. */
@@ -71,7 +72,7 @@ export async function respondFetched(req: ApiRequest, ctx: ApiContext, log: Erro
 }
 
 /** The answer to one request by a given route (undefined: no endpoint at that path). Never rejects. */
-export async function respondWith(
+export async function respondByRoute(
   route: Route | undefined,
   req: ApiRequest,
   ctx: ApiContext,

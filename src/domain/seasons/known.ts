@@ -13,9 +13,10 @@
  * - Under way: the EAACI concentration definition (season-status.ts) on the days to the day
  *   before: "in season" once a period has started it, until a week passes without another.
  */
-import { MAX_SHIFT_DAYS } from '../verification/climatology.js';
+
 import { civilDate } from '../dates.js';
-import { exposureRule, type ExposureRule, PERIOD_DAYS, WINDOW_DAYS } from './status.js';
+import { MAX_SHIFT_DAYS } from '../verification/climatology.js';
+import { type ExposureRule, exposureRule, PERIOD_DAYS, WINDOW_DAYS } from './status.js';
 import { type SeasonSeries, START_SHARE, seasonYear, seasonYearOf, seriesSpan, yearSeason } from './year.js';
 
 /** A closed year's season as every later day knows it. */

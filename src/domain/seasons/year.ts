@@ -23,10 +23,10 @@
  * closed year with gaps is measured on the days it holds, and says so (`basis: "days held"`).
  */
 import { civilDate, dayNumber, dayOfDate, dayString } from '../dates.js';
-import { seasonStatus } from './status.js';
-import { grade, type Graded, RISK_LABELS, type Risk, SPECIES_KEY } from '../species/risk.js';
 import type { CategorySeason, DailyPollen, RiskDays, Season, SeasonComparison, SeasonStatus } from '../schemas.js';
 import { type Shape, speciesColumn } from '../species/payload.js';
+import { type Graded, grade, RISK_LABELS, type Risk, SPECIES_KEY } from '../species/risk.js';
+import { seasonStatus } from './status.js';
 
 /** A category's value on one day, with the NAB label the day is graded with. */
 export interface SeasonDay {

@@ -6,7 +6,7 @@
  */
 import { slugify } from '../cities.js';
 import type { Shape, Species } from './payload.js';
-import { type Category, CATEGORIES, grade, type Graded, type Risk, SPECIES_KEY } from './risk.js';
+import { CATEGORIES, type Category, type Graded, grade, type Risk, SPECIES_KEY } from './risk.js';
 
 /** An allergen the data holds: its category (whose NAB range grades it), its provider name and its slug in URLs. */
 export interface Allergen {

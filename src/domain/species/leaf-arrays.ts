@@ -4,8 +4,9 @@
  * Ragweed peak and each hour's graded values are then arithmetic on these arrays, where each of
  * them walked the payload's keys again (the ingest packs and summarizes every hour it writes).
  */
-import { type Category, SPECIES_KEY } from './risk.js';
+
 import { hasShape, roundOrNull, type Shape, type Species, type SpeciesLeaf, setKey, shapeOf } from './payload.js';
+import { type Category, SPECIES_KEY } from './risk.js';
 
 /**
  * A payload of species means, key by key in a shape's order, from each leaf's mean (`mean(slot)`,

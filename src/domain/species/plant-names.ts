@@ -7,7 +7,7 @@
  */
 import { slugify } from '../cities.js';
 import type { Species, SpeciesGroup } from './payload.js';
-import { SPECIES_KEY, type Category } from './risk.js';
+import { type Category, SPECIES_KEY } from './risk.js';
 
 /** A plant as a stored payload names it: its group key (`Tree`, `Grass`, `Weed`, or `Others` for the rest) and its name. */
 export interface PlantName {

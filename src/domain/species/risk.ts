@@ -4,12 +4,15 @@ import type { Species } from './payload.js';
 export const RISK_LABELS = ['None', 'Low', 'Moderate', 'High', 'Very High'] as const;
 export type Risk = (typeof RISK_LABELS)[number];
 
-export type Category = 'tree' | 'grass' | 'weed';
-export type Graded = Category | 'ragweed';
-export const CATEGORIES: readonly Category[] = ['tree', 'grass', 'weed'];
+/** The pollen categories a provider reports, in the order answers list them. */
+export const CATEGORIES = ['tree', 'grass', 'weed'] as const;
+export type Category = (typeof CATEGORIES)[number];
+/** The categories graded by NAB's ranges, in the order answers list them: ragweed is the Weed.Ragweed allergen. */
+export const GRADED = [...CATEGORIES, 'ragweed'] as const;
+export type Graded = (typeof GRADED)[number];
 
-/** What an alert may watch, in the order answers list them: ragweed is the Weed.Ragweed allergen. */
-export const ALERT_CATEGORIES: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
+/** What an alert may watch: every graded category. */
+export const ALERT_CATEGORIES: readonly Graded[] = GRADED;
 export type AlertLevel = Exclude<Risk, 'None'>;
 /** The levels an alert can be set at: every label but None (the page offers the same). */
 export const ALERT_LEVELS: readonly AlertLevel[] = RISK_LABELS.filter((r): r is AlertLevel => r !== 'None');

@@ -18,8 +18,8 @@
  * narrowest window's; wider windows blur a season's rise and fall.
  */
 import { civilDate, dayOfDate, isLeapYear } from '../dates.js';
-import { LEVEL_INDEX } from '../species/risk.js';
 import { type SeasonSeries, seriesSpan } from '../seasons/year.js';
+import { LEVEL_INDEX } from '../species/risk.js';
 
 /** Days either side of the same date that each earlier year contributes. */
 export const WINDOW_DAYS = 7;

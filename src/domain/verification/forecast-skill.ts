@@ -11,20 +11,23 @@
  * same resampled days, each drawn from a seed of the table's key (bootstrap.ts), so that a
  * period's scores are the same whichever render or thread makes them.
  */
-import { BLOCK_DAYS, COVERAGE, RESAMPLES } from './bootstrap.js';
-import { BEYOND_DOUBT, boundText, scoreText } from './score-text.js';
+
 import { DAY_MS, dayString, isoTime } from '../dates.js';
 import { provenanceOfSources } from '../provenance.js';
-import type { KeptCategory, KeptOutlook } from './kept-outlooks.js';
-import { basisOf, OUTLOOK_LEADS, outlookSkill, probabilitiesOf, ANOMALY_DAYS } from './outlook.js';
-import { WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
-import type { Graded } from '../species/risk.js';
 import type { OutlookSkill } from '../schemas.js';
-import type { CategorySkill, ForecastSkill, ServedOutlook, SideBySide, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
-import { type Levels, MIN_PAIRS, scoreSample } from './scores.js';
-import { GRADED, type KeptDay, latestAtLead } from './target-days.js';
-import { type KeptInputs, type PairColumns, pairColumns, type ProviderForecasts, SERVED_CODE } from './pairs.js';
+import type { Graded } from '../species/risk.js';
+import { GRADED } from '../species/risk.js';
+import { BLOCK_DAYS, COVERAGE, RESAMPLES } from './bootstrap.js';
+import { WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
+import type { KeptCategory, KeptOutlook } from './kept-outlooks.js';
 import { PROVIDER_LEADS } from './leads.js';
+import { ANOMALY_DAYS, basisOf, OUTLOOK_LEADS, outlookSkill, probabilitiesOf } from './outlook.js';
+import { type KeptInputs, type PairColumns, type ProviderForecasts, pairColumns, SERVED_CODE } from './pairs.js';
+import { scoreSample } from './score-sample.js';
+import { BEYOND_DOUBT, boundText, scoreText } from './score-text.js';
+import { type Levels, MIN_PAIRS } from './scores.js';
+import type { CategorySkill, ForecastSkill, ServedOutlook, SideBySide, SkillLead, SkillScores, SkillYear } from './skill-schemas.js';
+import { type KeptDay, latestAtLead } from './target-days.js';
 
 export { PROVIDER_LEADS } from './leads.js';
 

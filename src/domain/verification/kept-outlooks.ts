@@ -18,14 +18,15 @@
  * scores compare with.
  */
 import { type DayValues, dailyRowOf } from '../day-values.js';
-import { type IssuedOutlook, type LevelCounts, OUTLOOK_LEADS, Outlooks } from './outlook.js';
-import type { Graded } from '../species/risk.js';
+import type { OutlookSkill } from '../schemas.js';
 import { SeasonKnown } from '../seasons/known.js';
 import { type SeasonSeries, seasonCategories, seasonSeries } from '../seasons/year.js';
-import type { OutlookSkill } from '../schemas.js';
-import type { DayLevel } from './scores.js';
-import { GRADED, observedSeries } from './target-days.js';
+import type { Graded } from '../species/risk.js';
+import { GRADED } from '../species/risk.js';
+import { type IssuedOutlook, type LevelCounts, OUTLOOK_LEADS, Outlooks } from './outlook.js';
 import { persistenceOn } from './references.js';
+import type { DayLevel } from './scores.js';
+import { observedSeries } from './target-days.js';
 
 /** What a lead served: the outlook's probabilities, or climatology's. */
 export type Served = 'outlook' | 'climatology';

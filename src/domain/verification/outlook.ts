@@ -31,15 +31,16 @@
  * climatology's (outlookSkill): where it has not beaten climatology (its RPSS interval above 0), climatology is
  * what is served.
  */
-import { percentileInterval, resampledSkill, resamplesOf } from './bootstrap.js';
-import { Climatology, type ClimatologyOptions, type Sample, WINDOW_DAYS as CLIMATOLOGY_DAYS } from './climatology.js';
+
 import { dayString } from '../dates.js';
-import { type Graded, LEVEL_INDEX, levelIndex, RISK_LABELS, type Risk } from '../species/risk.js';
 import type { LevelProbabilities, Outlook, OutlookDay, OutlookSkill } from '../schemas.js';
 import { type SeasonSeries, seriesSpan } from '../seasons/year.js';
-import { MIN_PAIRS, tidy } from './scores.js';
-import { medianDay } from './references.js';
+import { type Graded, LEVEL_INDEX, levelIndex, RISK_LABELS, type Risk } from '../species/risk.js';
 import { nonIncreasing } from './antitonic.js';
+import { percentileInterval, resampledSkill, resamplesOf } from './bootstrap.js';
+import { WINDOW_DAYS as CLIMATOLOGY_DAYS, Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
+import { medianDay } from './references.js';
+import { MIN_PAIRS, tidy } from './scores.js';
 
 export type { Outlook, OutlookSkill } from '../schemas.js';
 

@@ -10,13 +10,13 @@
  * Nothing here is made again from the observed days but the observed side itself: a day the
  * provider replaces changes what it is compared with, never what was forecast.
  */
-import type { KeptDay } from './target-days.js';
-import type { KeptClimatology, KeptOutlook, Served } from './kept-outlooks.js';
-import { OUTLOOK_LEADS, rpsOfCounts } from './outlook.js';
-import { type Graded, LEVEL_INDEX } from '../species/risk.js';
-import { type SeasonSeries, seasonYearsOf } from '../seasons/year.js';
 
+import { type SeasonSeries, seasonYearsOf } from '../seasons/year.js';
+import { type Graded, LEVEL_INDEX } from '../species/risk.js';
+import type { KeptClimatology, KeptOutlook, Served } from './kept-outlooks.js';
 import { MIN_LEADS } from './leads.js';
+import { OUTLOOK_LEADS, rpsOfCounts } from './outlook.js';
+import type { KeptDay } from './target-days.js';
 
 export { PROVIDER_LEADS } from './leads.js';
 

@@ -15,9 +15,10 @@
  *   (climatology.ts): the sample's median day, the lower of the two middle days of an even sample
  *   by daily mean, whose mean and level are those of a day that happened.
  */
-import type { Sample } from './climatology.js';
-import { RISK_LABELS } from '../species/risk.js';
+
 import type { SeasonSeries } from '../seasons/year.js';
+import { RISK_LABELS } from '../species/risk.js';
+import type { Sample } from './climatology.js';
 import type { DayLevel } from './scores.js';
 
 /** How far back persistence looks for the last observed day before the issue day. */

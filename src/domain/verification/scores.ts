@@ -14,9 +14,9 @@
  * days, and their intervals on the same resampled days (bootstrap.ts). Values are unrounded daily
  * means (grains/m³); levels are indexes into RISK_LABELS.
  */
-import { type Interval, percentileInterval, resampledTables, resamplesOf } from './bootstrap.js';
+
+import type { SkillTable } from '../schemas.js';
 import { LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
-import type { SkillTable, Verdict } from '../schemas.js';
 
 export type { SkillTable } from '../schemas.js';
 
@@ -72,8 +72,8 @@ export const MIN_ABOVE_NONE = 10;
  */
 export const MIN_LEVEL_DAYS = 5;
 
-const K = RISK_LABELS.length;
-const EVENT = LEVEL_INDEX[EVENT_LEVEL];
+export const K = RISK_LABELS.length;
+export const EVENT = LEVEL_INDEX[EVENT_LEVEL];
 
 /** Scores in answers: six decimals, no signed zero (float noise such as -5.9e-17 is 0). */
 export const tidy = (v: number): number => Math.round(v * 1e6) / 1e6 + 0;
@@ -206,7 +206,7 @@ const ROW = new Float64Array(K);
 const COLUMN = new Float64Array(K);
 const MIN_AT = new Float64Array(K);
 const MAX_AT = new Float64Array(K);
-const EVERY_CELL = Uint8Array.from({ length: K * K }, (_, i) => i);
+export const EVERY_CELL = Uint8Array.from({ length: K * K }, (_, i) => i);
 const SCORED = new Float64Array(2);
 
 /** Heidke's skill score of the 25 counts at `at` (levelScores); NaN when every observed day is in one level. */
@@ -235,9 +235,9 @@ export function eventCounts(counts: ArrayLike<number>): SkillTable['high'] {
   return high;
 }
 
-type Score = { value: number; reason: null } | { value: null; reason: string };
-const value = (v: number): Score => ({ value: v, reason: null });
-const none = (reason: string): Score => ({ value: null, reason });
+export type Score = { value: number; reason: null } | { value: null; reason: string };
+export const value = (v: number): Score => ({ value: v, reason: null });
+export const none = (reason: string): Score => ({ value: null, reason });
 
 /**
  * Probability of detection and false alarm ratio of the event (JWGFVR, "Methods for dichotomous
@@ -261,353 +261,4 @@ export function podFar(high: SkillTable['high'], nonEvents?: number): { pod: Sco
     pod: value(hits / observed),
     far: hits + false_alarms === 0 ? none(`no day forecast at ${EVENT_LEVEL} or above`) : value(false_alarms / (hits + false_alarms)),
   };
-}
-
-/**
- * Ranks 1..n of finite values, a tie sharing the mean of the ranks it spans (SciPy's rankdata,
- * method 'average'); `sorted` is the values sorted, where the caller has them.
- */
-export function midRanks(values: ArrayLike<number>, sorted: Float64Array = new Float64Array(values).sort()): Float64Array {
-  // A value's ties span from the first sorted value not below it to the last not above it, found by
-  // binary search in the values sorted as numbers: no object per value, no comparator called.
-  const n = values.length;
-  const ranks = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const v = values[i]!;
-    let [lo, hi] = [0, n];
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! >= v) hi = mid;
-      else lo = mid + 1;
-    }
-    const first = lo;
-    hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! > v) hi = mid;
-      else lo = mid + 1;
-    }
-    ranks[i] = (first + lo - 1) / 2 + 1;
-  }
-  return ranks;
-}
-
-/**
- * Spearman rank correlation: the Pearson correlation of the mid-ranks of the forecast and of the
- * observed daily means (scipy.stats.spearmanr, https://docs.scipy.org/doc/scipy/reference/generated/scipy.stats.spearmanr.html).
- */
-export function spearman(forecast: ArrayLike<number>, observed: ArrayLike<number>): Score {
-  const [byForecast, byObserved] = [new Float64Array(forecast).sort(), new Float64Array(observed).sort()];
-  const same = (sorted: Float64Array) => sorted.length < 2 || sorted[0] === sorted[sorted.length - 1];
-  if (same(byForecast)) return none('every forecast daily mean was the same: no ranks to correlate');
-  if (same(byObserved)) return none('every observed daily mean was the same: no ranks to correlate');
-  const x = midRanks(forecast, byForecast);
-  const y = midRanks(observed, byObserved);
-  // Mid-ranks of n values always sum to n(n + 1) / 2.
-  const mean = (x.length + 1) / 2;
-  let [sxy, sxx, syy] = [0, 0, 0];
-  for (let i = 0; i < x.length; i++) {
-    sxy += (x[i]! - mean) * (y[i]! - mean);
-    sxx += (x[i]! - mean) ** 2;
-    syy += (y[i]! - mean) ** 2;
-  }
-  return value(sxy / Math.sqrt(sxx * syy));
-}
-
-/**
- * Root mean square error of log10(1 + daily mean): errors as ratios, so that a forecast of 200 for
- * an observed 100 costs as much in a heavy season as 2 for 1 in a light one (the "factor of 2" of
- * pollen model evaluations: Ritenberga et al. 2017, Sci. Total Environ. 615,
- * doi:10.1016/j.scitotenv.2017.09.061, scores the fraction of predictions within a factor of 2);
- * the 1 keeps days without pollen.
- */
-export function rmseLog(forecast: ArrayLike<number>, observed: ArrayLike<number>): Score {
-  if (forecast.length === 0) return none('no pairs');
-  let squares = 0;
-  for (let i = 0; i < forecast.length; i++) squares += (Math.log10(1 + forecast[i]!) - Math.log10(1 + observed[i]!)) ** 2;
-  return value(Math.sqrt(squares / forecast.length));
-}
-
-/** The observed levels of a sample, counted: why its tables cannot score levels (too few levels, or days above None), or null. */
-export function levelsReason(observed: Uint8Array): string | null {
-  const byLevel = new Array<number>(K).fill(0);
-  for (const o of observed) byLevel[o]!++;
-  const seen = byLevel.flatMap((n, i) => (n > 0 ? [`${RISK_LABELS[i]} ${n}`] : []));
-  if (seen.length === 1)
-    return `every observed day was ${RISK_LABELS[byLevel.findIndex((n) => n > 0)]}: with one observed level, skill cannot be told from chance`;
-  if (seen.length < MIN_LEVELS)
-    return `only ${seen.length} observed levels (${seen.join(', ')} days): a yes/no forecast, on which Gerrity's score is the Peirce skill score, not a score of ${MIN_LEVELS} or more levels`;
-  const aboveNone = observed.length - byLevel[0]!;
-  if (aboveNone < MIN_ABOVE_NONE)
-    return `only ${aboveNone} observed day${aboveNone === 1 ? '' : 's'} above None, fewer than the ${MIN_ABOVE_NONE} a score of levels needs`;
-  const rare = byLevel.flatMap((n, i) => (n > 0 && n < MIN_LEVEL_DAYS ? [`${RISK_LABELS[i]} on ${n} day${n === 1 ? '' : 's'}`] : []));
-  if (rare.length > 0)
-    return `observed ${rare.join(' and ')} (${seen.join(', ')} days): each observed level needs ${MIN_LEVEL_DAYS} days, or a score of levels rests on those few`;
-  return null;
-}
-
-/** Why no Spearman or RMSE: every observed day None (a table of quiet days says nothing of a forecast's error in a season), or null. */
-export function valuesReason(observed: Uint8Array): string | null {
-  for (const o of observed) if (o !== 0) return null;
-  return observed.length === 0
-    ? null
-    : 'every observed day was None: errors on days without pollen to speak of say nothing of the forecast';
-}
-
-/** An interval as answers give it, [low, high] tidied; or null with why. */
-function intervalOf(values: Float64Array | undefined, reason: string | null): { interval: [number, number] | null; reason?: string } {
-  if (reason !== null || values === undefined) return { interval: null, ...(reason === null ? {} : { reason }) };
-  const i: Interval = percentileInterval(values);
-  return 'reason' in i ? { interval: null, reason: i.reason } : { interval: [tidy(i.low), tidy(i.high)] };
-}
-
-/** How a sample's tables are scored: from how many days, and whether its observed levels allow scores of levels. */
-interface TableContext {
-  /** Why no score at all (too few days), or null. */
-  few: string | null;
-  /** Why no score of levels (levelsReason), or null. */
-  levels: string | null;
-  /** Why no Spearman or RMSE (valuesReason), or null. */
-  values: string | null;
-  /** Observed days below the event level: POD and FAR need MIN_EVENTS of them too. */
-  nonEvents: number;
-}
-
-/** A table's point scores of levels, unrounded (NaN where withheld), for its verdicts. */
-interface Unrounded {
-  heidke: number;
-  gerrity: number;
-}
-
-/** One forecast's table and scores over a sample, with the intervals of its scores of levels (resampled, or none). */
-function scoreTable(
-  forecast: Levels,
-  observed: Levels,
-  c: TableContext,
-  resampled?: Float64Array[],
-): { table: SkillTable; point: Unrounded } {
-  const counts = countsOf(forecast.levels, observed.levels);
-  const table = RISK_LABELS.map((_, f) => RISK_LABELS.map((_, o) => counts[K * f + o]!));
-  const high = eventCounts(counts);
-  const base = { table, high };
-  const withheld = { heidke: Number.NaN, gerrity: Number.NaN };
-  if (c.few !== null)
-    return {
-      table: {
-        ...base,
-        heidke: null,
-        heidke_interval: null,
-        gerrity: null,
-        gerrity_interval: null,
-        pod: null,
-        far: null,
-        spearman: null,
-        rmse_log: null,
-        score_reasons: {},
-      },
-      point: withheld,
-    };
-  const ofLevels = (score: number): Score => (c.levels === null ? value(score) : none(c.levels));
-  const ofValues = (score: () => Score): Score => (c.values === null ? score() : none(c.values));
-  const point = new Float64Array(2);
-  levelScores(counts, 0, EVERY_CELL, point);
-  const scores: Record<'heidke' | 'gerrity' | 'pod' | 'far' | 'spearman' | 'rmse_log', Score> = {
-    heidke: ofLevels(point[0]!),
-    gerrity: ofLevels(point[1]!),
-    ...podFar(high, c.nonEvents),
-    spearman: ofValues(() => spearman(forecast.values, observed.values)),
-    rmse_log: ofValues(() => rmseLog(forecast.values, observed.values)),
-  };
-  const score_reasons: Record<string, string> = {};
-  for (const [name, score] of Object.entries(scores)) if (score.reason !== null) score_reasons[name] = score.reason;
-  const heidkeInterval = intervalOf(resampled?.[0], c.levels);
-  const gerrityInterval = intervalOf(resampled?.[1], c.levels);
-  if (c.levels === null) {
-    if (heidkeInterval.reason) score_reasons.heidke_interval = heidkeInterval.reason;
-    if (gerrityInterval.reason) score_reasons.gerrity_interval = gerrityInterval.reason;
-  }
-  const at = (s: Score) => (s.value === null ? null : tidy(s.value));
-  return {
-    table: {
-      ...base,
-      heidke: at(scores.heidke),
-      heidke_interval: heidkeInterval.interval,
-      gerrity: at(scores.gerrity),
-      gerrity_interval: gerrityInterval.interval,
-      pod: at(scores.pod),
-      far: at(scores.far),
-      spearman: at(scores.spearman),
-      rmse_log: at(scores.rmse_log),
-      score_reasons,
-    },
-    point: c.levels === null ? { heidke: point[0]!, gerrity: point[1]! } : withheld,
-  };
-}
-
-/** The references a sample holds: each one's index among its tables. */
-export interface SampleReferences {
-  persistence?: number;
-  climatology?: number;
-}
-
-/** The references as people say them. */
-export const REFERENCE_WORDS = { persistence: "yesterday's level", climatology: 'the usual for the season' } as const;
-
-/** What a verdict says, in words. */
-export const verdictWords = (verdict: Verdict['verdict'], reference: Verdict['reference']): string =>
-  verdict === null ? `not compared with ${REFERENCE_WORDS[reference]}` : `${verdict} than ${REFERENCE_WORDS[reference]}`;
-
-/** Why Heidke's and Gerrity's differences disagree on the sign: what each counts. */
-function disagreement(heidke: number, gerrity: number, reference: Verdict['reference']): string | null {
-  if (!(heidke * gerrity < 0) || tidy(heidke) === 0 || tidy(gerrity) === 0) return null;
-  const [ahead, behind] = heidke > 0 ? ["Heidke's", "Gerrity's"] : ["Gerrity's", "Heidke's"];
-  return `${ahead} score puts the forecast ahead of ${REFERENCE_WORDS[reference]} and ${behind} behind: Heidke's counts every day forecast in the right level alike, Gerrity's rewards a rarer level forecast right more and costs a miss by how many levels it was off, so they part where the forecast and the reference differ on the rarer levels or the size of their misses. The verdict is Gerrity's.`;
-}
-
-/**
- * A forecast's verdict against a reference on the same days: the difference of their Gerrity
- * scores, and its interval from the differences over the same resampled days (a paired bootstrap:
- * the days a resample draws are the same for both, so what they share cancels).
- */
-function verdictOf(
-  reference: Verdict['reference'],
-  forecast: { point: Unrounded; resampled: Float64Array[] | undefined },
-  against: { point: Unrounded; resampled: Float64Array[] | undefined },
-  why: string | null,
-): Verdict {
-  const gerrity = forecast.point.gerrity - against.point.gerrity;
-  const heidke = forecast.point.heidke - against.point.heidke;
-  const base = { reference, difference: null, difference_interval: null, heidke_difference: null, note: null };
-  if (Number.isNaN(gerrity) || !forecast.resampled || !against.resampled)
-    return { ...base, verdict: null, words: verdictWords(null, reference), reason: why ?? 'no Gerrity score to compare' };
-  const [f, r] = [forecast.resampled[1]!, against.resampled[1]!];
-  const differences = new Float64Array(f.length);
-  for (let i = 0; i < f.length; i++) differences[i] = f[i]! - r[i]!;
-  const interval = percentileInterval(differences);
-  const scored = { ...base, difference: tidy(gerrity), heidke_difference: tidy(heidke), note: disagreement(heidke, gerrity, reference) };
-  if ('reason' in interval) return { ...scored, verdict: null, words: verdictWords(null, reference), reason: interval.reason };
-  const [low, high] = [tidy(interval.low), tidy(interval.high)];
-  const verdict = low > 0 ? 'better' : high < 0 ? 'worse' : 'no better';
-  return { ...scored, difference_interval: [low, high], verdict, words: verdictWords(verdict, reference), reason: null };
-}
-
-/**
- * The tables of forecasts scored on the same days (a homogeneous sample: a forecast and its
- * references), each with Heidke's and Gerrity's scores and their intervals from one moving-block
- * bootstrap of the days (the same resampled days for every table, drawn from `key`'s seed); no
- * score from fewer than MIN_PAIRS days, none of levels from too few observed levels (levelsReason).
- * Each table that is not one of `references` gets a verdict against each of them.
- */
-export function scoreSample(
-  observed: Levels,
-  forecasts: readonly Levels[],
-  key: string,
-  references: SampleReferences = {},
-): { days: number; reason: string | null; tables: SkillTable[] } {
-  const n = observed.levels.length;
-  const few = n < MIN_PAIRS ? `${n} paired day${n === 1 ? '' : 's'}, fewer than the ${MIN_PAIRS} a score needs` : null;
-  let nonEvents = 0;
-  for (const o of observed.levels) if (o < EVENT) nonEvents++;
-  const c: TableContext = {
-    few,
-    levels: few === null ? levelsReason(observed.levels) : null,
-    values: valuesReason(observed.levels),
-    nonEvents,
-  };
-  let resampled: Array<Float64Array[] | undefined> | undefined;
-  if (c.few === null && c.levels === null) {
-    const cells = forecasts.map((f) => {
-      const table = new Uint8Array(n);
-      for (let i = 0; i < n; i++) table[i] = K * f.levels[i]! + observed.levels[i]!;
-      return table;
-    });
-    resampled = cells.map((table) => RESAMPLED.find(key, table));
-    const left = cells.flatMap((_, t) => (resampled![t] === undefined ? [t] : []));
-    if (left.length > 0) {
-      // A resample's table holds days only in the cells its sample's does: each table counts those
-      // cells alone (its support, in cell order), day i in its cell's place there.
-      const supports: Uint8Array[] = [];
-      const slots = left.map((t) => {
-        const support = Uint8Array.from(new Set(cells[t]!)).sort();
-        const slotOf = new Uint8Array(K * K);
-        for (let k = 0; k < support.length; k++) slotOf[support[k]!] = k;
-        supports.push(support);
-        return cells[t]!.map((cell) => slotOf[cell]!);
-      });
-      const made = resampledTables(
-        slots,
-        supports.map((support) => support.length),
-        resamplesOf(n, key),
-        2,
-        (counts, at, t, out) => levelScores(counts, at, supports[t]!, out),
-      );
-      for (const [i, t] of left.entries()) {
-        resampled[t] = made[i]!;
-        RESAMPLED.keep(key, cells[t]!, made[i]!);
-      }
-    }
-  }
-  const scored = forecasts.map((f, t) => scoreTable(f, observed, c, resampled?.[t]));
-  const refs = (['persistence', 'climatology'] as const).flatMap((name) => {
-    const t = references[name];
-    return t === undefined ? [] : [{ name, t }];
-  });
-  const isReference = new Set(refs.map((r) => r.t));
-  const why = c.few ?? c.levels;
-  const tables = scored.map((s, t) =>
-    isReference.has(t) || refs.length === 0
-      ? s.table
-      : {
-          ...s.table,
-          verdicts: refs.map((r) =>
-            verdictOf(
-              r.name,
-              { point: s.point, resampled: resampled?.[t] },
-              { point: scored[r.t]!.point, resampled: resampled?.[r.t] },
-              why,
-            ),
-          ),
-        },
-  );
-  return { days: n, reason: few, tables };
-}
-
-/**
- * A table's resampled scores lately made, by the period's key and the table's cells: a reference
- * scored at the next lead on the same days (climatology, which does not change with the lead) has
- * the same cells and the same resamples, so the same scores.
- */
-class RecentTables {
-  private readonly kept: Array<{ key: string; cells: Uint8Array; scores: Float64Array[] }> = [];
-
-  constructor(private readonly size: number) {}
-
-  find(key: string, cells: Uint8Array): Float64Array[] | undefined {
-    for (const k of this.kept) if (k.key === key && sameBytes(k.cells, cells)) return k.scores;
-    return undefined;
-  }
-
-  keep(key: string, cells: Uint8Array, scores: Float64Array[]): void {
-    if (this.kept.length === this.size) this.kept.shift();
-    this.kept.push({ key, cells, scores });
-  }
-}
-
-const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-};
-
-/** Three tables a lead, and leads 0 to 2. */
-const RESAMPLED = new RecentTables(9);
-
-/** One forecast's scores over pairs (a sample of one table, unresampled): its table and scores, for one-off scoring and tests. */
-export function skill(pairs: readonly Pair[], key = ''): SkillTable & { days: number; reason: string | null } {
-  const columns = (side: 'forecast' | 'observed'): Levels => ({
-    values: Float64Array.from(pairs, (p) => p[side].value),
-    levels: Uint8Array.from(pairs, (p) => LEVEL_INDEX[p[side].level]),
-  });
-  const { days, reason, tables } = scoreSample(columns('observed'), [columns('forecast')], key);
-  return { days, reason, ...tables[0]! };
 }

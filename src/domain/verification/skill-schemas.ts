@@ -6,10 +6,11 @@
  */
 import * as z from 'zod';
 import { named } from '../schema-names.js';
-import { PROVIDER_LEADS } from './leads.js';
 import { DateTime, Day, Interval, LevelProbabilities, Outlook, OutlookSkill, SkillTable } from '../schemas.js';
+import { GRADED } from '../species/risk.js';
+import { PROVIDER_LEADS } from './leads.js';
 
-export const SkillCategory = z.enum(['tree', 'grass', 'weed', 'ragweed']);
+export const SkillCategory = z.enum(GRADED);
 
 export const SideBySide = named(
   'SideBySide',

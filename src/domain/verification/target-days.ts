@@ -19,11 +19,11 @@
  *   the same rule.
  */
 import { HOUR_MS } from '../dates.js';
+import { type DayCut, dayHours, dayOfHour, groupByDay } from '../day-cuts.js';
 import { type DayValues, dayValues, isDailyValue } from '../day-values.js';
-import { type DayCut, dayHours, dayOfHour, groupByDay } from '../days.js';
 import type { DayHour } from '../pollen-rows.js';
-import { type Graded, grade } from '../species/risk.js';
 import type { SeasonDay } from '../seasons/year.js';
+import { GRADED, type Graded, grade } from '../species/risk.js';
 import type { DayLevel } from './scores.js';
 
 /** A forecast as it was issued: the instant, and its hourly values from then on (ascending). */
@@ -82,9 +82,6 @@ export function targetDays(forecast: IssuedForecast, zone: string, cut: DayCut):
 /** A day of a category's series as a pair reads it; undefined without a value or a level. */
 export const dayLevel = (d: SeasonDay | undefined): DayLevel | undefined =>
   d && d.risk !== null ? { value: d.value, level: d.risk } : undefined;
-
-/** The graded categories, in the order answers list them. */
-export const GRADED: readonly Graded[] = ['tree', 'grass', 'weed', 'ragweed'];
 
 /** A graded category's mean to a thousandth and its level in a day's values; undefined when the day has none. */
 export function levelOf(v: Pick<DayValues, 'exact' | 'means'>, category: Graded): DayLevel | undefined {

@@ -5,11 +5,12 @@
 import type { City } from '../../domain/cities.js';
 import { HOUR_MS } from '../../domain/dates.js';
 import type { DayValues } from '../../domain/day-values.js';
+import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 import {
-  openCoverage,
   type Coverage,
   type DaySpan,
   type HourSpan,
+  openCoverage,
   type PastForecaster,
   type PastForecasts,
   type PollenBatch,
@@ -20,7 +21,6 @@ import {
 import { forecastModel, MAX_FORECAST_HOURS, pastForecastModel, type SampleForecaster } from './forecast-model.js';
 import { pollenModel, type SampleCityModel } from './pollen-model.js';
 import { weatherModel } from './weather-model.js';
-import { SIMULATED_PROVIDER } from '../../domain/provenance.js';
 
 /** The sample's id: answers mark its values simulated (domain/provenance.ts). */
 export const SAMPLE_ID = SIMULATED_PROVIDER;

@@ -1,7 +1,7 @@
 /** Simulated daily weather and air quality, consistent with the pollen model's rainy days. */
 import { aqiFromConcentrations } from '../../domain/aqi.js';
 import type { City, ClimateRegion } from '../../domain/cities.js';
-import { dayOfYear, DAY_MS, utcOffset } from '../../domain/dates.js';
+import { DAY_MS, dayOfYear, utcOffset } from '../../domain/dates.js';
 import type { WeatherField } from '../../domain/weather.js';
 import { hashString, normal, unit } from './noise.js';
 

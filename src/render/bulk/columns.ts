@@ -3,12 +3,14 @@
  * so that many months read as one table; each column's type, unit and meaning (the data
  * dictionary the manifest gives), and how its value is taken from the API's own row.
  */
+
+import type { BulkKind } from '../../deploy-data/bulk-index.js';
 import { type Shape, type Species, speciesColumn } from '../../domain/species/payload.js';
+import { CATEGORIES } from '../../domain/species/risk.js';
 import { INTEGER_FIELDS, TEXT_FIELDS, WEATHER_FIELDS } from '../../domain/weather.js';
-import type { BulkKind } from '../../served/bulk-index.js';
 import type { StoreReader } from '../../store/reader.js';
 import { type Field, field } from './field.js';
-import { pairFields, type PairRow } from './pair-columns.js';
+import { type PairRow, pairFields } from './pair-columns.js';
 
 export type { Field, Value } from './field.js';
 
@@ -49,7 +51,7 @@ const CITY = field('city', 'STRING', 'City slug, as GET /api/cities lists it', u
 /** Which provider the row's values came from: a store may hold days of two (domain/provenance.ts). */
 const PROVIDER = (what: string) =>
   field('provider', 'STRING', `The provider of the ${what}'s values (sample: simulated, never measured)`, undefined, false);
-const RISKS = ['tree', 'grass', 'weed'].map((c) => field(`risk_${c}`, 'STRING', `${c}: ${RISK}`));
+const RISKS = CATEGORIES.map((c) => field(`risk_${c}`, 'STRING', `${c}: ${RISK}`));
 
 /** Each kind's columns: the pairs file's are taken from the skill's pairs, the others' from the API's rows. */
 export type KindFields = Record<Exclude<BulkKind, 'forecast-pairs'>, Field[]> & { 'forecast-pairs': Field<PairRow>[] };
@@ -57,7 +59,7 @@ export type KindFields = Record<Exclude<BulkKind, 'forecast-pairs'>, Field[]> & 
 /** The columns of each kind, for the store's species. */
 export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
   const shapes = store.shapes.all();
-  const categories = (what: string) => ['tree', 'grass', 'weed'].map((c) => field(c, 'DOUBLE', `${c} pollen, ${what}`, GRAINS));
+  const categories = (what: string) => CATEGORIES.map((c) => field(c, 'DOUBLE', `${c} pollen, ${what}`, GRAINS));
   const hourly = [
     CITY,
     field('ts', 'TIMESTAMP', 'Start of the hour, UTC', undefined, false),
@@ -74,8 +76,8 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
     field('total', 'DOUBLE', 'Mean total of the day, rounded', GRAINS),
     ...RISKS.map((f) => ({ ...f, description: `${f.description} (graded on the unrounded mean)` })),
     field('timezone', 'STRING', "The city's IANA zone as the provider reported it"),
-    ...['tree', 'grass', 'weed', 'total'].map((c) => field(`peak_${c}`, 'DOUBLE', `Highest hourly ${c} of the day`, GRAINS)),
-    ...['tree', 'grass', 'weed'].map((c) => field(`peak_risk_${c}`, 'STRING', `Worst hourly ${c} risk of the day (${RISK})`)),
+    ...[...CATEGORIES, 'total'].map((c) => field(`peak_${c}`, 'DOUBLE', `Highest hourly ${c} of the day`, GRAINS)),
+    ...CATEGORIES.map((c) => field(`peak_risk_${c}`, 'STRING', `Worst hourly ${c} risk of the day (${RISK})`)),
     PROVIDER('day'),
   ];
   const weather = [

@@ -1,5 +1,5 @@
 /** A bulk file's column: its name, type, unit and meaning, and how its value is taken from a row. */
-import type { BulkColumn, BulkType } from '../../served/bulk-index.js';
+import type { BulkColumn, BulkType } from '../../deploy-data/bulk-index.js';
 
 /** A cell: a text, a number (a DATE's day number, a TIMESTAMP's milliseconds since the epoch), a flag, or null. */
 export type Value = string | number | boolean | null;

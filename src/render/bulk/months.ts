@@ -7,19 +7,20 @@
  * record a digest of what they are made from, so that a render given the previous build's files
  * reuses the months that did not change (input-digests.ts, render-cache.ts).
  */
-import { rowProvenanceOf } from '../../domain/provenance.js';
+
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DATA_PREFIX } from '../../api/contract/static-forms.js';
+import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../deploy-data/bulk-index.js';
 import { civilDate, dayNumber, dayOfDate, dayString, HOUR_MS } from '../../domain/dates.js';
 import { dailyRowOf } from '../../domain/day-values.js';
 import { hourlyRow } from '../../domain/pollen-rows.js';
+import { rowProvenanceOf } from '../../domain/provenance.js';
 import type { CategorySeason } from '../../domain/schemas.js';
 import { seasonsByYear } from '../../domain/seasons/city-seasons.js';
 import { seasonCategories } from '../../domain/seasons/year.js';
-import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../served/bulk-index.js';
 import { allDailyRows } from '../../store/daily-rows.js';
 import type { Store } from '../../store/store.js';
 import { bulkColumns, type Field, KIND_MEANING, type KindFields } from './columns.js';

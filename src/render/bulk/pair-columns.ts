@@ -8,8 +8,8 @@
  */
 import { RISK_LABELS } from '../../domain/species/risk.js';
 import { MIN_LEADS } from '../../domain/verification/leads.js';
-import type { PairColumns } from '../../domain/verification/pairs.js';
 import { OUTLOOK_LEADS } from '../../domain/verification/outlook.js';
+import type { PairColumns } from '../../domain/verification/pairs.js';
 import { column, type Field, type Value } from './field.js';
 
 /** A row of the pairs file: a category's pair columns, at row `i`, of a city. */

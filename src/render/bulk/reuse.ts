@@ -1,9 +1,9 @@
 /** A month's bulk files as a task writes them: taken from the render cache, or written anew and recorded for it. */
-import type { BulkFile } from '../../served/bulk-index.js';
+import type { BulkFile } from '../../deploy-data/bulk-index.js';
 import type { Store } from '../../store/store.js';
-import { bulkColumns } from './columns.js';
-import type { FileWriter } from '../file-writer.js';
 import { bulkSlots, type FileRecord, type RenderCache } from '../cache/render-cache.js';
+import type { FileWriter } from '../file-writer.js';
+import { bulkColumns } from './columns.js';
 
 /**
  * A month's bulk files (or with `month` null the seasons file) under the writer's folder: the

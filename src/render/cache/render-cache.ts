@@ -32,13 +32,13 @@ import {
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
-import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../served/bulk-index.js';
-import { writeJsonFile } from '../../served/site-file.js';
+import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../deploy-data/bulk-index.js';
+import { leftoverPid, processAlive, TEMP_FILE } from '../../deploy-data/leftovers.js';
+import { kindAt, readNoFollow } from '../../deploy-data/safe-files.js';
+import { writeJsonFile } from '../../deploy-data/site-file.js';
+import type { ShardParts } from '../../store/shards/shard-writer.js';
 import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from '../bulk/months.js';
 import { CACHE_KEY_SECRET, signatureOf, signedBy } from './key.js';
-import { leftoverPid, processAlive, TEMP_FILE } from '../../served/leftovers.js';
-import { kindAt, readNoFollow } from '../../served/safe-files.js';
-import type { ShardParts } from '../../store/shards/shard-writer.js';
 
 /**
  * What was recorded of a file when it was written: its SHA-256 and size, and the inode and

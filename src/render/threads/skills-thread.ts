@@ -6,9 +6,9 @@
  * cores to itself but for the site's build: one thread writes, the others help it score.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import { CityTurns } from './city-turns.js';
 import type { SkillOutput } from '../forecast-skills.js';
 import { replyError } from '../render-error.js';
+import { CityTurns } from './city-turns.js';
 import type { SkillsInput, SkillsReply } from './skills-worker.js';
 import type { ThreadCode } from './thread-code.js';
 

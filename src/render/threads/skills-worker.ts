@@ -5,10 +5,10 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../../store/store.js';
-import { CityTurns } from './city-turns.js';
 import { computeSkills, type SkillOutput, scoreForWriter } from '../forecast-skills.js';
 import { type FailureReply, failureReply } from '../render-error.js';
 import type { SkillsPlan } from '../skills-plan.js';
+import { CityTurns } from './city-turns.js';
 
 export interface SkillsInput {
   storePath: string;

@@ -4,17 +4,17 @@
  * summed.
  */
 import { Worker } from 'node:worker_threads';
-import type { Route } from '../../api/routes.js';
 import type { Unit } from '../../api/contract/static-forms.js';
-import type { BulkFile } from '../../served/bulk-index.js';
+import type { Route } from '../../api/routes.js';
+import type { BulkFile } from '../../deploy-data/bulk-index.js';
 import type { Month } from '../bulk/months.js';
-import type { Written } from '../file-writer.js';
 import type { RenderInputs } from '../cache/input-digests.js';
 import type { CachedUnit, FileRecord } from '../cache/render-cache.js';
+import type { Written } from '../file-writer.js';
 import { replyError } from '../render-error.js';
 import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
-import type { WorkerReply } from './worker.js';
 import type { ThreadCode } from './thread-code.js';
+import type { WorkerReply } from './worker.js';
 
 /**
  * A render thread's memory does not grow with the number of cities: each unit decodes what it

@@ -3,13 +3,14 @@
  * month of bulk files or the seasons file, each put under the render folder from the render
  * cache where what it is made from is unchanged, else rendered from the served store.
  */
-import { storeContext } from '../../wiring/contexts.js';
+
 import { ROUTES, type Route } from '../../api/routes.js';
-import type { BulkFile } from '../../served/bulk-index.js';
+import type { BulkFile } from '../../deploy-data/bulk-index.js';
 import { openStore } from '../../store/store.js';
+import { storeContext } from '../../wiring/contexts.js';
 import { type Month, writeBulkMonth, writeSeasonsFiles } from '../bulk/months.js';
-import type { PlannedUnit } from '../cache/input-digests.js';
 import { bulkFiles } from '../bulk/reuse.js';
+import type { PlannedUnit } from '../cache/input-digests.js';
 import { type CachedUnit, type FileRecord, RenderCache } from '../cache/render-cache.js';
 import { FileWriter, type Written } from '../file-writer.js';
 import { renderOrReuse } from '../unit-files.js';

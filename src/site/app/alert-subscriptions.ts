@@ -3,10 +3,11 @@
  * plants where they chose some, as a calendar subscription, a calendar link to paste, an Atom
  * feed and a JSON Feed, with what the coming days hold at that level.
  */
-import { ALERT_LEVELS, DEFAULT_LEVEL, type AlertLevel } from '../../domain/species/risk.js';
-import type { Allergen } from '../../domain/species/allergens.js';
-import { expectedInWords, nothingExpected, reachesLevel } from '../../domain/alert-words.js';
+
 import type { AlertsAnswer } from '../../api/endpoints/alerts-answer.js';
+import { expectedInWords, nothingExpected, reachesLevel } from '../../domain/alert-words.js';
+import type { Allergen } from '../../domain/species/allergens.js';
+import { ALERT_LEVELS, type AlertLevel, DEFAULT_LEVEL } from '../../domain/species/risk.js';
 import { getJson } from './api.js';
 import { h } from './dom.js';
 

@@ -6,10 +6,11 @@
  * pollen, not for single plants.
  */
 import { dayString, HOUR_MS } from '../../domain/dates.js';
-import { capitalized } from '../../domain/words.js';
-import { dayOfHour } from '../../domain/days.js';
+import { dayOfHour } from '../../domain/day-cuts.js';
 import { type Allergen, allergensOf } from '../../domain/species/allergens.js';
-import { type Shape, shapeKey, shapeOf, type Species } from '../../domain/species/payload.js';
+import { type Shape, type Species, shapeKey, shapeOf } from '../../domain/species/payload.js';
+import { CATEGORIES } from '../../domain/species/risk.js';
+import { capitalized } from '../../domain/words.js';
 import { h } from './dom.js';
 
 const KEPT = 'pollen-allergens';
@@ -89,7 +90,7 @@ function picker(
   const details = h('details', undefined, { class: 'allergen-picker' });
   details.append(summary);
   const boxes: HTMLInputElement[] = [];
-  for (const category of ['tree', 'grass', 'weed'] as const) {
+  for (const category of CATEGORIES) {
     const group = held.filter((a) => a.category === category);
     if (group.length === 0) continue;
     const fieldset = h('fieldset');

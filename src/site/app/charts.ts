@@ -1,5 +1,5 @@
 /** Small SVG charts, drawn by hand for the width they get: a line chart of the three categories over time. */
-import { type Category, THRESHOLDS } from '../../domain/species/risk.js';
+import { CATEGORIES, type Category, THRESHOLDS } from '../../domain/species/risk.js';
 import type { HourRow } from './api.js';
 import { el, h } from './dom.js';
 import { ORDER, RISK_COLOURS } from './risk.js';
@@ -57,7 +57,7 @@ export function localHour(ts: string, zone: string, withDay: boolean): string {
 /** The category whose hours reach the highest level (tree first on a tie): the one whose NAB levels shade the chart. */
 export function leadingCategory(rows: readonly HourRow[]): Category {
   const level = (c: Category) => Math.max(-1, ...rows.map((r) => ORDER.indexOf(r[`risk_${c}`] ?? 'None')));
-  return (['tree', 'grass', 'weed'] as const).reduce((best, c) => (level(c) > level(best) ? c : best), 'tree' as Category);
+  return CATEGORIES.reduce<Category>((best, c) => (level(c) > level(best) ? c : best), 'tree');
 }
 
 /**

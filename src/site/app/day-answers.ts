@@ -6,11 +6,12 @@
  * read from the provider's species where it forecasts them; elsewhere their category stands in,
  * and the answer says so.
  */
-import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
+
 import type { ProviderForecastDay } from '../../api/endpoints/forecast.js';
+import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
+import { dayNumber, dayString } from '../../domain/dates.js';
 import { type Allergen, allergenPeak, allergenRisk, outlookCategory } from '../../domain/species/allergens.js';
 import type { Graded } from '../../domain/species/risk.js';
-import { dayNumber, dayString } from '../../domain/dates.js';
 import { hoursOn, type SpeciesHour } from './allergens.js';
 import type { ForecastDay, Risk } from './api.js';
 import { worst } from './risk.js';

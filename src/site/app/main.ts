@@ -5,16 +5,17 @@
  * and the list of cities.
  */
 import type { Topology } from 'topojson-specification';
+import { dateInWords } from '../../domain/dates.js';
+import type { Graded } from '../../domain/species/risk.js';
 import { getJson, type MapFeature } from './api.js';
 import { listBulkFiles } from './bulk.js';
-import { freshnessText, loadHealth } from './freshness.js';
 import { cityToOpen, keepCity, setUpCitySearch } from './city-search.js';
-import { cityNames, setUpLocate, type ListedCity } from './locate.js';
-import { keepUnits, unitsInUse } from './units.js';
+import { freshnessText, loadHealth } from './freshness.js';
+import { cityNames, type ListedCity, setUpLocate } from './locate.js';
+import { cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
+import { type MapChoice, mapChoices, mapPath, optionText } from './map-days.js';
 import { showCity } from './panel.js';
-import { type Category, cityItem, drawMarkers, drawStates, fitMarkers } from './map.js';
-import { mapChoices, type MapChoice, mapPath, optionText } from './map-days.js';
-import { dateInWords } from '../../domain/dates.js';
+import { keepUnits, unitsInUse } from './units.js';
 
 const $ = <T extends Element>(selector: string) => document.querySelector(selector) as T;
 
@@ -86,7 +87,7 @@ async function startMap(names: Map<string, string>, select: (slug: string) => vo
   let shown = 0;
   let features: MapFeature[] = [];
   const draw = () => {
-    const by = colourBy.value === '' ? undefined : (colourBy.value as Category);
+    const by = colourBy.value === '' ? undefined : (colourBy.value as Graded);
     drawMarkers(layer, features, names, select, by);
     list.replaceChildren(
       ...features.map((f) =>

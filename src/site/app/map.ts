@@ -7,6 +7,7 @@
 import { geoAlbersUsa, geoPath } from 'd3-geo';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
+import type { Graded } from '../../domain/species/risk.js';
 import type { MapFeature } from './api.js';
 import { CIRCLE_BOX, groupBox, MARKER_MIN_PX, MARKER_RADIUS, PILL, pillText, pillWidth, spread } from './map-layout.js';
 import { colourOf, inkOn, riskOfSeverity } from './risk.js';
@@ -29,7 +30,6 @@ export function drawStates(svg: SVGSVGElement, topology: Topology): void {
 }
 
 /** The categories markers can be coloured by; without one, by the worst of them. */
-export type Category = 'tree' | 'grass' | 'weed' | 'ragweed';
 
 /** A feature drawn: the map's, or the forecast map's, which says `forecast: true`. */
 export type DrawnFeature = MapFeature & { properties: MapFeature['properties'] & { forecast?: boolean } };
@@ -86,7 +86,7 @@ let cities: CityPoint[] = [];
 let layerOf: SVGGElement | undefined;
 let selectCity: (slug: string) => void = () => undefined;
 /** The category the markers are coloured by, if one. */
-let colouredBy: Category | undefined;
+let colouredBy: Graded | undefined;
 
 /**
  * Cities whose markers would overlap at the scale drawn, grouped: each city, highest level first
@@ -306,7 +306,7 @@ export function drawMarkers(
   features: readonly DrawnFeature[],
   names: Map<string, string>,
   onSelect: (slug: string) => void,
-  colourBy?: Category,
+  colourBy?: Graded,
 ): void {
   layerOf = layer;
   selectCity = onSelect;

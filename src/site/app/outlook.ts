@@ -7,10 +7,10 @@
  * every day without scrolling sideways.
  */
 import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
+import { dateInWords } from '../../domain/dates.js';
 import { type DayAnswer, type Reading, SOURCE_WORDS } from './day-answers.js';
 import { h } from './dom.js';
 import { badge } from './risk.js';
-import { dateInWords } from '../../domain/dates.js';
 import { leadName } from './today.js';
 
 const percent = (p: number) => `${Math.round(p * 100)}%`;

@@ -6,10 +6,11 @@
  * (season.ts), alerts (alerts.ts) and the last 30 days. The first lines are drawn as soon as the
  * forecast answers; the rest follows.
  */
-import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
+
 import type { ProviderForecastDay } from '../../api/endpoints/forecast.js';
-import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
+import type { ForecastOutlook } from '../../api/endpoints/forecast-outlook.js';
 import { dateInWords } from '../../domain/dates.js';
+import { type Allergen, outlookCategory } from '../../domain/species/allergens.js';
 import { capitalized as providerName } from '../../domain/words.js';
 import { alertsSection } from './alert-subscriptions.js';
 import { allergenSection, allergensIn, chosenOf, type SpeciesHour } from './allergens.js';

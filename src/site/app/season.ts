@@ -5,6 +5,7 @@
  * (season-chart.ts). The terms of aerobiology appear once, in the fine print, with the glossary.
  */
 import { yearName } from '../../domain/seasons/year.js';
+import type { Graded } from '../../domain/species/risk.js';
 import type { CategorySeason, DayRow, SeasonAnswer } from './api.js';
 import { seriesLegend } from './charts.js';
 import { h } from './dom.js';
@@ -12,14 +13,13 @@ import { type SeasonLine, seasonChart, THIS_YEAR_COLOUR } from './season-chart.j
 import { compareSentence, SEASON_LABEL, spokenDate, standingSentence } from './season-words.js';
 
 /** The categories the view offers, as the reader's plants are grouped. */
-export type SeasonCategoryName = 'tree' | 'grass' | 'weed' | 'ragweed';
 
 /**
  * The category the view opens on: the reader's when given and held, else the first in season,
  * else the one whose season ended last (the one the reader has most lately lived through), else
  * the first.
  */
-export function openingCategory(shown: readonly CategorySeason[], prefer?: SeasonCategoryName): CategorySeason | undefined {
+export function openingCategory(shown: readonly CategorySeason[], prefer?: Graded): CategorySeason | undefined {
   const mine = prefer && shown.find((c) => c.category === prefer);
   if (mine) return mine;
   const inSeason = shown.find((c) => !c.closed && c.status.state === 'in season');
@@ -91,7 +91,7 @@ function categoryView(answer: SeasonAnswer, rows: readonly DayRow[], c: Category
  * The season view of a city, drawn for `width` px (280 to 560): a button per category, opened on
  * `prefer` (the category of the plants the reader picked) or else on the one in season.
  */
-export function seasonSection(answer: SeasonAnswer, daily: readonly DayRow[], width: number, prefer?: SeasonCategoryName): HTMLElement {
+export function seasonSection(answer: SeasonAnswer, daily: readonly DayRow[], width: number, prefer?: Graded): HTMLElement {
   const section = h('section', undefined, { class: 'season' });
   const shown = answer.categories.filter((c) => SEASON_LABEL[c.category]);
   const picker = h('div', undefined, { class: 'season-picker', role: 'group', 'aria-label': 'Which pollen' });

@@ -7,10 +7,12 @@
  * outlook beat the usual for the season after tomorrow; and, for the fine print, the scores.
  * Every number is the API's, or a sum of its tables' cells.
  */
-import { boundText, scoreText } from '../../domain/verification/score-text.js';
-import { MIN_ABOVE_NONE, MIN_LEVEL_DAYS, REFERENCE_WORDS } from '../../domain/verification/scores.js';
-import type { CategorySkill, ForecastSkill, SkillScores } from '../../domain/verification/skill-schemas.js';
+
 import type { SkillTable } from '../../domain/schemas.js';
+import { boundText, scoreText } from '../../domain/verification/score-text.js';
+import { MIN_ABOVE_NONE, MIN_LEVEL_DAYS } from '../../domain/verification/scores.js';
+import type { CategorySkill, ForecastSkill, SkillScores } from '../../domain/verification/skill-schemas.js';
+import { REFERENCE_WORDS } from '../../domain/verification/verdicts.js';
 import { capitalized, listed } from '../../domain/words.js';
 import type { DayRow, ForecastDay, SeasonAnswer } from './api.js';
 import { ORDER } from './risk.js';

@@ -8,7 +8,7 @@
  */
 import { inflateRawSync } from 'node:zlib';
 import type { City, CitySet } from '../../domain/cities.js';
-import type { DayCut } from '../../domain/days.js';
+import type { DayCut } from '../../domain/day-cuts.js';
 import type { DayValues } from '../../domain/day-values.js';
 import type { StoredHour } from '../../domain/hours.js';
 import { leafCount, type Shape } from '../../domain/species/payload.js';
@@ -23,19 +23,19 @@ import { type CountWindow, countUpTo, type DayMask, storedHoursOf } from '../pol
 import type { StoreReader } from '../reader.js';
 import { weatherOf } from '../weather-days.js';
 import {
-  cityShard,
   type CityRow,
+  cityShard,
+  type DayRun,
   dayShard,
   decodeShard,
   INDEX_SHARD,
   type IndexShard,
   kindOf,
   type PollenRow,
-  type DayRun,
   type RowsShard,
-  type SourceRun,
   type Shard,
   ShardUnavailable,
+  type SourceRun,
   skillShard,
   type ValueRow,
   type WeatherRow,
@@ -115,7 +115,7 @@ export class ShardIndex {
   readonly pollenSources: Map<number, SourceRun[]>;
   private readonly packedMasks: Map<number, { first: number; packed: Uint8Array }>;
   private readonly masks = new Map<number, Uint8Array>();
-  /** The city set's cities (active and named), by slug, as the SQL of by-day.ts picks them. */
+  /** The city set's cities (active and named), by slug, as the SQL of days-with-data.ts picks them. */
   readonly served: Array<{ id: number; slug: string }>;
   readonly skillCities: Set<string>;
   /** What packed rows name by id. */

@@ -33,7 +33,7 @@ export class ShardRows {
       cityValues: db
         .prepare('SELECT city_id, cut, day, data FROM day_value WHERE city_id = ? AND day BETWEEN ? AND ? ORDER BY cut, day')
         .raw(),
-      // City by city through the primary key (CROSS JOIN keeps the city table outside): the day tables have no index by day (by-day.ts).
+      // City by city through the primary key (CROSS JOIN keeps the city table outside): the day tables have no index by day (days-with-data.ts).
       dayPollen: db
         .prepare(
           'SELECT t.city_id, t.day, t.source_id, t.zone_id, t.mask, t.data FROM city c CROSS JOIN pollen_day t ON t.city_id = c.id AND t.day = ? WHERE t.mask <> 0 ORDER BY c.id',

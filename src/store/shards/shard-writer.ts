@@ -7,24 +7,24 @@
  * 2,500 shards of 200 cities' 730 days).
  */
 import { createHash } from 'node:crypto';
-import {
-  INDEX_SHARD,
-  SHARD_FORMAT,
-  cityShard,
-  dayShard,
-  encodeShard,
-  quarterOf,
-  shardKey,
-  skillShard,
-  type DayRun,
-  type IndexShard,
-  type RowsShard,
-  type ShardManifest,
-  type SourceRun,
-} from './shard-format.js';
 import { deflateRawSync } from 'node:zlib';
 import { dayString } from '../../domain/dates.js';
 import type { Store } from '../store.js';
+import {
+  cityShard,
+  type DayRun,
+  dayShard,
+  encodeShard,
+  INDEX_SHARD,
+  type IndexShard,
+  quarterOf,
+  type RowsShard,
+  SHARD_FORMAT,
+  type ShardManifest,
+  type SourceRun,
+  shardKey,
+  skillShard,
+} from './shard-format.js';
 
 /** Where shards go: a key's bytes, stored once whatever the name (a folder, Netlify Blobs). */
 export type PutShard = (key: string, bytes: Uint8Array) => void;

@@ -85,7 +85,7 @@ export function dayFinder(cut: DayCut, zone: string): (hour: number) => { day: n
 }
 
 /** Ascending hours, a day of the cut at a time: streamed, so a long range is never held whole. */
-export function* byDay<T extends { hour: number }>(cut: DayCut, zone: string, hours: Iterable<T>): Generator<CutDay<T>> {
+export function* hoursByDay<T extends { hour: number }>(cut: DayCut, zone: string, hours: Iterable<T>): Generator<CutDay<T>> {
   const find = dayFinder(cut, zone);
   let current: CutDay<T> | undefined;
   for (const h of hours) {
@@ -101,7 +101,7 @@ export function* byDay<T extends { hour: number }>(cut: DayCut, zone: string, ho
 
 /** Ascending hours grouped by the day of the cut that holds them, in ascending day order. */
 export function groupByDay<T extends { hour: number }>(cut: DayCut, zone: string, hours: Iterable<T>): Map<number, T[]> {
-  return new Map(Array.from(byDay(cut, zone, hours), (d) => [d.day, d.hours]));
+  return new Map(Array.from(hoursByDay(cut, zone, hours), (d) => [d.day, d.hours]));
 }
 
 const wholeHourZones = new Map<string, boolean>();

@@ -1,6 +1,6 @@
 /**
  * The day tables have no index by day: a day's rows across cities are read city by city through
- * the primary key (src/store/by-day.ts). Whatever was written, each reader of days must answer
+ * the primary key (src/store/days-with-data.ts). Whatever was written, each reader of days must answer
  * what plain SQL over every row answers.
  */
 import { join } from 'node:path';

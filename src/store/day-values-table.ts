@@ -5,16 +5,18 @@
  * zone), so every reader (render, functions, MCP) assembles lists, cross-city rows and maps from
  * values that always agree with the hours.
  */
-import { type DayCut, dayHours, localMidnight } from '../domain/days.js';
-import { dailyDayValues, type DayValues, dayValues } from '../domain/day-values.js';
+
+import { type DayCut, dayHours, localMidnight } from '../domain/day-cuts.js';
+import { type DayValues, dailyDayValues, dayValues } from '../domain/day-values.js';
 import type { PollenDayValue, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
 import type { Db, Row } from './database.js';
 import { RecentlyUsed } from './day-cache.js';
+import { DayValuesPacking } from './day-values-packing.js';
 import type { Names } from './names.js';
 import { HAS_DATA, type PollenDays } from './pollen-days.js';
+import type { DayValuesReader } from './reader.js';
 import type { SpeciesShapes } from './species-shapes.js';
-import { DayValuesPacking } from './day-values-packing.js';
 
 const CUT_CODE: Record<DayCut, number> = { UTC: 0, local: 1 };
 
@@ -66,7 +68,7 @@ function hoursWithin(
 /** City-cuts (a city's UTC or local days) a store nothing writes keeps decoded (wholeCuts). */
 const CUTS_KEPT = 4;
 
-export class DayValuesTable {
+export class DayValuesTable implements DayValuesReader {
   private readonly stmt;
   /**
    * Every day of the last city-cuts read, decoded, in a store nothing writes: a city's files ask

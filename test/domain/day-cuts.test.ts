@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber, HOUR_MS } from '../../src/domain/dates.js';
-import { byDay, dayHours, dayOfHour, dayOffset, groupByDay, hasLocalMidnights, localMidnight } from '../../src/domain/days.js';
+import { dayHours, dayOffset, dayOfHour, groupByDay, hasLocalMidnights, hoursByDay, localMidnight } from '../../src/domain/day-cuts.js';
 
 const hourAt = (iso: string) => Date.parse(iso) / HOUR_MS;
 
@@ -57,7 +57,7 @@ describe("days cut in UTC or in a city's zone", () => {
         yield { hour: from + i };
       }
     })();
-    const days = byDay('local', 'America/Chicago', hours);
+    const days = hoursByDay('local', 'America/Chicago', hours);
     const first = days.next().value!;
     expect(first).toMatchObject({ day: dayNumber('2026-03-07'), from });
     expect(first.hours).toHaveLength(24);

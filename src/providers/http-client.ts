@@ -3,7 +3,7 @@
  * backoff and full jitter for retryable failures only, a concurrency limit, every attempt counted
  * against a daily budget, and failures mapped to ProviderError with credentials redacted.
  */
-import { request, type Dispatcher } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { ProviderError, type ProviderFailure } from './provider.js';
 
 /** Counts upstream calls and says whether one more is allowed. */

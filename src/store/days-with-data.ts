@@ -1,6 +1,6 @@
 /**
  * A day's rows across cities, for the day tables, which have no index by day (schema.ts, 9): read
- * city by city through the primary key (city_id, day), as day_value's are (day-values.ts, `across`).
+ * city by city through the primary key (city_id, day), as day_value's are (day-values-table.ts, `across`).
  * Every city is one lookup per day, so that an ingest's commit writes no index pages
  * (docs/architecture.md, "The store"). `t` is the table's alias, `c` the city's; `hasData` says which rows count.
  */
@@ -8,7 +8,7 @@ import type { Db } from './database.js';
 import type { Names } from './names.js';
 
 /** What a day table's rows say day by day: the days with data, the newest and its provider, a day's cities. */
-export class ByDay {
+export class DaysWithData {
   private readonly table: string;
   private readonly hasData: string;
   private readonly db: Db;

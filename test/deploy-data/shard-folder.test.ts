@@ -12,15 +12,21 @@ import { join } from 'node:path';
 import { getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { respond } from '../../src/api/http/respond.js';
+import { SHARD_STORE } from '../../src/deploy-data/remote-shards.js';
+import {
+  FolderShards,
+  readShardManifest,
+  shardFolderPath,
+  shardManifestPath,
+  stageDeployShards,
+} from '../../src/deploy-data/shard-folder.js';
+import { uploadShards } from '../../src/deploy-data/shard-upload.js';
 import { dayNumber } from '../../src/domain/dates.js';
 import { render } from '../../src/render/render.js';
-import { SHARD_STORE } from '../../src/served/remote-shards.js';
-import { FolderShards, readShardManifest, shardFolderPath, shardManifestPath, stageDeployShards } from '../../src/served/shard-folder.js';
-import { uploadShards } from '../../src/served/shard-upload.js';
 import { cityShard, ShardUnavailable } from '../../src/store/shards/shard-format.js';
 import { ShardIndex, ShardStore } from '../../src/store/shards/shard-reader.js';
 import { openStore } from '../../src/store/store.js';
-import { respond } from '../../src/api/http/respond.js';
 import { shardContext } from '../../src/wiring/contexts.js';
 import { buildStore } from '../helpers/site.js';
 

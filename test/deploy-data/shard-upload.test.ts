@@ -4,17 +4,18 @@
  * deleted shard; and a function's context reading them from Blobs, fetching what each answer
  * reads in rounds, answers as the shards on disk do.
  */
-import { join } from 'node:path';
+
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { getDeployStore, getStore } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { respond, respondFetched, type ApiResponse } from '../../src/api/http/respond.js';
+import { type ApiResponse, respond, respondFetched } from '../../src/api/http/respond.js';
+import { SHARD_STORE } from '../../src/deploy-data/remote-shards.js';
+import { DEPLOY_BLOBS_DIR, readShardManifest, type ShardManifest, stageDeployShards } from '../../src/deploy-data/shard-folder.js';
+import { uploadShards } from '../../src/deploy-data/shard-upload.js';
 import { dayNumber, dayString } from '../../src/domain/dates.js';
 import { render } from '../../src/render/render.js';
-import { SHARD_STORE } from '../../src/served/remote-shards.js';
-import { DEPLOY_BLOBS_DIR, readShardManifest, type ShardManifest, stageDeployShards } from '../../src/served/shard-folder.js';
-import { uploadShards } from '../../src/served/shard-upload.js';
 import { openStore } from '../../src/store/store.js';
 import { environmentContext } from '../../src/wiring/contexts.js';
 import { buildStore, ingestSample } from '../helpers/site.js';
