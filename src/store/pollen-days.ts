@@ -13,7 +13,7 @@ import type { DayCache } from './day-cache.js';
 import type { PackedNames } from './day-values-packing.js';
 import { DaysWithData } from './days-with-data.js';
 import type { Names } from './names.js';
-import type { PollenReader } from './reader.js';
+import type { CountWindow, PollenReader } from './reader.js';
 import { quarterOf, RANGE_SHARDS } from './shards/shard-format.js';
 import type { SpeciesShapes } from './species-shapes.js';
 import { type StoredDay, storedDays } from './stored-days.js';
@@ -35,14 +35,6 @@ export interface DailyWrite {
   fetchedAt: number;
   value: Omit<PollenHour, 'hour'> | null;
   levels: Readonly<Record<string, string>> | null;
-}
-
-/** A city's window of hours [from, to), and optionally how its hours group into days. */
-export interface CountWindow {
-  city: string;
-  from: number;
-  to: number;
-  dayOf?: (hour: number) => number;
 }
 
 /** A day with an hour and the mask of its hours. */

@@ -14,7 +14,14 @@ import type { Shape } from '../domain/species/payload.js';
 import type { ForecastSkill } from '../domain/verification/skill-schemas.js';
 import type { StoredWeather } from '../domain/weather.js';
 import type { IngestRun } from './ingest-runs.js';
-import type { CountWindow } from './pollen-days.js';
+
+/** A city's window of hours [from, to), and optionally how its hours group into days. */
+export interface CountWindow {
+  city: string;
+  from: number;
+  to: number;
+  dayOf?: (hour: number) => number;
+}
 
 export interface PollenReader {
   /** A city's hourly rows with hours in [fromHour, toHour), ascending. */

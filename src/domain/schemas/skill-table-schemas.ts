@@ -4,7 +4,6 @@ import { named } from '../schema-names.js';
 import { RISK_LABELS } from '../species/risk.js';
 import { Day, num } from './common-schemas.js';
 
-
 const score = (what: string) => num.nullable().describe(what);
 const RiskLevelCounts = z.array(z.number().int().min(0)).length(RISK_LABELS.length);
 

@@ -19,8 +19,8 @@ import { DayCache, RecentlyUsed } from '../day-cache.js';
 import { type PackedNames, unpackDayValues } from '../day-values-packing.js';
 import { decodeSkill } from '../forecast-skills.js';
 import type { IngestRun } from '../ingest-runs.js';
-import { type CountWindow, countUpTo, type DayMask, storedHoursOf } from '../pollen-days.js';
-import type { StoreReader } from '../reader.js';
+import { countUpTo, type DayMask, storedHoursOf } from '../pollen-days.js';
+import type { CountWindow, StoreReader } from '../reader.js';
 import { weatherOf } from '../weather-days.js';
 import {
   type CityRow,
