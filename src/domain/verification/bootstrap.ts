@@ -17,7 +17,7 @@
  * days apart, and a week keeps a season's rise within a block.
  *
  * The draws are pseudo-random from a seed made of the period's key (its city and period, as
- * forecast-skill.ts's skillKey makes it; the FNV-1a hash below), so an interval is the same
+ * lead-scores.ts's skillKey makes it; the FNV-1a hash below), so an interval is the same
  * whichever thread computes it, in whatever order, and a render that keeps a closed period's
  * interval keeps what a fresh render would compute. Every table of a period with as many days
  * (each category, lead and reference) resamples the same days: a forecast's and a reference's
