@@ -6,6 +6,7 @@
  * p50 and p95 of a city-day (what the fallback answers), a city's 30-day range, and an MCP tool's
  * answer (get_pollen_range through callRoute).
  */
+import type { ApiContext } from '../../src/api/contract/context.js';
 import { respond, respondFetched } from '../../src/api/http/respond.js';
 import { ROUTES } from '../../src/api/routes.js';
 import { servedStorePath } from '../../src/deploy-data/site-file.js';
@@ -49,6 +50,22 @@ async function equalAnswers(
   return { asked: asks.length, equal };
 }
 
+/** The answer's text (an MCP result's JSON), and how long it took. */
+async function timedAnswer(ask: string, ctx: ApiContext, fetched: boolean): Promise<{ text: string; ms: number }> {
+  const started = performance.now();
+  const url = new URL(ask.replace(/^mcp:/, ''), 'http://bench.test');
+  let text: string;
+  if (ask.startsWith('mcp:')) {
+    const route = ROUTES.find((r) => r.path === url.pathname)!;
+    text = JSON.stringify(await callRoute(route, ctx, url.searchParams));
+  } else {
+    const req = { method: 'GET', path: url.pathname, query: url.searchParams };
+    const r = fetched ? await respondFetched(req, ctx) : await respond(req, ctx);
+    text = `${r.status} ${JSON.stringify(r.headers)} ${typeof r.body === 'string' ? r.body : [...r.body].join('')}`;
+  }
+  return { text, ms: performance.now() - started };
+}
+
 /** `ASKS` answers of each kind, timed one at a time. */
 export async function shardReadBenchmarks(db: string, blobsContext: string): Promise<Measure[]> {
   const served = openStore(servedStorePath(db), { readonly: true, immutable: true });
@@ -70,30 +87,15 @@ export async function shardReadBenchmarks(db: string, blobsContext: string): Pro
     const env = () => ({ POLLEN_DB: db, NETLIFY_BLOBS_CONTEXT: blobsContext });
     const local = storeContext(served);
     const warm = environmentContext(env());
-    /** The answer's text (an MCP result's JSON), and how long it took. */
-    const answer = async (ask: string, ctx: ReturnType<typeof environmentContext>, fetched: boolean) => {
-      const started = performance.now();
-      const url = new URL(ask.replace(/^mcp:/, ''), 'http://bench.test');
-      let text: string;
-      if (ask.startsWith('mcp:')) {
-        const route = ROUTES.find((r) => r.path === url.pathname)!;
-        text = JSON.stringify(await callRoute(route, ctx, url.searchParams));
-      } else {
-        const req = { method: 'GET', path: url.pathname, query: url.searchParams };
-        const r = fetched ? await respondFetched(req, ctx) : await respond(req, ctx);
-        text = `${r.status} ${JSON.stringify(r.headers)} ${typeof r.body === 'string' ? r.body : [...r.body].join('')}`;
-      }
-      return { text, ms: performance.now() - started };
-    };
     // Before timing: the answers from Blobs are the store's, byte for byte, over every store route.
     const checked = equalAnswers(
       slugs,
       latest,
-      async (ask) => (await answer(ask, environmentContext(env()), true)).text,
-      async (ask) => (await answer(ask, local, false)).text,
+      async (ask) => (await timedAnswer(ask, environmentContext(env()), true)).text,
+      async (ask) => (await timedAnswer(ask, local, false)).text,
     );
     const time = async (ask: string, ctx: ReturnType<typeof environmentContext>, fetched: boolean): Promise<number> => {
-      const { text, ms } = await answer(ask, ctx, fetched);
+      const { text, ms } = await timedAnswer(ask, ctx, fetched);
       if (!ask.startsWith('mcp:') && !text.startsWith('200 ')) throw new Error(`${ask} answered ${text.slice(0, 200)}`);
       return ms;
     };

@@ -59,6 +59,48 @@ const DAILY = [
 ] as const;
 const HOURLY_AIR = ['pm2_5', 'pm10', 'ozone', 'nitrogen_dioxide', 'sulphur_dioxide', 'carbon_monoxide'] as const;
 
+/** A day's stored fields from Open-Meteo's daily archive values and the day's means of its hourly air quality. */
+function weatherValues(
+  city: City,
+  day: number,
+  d: Partial<Record<(typeof DAILY)[number], unknown>>,
+  a: Partial<Record<(typeof HOURLY_AIR)[number], number>>,
+): Partial<Record<WeatherField, unknown>> {
+  const described = typeof d.weather_code === 'number' ? describeWeatherCode(d.weather_code) : undefined;
+  const round = (v: unknown) => (typeof v === 'number' ? Math.round(v) : undefined);
+  const values: Partial<Record<WeatherField, unknown>> = {
+    tz: utcOffset(city.timezone, day * DAY_MS + DAY_MS / 2),
+    timezone: city.timezone,
+    temp_min_c: d.temperature_2m_min,
+    temp_max_c: d.temperature_2m_max,
+    temp_day_c: d.temperature_2m_mean,
+    feels_like_day_c: d.apparent_temperature_mean,
+    humidity: round(d.relative_humidity_2m_mean),
+    pressure_hpa: round(d.pressure_msl_mean),
+    wind_speed_ms: d.wind_speed_10m_max,
+    wind_deg: round(d.wind_direction_10m_dominant),
+    clouds_pct: round(d.cloud_cover_mean),
+    precip_mm: d.precipitation_sum,
+    weather_main: described?.[0],
+    weather_desc: described?.[1],
+    aqi: aqiFromConcentrations({
+      pm2_5: a.pm2_5,
+      pm10: a.pm10,
+      o3: a.ozone,
+      no2: a.nitrogen_dioxide,
+      so2: a.sulphur_dioxide,
+      co: a.carbon_monoxide,
+    }),
+    aqi_pm2_5: a.pm2_5,
+    aqi_pm10: a.pm10,
+    aqi_o3: a.ozone,
+    aqi_no2: a.nitrogen_dioxide,
+    aqi_so2: a.sulphur_dioxide,
+    aqi_co: a.carbon_monoxide,
+  };
+  return values;
+}
+
 /** WMO weather codes as OpenWeatherMap-style main and description. */
 export function describeWeatherCode(code: number): [string, string] | undefined {
   if (code === 0) return ['Clear', 'clear sky'];
@@ -132,39 +174,7 @@ export class OpenMeteoProvider implements WeatherProvider {
       if (day < span.from || day > span.to) return [];
       // A day the archive has not filled yet comes back as nulls: it is left out, to be asked again.
       if (DAILY.every((k) => d[k] === null || d[k] === undefined)) return [];
-      const a = airByDay.get(day) ?? {};
-      const described = typeof d.weather_code === 'number' ? describeWeatherCode(d.weather_code) : undefined;
-      const round = (v: unknown) => (typeof v === 'number' ? Math.round(v) : undefined);
-      const values: Partial<Record<WeatherField, unknown>> = {
-        tz: utcOffset(city.timezone, day * DAY_MS + DAY_MS / 2),
-        timezone: city.timezone,
-        temp_min_c: d.temperature_2m_min,
-        temp_max_c: d.temperature_2m_max,
-        temp_day_c: d.temperature_2m_mean,
-        feels_like_day_c: d.apparent_temperature_mean,
-        humidity: round(d.relative_humidity_2m_mean),
-        pressure_hpa: round(d.pressure_msl_mean),
-        wind_speed_ms: d.wind_speed_10m_max,
-        wind_deg: round(d.wind_direction_10m_dominant),
-        clouds_pct: round(d.cloud_cover_mean),
-        precip_mm: d.precipitation_sum,
-        weather_main: described?.[0],
-        weather_desc: described?.[1],
-        aqi: aqiFromConcentrations({
-          pm2_5: a.pm2_5,
-          pm10: a.pm10,
-          o3: a.ozone,
-          no2: a.nitrogen_dioxide,
-          so2: a.sulphur_dioxide,
-          co: a.carbon_monoxide,
-        }),
-        aqi_pm2_5: a.pm2_5,
-        aqi_pm10: a.pm10,
-        aqi_o3: a.ozone,
-        aqi_no2: a.nitrogen_dioxide,
-        aqi_so2: a.sulphur_dioxide,
-        aqi_co: a.carbon_monoxide,
-      };
+      const values = weatherValues(city, day, d, airByDay.get(day) ?? {});
       return [{ day, values }];
     });
   }

@@ -28,6 +28,7 @@ import { GRADED } from '../domain/species/risk.js';
 import { resampling } from '../domain/verification/bootstrap.js';
 import { citySkill, PROVIDER_LEADS, WINDOW_DAYS, yearKey } from '../domain/verification/forecast-skill.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import type { PairColumns } from '../domain/verification/pairs.js';
 import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/verification/skill-schemas.js';
 import { observedSeries } from '../domain/verification/target-days.js';
 import { encodeSkill } from '../store/forecast-skills.js';
@@ -150,65 +151,62 @@ function archiveOf(store: Store, city: string, served: number, latest: number, m
   };
 }
 
-/** A city's skill, outlooks, pairs of the months written anew and closed years; a store that cannot be read fails the render, naming the city. */
-function scoreCity(store: Store, served: Store, city: string, provider: string | null, plan: SkillsPlan): ScoredCity {
-  const [started, resampled] = [performance.now(), resampling.seconds];
+/** A city with nothing served: a skill with no days. */
+const unscored = (city: string, provider: string | null) =>
+  citySkill({
+    city,
+    provider,
+    first: null,
+    latest: null,
+    observed: () => new Map(),
+    source: () => undefined,
+    outlooks: new Map(),
+    climatologies: new Map(),
+    forecasts: [],
+  });
+
+/** A city's skill from the days the plan does not already hold the scores of, with the closed years scored anew and how many were reused. */
+function skillOf(store: Store, served: Store, city: string, provider: string | null, plan: SkillsPlan) {
   const first = plan.months[0]?.from;
-  let made: ReturnType<typeof citySkill>;
-  let closed = new Set<string>();
-  let yearsReused = 0;
-  try {
-    const latest = served.values.newest(city, 'UTC', 1)[0]?.day;
-    if (first === undefined || latest === undefined)
-      made = citySkill({
-        city,
-        provider,
-        first: null,
-        latest: null,
-        observed: () => new Map(),
-        source: () => undefined,
-        outlooks: new Map(),
-        climatologies: new Map(),
-        forecasts: [],
-      });
-    else {
-      const need = neededFrom(plan, city, first, latest);
-      closed = need.closed;
-      yearsReused = need.scored.size;
-      const days = [...served.values.span(city, 'UTC', need.from, latest).values()];
-      const providers = new Map(days.map((d) => [d.day, d.source]));
-      // The providers of every served day: the answer names each where they are several.
-      const sources = served.pollen.sourcesIn(city, first * 24, (latest + 1) * 24);
-      const observed = new Map<Graded, SeasonSeries>();
-      made = citySkill({
-        city,
-        provider,
-        sources,
-        first: need.from,
-        latest,
-        source: (day) => providers.get(day),
-        observed: (category) => {
-          let series = observed.get(category);
-          if (!series) observed.set(category, (series = observedSeries(days, category)));
-          return series;
-        },
-        // Issued up to 13 days before the first day paired: persistence and the season at a provider's furthest lead are its issue day's.
-        outlooks: store.outlooks.outlooks(city, need.from - Math.max(OUTLOOK_LEADS, PROVIDER_LEADS) + 1, latest + 1),
-        climatologies: store.outlooks.climatologies(city, need.from, latest + OUTLOOK_LEADS),
-        // Forecasts issued up to 13 days before the first day paired reach it (a daily provider's).
-        forecasts: store.issued.since(city, (need.from - PROVIDER_LEADS) * DAY_MS),
-        scored: need.scored,
-        archive: archiveOf(store, city, first, latest, sources.length > 1),
-      });
-    }
-  } catch (error) {
-    throw new RenderError(`the forecast skill of ${city} could not be computed: ${(error as Error).message}. Nothing was published.`);
-  }
+  const latest = served.values.newest(city, 'UTC', 1)[0]?.day;
+  if (first === undefined || latest === undefined) return { made: unscored(city, provider), closed: new Set<string>(), yearsReused: 0 };
+  const need = neededFrom(plan, city, first, latest);
+  const days = [...served.values.span(city, 'UTC', need.from, latest).values()];
+  const providers = new Map(days.map((d) => [d.day, d.source]));
+  // The providers of every served day: the answer names each where they are several.
+  const sources = served.pollen.sourcesIn(city, first * 24, (latest + 1) * 24);
+  const observed = new Map<Graded, SeasonSeries>();
+  const made = citySkill({
+    city,
+    provider,
+    sources,
+    first: need.from,
+    latest,
+    source: (day) => providers.get(day),
+    observed: (category) => {
+      let series = observed.get(category);
+      if (!series) observed.set(category, (series = observedSeries(days, category)));
+      return series;
+    },
+    // Issued up to 13 days before the first day paired: persistence and the season at a provider's furthest lead are its issue day's.
+    outlooks: store.outlooks.outlooks(city, need.from - Math.max(OUTLOOK_LEADS, PROVIDER_LEADS) + 1, latest + 1),
+    climatologies: store.outlooks.climatologies(city, need.from, latest + OUTLOOK_LEADS),
+    // Forecasts issued up to 13 days before the first day paired reach it (a daily provider's).
+    forecasts: store.issued.since(city, (need.from - PROVIDER_LEADS) * DAY_MS),
+    scored: need.scored,
+    archive: archiveOf(store, city, first, latest, sources.length > 1),
+  });
+  return { made, closed: need.closed, yearsReused: need.scored.size };
+}
+
+/** A city's pairs rows in a batch per served month, those of the months the render cache holds left out. */
+function pairBatches(plan: SkillsPlan, city: string, pairs: readonly PairColumns[]): Batch<PairRow>[] {
   const monthOf = monthIndex(plan.months);
   const fields = pairFields(plan.layout);
   const batches = plan.months.map(() => new Batch(fields));
-  const row: PairRow = { city, c: made.pairs[0]!, i: 0 };
-  for (const c of made.pairs) {
+  if (pairs.length === 0) return batches;
+  const row: PairRow = { city, c: pairs[0]!, i: 0 };
+  for (const c of pairs) {
     row.c = c;
     for (let i = 0; i < c.n; i++) {
       const m = monthOf(c.day[i]!);
@@ -217,6 +215,19 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
       batches[m]!.add(row);
     }
   }
+  return batches;
+}
+
+/** A city's skill, outlooks, pairs of the months written anew and closed years; a store that cannot be read fails the render, naming the city. */
+function scoreCity(store: Store, served: Store, city: string, provider: string | null, plan: SkillsPlan): ScoredCity {
+  const [started, resampled] = [performance.now(), resampling.seconds];
+  let scored: ReturnType<typeof skillOf>;
+  try {
+    scored = skillOf(store, served, city, provider, plan);
+  } catch (error) {
+    throw new RenderError(`the forecast skill of ${city} could not be computed: ${(error as Error).message}. Nothing was published.`);
+  }
+  const { made, closed, yearsReused } = scored;
   const outlooks: Record<string, ServedOutlook> = {};
   for (const c of made.skill.categories) if (c.outlook) outlooks[c.category] = c.outlook;
   const years: CityYears = {};
@@ -229,7 +240,7 @@ function scoreCity(store: Store, served: Store, city: string, provider: string |
     skill: encodeSkill(made.skill),
     outlooks,
     // The columns alone: what crosses to the writing thread is cloned.
-    pairs: batches.map((b) => ({ columns: b.columns, rows: b.rows })),
+    pairs: pairBatches(plan, city, made.pairs).map((b) => ({ columns: b.columns, rows: b.rows })),
     years: Object.keys(years).length === 0 ? null : deflateRawSync(JSON.stringify(years)),
     yearsReused,
     seconds: (performance.now() - started) / 1000,

@@ -91,18 +91,14 @@ export interface PairColumns {
 
 const leads = <T>(count: number, make: () => T): T[] => Array.from({ length: count }, make);
 
-/** A category's pairs on its observed days from `from` to `to`. */
-export function pairColumns(inputs: KeptInputs, category: Graded, from: number, to: number): PairColumns {
-  const observed = inputs.observed(category);
-  const days: number[] = [];
-  for (const day of observed.keys()) if (day >= from && day <= to) days.push(day);
-  days.sort((a, b) => a - b);
+/** The columns of a category's pairs on `days`, every one empty (NaN, or -1 for a level). */
+function emptyColumns(inputs: KeptInputs, category: Graded, days: readonly number[]): PairColumns {
   const n = days.length;
   const nan = () => new Float64Array(n).fill(Number.NaN);
   const none = () => new Int8Array(n).fill(-1);
   const reach = Math.max(MIN_LEADS, ...inputs.forecasts.map((p) => p.leads.length));
   const scored = Math.max(OUTLOOK_LEADS, reach);
-  const c: PairColumns = {
+  return {
     category,
     n,
     day: Int32Array.from(days),
@@ -130,7 +126,55 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
     served: leads(OUTLOOK_LEADS, none),
     inSeason: leads(scored, none),
   };
-  for (let i = 0; i < n; i++) {
+}
+
+/** Row `i` (`day`): what each provider's kept forecasts said of it at each lead, and the observed day's provider's as the forecast. */
+function pairForecasts(c: PairColumns, inputs: KeptInputs, i: number, day: number): void {
+  const own = c.provider[i];
+  for (const [p, forecasts] of inputs.forecasts.entries()) {
+    const columns = c.providers[p]!;
+    for (const [lead, byDay] of forecasts.leads.entries()) {
+      const f = byDay.get(day);
+      const said = f?.levels[c.category];
+      if (!f || !said) continue;
+      columns.value[lead]![i] = said.value;
+      columns.level[lead]![i] = LEVEL_INDEX[said.level];
+      columns.issued[lead]![i] = f.issuedAt;
+      // The observed day's provider's forecast is the one each score of a single provider compares.
+      if (forecasts.provider !== own) continue;
+      c.forecastValue[lead]![i] = said.value;
+      c.forecastLevel[lead]![i] = LEVEL_INDEX[said.level];
+      c.forecastIssued[lead]![i] = f.issuedAt;
+    }
+  }
+}
+
+/** Row `i` (`day`, observed at `level`): persistence, the season and the outlook as each lead's issue day kept them. */
+function pairOutlooks(c: PairColumns, inputs: KeptInputs, i: number, day: number, level: number): void {
+  for (let lead = 0; lead < c.leads; lead++) {
+    const kept = inputs.outlooks.get(day - lead)?.categories[c.category];
+    if (lead < c.reach && kept?.persistence) {
+      c.persistenceValue[lead]![i] = kept.persistence.value;
+      c.persistenceLevel[lead]![i] = LEVEL_INDEX[kept.persistence.level];
+    }
+    if (!kept) continue;
+    c.inSeason[lead]![i] = kept.inSeason ? 1 : 0;
+    if (lead >= OUTLOOK_LEADS) continue;
+    const probabilities = kept.outlook.leads[lead]!;
+    if (probabilities.members > 0) c.outlookRps[lead]![i] = rpsOfCounts(probabilities, level);
+    const served = kept.served[lead];
+    if (served) c.served[lead]![i] = SERVED_CODE[served];
+  }
+}
+
+/** A category's pairs on its observed days from `from` to `to`. */
+export function pairColumns(inputs: KeptInputs, category: Graded, from: number, to: number): PairColumns {
+  const observed = inputs.observed(category);
+  const days: number[] = [];
+  for (const day of observed.keys()) if (day >= from && day <= to) days.push(day);
+  days.sort((a, b) => a - b);
+  const c = emptyColumns(inputs, category, days);
+  for (let i = 0; i < c.n; i++) {
     const day = days[i]!;
     const seen = observed.get(day)!;
     const level = LEVEL_INDEX[seen.risk!];
@@ -144,39 +188,8 @@ export function pairColumns(inputs: KeptInputs, category: Graded, from: number, 
         c.climatologyLevel[i] = LEVEL_INDEX[climatology.median.level];
       }
     }
-    const own = c.provider[i];
-    for (const [p, forecasts] of inputs.forecasts.entries()) {
-      const columns = c.providers[p]!;
-      for (const [lead, byDay] of forecasts.leads.entries()) {
-        const f = byDay.get(day);
-        const said = f?.levels[category];
-        if (!f || !said) continue;
-        columns.value[lead]![i] = said.value;
-        columns.level[lead]![i] = LEVEL_INDEX[said.level];
-        columns.issued[lead]![i] = f.issuedAt;
-        // The observed day's provider's forecast is the one each score of a single provider compares.
-        if (forecasts.provider !== own) continue;
-        c.forecastValue[lead]![i] = said.value;
-        c.forecastLevel[lead]![i] = LEVEL_INDEX[said.level];
-        c.forecastIssued[lead]![i] = f.issuedAt;
-      }
-    }
-    for (let lead = 0; lead < scored; lead++) {
-      const kept = inputs.outlooks.get(day - lead)?.categories[category];
-      if (lead < reach) {
-        if (kept?.persistence) {
-          c.persistenceValue[lead]![i] = kept.persistence.value;
-          c.persistenceLevel[lead]![i] = LEVEL_INDEX[kept.persistence.level];
-        }
-      }
-      if (!kept) continue;
-      c.inSeason[lead]![i] = kept.inSeason ? 1 : 0;
-      if (lead >= OUTLOOK_LEADS) continue;
-      const probabilities = kept.outlook.leads[lead]!;
-      if (probabilities.members > 0) c.outlookRps[lead]![i] = rpsOfCounts(probabilities, level);
-      const served = kept.served[lead];
-      if (served) c.served[lead]![i] = SERVED_CODE[served];
-    }
+    pairForecasts(c, inputs, i, day);
+    pairOutlooks(c, inputs, i, day, level);
   }
   return c;
 }

@@ -112,6 +112,67 @@ interface DayShape {
   warmth: number;
 }
 
+/**
+ * A seasonal bell around day of year `peak` with a spread of `width` days, moved and scaled by
+ * each year's draw: the bells of the day's year and of the years either side are added, so a
+ * season that spans New Year (cedar) or a wide one (the others) flows from one year into the next.
+ */
+function seasonal(seed: number, day: number, peak: number, width: number, season: Season): number {
+  const year = new Date(day * DAY_MS).getUTCFullYear();
+  let level = 0;
+  for (let y = year - 1; y <= year + 1; y++) {
+    const { days, factor } = yearDraw(seed, y, season);
+    const d = day - (yearStart(y) + peak - 1 + days);
+    level += factor * Math.exp(-0.5 * (d / width) ** 2);
+  }
+  return level;
+}
+/**
+ * A season that keeps to a window of months (tree-calendar.ts): a bell over the window, its
+ * centre moved by each year's draw, rising from nothing at the window's first day and falling
+ * to nothing at its last, so that no pollen of it flies outside its months.
+ */
+function windowed(seed: number, day: number, [from, to, strength = 1]: MonthWindow, season: Season): number {
+  const year = new Date(day * DAY_MS).getUTCFullYear();
+  let level = 0;
+  for (let y = year - 1; y <= year; y++) {
+    const start = firstOfMonth(y, from);
+    const end = firstOfMonth(to < from ? y + 1 : y, to + 1); // the first day after the window
+    if (day < start || day >= end) continue;
+    const { days, factor } = yearDraw(seed, y, season);
+    const centre = (start + end) / 2 + days;
+    const rise = Math.min(1, (day - start + 1) / EDGE_DAYS, (end - day) / EDGE_DAYS);
+    level += strength * factor * rise * Math.exp(-0.5 * ((day - centre) / (0.35 * (end - start))) ** 2);
+  }
+  return level;
+}
+const inMonths = (seed: number, day: number, windows: readonly MonthWindow[] | undefined, season: Season): number =>
+  (windows ?? []).reduce((sum, w) => sum + windowed(seed, day, w, season), 0);
+
+/** An hour's counts from its day's seasonal levels and `f`, the day's weather and the hour's cycle: its species, with the provider's gaps. */
+function hourOf(seed: number, hour: number, season: DayShape, f: number): RawPollenHour {
+  const tree = Object.fromEntries(
+    TREES.map(([name], i) => {
+      let v = season.tree[i]!;
+      if (name === 'Cypress / Juniper / Cedar') v += season.cedar;
+      return [name, count(v * f)];
+    }),
+  );
+  const grass = { 'Grass / Poaceae': count(season.grass * f * season.warmth) };
+  const weed = { Ragweed: count(season.ragweed * f * season.warmth) };
+  const others = count(season.others * f + unit(seed, hour, 6) * 2);
+  const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+  const speciesMissing = unit(seed, hour, 8) < 0.002;
+  const weedMissing = unit(seed, hour, 10) < 0.003;
+  return {
+    time: hour * HOUR_MS,
+    tree: sum(tree),
+    grass: sum(grass),
+    weed: weedMissing ? null : sum(weed),
+    species: speciesMissing ? null : { Grass: grass, Others: others, Tree: tree, Weed: weed },
+  };
+}
+
 /** The pollen model of one city. */
 export function pollenModel(city: City): SampleCityModel {
   const seed = hashString(city.slug);
@@ -125,43 +186,6 @@ export function pollenModel(city: City): SampleCityModel {
   const solarOffset = city.lon / 15;
   const temperature = dayTemperature(city);
 
-  /**
-   * A seasonal bell around day of year `peak` with a spread of `width` days, moved and scaled by
-   * each year's draw: the bells of the day's year and of the years either side are added, so a
-   * season that spans New Year (cedar) or a wide one (the others) flows from one year into the next.
-   */
-  const seasonal = (day: number, peak: number, width: number, season: Season): number => {
-    const year = new Date(day * DAY_MS).getUTCFullYear();
-    let level = 0;
-    for (let y = year - 1; y <= year + 1; y++) {
-      const { days, factor } = yearDraw(seed, y, season);
-      const d = day - (yearStart(y) + peak - 1 + days);
-      level += factor * Math.exp(-0.5 * (d / width) ** 2);
-    }
-    return level;
-  };
-  /**
-   * A season that keeps to a window of months (tree-calendar.ts): a bell over the window, its
-   * centre moved by each year's draw, rising from nothing at the window's first day and falling
-   * to nothing at its last, so that no pollen of it flies outside its months.
-   */
-  const windowed = (day: number, [from, to, strength = 1]: MonthWindow, season: Season): number => {
-    const year = new Date(day * DAY_MS).getUTCFullYear();
-    let level = 0;
-    for (let y = year - 1; y <= year; y++) {
-      const start = firstOfMonth(y, from);
-      const end = firstOfMonth(to < from ? y + 1 : y, to + 1); // the first day after the window
-      if (day < start || day >= end) continue;
-      const { days, factor } = yearDraw(seed, y, season);
-      const centre = (start + end) / 2 + days;
-      const rise = Math.min(1, (day - start + 1) / EDGE_DAYS, (end - day) / EDGE_DAYS);
-      level += strength * factor * rise * Math.exp(-0.5 * ((day - centre) / (0.35 * (end - start))) ** 2);
-    }
-    return level;
-  };
-  const inMonths = (day: number, windows: readonly MonthWindow[] | undefined, season: Season): number =>
-    (windows ?? []).reduce((sum, w) => sum + windowed(day, w, season), 0);
-
   // The hours of a day share its seasonal levels: computed once per day.
   let shapeDay = Number.NaN;
   let shape: DayShape | undefined;
@@ -169,11 +193,11 @@ export function pollenModel(city: City): SampleCityModel {
     if (day !== shapeDay || !shape) {
       shapeDay = day;
       shape = {
-        tree: TREES.map(([name, weight]) => amp.tree * weight * inMonths(day, calendar[name], 'tree')),
-        cedar: cedar * windowed(day, CEDAR_MONTHS, 'cedar'),
-        grass: amp.grass * (seasonal(day, grassPeak, 28, 'grass') + 0.08 * seasonal(day, grassPeak + 110, 20, 'grass')),
-        ragweed: amp.weed * seasonal(day, RAGWEED_PEAK + weedShift, 17, 'ragweed'),
-        others: 4 * seasonal(day, treePeak + 30, 60, 'others'),
+        tree: TREES.map(([name, weight]) => amp.tree * weight * inMonths(seed, day, calendar[name], 'tree')),
+        cedar: cedar * windowed(seed, day, CEDAR_MONTHS, 'cedar'),
+        grass: amp.grass * (seasonal(seed, day, grassPeak, 28, 'grass') + 0.08 * seasonal(seed, day, grassPeak + 110, 20, 'grass')),
+        ragweed: amp.weed * seasonal(seed, day, RAGWEED_PEAK + weedShift, 17, 'ragweed'),
+        others: 4 * seasonal(seed, day, treePeak + 30, 60, 'others'),
         // Grasses and weeds shed no pollen in the cold: none on a day of the city's weather below 0 °C, less up to 10 °C.
         warmth: Math.min(1, Math.max(0, temperature(day) / WARM_ENOUGH)),
       };
@@ -191,28 +215,7 @@ export function pollenModel(city: City): SampleCityModel {
       const localHour = ((((hour % 24) + solarOffset) % 24) + 24) % 24;
       const cycle = 0.3 + 0.7 * Math.exp(-0.5 * ((localHour - 11) / 3.5) ** 2);
       const jitter = 0.85 + 0.3 * unit(seed, hour, 5);
-      const f = scale * weather * cycle * jitter;
-
-      const tree = Object.fromEntries(
-        TREES.map(([name], i) => {
-          let v = season.tree[i]!;
-          if (name === 'Cypress / Juniper / Cedar') v += season.cedar;
-          return [name, count(v * f)];
-        }),
-      );
-      const grass = { 'Grass / Poaceae': count(season.grass * f * season.warmth) };
-      const weed = { Ragweed: count(season.ragweed * f * season.warmth) };
-      const others = count(season.others * f + unit(seed, hour, 6) * 2);
-      const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
-      const speciesMissing = unit(seed, hour, 8) < 0.002;
-      const weedMissing = unit(seed, hour, 10) < 0.003;
-      return {
-        time: hour * HOUR_MS,
-        tree: sum(tree),
-        grass: sum(grass),
-        weed: weedMissing ? null : sum(weed),
-        species: speciesMissing ? null : { Grass: grass, Others: others, Tree: tree, Weed: weed },
-      };
+      return hourOf(seed, hour, season, scale * weather * cycle * jitter);
     },
   };
 }

@@ -40,71 +40,81 @@ function providerAt(p: PairRow, provider: string, pick: 'value' | 'level' | 'iss
   return p.c.providers.find((x) => x.provider === provider)?.[pick][lead]?.[p.i];
 }
 
-/** One row per city, category and UTC day observed (verification-days.ts): the columns any score is computed again from. */
-export function pairFields(layout: PairLayout): Field<PairRow>[] {
-  const reach = Math.max(MIN_LEADS, ...layout.map((p) => p.leads));
-  return [
-    pairField('city', 'STRING', 'City slug, as GET /api/cities lists it', (p) => p.city, undefined, false),
-    pairField('category', 'STRING', "tree, grass, weed or ragweed (the Weed group's Ragweed)", (p) => p.c.category, undefined, false),
-    pairField('date', 'DATE', 'UTC day', (p) => p.c.day[p.i]!, undefined, false),
+/** The observed day's columns: where, what and when, and climatology's forecast of it. */
+const dayFields = (): Field<PairRow>[] => [
+  pairField('city', 'STRING', 'City slug, as GET /api/cities lists it', (p) => p.city, undefined, false),
+  pairField('category', 'STRING', "tree, grass, weed or ragweed (the Weed group's Ragweed)", (p) => p.c.category, undefined, false),
+  pairField('date', 'DATE', 'UTC day', (p) => p.c.day[p.i]!, undefined, false),
+  pairField(
+    'provider',
+    'STRING',
+    "The provider of the observed day, as the store records it: the forecast each single provider's score compares with it is that provider's (forecast_<provider>_*); side by side, every provider's is",
+    (p) => p.c.provider[p.i]!,
+    undefined,
+    false,
+  ),
+  pairField(
+    'season_year',
+    'INT32',
+    "The category's season year (tree's from 1 October before)",
+    (p) => p.c.seasonYear[p.i]!,
+    undefined,
+    false,
+  ),
+  pairField('observed_value', 'DOUBLE', `Observed ${MEAN}`, (p) => p.c.observedValue[p.i]!, GRAINS, false),
+  pairField('observed_level', 'STRING', `Observed ${LEVEL}`, (p) => RISK_LABELS[p.c.observedLevel[p.i]!]!, undefined, false),
+  pairField(
+    'climatology_value',
+    'DOUBLE',
+    "Climatology's forecast: the median day of the earlier years within a week of the date, kept when the first outlook reaching the day was issued",
+    (p) => numberOrNull(p.c.climatologyValue[p.i]!),
+    GRAINS,
+  ),
+  pairField('climatology_level', 'STRING', `That day's ${LEVEL}`, (p) => levelOf(p.c.climatologyLevel[p.i]!)),
+  pairField('climatology_rps', 'DOUBLE', "Ranked probability score of climatology's probabilities on the day (0 perfect)", (p) =>
+    numberOrNull(p.c.climatologyRps[p.i]!),
+  ),
+];
+
+/** Each provider's forecast at each lead it reaches. */
+function providerFields(layout: PairLayout): Field<PairRow>[] {
+  return layout.flatMap(({ provider, leads: reached }) =>
+    leads(reached).flatMap((lead) => {
+      const name = `forecast_${columnPart(provider)}`;
+      return [
+        pairField(
+          `${name}_value_${lead}`,
+          'DOUBLE',
+          `${provider}'s forecast at lead ${lead} (issued ${lead} days before): its ${MEAN}`,
+          (p) => numberOrNull(providerAt(p, provider, 'value', lead) ?? Number.NaN),
+          GRAINS,
+        ),
+        pairField(`${name}_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(providerAt(p, provider, 'level', lead) ?? -1)),
+        pairField(`${name}_issued_${lead}`, 'TIMESTAMP', 'When it was issued, UTC (the last forecast issued that day counts)', (p) =>
+          numberOrNull(providerAt(p, provider, 'issued', lead) ?? Number.NaN),
+        ),
+      ];
+    }),
+  );
+}
+
+/** Persistence at each lead to `reach`. */
+function persistenceFields(reach: number): Field<PairRow>[] {
+  return leads(reach).flatMap((lead) => [
     pairField(
-      'provider',
-      'STRING',
-      "The provider of the observed day, as the store records it: the forecast each single provider's score compares with it is that provider's (forecast_<provider>_*); side by side, every provider's is",
-      (p) => p.c.provider[p.i]!,
-      undefined,
-      false,
-    ),
-    pairField(
-      'season_year',
-      'INT32',
-      "The category's season year (tree's from 1 October before)",
-      (p) => p.c.seasonYear[p.i]!,
-      undefined,
-      false,
-    ),
-    pairField('observed_value', 'DOUBLE', `Observed ${MEAN}`, (p) => p.c.observedValue[p.i]!, GRAINS, false),
-    pairField('observed_level', 'STRING', `Observed ${LEVEL}`, (p) => RISK_LABELS[p.c.observedLevel[p.i]!]!, undefined, false),
-    pairField(
-      'climatology_value',
+      `persistence_value_${lead}`,
       'DOUBLE',
-      "Climatology's forecast: the median day of the earlier years within a week of the date, kept when the first outlook reaching the day was issued",
-      (p) => numberOrNull(p.c.climatologyValue[p.i]!),
+      `Persistence at lead ${lead}: the ${MEAN} of the last complete day observed before the issue day, as that day kept it`,
+      (p) => numberOrNull(p.c.persistenceValue[lead]?.[p.i] ?? Number.NaN),
       GRAINS,
     ),
-    pairField('climatology_level', 'STRING', `That day's ${LEVEL}`, (p) => levelOf(p.c.climatologyLevel[p.i]!)),
-    pairField('climatology_rps', 'DOUBLE', "Ranked probability score of climatology's probabilities on the day (0 perfect)", (p) =>
-      numberOrNull(p.c.climatologyRps[p.i]!),
-    ),
-    ...ownProviderFields(),
-    ...layout.flatMap(({ provider, leads: reached }) =>
-      leads(reached).flatMap((lead) => {
-        const name = `forecast_${columnPart(provider)}`;
-        return [
-          pairField(
-            `${name}_value_${lead}`,
-            'DOUBLE',
-            `${provider}'s forecast at lead ${lead} (issued ${lead} days before): its ${MEAN}`,
-            (p) => numberOrNull(providerAt(p, provider, 'value', lead) ?? Number.NaN),
-            GRAINS,
-          ),
-          pairField(`${name}_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(providerAt(p, provider, 'level', lead) ?? -1)),
-          pairField(`${name}_issued_${lead}`, 'TIMESTAMP', 'When it was issued, UTC (the last forecast issued that day counts)', (p) =>
-            numberOrNull(providerAt(p, provider, 'issued', lead) ?? Number.NaN),
-          ),
-        ];
-      }),
-    ),
-    ...leads(reach).flatMap((lead) => [
-      pairField(
-        `persistence_value_${lead}`,
-        'DOUBLE',
-        `Persistence at lead ${lead}: the ${MEAN} of the last complete day observed before the issue day, as that day kept it`,
-        (p) => numberOrNull(p.c.persistenceValue[lead]?.[p.i] ?? Number.NaN),
-        GRAINS,
-      ),
-      pairField(`persistence_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(p.c.persistenceLevel[lead]?.[p.i] ?? -1)),
-    ]),
+    pairField(`persistence_level_${lead}`, 'STRING', `Its ${LEVEL}`, (p) => levelOf(p.c.persistenceLevel[lead]?.[p.i] ?? -1)),
+  ]);
+}
+
+/** The outlook's score and what was served at each of its leads, whether each issue day was in season, and beyond the outlook's leads the same to `reach`. */
+function outlookFields(reach: number): Field<PairRow>[] {
+  return [
     ...leads(OUTLOOK_LEADS).flatMap((lead) => [
       pairField(
         `outlook_rps_${lead}`,
@@ -140,6 +150,12 @@ export function pairFields(layout: PairLayout): Field<PairRow>[] {
         ),
       ),
   ];
+}
+
+/** One row per city, category and UTC day observed (verification-days.ts): the columns any score is computed again from. */
+export function pairFields(layout: PairLayout): Field<PairRow>[] {
+  const reach = Math.max(MIN_LEADS, ...layout.map((p) => p.leads));
+  return [...dayFields(), ...ownProviderFields(), ...providerFields(layout), ...persistenceFields(reach), ...outlookFields(reach)];
 }
 
 /**

@@ -50,16 +50,8 @@ export interface ShardReuse {
 
 const NONE = Buffer.alloc(32);
 
-/**
- * Writes every shard of `store` through `put` and says which key each name has, with the parts
- * for the next render and how many shards were taken from the previous one's.
- */
-export function writeShards(
-  store: Store,
-  put: PutShard,
-  reuse: ShardReuse,
-): { manifest: ShardManifest; parts: ShardParts; reused: number } {
-  const rows = store.shardRows();
+/** Each day's digest of what its shards are made from, the days in order, and each quarter's days with the digest of them. */
+function partDigests(store: Store, reuse: ShardReuse) {
   const digests = store.checks.shardDigests();
   const salt = createHash('sha256').update(`${SHARD_FORMAT}\n${reuse.code}\n`).update(digests.names).digest();
   const dayDigests = new Map<number, Buffer>();
@@ -84,6 +76,20 @@ export function writeShards(
     q.last = day;
     q.hash.update(dayDigests.get(day)!);
   }
+  return { dayDigests, days, quarters };
+}
+
+/**
+ * Writes every shard of `store` through `put` and says which key each name has, with the parts
+ * for the next render and how many shards were taken from the previous one's.
+ */
+export function writeShards(
+  store: Store,
+  put: PutShard,
+  reuse: ShardReuse,
+): { manifest: ShardManifest; parts: ShardParts; reused: number } {
+  const rows = store.shardRows();
+  const { dayDigests, days, quarters } = partDigests(store, reuse);
 
   /** A shard's bytes stored under their key: the key and size. */
   const stored = (bytes: Uint8Array): [string, number] => {
