@@ -24,14 +24,15 @@ import type {
   OutlookOrigin,
   Served,
 } from '../domain/verification/kept-outlooks.js';
-import { decisionReason, type LevelCounts, OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import { type LevelCounts, OUTLOOK_LEADS } from '../domain/verification/outlook.js';
+import { decisionReason } from '../domain/verification/outlook-skill.js';
+import { K } from '../domain/verification/scores.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';
 
 const ORIGINS: Record<OutlookOrigin, number> = { build: 0, 'made again': 2 };
 const SERVED: ReadonlyArray<Served | null> = [null, 'outlook', 'climatology'];
-const K = RISK_LABELS.length;
 
 const zigzag = (n: number): number => (n >= 0 ? 2 * n : -2 * n - 1);
 const unzigzag = (n: number): number => (n % 2 === 0 ? n / 2 : -(n + 1) / 2);

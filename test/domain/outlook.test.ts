@@ -3,7 +3,8 @@ import { dayNumber, dayString } from '../../src/domain/dates.js';
 import type { LevelProbabilities } from '../../src/domain/schemas.js';
 import type { SeasonDay } from '../../src/domain/seasons/year.js';
 import { grade } from '../../src/domain/species/risk.js';
-import { Outlooks, outlook, outlookSkill, rankedProbabilityScore, rpsOfCounts } from '../../src/domain/verification/outlook.js';
+import { Outlooks, outlook } from '../../src/domain/verification/outlook.js';
+import { outlookSkill, rankedProbabilityScore, rpsOfCounts } from '../../src/domain/verification/outlook-skill.js';
 
 const d = dayNumber;
 /** Grass days (NAB grass thresholds 5, 20, 200) from `from` to `to`, each `value`. */

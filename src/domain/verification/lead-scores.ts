@@ -5,7 +5,8 @@
  * Every table of a period is resampled on the same days, seeded by the period's key.
  */
 import { dayString } from '../dates.js';
-import { OUTLOOK_LEADS, outlookSkill } from './outlook.js';
+import { OUTLOOK_LEADS } from './outlook.js';
+import { outlookSkill } from './outlook-skill.js';
 import { type PairColumns, SERVED_CODE } from './pairs.js';
 import { scoreSample } from './score-sample.js';
 import { type Levels, MIN_PAIRS } from './scores.js';

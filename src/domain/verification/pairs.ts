@@ -15,7 +15,8 @@ import { type SeasonSeries, seasonYearsOf } from '../seasons/year.js';
 import { type Graded, LEVEL_INDEX } from '../species/risk.js';
 import type { KeptClimatology, KeptOutlook, Served } from './kept-outlooks.js';
 import { MIN_LEADS } from './leads.js';
-import { OUTLOOK_LEADS, rpsOfCounts } from './outlook.js';
+import { OUTLOOK_LEADS } from './outlook.js';
+import { rpsOfCounts } from './outlook-skill.js';
 import type { KeptDay } from './target-days.js';
 
 export { PROVIDER_LEADS } from './leads.js';
