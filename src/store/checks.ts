@@ -7,8 +7,8 @@ import { statusOfCode } from '../domain/day-status.js';
 import { decodeDay, decodeWeather } from './codec.js';
 import type { Db, Row } from './database.js';
 import { dayDigestsOf, type StoreDigests, shardDigestsOf, storeDigests } from './digests.js';
+import { hoursIn } from './hour-counts.js';
 import type { Names } from './names.js';
-import { hoursIn } from './pollen-days.js';
 import { DATA_TABLES } from './schema.js';
 import type { SpeciesShapes } from './species-shapes.js';
 

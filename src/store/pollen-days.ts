@@ -7,16 +7,17 @@
 import { pollenStatus, STORED_STATUSES, type StoredStatus } from '../domain/day-status.js';
 import type { PollenDayValue, PollenHour, StoredHour } from '../domain/hours.js';
 import { SpeciesColumns } from '../domain/species/leaf-arrays.js';
-import { decodeDay, encodeDay, type PackedDay, setFlags } from './codec.js';
+import { decodeDay, encodeDay } from './codec.js';
 import type { Db, Row } from './database.js';
 import type { DayCache } from './day-cache.js';
 import type { PackedNames } from './day-values-packing.js';
 import { DaysWithData } from './days-with-data.js';
+import { countUpTo, type DayMask } from './hour-counts.js';
 import type { Names } from './names.js';
 import type { CountWindow, PollenReader } from './reader.js';
-import { quarterOf, RANGE_SHARDS } from './shards/shard-format.js';
 import type { SpeciesShapes } from './species-shapes.js';
 import { type StoredDay, storedDays } from './stored-days.js';
+import { storedHour, storedHoursOf } from './stored-hours.js';
 
 /** A city-day's pollen as ingest writes it. */
 export interface PollenWrite {
@@ -35,104 +36,6 @@ export interface DailyWrite {
   fetchedAt: number;
   value: Omit<PollenHour, 'hour'> | null;
   levels: Readonly<Record<string, string>> | null;
-}
-
-/** A day with an hour and the mask of its hours. */
-export interface DayMask {
-  day: number;
-  mask: number;
-}
-
-/**
- * Whether the rows of each city's window [from, to) number more than `limit`, and how many there
- * are up to it (PollenDays.countUpTo), from `masks`: a city's days with an hour in [first, last],
- * ascending (undefined for a city the store does not know). The rows also stop, `more` being
- * true, before a day that would take them past RANGE_SHARDS city-quarters and RANGE_SHARDS days
- * alike (docs/decisions.md, "Bounded reads"); a daily row that day would end is left out whole.
- * `read` hears each day counted.
- */
-export function countUpTo(
-  windows: readonly CountWindow[],
-  limit: number,
-  masks: (city: string, first: number, last: number) => Iterable<DayMask> | undefined,
-  read?: (city: string, day: number) => void,
-): { count: number; more: boolean } {
-  let count = 0;
-  const days = new Set<number>();
-  const quarters = new Set<string>();
-  for (const { city, from, to, dayOf } of windows) {
-    if (to <= from) continue;
-    const held = masks(city, Math.floor(from / 24), Math.floor((to - 1) / 24));
-    if (held === undefined) continue;
-    let lastDay: number | undefined;
-    for (const { day, mask } of held) {
-      const quarter = `${city}|${quarterOf(day)}`;
-      if (Math.min(days.size + (days.has(day) ? 0 : 1), quarters.size + (quarters.has(quarter) ? 0 : 1)) > RANGE_SHARDS) {
-        if (dayOf && lastDay !== undefined && firstGroup(day, mask, from, to, dayOf) === lastDay) count--;
-        return { count, more: true };
-      }
-      days.add(day);
-      quarters.add(quarter);
-      read?.(city, day);
-      if (!dayOf) count += hoursIn(day, mask, from, to);
-      else {
-        for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) {
-          if (!(mask & (1 << (h - day * 24)))) continue;
-          const d = dayOf(h);
-          if (d !== lastDay) {
-            lastDay = d;
-            count++;
-          }
-        }
-      }
-      if (count > limit) return { count: limit, more: true };
-    }
-  }
-  return { count, more: false };
-}
-
-/** The group (`dayOf`) of a day's first hour in [from, to), if it has one. */
-function firstGroup(day: number, mask: number, from: number, to: number, dayOf: (hour: number) => number): number | undefined {
-  for (let h = Math.max(from, day * 24); h < Math.min(to, day * 24 + 24); h++) if (mask & (1 << (h - day * 24))) return dayOf(h);
-  return undefined;
-}
-
-/** The hours of a day's mask that fall in [fromHour, toHour). */
-export const hoursIn = (day: number, mask: number, fromHour: number, toHour: number): number => {
-  const lo = Math.max(0, fromHour - day * 24);
-  const hi = Math.min(24, toHour - day * 24);
-  return hi <= lo ? 0 : setFlags(mask & (((1 << hi) - 1) ^ ((1 << lo) - 1)));
-};
-
-/**
- * An hour with its day's zone and source. Written out, not spread: V8 promotes spread copies to
- * the old generation, which a server streaming ranges would fill with garbage (B3 measures it).
- */
-const storedHour = (h: PollenHour, timezone: string | null, source: string): StoredHour => ({
-  hour: h.hour,
-  tree: h.tree,
-  grass: h.grass,
-  weed: h.weed,
-  total: h.total,
-  species: h.species,
-  timezone,
-  source,
-});
-
-/**
- * A stored day's hours, exactly as ingested, with the day's zone and provider: its packed hours
- * (store/codec.ts) and the ids its row holds, named by `names` (the store's tables, or a shard index's).
- */
-export function storedHoursOf(
-  day: number,
-  packed: PackedDay,
-  zone: number | null,
-  source: number,
-  names: Pick<PackedNames, 'label' | 'source' | 'shape'>,
-): StoredHour[] {
-  const timezone = zone === null ? null : names.label(zone);
-  const provider = names.source(source);
-  return decodeDay(day, packed, (id) => names.shape(id)).map((h) => storedHour(h, timezone, provider));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
-import { countUpTo, type DayMask } from '../../src/store/pollen-days.js';
+import { countUpTo, type DayMask } from '../../src/store/hour-counts.js';
 import type { CountWindow } from '../../src/store/reader.js';
 import { quarterOf, RANGE_SHARDS } from '../../src/store/shards/shard-format.js';
 

@@ -18,9 +18,10 @@ import { cityOfRow, citySetOf } from '../city-set.js';
 import { DayCache, RecentlyUsed } from '../day-cache.js';
 import { type PackedNames, unpackDayValues } from '../day-values-packing.js';
 import { decodeSkill } from '../forecast-skills.js';
+import { countUpTo, type DayMask } from '../hour-counts.js';
 import type { IngestRun } from '../ingest-runs.js';
-import { countUpTo, type DayMask, storedHoursOf } from '../pollen-days.js';
 import type { CountWindow, StoreReader } from '../reader.js';
+import { storedHoursOf } from '../stored-hours.js';
 import { weatherOf } from '../weather-days.js';
 import {
   type CityRow,
