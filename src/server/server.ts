@@ -2,36 +2,21 @@
  * The local server: Netlify's request chain on 127.0.0.1. A file at the path; else the first
  * rule of `_redirects` then netlify.toml, matched by netlify-redirector (Netlify's own engine);
  * else the function whose `path` matches, respecting `preferStatic`; netlify.toml headers on
- * static files. Functions run in-process on web Request/Response.
+ * static files (file-answers.ts). Functions run in-process on web Request/Response (function-answers.ts).
  */
-import { closeSync, createReadStream, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { JSON_TYPE } from '../api/contract/answer.js';
-import { plainError } from '../api/contract/error.js';
-import { clientWentAway } from '../api/http/netlify.js';
-import { ERROR_CACHE } from '../api/http/respond.js';
 import { openStore } from '../store/store.js';
 import { useSqlite } from '../wiring/contexts.js';
-import {
-  acceptedCoding,
-  type Coding,
-  CompressedFiles,
-  compressible,
-  compressor,
-  encodedEtag,
-  forbidsTransform,
-  varyOnEncoding,
-} from './compress.js';
-import { functionFor, type LoadedFunction, loadFunctions } from './functions.js';
-import { headersFor, type NetlifyConfig, readNetlifyConfig } from './netlify-config.js';
-import { type RulesFor, rulesLoader } from './rules.js';
-import { byteRange, staticFile } from './static.js';
+import { CompressedFiles } from './compress.js';
+import type { Exchange, Site } from './exchange.js';
+import { serveFile } from './file-answers.js';
+import { callFunction } from './function-answers.js';
+import { functionFor, loadFunctions } from './functions.js';
+import { readNetlifyConfig } from './netlify-config.js';
+import { rulesLoader } from './rules.js';
 
 export interface ServeOptions {
   /** Folder of netlify.toml and the functions folder. */
@@ -111,27 +96,6 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   };
 }
 
-interface Site {
-  publishDir: string;
-  config: NetlifyConfig;
-  functions: LoadedFunction[];
-  /** The matcher for a request with these query parameter names. */
-  rules: RulesFor;
-  /** Where this server listens, `http://127.0.0.1:8888`: the site's own address. */
-  origin: string;
-  /** Text files compressed once per version, as the CDN keeps them. */
-  compressed: CompressedFiles;
-}
-
-/** One request as the steps below see it. */
-interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  method: string;
-  site: Site;
-}
-
 /**
  * Netlify's request chain, step by step: methods no function can see, MCP's local guard, the
  * function whose path matches (or the file at the path), the first matching rule, and JSON 404.
@@ -200,139 +164,6 @@ async function answerByRule(ex: Exchange): Promise<boolean> {
   // target goes to the function, which rejects the value of the original request itself.
   if (!hasDotSegment(rawTarget) && (await serveFile(ex, [url.pathname, target.pathname]))) return true;
   return fn ? callFunction(ex, fn) : false;
-}
-
-/**
- * The file of the last path, with the header rules of any of them; byte ranges answered, and a
- * whole text file compressed when the client accepts it (src/server/compress.ts). False when
- * there is none.
- */
-async function serveFile({ req, res, method, site }: Exchange, paths: string[]): Promise<boolean> {
-  const file = method === 'GET' || method === 'HEAD' ? staticFile(site.publishDir, paths.at(-1)!) : undefined;
-  if (!file) return false;
-  // Opened once, and sized from what was opened: a render renaming a new folder in cannot change
-  // the file between the headers and the bytes.
-  let fd: number;
-  try {
-    fd = openSync(file.path, 'r');
-  } catch {
-    return false;
-  }
-  let sending = false;
-  try {
-    const stat = fstatSync(fd);
-    const { size } = stat;
-    const headers: Record<string, string> = {
-      'Content-Type': file.contentType,
-      'Accept-Ranges': 'bytes',
-      ...headersFor(site.config.headers, paths),
-    };
-    const encodable = compressible(headers['Content-Type']) && !forbidsTransform(headers['Cache-Control']);
-    // Every answer of a text file varies with Accept-Encoding, a range or identity one included:
-    // a cache must not hand it to a client that asked otherwise.
-    if (encodable) headers.Vary = varyOnEncoding(headers.Vary);
-    // Byte ranges, so that Parquet readers fetch only the parts they need (HEAD answers as GET would).
-    const range = byteRange(req.headers.range, size);
-    if (range === 'unsatisfiable') return refuseRange(res, method, headers, size);
-    // A range is of the file's own bytes, as its reader (a Parquet reader, a resumed download)
-    // counts them: never of compressed ones.
-    const coding = encodable && !range && size > 0 ? acceptedCoding(req.headers['accept-encoding']) : undefined;
-    if (coding) {
-      const body = site.compressed.get(file.path, stat, coding, () => readFileSync(fd));
-      res.writeHead(200, { ...headers, 'Content-Encoding': coding, 'Content-Length': String(body.length) });
-      res.end(method === 'HEAD' ? undefined : body);
-      return true;
-    }
-    const { start, end } = range ?? { start: 0, end: size - 1 };
-    if (range)
-      res.writeHead(206, { ...headers, 'Content-Range': `bytes ${start}-${end}/${size}`, 'Content-Length': String(end - start + 1) });
-    else res.writeHead(200, { ...headers, 'Content-Length': String(size) });
-    if (method === 'HEAD' || size === 0) {
-      res.end();
-      return true;
-    }
-    sending = true;
-    try {
-      await pipeline(createReadStream(file.path, { fd, start, end }), res);
-    } catch (error) {
-      if (!clientWentAway(error)) throw error;
-    }
-    return true;
-  } finally {
-    // The stream closes the file itself once it has been made.
-    if (!sending) closeSync(fd);
-  }
-}
-
-/**
- * A range past the end: an error as the API's are, in their JSON, whatever the file's own type,
- * and never kept by a cache, whatever the path's rules say of its file.
- */
-function refuseRange(res: ServerResponse, method: string, headers: Record<string, string>, size: number): true {
-  const body = JSON.stringify(
-    plainError(416, 'RANGE_NOT_SATISFIABLE', `The byte range asked for starts past the end of the file (${size} bytes)`),
-  );
-  res.writeHead(416, {
-    ...headers,
-    'Content-Type': JSON_TYPE,
-    'Content-Range': `bytes */${size}`,
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Cache-Control': ERROR_CACHE,
-  });
-  res.end(method === 'HEAD' ? undefined : body);
-  return true;
-}
-
-/**
- * Calls a function with the original request: on Netlify a function reached through a rewrite
- * sees the URL and query that were asked for, not the rewrite's target. A client that goes away
- * while the answer streams ends the stream; that is not a failure of the server.
- */
-async function callFunction({ req, res, url, method, site }: Exchange, fn: LoadedFunction): Promise<true> {
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  // The URL a function sees is on this server's own address, never the Host a client sent:
-  // answers link to it (feeds, calendars), and anyone can send any Host.
-  const request = new Request(new URL(url.pathname + url.search, site.origin), {
-    method,
-    headers: toHeaders(req),
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
-  const response = await fn.handler(request, {});
-  const headers = Object.fromEntries(response.headers);
-  // Decided from the headers alone, so that a HEAD, whose answer has no body, gets those of its GET.
-  const coding = encodeAnswer(headers, response.status, req.headers['accept-encoding']);
-  res.writeHead(response.status, headers);
-  if (method === 'HEAD' || (!response.body && !coding)) {
-    res.end();
-    return true;
-  }
-  const body = response.body ? Readable.fromWeb(response.body as NodeReadableStream) : Readable.from([]);
-  try {
-    await (coding ? pipeline(body, compressor(coding), res) : pipeline(body, res));
-  } catch (error) {
-    if (!clientWentAway(error)) throw error;
-  }
-  return true;
-}
-
-/**
- * What the CDN does to a function's answer (src/server/compress.ts): a text answer the function
- * did not encode itself is compressed when the client accepts it, with no Content-Length (it
- * streams) and Netlify's `-df` ETag; every text answer varies with Accept-Encoding. Changes
- * `headers` (lower-case names, as a web Response gives them); the coding to apply, if any.
- */
-function encodeAnswer(headers: Record<string, string>, status: number, acceptEncoding: string | string[] | undefined): Coding | undefined {
-  if (!compressible(headers['content-type']) || forbidsTransform(headers['cache-control'])) return undefined;
-  headers.vary = varyOnEncoding(headers.vary);
-  const encoded = (headers['content-encoding'] ?? 'identity').toLowerCase() !== 'identity';
-  // No body (204, 304), or a part of one (206): nothing to compress.
-  const whole = status >= 200 && status !== 204 && status !== 206 && status !== 304 && !headers['content-range'];
-  const coding = !encoded && whole ? acceptedCoding(acceptEncoding) : undefined;
-  if (!coding) return undefined;
-  headers['content-encoding'] = coding;
-  delete headers['content-length'];
-  if (headers.etag) headers.etag = encodedEtag(headers.etag);
-  return coding;
 }
 
 /**
@@ -411,13 +242,4 @@ function hasDotSegment(path: string): boolean {
     return true;
   }
   return /(^|\/)\.{1,2}(\/|$)/.test(path) || /(^|\/)\.{1,2}(\/|$)/.test(decoded);
-}
-
-function toHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    for (const value of Array.isArray(v) ? v : [v]) headers.append(k, value);
-  }
-  return headers;
 }
