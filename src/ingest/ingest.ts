@@ -4,24 +4,20 @@
  */
 import type { City } from '../domain/cities.js';
 import { dayString } from '../domain/dates.js';
-import { DAY_STATUSES, type DataKind, type DayStatus, type StoredStatus } from '../domain/day-status.js';
-import type { PollenHour } from '../domain/hours.js';
-import type { WeatherValues } from '../domain/weather.js';
+import { DAY_STATUSES, type DataKind, type DayStatus } from '../domain/day-status.js';
 import {
   type AnyPollenProvider,
-  type Coverage,
-  type DailyPollenProvider,
   type DaySpan,
   isDaily,
   ProviderError,
   type ProviderFailure,
-  RETRY_DAYS,
   type WeatherProvider,
 } from '../providers/provider.js';
 import type { DailyWrite } from '../store/pollen-days.js';
 import type { CityDayWrite, Store } from '../store/store.js';
-import { type DayValue, daysByDate, hoursByDay, weatherByDay } from './normalize.js';
+import { type Fetched, fetchTask } from './fetch-task.js';
 import { type KindPlan, plan, type Task, unitKey } from './plan.js';
+import { kindPlan, pollenPlan } from './store-plans.js';
 
 export interface IngestOptions {
   store: Store;
@@ -289,86 +285,6 @@ class Run {
       this.settle(unitKey(task.kind, city, w.day), status, undefined, task.kind === 'pollen' ? provider : undefined);
     }
   }
-}
-
-/**
- * The plan of one pollen provider of a chain. A city-day another provider of the chain wrote is
- * asked again unless it is complete (the first to answer it whole keeps it); one a provider outside
- * the chain wrote is kept, as kindPlan keeps it.
- */
-function pollenPlan(
-  provider: AnyPollenProvider,
-  chain: readonly AnyPollenProvider[],
-  now: number,
-  store: Store,
-  span: DaySpan,
-  replace: boolean,
-): KindPlan {
-  const ids = new Set(chain.map((p) => p.id));
-  const coverage = isDaily(provider) ? dayCoverageOf(provider, now) : provider.coverage(now);
-  return kindPlan('pollen', provider, coverage, store, span, replace, (source, status) => ids.has(source) && status !== 'complete');
-}
-
-/** A daily provider's days as the hours the planner reads: whole days, asked again while young, as hours are. */
-function dayCoverageOf(provider: DailyPollenProvider, now: number): Coverage {
-  const { oldestDay, newestDay } = provider.dayCoverage(now);
-  const newestHour = (newestDay + 1) * 24;
-  return { oldestHour: oldestDay === null ? null : oldestDay * 24, newestHour, retryFromHour: newestHour - RETRY_DAYS * 24 };
-}
-
-/**
- * What a run plans for one kind of data. A day another provider wrote is kept as it is (even a
- * young partial one: this provider's hours would be labelled as that one's), unless the run
- * replaces other providers' days, and then it is asked again like a day never stored.
- */
-function kindPlan(
-  kind: DataKind,
-  provider: AnyPollenProvider | WeatherProvider,
-  coverage: Coverage,
-  store: Store,
-  span: DaySpan,
-  replace: boolean,
-  askAgain: (source: string, status: StoredStatus) => boolean = () => false,
-): KindPlan {
-  let last: { city: string; mine: Map<number, StoredStatus>; others: Set<number> } | undefined;
-  const of = (city: City) => {
-    if (last?.city === city.slug) return last;
-    const [mine, others] = [new Map<number, StoredStatus>(), new Set<number>()];
-    for (const [day, d] of store[kind].storedDays(city.slug, span.from, span.to)) {
-      if (d.source !== provider.id && (replace || askAgain(d.source, d.status))) continue;
-      mine.set(day, d.status);
-      if (d.source !== provider.id) others.add(day);
-    }
-    last = { city: city.slug, mine, others };
-    return last;
-  };
-  return {
-    kind,
-    coverage,
-    maxDaysPerCall: provider.maxDaysPerCall,
-    stored: (city) => of(city).mine,
-    others: (city) => of(city).others,
-  };
-}
-
-/** One request's answer by UTC day: pollen hours (with the zone the provider gave), a daily provider's values by its dates, or weather values. */
-type Fetched =
-  | { kind: 'pollen'; timezone: string | null; days: Map<number, PollenHour[]> }
-  | { kind: 'pollenDaily'; timezone: string | null; days: Map<number, DayValue> }
-  | { kind: 'weather'; days: Map<number, WeatherValues> };
-
-async function fetchTask(task: Task, provider: AnyPollenProvider | WeatherProvider): Promise<Fetched> {
-  if (task.kind === 'weather') {
-    const weather = provider as WeatherProvider;
-    return { kind: 'weather', days: weatherByDay(await weather.weatherHistory(task.city, { from: task.days[0]!, to: task.days.at(-1)! })) };
-  }
-  const pollen = provider as AnyPollenProvider;
-  if (isDaily(pollen)) {
-    const batch = await pollen.pollenDays(task.city, { from: task.days[0]!, to: task.days.at(-1)! });
-    return { kind: 'pollenDaily', timezone: batch.timezone, days: daysByDate(pollen.id, batch) };
-  }
-  const batch = await pollen.pollenHistory(task.city, task.hours);
-  return { kind: 'pollen', timezone: batch.timezone, days: hoursByDay(pollen.id, batch) };
 }
 
 /** Runs `work` over the items in order, at most `limit` at a time. */
