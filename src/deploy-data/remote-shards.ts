@@ -9,7 +9,7 @@
 import { getDeployStore, getStore } from '@netlify/blobs';
 import { RecentlyUsed } from '../store/day-cache.js';
 import { checkedShard, INDEX_SHARD, manifestKey, type ShardManifest, ShardUnavailable } from '../store/shards/shard-format.js';
-import { ShardIndex, type ShardSource } from '../store/shards/shard-reader.js';
+import { ShardIndex, type ShardSource } from '../store/shards/shard-index.js';
 import { boundedFetch } from './blobs-fetch.js';
 
 /** The site-wide Blobs store of shards. */

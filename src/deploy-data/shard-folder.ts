@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkedShard, isShardKey, manifestKey, type ShardManifest, ShardUnavailable } from '../store/shards/shard-format.js';
-import type { ShardSource } from '../store/shards/shard-reader.js';
+import type { ShardSource } from '../store/shards/shard-index.js';
 import type { PutShard } from '../store/shards/shard-writer.js';
 import { processAlive, TEMP_FILE } from './leftovers.js';
 import { kindAt, readNoFollow } from './safe-files.js';

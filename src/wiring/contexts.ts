@@ -19,7 +19,8 @@ import { ForecastCacheUnavailable, ForecastMisconfigured, ForecastService } from
 import type { AnyPollenProvider } from '../providers/provider.js';
 import { ConfigError, createProviders, forecastBudget } from '../providers/registry.js';
 import { clockOf, DEFAULT_HEALTH_MAX_AGE_HOURS, forecastCachePath, MAX_BODY_BYTES, type Settings, settingsOf } from '../settings.js';
-import { ShardIndex, ShardStore } from '../store/shards/shard-reader.js';
+import { ShardIndex } from '../store/shards/shard-index.js';
+import { ShardStore } from '../store/shards/shard-reader.js';
 import type { OpenOptions, Store, StoreReader } from '../store/store.js';
 
 export interface ContextParts {
