@@ -23,8 +23,7 @@ export function openDatabase(path: string, readonly: boolean, migrations: readon
   const latest = migrations.length;
   if (!readonly && path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   if (readonly && !existsSync(path)) throw new StoreVersionError(`no store at ${path}; run \`npm run ingest\` first`);
-  const db = new Database(path, { readonly, fileMustExist: readonly });
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const { db, current } = readonly ? openReader(path) : versioned(new Database(path));
   if (readonly) {
     if (current !== latest) {
       db.close();
@@ -53,6 +52,44 @@ export function openDatabase(path: string, readonly: boolean, migrations: readon
   // A migration that re-packed rows left their old pages free: give them back (a fresh store has none).
   if (current > 0 && current < latest) db.exec('VACUUM');
   return db;
+}
+
+const versioned = (db: Db) => ({ db, current: db.pragma('user_version', { simple: true }) as number });
+
+/**
+ * What a writer killed mid-write leaves that a reader cannot undo: a hot rollback journal (a
+ * write outside WAL mode, such as the compaction's), or a WAL whose index needs rebuilding
+ * (sqlite.org/rescode.html: SQLITE_READONLY_ROLLBACK, SQLITE_READONLY_RECOVERY, SQLITE_READONLY_CANTINIT).
+ */
+const NEEDS_A_WRITER = new Set(['SQLITE_READONLY_ROLLBACK', 'SQLITE_READONLY_RECOVERY', 'SQLITE_READONLY_CANTINIT']);
+
+/**
+ * A reader's connection, and the file's version. Where a killed writer left the file for a writer
+ * to put right, it is opened once to write (its first read rolls the unfinished transaction back,
+ * or rebuilds the WAL's index, as the next writer would: no committed row changes), then read.
+ */
+function openReader(path: string): { db: Db; current: number } {
+  const open = () => {
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return versioned(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  };
+  try {
+    return open();
+  } catch (error) {
+    if (!(error instanceof Database.SqliteError) || !NEEDS_A_WRITER.has(error.code)) throw error;
+    const writer = new Database(path, { fileMustExist: true });
+    try {
+      versioned(writer);
+    } finally {
+      writer.close();
+    }
+    return open();
+  }
 }
 
 /** How long a closing writer waits for a lock another connection holds for a moment, before it leaves the WAL as it is. */
