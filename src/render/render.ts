@@ -414,17 +414,16 @@ function publishRender(store: Store, target: Target, made: Made): void {
   swap(target.publish, target.rendersDir, target.generation, target.servedLink);
   if (target.cacheDir) {
     try {
-      RenderCache.save(
-        target.cacheDir,
-        target.folder,
-        target.code,
-        made.units,
-        made.records,
-        target.reuse,
-        target.cacheKey,
-        made.years,
-        made.shardParts,
-      );
+      RenderCache.save(target.cacheDir, {
+        folder: target.folder,
+        code: target.code,
+        key: target.cacheKey,
+        reuse: target.reuse,
+        units: made.units,
+        records: made.records,
+        skills: made.years,
+        shards: made.shardParts,
+      });
     } catch (error) {
       // The render is served: a cache that could not be kept only makes the next render a full one.
       rmSync(join(target.cacheDir, 'state.json'), { force: true });

@@ -230,6 +230,24 @@ const CACHE_ENTRIES = ['state.json', 'output', 'skills'];
 /** What a render writes into the cache before it keeps it: the scores' folder (render.ts), the state's file (writeJsonFile). */
 export const CACHE_LEFTOVERS = [/^skills\.next-(\d+)-[0-9a-f]{12}$/, TEMP_FILE];
 
+/** What a render leaves the next one (RenderCache.save): its files, and what they were made from. */
+export interface KeptRender {
+  /** The render's folder: the files of `records`, and the bulk manifest. */
+  folder: string;
+  /** The code's digest (codeDigest) and the key the state is signed with. */
+  code: string;
+  key: Buffer;
+  /** Whether the cache's output folder may be brought to the render's files in place (else it is made again). */
+  reuse: boolean;
+  /** What each unit's files were made from, and each file's record. */
+  units: Record<string, CachedUnit>;
+  records: Map<string, FileRecord>;
+  /** The closed years' scores the render wrote, by city, with their SHA-256. */
+  skills?: { dir: string; sha256: Record<string, string> };
+  /** The shards' parts, for the next render's shards step. */
+  shards?: ShardParts;
+}
+
 export class RenderCache {
   /** The previous build's files, by their path under the publish folder. */
   private readonly output: string;
@@ -355,17 +373,8 @@ export class RenderCache {
    * are the same inodes already, so only new ones are linked and gone ones removed; else it is made
    * again. The state goes first and comes back last, so an interrupted save leaves no state.
    */
-  static save(
-    dir: string,
-    folder: string,
-    code: string,
-    units: Record<string, CachedUnit>,
-    records: Map<string, FileRecord>,
-    reuse: boolean,
-    key: Buffer,
-    skills: { dir: string; sha256: Record<string, string> } | undefined = undefined,
-    shards: ShardParts = {},
-  ): void {
+  static save(dir: string, kept: KeptRender): void {
+    const { folder, code, units, records, reuse, key, skills, shards = {} } = kept;
     const [output, statePath] = [join(dir, 'output'), join(dir, 'state.json')];
     mkdirSync(dir, { recursive: true });
     // Nothing is written through a link: a cache folder that is one is not kept (the caller warns).
