@@ -1,6 +1,6 @@
 /**
  * B18: answers read from the shards in Netlify Blobs (a BlobsServer on loopback, as the functions
- * read them: the bounded fetch, the rounds of fetched.ts), cold (a new function instance each
+ * read them: the bounded fetch, the rounds of fetch-rounds.ts), cold (a new function instance each
  * answer: the index and every shard fetched) and warm (one instance, its shards kept), against the
  * same answers from the served store in SQLite in-process, the store functions carried before:
  * p50 and p95 of a city-day (what the fallback answers), a city's 30-day range, and an MCP tool's

@@ -3,7 +3,7 @@
  * names, in the site-wide store every deploy shares (a key is the SHA-256 of its bytes, so a
  * deploy finds there every shard an earlier one uploaded with the same bytes). A request reads
  * through a session: what it reads that is not here yet reads as empty and is noted, and the
- * answer is made again once the session has fetched it (api/http/fetched.ts). Shards fetched stay
+ * answer is made again once the session has fetched it (api/http/fetch-rounds.ts). Shards fetched stay
  * in a cache bounded by bytes, shared by the requests a function instance serves.
  */
 import { getDeployStore, getStore } from '@netlify/blobs';

@@ -1,5 +1,5 @@
 /** UTC calendar arithmetic. Days are counted from 1970-01-01 and hours from 1970-01-01T00:00Z. */
-import { keptResults } from './memo.js';
+import { keptResults } from './bounded-memo.js';
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;

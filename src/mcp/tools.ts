@@ -16,7 +16,7 @@ import { argumentOf, MAX_TEXT, saying, textOf } from '../api/contract/query.js';
 import { RISK_RULES } from '../api/contract/risk-rules.js';
 import { type Json, type Route, toolArguments } from '../api/contract/route.js';
 import { DEFAULT_MAX_KM, MAX_KM, MAX_NEAREST, nearestRoute, Origin } from '../api/endpoints/nearest.js';
-import { whenFetched } from '../api/http/fetched.js';
+import { whenFetched } from '../api/http/fetch-rounds.js';
 import { dataUnavailable, type ErrorLog } from '../api/http/respond.js';
 import { ROUTES } from '../api/routes.js';
 import { citiesByName, MAX_NAME_MATCHES, type NameQuery, NameQueryError, parseNameQuery } from '../domain/city-search.js';
@@ -58,7 +58,7 @@ function toolError(route: Route, error: ApiError): CallToolResult {
 
 /**
  * A route's answer to a query as a tool result: the handler's own object, read from a store whose
- * shards are all fetched first where it is fetched (api/http/fetched.ts).
+ * shards are all fetched first where it is fetched (api/http/fetch-rounds.ts).
  */
 export async function callRoute(route: Route, ctx: ApiContext, query: URLSearchParams): Promise<CallToolResult> {
   const log: ErrorLog = (message, error) => console.error(message, error);

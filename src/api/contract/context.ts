@@ -40,7 +40,7 @@ export interface ApiContext {
   readonly outlooks: OutlookFile | undefined;
   /**
    * Where the store is fetched before it is read (its shards in Netlify Blobs): a reading of it
-   * for one request (api/http/fetched.ts). Absent where every read is at hand (a file).
+   * for one request (api/http/fetch-rounds.ts). Absent where every read is at hand (a file).
    */
   readonly fetching?: () => Promise<FetchingRead>;
 }

@@ -8,7 +8,7 @@ import { Chunks, type Fields, type JsonAnswer, JsonRows, pieces, type RowOf, typ
 import { anyCase, oneOfWords, type Param, param } from './query.js';
 
 /** The request as given: its query (for links that repeat it) and, over HTTP, its origin. */
-export interface Given {
+export interface RequestQuery {
   query: URLSearchParams;
   /** `https://host`, absent in a render and in MCP's calls. */
   origin?: string;
@@ -32,7 +32,7 @@ export interface Format<B> {
    */
   readonly rows?: RowText<B>;
   /** The answer in this format, written from the handler's JSON answer (whose headers it keeps, its own added). */
-  render(answer: JsonAnswer<B>, given: Given): TextAnswer;
+  render(answer: JsonAnswer<B>, given: RequestQuery): TextAnswer;
 }
 
 /** A route's formats besides JSON, by the name `format=` takes. */

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import type { Answer, JsonAnswer } from './answer.js';
 import type { ApiContext } from './context.js';
 import { ApiError, InvalidParameterError } from './error.js';
-import { type Format, type Formats, type Given, mediaType } from './format.js';
+import { type Format, type Formats, mediaType, type RequestQuery } from './format.js';
 import { argumentOf, boundsOf, metaOf, type Param, type Params, parseQuery, type QueryOf, saying, valueSchema } from './query.js';
 import type { StaticForm, Unit } from './static-forms.js';
 
@@ -94,7 +94,7 @@ export interface Route {
 }
 
 /** The request as the handler sees it, and the format asked for (undefined: JSON). */
-export interface Asked<B> extends Given {
+export interface HandlerRequest<B> extends RequestQuery {
   format?: Format<B>;
 }
 
@@ -107,7 +107,7 @@ export interface RouteSpec<P extends Params, R extends z.ZodType>
   formats?: Formats<z.output<R>>;
   forms?: readonly StaticForm[];
   /** The answer, from the checked query. Throws an ApiError for what no check of one parameter can see. */
-  handle: (query: QueryOf<P>, ctx: ApiContext, asked: Asked<z.output<R>>) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;
+  handle: (query: QueryOf<P>, ctx: ApiContext, asked: HandlerRequest<z.output<R>>) => Answer<z.output<R>> | Promise<Answer<z.output<R>>>;
 }
 
 /**

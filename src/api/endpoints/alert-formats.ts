@@ -15,7 +15,7 @@ import { onRange } from '../../domain/species/allergens.js';
 import { capitalized } from '../../domain/words.js';
 import { CACHE_LIMIT_MS } from '../../forecast/service.js';
 import type { JsonAnswer, TextAnswer } from '../contract/answer.js';
-import { type Format, type Given, TEXT } from '../contract/format.js';
+import { type Format, type RequestQuery, TEXT } from '../contract/format.js';
 import { API_TITLE } from '../contract/identity.js';
 import type { AlertsAnswer } from './alerts-answer.js';
 import { vtimezone } from './ics-timezone.js';
@@ -51,7 +51,7 @@ export function alertsUrl(origin: string, city: string, rule: AlertRule, format:
 }
 
 /** The links of an answer in a format: they need the request's origin, which a render has not. */
-function linksOf(a: AlertsAnswer, format: AlertFormat, { origin }: Given): AlertLinks {
+function linksOf(a: AlertsAnswer, format: AlertFormat, { origin }: RequestQuery): AlertLinks {
   if (origin === undefined) throw new Error(`the ${format} form links to the API, so it needs the request's origin`);
   return {
     self: alertsUrl(origin, a.city, a, format),

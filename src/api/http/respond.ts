@@ -9,7 +9,7 @@ import type { ApiContext } from '../contract/context.js';
 import { ApiError, plainError } from '../contract/error.js';
 import { findRoute, type Route } from '../routes.js';
 import { cdnCacheOf, netlifyVary } from './cdn.js';
-import { whenFetched } from './fetched.js';
+import { whenFetched } from './fetch-rounds.js';
 
 export interface ApiRequest {
   method: string;
@@ -53,7 +53,7 @@ export const dataUnavailable = (): ApiError =>
   });
 
 /**
- * `respond`, on a store fetched before it is read (fetched.ts) where the context has one: every
+ * `respond`, on a store fetched before it is read (fetch-rounds.ts) where the context has one: every
  * shard the answer reads is fetched before it is given. Never rejects.
  */
 export async function respondFetched(req: ApiRequest, ctx: ApiContext, log: ErrorLog = defaultLog): Promise<ApiResponse> {

@@ -8,8 +8,8 @@ import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import { csvCell } from '../../api/contract/csv.js';
 import type { BulkColumn, BulkType } from '../../deploy-data/bulk-index.js';
+import { keptResults } from '../../domain/bounded-memo.js';
 import { dayString, isoTime } from '../../domain/dates.js';
-import { keptResults } from '../../domain/memo.js';
 import { rowProvenanceOf } from '../../domain/provenance.js';
 import type { Field, Value } from './field.js';
 

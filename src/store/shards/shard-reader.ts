@@ -55,7 +55,7 @@ const viewOf = (shard: RowsShard): RowsView => ({
 
 /**
  * A store read from shards. A shard not here yet reads as holding nothing (the source keeps its
- * name, and the answer made meanwhile is thrown away: api/http/fetched.ts); a shard that is
+ * name, and the answer made meanwhile is thrown away: api/http/fetch-rounds.ts); a shard that is
  * here but lacks a row the index says it holds is an error.
  */
 export class ShardStore implements StoreReader {

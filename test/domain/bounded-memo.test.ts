@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keptResults } from '../../src/domain/memo.js';
+import { keptResults } from '../../src/domain/bounded-memo.js';
 
 describe('keptResults', () => {
   it('makes a repeated input once while it is kept, and again once more inputs than it keeps have passed', () => {
