@@ -7,19 +7,16 @@
  * must answer 200: otherwise the render fails, its folder is removed, and the previous one stays
  * served, so a deploy never ships a hole that the fallback would answer with a 500.
  */
-
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Unit } from '../api/contract/static-forms.js';
 import { ROUTES, type Route } from '../api/routes.js';
 import { type BulkFile, type BulkManifest, bulkIndexPath, writeBulkIndex } from '../deploy-data/bulk-index.js';
-import { removeLeftovers, TEMP_FILE } from '../deploy-data/leftovers.js';
 import { type OutlookFile, outlookFilePath, writeOutlookFile } from '../deploy-data/outlook-file.js';
 import { kindAt } from '../deploy-data/safe-files.js';
 import { folderPut, publishShards, type ShardManifest, shardFolderPath, shardManifestPath } from '../deploy-data/shard-folder.js';
-import { renderCachePath, servedDirPath, servedStorePath, siteFilePath, writeSiteFile } from '../deploy-data/site-file.js';
+import { siteFilePath, writeSiteFile } from '../deploy-data/site-file.js';
 import { allergensOf } from '../domain/species/allergens.js';
 import { settingsOf } from '../settings.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
@@ -28,119 +25,25 @@ import { openStore, type Store } from '../store/store.js';
 import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk/months.js';
 import { pairFields } from './bulk/pair-columns.js';
 import { RenderInputs } from './cache/input-digests.js';
-import { cacheKeyOf } from './cache/key.js';
-import {
-  CACHE_LEFTOVERS,
-  type CachedUnit,
-  codeDigest,
-  type FileRecord,
-  loadCache,
-  RenderCache,
-  skillYearsDir,
-} from './cache/render-cache.js';
-import { type FilePlan, formatPlan, planFiles } from './file-budget.js';
-import { FileWriter, type Written } from './file-writer.js';
+import { type CachedUnit, type FileRecord, RenderCache } from './cache/render-cache.js';
+import { type FilePlan, planFiles } from './file-budget.js';
+import { FileWriter } from './file-writer.js';
 import { computeSkills, type SkillOutput, skillFiles } from './forecast-skills.js';
-import { adoptPlainFolder, LINK_LEFTOVER, removeOlderGenerations, servedGeneration, servedOf, siteOf, swap } from './publish-link.js';
+import { removeOlderGenerations, servedGeneration, swap } from './publish-link.js';
 import { redirectsFile } from './redirects.js';
 import { RenderError } from './render-error.js';
+import { Laps, mb, type RenderSummary } from './render-summary.js';
+import { type RenderOptions, type Target, targetOf } from './render-target.js';
 import { FUNCTION_LIMIT_BYTES, measureFunctions, type ServedStore, writeServedStore } from './served-store.js';
 import { planSkills, type SkillsPlan } from './skills-plan.js';
 import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
-import { type ThreadCode, threadCode } from './threads/thread-code.js';
 import { unitsOf } from './units.js';
 
 export { RenderError } from './render-error.js';
-
-export interface RenderSummary extends Written {
-  seconds: number;
-  /** Thread-seconds spent on the units' files, and on the bulk files (summed over worker threads). */
-  unitSeconds: number;
-  bulkSeconds: number;
-  /**
-   * The forecast-skill step: thread-seconds of its scoring, and of its resampling (the bootstrap)
-   * among them; months whose pairs files, and city-years whose scores, came from the render cache.
-   */
-  skillScoring: { seconds: number; resampling: number; monthsReused: number; yearsReused: number };
-  /** How many months have bulk files, and how many of them were reused from the render cache. */
-  bulkMonths: number;
-  bulkReused: number;
-  /** What went wrong with the render cache, which cost time but not the render (a cache ignored, a cache not kept). */
-  warnings: string[];
-  /** How many units (a city's files, a date's) the render had, and how many were reused from the render cache. */
-  units: number;
-  unitsReused: number;
-  folder: string;
-  workers: number;
-  served: ServedStore;
-  plan: FilePlan;
-  /**
-   * Wall-clock seconds of each step: the served store, each city's forecast skill, the plan, the
-   * digests of the inputs, the wait for the served store's zipped size and the site's files, the
-   * units and bulk files, the rest.
-   */
-  steps: Record<'served' | 'skills' | 'shards' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
-  /** The served store's shards (store/shards/): how many it has and their bytes, and those this render wrote (not kept from before). */
-  shards: { names: number; bytes: number; written: number; writtenBytes: number; reused: number };
-}
-
-export interface RenderOptions {
-  /** The route list to render (in-process only); tests give one with a failing handler. */
-  routes?: readonly Route[];
-  /** Days the served store keeps (default `$SERVE_DAYS`, else 730). */
-  serveDays?: number;
-  /** Worker threads, for the forecast skill and then the units; 0 renders in this thread. Default: the cores (up to 4), for a store of some size. */
-  workers?: number;
-  /** The largest a function carrying the served store may be, zipped. */
-  functionLimitBytes?: number;
-  /** The most files the publish folder may hold (default `$DEPLOY_MAX_FILES`, else 10,000). */
-  maxFiles?: number;
-  /** The render cache: the previous build's reusable output (default `$RENDER_CACHE`, else beside the store). */
-  cacheDir?: string;
-  /** Where the threads' code is bundled (thread-code.ts; default under node_modules/.cache). */
-  threadCache?: string;
-  /** Refuse to render without `RENDER_CACHE_KEY` (cache-key.ts), as the scheduled rebuild asks. */
-  requireCacheKey?: boolean;
-}
-
-/** Where a render writes, and with what settings. */
-interface Target {
-  /** The `publish` symlink, the folder of renders it points into, and this render's generation there (publish-link.ts), with its publish folder. */
-  publish: string;
-  rendersDir: string;
-  generation: string;
-  folder: string;
-  /** The link beside the store to the files the functions read; this render's folder of them, and its served store. */
-  servedLink: string;
-  served: string;
-  nextServed: string;
-  cacheDir: string | undefined;
-  /** The key that signs the render cache's state (cache-key.ts). */
-  cacheKey: Buffer;
-  /** Where the forecast-skill step keeps each city's closed years until the render cache takes them; none without a cache. */
-  nextYears: string | undefined;
-  /** Whether the render cache holds output a render may reuse (checked), and why not when it was ignored. */
-  reuse: boolean;
-  warnings: string[];
-  code: string;
-  maxFiles: number;
-  /** How the render's threads load their code, made when the first thread starts. */
-  threads: () => ThreadCode;
-}
-
-/** Wall-clock seconds of each step of a render, as RenderSummary gives them. */
-class Laps {
-  readonly steps = { served: 0, skills: 0, shards: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
-  private lap = performance.now();
-
-  done(name: keyof Laps['steps']): void {
-    const now = performance.now();
-    this.steps[name] = (now - this.lap) / 1000;
-    this.lap = now;
-  }
-}
+export { formatRender, listFiles, type RenderSummary } from './render-summary.js';
+export type { RenderOptions } from './render-target.js';
 
 /**
  * Renders the store into `publishDir` (a symlink to the current render), and writes beside the
@@ -167,55 +70,6 @@ export async function render(store: Store, publishDir: string, options: RenderOp
     seconds: (performance.now() - started) / 1000,
     folder: target.folder,
     warnings: target.warnings,
-  };
-}
-
-/** The folders and settings of a render; a bad setting fails here, before any work. */
-function targetOf(store: Store, publishDir: string, options: RenderOptions): Target {
-  const publish = resolve(publishDir); // `publish/` and `publish` are the same folder
-  const rendersDir = `${publish}.renders`;
-  mkdirSync(rendersDir, { recursive: true });
-  adoptPlainFolder(publish, rendersDir);
-  removeLeftovers(rendersDir, LINK_LEFTOVER);
-  removeLeftovers(dirname(publish), new RegExp(`^${basename(publish).replace(/\W/g, '\\$&')}\\.next-(\\d+)$`));
-  // Beside the store: the link's, and what renders that wrote there before their generations did left (11 MB a served store at 40 cities).
-  removeLeftovers(dirname(store.path), /^served\.next-(\d+)$/, /^serve\.db\.next-(\d+)$/, TEMP_FILE);
-  // What the previous build made from the same inputs is reused (render-cache.ts).
-  // (A route list of a test's own renders without it: the code's digest does not cover it.)
-  const named = options.routes ? undefined : resolve(options.cacheDir ?? settingsOf().RENDER_CACHE ?? renderCachePath(store.path));
-  const code = codeDigest();
-  const cacheKey = cacheKeyOf(store.path, options.requireCacheKey);
-  // A cache folder that is a link (or a file) is not used at all: nothing is read or written through it.
-  const cacheDir = named !== undefined && !['folder', 'none'].includes(kindAt(named)) ? undefined : named;
-  if (cacheDir) removeLeftovers(cacheDir, ...CACHE_LEFTOVERS);
-  const cache = cacheDir ? loadCache(cacheDir, code, cacheKey) : {};
-  const warnings = cache.warning ? [cache.warning] : [];
-  if (named !== cacheDir) warnings.push(`the render cache (${named}) is not a folder but a link or another file: it is not used`);
-  let threads: ThreadCode | undefined;
-  const generation = join(rendersDir, `r${Date.now()}-${process.pid}`);
-  return {
-    publish,
-    rendersDir,
-    generation,
-    folder: siteOf(generation),
-    servedLink: servedDirPath(store.path),
-    served: servedOf(generation),
-    nextServed: join(servedOf(generation), basename(servedStorePath(store.path))),
-    cacheDir,
-    cacheKey,
-    // A name no one could have placed beforehand (the folder is made with mkdir, never through a link).
-    nextYears: cacheDir ? `${skillYearsDir(cacheDir)}.next-${process.pid}-${randomBytes(6).toString('hex')}` : undefined,
-    reuse: cache.state !== undefined,
-    warnings,
-    code,
-    maxFiles: options.maxFiles ?? settingsOf().DEPLOY_MAX_FILES,
-    threads: () => {
-      if (threads === undefined) {
-        threads = threadCode(code, options.threadCache);
-        if (threads.warning) warnings.push(threads.warning);
-      }
-      return threads;
-    },
   };
 }
 
@@ -441,8 +295,6 @@ function publishRender(store: Store, target: Target, made: Made): void {
 
 const BESIDE_BEFORE = ['site.json', 'bulk-index.json', 'outlook.json', 'shards.json', 'shards.previous.json', 'serve.db'];
 
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
 /** The units of a store, read from a connection closed once they are all given out. */
 function* openedOnce(path: string, cityDaysFrom: number): Generator<Unit> {
   const store = openStore(path, { readonly: true, immutable: true });
@@ -461,21 +313,4 @@ function withStore<T>(path: string, use: (store: Store) => T): T {
   } finally {
     store.close();
   }
-}
-
-/** Every file below `dir`, relative to it. */
-export function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)));
-}
-
-/** A short account of what a render wrote. */
-export function formatRender(s: RenderSummary): string {
-  return (
-    `rendered ${s.files} files (${(s.bytes / 1e6).toFixed(1)} MB${s.made < s.files ? `; ${s.made} written anew, ${s.files - s.made} kept from the render cache` : ''}) in ${s.seconds.toFixed(1)} s into ${basename(s.folder)}${s.workers > 0 ? ` with ${s.workers} workers` : ''}; ` +
-    `the served store holds ${s.served.cityDays} city-days in ${s.shards.names} shards (${s.shards.written} new, ${mb(s.shards.writtenBytes)}; functions about ${mb(s.served.functionBytes)} zipped)\n${formatPlan(s.plan)}; the fallback function answers the other city-days\n` +
-    `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files, ${s.shards.reused} of ${s.shards.names} shards\n` +
-    s.warnings.map((w) => `warning: ${w}\n`).join('')
-  );
 }
