@@ -8,8 +8,9 @@ import { kindAt } from '../deploy-data/safe-files.js';
 import { renderCachePath, servedDirPath, servedStorePath } from '../deploy-data/site-file.js';
 import { settingsOf } from '../settings.js';
 import type { Store } from '../store/store.js';
+import { codeDigest } from './cache/cache-files.js';
 import { cacheKeyOf } from './cache/key.js';
-import { CACHE_LEFTOVERS, codeDigest, loadCache, skillYearsDir } from './cache/render-cache.js';
+import { CACHE_LEFTOVERS, loadCache, skillYearsDir } from './cache/render-cache.js';
 import { adoptPlainFolder, LINK_LEFTOVER, servedOf, siteOf } from './publish-link.js';
 import { type ThreadCode, threadCode } from './threads/thread-code.js';
 

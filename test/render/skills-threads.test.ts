@@ -14,7 +14,7 @@ import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { codeDigest } from '../../src/render/cache/render-cache.js';
+import { codeDigest } from '../../src/render/cache/cache-files.js';
 import { computeSkills, type SkillOutput, scoreForWriter } from '../../src/render/forecast-skills.js';
 import { failureReply, RenderError, replyError } from '../../src/render/render-error.js';
 import { writeServedStore } from '../../src/render/served-store.js';

@@ -14,23 +14,8 @@
  * cache store, so it is input like any other.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  rmSync,
-  type Stats,
-} from 'node:fs';
-import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as z from 'zod';
 import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../deploy-data/bulk-index.js';
 import { leftoverPid, processAlive, TEMP_FILE } from '../../deploy-data/leftovers.js';
@@ -38,6 +23,7 @@ import { kindAt, readNoFollow } from '../../deploy-data/safe-files.js';
 import { writeJsonFile } from '../../deploy-data/site-file.js';
 import type { ShardParts } from '../../store/shards/shard-writer.js';
 import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from '../bulk/months.js';
+import { fileSha256, inside, linkOrCopy, statOf, walk } from './cache-files.js';
 import { CACHE_KEY_SECRET, signatureOf, signedBy } from './key.js';
 
 /**
@@ -72,46 +58,6 @@ const STATE = z.object({
 });
 type CacheState = z.infer<typeof STATE>;
 
-/** A file at `to`, the same bytes as `from`: a hard link where the file system allows one, else a copy. */
-export function linkOrCopy(from: string, to: string): void {
-  mkdirSync(dirname(to), { recursive: true });
-  rmSync(to, { force: true });
-  try {
-    linkSync(from, to);
-  } catch {
-    copyFileSync(from, to);
-  }
-}
-
-const chunk = Buffer.alloc(1 << 20);
-
-/** A file's SHA-256, read a megabyte at a time (the bulk files run to tens of MB); undefined when it cannot be read. */
-function fileSha256(path: string): string | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    const hash = createHash('sha256');
-    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) hash.update(chunk.subarray(0, n));
-    return hash.digest('hex');
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** A file's stat with nanosecond times, or undefined when it is missing or not a plain file. */
-function statOf(path: string): (Stats & { mtimeNs: bigint; ino: bigint; size: bigint }) | undefined {
-  try {
-    const st = lstatSync(path, { bigint: true });
-    return st.isFile() ? (st as unknown as Stats & { mtimeNs: bigint; ino: bigint; size: bigint }) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The record of a file just written from `body`. */
 export function recordOf(path: string, body: string | Uint8Array): FileRecord {
   const st = statOf(path)!;
@@ -126,42 +72,6 @@ export function recordOf(path: string, body: string | Uint8Array): FileRecord {
  * Documentation/technical/racy-git.txt, `is_racy_timestamp` in read-cache.c); those are hashed.
  */
 const CLOCK_TICK_NS = 2_000_000_000n;
-
-/** Whether a relative path from the state or the manifest stays inside its folder. */
-function inside(path: string): boolean {
-  const clean = normalize(path);
-  return path.length > 0 && !isAbsolute(path) && !path.includes('\0') && clean !== '..' && !clean.startsWith(`..${sep}`) && clean === path;
-}
-
-/**
- * A digest of the code that renders: every source file under src/, the lock file of the
- * libraries it runs with, and the Node.js version and its zlib, which compress the gzip files. A
- * deploy of other code never reuses what this one rendered.
- */
-export function codeDigest(): string {
-  const src = fileURLToPath(new URL('../..', import.meta.url));
-  const hash = createHash('sha256').update(`node ${process.version} zlib ${process.versions.zlib}\n`);
-  const files = readdirSync(src, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-  for (const file of files) hash.update(`${relative(src, file)}\n`).update(readFileSync(file));
-  const lock = join(src, '..', 'package-lock.json');
-  if (existsSync(lock)) hash.update(readFileSync(lock));
-  return hash.digest('hex');
-}
-
-/** Every entry below `dir` (relative paths), and whether any is neither a file nor a folder. */
-function walk(dir: string): { files: string[]; odd: string | undefined } {
-  const files: string[] = [];
-  let odd: string | undefined;
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const path = relative(dir, join(e.parentPath, e.name));
-    if (e.isFile()) files.push(path);
-    else if (!e.isDirectory()) odd ??= path;
-  }
-  return { files, odd };
-}
 
 /** The state file: the state's text and its signature (cache-key.ts), so that the text signed is the text read. */
 const SIGNED = z.object({ signature: z.string(), state: z.string() });
