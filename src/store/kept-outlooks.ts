@@ -14,7 +14,7 @@
  * A climatology: each category's members, the counts of its levels, and its median day.
  */
 import { civilDate } from '../domain/dates.js';
-import { GRADED, type Graded, RISK_LABELS } from '../domain/species/risk.js';
+import { GRADED, type Graded, K, RISK_LABELS } from '../domain/species/risk.js';
 import type {
   Decision,
   FrozenClimatology,
@@ -26,7 +26,6 @@ import type {
 } from '../domain/verification/kept-outlooks.js';
 import { type LevelCounts, OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import { decisionReason } from '../domain/verification/outlook-skill.js';
-import { K } from '../domain/verification/scores.js';
 import type { Db, Row } from './database.js';
 import type { Names } from './names.js';
 import { Reader, Writer } from './varint-codec.js';

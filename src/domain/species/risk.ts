@@ -3,6 +3,8 @@ import type { Species } from './payload.js';
 
 export const RISK_LABELS = ['None', 'Low', 'Moderate', 'High', 'Very High'] as const;
 export type Risk = (typeof RISK_LABELS)[number];
+/** How many NAB levels there are: the side of a contingency table, the length of a day's level counts. */
+export const K = RISK_LABELS.length;
 
 /** The pollen categories a provider reports, in the order answers list them. */
 export const CATEGORIES = ['tree', 'grass', 'weed'] as const;

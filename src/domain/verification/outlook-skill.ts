@@ -5,10 +5,10 @@
  * withheld.
  */
 import type { LevelProbabilities, OutlookSkill } from '../schemas.js';
-import { LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
+import { K, LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
 import { percentileInterval, resampledSkill, resamplesOf } from './bootstrap.js';
 import type { LevelCounts } from './outlook.js';
-import { K, MIN_PAIRS, tidy } from './scores.js';
+import { MIN_PAIRS, tidy } from './scores.js';
 
 /**
  * Ranked probability score of one probabilistic forecast of ordered levels (JWGFVR, "Methods for

@@ -35,11 +35,11 @@
 import { dayString } from '../dates.js';
 import type { LevelProbabilities, Outlook, OutlookDay } from '../schemas.js';
 import { type SeasonSeries, seriesSpan } from '../seasons/year.js';
-import { type Graded, levelIndex, type Risk } from '../species/risk.js';
+import { type Graded, K, levelIndex, type Risk } from '../species/risk.js';
 import { nonIncreasing } from './antitonic.js';
 import { WINDOW_DAYS as CLIMATOLOGY_DAYS, Climatology, type ClimatologyOptions, type Sample } from './climatology.js';
 import { medianDay } from './references.js';
-import { K, MIN_PAIRS } from './scores.js';
+import { MIN_PAIRS } from './scores.js';
 
 export type { Outlook, OutlookSkill } from '../schemas.js';
 

@@ -5,7 +5,7 @@
  * it to score, and why not.
  */
 import type { SkillTable } from '../schemas.js';
-import { LEVEL_INDEX, RISK_LABELS } from '../species/risk.js';
+import { K, LEVEL_INDEX, RISK_LABELS } from '../species/risk.js';
 import { type Interval, percentileInterval, resampledTables, resamplesOf } from './bootstrap.js';
 import { rmseLog, spearman } from './continuous-scores.js';
 import {
@@ -13,7 +13,6 @@ import {
   EVENT,
   EVERY_CELL,
   eventCounts,
-  K,
   type Levels,
   levelScores,
   MIN_ABOVE_NONE,

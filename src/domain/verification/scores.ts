@@ -16,7 +16,7 @@
  */
 
 import type { SkillTable } from '../schemas.js';
-import { LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
+import { K, LEVEL_INDEX, RISK_LABELS, type Risk } from '../species/risk.js';
 
 export type { SkillTable } from '../schemas.js';
 
@@ -72,7 +72,6 @@ export const MIN_ABOVE_NONE = 10;
  */
 export const MIN_LEVEL_DAYS = 5;
 
-export const K = RISK_LABELS.length;
 export const EVENT = LEVEL_INDEX[EVENT_LEVEL];
 
 /** Scores in answers: six decimals, no signed zero (float noise such as -5.9e-17 is 0). */
