@@ -11,10 +11,10 @@ import { constants, gzipSync } from 'node:zlib';
 import { parquetMetadata, parquetRead } from 'hyparquet';
 import type { BulkColumn, BulkManifest } from '../../src/deploy-data/bulk-index.js';
 import { servedStorePath } from '../../src/deploy-data/site-file.js';
-import { bulkColumns, type KindFields } from '../../src/render/bulk/columns.js';
-import type { Value } from '../../src/render/bulk/field.js';
-import { BULK_KINDS, bulkMonths, CITIES_PER_GROUP, type MonthRows, monthRows } from '../../src/render/bulk/months.js';
-import { type BulkCodec, CsvSink, ParquetSink, parquetOf, type RowGroup, rowGroupsOf } from '../../src/render/bulk/writers.js';
+import { bulkColumns, type KindFields } from '../../src/output/bulk/columns.js';
+import type { Value } from '../../src/output/bulk/field.js';
+import { BULK_KINDS, bulkMonths, CITIES_PER_GROUP, type MonthRows, monthRows } from '../../src/output/bulk/months.js';
+import { type BulkCodec, CsvSink, ParquetSink, parquetOf, type RowGroup, rowGroupsOf } from '../../src/output/bulk/writers.js';
 import { openStore } from '../../src/store/store.js';
 import { type Measure, mb, ms } from './measure.js';
 

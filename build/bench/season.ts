@@ -6,7 +6,7 @@
 import { seasonRoute } from '../../src/api/endpoints/season.js';
 import { servedStorePath } from '../../src/deploy-data/site-file.js';
 import type { DayCut } from '../../src/domain/day-cuts.js';
-import { writeSeasonsFiles } from '../../src/render/bulk/months.js';
+import { writeSeasonsFiles } from '../../src/output/bulk/months.js';
 import { openStore } from '../../src/store/store.js';
 import { storeContext } from '../../src/wiring/contexts.js';
 import { type Measure, ms, s } from './measure.js';

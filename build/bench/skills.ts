@@ -1,6 +1,6 @@
 /**
  * B15: the forecast skill's cost in the render, its 'skills' step (every city's forecasts scored
- * against its served days, the pairs file written; render/forecast-skills.ts), against a raw read
+ * against its served days, the pairs file written; scoring/score-cities.ts), against a raw read
  * of the rows it scores: better-sqlite3 selecting every kept forecast of the store, at its fastest.
  */
 import Database from 'better-sqlite3';

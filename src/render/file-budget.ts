@@ -10,8 +10,8 @@ import { formsOf } from '../api/contract/route.js';
 import type { StaticForm, Unit } from '../api/contract/static-forms.js';
 import type { Route } from '../api/routes.js';
 import { dayString } from '../domain/dates.js';
+import { RenderError } from '../output/render-error.js';
 import type { StoreReader } from '../store/reader.js';
-import { RenderError } from './render-error.js';
 
 export interface FilePlan {
   /** At most this many files in the publish folder. */

@@ -8,10 +8,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROUTES } from '../api/routes.js';
+import { FileWriter } from '../output/file-writer.js';
 import { siteFiles } from '../site/build.js';
 import type { Store } from '../store/store.js';
 import { storeContext } from '../wiring/contexts.js';
-import { FileWriter } from './file-writer.js';
 import { adoptPlainFolder, siteOf, swap } from './publish-link.js';
 import { redirectsFile } from './redirects.js';
 import { renderOrReuse } from './unit-files.js';

@@ -1,8 +1,8 @@
 /** What a render says of itself: its summary, the seconds of each step, and the account the command line prints. */
 import { readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import type { Written } from '../output/file-writer.js';
 import { type FilePlan, formatPlan } from './file-budget.js';
-import type { Written } from './file-writer.js';
 import type { ServedStore } from './served-store.js';
 
 export interface RenderSummary extends Written {

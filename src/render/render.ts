@@ -18,30 +18,31 @@ import { kindAt } from '../deploy-data/safe-files.js';
 import { folderPut, publishShards, type ShardManifest, shardFolderPath, shardManifestPath } from '../deploy-data/shard-folder.js';
 import { siteFilePath, writeSiteFile } from '../deploy-data/site-file.js';
 import { allergensOf } from '../domain/species/allergens.js';
+import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from '../output/bulk/months.js';
+import { pairFields } from '../output/bulk/pair-columns.js';
+import type { FileRecord } from '../output/file-records.js';
+import { FileWriter } from '../output/file-writer.js';
+import { RenderError } from '../output/render-error.js';
+import { computeSkills, type SkillOutput, skillFiles } from '../scoring/score-cities.js';
+import { planSkills, type SkillsPlan } from '../scoring/scoring-plan.js';
+import { computeSkillsInThreads } from '../scoring/scoring-threads.js';
 import { settingsOf } from '../settings.js';
 import { SITE_FILES, siteFiles } from '../site/build.js';
 import { type ShardParts, writeShards } from '../store/shards/shard-writer.js';
 import { openStore, type Store } from '../store/store.js';
-import { BULK_INDEX_FILE, bulkFileCount, bulkManifest, bulkMonths, type Month } from './bulk/months.js';
-import { pairFields } from './bulk/pair-columns.js';
 import { RenderInputs } from './cache/input-digests.js';
-import { type CachedUnit, type FileRecord, RenderCache } from './cache/render-cache.js';
+import { type CachedUnit, RenderCache } from './cache/render-cache.js';
 import { type FilePlan, planFiles } from './file-budget.js';
-import { FileWriter } from './file-writer.js';
-import { computeSkills, type SkillOutput, skillFiles } from './forecast-skills.js';
 import { removeOlderGenerations, servedGeneration, swap } from './publish-link.js';
 import { redirectsFile } from './redirects.js';
-import { RenderError } from './render-error.js';
 import { Laps, mb, type RenderSummary } from './render-summary.js';
 import { type RenderOptions, type Target, targetOf } from './render-target.js';
 import { FUNCTION_LIMIT_BYTES, measureFunctions, type ServedStore, writeServedStore } from './served-store.js';
-import { planSkills, type SkillsPlan } from './skills-plan.js';
-import { computeSkillsInThreads } from './threads/skills-thread.js';
 import { inProcess, inWorkers, tasksOf } from './threads/task-pool.js';
 import type { TaskInput } from './threads/tasks.js';
 import { unitsOf } from './units.js';
 
-export { RenderError } from './render-error.js';
+export { RenderError } from '../output/render-error.js';
 export { formatRender, listFiles, type RenderSummary } from './render-summary.js';
 export type { RenderOptions } from './render-target.js';
 
@@ -106,9 +107,9 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
   site.catch(() => {}); // awaited once the units are written; a failure then fails the render
   const cityDays = writeServedStore(store, nextServed, options.serveDays ?? settingsOf().SERVE_DAYS);
   laps.done('served');
-  // Each city's forecast skill goes into the served store before it is measured (forecast-skills.ts),
+  // Each city's forecast skill goes into the served store before it is measured (score-cities.ts),
   // in threads of their own, as many as the units have, unless the render is small enough to run in this one (workersOf).
-  // What the render cache holds of it made from the same inputs is reused (skills-plan.ts).
+  // What the render cache holds of it made from the same inputs is reused (scoring/scoring-plan.ts).
   const cache = target.reuse && target.cacheDir ? new RenderCache(target.cacheDir, target.code, target.cacheKey) : undefined;
   const { plan: skillsPlan, reused } = withStore(nextServed, (served) => planSkills(store, served, folder, cache, target.nextYears));
   const threads = workersOf(cityDays, options);
@@ -117,7 +118,7 @@ async function planRender(store: Store, target: Target, options: RenderOptions, 
       ? await computeSkills(store, nextServed, folder, skillsPlan)
       : await computeSkillsInThreads(
           { storePath: store.path, servedPath: nextServed, folder, plan: skillsPlan },
-          target.threads(),
+          () => target.threads().start('scoring-worker'),
           threads,
         );
   const skills = { ...output, plan: skillsPlan, reused };

@@ -8,10 +8,11 @@ import { formsOf } from '../api/contract/route.js';
 import { fileFor, type Unit } from '../api/contract/static-forms.js';
 import { respondByRoute } from '../api/http/respond.js';
 import type { Route } from '../api/routes.js';
+import type { FileRecord } from '../output/file-records.js';
+import type { FileWriter } from '../output/file-writer.js';
+import { RenderError } from '../output/render-error.js';
 import type { PlannedUnit } from './cache/input-digests.js';
-import type { CachedUnit, FileRecord, RenderCache } from './cache/render-cache.js';
-import type { FileWriter } from './file-writer.js';
-import { RenderError } from './render-error.js';
+import type { CachedUnit, RenderCache } from './cache/render-cache.js';
 
 /** One request of a unit, and the file its answer goes to. */
 interface UnitRequest {

@@ -134,7 +134,7 @@ export const MIGRATIONS: readonly Migration[] = [
   `,
   // 7: every forecast kept as issued (store/issued-forecasts.ts): what it said of each UTC day it
   // covered enough, not its hours; and, in the served store a render writes, each city's forecast
-  // skill (store/forecast-skills.ts), which the served store carries instead of the forecasts.
+  // skill (store/skills-table.ts), which the served store carries instead of the forecasts.
   `
   CREATE TABLE forecast_issued (
     city_id INTEGER NOT NULL REFERENCES city(id),
@@ -204,7 +204,7 @@ export const MIGRATIONS: readonly Migration[] = [
   DROP INDEX pollen_day_by_day;
   DROP INDEX weather_day_by_day;
   `,
-  // 10: every outlook kept as issued, with the references its issue day knew (store/kept-outlooks.ts):
+  // 10: every outlook kept as issued, with the references its issue day knew (store/outlooks-table.ts):
   // one row per city and issue day; and climatology kept by target day, made by the first issue
   // that reached it. Only the build's store holds them (Store.keepServedDays drops them from the
   // copy the functions carry). The forecasts made again (origin 2: the sample's, which it can

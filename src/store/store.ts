@@ -14,16 +14,16 @@ import { DAY_VALUES_VERSION, DayValuesTable, localDaysOf, type WrittenDay } from
 import { checkDerived, type Derivation, renewDerived } from './derived.js';
 import { refreshDayDigests } from './digests.js';
 import { ForecastTable } from './forecast-cache.js';
-import { ForecastSkills } from './forecast-skills.js';
 import { IngestRuns } from './ingest-runs.js';
 import { IssuedForecasts } from './issued-forecasts.js';
-import { KeptOutlooks } from './kept-outlooks.js';
 import { Ledger } from './ledger.js';
 import { Names } from './names.js';
+import { KeptOutlooks } from './outlooks-table.js';
 import { type DailyWrite, PollenDays, type PollenWrite } from './pollen-days.js';
 import type { StoreReader } from './reader.js';
 import { MIGRATIONS } from './schema.js';
 import { ShardRows } from './shards/shard-rows.js';
+import { ForecastSkills } from './skills-table.js';
 import { SpeciesShapes } from './species-shapes.js';
 import { WeatherDays, type WeatherWrite } from './weather-days.js';
 

@@ -13,14 +13,20 @@ export const folderOf = (module: string): string => {
  * Tiers, lowest first, and inside a tier the order in which its folders may import each other:
  * a module imports from its own folder, from a lower tier, or from a folder before its own in its
  * tier. The domain knows nothing of the store, providers or HTTP; the store knows the domain;
- * handlers know both; the wiring (stores, providers and the forecast service for a process)
- * stands above the endpoints; the functions and the command line above all.
+ * handlers know both; the output (the file writer and its records, the bulk files' formats) writes
+ * what the endpoints and the store give; scoring (forecast skill from the kept forecasts, its plan,
+ * its threads and the scores it keeps) writes through the output and knows nothing of the render;
+ * the wiring (stores, providers and the forecast service for a process) stands above the
+ * endpoints; the render, which runs the scoring as one of its steps, and then the functions and the
+ * command line above all.
  */
 export const TIERS: readonly (readonly string[])[] = [
   ['domain'],
   ['settings.ts', 'store', 'providers'],
   ['deploy-data', 'forecast', 'ingest'],
   ['api'],
+  ['output'],
+  ['scoring'],
   ['site', 'wiring', 'mcp', 'render'],
   ['smoke', 'server'],
   ['functions', 'build'],

@@ -12,7 +12,7 @@ import { bulkManifestRoute } from '../../src/api/endpoints/bulk-manifest.js';
 import { API_ROUTES } from '../../src/api/routes.js';
 import { HOUR_MS } from '../../src/domain/dates.js';
 import { CACHE_LIMIT_MS, HORIZON_HOURS } from '../../src/forecast/service.js';
-import { CITIES_PER_GROUP } from '../../src/render/bulk/months.js';
+import { CITIES_PER_GROUP } from '../../src/output/bulk/months.js';
 import { siteFiles } from '../../src/site/build.js';
 import { RANGE_SHARDS } from '../../src/store/shards/shard-format.js';
 import { ROOT } from '../helpers/cli.js';

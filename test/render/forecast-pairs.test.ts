@@ -18,7 +18,7 @@ import type { SkillTable } from '../../src/domain/schemas.js';
 import type { ForecastSkill, SkillScores } from '../../src/domain/verification/skill-schemas.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
-import { pairsPath } from '../../src/render/forecast-skills.js';
+import { pairsPath } from '../../src/scoring/score-cities.js';
 import { ROOT } from '../helpers/cli.js';
 import { useSite } from '../helpers/site.js';
 

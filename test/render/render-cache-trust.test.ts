@@ -8,9 +8,9 @@ import { existsSync, lstatSync, readdirSync, readFileSync, renameSync, statSync,
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dayNumber } from '../../src/domain/dates.js';
+import { RenderError } from '../../src/output/render-error.js';
 import { cacheKeyOf, cacheKeyPath, signatureOf } from '../../src/render/cache/key.js';
 import { listFiles } from '../../src/render/render.js';
-import { RenderError } from '../../src/render/render-error.js';
 import { ConfigError } from '../../src/settings.js';
 import { expectSameTree, renderTo } from '../helpers/renders.js';
 import { buildStore } from '../helpers/site.js';

@@ -18,14 +18,14 @@ describe("the render threads' code", () => {
     const first = threadCode(digest('a'), cache);
     expect(first.warning).toBeUndefined();
     const folder = join(cache, folderOf('a'));
-    expect(readdirSync(folder).sort()).toEqual(['skills-worker.mjs', 'worker.mjs']);
-    expect(first.start('skills-worker')).toEqual({ url: pathToFileURL(join(folder, 'skills-worker.mjs')), argv: [] });
+    expect(readdirSync(folder).sort()).toEqual(['scoring-worker.mjs', 'worker.mjs']);
+    expect(first.start('scoring-worker')).toEqual({ url: pathToFileURL(join(folder, 'scoring-worker.mjs')), argv: [] });
     const made = statSync(join(folder, 'worker.mjs')).mtimeMs;
     threadCode(digest('a'), cache);
     expect(statSync(join(folder, 'worker.mjs')).mtimeMs).toBe(made);
-    rmSync(join(folder, 'skills-worker.mjs'));
+    rmSync(join(folder, 'scoring-worker.mjs'));
     threadCode(digest('a'), cache);
-    expect(readdirSync(folder).sort()).toEqual(['skills-worker.mjs', 'worker.mjs']);
+    expect(readdirSync(folder).sort()).toEqual(['scoring-worker.mjs', 'worker.mjs']);
   }, 60_000);
 
   it("removes other versions' bundles and staging folders only once no render has used them for a day", () => {

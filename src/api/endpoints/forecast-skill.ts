@@ -2,7 +2,7 @@
  * GET /api/forecast-skill: how good the forecast is for a city (docs/data.md, "Forecast skill"):
  * each category's forecast, persistence and climatology scored by lead day over the last 90 days
  * and each season year, each provider's forecast side by side on the days they share, with the contingency tables the scores come from, the outlook's own skill,
- * and the outlook served now. A render computes it (render/forecast-skills.ts) into the served
+ * and the outlook served now. A render computes it (scoring/score-cities.ts) into the served
  * store; this handler only picks the category and lead asked for.
  */
 import * as z from 'zod';

@@ -1,9 +1,11 @@
 /** A month's bulk files as a task writes them: taken from the render cache, or written anew and recorded for it. */
 import type { BulkFile } from '../../deploy-data/bulk-index.js';
+import { bulkColumns } from '../../output/bulk/columns.js';
+import { bulkSlots } from '../../output/bulk/months.js';
+import type { FileRecord } from '../../output/file-records.js';
+import type { FileWriter } from '../../output/file-writer.js';
 import type { Store } from '../../store/store.js';
-import { bulkSlots, type FileRecord, type RenderCache } from '../cache/render-cache.js';
-import type { FileWriter } from '../file-writer.js';
-import { bulkColumns } from './columns.js';
+import type { RenderCache } from '../cache/render-cache.js';
 
 /**
  * A month's bulk files (or with `month` null the seasons file) under the writer's folder: the

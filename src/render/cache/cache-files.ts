@@ -1,19 +1,6 @@
 /** The render cache's files: linked or copied in, hashed, stat'ed to the nanosecond, walked, kept inside their folder; and the digest of the code that renders. */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  copyFileSync,
-  existsSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  type Stats,
-} from 'node:fs';
+import { closeSync, copyFileSync, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, normalize, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,16 +31,6 @@ export function fileSha256(path: string): string | undefined {
     return hash.digest('hex');
   } finally {
     closeSync(fd);
-  }
-}
-
-/** A file's stat with nanosecond times, or undefined when it is missing or not a plain file. */
-export function statOf(path: string): (Stats & { mtimeNs: bigint; ino: bigint; size: bigint }) | undefined {
-  try {
-    const st = lstatSync(path, { bigint: true });
-    return st.isFile() ? (st as unknown as Stats & { mtimeNs: bigint; ino: bigint; size: bigint }) : undefined;
-  } catch {
-    return undefined;
   }
 }
 

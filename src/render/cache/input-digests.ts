@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import type { Unit } from '../../api/contract/static-forms.js';
 import { dayString } from '../../domain/dates.js';
+import { bulkColumns } from '../../output/bulk/columns.js';
+import { BULK_KINDS, type Month, WRITER } from '../../output/bulk/months.js';
 import type { StoreDigests } from '../../store/digests.js';
 import type { Store } from '../../store/store.js';
-import { bulkColumns } from '../bulk/columns.js';
-import { BULK_KINDS, type Month, WRITER } from '../bulk/months.js';
 
 /** A unit with what it is made from: its key in the render cache, and the digest of its inputs. */
 export interface PlannedUnit {

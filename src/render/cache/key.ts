@@ -11,8 +11,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readNoFollow } from '../../deploy-data/safe-files.js';
+import { RenderError } from '../../output/render-error.js';
 import { settingsOf } from '../../settings.js';
-import { RenderError } from '../render-error.js';
 
 /** The secret's name, as the scheduled rebuild's repository secret and the environment variable. */
 export const CACHE_KEY_SECRET = 'RENDER_CACHE_KEY';

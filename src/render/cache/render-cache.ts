@@ -17,20 +17,15 @@ import { createHash } from 'node:crypto';
 import { linkSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod';
-import type { BulkFile, BulkFormat, BulkKind, BulkManifest } from '../../deploy-data/bulk-index.js';
+import type { BulkFile, BulkManifest } from '../../deploy-data/bulk-index.js';
 import { leftoverPid, processAlive, TEMP_FILE } from '../../deploy-data/leftovers.js';
 import { kindAt, readNoFollow } from '../../deploy-data/safe-files.js';
 import { writeJsonFile } from '../../deploy-data/site-file.js';
+import { BULK_INDEX_FILE, type BulkSlot } from '../../output/bulk/months.js';
+import { type FileRecord, statOf } from '../../output/file-records.js';
 import type { ShardParts } from '../../store/shards/shard-writer.js';
-import { BULK_INDEX_FILE, BULK_KINDS, bulkPath, FORMATS, seasonsPath } from '../bulk/months.js';
-import { fileSha256, inside, linkOrCopy, statOf, walk } from './cache-files.js';
+import { fileSha256, inside, linkOrCopy, walk } from './cache-files.js';
 import { CACHE_KEY_SECRET, signatureOf, signedBy } from './key.js';
-
-/**
- * What was recorded of a file when it was written: its SHA-256 and size, and the inode and
- * modification time (ns) it had, with whether those alone vouch for it (`settled`).
- */
-export type FileRecord = [sha256: string, bytes: number, ino: string, mtimeNs: string, settled: boolean];
 
 /** What a unit's files were made from, and its files. */
 export interface CachedUnit {
@@ -44,7 +39,7 @@ const STATE = z.object({
   code: z.string(),
   /** The SHA-256 of the output's bulk manifest, which says what each bulk file was made from. */
   manifest: SHA256.nullable().default(null),
-  /** Each city's closed season years' scores, as the forecast-skill step keeps them (skills-plan.ts): its file's SHA-256. */
+  /** Each city's closed season years' scores, as the forecast-skill step keeps them (scoring/scoring-plan.ts): its file's SHA-256. */
   skills: z.record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), SHA256).default({}),
   units: z.record(z.string(), z.object({ digest: z.string(), files: z.array(z.string()) })),
   /** What each quarter's city shards and each day's shard were made from, and their keys and sizes by name (shard-writer.ts). */
@@ -57,12 +52,6 @@ const STATE = z.object({
   ),
 });
 type CacheState = z.infer<typeof STATE>;
-
-/** The record of a file just written from `body`. */
-export function recordOf(path: string, body: string | Uint8Array): FileRecord {
-  const st = statOf(path)!;
-  return [createHash('sha256').update(body).digest('hex'), Number(st.size), String(st.ino), String(st.mtimeNs), false];
-}
 
 /**
  * Modification times are only as fine as the file system's clock: Linux stamps them from a
@@ -335,16 +324,3 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
 };
 
 const sameList = (a: unknown, b: readonly string[]): boolean => Array.isArray(a) && a.length === b.length && a.every((x, i) => x === b[i]);
-
-/** A bulk file the render writes: its URL path, kind and format. */
-export interface BulkSlot {
-  path: string;
-  kind: BulkKind;
-  format: BulkFormat;
-}
-
-/** The files of a month (or with `month` null the seasons file), as the manifest lists them. */
-export const bulkSlots = (month: string | null): BulkSlot[] =>
-  month === null
-    ? FORMATS.map((format) => ({ path: `/${seasonsPath(format)}`, kind: 'seasons', format }))
-    : BULK_KINDS.flatMap((kind) => FORMATS.map((format) => ({ path: `/${bulkPath(kind, month, format)}`, kind, format })));

@@ -6,13 +6,14 @@
 
 import { ROUTES, type Route } from '../../api/routes.js';
 import type { BulkFile } from '../../deploy-data/bulk-index.js';
+import { type Month, writeBulkMonth, writeSeasonsFiles } from '../../output/bulk/months.js';
+import type { FileRecord } from '../../output/file-records.js';
+import { FileWriter, type Written } from '../../output/file-writer.js';
 import { openStore } from '../../store/store.js';
 import { storeContext } from '../../wiring/contexts.js';
-import { type Month, writeBulkMonth, writeSeasonsFiles } from '../bulk/months.js';
 import { bulkFiles } from '../bulk/reuse.js';
 import type { PlannedUnit } from '../cache/input-digests.js';
-import { type CachedUnit, type FileRecord, RenderCache } from '../cache/render-cache.js';
-import { FileWriter, type Written } from '../file-writer.js';
+import { type CachedUnit, RenderCache } from '../cache/render-cache.js';
 import { renderOrReuse } from '../unit-files.js';
 
 export interface TaskInput {

@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildSync } from 'esbuild';
 
-/** The modules a render thread starts from: the unit worker, the forecast-skill step. */
-export type ThreadEntry = 'worker' | 'skills-worker';
-const ENTRIES: readonly ThreadEntry[] = ['worker', 'skills-worker'];
+/** The modules a render thread starts from, beside this one: the unit worker, the scoring step's (src/scoring). */
+const SOURCES = { worker: './worker.ts', 'scoring-worker': '../../scoring/scoring-worker.ts' } as const;
+export type ThreadEntry = keyof typeof SOURCES;
+const ENTRIES = Object.keys(SOURCES) as ThreadEntry[];
 
 /** How to start each kind of render thread: the module and its argv; and why the bundle is not used, if it is not. */
 export interface ThreadCode {
@@ -38,7 +39,7 @@ export function threadCode(code: string, cache = THREAD_CACHE): ThreadCode {
     utimesSync(folder, now, now);
   } catch (error) {
     return {
-      start: (entry) => ({ url: new URL('./worker-boot.mjs', HERE), argv: [`./${entry}.ts`] }),
+      start: (entry) => ({ url: new URL('./worker-boot.mjs', HERE), argv: [SOURCES[entry]] }),
       warning: `the render threads' code could not be bundled under ${cache} (${(error as Error).message}); they load it through tsx, which is slower`,
     };
   }
@@ -57,7 +58,7 @@ function bundle(folder: string): void {
   mkdirSync(staging, { recursive: true });
   try {
     buildSync({
-      entryPoints: ENTRIES.map((entry) => ({ in: fileURLToPath(new URL(`./${entry}.ts`, HERE)), out: entry })),
+      entryPoints: ENTRIES.map((entry) => ({ in: fileURLToPath(new URL(SOURCES[entry], HERE)), out: entry })),
       outdir: staging,
       outExtension: { '.js': '.mjs' },
       bundle: true,

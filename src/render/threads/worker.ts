@@ -3,7 +3,7 @@
  * bulk files) it is given into the render folder, reporting what it wrote or the first failure.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { type FailureReply, failureReply } from '../render-error.js';
+import { type FailureReply, failureReply } from '../../output/render-error.js';
 import { openTasks, type TaskInput, type TaskResult, type WorkerTask } from './tasks.js';
 
 export type WorkerReply = ({ done: true } & TaskResult) | FailureReply;

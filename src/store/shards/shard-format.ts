@@ -91,7 +91,7 @@ export interface SkillShard {
   kind: 'skill';
   format: number;
   city: string;
-  /** The skill as the store keeps it (forecast-skills.ts: its JSON, deflated). */
+  /** The skill as the store keeps it (skills-table.ts: its JSON, deflated). */
   skill: Uint8Array;
 }
 

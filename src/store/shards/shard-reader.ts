@@ -13,10 +13,10 @@ import type { ForecastSkill } from '../../domain/verification/skill-schemas.js';
 import type { StoredWeather } from '../../domain/weather.js';
 import { DayCache, RecentlyUsed } from '../day-cache.js';
 import { unpackDayValues } from '../day-values-packing.js';
-import { decodeSkill } from '../forecast-skills.js';
 import { countUpTo, type DayMask } from '../hour-counts.js';
 import type { IngestRun } from '../ingest-runs.js';
 import type { CountWindow, StoreReader } from '../reader.js';
+import { decodeSkill } from '../skills-table.js';
 import { storedHoursOf } from '../stored-hours.js';
 import { weatherOf } from '../weather-days.js';
 import {

@@ -1,14 +1,14 @@
 /**
- * A thread of the forecast-skill step (skills-thread.ts). The writing one scores cities from the
+ * A thread of the forecast-skill step (scoring-threads.ts). The writing one scores cities from the
  * store at `storePath` into the served store at `servedPath` with the helpers' help, and replies
- * with what the render needs; a helper scores cities for it and hands them over (forecast-skills.ts).
+ * with what the render needs; a helper scores cities for it and hands them over (score-cities.ts).
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { openStore } from '../../store/store.js';
-import { computeSkills, type SkillOutput, scoreForWriter } from '../forecast-skills.js';
-import { type FailureReply, failureReply } from '../render-error.js';
-import type { SkillsPlan } from '../skills-plan.js';
+import { type FailureReply, failureReply } from '../output/render-error.js';
+import { openStore } from '../store/store.js';
 import { CityTurns } from './city-turns.js';
+import { computeSkills, type SkillOutput, scoreForWriter } from './score-cities.js';
+import type { SkillsPlan } from './scoring-plan.js';
 
 export interface SkillsInput {
   storePath: string;

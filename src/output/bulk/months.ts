@@ -311,3 +311,16 @@ export async function writeSeasonsFiles(store: Store, put: (file: string, body: 
 
 /** The manifest's file under the publish folder. */
 export const BULK_INDEX_FILE = `${BULK_DIR}/index.json`;
+
+/** A bulk file the render writes: its URL path, kind and format. */
+export interface BulkSlot {
+  path: string;
+  kind: BulkKind;
+  format: BulkFormat;
+}
+
+/** The files of a month (or with `month` null the seasons file), as the manifest lists them. */
+export const bulkSlots = (month: string | null): BulkSlot[] =>
+  month === null
+    ? FORMATS.map((format) => ({ path: `/${seasonsPath(format)}`, kind: 'seasons', format }))
+    : BULK_KINDS.flatMap((kind) => FORMATS.map((format) => ({ path: `/${bulkPath(kind, month, format)}`, kind, format })));

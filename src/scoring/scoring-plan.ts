@@ -1,6 +1,6 @@
 /**
  * What the forecast-skill step reuses from the previous build's render cache, decided before any
- * city is scored (forecast-skills.ts): each month's pairs files while what they are made from is
+ * city is scored (score-cities.ts): each month's pairs files while what they are made from is
  * unchanged, and each city's scores of a closed season year likewise. So a daily render scores the
  * day's new pairs and the periods still open (the trailing window, its days in season, each
  * category's season year under way), and writes the current month's pairs files.
@@ -22,10 +22,10 @@ import { yearKey } from '../domain/verification/forecast-skill.js';
 import { PROVIDER_LEADS } from '../domain/verification/leads.js';
 import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { SkillYear } from '../domain/verification/skill-schemas.js';
+import { type BulkSlot, bulkMonths, bulkPath, FORMATS, type Month, WRITER } from '../output/bulk/months.js';
+import { type PairLayout, pairFields } from '../output/bulk/pair-columns.js';
+import type { FileRecord } from '../output/file-records.js';
 import type { Store } from '../store/store.js';
-import { bulkMonths, bulkPath, FORMATS, type Month, WRITER } from './bulk/months.js';
-import { type PairLayout, pairFields } from './bulk/pair-columns.js';
-import type { FileRecord, RenderCache } from './cache/render-cache.js';
 
 export interface SkillsPlan {
   /** The served months, each with the digest of what its pairs are made from, and whether its files are the cache's (in the render's folder already). */
@@ -38,6 +38,22 @@ export interface SkillsPlan {
   nextDir: string | undefined;
   /** The providers whose kept forecasts the pairs files carry, with the leads each reaches. */
   layout: PairLayout;
+}
+
+/**
+ * What the step asks of the previous build's output (the render cache, render/cache/render-cache.ts):
+ * a month's pairs files when they were made from the same inputs and columns, linked into the
+ * render's folder; and the closed years' scores it kept.
+ */
+export interface ScoresCache {
+  bulk(
+    expected: readonly BulkSlot[],
+    month: string | null,
+    inputs: string,
+    columns: Record<string, string[]>,
+    folder: string,
+  ): { files: BulkFile[]; records: Map<string, FileRecord> } | undefined;
+  skillYears(): { dir: string; sha256: Record<string, string> };
 }
 
 const NONE = Buffer.alloc(0);
@@ -77,7 +93,7 @@ export function planSkills(
   store: Store,
   served: Store,
   folder: string,
-  cache: RenderCache | undefined,
+  cache: ScoresCache | undefined,
   nextDir: string | undefined,
 ): { plan: SkillsPlan; reused: { files: BulkFile[]; records: Map<string, FileRecord> } } {
   const days = served.checks.dayDigests();

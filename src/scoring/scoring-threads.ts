@@ -6,11 +6,10 @@
  * cores to itself but for the site's build: one thread writes, the others help it score.
  */
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import type { SkillOutput } from '../forecast-skills.js';
-import { replyError } from '../render-error.js';
+import { replyError } from '../output/render-error.js';
 import { CityTurns } from './city-turns.js';
-import type { SkillsInput, SkillsReply } from './skills-worker.js';
-import type { ThreadCode } from './thread-code.js';
+import type { SkillOutput } from './score-cities.js';
+import type { SkillsInput, SkillsReply } from './scoring-worker.js';
 
 /**
  * The threads' young generation, shared: the step makes most of its objects for one city's
@@ -30,8 +29,11 @@ const limits = (threads: number) => ({
 
 type Paths = Omit<SkillsInput, 'turns' | 'helpers' | 'writer'>;
 
+/** Where a scoring thread's code is, and its argv: the render's bundle of its threads, or the source through tsx. */
+export type ThreadStart = () => { url: URL; argv: string[] };
+
 /** The step in `threads` threads (at least one): its output, or the first failure of any of them, which stops the others. */
-export function computeSkillsInThreads(paths: Paths, code: ThreadCode, threads: number): Promise<SkillOutput> {
+export function computeSkillsInThreads(paths: Paths, entry: ThreadStart, threads: number): Promise<SkillOutput> {
   const turns = CityTurns.memory();
   const channels = Array.from({ length: Math.max(0, threads - 1) }, () => new MessageChannel());
   const resourceLimits = limits(channels.length + 1);
@@ -45,7 +47,7 @@ export function computeSkillsInThreads(paths: Paths, code: ThreadCode, threads: 
       void Promise.allSettled(started.map((worker) => worker.terminate())).then(() => reject(error));
     };
     const start = (input: SkillsInput, ports: MessagePort[]) => {
-      const { url, argv } = code.start('skills-worker');
+      const { url, argv } = entry();
       const worker = new Worker(url, { argv, workerData: input, transferList: ports, resourceLimits });
       started.push(worker);
       worker.on('error', stop);

@@ -1,7 +1,7 @@
 /**
  * The cities of a step shared by its threads: each takes the next city not yet taken, so a
  * thread with less else to do scores more of them, and the cities are scored about in order,
- * which is the order one of them writes them in (forecast-skills.ts). Through memory the threads
+ * which is the order one of them writes them in (score-cities.ts). Through memory the threads
  * share: counters, read and changed atomically. The writing thread waits on one and then reads
  * its ports with receiveMessageOnPort, the synchronous use Node added that function for, "in
  * combination with Atomics" (nodejs/node#27294).

@@ -1,7 +1,7 @@
 /** The render's file writer: files under a folder, counted, and for the render cache each with what it recorded of them. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type FileRecord, recordOf } from './cache/render-cache.js';
+import { type FileRecord, recordOf } from './file-records.js';
 
 export interface Written {
   files: number;

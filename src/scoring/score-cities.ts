@@ -5,12 +5,12 @@
  * made from, as the bulk forecast-pairs files, a month each (Parquet and gzip CSV); and the
  * outlooks served now, for the outlook file the forecast function carries.
  *
- * What the previous build's render cache holds made from the same inputs is reused (skills-plan.ts):
+ * What the previous build's render cache holds made from the same inputs is reused (scoring/scoring-plan.ts):
  * a month's pairs files, and each city's scores of its closed season years, so that a city's days
  * are paired only from the first one something new is made of (the trailing window, the season
  * years under way, a month whose days changed).
  *
- * Cities are scored by as many threads as the render has cores (skills-thread.ts), each taking the
+ * Cities are scored by as many threads as the render has cores (scoring-threads.ts), each taking the
  * next city not yet taken (city-turns.ts); one of them writes every city, in the cities' order, so
  * the files are the same whichever thread scored which city.
  */
@@ -20,15 +20,15 @@ import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { BulkFile, BulkFormat } from '../deploy-data/bulk-index.js';
 import type { OutlookFile } from '../deploy-data/outlook-file.js';
 import { kindAt } from '../deploy-data/safe-files.js';
+import { bulkPath, FORMATS, KindFiles, type Month } from '../output/bulk/months.js';
+import { pairFields } from '../output/bulk/pair-columns.js';
+import type { FileRecord } from '../output/file-records.js';
+import { FileWriter, type Written } from '../output/file-writer.js';
+import { type FailureReply, failureReply, replyError } from '../output/render-error.js';
 import { openStore, type Store } from '../store/store.js';
-import { bulkPath, FORMATS, KindFiles, type Month } from './bulk/months.js';
-import { pairFields } from './bulk/pair-columns.js';
-import type { FileRecord } from './cache/render-cache.js';
-import { FileWriter, type Written } from './file-writer.js';
-import { type FailureReply, failureReply, replyError } from './render-error.js';
+import { CityTurns } from './city-turns.js';
 import { type ScoredCity, scoreCity } from './score-city.js';
-import { cityYearsFile, type SkillsPlan } from './skills-plan.js';
-import { CityTurns } from './threads/city-turns.js';
+import { cityYearsFile, type SkillsPlan } from './scoring-plan.js';
 
 /** A month's pairs file in a format, under the publish folder. */
 export const pairsPath = (month: string, format: BulkFormat): string => bulkPath('forecast-pairs', month, format);

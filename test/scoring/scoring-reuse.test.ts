@@ -1,5 +1,5 @@
 /**
- * The daily build's forecast-skill step does the day's work (skills-plan.ts): with one more day
+ * The daily build's forecast-skill step does the day's work (scoring/scoring-plan.ts): with one more day
  * ingested and its forecasts and outlooks kept, what was issued before stays as it was, the pairs
  * files of the months before stay the render cache's (the same inodes), each city's closed season
  * years come from the cache, and what the render publishes is byte for byte what a render from

@@ -1,5 +1,5 @@
 /**
- * The forecast-pairs files' columns (forecast-skills.ts writes them, a file a month): the days
+ * The forecast-pairs files' columns (scoring/score-cities.ts writes them, a file a month): the days
  * every score of /api/forecast-skill is made from, each read from a category's pair columns
  * (domain/verification/pairs.ts). Each side of a pair as it was issued: each provider's forecast
  * (a column for each provider and lead its kept forecasts reach, PairLayout), persistence and

@@ -1,5 +1,5 @@
 /**
- * One city's share of the forecast-skill step (forecast-skills.ts): its skill from the days the
+ * One city's share of the forecast-skill step (score-cities.ts): its skill from the days the
  * render cache does not already hold the scores of, the outlooks it serves, its pairs rows of the
  * months written anew, and its closed years for the next render.
  */
@@ -13,13 +13,13 @@ import { OUTLOOK_LEADS } from '../domain/verification/outlook.js';
 import type { PairColumns } from '../domain/verification/pairs.js';
 import type { ForecastSkill, ServedOutlook, SkillYear } from '../domain/verification/skill-schemas.js';
 import { observedSeries } from '../domain/verification/target-days.js';
-import { encodeSkill } from '../store/forecast-skills.js';
+import type { Month } from '../output/bulk/months.js';
+import { type PairRow, pairFields } from '../output/bulk/pair-columns.js';
+import { Batch, type RowGroup } from '../output/bulk/writers.js';
+import { RenderError } from '../output/render-error.js';
+import { encodeSkill } from '../store/skills-table.js';
 import type { Store } from '../store/store.js';
-import type { Month } from './bulk/months.js';
-import { type PairRow, pairFields } from './bulk/pair-columns.js';
-import { Batch, type RowGroup } from './bulk/writers.js';
-import { RenderError } from './render-error.js';
-import { type CityYears, cachedYears, type SkillsPlan } from './skills-plan.js';
+import { type CityYears, cachedYears, type SkillsPlan } from './scoring-plan.js';
 
 /** A city's share of the step, as the thread that scored it hands it to the one that writes. */
 export interface ScoredCity {

@@ -1,5 +1,5 @@
 /**
- * The forecast-skill step shared by threads (skills-thread.ts, city-turns.ts): whichever thread
+ * The forecast-skill step shared by threads (scoring-threads.ts, city-turns.ts): whichever thread
  * scores a city, the writing thread writes every city in the cities' order, so the pairs files,
  * the outlooks and the served store's skills are the same as from one thread; and a failure in a
  * helper fails the step, naming the city, instead of leaving the writer waiting.
@@ -13,15 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CITIES } from '../../src/domain/cities.js';
 import { DAY_MS, dayNumber } from '../../src/domain/dates.js';
 import { keepForecasts } from '../../src/ingest/keep-forecasts.js';
+import { failureReply, RenderError, replyError } from '../../src/output/render-error.js';
 import { SampleProvider } from '../../src/providers/sample/index.js';
 import { codeDigest } from '../../src/render/cache/cache-files.js';
-import { computeSkills, type SkillOutput, scoreForWriter } from '../../src/render/forecast-skills.js';
-import { failureReply, RenderError, replyError } from '../../src/render/render-error.js';
 import { writeServedStore } from '../../src/render/served-store.js';
-import { planSkills, type SkillsPlan } from '../../src/render/skills-plan.js';
-import { CityTurns } from '../../src/render/threads/city-turns.js';
-import { computeSkillsInThreads } from '../../src/render/threads/skills-thread.js';
 import { threadCode } from '../../src/render/threads/thread-code.js';
+import { CityTurns } from '../../src/scoring/city-turns.js';
+import { computeSkills, type SkillOutput, scoreForWriter } from '../../src/scoring/score-cities.js';
+import { planSkills, type SkillsPlan } from '../../src/scoring/scoring-plan.js';
+import { computeSkillsInThreads } from '../../src/scoring/scoring-threads.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { buildStore } from '../helpers/site.js';
 import { tempDir } from '../helpers/tmp.js';
@@ -111,7 +111,7 @@ describe('the forecast-skill step in threads', () => {
       const alone = await computeSkills(store, one.served, one.folder, one.plan);
       const shared = await computeSkillsInThreads(
         { storePath: db, servedPath: three.served, folder: three.folder, plan: three.plan },
-        threadCode(codeDigest()),
+        () => threadCode(codeDigest()).start('scoring-worker'),
         3,
       );
       const expected = written(alone, one);
@@ -166,7 +166,11 @@ describe('the forecast-skill step in threads', () => {
       port1.close();
       // In threads, whichever takes it.
       await expect(
-        computeSkillsInThreads({ storePath: db, servedPath: path, folder: run.folder, plan: run.plan }, threadCode(codeDigest()), 2),
+        computeSkillsInThreads(
+          { storePath: db, servedPath: path, folder: run.folder, plan: run.plan },
+          () => threadCode(codeDigest()).start('scoring-worker'),
+          2,
+        ),
       ).rejects.toThrow(/^the forecast skill of [a-z]+ could not be computed: .*Nothing was published\.$/);
     } finally {
       store.close();

@@ -91,7 +91,7 @@ export function bulkColumns(store: Pick<StoreReader, 'shapes'>): KindFields {
   ];
   return {
     seasons: SEASON_FIELDS,
-    // The pairs files' provider columns are the skill step's (skills-plan.ts): none here.
+    // The pairs files' provider columns are the skill step's (scoring/scoring-plan.ts): none here.
     'forecast-pairs': pairFields([]),
     'pollen-hourly': [...hourly, ...speciesFields(shapes, new Set(hourly.map((f) => f.name)), 'the hour')],
     'pollen-daily': [...daily, ...speciesFields(shapes, new Set(daily.map((f) => f.name)), "mean of the UTC day's hours, rounded")],
