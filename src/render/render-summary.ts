@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import type { Written } from '../output/file-writer.js';
 import { type FilePlan, formatPlan } from './file-budget.js';
+import type { RenderRun, StepName } from './render-run.js';
 import type { ServedStore } from './served-store.js';
 
 export interface RenderSummary extends Written {
@@ -27,26 +28,10 @@ export interface RenderSummary extends Written {
   workers: number;
   served: ServedStore;
   plan: FilePlan;
-  /**
-   * Wall-clock seconds of each step: the served store, each city's forecast skill, the plan, the
-   * digests of the inputs, the wait for the served store's zipped size and the site's files, the
-   * units and bulk files, the rest.
-   */
-  steps: Record<'served' | 'skills' | 'shards' | 'plan' | 'inputs' | 'measure' | 'tasks' | 'finish', number>;
+  /** Wall-clock seconds of each step (steps/render-steps.ts), by its name, and of publishing (`finish`). */
+  steps: Partial<Record<StepName | 'finish', number>>;
   /** The served store's shards (store/shards/): how many it has and their bytes, and those this render wrote (not kept from before). */
   shards: { names: number; bytes: number; written: number; writtenBytes: number; reused: number };
-}
-
-/** Wall-clock seconds of each step of a render, as RenderSummary gives them. */
-export class Laps {
-  readonly steps = { served: 0, skills: 0, shards: 0, plan: 0, inputs: 0, measure: 0, tasks: 0, finish: 0 };
-  private lap = performance.now();
-
-  done(name: keyof Laps['steps']): void {
-    const now = performance.now();
-    this.steps[name] = (now - this.lap) / 1000;
-    this.lap = now;
-  }
 }
 
 export const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -66,4 +51,37 @@ export function formatRender(s: RenderSummary): string {
     `reused from the render cache: ${s.unitsReused} of ${s.units} cities and dates, ${s.bulkReused} of ${s.bulkMonths} months of bulk files, ${s.shards.reused} of ${s.shards.names} shards\n` +
     s.warnings.map((w) => `warning: ${w}\n`).join('')
   );
+}
+
+/** What a render that has run and published says of itself, `seconds` after it started. */
+export function summaryOf(run: RenderRun, seconds: number): RenderSummary {
+  const [skills, tasks, shards] = [run.of('skills'), run.of('tasks'), run.of('shards')];
+  const { out, served } = run.of('measure');
+  const { plan, months } = run.of('plan');
+  return {
+    files: run.of('manifest').files,
+    bytes: tasks.bytes + skills.written.bytes + out.written.bytes,
+    made: tasks.made + skills.written.made + out.written.made,
+    unitSeconds: tasks.unitSeconds,
+    bulkSeconds: tasks.bulkSeconds,
+    skillScoring: { ...skills.scoring, monthsReused: skills.plan.months.filter((m) => m.reused).length, yearsReused: skills.yearsReused },
+    bulkReused: tasks.bulkReused,
+    bulkMonths: months.length,
+    units: Object.keys(tasks.units).length,
+    unitsReused: tasks.unitsReused,
+    workers: run.of('served').workers,
+    served,
+    plan,
+    shards: {
+      names: Object.keys(shards.manifest.shards).length,
+      bytes: Object.values(shards.manifest.bytes).reduce((a, b) => a + b, 0),
+      written: shards.written.shards,
+      writtenBytes: shards.written.bytes,
+      reused: shards.reused,
+    },
+    steps: run.laps.steps,
+    seconds,
+    folder: run.target.folder,
+    warnings: run.target.warnings,
+  };
 }
