@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { renderEnv } from '../../src/render/threads/render-process.js';
+import { RssSampler } from './rss-steps.js';
 
 export const run = promisify(execFile);
 
@@ -22,6 +23,8 @@ export interface RenderRun {
   bytes: number;
   workers: number;
   peakRssBytes: number;
+  /** The peak RSS (bytes) sampled within each step (rss-steps.ts). */
+  stepPeakRss: Record<string, number>;
   budget: number;
   cityDayDays: number;
   /** Seconds of each step of the render (its summary's steps). */
@@ -38,10 +41,19 @@ export async function renderOnce(root: string, db: string, publish: string, cach
   await rm(publish, { force: true });
   await rm(`${publish}.renders`, { recursive: true, force: true });
   if (fresh) await rm(cache, { recursive: true, force: true });
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', join(root, 'build/bench/render-child.ts'), db, publish, cache], {
+  const running = run(process.execPath, ['--import', 'tsx', join(root, 'build/bench/render-child.ts'), db, publish, cache], {
     cwd: root,
     maxBuffer: 1 << 20,
     env: renderEnv(), // as the command line renders
   });
-  return JSON.parse(stdout) as RenderRun;
+  const sampler = running.child.pid === undefined ? undefined : new RssSampler(running.child.pid);
+  let stdout: string;
+  try {
+    ({ stdout } = await running);
+  } catch (error) {
+    sampler?.stop({}, 0);
+    throw error;
+  }
+  const { renderEndedAt, ...summary } = JSON.parse(stdout) as Omit<RenderRun, 'stepPeakRss'> & { renderEndedAt: number };
+  return { ...summary, stepPeakRss: sampler?.stop(summary.steps, renderEndedAt) ?? {} };
 }
