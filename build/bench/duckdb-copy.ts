@@ -9,8 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { BulkKind, BulkManifest } from '../../src/deploy-data/bulk-index.js';
-import { BULK_KINDS } from '../../src/render/bulk/months.js';
-import { CODEC } from '../../src/render/bulk/writers.js';
+import { BULK_KINDS } from '../../src/output/bulk/months.js';
+import { CODEC } from '../../src/output/bulk/writers.js';
 
 /** The kinds B1's floor writes: the monthly kinds and the forecast pairs (not the seasons file). */
 const COPIED: readonly BulkKind[] = [...BULK_KINDS, 'forecast-pairs'];

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 const EVERY_MS = 50;
 
 /** The steps in the order render.ts runs them (its summary lists `measure` before `tasks`). */
-export const STEP_ORDER = ['served', 'skills', 'shards', 'plan', 'inputs', 'tasks', 'measure', 'finish'] as const;
+export const STEP_ORDER = ['served', 'skills', 'shards', 'plan', 'inputs', 'tasks', 'measure', 'manifest', 'finish'] as const;
 
 interface Sample {
   /** Epoch milliseconds. */
